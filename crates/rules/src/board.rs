@@ -1,0 +1,222 @@
+//! `Board`: where the pieces stand, as one bitboard per colour and per role, plus the FEN
+//! piece-placement field in both directions.
+
+use core::fmt;
+
+use crate::attacks;
+use crate::{Bitboard, Color, File, Piece, Rank, Role, Square};
+
+/// Piece placement only: no side to move, castling or clocks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; 6],
+    occupied: Bitboard,
+}
+
+impl Board {
+    /// A board with no pieces.
+    #[must_use]
+    pub const fn empty() -> Board {
+        Board { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; 6], occupied: Bitboard::EMPTY }
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    #[must_use]
+    #[inline(always)]
+    pub fn by_piece(&self, piece: Piece) -> Bitboard {
+        self.by_color(piece.color) & self.by_role(piece.role)
+    }
+
+    /// Rooks and queens: the pieces that attack along ranks and files.
+    #[must_use]
+    #[inline(always)]
+    pub fn rooks_and_queens(&self) -> Bitboard {
+        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    /// Bishops and queens: the pieces that attack along diagonals.
+    #[must_use]
+    #[inline(always)]
+    pub fn bishops_and_queens(&self) -> Bitboard {
+        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    /// The king of `color`, if there is exactly one.
+    #[must_use]
+    pub fn king_of(&self, color: Color) -> Option<Square> {
+        let kings = self.by_piece(Role::King.of(color));
+        if kings.is_single() { kings.first() } else { None }
+    }
+
+    /// The role on an occupied square; `sq` must be occupied.
+    #[must_use]
+    #[inline(always)]
+    pub(crate) fn role_at_occupied(&self, sq: Square) -> Role {
+        let bb = Bitboard::from_square(sq);
+        if (self.by_role[0] & bb).any() {
+            Role::Pawn
+        } else if (self.by_role[1] & bb).any() {
+            Role::Knight
+        } else if (self.by_role[2] & bb).any() {
+            Role::Bishop
+        } else if (self.by_role[3] & bb).any() {
+            Role::Rook
+        } else if (self.by_role[4] & bb).any() {
+            Role::Queen
+        } else {
+            Role::King
+        }
+    }
+
+    #[must_use]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        self.occupied.contains(sq).then(|| self.role_at_occupied(sq))
+    }
+
+    #[must_use]
+    pub fn color_at(&self, sq: Square) -> Option<Color> {
+        if self.by_color[0].contains(sq) {
+            Some(Color::White)
+        } else if self.by_color[1].contains(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    #[must_use]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Some(Piece { color: self.color_at(sq)?, role: self.role_at_occupied(sq) })
+    }
+
+    /// Adds or removes a piece; the caller knows which (moves are built from toggles).
+    #[inline(always)]
+    pub(crate) fn toggle(&mut self, color: Color, role: Role, sq: Square) {
+        let bb = Bitboard::from_square(sq);
+        self.by_color[color.index()] ^= bb;
+        self.by_role[role.index()] ^= bb;
+        self.occupied ^= bb;
+    }
+
+    /// Puts `piece` on `sq`, replacing whatever stood there.
+    pub fn set_piece_at(&mut self, sq: Square, piece: Piece) {
+        self.discard_piece_at(sq);
+        self.toggle(piece.color, piece.role, sq);
+    }
+
+    /// Empties `sq`, returning what stood there.
+    pub fn discard_piece_at(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.piece_at(sq)?;
+        self.toggle(piece.color, piece.role, sq);
+        Some(piece)
+    }
+
+    /// Pieces of `attacker` that attack `sq`, with `occupied` as the blockers.
+    #[must_use]
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
+        let them = self.by_color(attacker);
+        ((attacks::rook_attacks(sq, occupied) & self.rooks_and_queens())
+            | (attacks::bishop_attacks(sq, occupied) & self.bishops_and_queens())
+            | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(!attacker, sq) & self.by_role(Role::Pawn)))
+            & them
+    }
+
+    /// True if any piece of `attacker` attacks `sq`, with `occupied` as the blockers.
+    #[must_use]
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, attacker: Color, occupied: Bitboard) -> bool {
+        let them = self.by_color(attacker);
+        (attacks::knight_attacks(sq) & self.by_role(Role::Knight) & them).any()
+            || (attacks::pawn_attacks(!attacker, sq) & self.by_role(Role::Pawn) & them).any()
+            || (attacks::king_attacks(sq) & self.by_role(Role::King) & them).any()
+            || (attacks::rook_attacks(sq, occupied) & self.rooks_and_queens() & them).any()
+            || (attacks::bishop_attacks(sq, occupied) & self.bishops_and_queens() & them).any()
+    }
+
+    /// The board as the first field of a FEN.
+    #[must_use]
+    pub fn board_fen(&self) -> String {
+        let mut out = String::with_capacity(64);
+        for rank in Rank::ALL.iter().rev() {
+            let mut empty = 0;
+            for file in File::ALL {
+                match self.piece_at(Square::from_coords(file, *rank)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(piece.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if *rank != Rank::First {
+                out.push('/');
+            }
+        }
+        out
+    }
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::empty()
+    }
+}
+
+impl fmt::Debug for Board {
+    /// Draws the board with FEN letters, rank 8 at the top.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board({})", self.board_fen())?;
+        for rank in Rank::ALL.iter().rev() {
+            for file in File::ALL {
+                let c = self.piece_at(Square::from_coords(file, *rank)).map_or('.', Piece::char);
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Placing and removing pieces keeps the colour, role and occupancy sets consistent.
+    #[test]
+    fn set_and_discard() {
+        let mut board = Board::empty();
+        board.set_piece_at(Square::E1, Role::King.of(Color::White));
+        board.set_piece_at(Square::E1, Role::Queen.of(Color::Black));
+        assert_eq!(board.piece_at(Square::E1), Some(Role::Queen.of(Color::Black)));
+        assert_eq!(board.occupied().count(), 1);
+        assert_eq!(board.discard_piece_at(Square::E1), Some(Role::Queen.of(Color::Black)));
+        assert_eq!(board, Board::empty());
+    }
+}

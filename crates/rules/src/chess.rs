@@ -1,0 +1,236 @@
+//! `Chess`: standard chess under FIDE's Laws, as `../shared/RULES.md` specifies it.
+//!
+//! > A move may never leave one's own king attacked (pins, king moves into attack, en passant
+//! > that uncovers a rank attack on the king are all illegal). [...] **Checkmate** wins.
+//! > **Stalemate** is a draw. **Insufficient material** (automatic draw): neither side can ever
+//! > mate: K v K, K+N v K, K+B v K, and positions where all bishops stand on one square colour
+//! > and nothing else but kings remains.
+//!
+//! Move generation lives in `movegen.rs`; this file holds what is specific to standard chess:
+//! setup validation (castling rights, en passant square, check counts) and the outcome.
+
+use crate::movegen::{self, Counter};
+use crate::position::{Core, NO_FILTER, core_accessors};
+use crate::{
+    Bitboard, Board, Color, File, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
+    Termination, Variant,
+};
+
+/// A validated standard chess position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Chess {
+    core: Core,
+}
+
+impl Chess {
+    fn validate(core: &Core) -> Result<(), PositionError> {
+        for rook in core.castling {
+            let color = if rook.rank() == Rank::First { Color::White } else { Color::Black };
+            let king_home = Square::from_coords(File::E, color.back_rank());
+            if core.board.piece_at(rook) != Some(Role::Rook.of(color))
+                || core.board.piece_at(king_home) != Some(Role::King.of(color))
+            {
+                return Err(PositionError::InvalidCastlingRights);
+            }
+        }
+        if let Some(ep) = core.ep_square {
+            let them = !core.turn;
+            // The double-stepped pawn stands in front of the square, the square it came from
+            // behind it is empty, and so is the square itself.
+            let (rank, pawn_rank, origin_rank) = match core.turn {
+                Color::White => (Rank::Sixth, Rank::Fifth, Rank::Seventh),
+                Color::Black => (Rank::Third, Rank::Fourth, Rank::Second),
+            };
+            let pawn = Square::from_coords(ep.file(), pawn_rank);
+            let origin = Square::from_coords(ep.file(), origin_rank);
+            if ep.rank() != rank
+                || core.board.piece_at(pawn) != Some(Role::Pawn.of(them))
+                || core.board.occupied().contains(ep)
+                || core.board.occupied().contains(origin)
+            {
+                return Err(PositionError::InvalidEpSquare);
+            }
+        }
+        if core.checkers().count() > 2 {
+            return Err(PositionError::ImpossibleCheck);
+        }
+        Ok(())
+    }
+}
+
+impl Rules for Chess {
+    fn from_setup(setup: Setup) -> Result<Chess, PositionError> {
+        let core = Core::from_setup(&setup)?;
+        Chess::validate(&core)?;
+        Ok(Chess { core })
+    }
+
+    fn start() -> Chess {
+        let setup = Setup::from_fen(Variant::Chess.start_fen()).expect("start fen parses");
+        Chess::from_setup(setup).expect("start position is valid")
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Chess
+    }
+
+    core_accessors!();
+
+    fn legal_ep_square(&self) -> Option<Square> {
+        self.core.legal_ep_square()
+    }
+
+    fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        movegen::generate::<false, _>(&self.core, NO_FILTER, &mut moves);
+        moves
+    }
+
+    #[inline]
+    fn count_legal_moves(&self) -> u64 {
+        let mut counter = Counter::default();
+        movegen::generate::<false, _>(&self.core, NO_FILTER, &mut counter);
+        counter.0
+    }
+
+    fn is_check(&self) -> bool {
+        self.core.checkers().any()
+    }
+
+    /// Checkmate first, then insufficient material, then stalemate (a stalemate with
+    /// insufficient material is reported as insufficient material, as python-chess and lichess do).
+    fn outcome(&self) -> Option<Outcome> {
+        let no_moves = self.count_legal_moves() == 0;
+        if no_moves && self.is_check() {
+            return Some(Outcome::win(!self.core.turn, Termination::Checkmate));
+        }
+        if self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black) {
+            return Some(Outcome::draw(Termination::InsufficientMaterial));
+        }
+        if no_moves {
+            return Some(Outcome::draw(Termination::Stalemate));
+        }
+        None
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        insufficient_material(&self.core.board, color)
+    }
+}
+
+/// True if `color` cannot mate by any sequence of legal moves.
+///
+/// - Any pawn, rook or queen can mate.
+/// - A lone knight mates only with help from enemy pieces that can block the king's flight
+///   squares, so it is insufficient when the opponent has nothing but king and queens.
+/// - Bishops alone mate only when bishops stand on both square colours or the opponent has a
+///   knight or pawn to block with.
+pub(crate) fn insufficient_material(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    let heavy = board.by_role(Role::Pawn) | board.by_role(Role::Rook) | board.by_role(Role::Queen);
+    if (ours & heavy).any() {
+        return false;
+    }
+    if (ours & board.by_role(Role::Knight)).any() {
+        let theirs = board.by_color(!color);
+        return ours.count() <= 2 && (theirs & !board.by_role(Role::King) & !board.by_role(Role::Queen)).is_empty();
+    }
+    if (ours & board.by_role(Role::Bishop)).any() {
+        let bishops = board.by_role(Role::Bishop);
+        let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+        return one_colour && (board.by_role(Role::Pawn) | board.by_role(Role::Knight)).is_empty();
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess(fen: &str) -> Chess {
+        Chess::from_setup(fen.parse().unwrap()).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    fn moves(fen: &str) -> Vec<String> {
+        let mut list = chess(fen).legal_moves();
+        list.sort_uci();
+        list.iter().map(ToString::to_string).collect()
+    }
+
+    /// En passant is illegal when removing both pawns uncovers a rank attack on the own king.
+    #[test]
+    fn en_passant_uncovering_rank_attack_is_illegal() {
+        let fen = "8/8/8/KPp4r/8/8/8/7k w - c6 0 2";
+        assert!(!moves(fen).contains(&"b5c6".to_string()), "{fen}");
+        let fen = "8/8/8/1Pp4r/8/8/K7/7k w - c6 0 2";
+        assert!(moves(fen).contains(&"b5c6".to_string()), "{fen}");
+    }
+
+    /// En passant may capture the pawn that gives check.
+    #[test]
+    fn en_passant_captures_checker() {
+        let fen = "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1";
+        assert!(moves(fen).contains(&"e4d3".to_string()), "{fen}");
+    }
+
+    /// Castling is refused through an attacked square, out of check, and with pieces between.
+    #[test]
+    fn castling_conditions() {
+        assert!(moves("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").contains(&"e1g1".to_string()));
+        assert!(moves("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").contains(&"e1c1".to_string()));
+        // f1 attacked by the rook on f8.
+        assert!(!moves("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1").contains(&"e1g1".to_string()));
+        // In check from e8.
+        assert!(!moves("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1").contains(&"e1g1".to_string()));
+        // b1 attacked does not matter for O-O-O; b1 occupied does.
+        assert!(moves("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1").contains(&"e1c1".to_string()));
+        assert!(!moves("4k3/8/8/8/8/8/8/RN2K3 w Q - 0 1").contains(&"e1c1".to_string()));
+    }
+
+    /// In double check only the king moves.
+    #[test]
+    fn double_check_only_king_moves() {
+        let fen = "4k3/8/8/8/1b6/8/4r3/R3K2R w KQ - 0 1";
+        let pos = chess(fen);
+        assert!(pos.is_check());
+        // Rook on e2 and bishop on b4 both attack e1.
+        for m in pos.legal_moves().iter() {
+            assert_eq!(m.role(), Role::King, "{m} in {fen}");
+        }
+    }
+
+    /// A pinned piece moves only along the pin line.
+    #[test]
+    fn pinned_piece_stays_on_line() {
+        let ms = moves("4r2k/8/8/8/8/8/4R3/4K3 w - - 0 1");
+        assert!(ms.contains(&"e2e8".to_string()));
+        assert!(!ms.contains(&"e2d2".to_string()));
+    }
+
+    /// Fool's mate is checkmate; the classic stalemate is a draw; K+B v K is insufficient.
+    #[test]
+    fn outcomes() {
+        let mate = chess("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(mate.outcome(), Some(Outcome::win(Color::Black, Termination::Checkmate)));
+        let stalemate = chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert_eq!(stalemate.outcome(), Some(Outcome::draw(Termination::Stalemate)));
+        let kbk = chess("8/8/8/4k3/8/8/8/2B1K3 w - - 0 1");
+        assert_eq!(kbk.outcome(), Some(Outcome::draw(Termination::InsufficientMaterial)));
+        let knk_vs_q = chess("8/8/8/4k3/8/8/q7/2N1K3 w - - 0 1");
+        assert!(knk_vs_q.has_insufficient_material(Color::White));
+        assert!(!knk_vs_q.has_insufficient_material(Color::Black));
+    }
+
+    /// Setups that break the rules are rejected with the reason.
+    #[test]
+    fn validation_errors() {
+        let err = |fen: &str| Chess::from_setup(fen.parse().unwrap()).unwrap_err();
+        assert_eq!(err("8/8/8/8/8/8/8/4K3 w - - 0 1"), PositionError::MissingKing(Color::Black));
+        assert_eq!(err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), PositionError::TooManyKings(Color::White));
+        assert_eq!(err("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"), PositionError::PawnOnBackRank);
+        assert_eq!(err("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1"), PositionError::OppositeCheck);
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), PositionError::InvalidCastlingRights);
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"), PositionError::InvalidEpSquare);
+        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 0"), PositionError::InvalidFullmoves);
+    }
+}

@@ -1,0 +1,322 @@
+//! `Game`: a record on top of positions: the start, every move played, the repetition keys,
+//! and the outcome with its reason.
+//!
+//! Automatic endings (checked after every move): checkmate, stalemate, insufficient material,
+//! the Racing Kings race, the seventy-five-move rule and fivefold repetition; with
+//! [`DrawRule::Automatic`] also threefold repetition and the fifty-move rule. Otherwise those
+//! two are claimable by the player to move ([`Game::claim_draw`]). Resignation, agreement, time
+//! and aborts are recorded with [`Game::finish`].
+
+use core::fmt;
+
+use crate::san::san_plus;
+use crate::zobrist::zobrist_hash;
+use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination, parse_move};
+
+/// Whether threefold repetition and the fifty-move rule end the game by themselves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DrawRule {
+    /// FIDE: the player to move may claim; only fivefold and 75 moves end the game by themselves.
+    #[default]
+    Claim,
+    /// Threefold repetition and 100 half-moves end the game at once (closer to lichess).
+    Automatic,
+}
+
+/// A draw a player can claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawClaim {
+    /// The current position has occurred three times.
+    ThreefoldRepetition,
+    /// The last 100 half-moves had no capture and no pawn move.
+    FiftyMoves,
+}
+
+/// Why a draw claim was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimError {
+    GameOver,
+    /// The condition of the claim does not hold now.
+    NotClaimable(DrawClaim),
+}
+
+impl fmt::Display for ClaimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClaimError::GameOver => f.write_str("the game is over"),
+            ClaimError::NotClaimable(DrawClaim::ThreefoldRepetition) => {
+                f.write_str("the current position has not occurred three times")
+            }
+            ClaimError::NotClaimable(DrawClaim::FiftyMoves) => {
+                f.write_str("fewer than 50 moves by each side without a capture or pawn move")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ClaimError {}
+
+/// A move as the game recorded it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub mv: Move,
+    /// SAN with its check or mate suffix.
+    pub san: String,
+    /// The ply this move was (the first move of the game is ply 1).
+    pub ply: u32,
+}
+
+/// A game: its start, its moves, and how it ended.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// `keys[i]` is the repetition key after `i` plies (`keys[0]` for the start).
+    keys: Vec<u64>,
+    draw_rule: DrawRule,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A game from `start`. A start position that is already decided gives a finished game.
+    #[must_use]
+    pub fn new(start: Position, draw_rule: DrawRule) -> Game {
+        let mut game = Game {
+            start,
+            position: start,
+            moves: Vec::new(),
+            keys: vec![zobrist_hash(&start)],
+            draw_rule,
+            outcome: None,
+        };
+        game.outcome = game.automatic_outcome();
+        game
+    }
+
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Half-moves played in this game.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    #[must_use]
+    pub fn draw_rule(&self) -> DrawRule {
+        self.draw_rule
+    }
+
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The SAN of every move played, with suffixes (replays the game: O(moves)).
+    #[must_use]
+    pub fn sans(&self) -> Vec<String> {
+        let mut pos = self.start;
+        self.moves
+            .iter()
+            .map(|&m| {
+                let san = san_plus(&pos, m);
+                pos.play_unchecked(m);
+                san
+            })
+            .collect()
+    }
+
+    /// How often the current position has occurred, counting this occurrence.
+    #[must_use]
+    pub fn repetitions(&self) -> usize {
+        let n = self.keys.len() - 1;
+        let window = (self.position.halfmoves() as usize).min(n);
+        let current = self.keys[n];
+        (0..=window).step_by(2).filter(|&back| self.keys[n - back] == current).count()
+    }
+
+    /// Plays a legal move; an illegal one or a finished game leaves everything unchanged.
+    pub fn play(&mut self, m: Move) -> Result<PlayedMove, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let san = san_plus(&self.position, m);
+        self.position = self.position.play(m)?;
+        self.moves.push(m);
+        self.keys.push(zobrist_hash(&self.position));
+        self.outcome = self.automatic_outcome();
+        Ok(PlayedMove { mv: m, san, ply: self.ply() })
+    }
+
+    /// Plays a move written in UCI or SAN.
+    pub fn play_text(&mut self, text: &str) -> Result<PlayedMove, PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let m = parse_move(&self.position, text)?;
+        self.play(m)
+    }
+
+    fn automatic_outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.position.outcome() {
+            return Some(outcome);
+        }
+        let halfmoves = self.position.halfmoves();
+        let reps = self.repetitions();
+        if halfmoves >= 150 {
+            return Some(Outcome::draw(Termination::FiftyMoveRule));
+        }
+        if reps >= 5 {
+            return Some(Outcome::draw(Termination::Repetition));
+        }
+        if self.draw_rule == DrawRule::Automatic {
+            if halfmoves >= 100 {
+                return Some(Outcome::draw(Termination::FiftyMoveRule));
+            }
+            if reps >= 3 {
+                return Some(Outcome::draw(Termination::Repetition));
+            }
+        }
+        None
+    }
+
+    /// True if the player to move may claim this draw now.
+    #[must_use]
+    pub fn can_claim(&self, claim: DrawClaim) -> bool {
+        self.outcome.is_none()
+            && match claim {
+                DrawClaim::ThreefoldRepetition => self.repetitions() >= 3,
+                DrawClaim::FiftyMoves => self.position.halfmoves() >= 100,
+            }
+    }
+
+    /// Ends the game in a draw by `claim` if the claim is valid now.
+    pub fn claim_draw(&mut self, claim: DrawClaim) -> Result<Outcome, ClaimError> {
+        if self.outcome.is_some() {
+            return Err(ClaimError::GameOver);
+        }
+        if !self.can_claim(claim) {
+            return Err(ClaimError::NotClaimable(claim));
+        }
+        let outcome = Outcome::draw(match claim {
+            DrawClaim::ThreefoldRepetition => Termination::Repetition,
+            DrawClaim::FiftyMoves => Termination::FiftyMoveRule,
+        });
+        self.outcome = Some(outcome);
+        Ok(outcome)
+    }
+
+    /// Records an ending decided outside the board (resignation, agreement, time, abandonment,
+    /// abort). Refused if the game is already over.
+    pub fn finish(&mut self, outcome: Outcome) -> Result<(), PlayError> {
+        if self.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.outcome = Some(outcome);
+        Ok(())
+    }
+
+    /// The outcome when `loser`'s flag falls: a loss, unless the opponent could never mate
+    /// (standard chess), which makes it a draw.
+    #[must_use]
+    pub fn flag_outcome(&self, loser: Color) -> Outcome {
+        if self.position.has_insufficient_material(!loser) {
+            Outcome::draw(Termination::TimeForfeit)
+        } else {
+            Outcome::win(!loser, Termination::TimeForfeit)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn game(fen: &str, rule: DrawRule) -> Game {
+        Game::new(Position::from_fen(Variant::Chess, fen).unwrap(), rule)
+    }
+
+    fn play_all(g: &mut Game, moves: &str) {
+        for m in moves.split_whitespace() {
+            g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e} at {}", g.position()));
+        }
+    }
+
+    const SHUFFLE: &str = "Nf3 Nf6 Ng1 Ng8";
+
+    /// Threefold repetition is claimable but not automatic by default; fivefold ends the game.
+    #[test]
+    fn repetition_claim_and_fivefold() {
+        let mut g = game(Variant::Chess.start_fen(), DrawRule::Claim);
+        play_all(&mut g, SHUFFLE);
+        assert_eq!(g.repetitions(), 2);
+        assert!(!g.can_claim(DrawClaim::ThreefoldRepetition));
+        play_all(&mut g, SHUFFLE);
+        assert_eq!(g.repetitions(), 3);
+        assert!(g.can_claim(DrawClaim::ThreefoldRepetition));
+        assert!(g.outcome().is_none());
+        play_all(&mut g, SHUFFLE);
+        play_all(&mut g, SHUFFLE);
+        assert_eq!(g.outcome(), Some(Outcome::draw(Termination::Repetition)));
+        assert_eq!(g.play_text("e4"), Err(PlayError::GameOver));
+    }
+
+    /// With automatic draws the third occurrence ends the game.
+    #[test]
+    fn automatic_threefold() {
+        let mut g = game(Variant::Chess.start_fen(), DrawRule::Automatic);
+        play_all(&mut g, SHUFFLE);
+        play_all(&mut g, SHUFFLE);
+        assert_eq!(g.outcome(), Some(Outcome::draw(Termination::Repetition)));
+    }
+
+    /// The fifty-move rule is claimable at 100 half-moves; 150 end the game.
+    #[test]
+    fn fifty_and_seventy_five() {
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 98 60", DrawRule::Claim);
+        assert!(g.claim_draw(DrawClaim::FiftyMoves).is_err());
+        play_all(&mut g, "Ra2 Kd8");
+        assert!(g.can_claim(DrawClaim::FiftyMoves));
+        let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - - 149 60", DrawRule::Claim);
+        play_all(&mut g, "Ra2");
+        assert_eq!(g.outcome(), Some(Outcome::draw(Termination::FiftyMoveRule)));
+    }
+
+    /// An illegal move leaves the record unchanged.
+    #[test]
+    fn illegal_move_changes_nothing() {
+        let mut g = game(Variant::Chess.start_fen(), DrawRule::Claim);
+        play_all(&mut g, "e4");
+        let before = (g.position().fen(), g.ply(), g.repetitions());
+        assert!(matches!(g.play_text("e4"), Err(PlayError::Illegal(_))));
+        assert!(matches!(g.play_text("xyz"), Err(PlayError::Malformed(_))));
+        assert_eq!((g.position().fen(), g.ply(), g.repetitions()), before);
+    }
+
+    /// A flag falls: the opponent wins unless they could never mate.
+    #[test]
+    fn flag_outcomes() {
+        let g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", DrawRule::Claim);
+        assert_eq!(g.flag_outcome(Color::Black), Outcome::win(Color::White, Termination::TimeForfeit));
+        assert_eq!(g.flag_outcome(Color::White), Outcome::draw(Termination::TimeForfeit));
+    }
+}

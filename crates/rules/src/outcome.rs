@@ -1,0 +1,136 @@
+//! `Outcome` and `Termination`: how a game ended, for both variants and for the endings the
+//! service records itself (resignation, agreement, time, abandonment, abort).
+
+use core::fmt;
+
+use crate::Color;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move has no legal move and the game is not otherwise decided.
+    Stalemate,
+    /// Neither side can ever mate (standard chess only).
+    InsufficientMaterial,
+    /// Threefold repetition claimed (or automatic), or fivefold repetition.
+    Repetition,
+    /// Fifty-move rule claimed (or automatic), or the seventy-five-move rule.
+    FiftyMoveRule,
+    /// Racing Kings: a king reached rank 8 (a win, or a draw when both did).
+    Race,
+    Resignation,
+    Agreement,
+    /// A flag fell.
+    TimeForfeit,
+    /// A player left the game.
+    Abandonment,
+    /// The game was called off before both sides moved: no result.
+    Aborted,
+}
+
+impl Termination {
+    pub const ALL: [Termination; 11] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::InsufficientMaterial,
+        Termination::Repetition,
+        Termination::FiftyMoveRule,
+        Termination::Race,
+        Termination::Resignation,
+        Termination::Agreement,
+        Termination::TimeForfeit,
+        Termination::Abandonment,
+        Termination::Aborted,
+    ];
+
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::Repetition => "repetition",
+            Termination::FiftyMoveRule => "fifty-move rule",
+            Termination::Race => "race",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Abandonment => "abandonment",
+            Termination::Aborted => "aborted",
+        }
+    }
+
+    /// The value of the PGN `Termination` tag (the standard's vocabulary).
+    #[must_use]
+    pub const fn pgn_tag(self) -> &'static str {
+        match self {
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Abandonment | Termination::Aborted => "abandoned",
+            _ => "normal",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The end of a game: who won (none for a draw or an abort) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub termination: Termination,
+}
+
+impl Outcome {
+    #[must_use]
+    pub const fn win(winner: Color, termination: Termination) -> Outcome {
+        Outcome { winner: Some(winner), termination }
+    }
+
+    #[must_use]
+    pub const fn draw(termination: Termination) -> Outcome {
+        Outcome { winner: None, termination }
+    }
+
+    /// The result as PGN writes it: `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
+    #[must_use]
+    pub const fn result(self) -> &'static str {
+        match (self.termination, self.winner) {
+            (Termination::Aborted, _) => "*",
+            (_, Some(Color::White)) => "1-0",
+            (_, Some(Color::Black)) => "0-1",
+            (_, None) => "1/2-1/2",
+        }
+    }
+
+    #[must_use]
+    pub const fn is_draw(self) -> bool {
+        self.winner.is_none() && !matches!(self.termination, Termination::Aborted)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result(), self.termination)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Results use PGN's notation; an aborted game has none.
+    #[test]
+    fn results() {
+        assert_eq!(Outcome::win(Color::White, Termination::Checkmate).result(), "1-0");
+        assert_eq!(Outcome::win(Color::Black, Termination::Race).result(), "0-1");
+        assert_eq!(Outcome::draw(Termination::Stalemate).result(), "1/2-1/2");
+        assert_eq!(Outcome::draw(Termination::Aborted).result(), "*");
+        assert!(!Outcome::draw(Termination::Aborted).is_draw());
+    }
+}

@@ -1,0 +1,160 @@
+//! PGN export of a [`Game`]: the Seven Tag Roster, then `Variant`, `SetUp`/`FEN` (when the game
+//! did not start from the standard chess start), `TimeControl` and `Termination`; movetext in
+//! SAN wrapped at 80 columns, ending with the result.
+
+use crate::{Game, Rules, Variant};
+
+/// The tags the game record does not know itself; the service fills them in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnTags {
+    pub event: String,
+    pub site: String,
+    /// `YYYY.MM.DD`, with `??` for unknown parts.
+    pub date: String,
+    pub round: String,
+    pub white: String,
+    pub black: String,
+    /// PGN's form: `600+5` (seconds + increment), or `None` for an untimed game (written `-`).
+    pub time_control: Option<String>,
+}
+
+impl Default for PgnTags {
+    fn default() -> PgnTags {
+        PgnTags {
+            event: "?".into(),
+            site: "?".into(),
+            date: "????.??.??".into(),
+            round: "-".into(),
+            white: "?".into(),
+            black: "?".into(),
+            time_control: None,
+        }
+    }
+}
+
+fn tag(out: &mut String, name: &str, value: &str) {
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            // Tag values are one line; control characters would break the file.
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]\n");
+}
+
+/// The longest movetext line.
+const WIDTH: usize = 80;
+
+/// The game as PGN text.
+#[must_use]
+pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
+    let result = game.outcome().map_or("*", |o| o.result());
+    let mut out = String::new();
+    tag(&mut out, "Event", &tags.event);
+    tag(&mut out, "Site", &tags.site);
+    tag(&mut out, "Date", &tags.date);
+    tag(&mut out, "Round", &tags.round);
+    tag(&mut out, "White", &tags.white);
+    tag(&mut out, "Black", &tags.black);
+    tag(&mut out, "Result", result);
+    let start = game.start();
+    tag(&mut out, "Variant", start.variant().pgn_name());
+    let start_fen = start.fen();
+    if start_fen != Variant::Chess.start_fen() {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", &start_fen);
+    }
+    tag(&mut out, "TimeControl", tags.time_control.as_deref().unwrap_or("-"));
+    tag(&mut out, "Termination", game.outcome().map_or("unterminated", |o| o.termination.pgn_tag()));
+    out.push('\n');
+
+    let mut tokens = Vec::with_capacity(game.moves().len() * 3 / 2 + 1);
+    let mut number = start.fullmoves();
+    let mut turn = start.turn();
+    for (i, san) in game.sans().into_iter().enumerate() {
+        if turn.is_white() {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(san);
+        if !turn.is_white() {
+            number += 1;
+        }
+        turn = !turn;
+    }
+    tokens.push(result.to_string());
+
+    let mut line_len = 0;
+    for token in tokens {
+        if line_len > 0 && line_len + 1 + token.len() > WIDTH {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(&token);
+        line_len += token.len();
+    }
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DrawRule, Outcome, Position, Termination, Color};
+
+    /// A short game: tags in order, numbered movetext, result at the end.
+    #[test]
+    fn scholars_mate() {
+        let mut game = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        for m in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"] {
+            game.play_text(m).unwrap();
+        }
+        let tags = PgnTags { white: "Ann \"A\"".into(), black: "Bob".into(), ..PgnTags::default() };
+        let pgn = write_pgn(&game, &tags);
+        let want = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n[White \"Ann \\\"A\\\"\"]\n\
+            [Black \"Bob\"]\n[Result \"1-0\"]\n[Variant \"Standard\"]\n[TimeControl \"-\"]\n[Termination \"normal\"]\n\n\
+            1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n";
+        assert_eq!(pgn, want);
+    }
+
+    /// Racing Kings: the Variant tag and the start FEN; Black to move starts with `N...`.
+    #[test]
+    fn racing_kings_and_black_first() {
+        let start = Position::from_fen(Variant::RacingKings, "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ b - - 0 7").unwrap();
+        let mut game = Game::new(start, DrawRule::Claim);
+        game.play_text("Ka3").unwrap();
+        game.finish(Outcome::win(Color::Black, Termination::Resignation)).unwrap();
+        let pgn = write_pgn(&game, &PgnTags::default());
+        assert!(pgn.contains("[Variant \"Racing Kings\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/krbnNBRK/qrbnNBRQ b - - 0 7\"]\n"), "{pgn}");
+        assert!(pgn.ends_with("7... Ka3 0-1\n\n"), "{pgn}");
+    }
+
+    /// Movetext lines never exceed 80 columns.
+    #[test]
+    fn wraps_at_80_columns() {
+        let mut game = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        for _ in 0..10 {
+            for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+                if game.play_text(m).is_err() {
+                    break;
+                }
+            }
+        }
+        let pgn = write_pgn(&game, &PgnTags::default());
+        let body = pgn.split("\n\n").nth(1).unwrap();
+        assert!(body.lines().count() > 1);
+        assert!(body.lines().all(|l| l.len() <= 80), "{body}");
+    }
+}

@@ -1,0 +1,478 @@
+//! Validated positions: the state both variants share (`Core`: placement, side to move,
+//! castling, en passant, clocks, and how a move changes them), the [`Rules`] trait each variant
+//! implements, and [`Position`], the enum over the variants that the service holds.
+
+use core::fmt;
+
+use crate::movegen::{self, Counter, MoveFilter};
+use crate::{
+    Bitboard, Board, Chess, Color, Move, MoveKind, MoveList, Outcome, ParseFenError, PositionError, RacingKings, Rank,
+    Role, Setup, Square,
+};
+
+/// The state of a validated position, shared by both variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Core {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    /// Rooks with castling rights, by square.
+    pub(crate) castling: Bitboard,
+    /// Set after a double step only when an enemy pawn could capture there (legality is
+    /// checked by the generator); this keeps most positions free of a dead square.
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+}
+
+impl Core {
+    /// The checks every variant makes: one king each, no pawn on a back rank, no more pieces
+    /// than a game can have, and the side that just moved not in check.
+    pub(crate) fn from_setup(setup: &Setup) -> Result<Core, PositionError> {
+        let board = setup.board;
+        for color in Color::ALL {
+            let kings = board.by_piece(Role::King.of(color));
+            if kings.is_empty() {
+                return Err(PositionError::MissingKing(color));
+            }
+            if kings.more_than_one() {
+                return Err(PositionError::TooManyKings(color));
+            }
+            if board.by_color(color).count() > 16 {
+                return Err(PositionError::TooManyPieces(color));
+            }
+            if board.by_piece(Role::Pawn.of(color)).count() > 8 {
+                return Err(PositionError::TooManyPawns(color));
+            }
+        }
+        if (board.by_role(Role::Pawn) & Bitboard::BACKRANKS).any() {
+            return Err(PositionError::PawnOnBackRank);
+        }
+        if setup.fullmoves == 0 {
+            return Err(PositionError::InvalidFullmoves);
+        }
+        let core = Core {
+            board,
+            turn: setup.turn,
+            castling: setup.castling_rights,
+            ep_square: setup.ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves,
+        };
+        let their_king = core.king(!core.turn);
+        if board.is_attacked(their_king, core.turn, board.occupied()) {
+            return Err(PositionError::OppositeCheck);
+        }
+        Ok(core)
+    }
+
+    #[inline(always)]
+    pub(crate) fn king(&self, color: Color) -> Square {
+        self.board.by_piece(Role::King.of(color)).lsb_unchecked()
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub(crate) fn checkers(&self) -> Bitboard {
+        self.board.attackers_to(self.king(self.turn), !self.turn, self.board.occupied())
+    }
+
+    /// The en passant square if a legal en passant capture exists (FEN and repetition use
+    /// this: a square nobody can capture on does not make a position different).
+    pub(crate) fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let mut counter = Counter::default();
+        movegen::gen_en_passant(self, self.king(self.turn), &mut counter);
+        (counter.0 > 0).then_some(ep)
+    }
+
+    /// Plays a move produced by this position's generator.
+    #[inline(always)]
+    pub(crate) fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        let them = !us;
+        let (from, to, role) = (m.from(), m.to(), m.role());
+        self.ep_square = None;
+        self.halfmoves += 1;
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        if self.board.by_color(them).contains(to) {
+            let captured = self.board.role_at_occupied(to);
+            self.board.toggle(them, captured, to);
+            self.halfmoves = 0;
+        }
+        match m.kind() {
+            MoveKind::Normal => {
+                self.board.toggle(us, role, from);
+                self.board.toggle(us, role, to);
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                }
+            }
+            MoveKind::DoublePush => {
+                self.board.toggle(us, Role::Pawn, from);
+                self.board.toggle(us, Role::Pawn, to);
+                self.halfmoves = 0;
+                let ep = Square::from_index_unchecked((from.index() + to.index()) as u32 / 2);
+                let capturers = crate::attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them));
+                if capturers.any() {
+                    self.ep_square = Some(ep);
+                }
+            }
+            MoveKind::EnPassant => {
+                self.board.toggle(us, Role::Pawn, from);
+                self.board.toggle(us, Role::Pawn, to);
+                let captured = Square::from_coords(to.file(), from.rank());
+                self.board.toggle(them, Role::Pawn, captured);
+                self.halfmoves = 0;
+            }
+            MoveKind::Castle => {
+                let rank = us.back_rank();
+                let (rook_from, rook_to) = if to > from {
+                    (Square::from_coords(crate::File::H, rank), Square::from_coords(crate::File::F, rank))
+                } else {
+                    (Square::from_coords(crate::File::A, rank), Square::from_coords(crate::File::D, rank))
+                };
+                self.board.toggle(us, Role::King, from);
+                self.board.toggle(us, Role::King, to);
+                self.board.toggle(us, Role::Rook, rook_from);
+                self.board.toggle(us, Role::Rook, rook_to);
+            }
+            MoveKind::Promotion(promoted) => {
+                self.board.toggle(us, Role::Pawn, from);
+                self.board.toggle(us, promoted, to);
+                self.halfmoves = 0;
+            }
+        }
+        if self.castling.any() {
+            if role == Role::King {
+                self.castling &= !Bitboard::from_rank(us.back_rank());
+            }
+            self.castling &= !(Bitboard::from(from) | to);
+        }
+        self.turn = them;
+    }
+}
+
+/// The two variants chessd plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Standard chess under FIDE rules.
+    Chess,
+    /// Racing Kings: race the king to rank 8, never giving check.
+    RacingKings,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 2] = [Variant::Chess, Variant::RacingKings];
+
+    /// The name used on the command line and in identifiers: `chess`, `racingkings`.
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::RacingKings => "racingkings",
+        }
+    }
+
+    /// The name PGN's `Variant` tag uses: `Standard`, `Racing Kings`.
+    #[must_use]
+    pub const fn pgn_name(self) -> &'static str {
+        match self {
+            Variant::Chess => "Standard",
+            Variant::RacingKings => "Racing Kings",
+        }
+    }
+
+    /// The variant's start position as FEN.
+    #[must_use]
+    pub const fn start_fen(self) -> &'static str {
+        match self {
+            Variant::Chess => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            Variant::RacingKings => "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A variant name that chessd does not play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseVariantError;
+
+impl fmt::Display for ParseVariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown variant: expected 'chess' or 'racingkings'")
+    }
+}
+
+impl std::error::Error for ParseVariantError {}
+
+impl core::str::FromStr for Variant {
+    type Err = ParseVariantError;
+
+    /// Accepts `chess` (or `standard`) and `racingkings` (or `racing-kings`, `racing_kings`),
+    /// in any case.
+    fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
+        match s.to_ascii_lowercase().as_str() {
+            "chess" | "standard" => Ok(Variant::Chess),
+            "racingkings" | "racing-kings" | "racing_kings" | "racing kings" => Ok(Variant::RacingKings),
+            _ => Err(ParseVariantError),
+        }
+    }
+}
+
+/// Why a move was not played. The position it was tried on is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The text is not a move in UCI or SAN notation.
+    Malformed(String),
+    /// A well-formed move that is not legal in this position.
+    Illegal(String),
+    /// SAN that fits more than one legal move.
+    Ambiguous(String),
+    /// The game is already over.
+    GameOver,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Malformed(why) => write!(f, "malformed move: {why}"),
+            PlayError::Illegal(why) => write!(f, "illegal move: {why}"),
+            PlayError::Ambiguous(why) => write!(f, "ambiguous move: {why}"),
+            PlayError::GameOver => f.write_str("the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// Why a FEN does not give a valid position of a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    Parse(ParseFenError),
+    Position(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(e) => e.fmt(f),
+            FenError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl From<ParseFenError> for FenError {
+    fn from(e: ParseFenError) -> FenError {
+        FenError::Parse(e)
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
+}
+
+/// What every variant's position offers. Implemented by [`Chess`], [`RacingKings`] and the
+/// [`Position`] enum (which dispatches statically with a `match`).
+pub trait Rules: Clone + Sized {
+    /// Validates a setup for this variant.
+    fn from_setup(setup: Setup) -> Result<Self, PositionError>;
+    /// The variant's start position.
+    fn start() -> Self;
+    fn variant(&self) -> Variant;
+    fn board(&self) -> &Board;
+    fn turn(&self) -> Color;
+    /// Rooks that keep a castling right, by square.
+    fn castling_rights(&self) -> Bitboard;
+    /// The en passant square, only if an en passant capture is legal.
+    fn legal_ep_square(&self) -> Option<Square>;
+    fn halfmoves(&self) -> u32;
+    fn fullmoves(&self) -> u32;
+    /// Every legal move (none once the position alone decides the game).
+    fn legal_moves(&self) -> MoveList;
+    /// The number of legal moves, without listing them.
+    fn count_legal_moves(&self) -> u64;
+    /// Plays a move that came from `legal_moves` of this position.
+    fn play_unchecked(&mut self, m: Move);
+    fn is_check(&self) -> bool;
+    /// The outcome decided by the position alone (checkmate, stalemate, insufficient material,
+    /// the race); repetition and move-count rules need the game's history (see `Game`).
+    fn outcome(&self) -> Option<Outcome>;
+    /// True if `color` can never deliver mate, whatever the opponent does (a flag of the other
+    /// side is then a draw). Always false in Racing Kings, where a lone king still races.
+    fn has_insufficient_material(&self, color: Color) -> bool;
+
+    /// The position as an unchecked setup (en passant only where legal).
+    fn setup(&self) -> Setup {
+        Setup {
+            board: *self.board(),
+            turn: self.turn(),
+            castling_rights: self.castling_rights(),
+            ep_square: self.legal_ep_square(),
+            halfmoves: self.halfmoves(),
+            fullmoves: self.fullmoves(),
+        }
+    }
+
+    /// The position as FEN.
+    fn fen(&self) -> String {
+        self.setup().to_string()
+    }
+
+    fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// Plays `m` if legal, returning the new position; an illegal move changes nothing.
+    fn play(&self, m: Move) -> Result<Self, PlayError> {
+        if self.outcome().is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if !self.is_legal(m) {
+            return Err(PlayError::Illegal(format!("{m} is not legal in {}", self.fen())));
+        }
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        Ok(next)
+    }
+}
+
+macro_rules! core_accessors {
+    () => {
+        fn board(&self) -> &Board {
+            &self.core.board
+        }
+        fn turn(&self) -> Color {
+            self.core.turn
+        }
+        fn castling_rights(&self) -> Bitboard {
+            self.core.castling
+        }
+        fn halfmoves(&self) -> u32 {
+            self.core.halfmoves
+        }
+        fn fullmoves(&self) -> u32 {
+            self.core.fullmoves
+        }
+        #[inline(always)]
+        fn play_unchecked(&mut self, m: Move) {
+            self.core.play_unchecked(m)
+        }
+    };
+}
+pub(crate) use core_accessors;
+
+/// A validated position of either variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Position {
+    Chess(Chess),
+    RacingKings(RacingKings),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $pos:ident => $body:expr) => {
+        match $self {
+            Position::Chess($pos) => $body,
+            Position::RacingKings($pos) => $body,
+        }
+    };
+}
+
+impl Position {
+    /// The start position of `variant`.
+    #[must_use]
+    pub fn new(variant: Variant) -> Position {
+        match variant {
+            Variant::Chess => Position::Chess(Chess::start()),
+            Variant::RacingKings => Position::RacingKings(RacingKings::start()),
+        }
+    }
+
+    /// Validates `setup` under the rules of `variant`.
+    pub fn from_setup_of(variant: Variant, setup: Setup) -> Result<Position, PositionError> {
+        Ok(match variant {
+            Variant::Chess => Position::Chess(Chess::from_setup(setup)?),
+            Variant::RacingKings => Position::RacingKings(RacingKings::from_setup(setup)?),
+        })
+    }
+
+    /// Parses and validates a FEN under the rules of `variant`.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
+        Ok(Position::from_setup_of(variant, Setup::from_fen(fen)?)?)
+    }
+}
+
+impl Rules for Position {
+    /// Validates a setup as standard chess (use [`Position::from_setup_of`] for a variant).
+    fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        Position::from_setup_of(Variant::Chess, setup)
+    }
+    fn start() -> Position {
+        Position::new(Variant::Chess)
+    }
+    fn variant(&self) -> Variant {
+        dispatch!(self, p => p.variant())
+    }
+    fn board(&self) -> &Board {
+        dispatch!(self, p => p.board())
+    }
+    fn turn(&self) -> Color {
+        dispatch!(self, p => p.turn())
+    }
+    fn castling_rights(&self) -> Bitboard {
+        dispatch!(self, p => p.castling_rights())
+    }
+    fn legal_ep_square(&self) -> Option<Square> {
+        dispatch!(self, p => p.legal_ep_square())
+    }
+    fn halfmoves(&self) -> u32 {
+        dispatch!(self, p => p.halfmoves())
+    }
+    fn fullmoves(&self) -> u32 {
+        dispatch!(self, p => p.fullmoves())
+    }
+    fn legal_moves(&self) -> MoveList {
+        dispatch!(self, p => p.legal_moves())
+    }
+    fn count_legal_moves(&self) -> u64 {
+        dispatch!(self, p => p.count_legal_moves())
+    }
+    fn play_unchecked(&mut self, m: Move) {
+        dispatch!(self, p => p.play_unchecked(m))
+    }
+    fn is_check(&self) -> bool {
+        dispatch!(self, p => p.is_check())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        dispatch!(self, p => p.outcome())
+    }
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        dispatch!(self, p => p.has_insufficient_material(color))
+    }
+}
+
+impl fmt::Display for Position {
+    /// The position as FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.fen())
+    }
+}
+
+/// Shared by the variants' generators: the filter argument for standard chess.
+pub(crate) const NO_FILTER: &MoveFilter = &MoveFilter::NONE;
+
+/// True if a king of `color` stands on rank 8 (the Racing Kings goal).
+#[inline(always)]
+pub(crate) fn king_on_goal(core: &Core, color: Color) -> bool {
+    (core.board.by_piece(Role::King.of(color)) & Bitboard::from_rank(Rank::Eighth)).any()
+}

@@ -1,0 +1,275 @@
+//! Standard algebraic notation: written exactly (disambiguation by file, then rank, then both;
+//! `+` and `#` suffixes; `=Q` promotions; `O-O`), read leniently (missing or extra `+`/`#`,
+//! annotations `!?`, `0-0`, a missing `x` or `=`). Racing Kings SAN never carries `+` or `#`.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::{File, Move, PlayError, Rank, Role, Rules, Square, UciMove};
+
+/// A SAN move as written, before it is matched against a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    Castle { long: bool },
+    Normal { role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to: Square, promotion: Option<Role> },
+}
+
+/// A string that is not SAN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSanError;
+
+impl fmt::Display for ParseSanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("expected a san move such as Nf3, exd5, e8=Q or O-O")
+    }
+}
+
+impl std::error::Error for ParseSanError {}
+
+impl FromStr for San {
+    type Err = ParseSanError;
+
+    fn from_str(s: &str) -> Result<San, ParseSanError> {
+        let s = s.trim();
+        let s = s.strip_suffix("e.p.").unwrap_or(s).trim_end();
+        let s = s.trim_end_matches(['+', '#', '!', '?']);
+        match s {
+            "O-O" | "0-0" | "o-o" => return Ok(San::Castle { long: false }),
+            "O-O-O" | "0-0-0" | "o-o-o" => return Ok(San::Castle { long: true }),
+            _ => {}
+        }
+        let b = s.as_bytes();
+        if !b.is_ascii() || b.len() < 2 || b.len() > 7 {
+            return Err(ParseSanError);
+        }
+        let (role, mut rest) = match b[0] {
+            b'K' => (Role::King, &b[1..]),
+            b'Q' => (Role::Queen, &b[1..]),
+            b'R' => (Role::Rook, &b[1..]),
+            b'B' => (Role::Bishop, &b[1..]),
+            b'N' => (Role::Knight, &b[1..]),
+            _ => (Role::Pawn, b),
+        };
+        let mut promotion = None;
+        if role == Role::Pawn
+            && let Some(&last) = rest.last()
+            && let Some(r) = Role::from_char(last as char).filter(|r| Role::PROMOTIONS.contains(r))
+        {
+            promotion = Some(r);
+            rest = &rest[..rest.len() - 1];
+            rest = rest.strip_suffix(b"=").unwrap_or(rest);
+        }
+        if rest.len() < 2 {
+            return Err(ParseSanError);
+        }
+        let to = Square::from_ascii(&rest[rest.len() - 2..]).map_err(|_| ParseSanError)?;
+        let mut prefix = &rest[..rest.len() - 2];
+        let mut capture = false;
+        if let Some(p) = prefix.strip_suffix(b"x").or_else(|| prefix.strip_suffix(b":")) {
+            prefix = p;
+            capture = true;
+        }
+        let (file, rank) = match prefix {
+            [] => (None, None),
+            [c] => match (File::from_char(*c as char), Rank::from_char(*c as char)) {
+                (Some(f), _) => (Some(f), None),
+                (_, Some(r)) => (None, Some(r)),
+                _ => return Err(ParseSanError),
+            },
+            [f, r] => match (File::from_char(*f as char), Rank::from_char(*r as char)) {
+                (Some(f), Some(r)) => (Some(f), Some(r)),
+                _ => return Err(ParseSanError),
+            },
+            _ => return Err(ParseSanError),
+        };
+        if role == Role::Pawn && rank.is_some() && file.is_none() {
+            return Err(ParseSanError);
+        }
+        Ok(San::Normal { role, file, rank, capture, to, promotion })
+    }
+}
+
+impl San {
+    /// The one legal move of `pos` this SAN names.
+    pub fn to_move<P: Rules>(&self, pos: &P) -> Result<Move, PlayError> {
+        let moves = pos.legal_moves();
+        let mut found = None;
+        let mut count = 0;
+        for &m in moves.iter() {
+            let hit = match *self {
+                San::Castle { long } => m.is_castle() && (m.to() < m.from()) == long,
+                San::Normal { role, file, rank, to, promotion, capture: _ } => {
+                    !m.is_castle()
+                        && m.role() == role
+                        && m.to() == to
+                        && m.promotion() == promotion
+                        && file.is_none_or(|f| m.from().file() == f)
+                        && rank.is_none_or(|r| m.from().rank() == r)
+                }
+            };
+            if hit {
+                found = Some(m);
+                count += 1;
+            }
+        }
+        match (found, count) {
+            (Some(m), 1) => Ok(m),
+            (None, _) => Err(PlayError::Illegal(format!("{self} is not legal in {}", pos.fen()))),
+            _ => Err(PlayError::Ambiguous(format!("{self} fits {count} legal moves in {}", pos.fen()))),
+        }
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            San::Castle { long: false } => f.write_str("O-O"),
+            San::Castle { long: true } => f.write_str("O-O-O"),
+            San::Normal { role, file, rank, capture, to, promotion } => {
+                if role != Role::Pawn {
+                    write!(f, "{}", role.upper_char())?;
+                }
+                if let Some(file) = file {
+                    write!(f, "{file}")?;
+                }
+                if let Some(rank) = rank {
+                    write!(f, "{rank}")?;
+                }
+                if capture {
+                    f.write_str("x")?;
+                }
+                write!(f, "{to}")?;
+                if let Some(p) = promotion {
+                    write!(f, "={}", p.upper_char())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The SAN of a legal move `m` of `pos`, without check suffix.
+#[must_use]
+pub fn san_of<P: Rules>(pos: &P, m: Move) -> San {
+    if m.is_castle() {
+        return San::Castle { long: m.to() < m.from() };
+    }
+    let capture = m.is_en_passant() || pos.board().by_color(!pos.turn()).contains(m.to());
+    let role = m.role();
+    let (mut file, mut rank) = (None, None);
+    if role == Role::Pawn {
+        if capture {
+            file = Some(m.from().file());
+        }
+    } else if role != Role::King {
+        let rivals: Vec<Square> = pos
+            .legal_moves()
+            .iter()
+            .filter(|o| o.role() == role && o.to() == m.to() && o.from() != m.from())
+            .map(|o| o.from())
+            .collect();
+        if !rivals.is_empty() {
+            if rivals.iter().all(|s| s.file() != m.from().file()) {
+                file = Some(m.from().file());
+            } else if rivals.iter().all(|s| s.rank() != m.from().rank()) {
+                rank = Some(m.from().rank());
+            } else {
+                file = Some(m.from().file());
+                rank = Some(m.from().rank());
+            }
+        }
+    }
+    San::Normal { role, file, rank, capture, to: m.to(), promotion: m.promotion() }
+}
+
+/// The SAN of a legal move with its `+` or `#` suffix, as PGN and the service write it.
+#[must_use]
+pub fn san_plus<P: Rules>(pos: &P, m: Move) -> String {
+    let mut text = san_of(pos, m).to_string();
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if after.is_check() {
+        text.push(if after.count_legal_moves() == 0 { '#' } else { '+' });
+    }
+    text
+}
+
+/// Reads a move written in UCI or SAN (UCI is tried first; `Nf3` and `e2e4` never overlap).
+pub fn parse_move<P: Rules>(pos: &P, text: &str) -> Result<Move, PlayError> {
+    let text = text.trim();
+    if let Ok(uci) = text.parse::<UciMove>() {
+        return uci.to_move(pos);
+    }
+    match text.parse::<San>() {
+        Ok(san) => san.to_move(pos),
+        Err(_) => {
+            let shown: String = text.chars().take(16).collect();
+            Err(PlayError::Malformed(format!("{shown:?} is neither uci (e2e4, e7e8q) nor san (Nf3, exd5, O-O)")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Chess, Position, Variant};
+
+    fn pos(fen: &str) -> Chess {
+        Rules::from_setup(fen.parse().unwrap()).unwrap()
+    }
+
+    fn san(fen: &str, uci: &str) -> String {
+        let p = pos(fen);
+        let m = uci.parse::<UciMove>().unwrap().to_move(&p).unwrap();
+        san_plus(&p, m)
+    }
+
+    /// Disambiguation uses the file, then the rank, then both.
+    #[test]
+    fn disambiguation() {
+        // Knights on b1 and f1 both reach d2: file.
+        assert_eq!(san("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "b1d2"), "Nbd2");
+        // Rooks on a1 and a5 both reach a3: rank.
+        assert_eq!(san("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3"), "R1a3");
+        // Queens on a1, a3, c1 all reach b2: both.
+        assert_eq!(san("4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1", "a1b2"), "Qa1b2");
+        // A pinned rival does not count.
+        assert_eq!(san("4k3/8/8/8/8/8/8/1N2KN1r w - - 0 1", "b1d2"), "Nd2");
+    }
+
+    /// Check and mate suffixes, captures, promotions and castling are written exactly.
+    #[test]
+    fn suffixes_and_forms() {
+        assert_eq!(san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4"), "Qh4#");
+        assert_eq!(san("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8"), "Ra8+");
+        assert_eq!(san("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"), "O-O-O");
+        assert_eq!(san("3nk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8q"), "cxd8=Q+");
+        assert_eq!(san("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), "exd6");
+    }
+
+    /// Lenient reading: missing or extra suffixes, 0-0, annotations, missing `=`.
+    #[test]
+    fn lenient_reading() {
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for text in ["O-O", "0-0", "O-O+", "O-O!?"] {
+            assert_eq!(parse_move(&p, text).unwrap().to_string(), "e1g1", "{text}");
+        }
+        let p = pos("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(parse_move(&p, "b8Q").unwrap().to_string(), "b7b8q");
+        assert_eq!(parse_move(&p, "b8=N+").unwrap().to_string(), "b7b8n");
+        assert!(matches!(parse_move(&p, "b8"), Err(PlayError::Illegal(_))));
+        let p = pos("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
+        assert!(matches!(parse_move(&p, "Nd2"), Err(PlayError::Ambiguous(_))));
+        assert!(matches!(parse_move(&p, "Zz9"), Err(PlayError::Malformed(_))));
+    }
+
+    /// Racing Kings SAN never carries check or mate suffixes (no move may give check).
+    #[test]
+    fn racing_kings_has_no_suffixes() {
+        let p = Position::new(Variant::RacingKings);
+        for m in p.legal_moves().iter() {
+            let text = san_plus(&p, *m);
+            assert!(!text.ends_with('+') && !text.ends_with('#'), "{text}");
+        }
+    }
+}
