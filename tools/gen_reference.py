@@ -403,9 +403,8 @@ def collect_chess_positions(rng: random.Random, target: int) -> Collector:
         ep_fens = [f for f in fens if f.split()[3] != "-"]
         if ep_fens and ep_positions < 15:
             ep_positions += col.add(ep_fens[0], "en-passant")
-        picks = sorted(rng.sample(range(1, len(fens)), k=min(1, len(fens) - 1)))
-        for i in picks:
-            col.add(fens[i], "playout")
+        if len(fens) > 1:
+            col.add(fens[rng.randrange(1, len(fens))], "playout")
         final = chess.Board(fens[-1])
         if final.is_game_over():
             if col.add(fens[-1], "playout-end"):

@@ -109,8 +109,16 @@ mod tests {
         let occ = bb(&[Square::D6, Square::F4]);
         let got = rook_attacks(Square::D4, occ);
         let want = bb(&[
-            Square::D5, Square::D6, Square::D3, Square::D2, Square::D1, Square::E4, Square::F4,
-            Square::C4, Square::B4, Square::A4,
+            Square::D5,
+            Square::D6,
+            Square::D3,
+            Square::D2,
+            Square::D1,
+            Square::E4,
+            Square::F4,
+            Square::C4,
+            Square::B4,
+            Square::A4,
         ]);
         assert_eq!(got, want);
     }
@@ -141,8 +149,14 @@ mod tests {
             x ^= x << 17;
             let occ = Bitboard(x & x.rotate_left(17));
             for sq in Square::all() {
-                assert_eq!(rook_attacks(sq, occ), walk(sq, occ, &[(1, 0), (-1, 0), (0, 1), (0, -1)]));
-                assert_eq!(bishop_attacks(sq, occ), walk(sq, occ, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]));
+                assert_eq!(
+                    rook_attacks(sq, occ),
+                    walk(sq, occ, &[(1, 0), (-1, 0), (0, 1), (0, -1)])
+                );
+                assert_eq!(
+                    bishop_attacks(sq, occ),
+                    walk(sq, occ, &[(1, 1), (1, -1), (-1, 1), (-1, -1)])
+                );
             }
         }
     }
@@ -150,20 +164,32 @@ mod tests {
     /// `between` excludes both ends; `line` runs edge to edge; unaligned squares give nothing.
     #[test]
     fn between_and_line() {
-        assert_eq!(between(Square::A1, Square::D4), bb(&[Square::B2, Square::C3]));
+        assert_eq!(
+            between(Square::A1, Square::D4),
+            bb(&[Square::B2, Square::C3])
+        );
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(line(Square::B2, Square::C3).count(), 8);
         assert!(line(Square::B2, Square::C3).contains(Square::H8));
         assert_eq!(line(Square::A1, Square::B3), Bitboard::EMPTY);
-        assert_eq!(line(Square::E1, Square::E5), Bitboard::from_file(crate::File::E));
+        assert_eq!(
+            line(Square::E1, Square::E5),
+            Bitboard::from_file(crate::File::E)
+        );
     }
 
     /// Knights in the corner have two moves; pawns attack diagonally forward for their colour.
     #[test]
     fn leapers() {
         assert_eq!(knight_attacks(Square::A1), bb(&[Square::B3, Square::C2]));
-        assert_eq!(pawn_attacks(Color::White, Square::E4), bb(&[Square::D5, Square::F5]));
-        assert_eq!(pawn_attacks(Color::Black, Square::E4), bb(&[Square::D3, Square::F3]));
+        assert_eq!(
+            pawn_attacks(Color::White, Square::E4),
+            bb(&[Square::D5, Square::F5])
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, Square::E4),
+            bb(&[Square::D3, Square::F3])
+        );
         assert_eq!(king_attacks(Square::H8).count(), 3);
     }
 }

@@ -194,7 +194,11 @@ impl fmt::Debug for Bitboard {
         writeln!(f, "Bitboard({:#018x})", self.0)?;
         for rank in Rank::ALL.iter().rev() {
             for file in File::ALL {
-                let c = if self.contains(Square::from_coords(file, *rank)) { 'x' } else { '.' };
+                let c = if self.contains(Square::from_coords(file, *rank)) {
+                    'x'
+                } else {
+                    '.'
+                };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;
@@ -211,7 +215,10 @@ mod tests {
     #[test]
     fn iteration_and_algebra() {
         let bb = Bitboard::from(Square::A1) | Square::H8 | Square::E4;
-        assert_eq!(bb.collect::<Vec<_>>(), vec![Square::A1, Square::E4, Square::H8]);
+        assert_eq!(
+            bb.collect::<Vec<_>>(),
+            vec![Square::A1, Square::E4, Square::H8]
+        );
         assert_eq!(bb.count(), 3);
         assert!(bb.more_than_one());
         assert!(Bitboard::from(Square::E4).is_single());
@@ -224,7 +231,10 @@ mod tests {
     #[test]
     fn square_colour_masks() {
         assert!(Bitboard::DARK_SQUARES.contains(Square::A1));
-        assert_eq!(Bitboard::DARK_SQUARES | Bitboard::LIGHT_SQUARES, Bitboard::FULL);
+        assert_eq!(
+            Bitboard::DARK_SQUARES | Bitboard::LIGHT_SQUARES,
+            Bitboard::FULL
+        );
         for sq in Square::all() {
             assert_eq!(Bitboard::DARK_SQUARES.contains(sq), sq.is_dark());
         }

@@ -18,7 +18,11 @@ impl Board {
     /// A board with no pieces.
     #[must_use]
     pub const fn empty() -> Board {
-        Board { by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; 6], occupied: Bitboard::EMPTY }
+        Board {
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; 6],
+            occupied: Bitboard::EMPTY,
+        }
     }
 
     #[must_use]
@@ -63,7 +67,11 @@ impl Board {
     #[must_use]
     pub fn king_of(&self, color: Color) -> Option<Square> {
         let kings = self.by_piece(Role::King.of(color));
-        if kings.is_single() { kings.first() } else { None }
+        if kings.is_single() {
+            kings.first()
+        } else {
+            None
+        }
     }
 
     /// The role on an occupied square; `sq` must be occupied.
@@ -88,7 +96,9 @@ impl Board {
 
     #[must_use]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
-        self.occupied.contains(sq).then(|| self.role_at_occupied(sq))
+        self.occupied
+            .contains(sq)
+            .then(|| self.role_at_occupied(sq))
     }
 
     #[must_use]
@@ -104,7 +114,10 @@ impl Board {
 
     #[must_use]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        Some(Piece { color: self.color_at(sq)?, role: self.role_at_occupied(sq) })
+        Some(Piece {
+            color: self.color_at(sq)?,
+            role: self.role_at_occupied(sq),
+        })
     }
 
     /// Adds or removes a piece; the caller knows which (moves are built from toggles).
@@ -195,7 +208,9 @@ impl fmt::Debug for Board {
         writeln!(f, "Board({})", self.board_fen())?;
         for rank in Rank::ALL.iter().rev() {
             for file in File::ALL {
-                let c = self.piece_at(Square::from_coords(file, *rank)).map_or('.', Piece::char);
+                let c = self
+                    .piece_at(Square::from_coords(file, *rank))
+                    .map_or('.', Piece::char);
                 write!(f, "{c}")?;
             }
             writeln!(f)?;
@@ -214,9 +229,15 @@ mod tests {
         let mut board = Board::empty();
         board.set_piece_at(Square::E1, Role::King.of(Color::White));
         board.set_piece_at(Square::E1, Role::Queen.of(Color::Black));
-        assert_eq!(board.piece_at(Square::E1), Some(Role::Queen.of(Color::Black)));
+        assert_eq!(
+            board.piece_at(Square::E1),
+            Some(Role::Queen.of(Color::Black))
+        );
         assert_eq!(board.occupied().count(), 1);
-        assert_eq!(board.discard_piece_at(Square::E1), Some(Role::Queen.of(Color::Black)));
+        assert_eq!(
+            board.discard_piece_at(Square::E1),
+            Some(Role::Queen.of(Color::Black))
+        );
         assert_eq!(board, Board::empty());
     }
 }

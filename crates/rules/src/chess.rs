@@ -12,8 +12,8 @@
 use crate::movegen::{self, Counter};
 use crate::position::{Core, NO_FILTER, core_accessors};
 use crate::{
-    Bitboard, Board, Color, File, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
-    Termination, Variant,
+    Bitboard, Board, Color, File, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup,
+    Square, Termination, Variant,
 };
 
 /// A validated standard chess position.
@@ -25,7 +25,11 @@ pub struct Chess {
 impl Chess {
     fn validate(core: &Core) -> Result<(), PositionError> {
         for rook in core.castling {
-            let color = if rook.rank() == Rank::First { Color::White } else { Color::Black };
+            let color = if rook.rank() == Rank::First {
+                Color::White
+            } else {
+                Color::Black
+            };
             let king_home = Square::from_coords(File::E, color.back_rank());
             if core.board.piece_at(rook) != Some(Role::Rook.of(color))
                 || core.board.piece_at(king_home) != Some(Role::King.of(color))
@@ -104,7 +108,9 @@ impl Rules for Chess {
         if no_moves && self.is_check() {
             return Some(Outcome::win(!self.core.turn, Termination::Checkmate));
         }
-        if self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black) {
+        if self.has_insufficient_material(Color::White)
+            && self.has_insufficient_material(Color::Black)
+        {
             return Some(Outcome::draw(Termination::InsufficientMaterial));
         }
         if no_moves {
@@ -133,11 +139,13 @@ pub(crate) fn insufficient_material(board: &Board, color: Color) -> bool {
     }
     if (ours & board.by_role(Role::Knight)).any() {
         let theirs = board.by_color(!color);
-        return ours.count() <= 2 && (theirs & !board.by_role(Role::King) & !board.by_role(Role::Queen)).is_empty();
+        return ours.count() <= 2
+            && (theirs & !board.by_role(Role::King) & !board.by_role(Role::Queen)).is_empty();
     }
     if (ours & board.by_role(Role::Bishop)).any() {
         let bishops = board.by_role(Role::Bishop);
-        let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+        let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+            || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
         return one_colour && (board.by_role(Role::Pawn) | board.by_role(Role::Knight)).is_empty();
     }
     true
@@ -211,11 +219,20 @@ mod tests {
     #[test]
     fn outcomes() {
         let mate = chess("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
-        assert_eq!(mate.outcome(), Some(Outcome::win(Color::Black, Termination::Checkmate)));
+        assert_eq!(
+            mate.outcome(),
+            Some(Outcome::win(Color::Black, Termination::Checkmate))
+        );
         let stalemate = chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-        assert_eq!(stalemate.outcome(), Some(Outcome::draw(Termination::Stalemate)));
+        assert_eq!(
+            stalemate.outcome(),
+            Some(Outcome::draw(Termination::Stalemate))
+        );
         let kbk = chess("8/8/8/4k3/8/8/8/2B1K3 w - - 0 1");
-        assert_eq!(kbk.outcome(), Some(Outcome::draw(Termination::InsufficientMaterial)));
+        assert_eq!(
+            kbk.outcome(),
+            Some(Outcome::draw(Termination::InsufficientMaterial))
+        );
         let knk_vs_q = chess("8/8/8/4k3/8/8/q7/2N1K3 w - - 0 1");
         assert!(knk_vs_q.has_insufficient_material(Color::White));
         assert!(!knk_vs_q.has_insufficient_material(Color::Black));
@@ -225,12 +242,33 @@ mod tests {
     #[test]
     fn validation_errors() {
         let err = |fen: &str| Chess::from_setup(fen.parse().unwrap()).unwrap_err();
-        assert_eq!(err("8/8/8/8/8/8/8/4K3 w - - 0 1"), PositionError::MissingKing(Color::Black));
-        assert_eq!(err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), PositionError::TooManyKings(Color::White));
-        assert_eq!(err("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"), PositionError::PawnOnBackRank);
-        assert_eq!(err("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1"), PositionError::OppositeCheck);
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), PositionError::InvalidCastlingRights);
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"), PositionError::InvalidEpSquare);
-        assert_eq!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 0"), PositionError::InvalidFullmoves);
+        assert_eq!(
+            err("8/8/8/8/8/8/8/4K3 w - - 0 1"),
+            PositionError::MissingKing(Color::Black)
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"),
+            PositionError::TooManyKings(Color::White)
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"),
+            PositionError::PawnOnBackRank
+        );
+        assert_eq!(
+            err("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1"),
+            PositionError::OppositeCheck
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w K - 0 1"),
+            PositionError::InvalidCastlingRights
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"),
+            PositionError::InvalidEpSquare
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3 w - - 0 0"),
+            PositionError::InvalidFullmoves
+        );
     }
 }

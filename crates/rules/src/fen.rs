@@ -40,12 +40,17 @@ impl fmt::Display for ParseFenError {
                 write!(f, "expected 4 to 6 space-separated fen fields, found {n}")
             }
             ParseFenError::RankCount(n) => {
-                write!(f, "expected 8 ranks separated by '/' in the board field, found {n}")
+                write!(
+                    f,
+                    "expected 8 ranks separated by '/' in the board field, found {n}"
+                )
             }
             ParseFenError::RankLength(r) => {
                 write!(f, "rank {} does not describe exactly 8 squares", r.char())
             }
-            ParseFenError::InvalidPiece(c) => write!(f, "invalid character {c:?} in the board field"),
+            ParseFenError::InvalidPiece(c) => {
+                write!(f, "invalid character {c:?} in the board field")
+            }
             ParseFenError::InvalidTurn => f.write_str("side to move must be 'w' or 'b'"),
             ParseFenError::InvalidCastling => {
                 f.write_str("castling field must be '-' or letters from 'KQkq'")
@@ -128,7 +133,11 @@ fn parse_clock(field: &str, err: ParseFenError) -> Result<u32, ParseFenError> {
     if field.is_empty() || field.len() > 5 || !field.bytes().all(|b| b.is_ascii_digit()) {
         return Err(err);
     }
-    field.parse::<u32>().ok().filter(|&n| n <= MAX_CLOCK).ok_or(err)
+    field
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n <= MAX_CLOCK)
+        .ok_or(err)
 }
 
 impl Setup {
@@ -148,7 +157,9 @@ impl Setup {
         let ep_square = match fields[3] {
             "-" => None,
             text => {
-                let sq = text.parse::<Square>().map_err(|_| ParseFenError::InvalidEpSquare)?;
+                let sq = text
+                    .parse::<Square>()
+                    .map_err(|_| ParseFenError::InvalidEpSquare)?;
                 if !matches!(sq.rank(), Rank::Third | Rank::Sixth) {
                     return Err(ParseFenError::InvalidEpSquare);
                 }
@@ -163,14 +174,26 @@ impl Setup {
             Some(f) => parse_clock(f, ParseFenError::InvalidFullmoves)?,
             None => 1,
         };
-        Ok(Setup { board, turn, castling_rights, ep_square, halfmoves, fullmoves })
+        Ok(Setup {
+            board,
+            turn,
+            castling_rights,
+            ep_square,
+            halfmoves,
+            fullmoves,
+        })
     }
 
     /// The castling field as `KQkq` letters, or `-`.
     #[must_use]
     pub fn castling_fen(&self) -> String {
         let mut out = String::new();
-        for (sq, c) in [(Square::H1, 'K'), (Square::A1, 'Q'), (Square::H8, 'k'), (Square::A8, 'q')] {
+        for (sq, c) in [
+            (Square::H1, 'K'),
+            (Square::A1, 'Q'),
+            (Square::H8, 'k'),
+            (Square::A8, 'q'),
+        ] {
             if self.castling_rights.contains(sq) {
                 out.push(c);
             }
@@ -193,7 +216,13 @@ impl FromStr for Setup {
 impl fmt::Display for Setup {
     /// Writes the six FEN fields as given (the en passant square as stored).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {} ", self.board.board_fen(), self.turn.char(), self.castling_fen())?;
+        write!(
+            f,
+            "{} {} {} ",
+            self.board.board_fen(),
+            self.turn.char(),
+            self.castling_fen()
+        )?;
         match self.ep_square {
             Some(sq) => write!(f, "{sq}")?,
             None => f.write_str("-")?,
@@ -231,14 +260,29 @@ mod tests {
         let cases = [
             ("", ParseFenError::FieldCount(0)),
             ("8/8/8/8/8/8/8 w - - 0 1", ParseFenError::RankCount(7)),
-            ("9/8/8/8/8/8/8/8 w - - 0 1", ParseFenError::InvalidPiece('9')),
-            ("7/8/8/8/8/8/8/8 w - - 0 1", ParseFenError::RankLength(Rank::Eighth)),
-            ("44p/8/8/8/8/8/8/8 w - - 0 1", ParseFenError::RankLength(Rank::Eighth)),
+            (
+                "9/8/8/8/8/8/8/8 w - - 0 1",
+                ParseFenError::InvalidPiece('9'),
+            ),
+            (
+                "7/8/8/8/8/8/8/8 w - - 0 1",
+                ParseFenError::RankLength(Rank::Eighth),
+            ),
+            (
+                "44p/8/8/8/8/8/8/8 w - - 0 1",
+                ParseFenError::RankLength(Rank::Eighth),
+            ),
             ("8/8/8/8/8/8/8/8 x - - 0 1", ParseFenError::InvalidTurn),
             ("8/8/8/8/8/8/8/8 w KK - 0 1", ParseFenError::InvalidCastling),
             ("8/8/8/8/8/8/8/8 w - e4 0 1", ParseFenError::InvalidEpSquare),
-            ("8/8/8/8/8/8/8/8 w - - -1 1", ParseFenError::InvalidHalfmoves),
-            ("8/8/8/8/8/8/8/8 w - - 0 99999999999", ParseFenError::InvalidFullmoves),
+            (
+                "8/8/8/8/8/8/8/8 w - - -1 1",
+                ParseFenError::InvalidHalfmoves,
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - - 0 99999999999",
+                ParseFenError::InvalidFullmoves,
+            ),
         ];
         for (fen, err) in cases {
             assert_eq!(fen.parse::<Setup>(), Err(err), "{fen:?}");

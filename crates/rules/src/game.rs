@@ -150,7 +150,10 @@ impl Game {
         let n = self.keys.len() - 1;
         let window = (self.position.halfmoves() as usize).min(n);
         let current = self.keys[n];
-        (0..=window).step_by(2).filter(|&back| self.keys[n - back] == current).count()
+        (0..=window)
+            .step_by(2)
+            .filter(|&back| self.keys[n - back] == current)
+            .count()
     }
 
     /// Plays a legal move; an illegal one or a finished game leaves everything unchanged.
@@ -163,7 +166,11 @@ impl Game {
         self.moves.push(m);
         self.keys.push(zobrist_hash(&self.position));
         self.outcome = self.automatic_outcome();
-        Ok(PlayedMove { mv: m, san, ply: self.ply() })
+        Ok(PlayedMove {
+            mv: m,
+            san,
+            ply: self.ply(),
+        })
     }
 
     /// Plays a move written in UCI or SAN.
@@ -257,7 +264,8 @@ mod tests {
 
     fn play_all(g: &mut Game, moves: &str) {
         for m in moves.split_whitespace() {
-            g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e} at {}", g.position()));
+            g.play_text(m)
+                .unwrap_or_else(|e| panic!("{m}: {e} at {}", g.position()));
         }
     }
 
@@ -316,7 +324,13 @@ mod tests {
     #[test]
     fn flag_outcomes() {
         let g = game("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", DrawRule::Claim);
-        assert_eq!(g.flag_outcome(Color::Black), Outcome::win(Color::White, Termination::TimeForfeit));
-        assert_eq!(g.flag_outcome(Color::White), Outcome::draw(Termination::TimeForfeit));
+        assert_eq!(
+            g.flag_outcome(Color::Black),
+            Outcome::win(Color::White, Termination::TimeForfeit)
+        );
+        assert_eq!(
+            g.flag_outcome(Color::White),
+            Outcome::draw(Termination::TimeForfeit)
+        );
     }
 }

@@ -6,7 +6,9 @@
 //! (its no-check rule as per-role target masks and discovered-check lines, built in
 //! `racingkings.rs`); with `RK = false` the filter code compiles away.
 
-use crate::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
 use crate::position::Core;
 use crate::{Bitboard, Color, File, Move, MoveKind, MoveList, Rank, Role, Square};
 
@@ -42,7 +44,9 @@ impl Sink for MoveList {
             let from = Square::from_index_unchecked((to.index() as i32 - delta) as u32);
             match kind {
                 PawnKind::Single => self.push(Move::new(Role::Pawn, from, to, MoveKind::Normal)),
-                PawnKind::Double => self.push(Move::new(Role::Pawn, from, to, MoveKind::DoublePush)),
+                PawnKind::Double => {
+                    self.push(Move::new(Role::Pawn, from, to, MoveKind::DoublePush))
+                }
                 PawnKind::Promotion => {
                     for r in Role::PROMOTIONS {
                         self.push(Move::new(Role::Pawn, from, to, MoveKind::Promotion(r)));
@@ -71,7 +75,11 @@ impl Sink for Counter {
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, _: i32, kind: PawnKind) {
         let n = u64::from(targets.count());
-        self.0 += if kind == PawnKind::Promotion { 4 * n } else { n };
+        self.0 += if kind == PawnKind::Promotion {
+            4 * n
+        } else {
+            n
+        };
     }
 
     #[inline(always)]
@@ -92,13 +100,20 @@ pub(crate) struct MoveFilter {
 
 impl MoveFilter {
     /// No restriction (standard chess).
-    pub(crate) const NONE: MoveFilter =
-        MoveFilter { allowed: [Bitboard::FULL; 6], discoverers: Bitboard::EMPTY, their_king: Square::A1 };
+    pub(crate) const NONE: MoveFilter = MoveFilter {
+        allowed: [Bitboard::FULL; 6],
+        discoverers: Bitboard::EMPTY,
+        their_king: Square::A1,
+    };
 
     #[inline(always)]
     fn apply(&self, role: Role, from: Square, targets: Bitboard) -> Bitboard {
         let targets = targets & self.allowed[role.index()];
-        if self.discoverers.contains(from) { targets & line(from, self.their_king) } else { targets }
+        if self.discoverers.contains(from) {
+            targets & line(from, self.their_king)
+        } else {
+            targets
+        }
     }
 }
 
@@ -123,7 +138,11 @@ pub(crate) fn blockers(core: &Core, king: Square, sliders_of: Color) -> Bitboard
 
 #[inline(always)]
 fn shift(bb: Bitboard, delta: i32) -> Bitboard {
-    if delta >= 0 { Bitboard(bb.0 << delta) } else { Bitboard(bb.0 >> -delta) }
+    if delta >= 0 {
+        Bitboard(bb.0 << delta)
+    } else {
+        Bitboard(bb.0 >> -delta)
+    }
 }
 
 /// Generates every legal move of `core` into `sink`. With `RK`, `filter` removes the moves that
@@ -139,7 +158,11 @@ pub(crate) fn generate<const RK: bool, S: Sink>(core: &Core, filter: &MoveFilter
 
     // Racing Kings positions never have a king in check: the generator never emits a checking
     // move and setups with a check are rejected, so the checker scan is skipped there.
-    let checkers = if RK { Bitboard::EMPTY } else { board.attackers_to(ksq, them, occ) };
+    let checkers = if RK {
+        Bitboard::EMPTY
+    } else {
+        board.attackers_to(ksq, them, occ)
+    };
 
     let mut king_targets = king_attacks(ksq) & !ours;
     if RK {
@@ -199,7 +222,13 @@ pub(crate) fn generate<const RK: bool, S: Sink>(core: &Core, filter: &MoveFilter
 }
 
 #[inline(always)]
-fn gen_pawns<S: Sink>(core: &Core, ksq: Square, pinned: Bitboard, target_mask: Bitboard, sink: &mut S) {
+fn gen_pawns<S: Sink>(
+    core: &Core,
+    ksq: Square,
+    pinned: Bitboard,
+    target_mask: Bitboard,
+    sink: &mut S,
+) {
     let board = &core.board;
     let us = core.turn;
     let pawns = board.by_role(Role::Pawn) & board.by_color(us);
@@ -209,8 +238,16 @@ fn gen_pawns<S: Sink>(core: &Core, ksq: Square, pinned: Bitboard, target_mask: B
     let theirs = board.by_color(!us);
     let empty = !board.occupied();
     let (up, double_rank, last_rank) = match us {
-        Color::White => (8, Bitboard::from_rank(Rank::Third), Bitboard::from_rank(Rank::Eighth)),
-        Color::Black => (-8, Bitboard::from_rank(Rank::Sixth), Bitboard::from_rank(Rank::First)),
+        Color::White => (
+            8,
+            Bitboard::from_rank(Rank::Third),
+            Bitboard::from_rank(Rank::Eighth),
+        ),
+        Color::Black => (
+            -8,
+            Bitboard::from_rank(Rank::Sixth),
+            Bitboard::from_rank(Rank::First),
+        ),
     };
     // Captures towards the a-file (`up - 1`) may not start on the a-file, and vice versa.
     let not_a = !Bitboard::from_file(File::A);
@@ -238,7 +275,11 @@ fn gen_pawns<S: Sink>(core: &Core, ksq: Square, pinned: Bitboard, target_mask: B
         let double = shift(push & double_rank, up) & empty & target_mask & pin_line;
         let push = push & target_mask & pin_line;
         let caps = pawn_attacks(us, from) & theirs & target_mask & pin_line;
-        for (t, delta) in [(push, up), (caps & shift(from_bb, up - 1), up - 1), (caps & shift(from_bb, up + 1), up + 1)] {
+        for (t, delta) in [
+            (push, up),
+            (caps & shift(from_bb, up - 1), up - 1),
+            (caps & shift(from_bb, up + 1), up + 1),
+        ] {
             sink.pawns(t & !last_rank, delta, PawnKind::Single);
             sink.pawns(t & last_rank, delta, PawnKind::Promotion);
         }
@@ -279,15 +320,23 @@ fn gen_castling<S: Sink>(core: &Core, ksq: Square, sink: &mut S) {
     for rook in rights {
         let (king_to, king_path) = if rook.file() == File::H {
             let to = Square::from_coords(File::G, us.back_rank());
-            (to, Bitboard::from(to) | Square::from_coords(File::F, us.back_rank()))
+            (
+                to,
+                Bitboard::from(to) | Square::from_coords(File::F, us.back_rank()),
+            )
         } else {
             let to = Square::from_coords(File::C, us.back_rank());
-            (to, Bitboard::from(to) | Square::from_coords(File::D, us.back_rank()))
+            (
+                to,
+                Bitboard::from(to) | Square::from_coords(File::D, us.back_rank()),
+            )
         };
         if (between(ksq, rook) & occ).any() {
             continue;
         }
-        if Iterator::any(&mut king_path.into_iter(), |sq| board.is_attacked(sq, !us, occ)) {
+        if Iterator::any(&mut king_path.into_iter(), |sq| {
+            board.is_attacked(sq, !us, occ)
+        }) {
             continue;
         }
         sink.special(Move::new(Role::King, ksq, king_to, MoveKind::Castle));

@@ -35,7 +35,12 @@ impl Move {
     #[must_use]
     #[inline(always)]
     pub const fn new(role: Role, from: Square, to: Square, kind: MoveKind) -> Move {
-        Move { from, to, role, kind }
+        Move {
+            from,
+            to,
+            role,
+            kind,
+        }
     }
 
     #[must_use]
@@ -115,7 +120,10 @@ impl MoveList {
     #[must_use]
     #[inline]
     pub const fn new() -> MoveList {
-        MoveList { len: 0, moves: [PLACEHOLDER; MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [PLACEHOLDER; MAX_MOVES],
+        }
     }
 
     #[inline(always)]
@@ -141,7 +149,13 @@ impl MoveList {
     /// Sorts the moves by their UCI text, the stable order the service and tests show.
     pub fn sort_uci(&mut self) {
         self.moves[..self.len].sort_by_key(|m| {
-            (m.from.file(), m.from.rank(), m.to.file(), m.to.rank(), m.promotion().map(|r| r.char()))
+            (
+                m.from.file(),
+                m.from.rank(),
+                m.to.file(),
+                m.to.rank(),
+                m.promotion().map(|r| r.char()),
+            )
         });
     }
 }
@@ -172,6 +186,8 @@ impl<'a> IntoIterator for &'a MoveList {
 
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter().map(|m| m.to_string())).finish()
+        f.debug_list()
+            .entries(self.iter().map(|m| m.to_string()))
+            .finish()
     }
 }

@@ -89,12 +89,18 @@ pub struct Outcome {
 impl Outcome {
     #[must_use]
     pub const fn win(winner: Color, termination: Termination) -> Outcome {
-        Outcome { winner: Some(winner), termination }
+        Outcome {
+            winner: Some(winner),
+            termination,
+        }
     }
 
     #[must_use]
     pub const fn draw(termination: Termination) -> Outcome {
-        Outcome { winner: None, termination }
+        Outcome {
+            winner: None,
+            termination,
+        }
     }
 
     /// The result as PGN writes it: `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
@@ -127,8 +133,14 @@ mod tests {
     /// Results use PGN's notation; an aborted game has none.
     #[test]
     fn results() {
-        assert_eq!(Outcome::win(Color::White, Termination::Checkmate).result(), "1-0");
-        assert_eq!(Outcome::win(Color::Black, Termination::Race).result(), "0-1");
+        assert_eq!(
+            Outcome::win(Color::White, Termination::Checkmate).result(),
+            "1-0"
+        );
+        assert_eq!(
+            Outcome::win(Color::Black, Termination::Race).result(),
+            "0-1"
+        );
         assert_eq!(Outcome::draw(Termination::Stalemate).result(), "1/2-1/2");
         assert_eq!(Outcome::draw(Termination::Aborted).result(), "*");
         assert!(!Outcome::draw(Termination::Aborted).is_draw());

@@ -30,7 +30,14 @@ pub fn divide<P: Rules>(pos: &P, depth: u32) -> Vec<(Move, u64)> {
         .map(|&m| {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            (m, if depth == 0 { 0 } else { perft(&child, depth - 1) })
+            (
+                m,
+                if depth == 0 {
+                    0
+                } else {
+                    perft(&child, depth - 1)
+                },
+            )
         })
         .collect()
 }

@@ -72,8 +72,17 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &start_fen);
     }
-    tag(&mut out, "TimeControl", tags.time_control.as_deref().unwrap_or("-"));
-    tag(&mut out, "Termination", game.outcome().map_or("unterminated", |o| o.termination.pgn_tag()));
+    tag(
+        &mut out,
+        "TimeControl",
+        tags.time_control.as_deref().unwrap_or("-"),
+    );
+    tag(
+        &mut out,
+        "Termination",
+        game.outcome()
+            .map_or("unterminated", |o| o.termination.pgn_tag()),
+    );
     out.push('\n');
 
     let mut tokens = Vec::with_capacity(game.moves().len() * 3 / 2 + 1);
@@ -112,7 +121,7 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{DrawRule, Outcome, Position, Termination, Color};
+    use crate::{Color, DrawRule, Outcome, Position, Termination};
 
     /// A short game: tags in order, numbered movetext, result at the end.
     #[test]
@@ -121,7 +130,11 @@ mod tests {
         for m in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"] {
             game.play_text(m).unwrap();
         }
-        let tags = PgnTags { white: "Ann \"A\"".into(), black: "Bob".into(), ..PgnTags::default() };
+        let tags = PgnTags {
+            white: "Ann \"A\"".into(),
+            black: "Bob".into(),
+            ..PgnTags::default()
+        };
         let pgn = write_pgn(&game, &tags);
         let want = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n[White \"Ann \\\"A\\\"\"]\n\
             [Black \"Bob\"]\n[Result \"1-0\"]\n[Variant \"Standard\"]\n[TimeControl \"-\"]\n[Termination \"normal\"]\n\n\
@@ -132,10 +145,15 @@ mod tests {
     /// Racing Kings: the Variant tag and the start FEN; Black to move starts with `N...`.
     #[test]
     fn racing_kings_and_black_first() {
-        let start = Position::from_fen(Variant::RacingKings, "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ b - - 0 7").unwrap();
+        let start = Position::from_fen(
+            Variant::RacingKings,
+            "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ b - - 0 7",
+        )
+        .unwrap();
         let mut game = Game::new(start, DrawRule::Claim);
         game.play_text("Ka3").unwrap();
-        game.finish(Outcome::win(Color::Black, Termination::Resignation)).unwrap();
+        game.finish(Outcome::win(Color::Black, Termination::Resignation))
+            .unwrap();
         let pgn = write_pgn(&game, &PgnTags::default());
         assert!(pgn.contains("[Variant \"Racing Kings\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/krbnNBRK/qrbnNBRQ b - - 0 7\"]\n"), "{pgn}");
         assert!(pgn.ends_with("7... Ka3 0-1\n\n"), "{pgn}");

@@ -6,8 +6,8 @@ use core::fmt;
 
 use crate::movegen::{self, Counter, MoveFilter};
 use crate::{
-    Bitboard, Board, Chess, Color, Move, MoveKind, MoveList, Outcome, ParseFenError, PositionError, RacingKings, Rank,
-    Role, Setup, Square,
+    Bitboard, Board, Chess, Color, Move, MoveKind, MoveList, Outcome, ParseFenError, PositionError,
+    RacingKings, Rank, Role, Setup, Square,
 };
 
 /// The state of a validated position, shared by both variants.
@@ -73,7 +73,8 @@ impl Core {
     /// Pieces giving check to the side to move.
     #[inline]
     pub(crate) fn checkers(&self) -> Bitboard {
-        self.board.attackers_to(self.king(self.turn), !self.turn, self.board.occupied())
+        self.board
+            .attackers_to(self.king(self.turn), !self.turn, self.board.occupied())
     }
 
     /// The en passant square if a legal en passant capture exists (FEN and repetition use
@@ -114,7 +115,8 @@ impl Core {
                 self.board.toggle(us, Role::Pawn, to);
                 self.halfmoves = 0;
                 let ep = Square::from_index_unchecked((from.index() + to.index()) as u32 / 2);
-                let capturers = crate::attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them));
+                let capturers =
+                    crate::attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them));
                 if capturers.any() {
                     self.ep_square = Some(ep);
                 }
@@ -129,9 +131,15 @@ impl Core {
             MoveKind::Castle => {
                 let rank = us.back_rank();
                 let (rook_from, rook_to) = if to > from {
-                    (Square::from_coords(crate::File::H, rank), Square::from_coords(crate::File::F, rank))
+                    (
+                        Square::from_coords(crate::File::H, rank),
+                        Square::from_coords(crate::File::F, rank),
+                    )
                 } else {
-                    (Square::from_coords(crate::File::A, rank), Square::from_coords(crate::File::D, rank))
+                    (
+                        Square::from_coords(crate::File::A, rank),
+                        Square::from_coords(crate::File::D, rank),
+                    )
                 };
                 self.board.toggle(us, Role::King, from);
                 self.board.toggle(us, Role::King, to);
@@ -220,7 +228,9 @@ impl core::str::FromStr for Variant {
     fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
         match s.to_ascii_lowercase().as_str() {
             "chess" | "standard" => Ok(Variant::Chess),
-            "racingkings" | "racing-kings" | "racing_kings" | "racing kings" => Ok(Variant::RacingKings),
+            "racingkings" | "racing-kings" | "racing_kings" | "racing kings" => {
+                Ok(Variant::RacingKings)
+            }
             _ => Err(ParseVariantError),
         }
     }
@@ -334,12 +344,13 @@ pub trait Rules: Clone + Sized {
     }
 
     /// Plays `m` if legal, returning the new position; an illegal move changes nothing.
+    /// (Whether the game is over by history or material is the game record's business.)
     fn play(&self, m: Move) -> Result<Self, PlayError> {
-        if self.outcome().is_some() {
-            return Err(PlayError::GameOver);
-        }
         if !self.is_legal(m) {
-            return Err(PlayError::Illegal(format!("{m} is not legal in {}", self.fen())));
+            return Err(PlayError::Illegal(format!(
+                "{m} is not legal in {}",
+                self.fen()
+            )));
         }
         let mut next = self.clone();
         next.play_unchecked(m);

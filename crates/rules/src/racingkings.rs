@@ -24,8 +24,8 @@ use crate::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::movegen::{self, Counter, MoveFilter};
 use crate::position::{Core, core_accessors, king_on_goal};
 use crate::{
-    Bitboard, Board, Color, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square, Termination,
-    Variant,
+    Bitboard, Board, Color, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup,
+    Square, Termination, Variant,
 };
 
 /// A validated Racing Kings position.
@@ -35,7 +35,12 @@ pub struct RacingKings {
 }
 
 /// The most pieces of each role a side may have: the starting material.
-const MAX_PIECES: [(Role, u32); 4] = [(Role::Queen, 1), (Role::Rook, 2), (Role::Bishop, 2), (Role::Knight, 2)];
+const MAX_PIECES: [(Role, u32); 4] = [
+    (Role::Queen, 1),
+    (Role::Rook, 2),
+    (Role::Bishop, 2),
+    (Role::Knight, 2),
+];
 
 impl RacingKings {
     /// The no-check rule for the side to move, as target masks.
@@ -49,7 +54,14 @@ impl RacingKings {
         let diagonal = bishop_attacks(their_king, occ);
         let orthogonal = rook_attacks(their_king, occ);
         MoveFilter {
-            allowed: [Bitboard::FULL, !knight, !diagonal, !orthogonal, !(diagonal | orthogonal), Bitboard::FULL],
+            allowed: [
+                Bitboard::FULL,
+                !knight,
+                !diagonal,
+                !orthogonal,
+                !(diagonal | orthogonal),
+                Bitboard::FULL,
+            ],
             discoverers: movegen::blockers(core, their_king, us) & core.board.by_color(us),
             their_king,
         }
@@ -59,7 +71,9 @@ impl RacingKings {
     fn black_can_reach_goal(&self) -> bool {
         let mut moves = MoveList::new();
         movegen::generate::<true, _>(&self.core, &self.filter(), &mut moves);
-        moves.iter().any(|m| m.role() == Role::King && m.to().rank() == Rank::Eighth)
+        moves
+            .iter()
+            .any(|m| m.role() == Role::King && m.to().rank() == Rank::Eighth)
     }
 
     /// The race is over (some king reached rank 8 and Black has no catch-up move left).
@@ -112,7 +126,10 @@ impl Rules for RacingKings {
         if core.checkers().any() {
             return Err(PositionError::RacingKingsCheck(core.turn));
         }
-        if core.turn == Color::Black && king_on_goal(&core, Color::White) && king_on_goal(&core, Color::Black) {
+        if core.turn == Color::Black
+            && king_on_goal(&core, Color::White)
+            && king_on_goal(&core, Color::Black)
+        {
             return Err(PositionError::RacingKingsRaceOver);
         }
         Ok(RacingKings { core })
@@ -198,7 +215,10 @@ mod tests {
     #[test]
     fn discovered_check_is_illegal() {
         let ms = moves("8/8/8/8/8/7K/8/kN5R w - - 0 1");
-        assert!(ms.iter().all(|m| !m.starts_with("b1")), "knight screens h1 rook from a1 king: {ms:?}");
+        assert!(
+            ms.iter().all(|m| !m.starts_with("b1")),
+            "knight screens h1 rook from a1 king: {ms:?}"
+        );
     }
 
     /// The race: Black on rank 8 wins; White on rank 8 with Black unable to follow wins; Black's
@@ -206,12 +226,18 @@ mod tests {
     #[test]
     fn race_outcomes() {
         let black_won = rk("k7/8/8/8/8/8/8/7K w - - 0 1");
-        assert_eq!(black_won.outcome(), Some(Outcome::win(Color::Black, Termination::Race)));
+        assert_eq!(
+            black_won.outcome(),
+            Some(Outcome::win(Color::Black, Termination::Race))
+        );
         assert_eq!(black_won.legal_moves().len(), 0);
 
         // White just reached h8; Black's king on a6 cannot reach rank 8 in one move.
         let white_won = rk("7K/8/k7/8/8/8/8/8 b - - 0 1");
-        assert_eq!(white_won.outcome(), Some(Outcome::win(Color::White, Termination::Race)));
+        assert_eq!(
+            white_won.outcome(),
+            Some(Outcome::win(Color::White, Termination::Race))
+        );
         assert_eq!(white_won.legal_moves().len(), 0);
 
         // White on h8, Black on a7 may still catch up: the game goes on with all Black's moves.
@@ -225,7 +251,10 @@ mod tests {
 
         // Black failed to catch up: White to move with only White on rank 8.
         let failed = rk("7K/8/k7/8/8/8/8/8 w - - 0 1");
-        assert_eq!(failed.outcome(), Some(Outcome::win(Color::White, Termination::Race)));
+        assert_eq!(
+            failed.outcome(),
+            Some(Outcome::win(Color::White, Termination::Race))
+        );
     }
 
     /// Black's catch-up move must itself be legal: a rank-8 square attacked by White does not count.
@@ -236,16 +265,31 @@ mod tests {
         assert_eq!(pos.outcome(), None);
         // Add a white bishop on d5 covering a8 too: no catch-up left, White has won.
         let pos = rk("7K/k7/8/3B4/8/8/8/1R6 b - - 0 1");
-        assert_eq!(pos.outcome(), Some(Outcome::win(Color::White, Termination::Race)));
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::win(Color::White, Termination::Race))
+        );
     }
 
     /// Racing Kings setups: no pawns, no check, no extra material, no castling or en passant.
     #[test]
     fn validation_errors() {
         let err = |fen: &str| RacingKings::from_setup(fen.parse().unwrap()).unwrap_err();
-        assert_eq!(err("8/8/8/8/8/8/kP6/7K w - - 0 1"), PositionError::RacingKingsPawns);
-        assert_eq!(err("8/8/8/8/8/8/k7/5QQK w - - 0 1"), PositionError::RacingKingsTooMany(Color::White, Role::Queen));
-        assert_eq!(err("8/8/8/8/8/8/k6K/7r w - - 0 1"), PositionError::RacingKingsCheck(Color::White));
-        assert_eq!(err("k6K/8/8/8/8/8/8/8 b - - 0 1"), PositionError::RacingKingsRaceOver);
+        assert_eq!(
+            err("8/8/8/8/8/8/kP6/7K w - - 0 1"),
+            PositionError::RacingKingsPawns
+        );
+        assert_eq!(
+            err("8/8/8/8/8/8/k7/5QQK w - - 0 1"),
+            PositionError::RacingKingsTooMany(Color::White, Role::Queen)
+        );
+        assert_eq!(
+            err("8/8/8/8/8/8/k6K/7r w - - 0 1"),
+            PositionError::RacingKingsCheck(Color::White)
+        );
+        assert_eq!(
+            err("k6K/8/8/8/8/8/8/8 b - - 0 1"),
+            PositionError::RacingKingsRaceOver
+        );
     }
 }

@@ -10,8 +10,17 @@ use crate::{File, Move, PlayError, Rank, Role, Rules, Square, UciMove};
 /// A SAN move as written, before it is matched against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum San {
-    Castle { long: bool },
-    Normal { role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to: Square, promotion: Option<Role> },
+    Castle {
+        long: bool,
+    },
+    Normal {
+        role: Role,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+    },
 }
 
 /// A string that is not SAN.
@@ -65,7 +74,10 @@ impl FromStr for San {
         let to = Square::from_ascii(&rest[rest.len() - 2..]).map_err(|_| ParseSanError)?;
         let mut prefix = &rest[..rest.len() - 2];
         let mut capture = false;
-        if let Some(p) = prefix.strip_suffix(b"x").or_else(|| prefix.strip_suffix(b":")) {
+        if let Some(p) = prefix
+            .strip_suffix(b"x")
+            .or_else(|| prefix.strip_suffix(b":"))
+        {
             prefix = p;
             capture = true;
         }
@@ -85,7 +97,14 @@ impl FromStr for San {
         if role == Role::Pawn && rank.is_some() && file.is_none() {
             return Err(ParseSanError);
         }
-        Ok(San::Normal { role, file, rank, capture, to, promotion })
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
     }
 }
 
@@ -98,7 +117,14 @@ impl San {
         for &m in moves.iter() {
             let hit = match *self {
                 San::Castle { long } => m.is_castle() && (m.to() < m.from()) == long,
-                San::Normal { role, file, rank, to, promotion, capture: _ } => {
+                San::Normal {
+                    role,
+                    file,
+                    rank,
+                    to,
+                    promotion,
+                    capture: _,
+                } => {
                     !m.is_castle()
                         && m.role() == role
                         && m.to() == to
@@ -114,8 +140,14 @@ impl San {
         }
         match (found, count) {
             (Some(m), 1) => Ok(m),
-            (None, _) => Err(PlayError::Illegal(format!("{self} is not legal in {}", pos.fen()))),
-            _ => Err(PlayError::Ambiguous(format!("{self} fits {count} legal moves in {}", pos.fen()))),
+            (None, _) => Err(PlayError::Illegal(format!(
+                "{self} is not legal in {}",
+                pos.fen()
+            ))),
+            _ => Err(PlayError::Ambiguous(format!(
+                "{self} fits {count} legal moves in {}",
+                pos.fen()
+            ))),
         }
     }
 }
@@ -125,7 +157,14 @@ impl fmt::Display for San {
         match *self {
             San::Castle { long: false } => f.write_str("O-O"),
             San::Castle { long: true } => f.write_str("O-O-O"),
-            San::Normal { role, file, rank, capture, to, promotion } => {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
                 if role != Role::Pawn {
                     write!(f, "{}", role.upper_char())?;
                 }
@@ -152,7 +191,9 @@ impl fmt::Display for San {
 #[must_use]
 pub fn san_of<P: Rules>(pos: &P, m: Move) -> San {
     if m.is_castle() {
-        return San::Castle { long: m.to() < m.from() };
+        return San::Castle {
+            long: m.to() < m.from(),
+        };
     }
     let capture = m.is_en_passant() || pos.board().by_color(!pos.turn()).contains(m.to());
     let role = m.role();
@@ -179,7 +220,14 @@ pub fn san_of<P: Rules>(pos: &P, m: Move) -> San {
             }
         }
     }
-    San::Normal { role, file, rank, capture, to: m.to(), promotion: m.promotion() }
+    San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to: m.to(),
+        promotion: m.promotion(),
+    }
 }
 
 /// The SAN of a legal move with its `+` or `#` suffix, as PGN and the service write it.
@@ -189,7 +237,11 @@ pub fn san_plus<P: Rules>(pos: &P, m: Move) -> String {
     let mut after = pos.clone();
     after.play_unchecked(m);
     if after.is_check() {
-        text.push(if after.count_legal_moves() == 0 { '#' } else { '+' });
+        text.push(if after.count_legal_moves() == 0 {
+            '#'
+        } else {
+            '+'
+        });
     }
     text
 }
@@ -204,7 +256,9 @@ pub fn parse_move<P: Rules>(pos: &P, text: &str) -> Result<Move, PlayError> {
         Ok(san) => san.to_move(pos),
         Err(_) => {
             let shown: String = text.chars().take(16).collect();
-            Err(PlayError::Malformed(format!("{shown:?} is neither uci (e2e4, e7e8q) nor san (Nf3, exd5, O-O)")))
+            Err(PlayError::Malformed(format!(
+                "{shown:?} is neither uci (e2e4, e7e8q) nor san (Nf3, exd5, O-O)"
+            )))
         }
     }
 }
@@ -240,7 +294,13 @@ mod tests {
     /// Check and mate suffixes, captures, promotions and castling are written exactly.
     #[test]
     fn suffixes_and_forms() {
-        assert_eq!(san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4"), "Qh4#");
+        assert_eq!(
+            san(
+                "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+                "d8h4"
+            ),
+            "Qh4#"
+        );
         assert_eq!(san("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8"), "Ra8+");
         assert_eq!(san("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"), "O-O-O");
         assert_eq!(san("3nk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8q"), "cxd8=Q+");
@@ -259,8 +319,14 @@ mod tests {
         assert_eq!(parse_move(&p, "b8=N+").unwrap().to_string(), "b7b8n");
         assert!(matches!(parse_move(&p, "b8"), Err(PlayError::Illegal(_))));
         let p = pos("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
-        assert!(matches!(parse_move(&p, "Nd2"), Err(PlayError::Ambiguous(_))));
-        assert!(matches!(parse_move(&p, "Zz9"), Err(PlayError::Malformed(_))));
+        assert!(matches!(
+            parse_move(&p, "Nd2"),
+            Err(PlayError::Ambiguous(_))
+        ));
+        assert!(matches!(
+            parse_move(&p, "Zz9"),
+            Err(PlayError::Malformed(_))
+        ));
     }
 
     /// Racing Kings SAN never carries check or mate suffixes (no move may give check).

@@ -30,7 +30,9 @@ impl fmt::Display for ParseUciError {
         match self {
             ParseUciError::Syntax => f.write_str("expected a uci move such as e2e4 or e7e8q"),
             ParseUciError::NullMove => f.write_str("the null move 0000 cannot be played"),
-            ParseUciError::Promotion(c) => write!(f, "invalid promotion piece {c:?}: expected q, r, b or n"),
+            ParseUciError::Promotion(c) => {
+                write!(f, "invalid promotion piece {c:?}: expected q, r, b or n")
+            }
         }
     }
 }
@@ -60,7 +62,11 @@ impl FromStr for UciMove {
         if from == to {
             return Err(ParseUciError::Syntax);
         }
-        Ok(UciMove { from, to, promotion })
+        Ok(UciMove {
+            from,
+            to,
+            promotion,
+        })
     }
 }
 
@@ -79,7 +85,9 @@ impl UciMove {
     pub fn to_move<P: Rules>(&self, pos: &P) -> Result<Move, PlayError> {
         let moves = pos.legal_moves();
         let found = moves.iter().copied().find(|m| {
-            m.from() == self.from && m.promotion() == self.promotion && (m.to() == self.to || is_king_takes_rook(pos, *m, self.to))
+            m.from() == self.from
+                && m.promotion() == self.promotion
+                && (m.to() == self.to || is_king_takes_rook(pos, *m, self.to))
         });
         found.ok_or_else(|| PlayError::Illegal(format!("{self} is not legal in {}", pos.fen())))
     }
@@ -95,7 +103,11 @@ fn is_king_takes_rook<P: Rules>(pos: &P, m: Move, to: Square) -> bool {
 
 impl From<Move> for UciMove {
     fn from(m: Move) -> UciMove {
-        UciMove { from: m.from(), to: m.to(), promotion: m.promotion() }
+        UciMove {
+            from: m.from(),
+            to: m.to(),
+            promotion: m.promotion(),
+        }
     }
 }
 
@@ -111,7 +123,10 @@ mod tests {
             assert_eq!(s.parse::<UciMove>().unwrap().to_string(), s);
         }
         assert_eq!("0000".parse::<UciMove>(), Err(ParseUciError::NullMove));
-        assert_eq!("e7e8k".parse::<UciMove>(), Err(ParseUciError::Promotion('k')));
+        assert_eq!(
+            "e7e8k".parse::<UciMove>(),
+            Err(ParseUciError::Promotion('k'))
+        );
         assert_eq!("e2e2".parse::<UciMove>(), Err(ParseUciError::Syntax));
         assert_eq!("e2".parse::<UciMove>(), Err(ParseUciError::Syntax));
         assert_eq!("é2e4".parse::<UciMove>(), Err(ParseUciError::Syntax));
@@ -120,7 +135,8 @@ mod tests {
     /// Castling is the king's two-square move; king-takes-rook text means the same move.
     #[test]
     fn castling_forms() {
-        let pos: Chess = Rules::from_setup("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap()).unwrap();
+        let pos: Chess =
+            Rules::from_setup("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap()).unwrap();
         let a = "e1g1".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         let b = "e1h1".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         assert_eq!(a, b);

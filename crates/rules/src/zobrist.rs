@@ -67,23 +67,41 @@ mod tests {
     fn transpositions_hash_equal() {
         let start = Chess::start();
         let mut pos = start;
-        for (from, to) in [(Square::G1, Square::F3), (Square::G8, Square::F6), (Square::F3, Square::G1), (Square::F6, Square::G8)] {
-            pos = pos.play(Move::new(Role::Knight, from, to, MoveKind::Normal)).unwrap();
+        for (from, to) in [
+            (Square::G1, Square::F3),
+            (Square::G8, Square::F6),
+            (Square::F3, Square::G1),
+            (Square::F6, Square::G8),
+        ] {
+            pos = pos
+                .play(Move::new(Role::Knight, from, to, MoveKind::Normal))
+                .unwrap();
         }
         assert_eq!(zobrist_hash(&pos), zobrist_hash(&start));
         assert_ne!(pos.fullmoves(), start.fullmoves());
-        let after_e4 = start.play(Move::new(Role::Pawn, Square::E2, Square::E4, MoveKind::DoublePush)).unwrap();
+        let after_e4 = start
+            .play(Move::new(
+                Role::Pawn,
+                Square::E2,
+                Square::E4,
+                MoveKind::DoublePush,
+            ))
+            .unwrap();
         assert_ne!(zobrist_hash(&after_e4), zobrist_hash(&start));
     }
 
     /// An en passant square nobody can capture on does not change the key.
     #[test]
     fn dead_en_passant_square_is_ignored() {
-        let with: Chess = Rules::from_setup("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1".parse().unwrap()).unwrap();
-        let without: Chess = Rules::from_setup("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1".parse().unwrap()).unwrap();
+        let with: Chess =
+            Rules::from_setup("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1".parse().unwrap()).unwrap();
+        let without: Chess =
+            Rules::from_setup("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1".parse().unwrap()).unwrap();
         assert_eq!(zobrist_hash(&with), zobrist_hash(&without));
-        let live: Chess = Rules::from_setup("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1".parse().unwrap()).unwrap();
-        let dead: Chess = Rules::from_setup("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1".parse().unwrap()).unwrap();
+        let live: Chess =
+            Rules::from_setup("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1".parse().unwrap()).unwrap();
+        let dead: Chess =
+            Rules::from_setup("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1".parse().unwrap()).unwrap();
         assert_ne!(zobrist_hash(&live), zobrist_hash(&dead));
     }
 }

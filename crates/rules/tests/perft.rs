@@ -26,7 +26,12 @@ fn suite(text: &str) -> Vec<Line> {
             let mut it = rest.split_whitespace();
             let depth = it.next().and_then(|d| d.parse().ok()).expect("perft depth");
             let nodes = it.next().and_then(|n| n.parse().ok()).expect("perft nodes");
-            lines.push(Line { id: id.clone(), fen: fen.clone(), depth, nodes });
+            lines.push(Line {
+                id: id.clone(),
+                fen: fen.clone(),
+                depth,
+                nodes,
+            });
         }
     }
     assert!(!lines.is_empty(), "empty perft suite");
@@ -36,9 +41,14 @@ fn suite(text: &str) -> Vec<Line> {
 fn run(variant: Variant, text: &str, keep: impl Fn(u64) -> bool) -> usize {
     let mut ran = 0;
     for line in suite(text).into_iter().filter(|l| keep(l.nodes)) {
-        let pos = Position::from_fen(variant, &line.fen).unwrap_or_else(|e| panic!("{}: {e}", line.fen));
+        let pos =
+            Position::from_fen(variant, &line.fen).unwrap_or_else(|e| panic!("{}: {e}", line.fen));
         let got = pos.perft(line.depth);
-        assert_eq!(got, line.nodes, "{variant} {} ({}) depth {}", line.id, line.fen, line.depth);
+        assert_eq!(
+            got, line.nodes,
+            "{variant} {} ({}) depth {}",
+            line.id, line.fen, line.depth
+        );
         ran += 1;
     }
     ran
@@ -57,7 +67,11 @@ fn chess_suite() {
 /// differ because Black's catch-up move is not symmetric.
 #[test]
 fn racing_kings_suite() {
-    assert!(run(Variant::RacingKings, RACING_KINGS, |n| n <= DEFAULT_NODE_LIMIT) >= 15);
+    assert!(
+        run(Variant::RacingKings, RACING_KINGS, |n| n
+            <= DEFAULT_NODE_LIMIT)
+            >= 15
+    );
 }
 
 /// The deep lines (up to 300 million nodes each).
@@ -65,5 +79,7 @@ fn racing_kings_suite() {
 #[ignore = "deep perft: minutes in release mode"]
 fn deep_suites() {
     run(Variant::Chess, CHESS, |n| n > DEFAULT_NODE_LIMIT);
-    run(Variant::RacingKings, RACING_KINGS, |n| n > DEFAULT_NODE_LIMIT);
+    run(Variant::RacingKings, RACING_KINGS, |n| {
+        n > DEFAULT_NODE_LIMIT
+    });
 }
