@@ -35,6 +35,9 @@ enum Command {
         /// Print `<uci>: <count>` for each legal move before the total.
         #[arg(long)]
         divide: bool,
+        /// Also print `nodes=N secs=S mnps=M` on stderr (stdout stays the counts alone).
+        #[arg(long)]
+        time: bool,
     },
 }
 
@@ -64,14 +67,22 @@ fn main() -> ExitCode {
             depth,
             fen,
             divide,
+            time,
         }) => {
             let request = match PerftRequest::parse(&variant, &depth, fen.as_deref(), divide) {
                 Ok(r) => r,
                 Err(e) => return usage_error(&e),
             };
             let stdout = std::io::stdout();
+            let started = std::time::Instant::now();
             match request.run(&mut stdout.lock()) {
-                Ok(_) => ExitCode::SUCCESS,
+                Ok(nodes) => {
+                    if time {
+                        let secs = started.elapsed().as_secs_f64();
+                        eprintln!("nodes={nodes} secs={secs:.4} mnps={:.1}", nodes as f64 / secs / 1e6);
+                    }
+                    ExitCode::SUCCESS
+                }
                 Err(e) => {
                     eprintln!("chessd: writing output: {e}");
                     ExitCode::FAILURE
