@@ -79,7 +79,10 @@ fn main() -> ExitCode {
                 Ok(nodes) => {
                     if time {
                         let secs = started.elapsed().as_secs_f64();
-                        eprintln!("nodes={nodes} secs={secs:.4} mnps={:.1}", nodes as f64 / secs / 1e6);
+                        eprintln!(
+                            "nodes={nodes} secs={secs:.4} mnps={:.1}",
+                            nodes as f64 / secs / 1e6
+                        );
                     }
                     ExitCode::SUCCESS
                 }

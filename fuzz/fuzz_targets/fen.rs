@@ -6,7 +6,9 @@ use chessd_rules::{Position, Rules, Variant};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     for variant in Variant::ALL {
         if let Ok(pos) = Position::from_fen(variant, text) {
             let fen = pos.fen();

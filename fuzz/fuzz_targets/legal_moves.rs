@@ -9,7 +9,11 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let (head, steer) = data.split_at(data.iter().position(|&b| b == b'\n').unwrap_or(0));
-    let variant = if data.first().is_some_and(|b| b & 1 == 1) { Variant::RacingKings } else { Variant::Chess };
+    let variant = if data.first().is_some_and(|b| b & 1 == 1) {
+        Variant::RacingKings
+    } else {
+        Variant::Chess
+    };
     let mut pos = std::str::from_utf8(head)
         .ok()
         .and_then(|fen| Position::from_fen(variant, fen).ok())

@@ -6,11 +6,17 @@ use chessd_rules::{Position, Rules, Variant, parse_move, san_plus};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let positions = [
         Position::new(Variant::Chess),
         Position::new(Variant::RacingKings),
-        Position::from_fen(Variant::Chess, "r3k2r/1P4P1/8/3pP3/8/2N3N1/6p1/R3K2R w KQkq d6 0 2").unwrap(),
+        Position::from_fen(
+            Variant::Chess,
+            "r3k2r/1P4P1/8/3pP3/8/2N3N1/6p1/R3K2R w KQkq d6 0 2",
+        )
+        .unwrap(),
         Position::from_fen(Variant::Chess, "4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1").unwrap(),
     ];
     for pos in positions {

@@ -9,14 +9,20 @@ use serde_json::Value;
 use chessd_rules::{DrawRule, Game, Position, Variant};
 
 fn games() -> Vec<(Position, Vec<String>)> {
-    let data: Value = serde_json::from_str(include_str!("../tests/data/reference-games.json")).unwrap();
+    let data: Value =
+        serde_json::from_str(include_str!("../tests/data/reference-games.json")).unwrap();
     data.as_array()
         .unwrap()
         .iter()
         .map(|g| {
             let variant: Variant = g["variant"].as_str().unwrap().parse().unwrap();
             let start = Position::from_fen(variant, g["start_fen"].as_str().unwrap()).unwrap();
-            let moves = g["plies"].as_array().unwrap().iter().map(|p| p["uci"].as_str().unwrap().to_string()).collect();
+            let moves = g["plies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["uci"].as_str().unwrap().to_string())
+                .collect();
             (start, moves)
         })
         .filter(|(start, _)| !Game::new(*start, DrawRule::Claim).is_over())

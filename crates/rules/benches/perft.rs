@@ -11,8 +11,16 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 fn bench(c: &mut Criterion) {
     let cases = [
         ("chess start d5", Position::new(Variant::Chess), 5),
-        ("kiwipete d4", Position::from_fen(Variant::Chess, KIWIPETE).unwrap(), 4),
-        ("racingkings start d5", Position::new(Variant::RacingKings), 5),
+        (
+            "kiwipete d4",
+            Position::from_fen(Variant::Chess, KIWIPETE).unwrap(),
+            4,
+        ),
+        (
+            "racingkings start d5",
+            Position::new(Variant::RacingKings),
+            5,
+        ),
     ];
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
