@@ -216,7 +216,7 @@ impl Square {
     /// True for the dark squares (a1 is dark).
     #[must_use]
     pub const fn is_dark(self) -> bool {
-        (self.0 / 8 + self.0 % 8) % 2 == 0
+        (self.0 / 8 + self.0 % 8).is_multiple_of(2)
     }
 
     /// All squares from a1 to h8.
