@@ -270,5 +270,14 @@ mod tests {
             err("4k3/8/8/8/8/8/8/4K3 w - - 0 0"),
             PositionError::InvalidFullmoves
         );
+        // Fifteen queens would be more promoted pieces than missing pawns (and more legal
+        // moves than any real position has).
+        assert_eq!(
+            err("QQQQQQQk/QQQQQQQ1/8/8/8/8/8/7K w - - 0 1"),
+            PositionError::ImpossibleMaterial(Color::White)
+        );
+        let nine_queens = "QQQQQQQQ/Q7/pppppppp/8/8/8/8/k6K w - - 0 1";
+        let pos = Chess::from_setup(nine_queens.parse().unwrap()).unwrap();
+        assert!(pos.legal_moves().len() <= crate::MAX_MOVES);
     }
 }

@@ -43,6 +43,16 @@ impl Core {
             if board.by_piece(Role::Pawn.of(color)).count() > 8 {
                 return Err(PositionError::TooManyPawns(color));
             }
+            // Every piece beyond the starting set must be a promoted pawn. This also bounds
+            // the number of legal moves below `MAX_MOVES`.
+            let count = |role: Role| board.by_piece(role.of(color)).count();
+            let promoted = count(Role::Queen).saturating_sub(1)
+                + count(Role::Rook).saturating_sub(2)
+                + count(Role::Bishop).saturating_sub(2)
+                + count(Role::Knight).saturating_sub(2);
+            if count(Role::Pawn) + promoted > 8 {
+                return Err(PositionError::ImpossibleMaterial(color));
+            }
         }
         if (board.by_role(Role::Pawn) & Bitboard::BACKRANKS).any() {
             return Err(PositionError::PawnOnBackRank);

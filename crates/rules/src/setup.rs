@@ -48,6 +48,8 @@ pub enum PositionError {
     TooManyPieces(Color),
     /// A side has more than 8 pawns.
     TooManyPawns(Color),
+    /// A side has more promoted pieces than it has missing pawns (for example a tenth queen).
+    ImpossibleMaterial(Color),
     /// The side that just moved has its king attacked.
     OppositeCheck,
     /// More checkers than any legal move can produce.
@@ -78,6 +80,9 @@ impl fmt::Display for PositionError {
             PositionError::PawnOnBackRank => f.write_str("pawn on rank 1 or rank 8"),
             PositionError::TooManyPieces(c) => write!(f, "{c} has more than 16 pieces"),
             PositionError::TooManyPawns(c) => write!(f, "{c} has more than 8 pawns"),
+            PositionError::ImpossibleMaterial(c) => {
+                write!(f, "impossible material: {c} has more promoted pieces than missing pawns")
+            }
             PositionError::OppositeCheck => f.write_str("side not to move is in check"),
             PositionError::ImpossibleCheck => f.write_str("impossible check: too many checkers"),
             PositionError::InvalidCastlingRights => f.write_str(
