@@ -15,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
             let back = Position::from_fen(variant, &fen).expect("written fen reads back");
             assert_eq!(back.fen(), fen);
             let _ = pos.outcome();
+            assert_eq!(pos.legal_moves().len() as u64, pos.count_legal_moves());
         }
     }
 });
