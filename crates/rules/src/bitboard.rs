@@ -192,19 +192,22 @@ impl fmt::Debug for Bitboard {
     /// Draws the set as an 8x8 grid, rank 8 at the top, so failing tests are readable.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Bitboard({:#018x})", self.0)?;
-        for rank in Rank::ALL.iter().rev() {
-            for file in File::ALL {
-                let c = if self.contains(Square::from_coords(file, *rank)) {
-                    'x'
-                } else {
-                    '.'
-                };
-                write!(f, "{c}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        draw_grid(f, |sq| if self.contains(sq) { 'x' } else { '.' })
     }
+}
+
+/// Writes one character per square as an 8x8 grid, rank 8 at the top (for `Debug` output).
+pub(crate) fn draw_grid(
+    f: &mut fmt::Formatter<'_>,
+    square: impl Fn(Square) -> char,
+) -> fmt::Result {
+    for rank in Rank::ALL.iter().rev() {
+        for file in File::ALL {
+            write!(f, "{}", square(Square::from_coords(file, *rank)))?;
+        }
+        writeln!(f)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

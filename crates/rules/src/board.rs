@@ -206,16 +206,7 @@ impl fmt::Debug for Board {
     /// Draws the board with FEN letters, rank 8 at the top.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Board({})", self.board_fen())?;
-        for rank in Rank::ALL.iter().rev() {
-            for file in File::ALL {
-                let c = self
-                    .piece_at(Square::from_coords(file, *rank))
-                    .map_or('.', Piece::char);
-                write!(f, "{c}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        crate::bitboard::draw_grid(f, |sq| self.piece_at(sq).map_or('.', Piece::char))
     }
 }
 
