@@ -1,7 +1,171 @@
 //! chessd: a gRPC game-state service for chess and Racing Kings.
 //!
+//! Backends, bots and platforms create games, submit moves, and watch games live; the server
+//! enforces the rules (the `chessd-rules` engine), runs the clocks and records the outcome.
+//!
 //! Layout:
+//! - [`run`] (here): the server: services, health, reflection, graceful shutdown.
+//! - `config`: flags and environment, defaults as documented constants.
+//! - `service`: the GameService handlers: decode, call the store, encode.
+//! - `convert`: the only module that knows both protobuf and engine types.
+//! - `store`: the game store trait and the in-memory store (records, clocks, events, timer).
+//! - `watch`: the WatchGame stream type.
+//! - `error`: the service error enum and its single mapping to `tonic::Status`.
+//! - `oversize`: oversized requests answered RESOURCE_EXHAUSTED (tonic says OUT_OF_RANGE).
+//! - `token`: seat tokens (generation, bearer parsing, constant-time comparison).
+//! - `shutdown`: Ctrl-C or SIGTERM.
 //! - `perft_cmd`: the `chessd perft` command-line entry over the rules engine.
-//! - The rules engine itself is the `chessd-rules` crate (`crates/rules`).
+//! - [`proto`]: the generated protobuf types, server and client (`proto/chessd/v1`).
 
+#![forbid(unsafe_code)]
+
+pub mod config;
+pub mod convert;
+pub mod error;
+pub mod oversize;
 pub mod perft_cmd;
+pub mod service;
+pub mod shutdown;
+pub mod store;
+pub mod token;
+pub mod watch;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::TcpListenerStream;
+use tokio_util::sync::CancellationToken;
+use tonic::transport::Server;
+use tonic_health::ServingStatus;
+
+pub use config::ServerConfig;
+
+use crate::proto::game_service_server::GameServiceServer;
+use crate::service::GameApi;
+use crate::store::MemoryStore;
+
+/// The generated code, kept private so its lint exemptions stay here.
+mod pb {
+    #![allow(
+        clippy::all,
+        clippy::pedantic,
+        missing_docs,
+        rustdoc::all,
+        unreachable_pub
+    )]
+    tonic::include_proto!("chessd.v1");
+
+    /// The encoded descriptors of `chessd.v1` and its imports, for server reflection.
+    pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("chessd_descriptor");
+}
+
+/// The `chessd.v1` protobuf types, the server and the client
+/// (`proto::game_service_client::GameServiceClient`).
+pub mod proto {
+    pub use crate::pb::*;
+}
+
+/// The fully qualified name of the game service, as health checks and reflection know it.
+pub const SERVICE_NAME: &str = "chessd.v1.GameService";
+
+/// How often an idle HTTP/2 connection is pinged, so dead clients (and their watch streams)
+/// are noticed.
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+/// How long a keepalive ping may go unanswered before the connection is closed.
+const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why the server could not run.
+#[derive(Debug)]
+pub enum RunError {
+    /// The reflection service rejected the descriptors (a build problem).
+    Reflection(tonic_reflection::server::Error),
+    /// The transport failed.
+    Transport(tonic::transport::Error),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Reflection(e) => write!(f, "reflection service: {e}"),
+            RunError::Transport(e) => write!(f, "transport: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Serves chessd on `listener` until `shutdown` completes, then drains: health turns
+/// NOT_SERVING, new calls get UNAVAILABLE, open WatchGame streams end with UNAVAILABLE and the
+/// seq to resume from, and the server waits up to `config.drain_timeout` for open calls before
+/// returning.
+pub async fn run(
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), RunError> {
+    let store = Arc::new(MemoryStore::new(config.limits));
+    let draining = CancellationToken::new();
+    let api = GameApi::new(store, &config, draining.clone());
+
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health
+        .set_service_status(SERVICE_NAME, ServingStatus::Serving)
+        .await;
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1 = reflection().build_v1().map_err(RunError::Reflection)?;
+    let reflection_v1alpha = reflection().build_v1alpha().map_err(RunError::Reflection)?;
+
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "chessd listening");
+    }
+    let incoming = TcpListenerStream::new(listener).map(|stream| {
+        if let Ok(stream) = &stream {
+            // Moves are small and latency matters more than packet count. Failing to set the
+            // option only costs latency.
+            let _ = stream.set_nodelay(true);
+        }
+        stream
+    });
+    let stop_accepting = draining.clone();
+    // One request size limit for every service, so the RESOURCE_EXHAUSTED answer (see
+    // `oversize`) always names the limit that applied.
+    let limit = config.max_request_bytes;
+    let server = Server::builder()
+        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+        .layer(oversize::layer(limit))
+        .add_service(health_service.max_decoding_message_size(limit))
+        .add_service(reflection_v1.max_decoding_message_size(limit))
+        .add_service(reflection_v1alpha.max_decoding_message_size(limit))
+        .add_service(GameServiceServer::new(api).max_decoding_message_size(limit))
+        .serve_with_incoming_shutdown(incoming, async move { stop_accepting.cancelled().await });
+    tokio::pin!(server);
+
+    tokio::select! {
+        result = &mut server => return result.map_err(RunError::Transport),
+        () = shutdown => {}
+    }
+
+    tracing::info!(drain_timeout = ?config.drain_timeout, "shutting down: draining");
+    health
+        .set_service_status("", ServingStatus::NotServing)
+        .await;
+    health
+        .set_service_status(SERVICE_NAME, ServingStatus::NotServing)
+        .await;
+    draining.cancel();
+    match tokio::time::timeout(config.drain_timeout, server).await {
+        Ok(result) => result.map_err(RunError::Transport)?,
+        Err(_) => tracing::warn!("drain timeout reached: closing the remaining connections"),
+    }
+    tracing::info!("chessd stopped");
+    Ok(())
+}

@@ -1,26 +1,38 @@
 //! The `chessd` binary: parses the command line and hands over to the library.
 //!
-//! `chessd perft ...` counts move trees; argument errors are one line on stderr with exit code 2.
+//! - `chessd serve [flags]` (or `chessd [flags]`): sets up logging, binds the listener and runs
+//!   the server until Ctrl-C or SIGTERM; exit code 0 after a graceful drain.
+//! - `chessd perft ...` counts move trees.
+//!
+//! Argument errors are one line on stderr with exit code 2.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
 
+use chessd::config::{LogFormat, ServeArgs};
 use chessd::perft_cmd::PerftRequest;
 
 #[derive(Parser)]
 #[command(
     name = "chessd",
     version,
-    about = "gRPC game-state service for chess and Racing Kings"
+    about = "gRPC game-state service for chess and Racing Kings",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Without a subcommand, chessd serves with these flags.
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the gRPC API (the default when no subcommand is given).
+    Serve(ServeArgs),
     /// Count the legal-move tree of a position to a depth (perft).
     Perft {
         /// chess or racingkings
@@ -92,6 +104,56 @@ fn main() -> ExitCode {
                 }
             }
         }
-        None => usage_error("a subcommand is required (perft)"),
+        Some(Command::Serve(args)) => serve(&args),
+        None => serve(&cli.serve),
     }
+}
+
+/// Logs to stdout, at the level RUST_LOG sets (default `info`), as text or JSON lines.
+fn init_tracing(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // Colours only for a person at a terminal, never into log files or collectors.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+    }
+}
+
+/// Runs the server until a shutdown signal; exit code 0 after a graceful drain.
+fn serve(args: &ServeArgs) -> ExitCode {
+    init_tracing(args.log_format);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("chessd: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let listener = match tokio::net::TcpListener::bind(args.listen).await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::error!(listen = %args.listen, error = %e, "cannot listen");
+                return ExitCode::FAILURE;
+            }
+        };
+        match chessd::run(listener, args.server_config(), chessd::shutdown::signal()).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                tracing::error!(error = %e, "server failed");
+                ExitCode::FAILURE
+            }
+        }
+    })
 }

@@ -6,7 +6,7 @@ use core::fmt;
 use crate::{Bitboard, Board, Color, Role, Square};
 
 /// An unchecked position: anything a FEN can say. Validate it with
-/// [`Position::from_setup`](crate::Position::from_setup).
+/// [`Position::from_setup_of`](crate::Position::from_setup_of).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
     pub board: Board,

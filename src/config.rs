@@ -1,0 +1,225 @@
+//! Configuration: `chessd serve` flags, each with an environment variable, and the defaults as
+//! documented constants.
+//!
+//! Precedence: flag, then environment variable, then default. Durations are written as a number
+//! with a unit: `500ms`, `5s`, `2m`, `1h` (a bare number means seconds).
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use crate::store::StoreLimits;
+
+/// Where the server listens by default: every interface, gRPC's customary port.
+pub const DEFAULT_LISTEN: &str = "0.0.0.0:50051";
+/// Ongoing games held at once.
+pub const DEFAULT_MAX_LIVE_GAMES: usize = 100_000;
+/// Finished games kept for GetGame, ListGames and ExportPgn before the oldest is forgotten.
+pub const DEFAULT_MAX_FINISHED_GAMES: usize = 100_000;
+/// Open WatchGame streams per game.
+pub const DEFAULT_MAX_WATCHERS_PER_GAME: usize = 1_000;
+/// Events buffered per watched game; a watcher further behind is cut off (a game rarely has
+/// more than a few events a second, so 64 covers long network stalls).
+pub const DEFAULT_WATCH_BUFFER: usize = 64;
+/// The largest request message decoded, in bytes (chessd's requests are a few hundred bytes).
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 64 * 1024;
+/// The largest ListGames page.
+pub const DEFAULT_MAX_PAGE_SIZE: usize = 500;
+/// The quiet time after which a watcher gets a heartbeat (well under common proxy idle
+/// timeouts of 30 to 60 seconds).
+pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(5);
+/// How long a shutdown waits for open requests and streams before closing them.
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What the server needs besides its listener.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerConfig {
+    pub limits: StoreLimits,
+    /// Maximum decoded request size in bytes (larger requests: RESOURCE_EXHAUSTED).
+    pub max_request_bytes: usize,
+    /// Maximum ListGames page size (larger asks are capped).
+    pub max_page_size: usize,
+    /// Quiet time before a watcher's heartbeat.
+    pub heartbeat: Duration,
+    /// Bound on a graceful shutdown.
+    pub drain_timeout: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            limits: StoreLimits {
+                max_live_games: DEFAULT_MAX_LIVE_GAMES,
+                max_finished_games: DEFAULT_MAX_FINISHED_GAMES,
+                max_watchers_per_game: DEFAULT_MAX_WATCHERS_PER_GAME,
+                watch_buffer: DEFAULT_WATCH_BUFFER,
+            },
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+            max_page_size: DEFAULT_MAX_PAGE_SIZE,
+            heartbeat: DEFAULT_HEARTBEAT,
+            drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+        }
+    }
+}
+
+/// Log line format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// The flags of `chessd serve` (also accepted by `chessd` alone).
+#[derive(Args, Clone, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "CHESSD_LISTEN", default_value = DEFAULT_LISTEN)]
+    pub listen: SocketAddr,
+
+    /// Log format (the level comes from RUST_LOG, default info).
+    #[arg(long, env = "CHESSD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// Ongoing games held at once.
+    #[arg(long, env = "CHESSD_MAX_LIVE_GAMES", default_value_t = DEFAULT_MAX_LIVE_GAMES, value_parser = positive)]
+    pub max_live_games: usize,
+
+    /// Finished games kept before the oldest is forgotten.
+    #[arg(long, env = "CHESSD_MAX_FINISHED_GAMES", default_value_t = DEFAULT_MAX_FINISHED_GAMES, value_parser = positive)]
+    pub max_finished_games: usize,
+
+    /// Open WatchGame streams per game.
+    #[arg(long, env = "CHESSD_MAX_WATCHERS_PER_GAME", default_value_t = DEFAULT_MAX_WATCHERS_PER_GAME, value_parser = positive)]
+    pub max_watchers_per_game: usize,
+
+    /// Events buffered per watched game before a slow watcher is cut off.
+    #[arg(long, env = "CHESSD_WATCH_BUFFER", default_value_t = DEFAULT_WATCH_BUFFER, value_parser = positive)]
+    pub watch_buffer: usize,
+
+    /// Largest request message accepted, in bytes.
+    #[arg(long, env = "CHESSD_MAX_REQUEST_BYTES", default_value_t = DEFAULT_MAX_REQUEST_BYTES, value_parser = positive)]
+    pub max_request_bytes: usize,
+
+    /// Largest ListGames page.
+    #[arg(long, env = "CHESSD_MAX_PAGE_SIZE", default_value_t = DEFAULT_MAX_PAGE_SIZE, value_parser = positive)]
+    pub max_page_size: usize,
+
+    /// Quiet time before a watcher gets a heartbeat (e.g. 5s).
+    #[arg(long, env = "CHESSD_HEARTBEAT", default_value = "5s", value_parser = duration)]
+    pub heartbeat: Duration,
+
+    /// Longest wait for open requests and streams on shutdown (e.g. 10s).
+    #[arg(long, env = "CHESSD_DRAIN_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub drain_timeout: Duration,
+}
+
+impl ServeArgs {
+    /// The server configuration these flags describe.
+    #[must_use]
+    pub fn server_config(&self) -> ServerConfig {
+        ServerConfig {
+            limits: StoreLimits {
+                max_live_games: self.max_live_games,
+                max_finished_games: self.max_finished_games,
+                max_watchers_per_game: self.max_watchers_per_game,
+                watch_buffer: self.watch_buffer,
+            },
+            max_request_bytes: self.max_request_bytes,
+            max_page_size: self.max_page_size,
+            heartbeat: self.heartbeat,
+            drain_timeout: self.drain_timeout,
+        }
+    }
+}
+
+/// A whole number of at least 1.
+fn positive(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "expected a whole number of at least 1, got {text:?}"
+        )),
+    }
+}
+
+/// The longest duration a flag accepts (a heartbeat or drain beyond a day is a typo).
+pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A positive duration up to a day: a number and a unit (`ms`, `s`, `m`, `h`; none means
+/// seconds).
+pub fn duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("expected a duration such as 500ms, 5s or 2m, got {text:?}"))?;
+    let d = match unit {
+        "ms" => Duration::from_millis(n),
+        "" | "s" => Duration::from_secs(n),
+        "m" => Duration::from_secs(n.saturating_mul(60)),
+        "h" => Duration::from_secs(n.saturating_mul(3600)),
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {text:?}: expected ms, s, m or h"
+            ));
+        }
+    };
+    if d.is_zero() || d > MAX_DURATION {
+        return Err(format!(
+            "expected a duration above zero and at most 24h, got {text:?}"
+        ));
+    }
+    Ok(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Durations take ms/s/m/h, seconds by default; zero and garbage are refused.
+    #[test]
+    fn durations() {
+        assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(duration("5"), Ok(Duration::from_secs(5)));
+        assert_eq!(duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in [
+            "",
+            "0s",
+            "5x",
+            "s",
+            "-1s",
+            "1.5s",
+            "25h",
+            "99999999999999999999h",
+        ] {
+            assert!(duration(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// With no flags (and no CHESSD_* variables) the flags give exactly the documented defaults.
+    #[test]
+    fn flag_defaults_match_constants() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from(["chessd"]).unwrap();
+        assert_eq!(cli.serve.server_config(), ServerConfig::default());
+        assert_eq!(cli.serve.listen.to_string(), DEFAULT_LISTEN);
+    }
+
+    /// Limits must be at least 1.
+    #[test]
+    fn positives() {
+        assert_eq!(positive("3"), Ok(3));
+        assert!(positive("0").is_err());
+        assert!(positive("-1").is_err());
+    }
+}

@@ -1,0 +1,454 @@
+//! `ServiceError`: every way a request can fail, and its one mapping to a gRPC `Status`.
+//!
+//! Each variant carries the facts a client needs to fix its request. [`ServiceError::status`]
+//! is the single exhaustive match from variant to code, adding a `google.rpc.ErrorInfo` detail
+//! (domain [`ERROR_DOMAIN`], a stable machine-readable `reason`, and metadata such as the ply or
+//! the seq to resume from) and, for bad fields, a `google.rpc.BadRequest` naming the field.
+//! Internal failures are logged with their cause and reach the client only as "internal error".
+
+use core::fmt;
+use std::collections::HashMap;
+
+use chessd_rules::{Color, DrawClaim};
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::store::GameId;
+
+/// The `domain` of every ErrorInfo detail chessd sends.
+pub const ERROR_DOMAIN: &str = "chessd";
+
+/// Why a request failed.
+#[derive(Debug)]
+pub enum ServiceError {
+    /// The game id is not 13 characters of Crockford base32.
+    InvalidGameId,
+    /// The variant is unspecified or not one chessd plays.
+    InvalidVariant,
+    /// The FEN is malformed, not a legal position of the variant, or already decided.
+    InvalidFen { message: String },
+    /// The move is neither UCI nor SAN.
+    MalformedMove { text: String },
+    /// The page token did not come from a ListGames response.
+    InvalidPageToken,
+    /// Some other field is out of its documented range.
+    InvalidField {
+        field: &'static str,
+        message: String,
+    },
+    /// The request id was used before for a different request.
+    RequestIdReused,
+    /// No game has this id (or it finished and was evicted).
+    GameNotFound { id: GameId },
+    /// The move is not legal in the current position.
+    IllegalMove { message: String },
+    /// The SAN fits more than one legal move.
+    AmbiguousMove { message: String },
+    /// The caller's side is not the side to move.
+    NotYourTurn { turn: Color },
+    /// The game is already over.
+    GameOver,
+    /// The draw claim does not hold now.
+    ClaimNotValid { claim: DrawClaim },
+    /// Both sides have moved: too late to abort.
+    AbortTooLate,
+    /// There is no draw offer to answer.
+    NoDrawOffer,
+    /// `expected_ply` is not the game's ply.
+    PlyMismatch { expected: u32, current: u32 },
+    /// No `authorization: Bearer <token>` metadata.
+    MissingToken,
+    /// The token is malformed or is neither seat's token of this game.
+    InvalidToken,
+    /// A valid seat token, but this action belongs to the other seat.
+    WrongSeat { seat: Color, required: Color },
+    /// The live-game limit is reached.
+    TooManyGames { limit: usize },
+    /// The request message is larger than the server accepts.
+    RequestTooLarge { limit: usize },
+    /// The per-game watcher limit is reached.
+    TooManyWatchers { limit: usize },
+    /// A watcher fell too far behind the live events and was cut off.
+    WatcherTooSlow { resume_after_seq: u64 },
+    /// `after_seq` is beyond the game's last event.
+    SeqOutOfRange { after_seq: u64, last_seq: u64 },
+    /// The server is draining; a stream says from which seq to resume elsewhere.
+    ShuttingDown { resume_after_seq: Option<u64> },
+    /// A fault inside the server (no randomness, a storage failure). Never shown to clients.
+    Internal(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl ServiceError {
+    /// The machine-readable reason sent in ErrorInfo (stable: clients match on it).
+    #[must_use]
+    pub fn reason(&self) -> &'static str {
+        self.classify().1
+    }
+
+    /// The gRPC code.
+    #[must_use]
+    pub fn code(&self) -> Code {
+        self.classify().0
+    }
+
+    /// The one exhaustive mapping from error to code and reason.
+    fn classify(&self) -> (Code, &'static str) {
+        use ServiceError as E;
+        match self {
+            E::InvalidGameId => (Code::InvalidArgument, "INVALID_GAME_ID"),
+            E::InvalidVariant => (Code::InvalidArgument, "INVALID_VARIANT"),
+            E::InvalidFen { .. } => (Code::InvalidArgument, "INVALID_FEN"),
+            E::MalformedMove { .. } => (Code::InvalidArgument, "MALFORMED_MOVE"),
+            E::InvalidPageToken => (Code::InvalidArgument, "INVALID_PAGE_TOKEN"),
+            E::InvalidField { .. } => (Code::InvalidArgument, "INVALID_FIELD"),
+            E::RequestIdReused => (Code::InvalidArgument, "REQUEST_ID_REUSED"),
+            E::GameNotFound { .. } => (Code::NotFound, "GAME_NOT_FOUND"),
+            E::IllegalMove { .. } => (Code::FailedPrecondition, "ILLEGAL_MOVE"),
+            E::AmbiguousMove { .. } => (Code::FailedPrecondition, "AMBIGUOUS_MOVE"),
+            E::NotYourTurn { .. } => (Code::FailedPrecondition, "NOT_YOUR_TURN"),
+            E::GameOver => (Code::FailedPrecondition, "GAME_OVER"),
+            E::ClaimNotValid { .. } => (Code::FailedPrecondition, "DRAW_CLAIM_INVALID"),
+            E::AbortTooLate => (Code::FailedPrecondition, "ABORT_NOT_ALLOWED"),
+            E::NoDrawOffer => (Code::FailedPrecondition, "NO_DRAW_OFFER"),
+            E::PlyMismatch { .. } => (Code::Aborted, "PLY_MISMATCH"),
+            E::MissingToken => (Code::Unauthenticated, "TOKEN_MISSING"),
+            E::InvalidToken => (Code::Unauthenticated, "TOKEN_INVALID"),
+            E::WrongSeat { .. } => (Code::PermissionDenied, "WRONG_SEAT"),
+            E::TooManyGames { .. } => (Code::ResourceExhausted, "TOO_MANY_GAMES"),
+            E::TooManyWatchers { .. } => (Code::ResourceExhausted, "TOO_MANY_WATCHERS"),
+            E::RequestTooLarge { .. } => (Code::ResourceExhausted, "REQUEST_TOO_LARGE"),
+            E::WatcherTooSlow { .. } => (Code::ResourceExhausted, "WATCHER_TOO_SLOW"),
+            E::SeqOutOfRange { .. } => (Code::OutOfRange, "SEQ_OUT_OF_RANGE"),
+            E::ShuttingDown { .. } => (Code::Unavailable, "SHUTTING_DOWN"),
+            E::Internal(_) => (Code::Internal, "INTERNAL"),
+        }
+    }
+
+    /// Facts for ErrorInfo's metadata, so clients need not parse the message.
+    fn metadata(&self) -> HashMap<String, String> {
+        use ServiceError as E;
+        let pairs: Vec<(&str, String)> = match self {
+            E::GameNotFound { id } => vec![("game_id", id.to_string())],
+            E::NotYourTurn { turn } => vec![("turn", turn.name().into())],
+            E::ClaimNotValid { claim } => vec![("claim", claim_name(*claim).into())],
+            E::PlyMismatch { expected, current } => {
+                vec![
+                    ("expected_ply", expected.to_string()),
+                    ("current_ply", current.to_string()),
+                ]
+            }
+            E::WrongSeat { seat, required } => vec![
+                ("seat", seat.name().into()),
+                ("required_seat", required.name().into()),
+            ],
+            E::TooManyGames { limit }
+            | E::TooManyWatchers { limit }
+            | E::RequestTooLarge { limit } => {
+                vec![("limit", limit.to_string())]
+            }
+            E::WatcherTooSlow { resume_after_seq }
+            | E::ShuttingDown {
+                resume_after_seq: Some(resume_after_seq),
+            } => {
+                vec![("resume_after_seq", resume_after_seq.to_string())]
+            }
+            E::SeqOutOfRange {
+                after_seq,
+                last_seq,
+            } => {
+                vec![
+                    ("after_seq", after_seq.to_string()),
+                    ("last_seq", last_seq.to_string()),
+                ]
+            }
+            E::InvalidField { field, .. } => vec![("field", (*field).into())],
+            _ => Vec::new(),
+        };
+        pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    /// The request field at fault, for a BadRequest detail.
+    fn field(&self) -> Option<&'static str> {
+        use ServiceError as E;
+        match self {
+            E::InvalidGameId => Some("game_id"),
+            E::InvalidVariant => Some("variant"),
+            E::InvalidFen { .. } => Some("fen"),
+            E::MalformedMove { .. } => Some("move"),
+            E::InvalidPageToken => Some("page_token"),
+            E::InvalidField { field, .. } => Some(field),
+            E::RequestIdReused => Some("request_id"),
+            _ => None,
+        }
+    }
+
+    /// The status sent to the client: code, message and details.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        let (code, reason) = self.classify();
+        let mut details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, self.metadata());
+        if let Some(field) = self.field() {
+            details.add_bad_request_violation(field, self.to_string());
+        }
+        Status::with_error_details(code, self.to_string(), details)
+    }
+}
+
+fn claim_name(claim: DrawClaim) -> &'static str {
+    match claim {
+        DrawClaim::ThreefoldRepetition => "threefold repetition",
+        DrawClaim::FiftyMoves => "fifty moves",
+    }
+}
+
+impl fmt::Display for ServiceError {
+    /// The client-facing message: lowercase, no final period, never an internal detail.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ServiceError as E;
+        match self {
+            E::InvalidGameId => f.write_str("malformed game id: expected 13 characters of crockford base32"),
+            E::InvalidVariant => f.write_str("unknown or unspecified variant: expected VARIANT_CHESS or VARIANT_RACING_KINGS"),
+            E::InvalidFen { message } => write!(f, "invalid fen: {message}"),
+            E::MalformedMove { text } => {
+                write!(f, "malformed move {text:?}: expected uci (e2e4, e7e8q) or san (Nf3, exd5, O-O)")
+            }
+            E::InvalidPageToken => f.write_str("malformed page token: pass next_page_token from a ListGames response"),
+            E::InvalidField { field, message } => write!(f, "invalid {field}: {message}"),
+            E::RequestIdReused => f.write_str("request_id was already used for a different request"),
+            E::GameNotFound { id } => write!(f, "no game with id {id}"),
+            E::IllegalMove { message } => write!(f, "illegal move: {message}"),
+            E::AmbiguousMove { message } => write!(f, "ambiguous move: {message}"),
+            E::NotYourTurn { turn } => write!(f, "not your turn: {turn} is to move"),
+            E::GameOver => f.write_str("the game is over"),
+            E::ClaimNotValid { claim } => match claim {
+                DrawClaim::ThreefoldRepetition => {
+                    f.write_str("no draw by threefold repetition: the current position has not occurred three times")
+                }
+                DrawClaim::FiftyMoves => f.write_str(
+                    "no draw by the fifty-move rule: fewer than 100 half-moves without a capture or pawn move",
+                ),
+            },
+            E::AbortTooLate => f.write_str("too late to abort: both sides have moved (resign instead)"),
+            E::NoDrawOffer => f.write_str("there is no draw offer to answer"),
+            E::PlyMismatch { expected, current } => {
+                write!(f, "the game is at ply {current}, not at the expected ply {expected}")
+            }
+            E::MissingToken => f.write_str("missing seat token: send metadata 'authorization: Bearer <token>'"),
+            E::InvalidToken => f.write_str("invalid seat token: it is neither seat's token of this game"),
+            E::WrongSeat { seat, required } => write!(f, "this is {required}'s action, and the token is {seat}'s"),
+            E::TooManyGames { limit } => write!(f, "the server holds its maximum of {limit} live games"),
+            E::TooManyWatchers { limit } => write!(f, "the game has its maximum of {limit} watchers"),
+            E::RequestTooLarge { limit } => write!(f, "request too large: the limit is {limit} bytes"),
+            E::WatcherTooSlow { resume_after_seq } => write!(
+                f,
+                "watcher too slow: events were dropped; watch again with after_seq {resume_after_seq}"
+            ),
+            E::SeqOutOfRange { after_seq, last_seq } => {
+                write!(f, "after_seq {after_seq} is beyond the game's last event {last_seq}")
+            }
+            E::ShuttingDown { resume_after_seq: Some(seq) } => {
+                write!(f, "server shutting down: watch again elsewhere with after_seq {seq}")
+            }
+            E::ShuttingDown { resume_after_seq: None } => f.write_str("server shutting down: retry elsewhere"),
+            E::Internal(_) => f.write_str("internal error"),
+        }
+    }
+}
+
+impl From<ServiceError> for Status {
+    fn from(e: ServiceError) -> Status {
+        e.status()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One example of every variant (a missing arm fails to compile in `classify`; a missing
+    /// example here would leave a mapping untested).
+    fn examples() -> Vec<(ServiceError, Code, &'static str)> {
+        let id: GameId = "0000000000001".parse().unwrap();
+        use ServiceError as E;
+        vec![
+            (E::InvalidGameId, Code::InvalidArgument, "INVALID_GAME_ID"),
+            (E::InvalidVariant, Code::InvalidArgument, "INVALID_VARIANT"),
+            (
+                E::InvalidFen {
+                    message: "black king missing".into(),
+                },
+                Code::InvalidArgument,
+                "INVALID_FEN",
+            ),
+            (
+                E::MalformedMove { text: "zz".into() },
+                Code::InvalidArgument,
+                "MALFORMED_MOVE",
+            ),
+            (
+                E::InvalidPageToken,
+                Code::InvalidArgument,
+                "INVALID_PAGE_TOKEN",
+            ),
+            (
+                E::InvalidField {
+                    field: "white_player",
+                    message: "too long".into(),
+                },
+                Code::InvalidArgument,
+                "INVALID_FIELD",
+            ),
+            (
+                E::RequestIdReused,
+                Code::InvalidArgument,
+                "REQUEST_ID_REUSED",
+            ),
+            (E::GameNotFound { id }, Code::NotFound, "GAME_NOT_FOUND"),
+            (
+                E::IllegalMove {
+                    message: "e2e5".into(),
+                },
+                Code::FailedPrecondition,
+                "ILLEGAL_MOVE",
+            ),
+            (
+                E::AmbiguousMove {
+                    message: "Nd2".into(),
+                },
+                Code::FailedPrecondition,
+                "AMBIGUOUS_MOVE",
+            ),
+            (
+                E::NotYourTurn { turn: Color::White },
+                Code::FailedPrecondition,
+                "NOT_YOUR_TURN",
+            ),
+            (E::GameOver, Code::FailedPrecondition, "GAME_OVER"),
+            (
+                E::ClaimNotValid {
+                    claim: DrawClaim::FiftyMoves,
+                },
+                Code::FailedPrecondition,
+                "DRAW_CLAIM_INVALID",
+            ),
+            (
+                E::AbortTooLate,
+                Code::FailedPrecondition,
+                "ABORT_NOT_ALLOWED",
+            ),
+            (E::NoDrawOffer, Code::FailedPrecondition, "NO_DRAW_OFFER"),
+            (
+                E::PlyMismatch {
+                    expected: 3,
+                    current: 4,
+                },
+                Code::Aborted,
+                "PLY_MISMATCH",
+            ),
+            (E::MissingToken, Code::Unauthenticated, "TOKEN_MISSING"),
+            (E::InvalidToken, Code::Unauthenticated, "TOKEN_INVALID"),
+            (
+                E::WrongSeat {
+                    seat: Color::White,
+                    required: Color::Black,
+                },
+                Code::PermissionDenied,
+                "WRONG_SEAT",
+            ),
+            (
+                E::TooManyGames { limit: 1 },
+                Code::ResourceExhausted,
+                "TOO_MANY_GAMES",
+            ),
+            (
+                E::TooManyWatchers { limit: 1 },
+                Code::ResourceExhausted,
+                "TOO_MANY_WATCHERS",
+            ),
+            (
+                E::RequestTooLarge { limit: 1 },
+                Code::ResourceExhausted,
+                "REQUEST_TOO_LARGE",
+            ),
+            (
+                E::WatcherTooSlow {
+                    resume_after_seq: 7,
+                },
+                Code::ResourceExhausted,
+                "WATCHER_TOO_SLOW",
+            ),
+            (
+                E::SeqOutOfRange {
+                    after_seq: 9,
+                    last_seq: 2,
+                },
+                Code::OutOfRange,
+                "SEQ_OUT_OF_RANGE",
+            ),
+            (
+                E::ShuttingDown {
+                    resume_after_seq: Some(5),
+                },
+                Code::Unavailable,
+                "SHUTTING_DOWN",
+            ),
+            (
+                E::Internal("disk on fire".into()),
+                Code::Internal,
+                "INTERNAL",
+            ),
+        ]
+    }
+
+    /// Every variant maps to its documented code, and the status carries ErrorInfo with the
+    /// reason in chessd's domain.
+    #[test]
+    fn mapping_to_status() {
+        for (error, code, reason) in examples() {
+            let status = error.status();
+            assert_eq!(status.code(), code, "{error:?}");
+            let info = status
+                .get_details_error_info()
+                .unwrap_or_else(|| panic!("no ErrorInfo for {error:?}"));
+            assert_eq!(info.reason, reason);
+            assert_eq!(info.domain, ERROR_DOMAIN);
+            assert!(!status.message().is_empty());
+            assert!(!status.message().ends_with('.'), "{}", status.message());
+        }
+    }
+
+    /// Facts travel in metadata; bad fields also get a BadRequest violation.
+    #[test]
+    fn details_carry_facts() {
+        let status = ServiceError::PlyMismatch {
+            expected: 3,
+            current: 4,
+        }
+        .status();
+        let info = status.get_details_error_info().unwrap();
+        assert_eq!(info.metadata["expected_ply"], "3");
+        assert_eq!(info.metadata["current_ply"], "4");
+        let status = ServiceError::WatcherTooSlow {
+            resume_after_seq: 41,
+        }
+        .status();
+        assert_eq!(
+            status.get_details_error_info().unwrap().metadata["resume_after_seq"],
+            "41"
+        );
+        assert!(status.message().contains("after_seq 41"));
+        let status = ServiceError::InvalidFen {
+            message: "black king missing".into(),
+        }
+        .status();
+        let bad = status.get_details_bad_request().unwrap();
+        assert_eq!(bad.field_violations[0].field, "fen");
+    }
+
+    /// An internal error never shows its cause to the client.
+    #[test]
+    fn internals_do_not_leak() {
+        let status = ServiceError::Internal("sqlite: disk I/O error at /var/lib/x".into()).status();
+        assert_eq!(status.message(), "internal error");
+    }
+}

@@ -1,0 +1,372 @@
+//! `GameApi`: the GameService handlers. Each one decodes its request (`convert`), calls the
+//! store, and encodes the answer; each runs in a `tracing` span with the method, game id and
+//! request id, and ends with one log line saying how it went.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+use tonic::metadata::MetadataMap;
+use tonic::{Request, Response, Status};
+use tracing::{Instrument, Span};
+
+use crate::config::ServerConfig;
+use crate::convert;
+use crate::error::ServiceError;
+use crate::proto as pb;
+use crate::proto::game_service_server::GameService;
+use crate::store::{Action, GameStore};
+use crate::token::{BearerError, SeatToken};
+use crate::watch::WatchStream;
+
+/// The GameService implementation over a store.
+#[derive(Debug)]
+pub struct GameApi<S> {
+    store: Arc<S>,
+    /// Cancelled when the server starts draining: new calls are refused and open streams end.
+    draining: CancellationToken,
+    heartbeat: Duration,
+    max_page_size: usize,
+}
+
+impl<S: GameStore> GameApi<S> {
+    #[must_use]
+    pub fn new(store: Arc<S>, config: &ServerConfig, draining: CancellationToken) -> GameApi<S> {
+        GameApi {
+            store,
+            draining,
+            heartbeat: config.heartbeat,
+            max_page_size: config.max_page_size,
+        }
+    }
+
+    /// Refuses new work while draining.
+    fn ready(&self) -> Result<(), ServiceError> {
+        if self.draining.is_cancelled() {
+            Err(ServiceError::ShuttingDown {
+                resume_after_seq: None,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Runs a seat's action and encodes the game after it.
+    async fn seat_action(
+        &self,
+        metadata: &MetadataMap,
+        game_id: &str,
+        action: Action,
+    ) -> Result<pb::Game, ServiceError> {
+        self.ready()?;
+        let id = convert::game_id(game_id)?;
+        let acted = self.store.act(id, seat_token(metadata)?, action).await?;
+        Ok(convert::game(&acted.view))
+    }
+}
+
+/// The seat token from `authorization: Bearer <token>`.
+fn seat_token(metadata: &MetadataMap) -> Result<SeatToken, ServiceError> {
+    let header = match metadata.get("authorization") {
+        None => None,
+        // Non-ASCII header bytes cannot be a token.
+        Some(value) => Some(value.to_str().map_err(|_| ServiceError::InvalidToken)?),
+    };
+    SeatToken::from_bearer(header).map_err(|e| match e {
+        BearerError::Missing => ServiceError::MissingToken,
+        BearerError::Malformed => ServiceError::InvalidToken,
+    })
+}
+
+/// The span of one call. The request id is the request's own, else the `x-request-id`
+/// metadata a proxy may have set.
+fn rpc_span(method: &'static str, metadata: &MetadataMap, game_id: &str, request_id: &str) -> Span {
+    let request_id = if request_id.is_empty() {
+        metadata
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+    } else {
+        request_id
+    };
+    let span = tracing::info_span!(
+        "rpc",
+        method,
+        game_id = tracing::field::Empty,
+        request_id = tracing::field::Empty
+    );
+    // Client text goes into logs only when short; ids are short by construction.
+    if !game_id.is_empty() && game_id.len() <= 64 {
+        span.record("game_id", game_id);
+    }
+    if !request_id.is_empty() && request_id.len() <= 128 {
+        span.record("request_id", request_id);
+    }
+    span
+}
+
+/// Runs a handler body in its span, logs how it ended, and maps the error to its status.
+async fn traced<T>(
+    span: Span,
+    body: impl Future<Output = Result<T, ServiceError>>,
+) -> Result<Response<T>, Status> {
+    let result = body.instrument(span.clone()).await;
+    span.in_scope(|| match result {
+        Ok(answer) => {
+            tracing::debug!("ok");
+            Ok(Response::new(answer))
+        }
+        Err(error) => {
+            let status = error.status();
+            match &error {
+                ServiceError::Internal(cause) => tracing::error!(error = %cause, "internal error"),
+                _ => tracing::info!(code = ?status.code(), reason = error.reason(), error = %error, "refused"),
+            }
+            Err(status)
+        }
+    })
+}
+
+#[tonic::async_trait]
+impl<S: GameStore> GameService for GameApi<S> {
+    type WatchGameStream = WatchStream;
+
+    async fn create_game(
+        &self,
+        request: Request<pb::CreateGameRequest>,
+    ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        let span = rpc_span(
+            "CreateGame",
+            request.metadata(),
+            "",
+            &request.get_ref().request_id,
+        );
+        traced(span, async {
+            self.ready()?;
+            let new = convert::new_game(request.into_inner())?;
+            let created = self.store.create(new).await?;
+            Span::current().record("game_id", tracing::field::display(created.view.id));
+            Ok(convert::created(&created))
+        })
+        .await
+    }
+
+    async fn get_game(
+        &self,
+        request: Request<pb::GetGameRequest>,
+    ) -> Result<Response<pb::GetGameResponse>, Status> {
+        let span = rpc_span(
+            "GetGame",
+            request.metadata(),
+            &request.get_ref().game_id,
+            "",
+        );
+        traced(span, async {
+            self.ready()?;
+            let view = self
+                .store
+                .get(convert::game_id(&request.get_ref().game_id)?)
+                .await?;
+            Ok(pb::GetGameResponse {
+                game: Some(convert::game(&view)),
+            })
+        })
+        .await
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<pb::ListGamesRequest>,
+    ) -> Result<Response<pb::ListGamesResponse>, Status> {
+        let span = rpc_span("ListGames", request.metadata(), "", "");
+        traced(span, async {
+            self.ready()?;
+            let query = convert::list_query(request.get_ref(), self.max_page_size)?;
+            Ok(convert::page(&self.store.list(query).await?))
+        })
+        .await
+    }
+
+    async fn submit_move(
+        &self,
+        request: Request<pb::SubmitMoveRequest>,
+    ) -> Result<Response<pb::SubmitMoveResponse>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span(
+            "SubmitMove",
+            request.metadata(),
+            &req.game_id,
+            &req.request_id,
+        );
+        traced(span, async {
+            self.ready()?;
+            let (id, action) = convert::submit_move(request.get_ref())?;
+            let acted = self
+                .store
+                .act(id, seat_token(request.metadata())?, action)
+                .await?;
+            Ok(convert::submitted(&acted))
+        })
+        .await
+    }
+
+    async fn resign(
+        &self,
+        request: Request<pb::ResignRequest>,
+    ) -> Result<Response<pb::ResignResponse>, Status> {
+        let span = rpc_span("Resign", request.metadata(), &request.get_ref().game_id, "");
+        traced(span, async {
+            let game = self
+                .seat_action(
+                    request.metadata(),
+                    &request.get_ref().game_id,
+                    Action::Resign,
+                )
+                .await?;
+            Ok(pb::ResignResponse { game: Some(game) })
+        })
+        .await
+    }
+
+    async fn offer_draw(
+        &self,
+        request: Request<pb::OfferDrawRequest>,
+    ) -> Result<Response<pb::OfferDrawResponse>, Status> {
+        let span = rpc_span(
+            "OfferDraw",
+            request.metadata(),
+            &request.get_ref().game_id,
+            "",
+        );
+        traced(span, async {
+            let game = self
+                .seat_action(
+                    request.metadata(),
+                    &request.get_ref().game_id,
+                    Action::OfferDraw,
+                )
+                .await?;
+            Ok(pb::OfferDrawResponse { game: Some(game) })
+        })
+        .await
+    }
+
+    async fn respond_to_draw(
+        &self,
+        request: Request<pb::RespondToDrawRequest>,
+    ) -> Result<Response<pb::RespondToDrawResponse>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span("RespondToDraw", request.metadata(), &req.game_id, "");
+        traced(span, async {
+            let action = Action::RespondToDraw { accept: req.accept };
+            let game = self
+                .seat_action(request.metadata(), &req.game_id, action)
+                .await?;
+            Ok(pb::RespondToDrawResponse { game: Some(game) })
+        })
+        .await
+    }
+
+    async fn claim_draw(
+        &self,
+        request: Request<pb::ClaimDrawRequest>,
+    ) -> Result<Response<pb::ClaimDrawResponse>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span("ClaimDraw", request.metadata(), &req.game_id, "");
+        traced(span, async {
+            let action = Action::ClaimDraw(convert::claim(req.claim)?);
+            let game = self
+                .seat_action(request.metadata(), &req.game_id, action)
+                .await?;
+            Ok(pb::ClaimDrawResponse { game: Some(game) })
+        })
+        .await
+    }
+
+    async fn abort(
+        &self,
+        request: Request<pb::AbortRequest>,
+    ) -> Result<Response<pb::AbortResponse>, Status> {
+        let span = rpc_span("Abort", request.metadata(), &request.get_ref().game_id, "");
+        traced(span, async {
+            let game = self
+                .seat_action(
+                    request.metadata(),
+                    &request.get_ref().game_id,
+                    Action::Abort,
+                )
+                .await?;
+            Ok(pb::AbortResponse { game: Some(game) })
+        })
+        .await
+    }
+
+    async fn watch_game(
+        &self,
+        request: Request<pb::WatchGameRequest>,
+    ) -> Result<Response<WatchStream>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span("WatchGame", request.metadata(), &req.game_id, "");
+        traced(span, async {
+            self.ready()?;
+            let id = convert::game_id(&req.game_id)?;
+            let subscription = self.store.watch(id, req.after_seq).await?;
+            Ok(WatchStream::new(
+                id,
+                subscription,
+                self.heartbeat,
+                &self.draining,
+            ))
+        })
+        .await
+    }
+
+    async fn export_pgn(
+        &self,
+        request: Request<pb::ExportPgnRequest>,
+    ) -> Result<Response<pb::ExportPgnResponse>, Status> {
+        let span = rpc_span(
+            "ExportPgn",
+            request.metadata(),
+            &request.get_ref().game_id,
+            "",
+        );
+        traced(span, async {
+            self.ready()?;
+            let view = self
+                .store
+                .get(convert::game_id(&request.get_ref().game_id)?)
+                .await?;
+            Ok(pb::ExportPgnResponse {
+                pgn: convert::pgn(&view),
+            })
+        })
+        .await
+    }
+
+    async fn get_stats(
+        &self,
+        request: Request<pb::GetStatsRequest>,
+    ) -> Result<Response<pb::GetStatsResponse>, Status> {
+        let span = rpc_span("GetStats", request.metadata(), "", "");
+        traced(span, async {
+            self.ready()?;
+            Ok(convert::stats(&self.store.stats().await?))
+        })
+        .await
+    }
+
+    async fn analyze_position(
+        &self,
+        request: Request<pb::AnalyzePositionRequest>,
+    ) -> Result<Response<pb::AnalyzePositionResponse>, Status> {
+        let span = rpc_span("AnalyzePosition", request.metadata(), "", "");
+        traced(span, async {
+            self.ready()?;
+            let position = convert::analysis_request(request.get_ref())?;
+            Ok(convert::analysis(&position))
+        })
+        .await
+    }
+}

@@ -1,0 +1,670 @@
+//! `MemoryStore`: every game in this process's memory.
+//!
+//! - Games live in `SHARDS` ordered maps, each behind its own `RwLock`, keyed by id (whose low
+//!   bits are random, so games spread evenly). A map lock is held only to find, insert or remove
+//!   an `Arc<Slot>`, never while a game is being changed, so games do not contend with each
+//!   other.
+//! - Each game has its own `std::sync::Mutex`: critical sections are short and synchronous
+//!   (validate and play one move, append to the log, publish to watchers), and nothing awaits
+//!   while holding it. Rendering a game for a response happens after the lock is released, on
+//!   a copy.
+//! - Live events go out on a `tokio::sync::broadcast` channel per game, created when the first
+//!   watcher arrives and dropped when the last one has gone or the game ends, so an unwatched
+//!   game holds no channel.
+//! - One task flags games whose clock ran out (see `timer`).
+//! - Finished games are kept up to a limit, then the oldest finished is forgotten. Statistics
+//!   are counted when games finish, so forgetting a game does not change them.
+//!
+//! Lock order (never the reverse): creations, then a map, then a game, then the deadline queue;
+//! the finished-games queue, then a map. No lock is held across an `.await`.
+
+use std::collections::hash_map::RandomState;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock, Weak};
+
+use chessd_rules::{Color, Outcome, Rules, Termination, Variant};
+use tokio::sync::broadcast;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::record::Now;
+use super::timer::DeadlineQueue;
+use super::{
+    Acted, Action, Created, Event, GameFilter, GameId, GamePage, GameRecord, GameStatus, GameStore,
+    GameSummary, ListQuery, NewGame, Players, Replay, Stats, Subscription, VariantStats,
+};
+use crate::error::ServiceError;
+use crate::token::SeatToken;
+
+/// Independent game maps (a power of two comfortably above the core count).
+const SHARDS: usize = 16;
+
+/// Most games ListGames examines for one page, so a filter that matches rarely cannot make one
+/// request walk every game; the page then ends early with a token to continue.
+pub const MAX_LIST_SCAN: usize = 16_384;
+
+/// CreateGame request ids remembered for retries (the oldest is forgotten first).
+pub const CREATE_MEMORY: usize = 16_384;
+
+/// Some of the games, by id.
+type Shard = RwLock<BTreeMap<GameId, Arc<Slot>>>;
+
+/// The limits a store enforces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreLimits {
+    /// Ongoing games at once; CreateGame beyond it fails with RESOURCE_EXHAUSTED.
+    pub max_live_games: usize,
+    /// Finished and aborted games kept for GetGame, ListGames and ExportPgn; the oldest is
+    /// forgotten beyond it.
+    pub max_finished_games: usize,
+    /// Open WatchGame streams per game.
+    pub max_watchers_per_game: usize,
+    /// Events buffered per game for its watchers; a watcher this far behind is cut off.
+    pub watch_buffer: usize,
+}
+
+/// Games in memory, with their own flag timer task (stopped when the store is dropped).
+#[derive(Debug)]
+pub struct MemoryStore {
+    inner: Arc<Inner>,
+    timer: JoinHandle<()>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    shards: Box<[Shard]>,
+    limits: StoreLimits,
+    /// Ongoing games; reserved before a game is made so the limit is never overshot.
+    live: AtomicUsize,
+    /// Finished games, oldest first, for retention. A std mutex: push/pop only.
+    finished: Mutex<VecDeque<GameId>>,
+    /// CreateGame request ids already answered. A std mutex held across one creation (no
+    /// await), so two concurrent retries cannot both create a game.
+    creations: Mutex<Creations>,
+    /// Results per variant, indexed like `Variant::ALL`.
+    results: [ResultCounters; 2],
+    deadlines: Arc<DeadlineQueue>,
+    /// Keyed SipHash for request ids, so clients cannot aim collisions at each other.
+    hasher: RandomState,
+}
+
+#[derive(Debug, Default)]
+struct ResultCounters {
+    white: AtomicU64,
+    black: AtomicU64,
+    draws: AtomicU64,
+}
+
+#[derive(Debug, Default)]
+struct Creations {
+    /// Hashed request id to (fingerprint of the request, game).
+    by_key: HashMap<u64, (u64, GameId)>,
+    /// Keys oldest first, at most `CREATE_MEMORY`.
+    order: VecDeque<u64>,
+}
+
+/// One game: what never changes outside the lock, the rest inside.
+#[derive(Debug)]
+struct Slot {
+    id: GameId,
+    variant: Variant,
+    players: Players,
+    /// `GameStatus` as a byte, mirrored from the record under the game lock, so ListGames
+    /// filters without taking every game's lock.
+    status: AtomicU8,
+    state: Mutex<SlotState>,
+}
+
+#[derive(Debug)]
+struct SlotState {
+    record: GameRecord,
+    /// Live events for watchers; `None` while nobody watches. Bounded by `watch_buffer`.
+    watchers: Option<broadcast::Sender<Arc<Event>>>,
+    /// The earliest deadline queued for this game, if any.
+    armed: Option<Instant>,
+}
+
+impl Slot {
+    /// The game's lock. A poisoned lock (a panic inside a critical section, which the code
+    /// avoids) is taken over rather than failing every later request on this game.
+    fn lock(&self) -> MutexGuard<'_, SlotState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn status(&self) -> GameStatus {
+        match self.status.load(Ordering::Acquire) {
+            0 => GameStatus::Ongoing,
+            1 => GameStatus::Finished,
+            _ => GameStatus::Aborted,
+        }
+    }
+
+    fn matches(&self, filter: &GameFilter) -> bool {
+        filter.status.is_none_or(|s| s == self.status())
+            && filter.variant.is_none_or(|v| v == self.variant)
+            && filter
+                .player
+                .as_deref()
+                .is_none_or(|p| p == self.players.white || p == self.players.black)
+    }
+}
+
+fn variant_index(v: Variant) -> usize {
+    match v {
+        Variant::Chess => 0,
+        Variant::RacingKings => 1,
+    }
+}
+
+impl MemoryStore {
+    /// An empty store. Spawns the flag timer on the current tokio runtime.
+    #[must_use]
+    pub fn new(limits: StoreLimits) -> MemoryStore {
+        let deadlines = Arc::new(DeadlineQueue::default());
+        let inner = Arc::new(Inner {
+            shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
+            limits,
+            live: AtomicUsize::new(0),
+            finished: Mutex::default(),
+            creations: Mutex::default(),
+            results: Default::default(),
+            deadlines: deadlines.clone(),
+            hasher: RandomState::new(),
+        });
+        let timer = tokio::spawn(flag_timer(deadlines, Arc::downgrade(&inner)));
+        MemoryStore { inner, timer }
+    }
+
+    /// Games held (ongoing and finished).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.inner
+            .shards
+            .iter()
+            .map(|s| s.read().unwrap_or_else(PoisonError::into_inner).len())
+            .sum()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Drop for MemoryStore {
+    fn drop(&mut self) {
+        self.timer.abort();
+    }
+}
+
+/// Ends games whose flag fell. Holds the store weakly: it stops once the store is gone.
+async fn flag_timer(deadlines: Arc<DeadlineQueue>, inner: Weak<Inner>) {
+    loop {
+        let due = deadlines.next_due().await;
+        let Some(inner) = inner.upgrade() else { return };
+        for (at, id) in due {
+            // A game that was forgotten meanwhile has nothing left to flag.
+            let _ = inner.with_game(id, |_, state, _, _| {
+                if state.armed == Some(at) {
+                    state.armed = None;
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+impl Inner {
+    fn shard(&self, id: GameId) -> &Shard {
+        &self.shards[id.get() as usize % SHARDS]
+    }
+
+    fn find(&self, id: GameId) -> Result<Arc<Slot>, ServiceError> {
+        let map = self
+            .shard(id)
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        map.get(&id)
+            .cloned()
+            .ok_or(ServiceError::GameNotFound { id })
+    }
+
+    /// Runs `f` on a game under its lock, after ending it if its flag fell. Publishes the
+    /// events `f` produced, re-arms the flag timer, and books a game that just ended.
+    fn with_game<T>(
+        &self,
+        id: GameId,
+        f: impl FnOnce(&Slot, &mut SlotState, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        let slot = self.find(id)?;
+        let now = Now::read();
+        let mut events = Vec::new();
+        let (result, ended) = {
+            let mut state = slot.lock();
+            let was_over = state.record.is_over();
+            state.record.expire(now, &mut events);
+            let result = f(&slot, &mut state, now, &mut events);
+            let ended = !was_over && state.record.is_over();
+            publish(&mut state, events, ended);
+            if ended {
+                slot.status.store(
+                    GameStatus::of(state.record.game().outcome()) as u8,
+                    Ordering::Release,
+                );
+            } else {
+                self.rearm(id, &mut state);
+            }
+            (
+                result,
+                ended.then(|| state.record.game().outcome()).flatten(),
+            )
+        };
+        if let Some(outcome) = ended {
+            self.book_finished(&slot, outcome);
+        }
+        result
+    }
+
+    /// Makes sure the flag timer checks this game no later than its deadline.
+    fn rearm(&self, id: GameId, state: &mut SlotState) {
+        if let Some(deadline) = state.record.deadline()
+            && state.armed.is_none_or(|armed| deadline < armed)
+        {
+            state.armed = Some(deadline);
+            self.deadlines.schedule(deadline, id);
+        }
+    }
+
+    /// A game ended: free its live place, count its result, keep it for a while.
+    fn book_finished(&self, slot: &Slot, outcome: Outcome) {
+        self.live.fetch_sub(1, Ordering::AcqRel);
+        if outcome.termination != Termination::Aborted {
+            let counters = &self.results[variant_index(slot.variant)];
+            let counter = match outcome.winner {
+                Some(Color::White) => &counters.white,
+                Some(Color::Black) => &counters.black,
+                None => &counters.draws,
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+        let evicted: Vec<GameId> = {
+            let mut finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
+            finished.push_back(slot.id);
+            let excess = finished
+                .len()
+                .saturating_sub(self.limits.max_finished_games);
+            finished.drain(..excess).collect()
+        };
+        for id in evicted {
+            self.shard(id)
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&id);
+        }
+    }
+
+    /// Makes and inserts a new game.
+    fn create_game(&self, new: &NewGame, now: Now) -> Result<super::Created, ServiceError> {
+        let limit = self.limits.max_live_games;
+        self.live
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .map_err(|_| ServiceError::TooManyGames { limit })?;
+        let made = self.insert_game(new, now);
+        if made.is_err() {
+            self.live.fetch_sub(1, Ordering::AcqRel);
+        }
+        made
+    }
+
+    fn insert_game(&self, new: &NewGame, now: Now) -> Result<super::Created, ServiceError> {
+        let entropy = |e| ServiceError::Internal(Box::new(e));
+        let tokens = [
+            SeatToken::generate().map_err(entropy)?,
+            SeatToken::generate().map_err(entropy)?,
+        ];
+        let record = GameRecord::new(new, tokens, now);
+        let mut record = Some(record);
+        loop {
+            let random = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
+            let id = GameId::new(now.wall, random);
+            let mut map = self
+                .shard(id)
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
+            // Two games in one millisecond with the same 22 random bits: draw again.
+            if map.contains_key(&id) {
+                continue;
+            }
+            let Some(record) = record.take() else {
+                return Err(ServiceError::Internal("game record used twice".into()));
+            };
+            let view = record.view(id, &new.players, now);
+            let slot = Arc::new(Slot {
+                id,
+                variant: new.start.variant(),
+                players: new.players.clone(),
+                status: AtomicU8::new(GameStatus::Ongoing as u8),
+                state: Mutex::new(SlotState {
+                    record,
+                    watchers: None,
+                    armed: None,
+                }),
+            });
+            map.insert(id, slot.clone());
+            drop(map);
+            self.rearm(id, &mut slot.lock());
+            return Ok(Created {
+                view,
+                white_token: tokens[0],
+                black_token: tokens[1],
+            });
+        }
+    }
+
+    /// The fingerprint of a creation request: a retry must match it.
+    fn fingerprint(&self, new: &NewGame) -> u64 {
+        self.hasher
+            .hash_one((&new.start, &new.time_control, &new.players, new.draw_rule))
+    }
+}
+
+/// Sends `events` to the game's watchers, and drops the channel once nobody listens or the game
+/// has ended (receivers still get what was sent before).
+fn publish(state: &mut SlotState, events: Vec<Event>, ended: bool) {
+    if let Some(tx) = &state.watchers {
+        for event in events {
+            // An error means every receiver is gone.
+            if tx.send(Arc::new(event)).is_err() {
+                state.watchers = None;
+                break;
+            }
+        }
+    }
+    if ended
+        || state
+            .watchers
+            .as_ref()
+            .is_some_and(|tx| tx.receiver_count() == 0)
+    {
+        state.watchers = None;
+    }
+}
+
+impl GameStore for MemoryStore {
+    async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
+        let inner = &self.inner;
+        let now = Now::read();
+        let Some(request_id) = &new.request_id else {
+            return inner.create_game(&new, now);
+        };
+        let key = inner.hasher.hash_one(request_id.as_str());
+        let fingerprint = inner.fingerprint(&new);
+        let mut creations = inner
+            .creations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(&(first, id)) = creations.by_key.get(&key) {
+            if first != fingerprint {
+                return Err(ServiceError::RequestIdReused);
+            }
+            drop(creations);
+            let slot = inner.find(id)?;
+            let state = slot.lock();
+            let [white_token, black_token] = state.record.tokens();
+            return Ok(Created {
+                view: state.record.view(id, &slot.players, now),
+                white_token,
+                black_token,
+            });
+        }
+        let created = inner.create_game(&new, now)?;
+        if creations.order.len() == CREATE_MEMORY
+            && let Some(oldest) = creations.order.pop_front()
+        {
+            creations.by_key.remove(&oldest);
+        }
+        creations.order.push_back(key);
+        creations.by_key.insert(key, (fingerprint, created.view.id));
+        Ok(created)
+    }
+
+    async fn get(&self, id: GameId) -> Result<super::GameView, ServiceError> {
+        self.inner.with_game(id, |slot, state, now, _| {
+            Ok(state.record.view(id, &slot.players, now))
+        })
+    }
+
+    async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
+        let page_size = query.page_size.max(1);
+        let budget = (MAX_LIST_SCAN / SHARDS).max(1);
+        let mut found: Vec<Arc<Slot>> = Vec::new();
+        // Every game newer than `floor` was examined; older ones may not have been.
+        let mut floor: Option<GameId> = None;
+        for shard in self.inner.shards.iter() {
+            let map = shard.read().unwrap_or_else(PoisonError::into_inner);
+            let range = match query.before {
+                Some(before) => map.range(..before),
+                None => map.range(..),
+            };
+            let (mut scanned, mut matched) = (0, 0);
+            for (id, slot) in range.rev() {
+                if scanned == budget {
+                    floor = floor.max(Some(*id));
+                    break;
+                }
+                scanned += 1;
+                if slot.matches(&query.filter) {
+                    found.push(slot.clone());
+                    matched += 1;
+                    if matched == page_size {
+                        break;
+                    }
+                }
+            }
+        }
+        found.sort_unstable_by_key(|slot| std::cmp::Reverse(slot.id));
+        if let Some(floor) = floor {
+            found.retain(|slot| slot.id > floor);
+        }
+        found.truncate(page_size);
+        let next = match (found.len() == page_size, found.last(), floor) {
+            (true, Some(last), _) => Some(last.id),
+            // The scan budget ran out: continue from the oldest game examined everywhere.
+            (_, _, Some(floor)) => Some(floor.successor()),
+            _ => None,
+        };
+        let games = found
+            .iter()
+            .map(|slot| {
+                let state = slot.lock();
+                let game = state.record.game();
+                GameSummary {
+                    id: slot.id,
+                    variant: slot.variant,
+                    players: slot.players.clone(),
+                    outcome: game.outcome(),
+                    ply: game.ply(),
+                    position: *game.position(),
+                    created_at: slot.id.created_at(),
+                }
+            })
+            .collect();
+        Ok(GamePage { games, next })
+    }
+
+    async fn act(
+        &self,
+        id: GameId,
+        token: SeatToken,
+        action: Action,
+    ) -> Result<Acted, ServiceError> {
+        let inner = &self.inner;
+        let request_key = match &action {
+            Action::Move {
+                request_id: Some(rid),
+                ..
+            } => Some(inner.hasher.hash_one(rid.as_str())),
+            _ => None,
+        };
+        inner.with_game(id, |slot, state, now, events| {
+            let seat = state.record.seat_of(&token)?;
+            let played = state
+                .record
+                .apply(seat, &action, request_key, now, events)?;
+            Ok(Acted {
+                played,
+                view: state.record.view(id, &slot.players, now),
+            })
+        })
+    }
+
+    async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
+        let inner = &self.inner;
+        let limits = inner.limits;
+        inner.with_game(id, |slot, state, now, _| {
+            let last_seq = state.record.last_seq();
+            if after_seq > last_seq {
+                return Err(ServiceError::SeqOutOfRange {
+                    after_seq,
+                    last_seq,
+                });
+            }
+            let live = if state.record.is_over() {
+                None
+            } else {
+                let tx = state
+                    .watchers
+                    .get_or_insert_with(|| broadcast::channel(limits.watch_buffer.max(1)).0);
+                if tx.receiver_count() >= limits.max_watchers_per_game {
+                    return Err(ServiceError::TooManyWatchers {
+                        limit: limits.max_watchers_per_game,
+                    });
+                }
+                Some(tx.subscribe())
+            };
+            let replay = if after_seq == 0 {
+                Replay::snapshot(state.record.view(id, &slot.players, now), now.wall)
+            } else {
+                state.record.replay_after(after_seq)
+            };
+            Ok(Subscription {
+                replay,
+                live,
+                after_seq,
+            })
+        })
+    }
+
+    async fn stats(&self) -> Result<Stats, ServiceError> {
+        let variants = Variant::ALL
+            .iter()
+            .map(|&variant| {
+                let c = &self.inner.results[variant_index(variant)];
+                VariantStats {
+                    variant,
+                    white_wins: c.white.load(Ordering::Relaxed),
+                    black_wins: c.black.load(Ordering::Relaxed),
+                    draws: c.draws.load(Ordering::Relaxed),
+                }
+            })
+            .collect();
+        Ok(Stats { variants })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chessd_rules::{DrawRule, Position};
+
+    use super::*;
+    use crate::store::{GameView, Players};
+
+    fn limits() -> StoreLimits {
+        StoreLimits {
+            max_live_games: 10,
+            max_finished_games: 2,
+            max_watchers_per_game: 4,
+            watch_buffer: 8,
+        }
+    }
+
+    fn new_game() -> NewGame {
+        NewGame {
+            start: Position::new(Variant::Chess),
+            time_control: None,
+            players: Players {
+                white: "alice".into(),
+                black: "bob".into(),
+            },
+            draw_rule: DrawRule::Claim,
+            request_id: None,
+        }
+    }
+
+    /// An idle new game costs well under 2 KiB: the record, its slot and map entry, and what
+    /// they hold on the heap (no event log, no channel, no request ids yet).
+    #[tokio::test]
+    async fn idle_game_is_small() {
+        let store = MemoryStore::new(limits());
+        let created = store.create(new_game()).await.unwrap();
+        let slot = store.inner.find(created.view.id).unwrap();
+        let state = slot.lock();
+        let bytes = size_of::<Slot>()
+            + 2 * size_of::<usize>() // Arc counts
+            + size_of::<(GameId, Arc<Slot>)>() * 2 // map entry, with B-tree slack
+            + slot.players.white.capacity()
+            + slot.players.black.capacity()
+            + state.record.heap_bytes();
+        eprintln!("an idle game takes {bytes} bytes");
+        assert!(bytes <= 1024, "an idle game takes {bytes} bytes");
+    }
+
+    /// Finished games beyond the retention limit are forgotten, oldest first; statistics keep
+    /// counting them.
+    #[tokio::test]
+    async fn retention_keeps_stats() {
+        let store = MemoryStore::new(limits());
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            let created = store.create(new_game()).await.unwrap();
+            let id = created.view.id;
+            store
+                .act(id, created.white_token, Action::Resign)
+                .await
+                .unwrap();
+            ids.push(id);
+        }
+        assert!(matches!(
+            store.get(ids[0]).await,
+            Err(ServiceError::GameNotFound { .. })
+        ));
+        let view: GameView = store.get(ids[2]).await.unwrap();
+        assert!(view.game.is_over());
+        assert_eq!(store.len(), 2);
+        let stats = store.stats().await.unwrap();
+        assert_eq!(stats.variants[0].black_wins, 3);
+    }
+
+    /// Unwatched games hold no broadcast channel; the last watcher leaving drops it at the next
+    /// event.
+    #[tokio::test]
+    async fn channel_only_while_watched() {
+        let store = MemoryStore::new(limits());
+        let created = store.create(new_game()).await.unwrap();
+        let id = created.view.id;
+        let slot = store.inner.find(id).unwrap();
+        assert!(slot.lock().watchers.is_none());
+        let subscription = store.watch(id, 0).await.unwrap();
+        assert!(slot.lock().watchers.is_some());
+        drop(subscription);
+        store
+            .act(id, created.white_token, Action::OfferDraw)
+            .await
+            .unwrap();
+        assert!(slot.lock().watchers.is_none());
+    }
+}

@@ -1,0 +1,654 @@
+//! `GameRecord`: one game's rules of play on top of the engine's `Game`: seats and their
+//! tokens, the clock, draw offers, idempotent move retries and the event log.
+//!
+//! It is synchronous and does no I/O: every change takes the current time as an argument and
+//! appends the events it caused to a caller's vector, which the store then publishes. A durable
+//! store can reuse it as is.
+//!
+//! Draw offers: a player may offer at any time; the offer stands until the opponent accepts or
+//! declines it, or plays a move (which declines it without a separate event). Offering while the
+//! opponent's offer stands accepts it. Offering again while one's own offer stands changes
+//! nothing.
+
+use std::collections::VecDeque;
+use std::time::SystemTime;
+
+use chessd_rules::{Color, Game, Move, Outcome, PlayError, Position, Rules, Termination};
+use tokio::time::Instant;
+
+use super::events::{
+    LogEntry, LogKind, Replay, clock_ms, game_over_event, move_event, move_info, offer_after_move,
+    offer_event,
+};
+use super::{
+    Action, Clock, ClockReading, Event, GameView, MoveInfo, MoveText, NewGame, Players, TimeControl,
+};
+use crate::error::ServiceError;
+use crate::store::GameId;
+use crate::token::SeatToken;
+
+/// How many answered move request ids a game remembers (the oldest is forgotten first). A retry
+/// normally follows its request within seconds, long before 16 more moves.
+pub const ANSWERED_MEMORY: usize = 16;
+
+/// The current time on both clocks the store uses.
+#[derive(Clone, Copy, Debug)]
+pub struct Now {
+    /// Monotonic (tokio's clock: pausable in tests), for the chess clocks.
+    pub mono: Instant,
+    /// Wall time, for the times clients see.
+    pub wall: SystemTime,
+}
+
+impl Now {
+    #[must_use]
+    pub fn read() -> Now {
+        Now {
+            mono: Instant::now(),
+            wall: SystemTime::now(),
+        }
+    }
+}
+
+/// A move answered under a request id.
+#[derive(Clone, Copy, Debug)]
+struct Answered {
+    /// The request id, hashed with the store's secret key.
+    key: u64,
+    seat: Color,
+    ply: u32,
+}
+
+/// One game's state.
+#[derive(Debug)]
+pub struct GameRecord {
+    game: Game,
+    /// The seats' secrets, indexed by `Color::index`.
+    tokens: [SeatToken; 2],
+    clock: Option<Clock>,
+    /// The side whose draw offer stands.
+    draw_offer: Option<Color>,
+    /// One entry per event: `log[i]` has seq `i + 1`.
+    log: Vec<LogEntry>,
+    /// Request ids of recent moves, at most `ANSWERED_MEMORY` (allocated on first use).
+    answered: VecDeque<Answered>,
+    created_at: SystemTime,
+}
+
+impl GameRecord {
+    /// A new game. The start position must not be decided already (the caller checks).
+    #[must_use]
+    pub fn new(new: &NewGame, tokens: [SeatToken; 2], now: Now) -> GameRecord {
+        GameRecord {
+            game: Game::new(new.start, new.draw_rule),
+            tokens,
+            clock: new
+                .time_control
+                .map(|tc| Clock::start(tc, new.start.turn(), now.mono)),
+            draw_offer: None,
+            log: Vec::new(),
+            answered: VecDeque::new(),
+            created_at: now.wall,
+        }
+    }
+
+    /// The seat `token` belongs to. Both seats are compared in constant time, always.
+    pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
+        let white = self.tokens[Color::White.index()].matches(token);
+        let black = self.tokens[Color::Black.index()].matches(token);
+        match (white, black) {
+            (true, _) => Ok(Color::White),
+            (false, true) => Ok(Color::Black),
+            (false, false) => Err(ServiceError::InvalidToken),
+        }
+    }
+
+    /// The seats' secrets (for a retried CreateGame).
+    #[must_use]
+    pub fn tokens(&self) -> [SeatToken; 2] {
+        self.tokens
+    }
+
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// The seq of the latest event (0 before any).
+    #[must_use]
+    pub fn last_seq(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    /// When the running side's flag falls, while the game goes on.
+    #[must_use]
+    pub fn deadline(&self) -> Option<Instant> {
+        if self.game.is_over() {
+            None
+        } else {
+            self.clock.as_ref()?.deadline()
+        }
+    }
+
+    /// Ends the game if the side to move ran out of time by `now`. True if it did.
+    pub fn expire(&mut self, now: Now, out: &mut Vec<Event>) -> bool {
+        let flagged = match &self.clock {
+            Some(clock) if !self.game.is_over() => clock.flagged(now.mono),
+            _ => None,
+        };
+        match flagged {
+            Some(loser) => {
+                let outcome = self.game.flag_outcome(loser);
+                self.finish(outcome, now, out);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Performs `seat`'s action at `now`; `request_key` is the hashed request id of a move.
+    /// A flag that fell before `now` ends the game first. Events go to `out`, also when the
+    /// action itself is refused (the flag's game-over event).
+    pub fn apply(
+        &mut self,
+        seat: Color,
+        action: &Action,
+        request_key: Option<u64>,
+        now: Now,
+        out: &mut Vec<Event>,
+    ) -> Result<Option<MoveInfo>, ServiceError> {
+        self.expire(now, out);
+        if let (Action::Move { text, .. }, Some(key)) = (action, request_key)
+            && let Some(answered) = self
+                .answered
+                .iter()
+                .find(|a| a.key == key && a.seat == seat)
+        {
+            return self.answer_again(answered.ply, text).map(Some);
+        }
+        if self.game.is_over() {
+            return Err(ServiceError::GameOver);
+        }
+        match action {
+            Action::Move {
+                text,
+                expected_ply,
+                offer_draw,
+                ..
+            } => {
+                let played = self.play(seat, text, *expected_ply, now, out)?;
+                if let Some(key) = request_key {
+                    if self.answered.len() == ANSWERED_MEMORY {
+                        self.answered.pop_front();
+                    }
+                    self.answered.push_back(Answered {
+                        key,
+                        seat,
+                        ply: played.ply,
+                    });
+                }
+                if *offer_draw && !self.game.is_over() {
+                    self.offer_draw(seat, now, out);
+                }
+                Ok(Some(played))
+            }
+            Action::Resign => {
+                self.finish(Outcome::win(!seat, Termination::Resignation), now, out);
+                Ok(None)
+            }
+            Action::OfferDraw => {
+                self.offer_draw(seat, now, out);
+                Ok(None)
+            }
+            Action::RespondToDraw { accept } => {
+                match self.draw_offer {
+                    None => return Err(ServiceError::NoDrawOffer),
+                    Some(by) if by == seat => {
+                        return Err(ServiceError::WrongSeat {
+                            seat,
+                            required: !seat,
+                        });
+                    }
+                    Some(_) if *accept => {
+                        self.finish(Outcome::draw(Termination::Agreement), now, out)
+                    }
+                    Some(_) => {
+                        self.draw_offer = None;
+                        self.log_plain(LogKind::DrawDeclined(seat), now, out);
+                    }
+                }
+                Ok(None)
+            }
+            Action::ClaimDraw(claim) => {
+                let turn = self.game.position().turn();
+                if seat != turn {
+                    return Err(ServiceError::NotYourTurn { turn });
+                }
+                self.game
+                    .claim_draw(*claim)
+                    .map_err(|_| ServiceError::ClaimNotValid { claim: *claim })?;
+                self.after_finish(now, out);
+                Ok(None)
+            }
+            Action::Abort => {
+                if self.game.ply() >= 2 {
+                    return Err(ServiceError::AbortTooLate);
+                }
+                self.finish(Outcome::draw(Termination::Aborted), now, out);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Plays `seat`'s move.
+    fn play(
+        &mut self,
+        seat: Color,
+        text: &MoveText,
+        expected_ply: Option<u32>,
+        now: Now,
+        out: &mut Vec<Event>,
+    ) -> Result<MoveInfo, ServiceError> {
+        let current = self.game.ply();
+        if let Some(expected) = expected_ply
+            && expected != current
+        {
+            return Err(ServiceError::PlyMismatch { expected, current });
+        }
+        let before = *self.game.position();
+        let turn = before.turn();
+        if seat != turn {
+            return Err(ServiceError::NotYourTurn { turn });
+        }
+        let mv = resolve(&before, text)?;
+        let played = self.game.play(mv).map_err(play_error)?;
+        let over = self.game.is_over();
+        if let Some(clock) = &mut self.clock {
+            clock.switch(now.mono);
+            if over {
+                clock.stop(now.mono);
+            }
+        }
+        self.draw_offer = offer_after_move(self.draw_offer, seat);
+        let clocks_ms = match &self.clock {
+            Some(c) => Color::ALL.map(|side| clock_ms(c.remaining(side, now.mono))),
+            None => [0; 2],
+        };
+        let entry = LogEntry::new(
+            now.wall,
+            LogKind::Move {
+                clocks_ms,
+                clocks_stopped: over,
+            },
+        );
+        self.log.push(entry);
+        let info = MoveInfo {
+            mv,
+            san: played.san,
+            ply: played.ply,
+            color: seat,
+            seq: self.last_seq(),
+        };
+        let event = move_event(
+            info.seq,
+            &entry,
+            self.clock.is_some(),
+            info.clone(),
+            *self.game.position(),
+            self.draw_offer,
+        );
+        out.push(event);
+        if over {
+            self.log_game_over(now, out);
+        }
+        Ok(info)
+    }
+
+    /// The first answer to a retried move request that played ply `ply`: the same move, and
+    /// nothing played. A different move under the same request id is refused.
+    fn answer_again(&self, ply: u32, text: &MoveText) -> Result<MoveInfo, ServiceError> {
+        let index = ply.saturating_sub(1) as usize;
+        let mut before = *self.game.start();
+        for &m in self.game.moves().iter().take(index) {
+            before.play_unchecked(m);
+        }
+        let Some(&mv) = self.game.moves().get(index) else {
+            return Err(ServiceError::RequestIdReused);
+        };
+        if resolve(&before, text).ok() != Some(mv) {
+            return Err(ServiceError::RequestIdReused);
+        }
+        let mut info = move_info(&before, mv, ply);
+        info.seq = self.seq_of_move(index);
+        Ok(info)
+    }
+
+    /// The seq of the event that announced move `index` (0-based).
+    fn seq_of_move(&self, index: usize) -> u64 {
+        self.log
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.kind, LogKind::Move { .. }))
+            .nth(index)
+            .map_or(0, |(i, _)| i as u64 + 1)
+    }
+
+    /// `seat` offers a draw; accepts the opponent's standing offer instead, if any.
+    fn offer_draw(&mut self, seat: Color, now: Now, out: &mut Vec<Event>) {
+        match self.draw_offer {
+            Some(by) if by == seat => {}
+            Some(_) => self.finish(Outcome::draw(Termination::Agreement), now, out),
+            None => {
+                self.draw_offer = Some(seat);
+                self.log_plain(LogKind::DrawOffered(seat), now, out);
+            }
+        }
+    }
+
+    /// Ends the game with an outcome decided off the board.
+    fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
+        // Callers check that the game is on; were it over, the first outcome stands.
+        if self.game.finish(outcome).is_ok() {
+            self.after_finish(now, out);
+        }
+    }
+
+    /// The game just ended: stop the clocks, drop the offer, log the end.
+    fn after_finish(&mut self, now: Now, out: &mut Vec<Event>) {
+        if let Some(clock) = &mut self.clock {
+            clock.stop(now.mono);
+        }
+        self.draw_offer = None;
+        self.log_game_over(now, out);
+    }
+
+    fn log_game_over(&mut self, now: Now, out: &mut Vec<Event>) {
+        let entry = LogEntry::new(now.wall, LogKind::GameOver);
+        self.log.push(entry);
+        if let Some(outcome) = self.game.outcome() {
+            out.push(game_over_event(
+                self.last_seq(),
+                &entry,
+                outcome,
+                *self.game.position(),
+            ));
+        }
+    }
+
+    fn log_plain(&mut self, kind: LogKind, now: Now, out: &mut Vec<Event>) {
+        let entry = LogEntry::new(now.wall, kind);
+        self.log.push(entry);
+        out.extend(offer_event(self.last_seq(), &entry));
+    }
+
+    /// The game as it is at `now`, for rendering outside the lock.
+    #[must_use]
+    pub fn view(&self, id: GameId, players: &Players, now: Now) -> GameView {
+        GameView {
+            id,
+            players: players.clone(),
+            game: self.game.clone(),
+            time_control: self.clock.as_ref().map(Clock::control),
+            clocks: self.clock.as_ref().map(|c| ClockReading {
+                remaining: Color::ALL.map(|side| c.remaining(side, now.mono)),
+                running: if self.game.is_over() {
+                    None
+                } else {
+                    c.running()
+                },
+                read_at: now.wall,
+            }),
+            draw_offer: self.draw_offer,
+            last_seq: self.last_seq(),
+            created_at: self.created_at,
+        }
+    }
+
+    /// The events after `after_seq` (at most `last_seq`), to be made outside the lock.
+    #[must_use]
+    pub fn replay_after(&self, after_seq: u64) -> Replay {
+        Replay::after(&self.game, &self.log, self.clock.is_some(), after_seq)
+    }
+
+    /// The time control, for fingerprints of retried creations.
+    #[must_use]
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.clock.as_ref().map(Clock::control)
+    }
+
+    /// Bytes this game holds on the heap (its fixed size is `size_of::<GameRecord>()`).
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        size_of_val(self.game.moves())
+            + (self.game.ply() as usize + 1) * size_of::<u64>()
+            + self.log.capacity() * size_of::<LogEntry>()
+            + self.answered.capacity() * size_of::<Answered>()
+    }
+}
+
+/// The move `text` names in `pos`.
+pub fn resolve(pos: &Position, text: &MoveText) -> Result<Move, ServiceError> {
+    match text {
+        MoveText::Uci(uci) => uci.to_move(pos),
+        MoveText::San(san) => san.to_move(pos),
+    }
+    .map_err(play_error)
+}
+
+fn play_error(e: PlayError) -> ServiceError {
+    match e {
+        PlayError::Illegal(message) => ServiceError::IllegalMove { message },
+        PlayError::Ambiguous(message) => ServiceError::AmbiguousMove { message },
+        PlayError::Malformed(text) => ServiceError::MalformedMove { text },
+        PlayError::GameOver => ServiceError::GameOver,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use chessd_rules::{DrawClaim, DrawRule, Variant};
+
+    use super::*;
+    use crate::convert;
+    use crate::store::{Players, RequestId};
+
+    fn record(fen: &str, time_control: Option<TimeControl>) -> (GameRecord, [SeatToken; 2], Now) {
+        let new = NewGame {
+            start: Position::from_fen(Variant::Chess, fen).unwrap(),
+            time_control,
+            players: Players {
+                white: "w".into(),
+                black: "b".into(),
+            },
+            draw_rule: DrawRule::Claim,
+            request_id: None,
+        };
+        let tokens = [
+            SeatToken::generate().unwrap(),
+            SeatToken::generate().unwrap(),
+        ];
+        let now = Now::read();
+        (GameRecord::new(&new, tokens, now), tokens, now)
+    }
+
+    fn mv(text: &str) -> Action {
+        Action::Move {
+            text: convert::move_text(text).unwrap(),
+            expected_ply: None,
+            request_id: None,
+            offer_draw: false,
+        }
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// Replaying from any seq gives exactly the events watchers saw live (same content, same
+    /// times, same clocks), so a resumed watcher cannot tell the difference.
+    #[test]
+    fn replay_matches_live_events() {
+        let tc = TimeControl {
+            initial: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        let (mut rec, _, now) = record(START, Some(tc));
+        let script = [
+            (Color::White, mv("e4")),
+            (Color::White, Action::OfferDraw),
+            (Color::Black, Action::RespondToDraw { accept: false }),
+            (Color::Black, mv("e5")),
+            (Color::Black, Action::OfferDraw),
+            (
+                Color::White,
+                Action::Move {
+                    text: convert::move_text("Nf3").unwrap(),
+                    expected_ply: Some(2),
+                    request_id: None,
+                    offer_draw: true,
+                },
+            ),
+            (Color::Black, mv("Nc6")),
+            (Color::White, Action::Resign),
+        ];
+        let mut live = Vec::new();
+        for (i, (seat, action)) in script.iter().enumerate() {
+            let at = Now {
+                mono: now.mono + Duration::from_millis(700 * i as u64),
+                wall: now.wall,
+            };
+            rec.apply(*seat, action, None, at, &mut live).unwrap();
+        }
+        let live: Vec<_> = live.iter().map(convert::event).collect();
+        assert_eq!(live.len() as u64, rec.last_seq());
+        for after in 1..=rec.last_seq() {
+            let replayed: Vec<_> = rec
+                .replay_after(after)
+                .map(|e| convert::event(&e))
+                .collect();
+            assert_eq!(replayed, live[after as usize..], "after seq {after}");
+        }
+    }
+
+    /// A retried move request returns the same move and seq and plays nothing; another move
+    /// under the same id is refused; the memory of ids is bounded.
+    #[test]
+    fn retried_moves() {
+        let (mut rec, _, now) = record(START, None);
+        let mut out = Vec::new();
+        let keyed = |text: &str, expected_ply: Option<u32>| Action::Move {
+            text: convert::move_text(text).unwrap(),
+            expected_ply,
+            request_id: RequestId::parse("r").unwrap(),
+            offer_draw: false,
+        };
+        let first = rec
+            .apply(Color::White, &keyed("e4", Some(0)), Some(7), now, &mut out)
+            .unwrap();
+        let again = rec
+            .apply(
+                Color::White,
+                &keyed("e2e4", Some(0)),
+                Some(7),
+                now,
+                &mut out,
+            )
+            .unwrap();
+        assert_eq!(first, again);
+        assert_eq!(rec.game().ply(), 1);
+        assert_eq!(out.len(), 1, "the retry published nothing");
+        assert!(matches!(
+            rec.apply(Color::White, &keyed("d4", Some(0)), Some(7), now, &mut out),
+            Err(ServiceError::RequestIdReused)
+        ));
+        for (i, text) in [
+            "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
+            "c3", "O-O", "h3", "Nb8",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let seat = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let action = keyed(text, None);
+            rec.apply(seat, &action, Some(100 + i as u64), now, &mut out)
+                .unwrap();
+        }
+        assert_eq!(rec.answered.len(), ANSWERED_MEMORY);
+        assert!(
+            rec.answered.iter().all(|a| a.key != 7),
+            "the oldest id is forgotten"
+        );
+    }
+
+    /// The seat comes from the token; a foreign token is refused.
+    #[test]
+    fn seats_from_tokens() {
+        let (rec, tokens, _) = record(START, None);
+        assert_eq!(rec.seat_of(&tokens[0]).unwrap(), Color::White);
+        assert_eq!(rec.seat_of(&tokens[1]).unwrap(), Color::Black);
+        assert!(matches!(
+            rec.seat_of(&SeatToken::generate().unwrap()),
+            Err(ServiceError::InvalidToken)
+        ));
+    }
+
+    /// The flag falls at the deadline with nobody acting; a move after it is refused.
+    #[test]
+    fn flag_at_deadline() {
+        let tc = TimeControl {
+            initial: Duration::from_secs(5),
+            increment: Duration::ZERO,
+        };
+        let (mut rec, _, now) = record(START, Some(tc));
+        assert_eq!(rec.deadline(), Some(now.mono + Duration::from_secs(5)));
+        let mut out = Vec::new();
+        assert!(!rec.expire(
+            Now {
+                mono: now.mono + Duration::from_millis(4999),
+                ..now
+            },
+            &mut out
+        ));
+        let late = Now {
+            mono: now.mono + Duration::from_secs(5),
+            ..now
+        };
+        assert!(matches!(
+            rec.apply(Color::White, &mv("e4"), None, late, &mut out),
+            Err(ServiceError::GameOver)
+        ));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::win(Color::Black, Termination::TimeForfeit))
+        );
+        assert_eq!(rec.deadline(), None);
+        assert_eq!(out.len(), 1, "the game-over event");
+    }
+
+    /// Claims follow the engine; only the side to move may claim.
+    #[test]
+    fn claims() {
+        let (mut rec, _, now) = record("4k3/8/8/8/8/8/8/R3K3 b - - 100 60", None);
+        let mut out = Vec::new();
+        let claim = Action::ClaimDraw(DrawClaim::FiftyMoves);
+        assert!(matches!(
+            rec.apply(Color::White, &claim, None, now, &mut out),
+            Err(ServiceError::NotYourTurn { .. })
+        ));
+        rec.apply(Color::Black, &claim, None, now, &mut out)
+            .unwrap();
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::draw(Termination::FiftyMoveRule))
+        );
+    }
+}

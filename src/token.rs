@@ -1,0 +1,149 @@
+//! Seat tokens: the secrets that let a client act for White or Black in one game.
+//!
+//! A token is 128 bits from the operating system's entropy source, written as 32 lowercase hex
+//! digits. Clients send it as `authorization: Bearer <token>`. Comparison is constant-time so the
+//! time a refusal takes says nothing about how many leading bytes were right.
+
+use core::fmt;
+
+use subtle::ConstantTimeEq;
+
+/// The number of random bytes in a token (128 bits: unguessable by brute force).
+pub const TOKEN_BYTES: usize = 16;
+
+/// A seat token. `Debug` never prints the secret.
+#[derive(Clone, Copy)]
+pub struct SeatToken([u8; TOKEN_BYTES]);
+
+/// Why the `authorization` metadata did not yield a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BearerError {
+    /// No `authorization` metadata at all.
+    Missing,
+    /// Present, but not `Bearer <32 hex digits>`.
+    Malformed,
+}
+
+/// The operating system could not provide randomness; the game cannot get safe tokens.
+#[derive(Debug)]
+pub struct EntropyError(getrandom::Error);
+
+impl fmt::Display for EntropyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no randomness from the operating system: {}", self.0)
+    }
+}
+
+impl std::error::Error for EntropyError {}
+
+impl SeatToken {
+    /// A fresh token from the operating system's entropy source.
+    pub fn generate() -> Result<SeatToken, EntropyError> {
+        let mut bytes = [0; TOKEN_BYTES];
+        getrandom::fill(&mut bytes).map_err(EntropyError)?;
+        Ok(SeatToken(bytes))
+    }
+
+    /// Parses the value of an `authorization` header: `Bearer <token>` (the scheme in any case).
+    pub fn from_bearer(header: Option<&str>) -> Result<SeatToken, BearerError> {
+        let header = header.ok_or(BearerError::Missing)?.trim();
+        let (scheme, token) = header.split_once(' ').ok_or(BearerError::Malformed)?;
+        if !scheme.eq_ignore_ascii_case("bearer") {
+            return Err(BearerError::Malformed);
+        }
+        token.trim().parse().map_err(|()| BearerError::Malformed)
+    }
+
+    /// Constant-time equality: compares every byte whatever the first difference.
+    #[must_use]
+    pub fn matches(&self, other: &SeatToken) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+impl fmt::Display for SeatToken {
+    /// The secret as clients send it: 32 lowercase hex digits.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for SeatToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatToken(..)")
+    }
+}
+
+impl core::str::FromStr for SeatToken {
+    type Err = ();
+
+    /// Exactly 32 hex digits (either case).
+    fn from_str(s: &str) -> Result<SeatToken, ()> {
+        let s = s.as_bytes();
+        if s.len() != TOKEN_BYTES * 2 {
+            return Err(());
+        }
+        let mut bytes = [0; TOKEN_BYTES];
+        for (byte, pair) in bytes.iter_mut().zip(s.chunks_exact(2)) {
+            let hi = (pair[0] as char).to_digit(16).ok_or(())?;
+            let lo = (pair[1] as char).to_digit(16).ok_or(())?;
+            *byte = (hi * 16 + lo) as u8;
+        }
+        Ok(SeatToken(bytes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A token prints as 32 hex digits and parses back from a bearer header.
+    #[test]
+    fn round_trip_through_bearer() {
+        let token = SeatToken::generate().unwrap();
+        let text = token.to_string();
+        assert_eq!(text.len(), 32);
+        let back = SeatToken::from_bearer(Some(&format!("Bearer {text}"))).unwrap();
+        assert!(back.matches(&token));
+        let back =
+            SeatToken::from_bearer(Some(&format!("bearer {}", text.to_uppercase()))).unwrap();
+        assert!(back.matches(&token));
+    }
+
+    /// Two fresh tokens differ, and Debug never shows the secret.
+    #[test]
+    fn fresh_tokens_differ_and_stay_secret() {
+        let (a, b) = (
+            SeatToken::generate().unwrap(),
+            SeatToken::generate().unwrap(),
+        );
+        assert!(!a.matches(&b));
+        assert_eq!(format!("{a:?}"), "SeatToken(..)");
+    }
+
+    /// Missing and malformed headers are told apart; neither panics.
+    #[test]
+    fn bad_headers() {
+        assert_eq!(
+            SeatToken::from_bearer(None).unwrap_err(),
+            BearerError::Missing
+        );
+        for bad in [
+            "",
+            "Bearer",
+            "Basic abc",
+            "Bearer xyz",
+            "Bearer 0123",
+            "Bearer é123456789012345678901234567890",
+        ] {
+            assert_eq!(
+                SeatToken::from_bearer(Some(bad)).unwrap_err(),
+                BearerError::Malformed,
+                "{bad:?}"
+            );
+        }
+    }
+}

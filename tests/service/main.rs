@@ -1,0 +1,11 @@
+//! Integration tests of the gRPC service: each starts the real server (`chessd::run`) on
+//! `127.0.0.1:0` and talks to it with the generated client. One test binary, one module per
+//! concern.
+
+mod concurrency;
+mod errors;
+mod games;
+mod idempotency;
+mod ops;
+mod support;
+mod watch;

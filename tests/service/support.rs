@@ -1,0 +1,307 @@
+//! Test support: a real chessd server on `127.0.0.1:0`, a generated client, and helpers that
+//! fail with the position (FEN) and the server's message when something is off.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use chessd::proto::game_service_client::GameServiceClient;
+use chessd::proto::{self as pb, watch_game_response::Event};
+use chessd::{RunError, ServerConfig};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status, Streaming};
+use tonic_types::StatusExt;
+
+pub type Client = GameServiceClient<Channel>;
+
+pub const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+pub const RK_START: &str = "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1";
+
+/// A server running `chessd::run` in this test's runtime.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<Result<(), RunError>>,
+}
+
+pub async fn start() -> TestServer {
+    start_with(ServerConfig::default()).await
+}
+
+pub async fn start_with(config: ServerConfig) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().expect("local addr");
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(chessd::run(listener, config, async {
+        // A dropped sender also stops the server.
+        let _ = stopped.await;
+    }));
+    TestServer {
+        addr,
+        stop: Some(stop),
+        task,
+    }
+}
+
+impl TestServer {
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub async fn channel(&self) -> Channel {
+        Channel::from_shared(self.url())
+            .unwrap()
+            .connect()
+            .await
+            .expect("connect to the test server")
+    }
+
+    pub async fn client(&self) -> Client {
+        GameServiceClient::new(self.channel().await)
+    }
+
+    /// Asks the server to stop; returns what `run` returned.
+    pub async fn shutdown(mut self) -> Result<(), RunError> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        (&mut self.task).await.expect("server task")
+    }
+}
+
+/// A game and its seats.
+#[derive(Clone, Debug)]
+pub struct Seats {
+    pub id: String,
+    pub white: String,
+    pub black: String,
+}
+
+impl Seats {
+    /// The token of the side named `w` or `b`.
+    pub fn token(&self, side: char) -> &str {
+        if side == 'w' {
+            &self.white
+        } else {
+            &self.black
+        }
+    }
+}
+
+pub fn variant_of(fen_or_variant: &str) -> i32 {
+    match fen_or_variant {
+        "racingkings" => pb::Variant::RacingKings as i32,
+        _ => pb::Variant::Chess as i32,
+    }
+}
+
+/// `msg` with `authorization: Bearer <token>`.
+pub fn authed<T>(msg: T, token: &str) -> Request<T> {
+    let mut request = Request::new(msg);
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    request
+}
+
+pub fn tc(initial_secs: i64, increment_secs: i64) -> pb::TimeControl {
+    pb::TimeControl {
+        initial: Some(prost_types::Duration {
+            seconds: initial_secs,
+            nanos: 0,
+        }),
+        increment: Some(prost_types::Duration {
+            seconds: increment_secs,
+            nanos: 0,
+        }),
+    }
+}
+
+/// Creates a game of `variant` ("chess" or "racingkings") from `fen` ("" for the start).
+pub async fn create(client: &mut Client, variant: &str, fen: &str) -> (pb::Game, Seats) {
+    create_with(
+        client,
+        pb::CreateGameRequest {
+            variant: variant_of(variant),
+            start_fen: fen.into(),
+            white_player: "white".into(),
+            black_player: "black".into(),
+            ..Default::default()
+        },
+    )
+    .await
+}
+
+pub async fn create_with(client: &mut Client, request: pb::CreateGameRequest) -> (pb::Game, Seats) {
+    let fen = request.start_fen.clone();
+    let created = client
+        .create_game(request)
+        .await
+        .unwrap_or_else(|s| panic!("create game from {fen:?}: {}", s.message()))
+        .into_inner();
+    let game = created.game.expect("created game");
+    let seats = Seats {
+        id: game.game_id.clone(),
+        white: created.white_token,
+        black: created.black_token,
+    };
+    (game, seats)
+}
+
+/// Plays `mv` for the side `side` ('w' or 'b'); panics with the position on refusal.
+pub async fn play(
+    client: &mut Client,
+    seats: &Seats,
+    side: char,
+    mv: &str,
+) -> pb::SubmitMoveResponse {
+    let request = pb::SubmitMoveRequest {
+        game_id: seats.id.clone(),
+        r#move: mv.into(),
+        ..Default::default()
+    };
+    match client.submit_move(authed(request, seats.token(side))).await {
+        Ok(r) => r.into_inner(),
+        Err(status) => {
+            let fen = get(client, &seats.id).await.fen;
+            panic!(
+                "{side} {mv} refused at {fen}: {:?} {}",
+                status.code(),
+                status.message()
+            )
+        }
+    }
+}
+
+/// Plays moves alternately, starting with `first` ('w' or 'b').
+pub async fn play_all(client: &mut Client, seats: &Seats, first: char, moves: &str) -> pb::Game {
+    let mut side = first;
+    let mut last = None;
+    for mv in moves.split_whitespace() {
+        last = play(client, seats, side, mv).await.game;
+        side = if side == 'w' { 'b' } else { 'w' };
+    }
+    last.expect("at least one move")
+}
+
+pub async fn get(client: &mut Client, id: &str) -> pb::Game {
+    client
+        .get_game(pb::GetGameRequest { game_id: id.into() })
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("game")
+}
+
+/// The ErrorInfo reason of a status ("" if it has none).
+pub fn reason(status: &Status) -> String {
+    status
+        .get_details_error_info()
+        .map(|i| i.reason)
+        .unwrap_or_default()
+}
+
+/// Asserts that `result` failed with `code` and ErrorInfo `expected_reason`.
+#[track_caller]
+pub fn assert_refused<T: std::fmt::Debug>(
+    result: Result<T, Status>,
+    code: Code,
+    expected_reason: &str,
+) -> Status {
+    let status = match result {
+        Ok(v) => panic!("expected {code:?}/{expected_reason}, got success: {v:?}"),
+        Err(s) => s,
+    };
+    assert_eq!(
+        (status.code(), reason(&status).as_str()),
+        (code, expected_reason),
+        "message: {}",
+        status.message()
+    );
+    status
+}
+
+/// Opens a WatchGame stream after `after_seq`.
+pub async fn watch(
+    client: &mut Client,
+    id: &str,
+    after_seq: u64,
+) -> Streaming<pb::WatchGameResponse> {
+    client
+        .watch_game(pb::WatchGameRequest {
+            game_id: id.into(),
+            after_seq,
+        })
+        .await
+        .expect("watch game")
+        .into_inner()
+}
+
+/// The next non-heartbeat message, within ten seconds (of the test's clock).
+pub async fn next_event(
+    stream: &mut Streaming<pb::WatchGameResponse>,
+) -> Result<Option<pb::WatchGameResponse>, Status> {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), stream.message())
+            .await
+            .expect("an event within 10 seconds")?;
+        match message {
+            Some(m) if matches!(m.event, Some(Event::Heartbeat(_))) => continue,
+            other => return Ok(other),
+        }
+    }
+}
+
+/// Every non-heartbeat message until the stream ends; panics on a stream error.
+pub async fn drain(stream: &mut Streaming<pb::WatchGameResponse>) -> Vec<pb::WatchGameResponse> {
+    let mut events = Vec::new();
+    while let Some(event) = next_event(stream)
+        .await
+        .unwrap_or_else(|s| panic!("stream error: {s:?}"))
+    {
+        events.push(event);
+    }
+    events
+}
+
+/// A short name for an event, for comparisons in failure messages: `move e2e4`, `offer w`, ...
+pub fn describe(event: &pb::WatchGameResponse) -> String {
+    let color = |c: i32| {
+        if c == pb::Color::White as i32 {
+            "w"
+        } else {
+            "b"
+        }
+    };
+    match &event.event {
+        Some(Event::Snapshot(g)) => format!("snapshot ply {}", g.ply),
+        Some(Event::MovePlayed(m)) => {
+            format!("move {}", m.r#move.as_ref().map_or("?", |m| m.uci.as_str()))
+        }
+        Some(Event::DrawOffered(o)) => format!("offer {}", color(o.by)),
+        Some(Event::DrawDeclined(d)) => format!("decline {}", color(d.by)),
+        Some(Event::GameOver(o)) => format!(
+            "over {}",
+            o.outcome.as_ref().map_or("?", |o| o.pgn_result.as_str())
+        ),
+        Some(Event::Heartbeat(_)) => "heartbeat".into(),
+        None => "empty".into(),
+    }
+}
+
+/// The outcome of a finished game: (pgn result, termination).
+pub fn outcome(game: &pb::Game) -> (String, pb::Termination) {
+    let o = game
+        .outcome
+        .as_ref()
+        .unwrap_or_else(|| panic!("game at {} has no outcome", game.fen));
+    (
+        o.pgn_result.clone(),
+        pb::Termination::try_from(o.termination).expect("known termination"),
+    )
+}
