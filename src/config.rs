@@ -5,6 +5,7 @@
 //! with a unit: `500ms`, `5s`, `2m`, `1h` (a bare number means seconds).
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
@@ -32,6 +33,18 @@ pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(5);
 /// How long a shutdown waits for open requests and streams before closing them.
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How hard the durable store pushes each commit to the disk (`--sync`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SyncMode {
+    /// Flush the write-ahead log at every commit: acknowledged moves survive a process crash
+    /// and a power loss.
+    #[default]
+    Full,
+    /// Flush at checkpoints only: acknowledged moves survive a process crash, not a crash of
+    /// the machine.
+    Normal,
+}
+
 /// What the server needs besides its listener.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerConfig {
@@ -44,6 +57,10 @@ pub struct ServerConfig {
     pub heartbeat: Duration,
     /// Bound on a graceful shutdown.
     pub drain_timeout: Duration,
+    /// Where the durable store keeps games; `None`: in memory only.
+    pub data_dir: Option<PathBuf>,
+    /// How the durable store flushes its commits.
+    pub sync: SyncMode,
 }
 
 impl Default for ServerConfig {
@@ -54,11 +71,14 @@ impl Default for ServerConfig {
                 max_finished_games: DEFAULT_MAX_FINISHED_GAMES,
                 max_watchers_per_game: DEFAULT_MAX_WATCHERS_PER_GAME,
                 watch_buffer: DEFAULT_WATCH_BUFFER,
+                retention: None,
             },
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_page_size: DEFAULT_MAX_PAGE_SIZE,
             heartbeat: DEFAULT_HEARTBEAT,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+            data_dir: None,
+            sync: SyncMode::Full,
         }
     }
 }
@@ -79,6 +99,10 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "CHESSD_LISTEN", default_value = DEFAULT_LISTEN)]
     pub listen: SocketAddr,
+
+    /// Serve Prometheus metrics on this address at /metrics (off by default).
+    #[arg(long, env = "CHESSD_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
 
     /// Log format (the level comes from RUST_LOG, default info).
     #[arg(long, env = "CHESSD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -115,6 +139,20 @@ pub struct ServeArgs {
     /// Longest wait for open requests and streams on shutdown (e.g. 10s).
     #[arg(long, env = "CHESSD_DRAIN_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub drain_timeout: Duration,
+
+    /// Keep games durably in SQLite in this directory (default: in memory only).
+    #[arg(long, env = "CHESSD_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Forget finished games this long after they ended (e.g. 30d; default: keep them up to
+    /// --max-finished-games).
+    #[arg(long, env = "CHESSD_RETENTION", value_parser = retention)]
+    pub retention: Option<Duration>,
+
+    /// How the durable store flushes commits: full (survives power loss) or normal (survives
+    /// a process crash).
+    #[arg(long, env = "CHESSD_SYNC", value_enum, default_value_t = SyncMode::Full)]
+    pub sync: SyncMode,
 }
 
 impl ServeArgs {
@@ -127,11 +165,14 @@ impl ServeArgs {
                 max_finished_games: self.max_finished_games,
                 max_watchers_per_game: self.max_watchers_per_game,
                 watch_buffer: self.watch_buffer,
+                retention: self.retention,
             },
             max_request_bytes: self.max_request_bytes,
             max_page_size: self.max_page_size,
             heartbeat: self.heartbeat,
             drain_timeout: self.drain_timeout,
+            data_dir: self.data_dir.clone(),
+            sync: self.sync,
         }
     }
 }
@@ -177,6 +218,42 @@ pub fn duration(text: &str) -> Result<Duration, String> {
     Ok(d)
 }
 
+/// The longest retention a flag accepts (about a century: beyond it, keep games forever by
+/// leaving the flag out).
+pub const MAX_RETENTION: Duration = Duration::from_secs(36_500 * 24 * 60 * 60);
+
+/// A retention: a number and a unit (`ms`, `s`, `m`, `h`, `d`), above zero.
+pub fn retention(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("expected a retention such as 30d, 12h or 90s, got {text:?}"))?;
+    let unit_secs = match unit {
+        "ms" => return positive_retention(Duration::from_millis(n), text),
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {text:?}: expected ms, s, m, h or d"
+            ));
+        }
+    };
+    positive_retention(Duration::from_secs(n.saturating_mul(unit_secs)), text)
+}
+
+fn positive_retention(d: Duration, text: &str) -> Result<Duration, String> {
+    if d.is_zero() || d > MAX_RETENTION {
+        return Err(format!(
+            "expected a retention above zero and at most 36500d, got {text:?}"
+        ));
+    }
+    Ok(d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +290,17 @@ mod tests {
         let cli = <Cli as clap::Parser>::try_parse_from(["chessd"]).unwrap();
         assert_eq!(cli.serve.server_config(), ServerConfig::default());
         assert_eq!(cli.serve.listen.to_string(), DEFAULT_LISTEN);
+    }
+
+    /// Retentions take days too; zero and garbage are refused.
+    #[test]
+    fn retentions() {
+        assert_eq!(retention("30d"), Ok(Duration::from_secs(30 * 86_400)));
+        assert_eq!(retention("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(retention("1500ms"), Ok(Duration::from_millis(1500)));
+        for bad in ["", "0d", "3w", "-1d", "99999999999999999999d", "40000d"] {
+            assert!(retention(bad).is_err(), "{bad:?}");
+        }
     }
 
     /// Limits must be at least 1.

@@ -350,17 +350,29 @@ fn legal_moves(pos: &rules::Position) -> Vec<pb::MoveNotation> {
 /// The full state of a game.
 #[must_use]
 pub fn game(view: &GameView) -> pb::Game {
+    game_as(view, pb::GameView::Full)
+}
+
+/// The state of a game in `detail`: the basic view leaves out the move list and the legal
+/// moves, which cost time and bytes in proportion to the game (SAN is worked out for every
+/// move played and every legal move).
+#[must_use]
+pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
+    let full = detail != pb::GameView::Basic;
     let g = &view.game;
     let pos = g.position();
-    let moves = g
-        .moves()
-        .iter()
-        .zip(g.sans())
-        .map(|(m, san)| pb::MoveNotation {
-            uci: m.to_string(),
-            san,
-        })
-        .collect();
+    let moves = if full {
+        g.moves()
+            .iter()
+            .zip(g.sans())
+            .map(|(m, san)| pb::MoveNotation {
+                uci: m.to_string(),
+                san,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     pb::Game {
         game_id: view.id.to_string(),
         variant: proto_variant(pos.variant()),
@@ -370,7 +382,7 @@ pub fn game(view: &GameView) -> pb::Game {
         fen: pos.fen(),
         ply: g.ply(),
         moves,
-        legal_moves: if g.is_over() {
+        legal_moves: if g.is_over() || !full {
             Vec::new()
         } else {
             legal_moves(pos)
@@ -438,12 +450,13 @@ pub fn created(c: &Created) -> pb::CreateGameResponse {
     }
 }
 
-/// The answer to SubmitMove.
+/// The answer to SubmitMove, with the game in `detail` (unknown values mean the full view).
 #[must_use]
-pub fn submitted(a: &Acted) -> pb::SubmitMoveResponse {
+pub fn submitted(a: &Acted, detail: i32) -> pb::SubmitMoveResponse {
+    let detail = pb::GameView::try_from(detail).unwrap_or(pb::GameView::Full);
     pb::SubmitMoveResponse {
         r#move: a.played.as_ref().map(played),
-        game: Some(game(&a.view)),
+        game: Some(game_as(&a.view, detail)),
     }
 }
 

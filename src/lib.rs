@@ -8,9 +8,12 @@
 //! - `config`: flags and environment, defaults as documented constants.
 //! - `service`: the GameService handlers: decode, call the store, encode.
 //! - `convert`: the only module that knows both protobuf and engine types.
-//! - `store`: the game store trait and the in-memory store (records, clocks, events, timer).
+//! - `store`: the game store trait, the in-memory store (records, clocks, events, timer) and
+//!   the durable SQLite store (`--data-dir`).
 //! - `watch`: the WatchGame stream type.
 //! - `error`: the service error enum and its single mapping to `tonic::Status`.
+//! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
+//! - `loadgen`: `chessd bench`, the load generator: bots over real gRPC, latency and memory.
 //! - `oversize`: oversized requests answered RESOURCE_EXHAUSTED (tonic says OUT_OF_RANGE).
 //! - `token`: seat tokens (generation, bearer parsing, constant-time comparison).
 //! - `shutdown`: Ctrl-C or SIGTERM.
@@ -22,6 +25,8 @@
 pub mod config;
 pub mod convert;
 pub mod error;
+pub mod loadgen;
+pub mod metrics;
 pub mod oversize;
 pub mod perft_cmd;
 pub mod service;
@@ -45,7 +50,6 @@ pub use config::ServerConfig;
 
 use crate::proto::game_service_server::GameServiceServer;
 use crate::service::GameApi;
-use crate::store::MemoryStore;
 
 /// The generated code, kept private so its lint exemptions stay here.
 mod pb {
@@ -84,6 +88,8 @@ pub enum RunError {
     Reflection(tonic_reflection::server::Error),
     /// The transport failed.
     Transport(tonic::transport::Error),
+    /// The game store could not start (`--data-dir`: unreadable, locked or damaged database).
+    Store(store::OpenError),
 }
 
 impl std::fmt::Display for RunError {
@@ -91,6 +97,7 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Reflection(e) => write!(f, "reflection service: {e}"),
             RunError::Transport(e) => write!(f, "transport: {e}"),
+            RunError::Store(e) => write!(f, "store: {e}"),
         }
     }
 }
@@ -106,7 +113,7 @@ pub async fn run(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), RunError> {
-    let store = Arc::new(MemoryStore::new(config.limits));
+    let store = Arc::new(store::open(&config).map_err(RunError::Store)?);
     let draining = CancellationToken::new();
     let api = GameApi::new(store, &config, draining.clone());
 

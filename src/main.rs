@@ -3,6 +3,7 @@
 //! - `chessd serve [flags]` (or `chessd [flags]`): sets up logging, binds the listener and runs
 //!   the server until Ctrl-C or SIGTERM; exit code 0 after a graceful drain.
 //! - `chessd perft ...` counts move trees.
+//! - `chessd bench ...` loads a server and prints what it measured.
 //!
 //! Argument errors are one line on stderr with exit code 2.
 
@@ -12,6 +13,7 @@ use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
 use chessd::config::{LogFormat, ServeArgs};
+use chessd::loadgen::BenchArgs;
 use chessd::perft_cmd::PerftRequest;
 
 #[derive(Parser)]
@@ -33,6 +35,9 @@ struct Cli {
 enum Command {
     /// Serve the gRPC API (the default when no subcommand is given).
     Serve(ServeArgs),
+    /// Load a server with bot games, watchers and idle games; report throughput, latency and
+    /// memory (loopback only).
+    Bench(BenchArgs),
     /// Count the legal-move tree of a position to a depth (perft).
     Perft {
         /// chess or racingkings
@@ -104,6 +109,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Bench(args)) => bench(args),
         Some(Command::Serve(args)) => serve(&args),
         None => serve(&cli.serve),
     }
@@ -148,6 +154,24 @@ fn serve(args: &ServeArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        if let Some(addr) = args.metrics_listen {
+            let handle = match chessd::metrics::install() {
+                Ok(h) => h,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot turn metrics on");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let listener = match tokio::net::TcpListener::bind(addr).await {
+                Ok(l) => l,
+                Err(e) => {
+                    tracing::error!(metrics_listen = %addr, error = %e, "cannot listen for metrics");
+                    return ExitCode::FAILURE;
+                }
+            };
+            // The endpoint lives as long as the runtime: scrapes still work while draining.
+            tokio::spawn(chessd::metrics::serve(listener, handle, std::future::pending()));
+        }
         match chessd::run(listener, args.server_config(), chessd::shutdown::signal()).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -156,4 +180,32 @@ fn serve(args: &ServeArgs) -> ExitCode {
             }
         }
     })
+}
+
+/// Runs the load generator; its report goes to stdout, logs (warnings only by default) to
+/// stderr.
+fn bench(args: BenchArgs) -> ExitCode {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("chessd: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stdout = std::io::stdout();
+    match runtime.block_on(chessd::loadgen::run(args, &mut stdout.lock())) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chessd bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

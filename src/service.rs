@@ -1,10 +1,11 @@
 //! `GameApi`: the GameService handlers. Each one decodes its request (`convert`), calls the
 //! store, and encodes the answer; each runs in a `tracing` span with the method, game id and
-//! request id, and ends with one log line saying how it went.
+//! request id, and ends with one log line saying how it went and one count in the metrics
+//! (method, status code, handling time).
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataMap;
@@ -14,6 +15,7 @@ use tracing::{Instrument, Span};
 use crate::config::ServerConfig;
 use crate::convert;
 use crate::error::ServiceError;
+use crate::metrics;
 use crate::proto as pb;
 use crate::proto::game_service_server::GameService;
 use crate::store::{Action, GameStore};
@@ -79,9 +81,16 @@ fn seat_token(metadata: &MetadataMap) -> Result<SeatToken, ServiceError> {
     })
 }
 
+/// One call in progress: its method, span and start, for its log line and its metrics.
+struct Call {
+    method: &'static str,
+    span: Span,
+    started: Instant,
+}
+
 /// The span of one call. The request id is the request's own, else the `x-request-id`
 /// metadata a proxy may have set.
-fn rpc_span(method: &'static str, metadata: &MetadataMap, game_id: &str, request_id: &str) -> Span {
+fn rpc_span(method: &'static str, metadata: &MetadataMap, game_id: &str, request_id: &str) -> Call {
     let request_id = if request_id.is_empty() {
         metadata
             .get("x-request-id")
@@ -103,16 +112,26 @@ fn rpc_span(method: &'static str, metadata: &MetadataMap, game_id: &str, request
     if !request_id.is_empty() && request_id.len() <= 128 {
         span.record("request_id", request_id);
     }
-    span
+    Call {
+        method,
+        span,
+        started: Instant::now(),
+    }
 }
 
-/// Runs a handler body in its span, logs how it ended, and maps the error to its status.
+/// Runs a handler body in its span, logs how it ended, counts it, and maps the error to its
+/// status.
 async fn traced<T>(
-    span: Span,
+    call: Call,
     body: impl Future<Output = Result<T, ServiceError>>,
 ) -> Result<Response<T>, Status> {
+    let Call {
+        method,
+        span,
+        started,
+    } = call;
     let result = body.instrument(span.clone()).await;
-    span.in_scope(|| match result {
+    let answer = span.in_scope(|| match result {
         Ok(answer) => {
             tracing::debug!("ok");
             Ok(Response::new(answer))
@@ -125,7 +144,13 @@ async fn traced<T>(
             }
             Err(status)
         }
-    })
+    });
+    let code = match &answer {
+        Ok(_) => tonic::Code::Ok,
+        Err(status) => status.code(),
+    };
+    metrics::rpc(method, code, started.elapsed());
+    answer
 }
 
 #[tonic::async_trait]
@@ -206,7 +231,7 @@ impl<S: GameStore> GameService for GameApi<S> {
                 .store
                 .act(id, seat_token(request.metadata())?, action)
                 .await?;
-            Ok(convert::submitted(&acted))
+            Ok(convert::submitted(&acted, request.get_ref().view))
         })
         .await
     }

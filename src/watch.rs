@@ -27,6 +27,7 @@ use tonic::Status;
 
 use crate::convert;
 use crate::error::ServiceError;
+use crate::metrics::WatcherGuard;
 use crate::proto::WatchGameResponse;
 use crate::store::{Event, GameId, Replay, Subscription};
 
@@ -44,6 +45,8 @@ pub struct WatchStream {
     last_seq: u64,
     /// Set after the last message (game over or an error): the next poll ends the stream.
     done: bool,
+    /// Counts this stream in the watchers gauge while it lives.
+    _counted: WatcherGuard,
 }
 
 impl WatchStream {
@@ -67,6 +70,7 @@ impl WatchStream {
             draining: Box::pin(draining.clone().cancelled_owned()),
             last_seq: subscription.after_seq,
             done: false,
+            _counted: WatcherGuard::new(),
         }
     }
 

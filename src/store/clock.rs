@@ -32,6 +32,22 @@ impl Clock {
         }
     }
 
+    /// Clocks brought back from storage: `remaining` per side, `running`'s clock running from
+    /// `now` (a restart charges nobody for the time the server was down).
+    #[must_use]
+    pub fn resume(
+        control: TimeControl,
+        remaining: [Duration; 2],
+        running: Option<Color>,
+        now: Instant,
+    ) -> Clock {
+        Clock {
+            control,
+            remaining,
+            running: running.map(|side| (side, now)),
+        }
+    }
+
     #[must_use]
     pub fn control(&self) -> TimeControl {
         self.control

@@ -213,7 +213,7 @@ impl Replay {
 }
 
 /// The side that played move `index` (0-based) of `game`.
-fn mover_of(game: &Game, index: usize) -> Color {
+pub fn mover_of(game: &Game, index: usize) -> Color {
     if index.is_multiple_of(2) {
         game.start().turn()
     } else {

@@ -15,12 +15,19 @@
 //!   idempotent retries, events.
 //! - `memory`: [`MemoryStore`], sharded in-process maps, the flag timer, retention.
 //! - `timer`: the deadline queue that ends games whose clock ran out with nobody calling.
+//! - `journal`: the ordered queue of changes a durable store commits before answering.
+//! - `sqlite`: [`SqliteStore`], the durable store: [`MemoryStore`] with a SQLite journal,
+//!   restart recovery and retention.
+//!
+//! [`Store`] is the store the server runs, chosen at start-up ([`open`]).
 
 mod clock;
 mod events;
 mod id;
+mod journal;
 mod memory;
 mod record;
+mod sqlite;
 mod timer;
 
 use std::future::Future;
@@ -37,9 +44,81 @@ pub use events::Replay;
 pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};
 pub use memory::{MemoryStore, StoreLimits};
 pub use record::GameRecord;
+pub use sqlite::{OpenError, SqliteOptions, SqliteStore};
 
+use crate::config::ServerConfig;
 use crate::error::ServiceError;
 use crate::token::SeatToken;
+
+/// The store the server runs: in memory (the default) or durable (`--data-dir`).
+#[derive(Debug)]
+pub enum Store {
+    Memory(MemoryStore),
+    Sqlite(SqliteStore),
+}
+
+/// The store `config` asks for: durable when it names a data directory. Blocking (a durable
+/// store reads every game back); call it inside the tokio runtime at start-up.
+pub fn open(config: &ServerConfig) -> Result<Store, OpenError> {
+    match &config.data_dir {
+        None => Ok(Store::Memory(MemoryStore::new(config.limits))),
+        Some(dir) => SqliteStore::open(&SqliteOptions {
+            dir: dir.clone(),
+            sync: config.sync,
+            limits: config.limits,
+        })
+        .map(Store::Sqlite),
+    }
+}
+
+impl GameStore for Store {
+    async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
+        match self {
+            Store::Memory(s) => s.create(new).await,
+            Store::Sqlite(s) => s.create(new).await,
+        }
+    }
+
+    async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
+        match self {
+            Store::Memory(s) => s.get(id).await,
+            Store::Sqlite(s) => s.get(id).await,
+        }
+    }
+
+    async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
+        match self {
+            Store::Memory(s) => s.list(query).await,
+            Store::Sqlite(s) => s.list(query).await,
+        }
+    }
+
+    async fn act(
+        &self,
+        id: GameId,
+        token: SeatToken,
+        action: Action,
+    ) -> Result<Acted, ServiceError> {
+        match self {
+            Store::Memory(s) => s.act(id, token, action).await,
+            Store::Sqlite(s) => s.act(id, token, action).await,
+        }
+    }
+
+    async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
+        match self {
+            Store::Memory(s) => s.watch(id, after_seq).await,
+            Store::Sqlite(s) => s.watch(id, after_seq).await,
+        }
+    }
+
+    async fn stats(&self) -> Result<Stats, ServiceError> {
+        match self {
+            Store::Memory(s) => s.stats().await,
+            Store::Sqlite(s) => s.stats().await,
+        }
+    }
+}
 
 /// Games, their moves and their events.
 ///

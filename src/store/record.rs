@@ -13,15 +13,17 @@
 use std::collections::VecDeque;
 use std::time::SystemTime;
 
-use chessd_rules::{Color, Game, Move, Outcome, PlayError, Position, Rules, Termination};
+use chessd_rules::{Color, DrawRule, Game, Move, Outcome, PlayError, Position, Rules, Termination};
 use tokio::time::Instant;
 
 use super::events::{
-    LogEntry, LogKind, Replay, clock_ms, game_over_event, move_event, move_info, offer_after_move,
-    offer_event,
+    LogEntry, LogKind, Replay, clock_ms, game_over_event, move_event, move_info, mover_of,
+    offer_after_move, offer_event,
 };
+use super::journal::EventRow;
 use super::{
-    Action, Clock, ClockReading, Event, GameView, MoveInfo, MoveText, NewGame, Players, TimeControl,
+    Action, Clock, ClockReading, Event, GameView, MoveInfo, MoveText, NewGame, Players, RequestId,
+    TimeControl,
 };
 use crate::error::ServiceError;
 use crate::store::GameId;
@@ -48,6 +50,21 @@ impl Now {
             wall: SystemTime::now(),
         }
     }
+}
+
+/// A game as storage gives it back (see [`GameRecord::restore`]).
+#[derive(Debug)]
+pub struct Stored {
+    pub start: Position,
+    pub draw_rule: DrawRule,
+    pub time_control: Option<TimeControl>,
+    pub tokens: [SeatToken; 2],
+    pub created_at: SystemTime,
+    /// Every event, seq 1 first.
+    pub events: Vec<EventRow>,
+    /// Time the side to move had used since the last event when the server was last known to
+    /// be running (it is charged; the downtime after it is not).
+    pub charged: std::time::Duration,
 }
 
 /// A move answered under a request id.
@@ -89,6 +106,151 @@ impl GameRecord {
             log: Vec::new(),
             answered: VecDeque::new(),
             created_at: now.wall,
+        }
+    }
+
+    /// A game rebuilt from its stored events, played again through the engine, with its clock
+    /// running from `now` (the downtime is charged to nobody). `key` hashes a move's request id
+    /// as the store does, so retries from before the restart are still recognised. An event
+    /// that does not fit the game (a gap, an illegal move) is an error: the store refuses to
+    /// start rather than serve a game that is not what it was.
+    pub fn restore(
+        stored: Stored,
+        key: impl Fn(&str) -> u64,
+        now: Now,
+    ) -> Result<GameRecord, String> {
+        let mut game = Game::new(stored.start, stored.draw_rule);
+        let mut log = Vec::with_capacity(stored.events.len());
+        let mut draw_offer = None;
+        let mut answered = VecDeque::new();
+        let mut clocks_ms = None;
+        for (i, row) in stored.events.iter().enumerate() {
+            let seq = i as u64 + 1;
+            if row.seq != seq {
+                return Err(format!("event {seq} is missing (found {})", row.seq));
+            }
+            match row.kind {
+                LogKind::Move { .. } => {
+                    let mv = row
+                        .mv
+                        .ok_or_else(|| format!("event {seq}: a move without its move"))?;
+                    let mover = game.position().turn();
+                    game.play(mv).map_err(|e| {
+                        format!(
+                            "event {seq}: {mv} cannot be played in {}: {e}",
+                            game.position().fen()
+                        )
+                    })?;
+                    draw_offer = offer_after_move(draw_offer, mover);
+                    if let Some(rid) = &row.request_id {
+                        if answered.len() == ANSWERED_MEMORY {
+                            answered.pop_front();
+                        }
+                        answered.push_back(Answered {
+                            key: key(rid),
+                            seat: mover,
+                            ply: game.ply(),
+                        });
+                    }
+                }
+                LogKind::DrawOffered(by) => draw_offer = Some(by),
+                LogKind::DrawDeclined(_) => draw_offer = None,
+                LogKind::GameOver => {
+                    // A game that ended on the board already has its outcome from the moves.
+                    if !game.is_over() {
+                        let outcome = row
+                            .outcome
+                            .ok_or_else(|| format!("event {seq}: game over without an outcome"))?;
+                        game.finish(outcome)
+                            .map_err(|e| format!("event {seq}: cannot end the game: {e}"))?;
+                    }
+                    draw_offer = None;
+                }
+            }
+            clocks_ms = row.clocks_ms.or(clocks_ms);
+            log.push(LogEntry {
+                at_ms: row.at_ms,
+                kind: row.kind,
+            });
+        }
+        let clock = stored.time_control.map(|tc| {
+            let mut remaining = clocks_ms.map_or([tc.initial; 2], |ms: [u64; 2]| {
+                ms.map(std::time::Duration::from_millis)
+            });
+            let running = (!game.is_over()).then(|| game.position().turn());
+            if let Some(side) = running {
+                remaining[side.index()] = remaining[side.index()].saturating_sub(stored.charged);
+            }
+            Clock::resume(tc, remaining, running, now.mono)
+        });
+        Ok(GameRecord {
+            game,
+            tokens: stored.tokens,
+            clock,
+            draw_offer,
+            log,
+            answered,
+            created_at: stored.created_at,
+        })
+    }
+
+    /// The events after `after_seq` as the journal stores them, read at `now` (right after the
+    /// action that made them). `request_id` is the request id of the move among them, if any.
+    #[must_use]
+    pub fn journal_rows(
+        &self,
+        after_seq: u64,
+        now: Now,
+        request_id: Option<&RequestId>,
+    ) -> Vec<EventRow> {
+        let new = self.log.get(after_seq as usize..).unwrap_or_default();
+        let new_moves = new
+            .iter()
+            .filter(|e| matches!(e.kind, LogKind::Move { .. }))
+            .count();
+        let moves = self.game.moves();
+        let mut index = moves.len().saturating_sub(new_moves);
+        let clocks_ms = self.clock.as_ref().map(|c| {
+            Color::ALL.map(|side| {
+                u64::try_from(c.remaining(side, now.mono).as_millis()).unwrap_or(u64::MAX)
+            })
+        });
+        let mut seq = after_seq;
+        new.iter()
+            .map(|entry| {
+                seq += 1;
+                let mut row = EventRow {
+                    seq,
+                    at_ms: entry.at_ms,
+                    kind: entry.kind,
+                    mv: None,
+                    seat: None,
+                    request_id: None,
+                    clocks_ms,
+                    outcome: None,
+                };
+                match entry.kind {
+                    LogKind::Move { .. } => {
+                        row.mv = moves.get(index).copied();
+                        row.seat = Some(mover_of(&self.game, index));
+                        row.request_id = request_id.map(|r| r.as_str().to_owned());
+                        index += 1;
+                    }
+                    LogKind::DrawOffered(by) | LogKind::DrawDeclined(by) => row.seat = Some(by),
+                    LogKind::GameOver => row.outcome = self.game.outcome(),
+                }
+                row
+            })
+            .collect()
+    }
+
+    /// When the game ended, in milliseconds since the Unix epoch (its game-over event).
+    #[must_use]
+    pub fn ended_at_ms(&self) -> Option<u64> {
+        if self.game.is_over() {
+            self.log.last().map(|e| e.at_ms)
+        } else {
+            None
         }
     }
 
@@ -533,6 +695,88 @@ mod tests {
                 .collect();
             assert_eq!(replayed, live[after as usize..], "after seq {after}");
         }
+    }
+
+    /// A game rebuilt from the rows the journal stored is the game it was: same moves,
+    /// outcome, offers, seqs, replayed events and answered request ids, and its clocks as they
+    /// stood at the last event.
+    #[test]
+    fn restore_from_journal_rows() {
+        let tc = TimeControl {
+            initial: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        let (mut rec, tokens, now) = record(START, Some(tc));
+        let keyed = |text: &str, rid: &str| Action::Move {
+            text: convert::move_text(text).unwrap(),
+            expected_ply: None,
+            request_id: RequestId::parse(rid).unwrap(),
+            offer_draw: false,
+        };
+        let script = [
+            (Color::White, keyed("e4", "a")),
+            (Color::White, Action::OfferDraw),
+            (Color::Black, Action::RespondToDraw { accept: false }),
+            (Color::Black, keyed("e5", "b")),
+            (Color::Black, Action::OfferDraw),
+        ];
+        let key = |rid: &str| rid.len() as u64 * 1000 + u64::from(rid.as_bytes()[0]);
+        let mut rows = Vec::new();
+        let mut live = Vec::new();
+        let mut at = now;
+        for (i, (seat, action)) in script.iter().enumerate() {
+            at = Now {
+                mono: now.mono + Duration::from_millis(500 * i as u64),
+                wall: now.wall + Duration::from_millis(500 * i as u64),
+            };
+            let before = rec.last_seq();
+            let rid = match action {
+                Action::Move { request_id, .. } => request_id.clone(),
+                _ => None,
+            };
+            let request_key = rid.as_ref().map(|r| key(r.as_str()));
+            rec.apply(*seat, action, request_key, at, &mut live)
+                .unwrap();
+            rows.extend(rec.journal_rows(before, at, rid.as_ref()));
+        }
+        let stored = Stored {
+            start: *rec.game().start(),
+            draw_rule: rec.game().draw_rule(),
+            time_control: Some(tc),
+            tokens,
+            created_at: rec.created_at,
+            events: rows,
+            charged: Duration::ZERO,
+        };
+        let back = GameRecord::restore(stored, key, at).unwrap();
+        assert_eq!(back.game().moves(), rec.game().moves());
+        assert_eq!(back.draw_offer, Some(Color::Black));
+        assert_eq!(back.log, rec.log);
+        assert_eq!(back.seat_of(&tokens[1]).unwrap(), Color::Black);
+        let clocks =
+            |r: &GameRecord| Color::ALL.map(|c| r.clock.as_ref().unwrap().remaining(c, at.mono));
+        assert_eq!(clocks(&back), clocks(&rec));
+        let events =
+            |r: &GameRecord| -> Vec<_> { r.replay_after(0).map(|e| convert::event(&e)).collect() };
+        assert_eq!(events(&back), events(&rec));
+        // The retry of "b" after the restart is still recognised.
+        let mut out = Vec::new();
+        let mut back = back;
+        let again = back
+            .apply(
+                Color::Black,
+                &keyed("e7e5", "b"),
+                Some(key("b")),
+                at,
+                &mut out,
+            )
+            .unwrap();
+        assert_eq!(again.map(|m| m.ply), Some(2));
+        assert!(out.is_empty(), "nothing played twice");
+        // The game goes on and ends as usual.
+        back.apply(Color::White, &Action::Resign, None, at, &mut out)
+            .unwrap();
+        assert!(back.is_over());
     }
 
     /// A retried move request returns the same move and seq and plays nothing; another move

@@ -8,4 +8,5 @@ mod games;
 mod idempotency;
 mod ops;
 mod support;
+mod views;
 mod watch;

@@ -1,0 +1,8 @@
+//! Durability tests: each runs the real `chessd` binary as a child process with `--data-dir`,
+//! kills or stops it, starts it again on the same directory and checks over gRPC that nothing
+//! acknowledged was lost. One test binary, one module per concern.
+
+mod crash;
+mod recovery;
+mod startup;
+mod support;
