@@ -7,6 +7,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 chessd="${1:-$here/../../target/debug/chessd}"
 port="${CHESSD_PY_PORT:-50077}"
+if [ ! -x "$chessd" ]; then
+  echo "check.sh: no chessd binary at $chessd (build it with cargo build --bin chessd)" >&2
+  exit 1
+fi
 python3 -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 "$here/gen_stubs.sh" >/dev/null
 timeout 120 "$chessd" serve --listen "127.0.0.1:$port" >/dev/null 2>&1 &
