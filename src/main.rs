@@ -133,18 +133,23 @@ fn init_tracing(format: LogFormat) {
     }
 }
 
+/// The multi-threaded tokio runtime both `serve` and `bench` run on; failure is reported here.
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            eprintln!("chessd: cannot start the async runtime: {e}");
+            ExitCode::FAILURE
+        })
+}
+
 /// Runs the server until a shutdown signal; exit code 0 after a graceful drain.
 fn serve(args: &ServeArgs) -> ExitCode {
     init_tracing(args.log_format);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime() {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("chessd: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let listener = match tokio::net::TcpListener::bind(args.listen).await {
@@ -190,15 +195,9 @@ fn bench(args: BenchArgs) -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime() {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("chessd: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     let stdout = std::io::stdout();
     match runtime.block_on(chessd::loadgen::run(args, &mut stdout.lock())) {
