@@ -9,7 +9,8 @@
 
 use core::fmt;
 
-use crate::san::san_plus;
+use crate::position::illegal_move;
+use crate::san::{check_suffix, san_among, san_plus};
 use crate::zobrist::zobrist_hash;
 use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination, parse_move};
 
@@ -90,7 +91,7 @@ impl Game {
             draw_rule,
             outcome: None,
         };
-        game.outcome = game.automatic_outcome();
+        game.outcome = game.automatic_outcome(start.outcome());
         game
     }
 
@@ -161,11 +162,24 @@ impl Game {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        let san = san_plus(&self.position, m);
-        self.position = self.position.play(m)?;
+        // The legal moves are generated once and serve the legality check and the SAN
+        // disambiguation; the new position's outcome serves the mate suffix and the game end.
+        let legal = self.position.legal_moves();
+        if !legal.contains(&m) {
+            return Err(illegal_move(&self.position, m));
+        }
+        let mut san = san_among(&self.position, m, &legal).to_string();
+        let mut next = self.position;
+        next.play_unchecked(m);
+        let decided = next.outcome();
+        if next.is_check() {
+            let mates = decided.is_some_and(|o| o.termination == Termination::Checkmate);
+            san.push(check_suffix(mates));
+        }
+        self.position = next;
         self.moves.push(m);
         self.keys.push(zobrist_hash(&self.position));
-        self.outcome = self.automatic_outcome();
+        self.outcome = self.automatic_outcome(decided);
         Ok(PlayedMove {
             mv: m,
             san,
@@ -182,9 +196,10 @@ impl Game {
         self.play(m)
     }
 
-    fn automatic_outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = self.position.outcome() {
-            return Some(outcome);
+    /// The game's end now, given `decided`: what the current position alone decides.
+    fn automatic_outcome(&self, decided: Option<Outcome>) -> Option<Outcome> {
+        if decided.is_some() {
+            return decided;
         }
         let halfmoves = self.position.halfmoves();
         let reps = self.repetitions();

@@ -357,10 +357,7 @@ pub trait Rules: Clone + Sized {
     /// (Whether the game is over by history or material is the game record's business.)
     fn play(&self, m: Move) -> Result<Self, PlayError> {
         if !self.is_legal(m) {
-            return Err(PlayError::Illegal(format!(
-                "{m} is not legal in {}",
-                self.fen()
-            )));
+            return Err(illegal_move(self, m));
         }
         let mut next = self.clone();
         next.play_unchecked(m);
@@ -487,6 +484,11 @@ impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.fen())
     }
+}
+
+/// The error for a move that is not among `pos`'s legal moves.
+pub(crate) fn illegal_move<P: Rules>(pos: &P, m: Move) -> PlayError {
+    PlayError::Illegal(format!("{m} is not legal in {}", pos.fen()))
 }
 
 /// Shared by the variants' generators: the filter argument for standard chess.

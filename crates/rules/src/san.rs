@@ -190,6 +190,17 @@ impl fmt::Display for San {
 /// The SAN of a legal move `m` of `pos`, without check suffix.
 #[must_use]
 pub fn san_of<P: Rules>(pos: &P, m: Move) -> San {
+    san_with(pos, m, None)
+}
+
+/// [`san_of`] with the position's legal moves already at hand (the game record generates them
+/// once per move and shares them between the legality check and the disambiguation).
+pub(crate) fn san_among<P: Rules>(pos: &P, m: Move, legal: &[Move]) -> San {
+    san_with(pos, m, Some(legal))
+}
+
+/// `legal`: the legal moves of `pos` if known; generated only when a rival might exist.
+fn san_with<P: Rules>(pos: &P, m: Move, legal: Option<&[Move]>) -> San {
     if m.is_castle() {
         return San::Castle {
             long: m.to() < m.from(),
@@ -203,8 +214,15 @@ pub fn san_of<P: Rules>(pos: &P, m: Move) -> San {
             file = Some(m.from().file());
         }
     } else if role != Role::King {
-        let rivals: Vec<Square> = pos
-            .legal_moves()
+        let generated;
+        let legal = match legal {
+            Some(moves) => moves,
+            None => {
+                generated = pos.legal_moves();
+                &generated[..]
+            }
+        };
+        let rivals: Vec<Square> = legal
             .iter()
             .filter(|o| o.role() == role && o.to() == m.to() && o.from() != m.from())
             .map(|o| o.from())
@@ -237,13 +255,14 @@ pub fn san_plus<P: Rules>(pos: &P, m: Move) -> String {
     let mut after = pos.clone();
     after.play_unchecked(m);
     if after.is_check() {
-        text.push(if after.count_legal_moves() == 0 {
-            '#'
-        } else {
-            '+'
-        });
+        text.push(check_suffix(after.count_legal_moves() == 0));
     }
     text
+}
+
+/// The suffix of a checking move: `#` when it mates, else `+`.
+pub(crate) fn check_suffix(mates: bool) -> char {
+    if mates { '#' } else { '+' }
 }
 
 /// Reads a move written in UCI or SAN (UCI is tried first; `Nf3` and `e2e4` never overlap).
