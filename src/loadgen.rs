@@ -37,6 +37,7 @@ use hdrhistogram::Histogram;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::{sleep, sleep_until, timeout, timeout_at};
+use tonic::metadata::{Ascii, MetadataValue};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request};
 use tonic_types::StatusExt;
@@ -451,15 +452,20 @@ impl Rng {
 /// One game in play.
 struct Table {
     id: String,
-    tokens: [String; 2],
+    /// Each seat's `authorization` value, made once (a clone shares the bytes).
+    auth: [Option<MetadataValue<Ascii>>; 2],
     sent: SendTimes,
 }
 
-fn authed<T>(message: T, token: &str) -> Request<T> {
+/// A request with a seat's authorization. No per-call deadline, like the anchor's client: a
+/// `grpc-timeout` costs the server a timer per call, and the drain after the measured window
+/// is bounded anyway.
+fn authed<T>(message: T, auth: &Option<MetadataValue<Ascii>>) -> Request<T> {
     let mut request = Request::new(message);
-    request.set_timeout(CALL_TIMEOUT);
-    if let Ok(value) = format!("Bearer {token}").parse() {
-        request.metadata_mut().insert("authorization", value);
+    if let Some(value) = auth {
+        request
+            .metadata_mut()
+            .insert("authorization", value.clone());
     }
     request
 }
@@ -733,7 +739,8 @@ async fn table(shared: Arc<Shared>, player: Channel, watchers: Vec<Channel>, tur
         let Some(game) = created.game else { return };
         let table = Arc::new(Table {
             id: game.game_id,
-            tokens: [created.white_token, created.black_token],
+            auth: [created.white_token, created.black_token]
+                .map(|token| format!("Bearer {token}").parse().ok()),
             sent: SendTimes::new(),
         });
         let mut tasks = JoinSet::new();
@@ -818,7 +825,7 @@ async fn submit(
                 pb::ResignRequest {
                     game_id: table.id.clone(),
                 },
-                &table.tokens[color.index()],
+                &table.auth[color.index()],
             ))
             .await;
         return None;
@@ -835,7 +842,7 @@ async fn submit(
     let t0 = Instant::now();
     table.sent.set(u64::from(ply) + 1, shared.nanos(t0));
     let answer = client
-        .submit_move(authed(request, &table.tokens[color.index()]))
+        .submit_move(authed(request, &table.auth[color.index()]))
         .await;
     let t1 = Instant::now();
     let mut stats = shared.stats();

@@ -99,19 +99,12 @@ fn rpc_span(method: &'static str, metadata: &MetadataMap, game_id: &str, request
     } else {
         request_id
     };
-    let span = tracing::info_span!(
-        "rpc",
-        method,
-        game_id = tracing::field::Empty,
-        request_id = tracing::field::Empty
-    );
-    // Client text goes into logs only when short; ids are short by construction.
-    if !game_id.is_empty() && game_id.len() <= 64 {
-        span.record("game_id", game_id);
-    }
-    if !request_id.is_empty() && request_id.len() <= 128 {
-        span.record("request_id", request_id);
-    }
+    // Client text goes into logs only when short; ids are short by construction. The fields
+    // are given at creation (an absent one stays empty): recording them afterwards would make
+    // the log formatter render the span's fields a second time on every call.
+    let game_id = (!game_id.is_empty() && game_id.len() <= 64).then_some(game_id);
+    let request_id = (!request_id.is_empty() && request_id.len() <= 128).then_some(request_id);
+    let span = tracing::info_span!("rpc", method, game_id, request_id);
     Call {
         method,
         span,

@@ -4,7 +4,7 @@
 use core::fmt;
 
 use crate::attacks;
-use crate::{Bitboard, Color, File, Piece, Rank, Role, Square};
+use crate::{Bitboard, Color, Piece, Role, Square};
 
 /// Piece placement only: no side to move, castling or clocks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -171,28 +171,44 @@ impl Board {
     #[must_use]
     pub fn board_fen(&self) -> String {
         let mut out = String::with_capacity(64);
-        for rank in Rank::ALL.iter().rev() {
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.piece_at(Square::from_coords(file, *rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        out.push(piece.char());
-                    }
-                    None => empty += 1,
+        self.write_board_fen(&mut out);
+        out
+    }
+
+    /// Appends the placement field of FEN to `out` (the service renders a FEN per answer and
+    /// per event, so this avoids the formatting machinery and intermediate strings).
+    pub fn write_board_fen(&self, out: &mut String) {
+        // One pass over the pieces (at most 32) fills a mailbox, instead of asking every
+        // square which piece stands on it.
+        let mut letters = [0u8; 64];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let letter = role.of(color).char() as u8;
+                for sq in self.by_piece(role.of(color)) {
+                    letters[sq.index()] = letter;
                 }
+            }
+        }
+        for rank in (0..8).rev() {
+            let mut empty = 0u8;
+            for &letter in &letters[rank * 8..rank * 8 + 8] {
+                if letter == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                out.push(char::from(letter));
             }
             if empty > 0 {
                 out.push(char::from(b'0' + empty));
             }
-            if *rank != Rank::First {
+            if rank > 0 {
                 out.push('/');
             }
         }
-        out
     }
 }
 

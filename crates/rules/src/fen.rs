@@ -187,7 +187,13 @@ impl Setup {
     /// The castling field as `KQkq` letters, or `-`.
     #[must_use]
     pub fn castling_fen(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(4);
+        self.write_castling_fen(&mut out);
+        out
+    }
+
+    fn write_castling_fen(&self, out: &mut String) {
+        let start = out.len();
         for (sq, c) in [
             (Square::H1, 'K'),
             (Square::A1, 'Q'),
@@ -198,10 +204,56 @@ impl Setup {
                 out.push(c);
             }
         }
-        if out.is_empty() {
+        if out.len() == start {
             out.push('-');
         }
+    }
+
+    /// The six FEN fields as given (the en passant square as stored).
+    #[must_use]
+    pub fn fen(&self) -> String {
+        let mut out = String::with_capacity(90);
+        self.write_fen(&mut out);
         out
+    }
+
+    /// Appends the six FEN fields to `out`. Written by hand rather than through `fmt`: the
+    /// service renders a FEN for every answer and every event.
+    pub fn write_fen(&self, out: &mut String) {
+        self.board.write_board_fen(out);
+        out.push(' ');
+        out.push(self.turn.char());
+        out.push(' ');
+        self.write_castling_fen(out);
+        out.push(' ');
+        match self.ep_square {
+            Some(sq) => {
+                out.push(sq.file().char());
+                out.push(sq.rank().char());
+            }
+            None => out.push('-'),
+        }
+        out.push(' ');
+        push_number(out, self.halfmoves);
+        out.push(' ');
+        push_number(out, self.fullmoves);
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
     }
 }
 
@@ -216,18 +268,7 @@ impl FromStr for Setup {
 impl fmt::Display for Setup {
     /// Writes the six FEN fields as given (the en passant square as stored).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} ",
-            self.board.board_fen(),
-            self.turn.char(),
-            self.castling_fen()
-        )?;
-        match self.ep_square {
-            Some(sq) => write!(f, "{sq}")?,
-            None => f.write_str("-")?,
-        }
-        write!(f, " {} {}", self.halfmoves, self.fullmoves)
+        f.write_str(&self.fen())
     }
 }
 
@@ -245,6 +286,24 @@ mod tests {
         ] {
             assert_eq!(fen.parse::<Setup>().unwrap().to_string(), fen);
         }
+    }
+
+    /// Move counters of any length, an en passant square and partial castling rights are
+    /// written back exactly (the hand-written writer, not `fmt`, renders them).
+    #[test]
+    fn writes_every_field() {
+        for fen in [
+            "r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 0 12345",
+            "4k3/8/8/8/8/8/8/4K3 b - - 99 10",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            let setup: Setup = fen.parse().unwrap();
+            assert_eq!(setup.fen(), fen);
+            assert_eq!(setup.to_string(), fen);
+        }
+        let mut setup: Setup = "4k3/8/8/8/8/8/8/4K3 w - - 0 1".parse().unwrap();
+        setup.fullmoves = u32::MAX;
+        assert!(setup.fen().ends_with(" 0 4294967295"));
     }
 
     /// Four fields are accepted with clocks defaulting to `0 1`.

@@ -346,7 +346,7 @@ pub trait Rules: Clone + Sized {
 
     /// The position as FEN.
     fn fen(&self) -> String {
-        self.setup().to_string()
+        self.setup().fen()
     }
 
     fn is_legal(&self, m: Move) -> bool {
