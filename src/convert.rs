@@ -367,7 +367,7 @@ pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
             .zip(g.sans())
             .map(|(m, san)| pb::MoveNotation {
                 uci: m.to_string(),
-                san,
+                san: san.to_owned(),
             })
             .collect()
     } else {

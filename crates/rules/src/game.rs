@@ -10,7 +10,7 @@
 use core::fmt;
 
 use crate::position::illegal_move;
-use crate::san::{check_suffix, san_among, san_plus};
+use crate::san::{check_suffix, san_among};
 use crate::zobrist::zobrist_hash;
 use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination, parse_move};
 
@@ -73,10 +73,46 @@ pub struct Game {
     start: Position,
     position: Position,
     moves: Vec<Move>,
+    /// The SAN of each move as it was played: kept so listing a game's moves does not replay
+    /// it (the service lists them in every full answer).
+    sans: Vec<SanText>,
     /// `keys[i]` is the repetition key after `i` plies (`keys[0]` for the start).
     keys: Vec<u64>,
     draw_rule: DrawRule,
     outcome: Option<Outcome>,
+}
+
+/// A SAN with its suffix, stored inline: the longest (`Qa1xb2#`, `exd8=Q+`) has 7 letters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SanText {
+    len: u8,
+    bytes: [u8; SanText::CAPACITY],
+}
+
+impl SanText {
+    const CAPACITY: usize = 7;
+
+    fn new(text: &str) -> SanText {
+        let mut bytes = [0; SanText::CAPACITY];
+        // SAN is ASCII and never longer than the capacity; a longer text would be a bug in
+        // the SAN writer, and is cut rather than allowed to panic in a server.
+        let len = text.len().min(SanText::CAPACITY);
+        bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
+        debug_assert_eq!(
+            len,
+            text.len(),
+            "SAN longer than {}: {text}",
+            SanText::CAPACITY
+        );
+        SanText {
+            len: len as u8,
+            bytes,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("?")
+    }
 }
 
 impl Game {
@@ -87,6 +123,7 @@ impl Game {
             start,
             position: start,
             moves: Vec::new(),
+            sans: Vec::new(),
             keys: vec![zobrist_hash(&start)],
             draw_rule,
             outcome: None,
@@ -131,18 +168,9 @@ impl Game {
         self.outcome.is_some()
     }
 
-    /// The SAN of every move played, with suffixes (replays the game: O(moves)).
-    #[must_use]
-    pub fn sans(&self) -> Vec<String> {
-        let mut pos = self.start;
-        self.moves
-            .iter()
-            .map(|&m| {
-                let san = san_plus(&pos, m);
-                pos.play_unchecked(m);
-                san
-            })
-            .collect()
+    /// The SAN of every move played, with suffixes, as recorded when each was played.
+    pub fn sans(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.sans.iter().map(SanText::as_str)
     }
 
     /// How often the current position has occurred, counting this occurrence.
@@ -178,6 +206,7 @@ impl Game {
         }
         self.position = next;
         self.moves.push(m);
+        self.sans.push(SanText::new(&san));
         self.keys.push(zobrist_hash(&self.position));
         self.outcome = self.automatic_outcome(decided);
         Ok(PlayedMove {

@@ -88,13 +88,13 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     let mut tokens = Vec::with_capacity(game.moves().len() * 3 / 2 + 1);
     let mut number = start.fullmoves();
     let mut turn = start.turn();
-    for (i, san) in game.sans().into_iter().enumerate() {
+    for (i, san) in game.sans().enumerate() {
         if turn.is_white() {
             tokens.push(format!("{number}."));
         } else if i == 0 {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(san);
+        tokens.push(san.to_owned());
         if !turn.is_white() {
             number += 1;
         }

@@ -93,6 +93,29 @@ proptest! {
         }
     }
 
+    /// The SAN a game records for each move is the SAN of that move in the position it was
+    /// played from, with its check or mate suffix.
+    #[test]
+    fn recorded_san_matches_replay(
+        variant in variant_strategy(),
+        choices in prop::collection::vec(any::<u16>(), 0..150),
+    ) {
+        let mut game = Game::new(Position::new(variant), DrawRule::Claim);
+        let mut expected = Vec::new();
+        for &c in &choices {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() || game.is_over() {
+                break;
+            }
+            let m = moves[c as usize % moves.len()];
+            expected.push(san_plus(game.position(), m));
+            let played = game.play(m).unwrap();
+            prop_assert_eq!(&played.san, expected.last().unwrap());
+        }
+        let recorded: Vec<String> = game.sans().map(str::to_owned).collect();
+        prop_assert_eq!(recorded, expected);
+    }
+
     /// A rejected move leaves the game exactly as it was.
     #[test]
     fn rejected_move_changes_nothing(
@@ -108,9 +131,9 @@ proptest! {
             }
             game.play(moves[c as usize % moves.len()]).unwrap();
         }
-        let before = (game.position().fen(), game.ply(), game.repetitions(), game.outcome(), game.sans());
+        let before = (game.position().fen(), game.ply(), game.repetitions(), game.outcome(), game.sans().map(str::to_owned).collect::<Vec<_>>());
         if game.play_text(&text).is_err() {
-            let after = (game.position().fen(), game.ply(), game.repetitions(), game.outcome(), game.sans());
+            let after = (game.position().fen(), game.ply(), game.repetitions(), game.outcome(), game.sans().map(str::to_owned).collect::<Vec<_>>());
             prop_assert_eq!(after, before);
         }
     }
