@@ -328,4 +328,31 @@ mod tests {
         assert!(positive("0").is_err());
         assert!(positive("-1").is_err());
     }
+
+    /// `--no-web` turns the page off; `--cors-allow-origin` repeats, and bad origins are refused.
+    #[test]
+    fn web_flags() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let parse = |args: &[&str]| <Cli as clap::Parser>::try_parse_from(args);
+        let cli = parse(&[
+            "chessd",
+            "--no-web",
+            "--cors-allow-origin",
+            "https://a.example",
+            "--cors-allow-origin",
+            "http://localhost:5173",
+        ])
+        .unwrap();
+        let web = cli.serve.server_config().web;
+        assert!(!web.page);
+        assert_eq!(
+            web.cors_allow_origins,
+            ["https://a.example", "http://localhost:5173"]
+        );
+        assert!(parse(&["chessd", "--cors-allow-origin", "a.example/x"]).is_err());
+    }
 }
