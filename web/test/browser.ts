@@ -12,7 +12,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { type Page, chromium } from "playwright-core";
 
 import {
@@ -156,7 +156,8 @@ async function main(): Promise<void> {
   try {
     const api = createClient(
       GameService,
-      createGrpcTransport({ baseUrl: `http://${addr}` }),
+      // gRPC-Web over Node's fetch: the same transport the page uses, straight to chessd.
+      createGrpcWebTransport({ baseUrl: `http://${addr}`, useBinaryFormat: true }),
     );
     const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
