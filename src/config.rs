@@ -159,7 +159,7 @@ pub struct ServeArgs {
     pub sync: SyncMode,
 
     /// Do not serve the spectator page at / (gRPC and gRPC-Web stay on).
-    #[arg(long, env = "CHESSD_NO_WEB")]
+    #[arg(long, env = "CHESSD_NO_WEB", value_parser = clap::builder::BoolishValueParser::new())]
     pub no_web: bool,
 
     /// Let browser pages from this origin call the API with gRPC-Web (repeatable;
