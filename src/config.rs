@@ -163,7 +163,7 @@ pub struct ServeArgs {
     pub no_web: bool,
 
     /// Let browser pages from this origin call the API with gRPC-Web (repeatable;
-    /// e.g. https://example.com, or * for any). Off by default: the spectator page is
+    /// e.g. `https://example.com`, or `*` for any). Off by default: the spectator page is
     /// same-origin and needs no CORS.
     #[arg(long = "cors-allow-origin", env = "CHESSD_CORS_ALLOW_ORIGIN", value_delimiter = ',', value_parser = crate::web::origin)]
     pub cors_allow_origins: Vec<String>,
