@@ -449,3 +449,99 @@ async fn cors_follows_the_flag() {
             .contains("grpc-status")
     );
 }
+
+/// Splits gRPC-Web frames off the front of `buffer`: (is trailer, payload) for each whole one.
+fn take_frames(buffer: &mut Vec<u8>) -> Vec<(bool, Vec<u8>)> {
+    let mut frames = Vec::new();
+    while buffer.len() >= 5 {
+        let len = u32::from_be_bytes(buffer[1..5].try_into().unwrap()) as usize;
+        if buffer.len() < 5 + len {
+            break;
+        }
+        let trailer = buffer[0] & 0x80 != 0;
+        let payload = buffer[5..5 + len].to_vec();
+        buffer.drain(..5 + len);
+        frames.push((trailer, payload));
+    }
+    frames
+}
+
+/// A live gRPC-Web WatchGame over HTTP/1.1 gets the snapshot, then each move as it is played;
+/// a graceful shutdown ends it with UNAVAILABLE in the trailer frame (the page then
+/// reconnects from its last seq) and the server still stops cleanly.
+#[tokio::test]
+async fn grpc_web_live_stream_and_drain() {
+    let server = support::start().await;
+    let mut client = server.client().await;
+    let (game, seats) = create(&mut client, "chess", "").await;
+
+    let encoded = pb::WatchGameRequest {
+        game_id: game.game_id.clone(),
+        after_seq: 0,
+    }
+    .encode_to_vec();
+    let mut body = vec![0u8];
+    body.extend_from_slice(&u32::try_from(encoded.len()).unwrap().to_be_bytes());
+    body.extend_from_slice(&encoded);
+    let stream = TcpStream::connect(server.addr).await.expect("connect");
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("HTTP/1.1 handshake");
+    tokio::spawn(connection);
+    let response = sender
+        .send_request(
+            request(Method::POST, "/chessd.v1.GameService/WatchGame")
+                .header(header::CONTENT_TYPE, "application/grpc-web+proto")
+                .body(Full::new(Bytes::from(body)))
+                .unwrap(),
+        )
+        .await
+        .expect("response");
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    let mut buffer = Vec::new();
+    let mut next_frame = async || loop {
+        if let Some(frame) = take_frames(&mut buffer).into_iter().next() {
+            return Some(frame);
+        }
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), body.frame())
+            .await
+            .expect("a frame within 10 seconds")?
+            .expect("body chunk");
+        if let Ok(data) = chunk.into_data() {
+            buffer.extend_from_slice(&data);
+        }
+    };
+
+    let describe = |payload: &[u8]| {
+        support::describe(&pb::WatchGameResponse::decode(payload).expect("decodes"))
+    };
+    let (trailer, payload) = next_frame().await.expect("snapshot");
+    assert!(!trailer);
+    assert_eq!(describe(&payload), "snapshot ply 0");
+    support::play(&mut client, &seats, 'w', "e4").await;
+    let (_, payload) = next_frame().await.expect("move");
+    assert_eq!(describe(&payload), "move e2e4");
+
+    let stopped = tokio::spawn(server.shutdown());
+    let mut status = None;
+    while let Some((trailer, payload)) = next_frame().await {
+        if trailer {
+            let text = String::from_utf8(payload).expect("text trailers");
+            status = text
+                .split("\r\n")
+                .find_map(|l| l.strip_prefix("grpc-status:").map(|s| s.trim().to_owned()));
+        } else {
+            assert_eq!(
+                describe(&payload),
+                "heartbeat",
+                "only heartbeats before the end"
+            );
+        }
+    }
+    assert_eq!(
+        status.as_deref(),
+        Some((tonic::Code::Unavailable as i32).to_string().as_str())
+    );
+    stopped.await.expect("join").expect("clean shutdown");
+}
