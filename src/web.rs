@@ -8,7 +8,7 @@
 //! anything whose `content-type` starts with `application/grpc` (gRPC, gRPC-Web, gRPC-Web-text)
 //! goes to the services untouched; everything else is a static-file request: `GET`/`HEAD` of
 //! a known path answers the file with its content type, an ETag (revalidated with
-//! `If-None-Match`) and a strict Content-Security-Policy; other methods on a known path get
+//! `If-None-Match`), gzip when the client takes it, and a strict Content-Security-Policy; other methods on a known path get
 //! 405; unknown paths, and every path under `--no-web`, get 404.
 
 use std::future::Future;
@@ -21,6 +21,7 @@ use http::header::{self, HeaderName, HeaderValue};
 use http::{Method, Request, Response, StatusCode};
 use http_body_util::Full;
 use tonic::body::Body;
+use tonic::codegen::Bytes;
 use tower::{Layer, Service};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -83,11 +84,16 @@ const ASSETS: &[Asset] = &[
     },
 ];
 
-/// A file ready to serve: its ETag is a hash of its bytes, computed once at startup.
+/// A file ready to serve: its ETag is a hash of its bytes, computed once at startup, and a
+/// gzip copy when that is smaller (the script shrinks to about a third).
 struct Served {
     asset: &'static Asset,
     etag: HeaderValue,
+    gzip: Option<(Bytes, HeaderValue)>,
 }
+
+/// Files smaller than this are sent as they are: gzip would save less than a packet.
+const GZIP_MIN_BYTES: usize = 1024;
 
 /// The static site: the files when the page is on, none under `--no-web`.
 struct Site {
@@ -101,7 +107,11 @@ impl Site {
                 .iter()
                 .map(|asset| Served {
                     asset,
-                    etag: etag_of(asset.body),
+                    etag: etag_of(asset.body, ""),
+                    gzip: gzip(asset.body).map(|g| {
+                        let etag = etag_of(asset.body, "-gzip");
+                        (g, etag)
+                    }),
                 })
                 .collect()
         } else {
@@ -126,6 +136,10 @@ impl Site {
                 .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
             return response;
         }
+        let (body, etag, gzipped) = match &file.gzip {
+            Some((gz, etag)) if accepts_gzip(request.headers()) => (gz.clone(), etag, true),
+            _ => (Bytes::from_static(file.asset.body), &file.etag, false),
+        };
         let fresh = request
             .headers()
             .get_all(header::IF_NONE_MATCH)
@@ -134,16 +148,20 @@ impl Site {
             .flat_map(|v| v.split(','))
             .any(|tag| {
                 let tag = tag.trim();
-                tag == "*" || tag.trim_start_matches("W/") == file.etag
+                tag == "*" || tag.trim_start_matches("W/") == etag
             });
-        let (status, body) = if fresh {
-            (StatusCode::NOT_MODIFIED, &[][..])
-        } else if method == Method::HEAD {
-            (StatusCode::OK, &[][..])
+        let length = body.len();
+        let status = if fresh {
+            StatusCode::NOT_MODIFIED
         } else {
-            (StatusCode::OK, file.asset.body)
+            StatusCode::OK
         };
-        let mut response = Response::new(Body::new(Full::new(bytes_of(body))));
+        let body = if fresh || method == Method::HEAD {
+            Bytes::new()
+        } else {
+            body
+        };
+        let mut response = Response::new(Body::new(Full::new(body)));
         *response.status_mut() = status;
         let headers = response.headers_mut();
         headers.insert(
@@ -151,9 +169,15 @@ impl Site {
             HeaderValue::from_static(file.asset.content_type),
         );
         if status == StatusCode::OK {
-            headers.insert(header::CONTENT_LENGTH, file.asset.body.len().into());
+            headers.insert(header::CONTENT_LENGTH, length.into());
         }
-        headers.insert(header::ETAG, file.etag.clone());
+        if gzipped {
+            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        }
+        if file.gzip.is_some() {
+            headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        }
+        headers.insert(header::ETAG, etag.clone());
         // The names are fixed, so browsers revalidate each time (a 304 costs one round trip)
         // and never run an old script against a new server.
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
@@ -162,9 +186,36 @@ impl Site {
     }
 }
 
-/// Static bytes as a body chunk without copying.
-fn bytes_of(body: &'static [u8]) -> tonic::codegen::Bytes {
-    tonic::codegen::Bytes::from_static(body)
+/// The gzip of `body`, when it is worth sending instead.
+fn gzip(body: &[u8]) -> Option<Bytes> {
+    use std::io::Write;
+    if body.len() < GZIP_MIN_BYTES {
+        return None;
+    }
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing to a Vec cannot fail.
+    encoder.write_all(body).ok()?;
+    let compressed = encoder.finish().ok()?;
+    (compressed.len() < body.len()).then(|| Bytes::from(compressed))
+}
+
+/// Whether the client takes gzip (`Accept-Encoding: gzip`, not refused with `q=0`).
+fn accepts_gzip(headers: &http::HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
 }
 
 /// The headers every static answer carries.
@@ -185,7 +236,7 @@ fn security_headers(headers: &mut http::HeaderMap) {
 }
 
 fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
-    let mut response = Response::new(Body::new(Full::new(bytes_of(text.as_bytes()))));
+    let mut response = Response::new(Body::new(Full::new(Bytes::from_static(text.as_bytes()))));
     *response.status_mut() = status;
     response.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -196,15 +247,16 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
 }
 
 /// A strong ETag: the 64-bit FNV-1a hash of the bytes (stable across builds and runs, so a
-/// restarted server with the same page keeps browsers' caches valid).
-fn etag_of(bytes: &[u8]) -> HeaderValue {
+/// restarted server with the same page keeps browsers' caches valid), with `suffix` naming
+/// the encoding (each representation has its own tag).
+fn etag_of(bytes: &[u8], suffix: &str) -> HeaderValue {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     // Hex digits and quotes are always a valid header value.
-    HeaderValue::from_str(&format!("\"{hash:016x}\"")).expect("hex is a valid header value")
+    HeaderValue::from_str(&format!("\"{hash:016x}{suffix}\"")).expect("hex is a valid header value")
 }
 
 /// Whether a request is for the gRPC services (gRPC, gRPC-Web, gRPC-Web-text).
@@ -388,11 +440,30 @@ mod tests {
         }
     }
 
+    /// gzip is taken unless refused with q=0.
+    #[test]
+    fn accept_encoding() {
+        let accepts = |value: &str| {
+            let mut headers = http::HeaderMap::new();
+            headers.insert(header::ACCEPT_ENCODING, value.parse().unwrap());
+            accepts_gzip(&headers)
+        };
+        assert!(accepts("gzip"));
+        assert!(accepts("gzip, deflate, br, zstd"));
+        assert!(accepts("br;q=1.0, GZIP;q=0.5"));
+        assert!(accepts("*"));
+        assert!(!accepts("br"));
+        assert!(!accepts("gzip;q=0"));
+        assert!(!accepts("identity"));
+        assert!(!accepts_gzip(&http::HeaderMap::new()));
+    }
+
     /// Every embedded file has an ETag that changes with its bytes.
     #[test]
     fn etags_follow_content() {
-        assert_ne!(etag_of(b"a"), etag_of(b"b"));
-        assert_eq!(etag_of(b"a"), etag_of(b"a"));
+        assert_ne!(etag_of(b"a", ""), etag_of(b"b", ""));
+        assert_eq!(etag_of(b"a", ""), etag_of(b"a", ""));
+        assert_ne!(etag_of(b"a", ""), etag_of(b"a", "-gzip"));
         let site = Site::new(true);
         assert_eq!(site.files.len(), ASSETS.len());
         assert!(Site::new(false).files.is_empty());

@@ -140,7 +140,38 @@ async fn assets_have_their_content_types() {
             answer.header("content-security-policy"),
             CONTENT_SECURITY_POLICY
         );
+        assert_eq!(answer.header("content-encoding"), "", "{path}");
     }
+
+    // Browsers that take gzip get the script compressed, with its own ETag.
+    let plain = get(server.addr, "/app.js").await;
+    let zipped = send(
+        server.addr,
+        request(Method::GET, "/app.js")
+            .header(header::ACCEPT_ENCODING, "gzip, deflate, br")
+            .body(Full::default())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(zipped.status, StatusCode::OK);
+    assert_eq!(zipped.header("content-encoding"), "gzip");
+    assert_eq!(zipped.header("vary"), "accept-encoding");
+    assert_eq!(
+        zipped.header("content-type"),
+        "text/javascript; charset=utf-8"
+    );
+    assert!(
+        zipped.body.len() * 2 < plain.body.len(),
+        "gzip saves at least half"
+    );
+    assert_ne!(zipped.header("etag"), plain.header("etag"));
+    let mut unzipped = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&zipped.body[..]),
+        &mut unzipped,
+    )
+    .expect("valid gzip");
+    assert_eq!(unzipped, dist("app.js"));
 }
 
 /// Unknown paths are 404 whatever the method; known paths refuse other methods with 405.
