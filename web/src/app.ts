@@ -31,6 +31,11 @@ const LIST_REFRESH_MS = 3000;
 /** Reconnect backoff bounds for a dropped WatchGame stream. */
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 8000;
+/**
+ * A stream silent this long is presumed dead (a network that drops packets without closing
+ * the connection) and reopened; chessd sends a heartbeat every 5 s by default.
+ */
+const STALL_MS = 30_000;
 
 const main = document.getElementById("main") as HTMLElement;
 
@@ -518,9 +523,18 @@ async function showGame(id: string, signal: AbortSignal): Promise<void> {
   let backoff = RETRY_MIN_MS;
   while (!signal.aborted) {
     if (state && state.status !== GameStatus.ONGOING) break;
+    const streamAbort = new AbortController();
+    const stop = () => streamAbort.abort();
+    signal.addEventListener("abort", stop);
+    let stall = setTimeout(stop, STALL_MS);
     try {
-      const stream = client.watchGame({ gameId: id, afterSeq: state?.lastSeq ?? 0n }, { signal });
+      const stream = client.watchGame(
+        { gameId: id, afterSeq: state?.lastSeq ?? 0n },
+        { signal: streamAbort.signal },
+      );
       for await (const msg of stream) {
+        clearTimeout(stall);
+        stall = setTimeout(stop, STALL_MS);
         if (connection !== "Live") {
           connection = "Live";
           if (state) render();
@@ -541,6 +555,9 @@ async function showGame(id: string, signal: AbortSignal): Promise<void> {
         conn.dataset.state = "missing";
         return;
       }
+    } finally {
+      clearTimeout(stall);
+      signal.removeEventListener("abort", stop);
     }
     if (state && state.status !== GameStatus.ONGOING) break;
     connection = "Reconnecting…";
