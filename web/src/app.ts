@@ -7,7 +7,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 
 import { drawBoard } from "./board.js";
-import { type Board, parseFen, playUci } from "./chess.js";
+import { type Board, parseFen, playUci, uciSquares } from "./chess.js";
 import {
   type Clocks,
   Color,
@@ -409,8 +409,18 @@ async function showGame(id: string, signal: AbortSignal): Promise<void> {
     if (!state) return;
     const at = shown();
     title.textContent = `${state.white || "White"} – ${state.black || "Black"} · ${variantName(state.variant)}`;
+    // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
+    const san = at > 0 ? (state.sans[at - 1] ?? "") : "";
+    const moved = uciSquares(state.ucis[at - 1] ?? "");
+    const mover = moved ? (state.boards[at]?.[moved.to] ?? "") : "";
+    const check = /[+#]$/.test(san) && mover ? (mover === mover.toUpperCase() ? "k" : "K") : null;
     boardBox.replaceChildren(
-      drawBoard(state.boards[at] as Board, at > 0 ? (state.ucis[at - 1] ?? null) : null, flipped),
+      drawBoard(
+        state.boards[at] as Board,
+        at > 0 ? (state.ucis[at - 1] ?? null) : null,
+        flipped,
+        check,
+      ),
     );
     boardBox.dataset.ply = String(at);
     renderClocks();

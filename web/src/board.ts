@@ -107,8 +107,16 @@ export function describeBoard(board: Board): string {
   return sides.join(". ");
 }
 
-/** Draws `board` into a fresh SVG element; `lastMove` (UCI) is highlighted. */
-export function drawBoard(board: Board, lastMove: string | null, flipped: boolean): SVGElement {
+/**
+ * Draws `board` into a fresh SVG element; `lastMove` (UCI) is highlighted, and so is the king
+ * in check (`check`: "K" or "k").
+ */
+export function drawBoard(
+  board: Board,
+  lastMove: string | null,
+  flipped: boolean,
+  check: "K" | "k" | null = null,
+): SVGElement {
   const svg = el("svg", {
     viewBox: "0 0 800 800",
     class: "board",
@@ -127,6 +135,9 @@ export function drawBoard(board: Board, lastMove: string | null, flipped: boolea
     svg.append(el("rect", { x, y, width: 100, height: 100, class: light ? "sq light" : "sq dark" }));
     if (highlight && (i === highlight.from || i === highlight.to)) {
       svg.append(el("rect", { x, y, width: 100, height: 100, class: "sq last" }));
+    }
+    if (check && board[i] === check) {
+      svg.append(el("circle", { cx: x + 50, cy: y + 50, r: 46, class: "check" }));
     }
   }
   for (let f = 0; f < 8; f++) {

@@ -274,6 +274,7 @@ async function main(): Promise<void> {
     await page.keyboard.press("End");
     await waitFor("the final position", async () => (await ply()) === "7");
     if (!(await page.locator('#board [data-square="f7"][data-piece="Q"]').count())) fail("no queen on f7");
+    if ((await page.locator("#board .check").count()) !== 1) fail("the mated king is not marked");
 
     // Flip: White's king moves from the bottom row to the top row.
     const kingY = async () =>
@@ -344,6 +345,8 @@ async function main(): Promise<void> {
     await waitFor("both games in the recent list", async () =>
       (await page.locator(`#recent-games li[data-game-id="${id}"], #recent-games li[data-game-id="${rkId}"]`).count()) === 2,
     );
+
+    await page.screenshot({ path: path.join(ARTIFACTS, "games.png"), fullPage: true });
 
     if (foreign.length) fail(`the page requested other origins: ${foreign.join(", ")}`);
     if (problems.length) fail(`page problems:\n${problems.join("\n")}`);
