@@ -323,6 +323,12 @@ where
             return Box::pin(self.inner.call(request));
         }
         let response = self.site.answer(&request);
+        tracing::debug!(
+            method = %request.method(),
+            path = request.uri().path(),
+            status = response.status().as_u16(),
+            "static file"
+        );
         Box::pin(async move { Ok(response) })
     }
 }

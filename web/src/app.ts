@@ -219,7 +219,7 @@ async function showList(signal: AbortSignal): Promise<void> {
         clearTimeout(t);
         resolve();
       };
-      signal.addEventListener("abort", wake);
+      signal.addEventListener("abort", wake, { once: true });
     });
   }
 }
