@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fromBinary } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { type Page, chromium } from "playwright-core";
@@ -20,6 +21,7 @@ import {
   GameService,
   GameStatus,
   Variant,
+  WatchGameRequestSchema,
 } from "../src/gen/chessd/v1/chessd_pb.js";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -167,6 +169,15 @@ async function main(): Promise<void> {
     page.on("request", (r) => {
       if (!r.url().startsWith(proxy.url)) foreign.push(r.url());
     });
+    // Every WatchGame the page opens: (game id, after_seq), decoded from the gRPC-Web frame.
+    const watches: [string, bigint][] = [];
+    page.on("request", (r) => {
+      const body = r.postDataBuffer();
+      if (r.url().endsWith("/chessd.v1.GameService/WatchGame") && body && body.length >= 5) {
+        const w = fromBinary(WatchGameRequestSchema, body.subarray(5));
+        watches.push([w.gameId, w.afterSeq]);
+      }
+    });
     page.on("console", (m) => {
       if (/Content.Security.Policy|Refused to/i.test(m.text())) problems.push(m.text());
     });
@@ -237,6 +248,8 @@ async function main(): Promise<void> {
 
     // Cut the page's stream, play two moves while it is away, then let it back in.
     const before = proxy.connections();
+    const seenSeq = (await api.getGame({ gameId: id })).game?.lastSeq ?? fail("no game");
+    const watchesBefore = watches.length;
     proxy.cut();
     await waitFor("the page to notice the cut", async () =>
       (await text(page, "#connection")).startsWith("Reconnecting"),
@@ -247,6 +260,12 @@ async function main(): Promise<void> {
     await expectMoves(page, played);
     if (proxy.connections() <= before) fail("the page did not open a new connection");
     await waitFor("live again", async () => (await text(page, "#connection")) === "Live");
+    // It resumed from the last event it had seen, not from a fresh snapshot.
+    const resumed = watches.slice(watchesBefore);
+    if (!resumed.length || resumed.some(([g, seq]) => g !== id || seq !== seenSeq)) {
+      fail(`reconnects asked for ${JSON.stringify(resumed.map(([g, s]) => [g, String(s)]))}, expected after_seq ${seenSeq}`);
+    }
+    if (watches[0]?.[1] !== 0n) fail("the first watch did not start from a snapshot");
 
     await play(5);
     await expectMoves(page, played);
