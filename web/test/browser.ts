@@ -1,7 +1,8 @@
 // End-to-end test of the spectator page in a real headless Chromium: starts chessd, plays games
 // over gRPC from here (the generated client), and checks that the page shows every move, the
 // clocks, draw offers and the result; cuts the page's stream mid-game and checks it resumes
-// without missing a move; steps through a finished game; renders a Racing Kings race. Saves
+// from its last seq without missing a move; steps through finished games (positions checked
+// against the server's FEN at every ply); renders a Racing Kings race. Saves
 // screenshots to web/test-artifacts/.
 //
 // Usage (web/test/run.sh bundles and runs it): node browser.mjs <path-to-chessd>
@@ -16,6 +17,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { type Page, chromium } from "playwright-core";
 
+import { FILES, parseFen } from "../src/chess.js";
 import {
   type CreateGameResponse,
   GameService,
@@ -310,6 +312,48 @@ async function main(): Promise<void> {
     await page.screenshot({ path: path.join(ARTIFACTS, "chess-phone.png") });
     await page.setViewportSize({ width: 1000, height: 800 });
 
+    // --- A finished game opened afresh: the page rebuilds every position from the snapshot's
+    // moves. Stepping through it must match the server's FEN at each ply, through en passant,
+    // promotion with capture and castling on both sides.
+    const special = await api.createGame({ variant: Variant.CHESS, whitePlayer: "eve", blackPlayer: "dan" });
+    const specialId = special.game?.gameId ?? fail("no game id");
+    const fens = [special.game?.fen ?? fail("no fen")];
+    const specialMoves = "e4 a6 e5 d5 exd6 e6 dxc7 Qd7 cxb8=Q Rxb8 Nf3 Bd6 Be2 Nf6 O-O O-O".split(" ");
+    for (const [i, san] of specialMoves.entries()) {
+      const r = await api.submitMove(
+        { gameId: specialId, move: san },
+        as(i % 2 === 0 ? special.whiteToken : special.blackToken),
+      );
+      fens.push(r.game?.fen ?? fail("no fen"));
+    }
+    await api.resign({ gameId: specialId }, as(special.whiteToken));
+    await page.goto(`${proxy.url}/#/game/${specialId}`);
+    await waitFor("the resignation", async () =>
+      (await text(page, "#result")) === "0-1 · Black wins by resignation",
+    );
+    await expectMoves(page, specialMoves);
+    await page.locator('#moves button[data-ply="1"]').focus();
+    await page.keyboard.press("Home");
+    for (let p = 0; p <= specialMoves.length; p++) {
+      if (p > 0) await page.keyboard.press("ArrowRight");
+      await waitFor(`ply ${p}`, async () => (await ply()) === String(p));
+      const expected = parseFen(fens[p] ?? "")
+        .map((piece, i) => (piece ? `${FILES[i % 8]}${Math.floor(i / 8) + 1}${piece}` : ""))
+        .filter(Boolean)
+        .sort()
+        .join(" ");
+      const shown = (
+        await page
+          .locator("#board .piece")
+          .evaluateAll((nodes) =>
+            nodes.map((n) => `${n.getAttribute("data-square")}${n.getAttribute("data-piece")}`),
+          )
+      )
+        .sort()
+        .join(" ");
+      if (shown !== expected) fail(`ply ${p}: page shows ${shown}, server says ${fens[p]}`);
+    }
+
     // --- Racing Kings: each side races its king to rank 8.
     const rk = await api.createGame({
       variant: Variant.RACING_KINGS,
@@ -361,8 +405,8 @@ async function main(): Promise<void> {
     // The list shows both games as finished.
     await page.goto(`${proxy.url}/`);
     await page.selectOption("#variant-filter", "0");
-    await waitFor("both games in the recent list", async () =>
-      (await page.locator(`#recent-games li[data-game-id="${id}"], #recent-games li[data-game-id="${rkId}"]`).count()) === 2,
+    await waitFor("the finished games in the recent list", async () =>
+      (await page.locator(`#recent-games li[data-game-id="${id}"], #recent-games li[data-game-id="${rkId}"], #recent-games li[data-game-id="${specialId}"]`).count()) === 3,
     );
 
     await page.screenshot({ path: path.join(ARTIFACTS, "games.png"), fullPage: true });
@@ -371,6 +415,7 @@ async function main(): Promise<void> {
     if (problems.length) fail(`page problems:\n${problems.join("\n")}`);
     console.log(
       `browser test passed: chess ${played.length} plies (stream cut and resumed), ` +
+        `${specialMoves.length} plies stepped through from a snapshot, ` +
         `Racing Kings ${rkPlayed.length} plies; screenshots in ${ARTIFACTS}`,
     );
   } finally {
