@@ -139,8 +139,11 @@ async function main(): Promise<void> {
   const binary = process.argv[2] ?? fail("usage: browser.mjs <path-to-chessd>");
   mkdirSync(ARTIFACTS, { recursive: true });
   const { proc, addr } = await startChessd(binary);
+  // Whatever fails from here on, chessd must not outlive the test.
+  process.on("exit", () => proc.kill("SIGTERM"));
   const proxy = await startProxy(addr);
   const profile = mkdtempSync(path.join(tmpdir(), "chessd-chromium-"));
+  process.on("exit", () => rmSync(profile, { recursive: true, force: true }));
   // A fresh profile directory (playwright passes it as --user-data-dir).
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -420,9 +423,8 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    await proxy.close();
     proc.kill("SIGTERM");
-    rmSync(profile, { recursive: true, force: true });
+    await proxy.close();
   }
 }
 
