@@ -78,6 +78,11 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../web/dist/app.css"),
     },
     Asset {
+        path: "/licenses.txt",
+        content_type: "text/plain; charset=utf-8",
+        body: include_bytes!("../web/dist/licenses.txt"),
+    },
+    Asset {
         path: "/favicon.svg",
         content_type: "image/svg+xml",
         body: include_bytes!("../web/dist/favicon.svg"),

@@ -10,6 +10,10 @@ buf generate
 tsc --noEmit -p tsconfig.json
 rm -rf dist
 mkdir -p dist
+meta=$(mktemp)
+trap 'rm -f "$meta"' EXIT
+# The bundled packages' notices go to dist/licenses.txt instead of comments in the script.
 esbuild src/app.ts --bundle --format=esm --target=es2022 --minify --legal-comments=none \
-  --charset=utf8 --log-level=warning --outfile=dist/app.js
+  --charset=utf8 --log-level=warning --metafile="$meta" --outfile=dist/app.js
+node tools/licenses.mjs "$meta" dist/licenses.txt
 cp static/index.html static/app.css static/favicon.svg dist/

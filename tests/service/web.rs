@@ -130,6 +130,7 @@ async fn assets_have_their_content_types() {
         ("/app.js", "app.js", "text/javascript; charset=utf-8"),
         ("/app.css", "app.css", "text/css; charset=utf-8"),
         ("/favicon.svg", "favicon.svg", "image/svg+xml"),
+        ("/licenses.txt", "licenses.txt", "text/plain; charset=utf-8"),
     ] {
         let answer = get(server.addr, path).await;
         assert_eq!(answer.status, StatusCode::OK, "{path}");
