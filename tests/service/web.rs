@@ -342,6 +342,19 @@ async fn grpc_web_unary_streaming_and_errors() {
     assert_eq!(status, (tonic::Code::NotFound as i32).to_string());
     assert!(messages.is_empty());
 
+    // The request size limit answers gRPC-Web callers as it answers gRPC ones.
+    let (status, _) = grpc_web(
+        server.addr,
+        "CreateGame",
+        &pb::CreateGameRequest {
+            variant: pb::Variant::Chess as i32,
+            white_player: "a".repeat(chessd::config::DEFAULT_MAX_REQUEST_BYTES + 1),
+            ..Default::default()
+        },
+    )
+    .await;
+    assert_eq!(status, (tonic::Code::ResourceExhausted as i32).to_string());
+
     // A gRPC-Web call with a seat token in the headers plays a move.
     let (game, seats) = create(&mut client, "chess", "").await;
     let encoded = pb::SubmitMoveRequest {
