@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::store::StoreLimits;
+use crate::web::WebConfig;
 
 /// Where the server listens by default: every interface, gRPC's customary port.
 pub const DEFAULT_LISTEN: &str = "0.0.0.0:50051";
@@ -61,6 +62,8 @@ pub struct ServerConfig {
     pub data_dir: Option<PathBuf>,
     /// How the durable store flushes its commits.
     pub sync: SyncMode,
+    /// The spectator page and CORS for gRPC-Web (`--no-web`, `--cors-allow-origin`).
+    pub web: WebConfig,
 }
 
 impl Default for ServerConfig {
@@ -79,6 +82,7 @@ impl Default for ServerConfig {
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             data_dir: None,
             sync: SyncMode::Full,
+            web: WebConfig::default(),
         }
     }
 }
@@ -153,6 +157,16 @@ pub struct ServeArgs {
     /// a process crash).
     #[arg(long, env = "CHESSD_SYNC", value_enum, default_value_t = SyncMode::Full)]
     pub sync: SyncMode,
+
+    /// Do not serve the spectator page at / (gRPC and gRPC-Web stay on).
+    #[arg(long, env = "CHESSD_NO_WEB", value_parser = clap::builder::BoolishValueParser::new())]
+    pub no_web: bool,
+
+    /// Let browser pages from this origin call the API with gRPC-Web (repeatable;
+    /// e.g. `https://example.com`, or `*` for any). Off by default: the spectator page is
+    /// same-origin and needs no CORS.
+    #[arg(long = "cors-allow-origin", env = "CHESSD_CORS_ALLOW_ORIGIN", value_delimiter = ',', value_parser = crate::web::origin)]
+    pub cors_allow_origins: Vec<String>,
 }
 
 impl ServeArgs {
@@ -173,6 +187,10 @@ impl ServeArgs {
             drain_timeout: self.drain_timeout,
             data_dir: self.data_dir.clone(),
             sync: self.sync,
+            web: WebConfig {
+                page: !self.no_web,
+                cors_allow_origins: self.cors_allow_origins.clone(),
+            },
         }
     }
 }
@@ -309,5 +327,32 @@ mod tests {
         assert_eq!(positive("3"), Ok(3));
         assert!(positive("0").is_err());
         assert!(positive("-1").is_err());
+    }
+
+    /// `--no-web` turns the page off; `--cors-allow-origin` repeats, and bad origins are refused.
+    #[test]
+    fn web_flags() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let parse = |args: &[&str]| <Cli as clap::Parser>::try_parse_from(args);
+        let cli = parse(&[
+            "chessd",
+            "--no-web",
+            "--cors-allow-origin",
+            "https://a.example",
+            "--cors-allow-origin",
+            "http://localhost:5173",
+        ])
+        .unwrap();
+        let web = cli.serve.server_config().web;
+        assert!(!web.page);
+        assert_eq!(
+            web.cors_allow_origins,
+            ["https://a.example", "http://localhost:5173"]
+        );
+        assert!(parse(&["chessd", "--cors-allow-origin", "a.example/x"]).is_err());
     }
 }

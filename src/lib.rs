@@ -18,6 +18,8 @@
 //! - `token`: seat tokens (generation, bearer parsing, constant-time comparison).
 //! - `shutdown`: Ctrl-C or SIGTERM.
 //! - `perft_cmd`: the `chessd perft` command-line entry over the rules engine.
+//! - `web`: the spectator page (embedded from `web/dist`, built from `web/src`) and CORS for
+//!   gRPC-Web callers; gRPC-Web itself is tonic-web, layered in [`run`].
 //! - [`proto`]: the generated protobuf types, server and client (`proto/chessd/v1`).
 
 #![forbid(unsafe_code)]
@@ -34,6 +36,7 @@ pub mod shutdown;
 pub mod store;
 pub mod token;
 pub mod watch;
+pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -148,6 +151,12 @@ pub async fn run(
     let server = Server::builder()
         .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
         .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+        // Browsers speak gRPC-Web over HTTP/1.1 (see `web`): CORS answers preflights first,
+        // then the page's files are split off, then gRPC-Web becomes gRPC.
+        .accept_http1(true)
+        .layer(tower::util::option_layer(web::cors_layer(&config.web)))
+        .layer(web::WebLayer::new(&config.web))
+        .layer(tonic_web::GrpcWebLayer::new())
         .layer(oversize::layer(limit))
         .add_service(health_service.max_decoding_message_size(limit))
         .add_service(reflection_v1.max_decoding_message_size(limit))

@@ -10,3 +10,4 @@ mod ops;
 mod support;
 mod views;
 mod watch;
+mod web;

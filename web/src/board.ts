@@ -1,0 +1,163 @@
+// The board as SVG: squares, coordinates, last-move highlight and pieces. The piece shapes are
+// drawn here from scratch (simple geometric figures on a 100 x 100 square), so the page ships
+// no third-party artwork and fetches nothing.
+
+import { type Board, FILES, uciSquares } from "./chess.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+type Shape = [tag: string, attrs: Record<string, string | number>];
+
+const circle = (cx: number, cy: number, r: number): Shape => ["circle", { cx, cy, r }];
+const path = (d: string): Shape => ["path", { d }];
+const base = (x: number, y: number, w: number, h: number): Shape => [
+  "rect",
+  { x, y, width: w, height: h, rx: 3 },
+];
+
+/** Each piece's body shapes; `DETAIL` shapes are drawn in the contrasting colour. */
+const SHAPES: Record<string, Shape[]> = {
+  p: [circle(50, 32, 12), path("M38 46 H62 L57 52 L64 78 H36 L43 52 Z"), base(28, 78, 44, 10)],
+  r: [
+    path(
+      "M30 18 H39 V27 H46 V18 H54 V27 H61 V18 H70 V36 L64 41 V70 L70 76 H30 L36 70 V41 L30 36 Z",
+    ),
+    base(24, 76, 52, 12),
+  ],
+  n: [
+    path(
+      "M32 76 C31 60 40 52 47 45 C41 48 35 53 28 51 C21 47 25 38 33 32 C39 26 43 20 45 13 " +
+        "L52 21 C65 22 75 35 74 53 C74 63 70 70 70 76 Z",
+    ),
+    base(24, 76, 52, 12),
+  ],
+  b: [
+    circle(50, 15, 6),
+    path("M50 21 C35 32 31 47 38 60 H62 C69 47 65 32 50 21 Z"),
+    path("M40 62 H60 L65 76 H35 Z"),
+    base(25, 76, 50, 12),
+  ],
+  q: [
+    path("M27 74 L19 32 L36 53 L42 24 L50 51 L58 24 L64 53 L81 32 L73 74 Z"),
+    circle(19, 30, 5),
+    circle(42, 21, 5),
+    circle(58, 21, 5),
+    circle(81, 30, 5),
+    base(24, 74, 52, 14),
+  ],
+  k: [
+    path("M46 5 H54 V13 H62 V21 H54 V31 H46 V21 H38 V13 H46 Z"),
+    path("M50 36 C40 26 21 30 24 46 C26 58 32 66 34 74 H66 C68 66 74 58 76 46 C79 30 60 26 50 36 Z"),
+    base(28, 74, 44, 14),
+  ],
+};
+
+const DETAIL: Record<string, Shape[]> = {
+  n: [circle(43, 30, 2.5)],
+  b: [path("M47 36 L55 46")],
+  k: [path("M36 60 H64")],
+  q: [path("M33 64 H67")],
+};
+
+const PIECE_NAMES: Record<string, string> = {
+  p: "pawn",
+  n: "knight",
+  b: "bishop",
+  r: "rook",
+  q: "queen",
+  k: "king",
+};
+
+function el(tag: string, attrs: Record<string, string | number>): SVGElement {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/** One piece as a group positioned at (x, y) in board units (100 per square). */
+function pieceNode(piece: string, x: number, y: number): SVGElement {
+  const kind = piece.toLowerCase();
+  const white = piece !== kind;
+  const g = el("g", {
+    transform: `translate(${x} ${y})`,
+    class: `piece ${white ? "white" : "black"}`,
+    "data-piece": piece,
+  });
+  for (const [tag, attrs] of SHAPES[kind] ?? []) g.append(el(tag, { ...attrs, class: "body" }));
+  for (const [tag, attrs] of DETAIL[kind] ?? []) g.append(el(tag, { ...attrs, class: "detail" }));
+  return g;
+}
+
+/** A spoken description of the position, for screen readers. */
+export function describeBoard(board: Board): string {
+  const sides: string[] = [];
+  for (const white of [true, false]) {
+    const parts: string[] = [];
+    for (const kind of ["k", "q", "r", "b", "n", "p"]) {
+      const squares: string[] = [];
+      board.forEach((p, i) => {
+        if (p !== "" && p.toLowerCase() === kind && (p !== kind) === white) {
+          squares.push(FILES[i % 8] + String(Math.floor(i / 8) + 1));
+        }
+      });
+      if (squares.length) parts.push(`${PIECE_NAMES[kind]} ${squares.join(" ")}`);
+    }
+    sides.push(`${white ? "White" : "Black"}: ${parts.join(", ") || "nothing"}`);
+  }
+  return sides.join(". ");
+}
+
+/**
+ * Draws `board` into a fresh SVG element; `lastMove` (UCI) is highlighted, and so is the king
+ * in check (`check`: "K" or "k").
+ */
+export function drawBoard(
+  board: Board,
+  lastMove: string | null,
+  flipped: boolean,
+  check: "K" | "k" | null = null,
+): SVGElement {
+  const svg = el("svg", {
+    viewBox: "0 0 800 800",
+    class: "board",
+    role: "img",
+    "aria-label": describeBoard(board),
+  });
+  const at = (index: number): [number, number] => {
+    const file = index % 8;
+    const rank = Math.floor(index / 8);
+    return flipped ? [(7 - file) * 100, rank * 100] : [file * 100, (7 - rank) * 100];
+  };
+  const highlight = lastMove ? uciSquares(lastMove) : null;
+  for (let i = 0; i < 64; i++) {
+    const [x, y] = at(i);
+    const light = (i % 8) % 2 !== Math.floor(i / 8) % 2;
+    svg.append(el("rect", { x, y, width: 100, height: 100, class: light ? "sq light" : "sq dark" }));
+    if (highlight && (i === highlight.from || i === highlight.to)) {
+      svg.append(el("rect", { x, y, width: 100, height: 100, class: "sq last" }));
+    }
+    if (check && board[i] === check) {
+      svg.append(el("circle", { cx: x + 50, cy: y + 50, r: 46, class: "check" }));
+    }
+  }
+  for (let f = 0; f < 8; f++) {
+    const [x] = at(f);
+    const t = el("text", { x: x + 92, y: 794, class: "coord", "text-anchor": "end" });
+    t.textContent = FILES[f] ?? "";
+    svg.append(t);
+  }
+  for (let r = 0; r < 8; r++) {
+    const [, y] = at(r * 8);
+    const t = el("text", { x: 4, y: y + 20, class: "coord" });
+    t.textContent = String(r + 1);
+    svg.append(t);
+  }
+  board.forEach((piece, i) => {
+    if (piece === "") return;
+    const [x, y] = at(i);
+    const node = pieceNode(piece, x, y);
+    node.setAttribute("data-square", FILES[i % 8] + String(Math.floor(i / 8) + 1));
+    svg.append(node);
+  });
+  return svg;
+}
