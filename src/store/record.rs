@@ -427,8 +427,10 @@ impl GameRecord {
         if seat != turn {
             return Err(ServiceError::NotYourTurn { turn });
         }
-        let mv = resolve(&before, text)?;
-        let played = self.game.play(mv).map_err(play_error)?;
+        let played = self
+            .game
+            .play_found(|pos, legal| resolve_among(pos, text, legal))
+            .map_err(play_error)?;
         let over = self.game.is_over();
         if let Some(clock) = &mut self.clock {
             clock.switch(now.mono);
@@ -450,7 +452,7 @@ impl GameRecord {
         );
         self.log.push(entry);
         let info = MoveInfo {
-            mv,
+            mv: played.mv,
             san: played.san,
             ply: played.ply,
             color: seat,
@@ -595,11 +597,15 @@ impl GameRecord {
 
 /// The move `text` names in `pos`.
 pub fn resolve(pos: &Position, text: &MoveText) -> Result<Move, ServiceError> {
+    resolve_among(pos, text, &pos.legal_moves()).map_err(play_error)
+}
+
+/// The move of `legal` (the legal moves of `pos`) that `text` names.
+fn resolve_among(pos: &Position, text: &MoveText, legal: &[Move]) -> Result<Move, PlayError> {
     match text {
-        MoveText::Uci(uci) => uci.to_move(pos),
-        MoveText::San(san) => san.to_move(pos),
+        MoveText::Uci(uci) => uci.to_move_among(pos, legal),
+        MoveText::San(san) => san.to_move_among(pos, legal),
     }
-    .map_err(play_error)
 }
 
 fn play_error(e: PlayError) -> ServiceError {

@@ -189,6 +189,9 @@ impl Board {
                 }
             }
         }
+        // At most 64 letters and 7 slashes, written to the string at once.
+        let mut text = [0u8; 71];
+        let mut len = 0;
         for rank in (0..8).rev() {
             let mut empty = 0u8;
             for &letter in &letters[rank * 8..rank * 8 + 8] {
@@ -197,18 +200,24 @@ impl Board {
                     continue;
                 }
                 if empty > 0 {
-                    out.push(char::from(b'0' + empty));
+                    text[len] = b'0' + empty;
+                    len += 1;
                     empty = 0;
                 }
-                out.push(char::from(letter));
+                text[len] = letter;
+                len += 1;
             }
             if empty > 0 {
-                out.push(char::from(b'0' + empty));
+                text[len] = b'0' + empty;
+                len += 1;
             }
             if rank > 0 {
-                out.push('/');
+                text[len] = b'/';
+                len += 1;
             }
         }
+        // Piece letters, digits and slashes are ASCII.
+        out.push_str(core::str::from_utf8(&text[..len]).unwrap_or("?"));
     }
 }
 

@@ -187,12 +187,28 @@ impl Game {
 
     /// Plays a legal move; an illegal one or a finished game leaves everything unchanged.
     pub fn play(&mut self, m: Move) -> Result<PlayedMove, PlayError> {
+        self.play_found(|pos, legal| {
+            if legal.contains(&m) {
+                Ok(m)
+            } else {
+                Err(illegal_move(pos, m))
+            }
+        })
+    }
+
+    /// Plays the move `find` picks from the current position's legal moves (a UCI or SAN
+    /// text resolved against them, say); an error from `find` or a finished game leaves
+    /// everything unchanged. The legal moves are generated once for `find`, the legality check
+    /// and the SAN; the new position's outcome serves the mate suffix and the game end.
+    pub fn play_found(
+        &mut self,
+        find: impl FnOnce(&Position, &[Move]) -> Result<Move, PlayError>,
+    ) -> Result<PlayedMove, PlayError> {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        // The legal moves are generated once and serve the legality check and the SAN
-        // disambiguation; the new position's outcome serves the mate suffix and the game end.
         let legal = self.position.legal_moves();
+        let m = find(&self.position, &legal)?;
         if !legal.contains(&m) {
             return Err(illegal_move(&self.position, m));
         }

@@ -90,11 +90,22 @@ impl Move {
 impl fmt::Display for Move {
     /// The move in UCI notation: `e2e4`, `e7e8q`, castling as `e1g1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(r) = self.promotion() {
-            write!(f, "{}", r.char())?;
+        // Built in a buffer and written once: every move the service lists goes through here.
+        let mut buf = [0u8; 5];
+        let squares = [self.from, self.to];
+        for (pair, sq) in buf.chunks_exact_mut(2).zip(squares) {
+            pair[0] = sq.file().char() as u8;
+            pair[1] = sq.rank().char() as u8;
         }
-        Ok(())
+        let len = match self.promotion() {
+            Some(r) => {
+                buf[4] = r.char() as u8;
+                5
+            }
+            None => 4,
+        };
+        // Square and role letters are ASCII.
+        f.write_str(core::str::from_utf8(&buf[..len]).unwrap_or("?"))
     }
 }
 

@@ -111,10 +111,14 @@ impl FromStr for San {
 impl San {
     /// The one legal move of `pos` this SAN names.
     pub fn to_move<P: Rules>(&self, pos: &P) -> Result<Move, PlayError> {
-        let moves = pos.legal_moves();
+        self.to_move_among(pos, &pos.legal_moves())
+    }
+
+    /// The one move of `legal` (the legal moves of `pos`) this SAN names.
+    pub fn to_move_among<P: Rules>(&self, pos: &P, legal: &[Move]) -> Result<Move, PlayError> {
         let mut found = None;
         let mut count = 0;
-        for &m in moves.iter() {
+        for &m in legal {
             let hit = match *self {
                 San::Castle { long } => m.is_castle() && (m.to() < m.from()) == long,
                 San::Normal {

@@ -227,7 +227,9 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file().char(), self.rank().char())
+        let name = [self.file().char() as u8, self.rank().char() as u8];
+        // File and rank letters are ASCII.
+        f.write_str(core::str::from_utf8(&name).unwrap_or("?"))
     }
 }
 

@@ -83,8 +83,12 @@ impl fmt::Display for UciMove {
 impl UciMove {
     /// The legal move of `pos` this UCI text names.
     pub fn to_move<P: Rules>(&self, pos: &P) -> Result<Move, PlayError> {
-        let moves = pos.legal_moves();
-        let found = moves.iter().copied().find(|m| {
+        self.to_move_among(pos, &pos.legal_moves())
+    }
+
+    /// The move of `legal` (the legal moves of `pos`) this UCI text names.
+    pub fn to_move_among<P: Rules>(&self, pos: &P, legal: &[Move]) -> Result<Move, PlayError> {
+        let found = legal.iter().copied().find(|m| {
             m.from() == self.from
                 && m.promotion() == self.promotion
                 && (m.to() == self.to || is_king_takes_rook(pos, *m, self.to))
