@@ -38,6 +38,10 @@ pub enum ServiceError {
     },
     /// The request id was used before for a different request.
     RequestIdReused,
+    /// A retried CreateGame whose game exists, but whose clear seat tokens the server no
+    /// longer holds (it keeps only their digests; the clear ones live in the memory of the
+    /// process that created the game). Fresh tokens would belong to nobody, so none are made.
+    SeatTokensUnavailable { id: GameId },
     /// No game has this id (or it finished and was evicted).
     GameNotFound { id: GameId },
     /// The move is not legal in the current position.
@@ -102,6 +106,7 @@ impl ServiceError {
             E::InvalidPageToken => (Code::InvalidArgument, "INVALID_PAGE_TOKEN"),
             E::InvalidField { .. } => (Code::InvalidArgument, "INVALID_FIELD"),
             E::RequestIdReused => (Code::InvalidArgument, "REQUEST_ID_REUSED"),
+            E::SeatTokensUnavailable { .. } => (Code::AlreadyExists, "SEAT_TOKENS_UNAVAILABLE"),
             E::GameNotFound { .. } => (Code::NotFound, "GAME_NOT_FOUND"),
             E::IllegalMove { .. } => (Code::FailedPrecondition, "ILLEGAL_MOVE"),
             E::AmbiguousMove { .. } => (Code::FailedPrecondition, "AMBIGUOUS_MOVE"),
@@ -128,7 +133,9 @@ impl ServiceError {
     fn metadata(&self) -> HashMap<String, String> {
         use ServiceError as E;
         let pairs: Vec<(&str, String)> = match self {
-            E::GameNotFound { id } => vec![("game_id", id.to_string())],
+            E::GameNotFound { id } | E::SeatTokensUnavailable { id } => {
+                vec![("game_id", id.to_string())]
+            }
             E::NotYourTurn { turn } => vec![("turn", turn.name().into())],
             E::ClaimNotValid { claim } => vec![("claim", claim_name(*claim).into())],
             E::PlyMismatch { expected, current } => {
@@ -215,6 +222,10 @@ impl fmt::Display for ServiceError {
             E::InvalidPageToken => f.write_str("malformed page token: pass next_page_token from a ListGames response"),
             E::InvalidField { field, message } => write!(f, "invalid {field}: {message}"),
             E::RequestIdReused => f.write_str("request_id was already used for a different request"),
+            E::SeatTokensUnavailable { id } => write!(
+                f,
+                "this request_id already created game {id}, but its seat tokens are no longer available (the server restarted since and keeps only their digests): create a new game with a new request_id"
+            ),
             E::GameNotFound { id } => write!(f, "no game with id {id}"),
             E::IllegalMove { message } => write!(f, "illegal move: {message}"),
             E::AmbiguousMove { message } => write!(f, "ambiguous move: {message}"),
@@ -302,6 +313,11 @@ mod tests {
                 E::RequestIdReused,
                 Code::InvalidArgument,
                 "REQUEST_ID_REUSED",
+            ),
+            (
+                E::SeatTokensUnavailable { id },
+                Code::AlreadyExists,
+                "SEAT_TOKENS_UNAVAILABLE",
             ),
             (E::GameNotFound { id }, Code::NotFound, "GAME_NOT_FOUND"),
             (

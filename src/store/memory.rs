@@ -113,10 +113,23 @@ struct ResultCounters {
 
 #[derive(Debug, Default)]
 struct Creations {
-    /// Hashed request id to (fingerprint of the request, game).
-    by_key: HashMap<u64, (u64, GameId)>,
+    /// Hashed request id to the creation it made.
+    by_key: HashMap<u64, Creation>,
     /// Keys oldest first, at most `CREATE_MEMORY`.
     order: VecDeque<u64>,
+}
+
+/// A CreateGame answered under a request id.
+#[derive(Debug)]
+struct Creation {
+    /// The fingerprint of the request: a retry must match it.
+    fingerprint: u64,
+    game: GameId,
+    /// The clear seat tokens, so a retry gets the same answer. Held only here, in this
+    /// process's memory (game records and storage hold digests), and only for games created
+    /// by this process: a game restored from storage has `None`, and a retry of its creation
+    /// is told the tokens are gone rather than given new ones.
+    tokens: Option<[SeatToken; 2]>,
 }
 
 /// One game: what never changes outside the lock, the rest inside.
@@ -251,7 +264,15 @@ impl MemoryStore {
                 .creations
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            remember_creation(&mut creations, key, fingerprint, id);
+            remember_creation(
+                &mut creations,
+                key,
+                Creation {
+                    fingerprint,
+                    game: id,
+                    tokens: None,
+                },
+            );
         }
         let slot = Arc::new(Slot {
             id,
@@ -361,14 +382,14 @@ struct Settle<T> {
     forgotten: Vec<GameId>,
 }
 
-fn remember_creation(creations: &mut Creations, key: u64, fingerprint: u64, id: GameId) {
+fn remember_creation(creations: &mut Creations, key: u64, creation: Creation) {
     if creations.order.len() == CREATE_MEMORY
         && let Some(oldest) = creations.order.pop_front()
     {
         creations.by_key.remove(&oldest);
     }
     creations.order.push_back(key);
-    creations.by_key.insert(key, (fingerprint, id));
+    creations.by_key.insert(key, creation);
 }
 
 impl Inner {
@@ -610,7 +631,7 @@ impl Inner {
             SeatToken::generate().map_err(entropy)?,
             SeatToken::generate().map_err(entropy)?,
         ];
-        let record = GameRecord::new(new, tokens, now);
+        let record = GameRecord::new(new, tokens.map(|t| t.digest()), now);
         let mut record = Some(record);
         loop {
             let random = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
@@ -638,7 +659,7 @@ impl Inner {
                         players: new.players.clone(),
                         time_control: new.time_control,
                         draw_rule: new.draw_rule,
-                        tokens,
+                        digests: tokens.map(|t| t.digest()),
                         created_at_ms: epoch_ms(now.wall),
                         request_id: new.request_id.as_ref().map(|r| r.as_str().to_owned()),
                     };
@@ -687,14 +708,17 @@ impl Inner {
             .creations
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(&(first, id)) = creations.by_key.get(&key) {
-            if first != fingerprint {
+        if let Some(creation) = creations.by_key.get(&key) {
+            if creation.fingerprint != fingerprint {
                 return Err(ServiceError::RequestIdReused);
             }
+            let id = creation.game;
+            let tokens = creation.tokens;
             drop(creations);
             let slot = self.find(id)?;
+            let [white_token, black_token] =
+                tokens.ok_or(ServiceError::SeatTokensUnavailable { id })?;
             let state = slot.lock();
-            let [white_token, black_token] = state.record.tokens();
             let created = Created {
                 view: state.record.view(id, &slot.players, now),
                 white_token,
@@ -703,7 +727,15 @@ impl Inner {
             return Ok((created, state.ticket));
         }
         let (created, ticket) = self.create_game(new, now, place)?;
-        remember_creation(&mut creations, key, fingerprint, created.view.id);
+        remember_creation(
+            &mut creations,
+            key,
+            Creation {
+                fingerprint,
+                game: created.view.id,
+                tokens: Some([created.white_token, created.black_token]),
+            },
+        );
         Ok((created, ticket))
     }
 

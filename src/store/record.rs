@@ -1,5 +1,5 @@
 //! `GameRecord`: one game's rules of play on top of the engine's `Game`: seats and their
-//! tokens, the clock, draw offers, idempotent move retries and the event log.
+//! token digests, the clock, draw offers, idempotent move retries and the event log.
 //!
 //! It is synchronous and does no I/O: every change takes the current time as an argument and
 //! appends the events it caused to a caller's vector, which the store then publishes. A durable
@@ -27,7 +27,7 @@ use super::{
 };
 use crate::error::ServiceError;
 use crate::store::GameId;
-use crate::token::SeatToken;
+use crate::token::{SeatToken, TokenDigest};
 
 /// How many answered move request ids a game remembers (the oldest is forgotten first). A retry
 /// normally follows its request within seconds, long before 16 more moves.
@@ -58,7 +58,8 @@ pub struct Stored {
     pub start: Position,
     pub draw_rule: DrawRule,
     pub time_control: Option<TimeControl>,
-    pub tokens: [SeatToken; 2],
+    /// The seats' token digests, indexed by `Color::index`.
+    pub digests: [TokenDigest; 2],
     pub created_at: SystemTime,
     /// Every event, seq 1 first.
     pub events: Vec<EventRow>,
@@ -80,8 +81,9 @@ struct Answered {
 #[derive(Debug)]
 pub struct GameRecord {
     game: Game,
-    /// The seats' secrets, indexed by `Color::index`.
-    tokens: [SeatToken; 2],
+    /// Digests of the seats' tokens, indexed by `Color::index` (never the tokens: see
+    /// `token::TokenDigest`).
+    digests: [TokenDigest; 2],
     clock: Option<Clock>,
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
@@ -95,10 +97,10 @@ pub struct GameRecord {
 impl GameRecord {
     /// A new game. The start position must not be decided already (the caller checks).
     #[must_use]
-    pub fn new(new: &NewGame, tokens: [SeatToken; 2], now: Now) -> GameRecord {
+    pub fn new(new: &NewGame, digests: [TokenDigest; 2], now: Now) -> GameRecord {
         GameRecord {
             game: Game::new(new.start, new.draw_rule),
-            tokens,
+            digests,
             clock: new
                 .time_control
                 .map(|tc| Clock::start(tc, new.start.turn(), now.mono)),
@@ -185,7 +187,7 @@ impl GameRecord {
         });
         Ok(GameRecord {
             game,
-            tokens: stored.tokens,
+            digests: stored.digests,
             clock,
             draw_offer,
             log,
@@ -254,10 +256,12 @@ impl GameRecord {
         }
     }
 
-    /// The seat `token` belongs to. Both seats are compared in constant time, always.
+    /// The seat `token` belongs to. Its digest is compared with both seats' in constant time,
+    /// always.
     pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
-        let white = self.tokens[Color::White.index()].matches(token);
-        let black = self.tokens[Color::Black.index()].matches(token);
+        let digest = token.digest();
+        let white = self.digests[Color::White.index()].matches(&digest);
+        let black = self.digests[Color::Black.index()].matches(&digest);
         match (white, black) {
             (true, _) => Ok(Color::White),
             (false, true) => Ok(Color::Black),
@@ -265,10 +269,10 @@ impl GameRecord {
         }
     }
 
-    /// The seats' secrets (for a retried CreateGame).
+    /// The seats' token digests (for storage).
     #[must_use]
-    pub fn tokens(&self) -> [SeatToken; 2] {
-        self.tokens
+    pub fn digests(&self) -> [TokenDigest; 2] {
+        self.digests
     }
 
     #[must_use]
@@ -637,7 +641,11 @@ mod tests {
             SeatToken::generate().unwrap(),
         ];
         let now = Now::read();
-        (GameRecord::new(&new, tokens, now), tokens, now)
+        (
+            GameRecord::new(&new, tokens.map(|t| t.digest()), now),
+            tokens,
+            now,
+        )
     }
 
     fn mv(text: &str) -> Action {

@@ -6,3 +6,4 @@ mod crash;
 mod recovery;
 mod startup;
 mod support;
+mod tokens;
