@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use crate::security::{SecurityArgs, SecurityConfig};
 use crate::store::StoreLimits;
 
 /// Where the server listens by default: every interface, gRPC's customary port.
@@ -61,6 +62,8 @@ pub struct ServerConfig {
     pub data_dir: Option<PathBuf>,
     /// How the durable store flushes its commits.
     pub sync: SyncMode,
+    /// TLS, API keys, rate limits and connection bounds (see `security`).
+    pub security: SecurityConfig,
 }
 
 impl Default for ServerConfig {
@@ -79,6 +82,7 @@ impl Default for ServerConfig {
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             data_dir: None,
             sync: SyncMode::Full,
+            security: SecurityConfig::default(),
         }
     }
 }
@@ -153,6 +157,10 @@ pub struct ServeArgs {
     /// a process crash).
     #[arg(long, env = "CHESSD_SYNC", value_enum, default_value_t = SyncMode::Full)]
     pub sync: SyncMode,
+
+    /// TLS, API keys, rate limits and connection bounds (see `security`).
+    #[command(flatten)]
+    pub security: SecurityArgs,
 }
 
 impl ServeArgs {
@@ -173,6 +181,7 @@ impl ServeArgs {
             drain_timeout: self.drain_timeout,
             data_dir: self.data_dir.clone(),
             sync: self.sync,
+            security: self.security.config(),
         }
     }
 }

@@ -66,6 +66,19 @@ pub enum ServiceError {
     InvalidToken,
     /// A valid seat token, but this action belongs to the other seat.
     WrongSeat { seat: Color, required: Color },
+    /// A backend call without an API key while `--api-key-file` is set.
+    ApiKeyMissing,
+    /// The API key presented is not one of the keys in force.
+    ApiKeyInvalid,
+    /// `--private-watch`: reading a game needs a seat token of it or an API key, and none came.
+    ReadCredentialsMissing,
+    /// `--private-watch`: the seat token is not one of this game's.
+    NotAPlayer,
+    /// A rate limit refused the call; retry after the delay.
+    RateLimited {
+        limit: &'static str,
+        retry_after: std::time::Duration,
+    },
     /// The live-game limit is reached.
     TooManyGames { limit: usize },
     /// The request message is larger than the server accepts.
@@ -119,6 +132,11 @@ impl ServiceError {
             E::MissingToken => (Code::Unauthenticated, "TOKEN_MISSING"),
             E::InvalidToken => (Code::Unauthenticated, "TOKEN_INVALID"),
             E::WrongSeat { .. } => (Code::PermissionDenied, "WRONG_SEAT"),
+            E::ApiKeyMissing => (Code::Unauthenticated, "API_KEY_MISSING"),
+            E::ApiKeyInvalid => (Code::Unauthenticated, "API_KEY_INVALID"),
+            E::ReadCredentialsMissing => (Code::Unauthenticated, "CREDENTIALS_MISSING"),
+            E::NotAPlayer => (Code::PermissionDenied, "NOT_A_PLAYER"),
+            E::RateLimited { .. } => (Code::ResourceExhausted, "RATE_LIMITED"),
             E::TooManyGames { .. } => (Code::ResourceExhausted, "TOO_MANY_GAMES"),
             E::TooManyWatchers { .. } => (Code::ResourceExhausted, "TOO_MANY_WATCHERS"),
             E::RequestTooLarge { .. } => (Code::ResourceExhausted, "REQUEST_TOO_LARGE"),
@@ -169,6 +187,10 @@ impl ServiceError {
                 ]
             }
             E::InvalidField { field, .. } => vec![("field", (*field).into())],
+            E::RateLimited { limit, retry_after } => vec![
+                ("limit", (*limit).into()),
+                ("retry_after_ms", retry_after.as_millis().to_string()),
+            ],
             _ => Vec::new(),
         };
         pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
@@ -196,6 +218,9 @@ impl ServiceError {
         let mut details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, self.metadata());
         if let Some(field) = self.field() {
             details.add_bad_request_violation(field, self.to_string());
+        }
+        if let ServiceError::RateLimited { retry_after, .. } = self {
+            details.set_retry_info(Some(*retry_after));
         }
         Status::with_error_details(code, self.to_string(), details)
     }
@@ -247,6 +272,19 @@ impl fmt::Display for ServiceError {
             E::MissingToken => f.write_str("missing seat token: send metadata 'authorization: Bearer <token>'"),
             E::InvalidToken => f.write_str("invalid seat token: it is neither seat's token of this game"),
             E::WrongSeat { seat, required } => write!(f, "this is {required}'s action, and the token is {seat}'s"),
+            E::ApiKeyMissing => f.write_str(
+                "missing API key: this call is for backends; send metadata 'x-api-key: <key>' (or 'authorization: Bearer <key>')",
+            ),
+            E::ApiKeyInvalid => f.write_str("invalid API key: it is not one of the server's keys"),
+            E::ReadCredentialsMissing => f.write_str(
+                "this server keeps games private: send a seat token of this game ('authorization: Bearer <token>') or an API key ('x-api-key: <key>')",
+            ),
+            E::NotAPlayer => f.write_str("this server keeps games private, and the seat token is not one of this game's"),
+            E::RateLimited { limit, retry_after } => write!(
+                f,
+                "rate limit {limit} reached: retry in {} ms",
+                retry_after.as_millis().max(1)
+            ),
             E::TooManyGames { limit } => write!(f, "the server holds its maximum of {limit} live games"),
             E::TooManyWatchers { limit } => write!(f, "the game has its maximum of {limit} watchers"),
             E::RequestTooLarge { limit } => write!(f, "request too large: the limit is {limit} bytes"),
@@ -371,6 +409,22 @@ mod tests {
                 Code::PermissionDenied,
                 "WRONG_SEAT",
             ),
+            (E::ApiKeyMissing, Code::Unauthenticated, "API_KEY_MISSING"),
+            (E::ApiKeyInvalid, Code::Unauthenticated, "API_KEY_INVALID"),
+            (
+                E::ReadCredentialsMissing,
+                Code::Unauthenticated,
+                "CREDENTIALS_MISSING",
+            ),
+            (E::NotAPlayer, Code::PermissionDenied, "NOT_A_PLAYER"),
+            (
+                E::RateLimited {
+                    limit: "per peer address",
+                    retry_after: std::time::Duration::from_millis(250),
+                },
+                Code::ResourceExhausted,
+                "RATE_LIMITED",
+            ),
             (
                 E::TooManyGames { limit: 1 },
                 Code::ResourceExhausted,
@@ -459,6 +513,24 @@ mod tests {
         .status();
         let bad = status.get_details_bad_request().unwrap();
         assert_eq!(bad.field_violations[0].field, "fen");
+    }
+
+    /// A rate limit refusal says when to retry, in RetryInfo and in ErrorInfo's metadata.
+    #[test]
+    fn rate_limits_carry_retry_info() {
+        let status = ServiceError::RateLimited {
+            limit: "per seat token",
+            retry_after: std::time::Duration::from_millis(1500),
+        }
+        .status();
+        let retry = status.get_details_retry_info().expect("RetryInfo");
+        assert_eq!(
+            retry.retry_delay,
+            Some(std::time::Duration::from_millis(1500))
+        );
+        let info = status.get_details_error_info().unwrap();
+        assert_eq!(info.metadata["retry_after_ms"], "1500");
+        assert_eq!(info.metadata["limit"], "per seat token");
     }
 
     /// An internal error never shows its cause to the client.

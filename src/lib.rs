@@ -15,7 +15,8 @@
 //! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
 //! - `loadgen`: `chessd bench`, the load generator: bots over real gRPC, latency and memory.
 //! - `oversize`: oversized requests answered RESOURCE_EXHAUSTED (tonic says OUT_OF_RANGE).
-//! - `token`: seat tokens (generation, bearer parsing, constant-time comparison).
+//! - `token`: seat tokens (generation, bearer parsing, digests, constant-time comparison).
+//! - `security`: TLS, API keys, rate limits, credential redaction, connection bounds.
 //! - `shutdown`: Ctrl-C or SIGTERM.
 //! - `perft_cmd`: the `chessd perft` command-line entry over the rules engine.
 //! - [`proto`]: the generated protobuf types, server and client (`proto/chessd/v1`).
@@ -29,6 +30,7 @@ pub mod loadgen;
 pub mod metrics;
 pub mod oversize;
 pub mod perft_cmd;
+pub mod security;
 pub mod service;
 pub mod shutdown;
 pub mod store;
@@ -37,11 +39,8 @@ pub mod watch;
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
 use tonic::transport::Server;
 use tonic_health::ServingStatus;
@@ -75,12 +74,6 @@ pub mod proto {
 /// The fully qualified name of the game service, as health checks and reflection know it.
 pub const SERVICE_NAME: &str = "chessd.v1.GameService";
 
-/// How often an idle HTTP/2 connection is pinged, so dead clients (and their watch streams)
-/// are noticed.
-const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
-/// How long a keepalive ping may go unanswered before the connection is closed.
-const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// Why the server could not run.
 #[derive(Debug)]
 pub enum RunError {
@@ -90,6 +83,8 @@ pub enum RunError {
     Transport(tonic::transport::Error),
     /// The game store could not start (`--data-dir`: unreadable, locked or damaged database).
     Store(store::OpenError),
+    /// TLS files or the API key file are missing or unusable.
+    Security(security::SetupError),
 }
 
 impl std::fmt::Display for RunError {
@@ -98,6 +93,7 @@ impl std::fmt::Display for RunError {
             RunError::Reflection(e) => write!(f, "reflection service: {e}"),
             RunError::Transport(e) => write!(f, "transport: {e}"),
             RunError::Store(e) => write!(f, "store: {e}"),
+            RunError::Security(e) => write!(f, "{e}"),
         }
     }
 }
@@ -113,9 +109,30 @@ pub async fn run(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), RunError> {
+    let sec = &config.security;
+    // Files first: a bad TLS or key file stops the server before anything else starts.
+    let tls = sec
+        .tls
+        .as_ref()
+        .map(security::tls::server_config)
+        .transpose()
+        .map_err(RunError::Security)?;
+    let keys = sec
+        .api_key_file
+        .as_deref()
+        .map(security::keys::ApiKeys::load)
+        .transpose()
+        .map_err(RunError::Security)?
+        .map(Arc::new);
     let store = Arc::new(store::open(&config).map_err(RunError::Store)?);
     let draining = CancellationToken::new();
-    let api = GameApi::new(store, &config, draining.clone());
+    let guard = Arc::new(security::gate::Guard::new(keys.clone(), sec));
+    // Both tasks hold their state weakly and end once the server has dropped it; aborted
+    // below anyway so a stopped server leaves no task behind.
+    let reloader = keys.as_ref().map(security::keys::ApiKeys::spawn_reloader);
+    let sweeper = security::limits::Limiters::spawn_sweeper(&guard.limiters);
+    let _tasks = AbortOnDrop(reloader.into_iter().chain([sweeper]).collect());
+    let api = GameApi::new(store, &config, draining.clone()).with_guard(guard.clone());
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health
@@ -131,23 +148,24 @@ pub async fn run(
     let reflection_v1alpha = reflection().build_v1alpha().map_err(RunError::Reflection)?;
 
     if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, "chessd listening");
+        tracing::info!(%addr, tls = tls.is_some(), mtls = sec.tls.as_ref().is_some_and(|t| t.client_ca.is_some()), api_keys = keys.as_ref().map_or(0, |k| k.len()), "chessd listening");
     }
-    let incoming = TcpListenerStream::new(listener).map(|stream| {
-        if let Ok(stream) = &stream {
-            // Moves are small and latency matters more than packet count. Failing to set the
-            // option only costs latency.
-            let _ = stream.set_nodelay(true);
-        }
-        stream
-    });
+    let incoming = security::conn::incoming(listener, sec.max_connections);
     let stop_accepting = draining.clone();
     // One request size limit for every service, so the RESOURCE_EXHAUSTED answer (see
     // `oversize`) always names the limit that applied.
     let limit = config.max_request_bytes;
-    let server = Server::builder()
-        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
-        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+    let mut builder = Server::builder();
+    if let Some(tls) = tls {
+        builder = builder
+            .tls_config(tls)
+            .map_err(|e| RunError::Security(security::SetupError::Tls(e.to_string())))?;
+    }
+    let server = builder
+        .http2_keepalive_interval(Some(sec.keepalive_interval))
+        .http2_keepalive_timeout(Some(sec.keepalive_timeout))
+        .max_concurrent_streams(sec.max_streams_per_connection)
+        .layer(security::gate::GateLayer::new(guard))
         .layer(oversize::layer(limit))
         .add_service(health_service.max_decoding_message_size(limit))
         .add_service(reflection_v1.max_decoding_message_size(limit))
@@ -175,4 +193,15 @@ pub async fn run(
     }
     tracing::info!("chessd stopped");
     Ok(())
+}
+
+/// Aborts its tasks when dropped (when `run` returns, whichever way).
+struct AbortOnDrop(Vec<tokio::task::JoinHandle<()>>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
+    }
 }

@@ -781,6 +781,20 @@ impl GameStore for MemoryStore {
         Ok(created)
     }
 
+    async fn seat(
+        &self,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(Color, Option<Color>), ServiceError> {
+        // Read under the game's lock only; nothing changes, so no journal place is taken.
+        let slot = self.inner.find(id)?;
+        let state = slot.lock();
+        let seat = state.record.seat_of(&token)?;
+        let game = state.record.game();
+        let turn = (!game.is_over()).then(|| game.position().turn());
+        Ok((seat, turn))
+    }
+
     async fn get(&self, id: GameId) -> Result<super::GameView, ServiceError> {
         self.inner
             .on_game(id, None, |slot, state, now, _| {

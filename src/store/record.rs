@@ -751,7 +751,7 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
-            tokens,
+            digests: tokens.map(|t| t.digest()),
             created_at: rec.created_at,
             events: rows,
             charged: Duration::ZERO,

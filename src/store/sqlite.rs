@@ -300,6 +300,14 @@ impl GameStore for SqliteStore {
         self.memory.act(id, token, action).await
     }
 
+    async fn seat(
+        &self,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(Color, Option<Color>), ServiceError> {
+        self.memory.seat(id, token).await
+    }
+
     async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
         self.memory.watch(id, after_seq).await
     }

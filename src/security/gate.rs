@@ -1,0 +1,193 @@
+//! The gate in front of every service: a tower layer that, before a request is decoded,
+//!
+//! 1. marks credential metadata sensitive (`redact`), for every service;
+//! 2. for GameService calls: checks a presented API key (`x-api-key`, or `authorization:
+//!    Bearer` on the backend calls, which carry no seat token) and, with `--api-key-file`,
+//!    requires one on the backend calls (CreateGame, ListGames, GetStats);
+//! 3. charges the per-key limiter (callers with a key) or the per-peer limiter (the others),
+//!    refusing with RESOURCE_EXHAUSTED and RetryInfo; except for SubmitMove, whose refusal
+//!    is left to the handler, which lets a seat's move on its own turn through under the
+//!    move floor (see `limits`);
+//! 4. hands the handlers a [`Caller`] in the request's extensions.
+//!
+//! Refusals are answered here with the status of the `ServiceError` (one mapping, as
+//! everywhere), without decoding the body. Health checks and reflection pass ungated.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
+use tower::{Layer, Service};
+
+use super::SecurityConfig;
+use super::keys::{ApiKeys, KeyId};
+use super::limits::{Limiters, Refused};
+use crate::error::ServiceError;
+
+/// The path prefix of GameService calls.
+const GAME_SERVICE: &str = "/chessd.v1.GameService/";
+
+/// The calls a platform's backend makes, which `--api-key-file` reserves to key holders.
+pub const BACKEND_METHODS: [&str; 3] = ["CreateGame", "ListGames", "GetStats"];
+
+/// What the gate learned about a call, for the handlers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Caller {
+    /// The API key presented, if it is one of the keys in force.
+    pub key: Option<KeyId>,
+    /// The per-peer limit refused this SubmitMove; the handler decides (move floor).
+    pub peer_refused: Option<Refused>,
+}
+
+/// The security state shared by the gate and the handlers.
+#[derive(Debug)]
+pub struct Guard {
+    /// `None`: no `--api-key-file`, backend calls are open.
+    pub keys: Option<Arc<ApiKeys>>,
+    pub limiters: Arc<Limiters>,
+    pub private_watch: bool,
+}
+
+impl Guard {
+    #[must_use]
+    pub fn new(keys: Option<Arc<ApiKeys>>, config: &SecurityConfig) -> Guard {
+        Guard {
+            keys,
+            limiters: Arc::new(Limiters::new(config.rates)),
+            private_watch: config.private_watch,
+        }
+    }
+
+    /// Lets a GameService call in, or says why not.
+    fn admit<B>(&self, method: &str, request: &http::Request<B>) -> Result<Caller, ServiceError> {
+        let headers = request.headers();
+        let backend = BACKEND_METHODS.contains(&method);
+        let presented = headers.get("x-api-key").map(http::HeaderValue::as_bytes).or_else(|| {
+            // Backend calls carry no seat token, so their bearer credential is the key.
+            backend
+                .then(|| headers.get("authorization"))
+                .flatten()
+                .and_then(|v| bearer(v.as_bytes()))
+        });
+        let key = match (&self.keys, presented) {
+            (Some(keys), Some(presented)) => {
+                Some(keys.check(presented).ok_or(ServiceError::ApiKeyInvalid)?)
+            }
+            _ => None,
+        };
+        if backend && self.keys.is_some() && key.is_none() {
+            return Err(ServiceError::ApiKeyMissing);
+        }
+        let refused = match key {
+            Some(key) => self.limiters.api_key(key).err(),
+            None => peer_ip(request).and_then(|ip| self.limiters.peer(ip).err()),
+        };
+        match refused {
+            Some(refused) if method != "SubmitMove" => Err(rate_limited(refused)),
+            peer_refused => Ok(Caller { key, peer_refused }),
+        }
+    }
+}
+
+/// The refusal as a service error.
+#[must_use]
+pub fn rate_limited(refused: Refused) -> ServiceError {
+    ServiceError::RateLimited {
+        limit: refused.limit.name(),
+        retry_after: refused.retry_after,
+    }
+}
+
+/// The credential of `Bearer <credential>` (the scheme in any case).
+fn bearer(value: &[u8]) -> Option<&[u8]> {
+    let text = std::str::from_utf8(value).ok()?.trim();
+    let (scheme, credential) = text.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| credential.trim().as_bytes())
+}
+
+/// The peer's address, over plain TCP or TLS.
+fn peer_ip<B>(request: &http::Request<B>) -> Option<IpAddr> {
+    let ext = request.extensions();
+    ext.get::<TcpConnectInfo>()
+        .and_then(TcpConnectInfo::remote_addr)
+        .or_else(|| {
+            ext.get::<TlsConnectInfo<TcpConnectInfo>>()
+                .and_then(|i| i.get_ref().remote_addr())
+        })
+        .map(|a| a.ip())
+}
+
+/// The layer.
+#[derive(Clone, Debug)]
+pub struct GateLayer {
+    guard: Arc<Guard>,
+}
+
+impl GateLayer {
+    #[must_use]
+    pub fn new(guard: Arc<Guard>) -> GateLayer {
+        GateLayer { guard }
+    }
+}
+
+impl<S> Layer<S> for GateLayer {
+    type Service = Gate<S>;
+
+    fn layer(&self, inner: S) -> Gate<S> {
+        Gate {
+            inner,
+            guard: self.guard.clone(),
+        }
+    }
+}
+
+/// The gate around the services.
+#[derive(Clone, Debug)]
+pub struct Gate<S> {
+    inner: S,
+    guard: Arc<Guard>,
+}
+
+impl<S, B, RB> Service<http::Request<B>> for Gate<S>
+where
+    S: Service<http::Request<B>, Response = http::Response<RB>> + Clone,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+    RB: Default + Send + 'static,
+{
+    type Response = http::Response<RB>;
+    type Error = S::Error;
+    /// Boxed: one allocation per call buys a nameable type for both branches.
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<http::Response<RB>, S::Error>> + Send>,
+    >;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let mut request = super::redact::mark(request);
+        if let Some(method) = request.uri().path().strip_prefix(GAME_SERVICE) {
+            match self.guard.admit(method, &request) {
+                Ok(caller) => {
+                    request.extensions_mut().insert(caller);
+                }
+                Err(refusal) => {
+                    tracing::info!(
+                        method,
+                        code = ?refusal.code(),
+                        reason = refusal.reason(),
+                        "refused at the gate"
+                    );
+                    let response = refusal.status().into_http();
+                    return Box::pin(std::future::ready(Ok(response)));
+                }
+            }
+        }
+        Box::pin(self.inner.call(request))
+    }
+}
