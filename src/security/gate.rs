@@ -171,6 +171,8 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let mut request = super::redact::mark(request);
+        // Headers at trace level help debug clients; credentials print as `Sensitive`.
+        tracing::trace!(path = request.uri().path(), headers = ?request.headers(), "call");
         if let Some(method) = request.uri().path().strip_prefix(GAME_SERVICE) {
             match self.guard.admit(method, &request) {
                 Ok(caller) => {
