@@ -38,6 +38,9 @@ pub enum ServiceError {
     },
     /// The request id was used before for a different request.
     RequestIdReused,
+    /// The request body is not a protobuf message of the method's type (see
+    /// `security::malformed`).
+    MalformedRequest { detail: &'static str },
     /// A retried CreateGame whose game exists, but whose clear seat tokens the server no
     /// longer holds (it keeps only their digests; the clear ones live in the memory of the
     /// process that created the game). Fresh tokens would belong to nobody, so none are made.
@@ -119,6 +122,7 @@ impl ServiceError {
             E::InvalidPageToken => (Code::InvalidArgument, "INVALID_PAGE_TOKEN"),
             E::InvalidField { .. } => (Code::InvalidArgument, "INVALID_FIELD"),
             E::RequestIdReused => (Code::InvalidArgument, "REQUEST_ID_REUSED"),
+            E::MalformedRequest { .. } => (Code::InvalidArgument, "MALFORMED_REQUEST"),
             E::SeatTokensUnavailable { .. } => (Code::AlreadyExists, "SEAT_TOKENS_UNAVAILABLE"),
             E::GameNotFound { .. } => (Code::NotFound, "GAME_NOT_FOUND"),
             E::IllegalMove { .. } => (Code::FailedPrecondition, "ILLEGAL_MOVE"),
@@ -247,6 +251,7 @@ impl fmt::Display for ServiceError {
             E::InvalidPageToken => f.write_str("malformed page token: pass next_page_token from a ListGames response"),
             E::InvalidField { field, message } => write!(f, "invalid {field}: {message}"),
             E::RequestIdReused => f.write_str("request_id was already used for a different request"),
+            E::MalformedRequest { detail } => write!(f, "malformed request: {detail}"),
             E::SeatTokensUnavailable { id } => write!(
                 f,
                 "this request_id already created game {id}, but its seat tokens are no longer available (the server restarted since and keeps only their digests): create a new game with a new request_id"
@@ -351,6 +356,11 @@ mod tests {
                 E::RequestIdReused,
                 Code::InvalidArgument,
                 "REQUEST_ID_REUSED",
+            ),
+            (
+                E::MalformedRequest { detail: "x" },
+                Code::InvalidArgument,
+                "MALFORMED_REQUEST",
             ),
             (
                 E::SeatTokensUnavailable { id },

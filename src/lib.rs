@@ -167,6 +167,7 @@ pub async fn run(
         .max_concurrent_streams(sec.max_streams_per_connection)
         .layer(security::gate::GateLayer::new(guard))
         .layer(oversize::layer(limit))
+        .layer(security::malformed::layer())
         .add_service(health_service.max_decoding_message_size(limit))
         .add_service(reflection_v1.max_decoding_message_size(limit))
         .add_service(reflection_v1alpha.max_decoding_message_size(limit))

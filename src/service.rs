@@ -56,7 +56,12 @@ impl<S: GameStore> GameApi<S> {
 
     /// With `--private-watch`, reading game `id` needs an API key (checked by the gate) or
     /// one of the game's seat tokens.
-    async fn may_read(&self, metadata: &MetadataMap, caller: Caller, id: GameId) -> Result<(), ServiceError> {
+    async fn may_read(
+        &self,
+        metadata: &MetadataMap,
+        caller: Caller,
+        id: GameId,
+    ) -> Result<(), ServiceError> {
         if !self.guard.private_watch || caller.key.is_some() {
             return Ok(());
         }
@@ -73,7 +78,12 @@ impl<S: GameStore> GameApi<S> {
 
     /// The rate limits of a move: a move on the seat's own turn is held only to the move
     /// floor; any other is held to the peer limit (charged by the gate) and the token limit.
-    async fn may_move(&self, caller: Caller, id: GameId, token: SeatToken) -> Result<(), ServiceError> {
+    async fn may_move(
+        &self,
+        caller: Caller,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(), ServiceError> {
         let (seat, turn) = self.store.seat(id, token).await?;
         let limiters = &self.guard.limiters;
         let verdict = if turn == Some(seat) {
@@ -113,7 +123,11 @@ impl<S: GameStore> GameApi<S> {
 
 /// What the gate learned about the call (nothing when the API runs without the gate).
 fn caller<T>(request: &Request<T>) -> Caller {
-    request.extensions().get::<Caller>().copied().unwrap_or_default()
+    request
+        .extensions()
+        .get::<Caller>()
+        .copied()
+        .unwrap_or_default()
 }
 
 /// The seat token from `authorization: Bearer <token>`.

@@ -63,13 +63,16 @@ impl Guard {
     fn admit<B>(&self, method: &str, request: &http::Request<B>) -> Result<Caller, ServiceError> {
         let headers = request.headers();
         let backend = BACKEND_METHODS.contains(&method);
-        let presented = headers.get("x-api-key").map(http::HeaderValue::as_bytes).or_else(|| {
-            // Backend calls carry no seat token, so their bearer credential is the key.
-            backend
-                .then(|| headers.get("authorization"))
-                .flatten()
-                .and_then(|v| bearer(v.as_bytes()))
-        });
+        let presented = headers
+            .get("x-api-key")
+            .map(http::HeaderValue::as_bytes)
+            .or_else(|| {
+                // Backend calls carry no seat token, so their bearer credential is the key.
+                backend
+                    .then(|| headers.get("authorization"))
+                    .flatten()
+                    .and_then(|v| bearer(v.as_bytes()))
+            });
         let key = match (&self.keys, presented) {
             (Some(keys), Some(presented)) => {
                 Some(keys.check(presented).ok_or(ServiceError::ApiKeyInvalid)?)

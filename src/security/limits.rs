@@ -168,7 +168,9 @@ impl Limiters {
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tick.tick().await;
-                let Some(limiters) = weak.upgrade() else { return };
+                let Some(limiters) = weak.upgrade() else {
+                    return;
+                };
                 limiters.sweep();
             }
         })

@@ -11,11 +11,13 @@
 //! - `gate`: the tower layer in front of GameService: API keys for backend calls, per-key and
 //!   per-peer limits, and the caller facts handlers read (`Caller`).
 //! - `conn`: the cap on open connections.
+//! - `malformed`: undecodable requests answered INVALID_ARGUMENT (tonic says INTERNAL).
 
 pub mod conn;
 pub mod gate;
 pub mod keys;
 pub mod limits;
+pub mod malformed;
 pub mod redact;
 pub mod tls;
 
@@ -127,11 +129,15 @@ impl SecurityArgs {
     #[must_use]
     pub fn config(&self) -> SecurityConfig {
         SecurityConfig {
-            tls: self.tls_cert.clone().zip(self.tls_key.clone()).map(|(cert, key)| TlsFiles {
-                cert,
-                key,
-                client_ca: self.tls_client_ca.clone(),
-            }),
+            tls: self
+                .tls_cert
+                .clone()
+                .zip(self.tls_key.clone())
+                .map(|(cert, key)| TlsFiles {
+                    cert,
+                    key,
+                    client_ca: self.tls_client_ca.clone(),
+                }),
             api_key_file: self.api_key_file.clone(),
             private_watch: self.private_watch,
             rates: Rates {
@@ -249,7 +255,11 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SetupError::Read { flag, path, cause } => {
-                write!(f, "--{flag} {}: cannot read the file: {cause}", path.display())
+                write!(
+                    f,
+                    "--{flag} {}: cannot read the file: {cause}",
+                    path.display()
+                )
             }
             SetupError::Content {
                 flag,
@@ -278,7 +288,9 @@ fn rate(text: &str) -> Result<u32, String> {
 fn count(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("expected a whole number of at least 1, got {text:?}")),
+        _ => Err(format!(
+            "expected a whole number of at least 1, got {text:?}"
+        )),
     }
 }
 
@@ -297,10 +309,15 @@ mod tests {
         let cli = <Cli as clap::Parser>::try_parse_from(["chessd"]).unwrap();
         assert_eq!(cli.security.config(), SecurityConfig::default());
         let parse = |args: &[&str]| {
-            <Cli as clap::Parser>::try_parse_from(std::iter::once("chessd").chain(args.iter().copied()))
+            <Cli as clap::Parser>::try_parse_from(
+                std::iter::once("chessd").chain(args.iter().copied()),
+            )
         };
         assert!(parse(&["--tls-cert", "c.pem"]).is_err(), "cert without key");
-        assert!(parse(&["--tls-client-ca", "ca.pem"]).is_err(), "ca without cert");
+        assert!(
+            parse(&["--tls-client-ca", "ca.pem"]).is_err(),
+            "ca without cert"
+        );
         assert!(parse(&["--peer-rate", "0"]).is_err());
         assert!(parse(&["--max-connections", "0"]).is_err());
         let tls = parse(&["--tls-cert", "c.pem", "--tls-key", "k.pem"]).unwrap();

@@ -37,12 +37,20 @@ mod tests {
         let after = format!("{request:?}");
         assert!(!after.contains("0123456789abcdef"), "{after}");
         assert!(!after.contains("k-secret-key-1"), "{after}");
-        assert!(after.contains("r-1"), "other metadata stays readable: {after}");
+        assert!(
+            after.contains("r-1"),
+            "other metadata stays readable: {after}"
+        );
         let metadata = tonic::metadata::MetadataMap::from_headers(request.headers().clone());
         let debug = format!("{metadata:?}");
         assert!(!debug.contains("0123456789abcdef"), "{debug}");
         assert!(
-            metadata.get("authorization").unwrap().to_str().unwrap().ends_with("cdef"),
+            metadata
+                .get("authorization")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .ends_with("cdef"),
             "the handlers still read the value"
         );
     }

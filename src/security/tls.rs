@@ -76,5 +76,7 @@ fn describe(e: &tonic::transport::Error, certs: usize) -> String {
         text.push_str(&cause.to_string());
         source = cause.source();
     }
-    format!("{text} (does --tls-key belong to the first of the {certs} certificate(s) in --tls-cert?)")
+    format!(
+        "{text} (does --tls-key belong to the first of the {certs} certificate(s) in --tls-cert?)"
+    )
 }

@@ -152,7 +152,10 @@ async fn request_ids_and_offers_survive_a_crash() {
     assert_eq!(again.code(), Code::AlreadyExists, "{again:?}");
     let info = again.get_details_error_info().expect("ErrorInfo");
     assert_eq!(info.reason, "SEAT_TOKENS_UNAVAILABLE");
-    assert_eq!(info.metadata["game_id"], seats.id, "names the game it found");
+    assert_eq!(
+        info.metadata["game_id"], seats.id,
+        "names the game it found"
+    );
     assert!(again.message().contains(&seats.id), "{}", again.message());
     let listed = client
         .list_games(pb::ListGamesRequest::default())

@@ -135,7 +135,9 @@ async fn schema_1_tokens_are_hashed_on_start() {
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
     assert_eq!(version, 2);
-    let mut columns = conn.prepare("SELECT name FROM pragma_table_info('games')").unwrap();
+    let mut columns = conn
+        .prepare("SELECT name FROM pragma_table_info('games')")
+        .unwrap();
     let names: Vec<String> = columns
         .query_map([], |r| r.get(0))
         .unwrap()

@@ -58,7 +58,11 @@ async fn backend_calls_need_a_key() {
         Code::Unauthenticated,
         "API_KEY_MISSING",
     );
-    assert!(missing.message().contains("x-api-key"), "{}", missing.message());
+    assert!(
+        missing.message().contains("x-api-key"),
+        "{}",
+        missing.message()
+    );
     assert_refused(
         client.list_games(pb::ListGamesRequest::default()).await,
         Code::Unauthenticated,
@@ -168,7 +172,9 @@ async fn private_watch() {
         "NOT_A_PLAYER",
     );
     assert_refused(
-        client.watch_game(authed(watch(&seats.id), &other.black)).await,
+        client
+            .watch_game(authed(watch(&seats.id), &other.black))
+            .await,
         Code::PermissionDenied,
         "NOT_A_PLAYER",
     );
@@ -199,8 +205,7 @@ fn bad_key_files_stop_the_server() {
         (&empty, "no key"),
         (&short, "line 1"),
     ] {
-        let (status, output) =
-            crate::start_failing(&["--api-key-file", path.to_str().unwrap()]);
+        let (status, output) = crate::start_failing(&["--api-key-file", path.to_str().unwrap()]);
         assert!(!status.success());
         assert!(output.contains("--api-key-file"), "{output}");
         assert!(output.contains(expected), "{output}");

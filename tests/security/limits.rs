@@ -40,10 +40,13 @@ async fn peer_limit_refuses_with_retry_info() {
         .expect("RetryInfo with a delay");
     assert!(delay > std::time::Duration::ZERO);
     assert!(delay <= std::time::Duration::from_secs(1), "{delay:?}");
-    assert!(status.message().contains("per peer address"), "{}", status.message());
+    assert!(
+        status.message().contains("per peer address"),
+        "{}",
+        status.message()
+    );
     // Health checks are not limited.
-    let mut health =
-        tonic_health::pb::health_client::HealthClient::new(server.channel().await);
+    let mut health = tonic_health::pb::health_client::HealthClient::new(server.channel().await);
     health
         .check(tonic_health::pb::HealthCheckRequest {
             service: chessd::SERVICE_NAME.into(),
@@ -114,14 +117,21 @@ async fn key_limit() {
         r
     };
     for _ in 0..3 {
-        client.get_stats(keyed()).await.expect("within the key's burst");
+        client
+            .get_stats(keyed())
+            .await
+            .expect("within the key's burst");
     }
     let status = assert_refused(
         client.get_stats(keyed()).await,
         Code::ResourceExhausted,
         "RATE_LIMITED",
     );
-    assert!(status.message().contains("per API key"), "{}", status.message());
+    assert!(
+        status.message().contains("per API key"),
+        "{}",
+        status.message()
+    );
     // The same address without the key still has its own budget for open calls.
     client
         .get_game(pb::GetGameRequest {

@@ -94,7 +94,10 @@ async fn tls_serves_and_plaintext_is_refused() {
         let refused = GameServiceClient::new(plain)
             .get_stats(chessd::proto::GetStatsRequest {})
             .await;
-        assert!(refused.is_err(), "plaintext got an answer from a TLS server");
+        assert!(
+            refused.is_err(),
+            "plaintext got an answer from a TLS server"
+        );
     }
     server.shutdown().await.unwrap();
 }
@@ -149,19 +152,39 @@ fn bad_tls_files_stop_the_server() {
     let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
-            vec!["--tls-cert".into(), s(&missing), "--tls-key".into(), s(&key)],
+            vec![
+                "--tls-cert".into(),
+                s(&missing),
+                "--tls-key".into(),
+                s(&key),
+            ],
             "--tls-cert",
         ),
         (
-            vec!["--tls-cert".into(), s(&garbage), "--tls-key".into(), s(&key)],
+            vec![
+                "--tls-cert".into(),
+                s(&garbage),
+                "--tls-key".into(),
+                s(&key),
+            ],
             "no PEM certificate",
         ),
         (
-            vec!["--tls-cert".into(), s(&cert), "--tls-key".into(), s(&garbage)],
+            vec![
+                "--tls-cert".into(),
+                s(&cert),
+                "--tls-key".into(),
+                s(&garbage),
+            ],
             "no private key",
         ),
         (
-            vec!["--tls-cert".into(), s(&cert), "--tls-key".into(), s(&other_key)],
+            vec![
+                "--tls-cert".into(),
+                s(&cert),
+                "--tls-key".into(),
+                s(&other_key),
+            ],
             "TLS set-up failed",
         ),
         (
