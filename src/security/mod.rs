@@ -52,6 +52,10 @@ pub const DEFAULT_TOKEN_BURST: u32 = 40;
 /// (the burst is twice as many), whatever the other limits say. Bullet bots premove at a few
 /// moves a second at most; 50 leaves a wide margin while a flood still stops.
 pub const DEFAULT_MOVE_FLOOR: u32 = 50;
+/// An ongoing game with no move for this long is abandoned (`--abandon-after`): longer than
+/// any sane time control's think, short enough that deserted games do not pile up against
+/// `--max-live-games` (untimed games have no flag to end them).
+pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 /// Limiter keys idle this long are forgotten (keeps the limiters' memory bounded).
 pub const LIMITER_IDLE: Duration = Duration::from_secs(60);
 
@@ -122,6 +126,23 @@ pub struct SecurityArgs {
     /// How long a ping may go unanswered before the connection is dropped (e.g. 10s).
     #[arg(long, env = "CHESSD_KEEPALIVE_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub keepalive_timeout: Duration,
+
+    /// End ongoing games with no move for this long (e.g. 24h, 7d, or off): aborted before
+    /// both sides moved, else lost by the side to move.
+    #[arg(long, env = "CHESSD_ABANDON_AFTER", default_value = "24h", value_parser = abandon_after)]
+    pub abandon_after: AbandonAfter,
+}
+
+/// `--abandon-after`: a time, or `None` for `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbandonAfter(pub Option<Duration>);
+
+/// A retention-style time (`90s`, `12h`, `7d`) or `off`.
+fn abandon_after(text: &str) -> Result<AbandonAfter, String> {
+    if text.trim().eq_ignore_ascii_case("off") {
+        return Ok(AbandonAfter(None));
+    }
+    crate::config::retention(text).map(|d| AbandonAfter(Some(d)))
 }
 
 impl SecurityArgs {
@@ -297,6 +318,22 @@ fn count(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--abandon-after` takes a time or `off`; the default is the documented constant.
+    #[test]
+    fn abandon_after_values() {
+        assert_eq!(abandon_after("off"), Ok(AbandonAfter(None)));
+        assert_eq!(
+            abandon_after("7d"),
+            Ok(AbandonAfter(Some(Duration::from_secs(7 * 86_400))))
+        );
+        assert!(abandon_after("0s").is_err());
+        assert!(abandon_after("soon").is_err());
+        assert_eq!(
+            abandon_after("24h"),
+            Ok(AbandonAfter(Some(DEFAULT_ABANDON_AFTER)))
+        );
+    }
 
     /// With no flags the security flags give exactly the documented defaults.
     #[test]

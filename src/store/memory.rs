@@ -74,6 +74,9 @@ pub struct StoreLimits {
     pub watch_buffer: usize,
     /// How long a finished game is kept after it ended; `None`: until the count limit.
     pub retention: Option<Duration>,
+    /// An ongoing game with no move for this long is abandoned (aborted before both sides
+    /// moved, else lost by the side to move); `None`: never.
+    pub abandon_after: Option<Duration>,
 }
 
 /// Games in memory, with their own flag timer task (stopped when the store is dropped).
@@ -250,6 +253,7 @@ impl MemoryStore {
     ) -> Vec<GameId> {
         let inner = &self.inner;
         let variant = record.game().start().variant();
+        let record = record.abandoned_after(inner.limits.abandon_after);
         let status = GameStatus::of(record.game().outcome());
         let ended_ms = record.ended_at_ms();
         if let Some(rid) = create_request {
@@ -631,7 +635,8 @@ impl Inner {
             SeatToken::generate().map_err(entropy)?,
             SeatToken::generate().map_err(entropy)?,
         ];
-        let record = GameRecord::new(new, tokens.map(|t| t.digest()), now);
+        let record = GameRecord::new(new, tokens.map(|t| t.digest()), now)
+            .abandoned_after(self.limits.abandon_after);
         let mut record = Some(record);
         loop {
             let random = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
@@ -965,6 +970,7 @@ mod tests {
             max_watchers_per_game: 4,
             watch_buffer: 8,
             retention: None,
+            abandon_after: None,
         }
     }
 

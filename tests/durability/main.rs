@@ -2,6 +2,7 @@
 //! kills or stops it, starts it again on the same directory and checks over gRPC that nothing
 //! acknowledged was lost. One test binary, one module per concern.
 
+mod abandon;
 mod crash;
 mod recovery;
 mod startup;
