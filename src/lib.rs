@@ -109,30 +109,11 @@ pub async fn run(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), RunError> {
-    let sec = &config.security;
     // Files first: a bad TLS or key file stops the server before anything else starts.
-    let tls = sec
-        .tls
-        .as_ref()
-        .map(security::tls::server_config)
-        .transpose()
-        .map_err(RunError::Security)?;
-    let keys = sec
-        .api_key_file
-        .as_deref()
-        .map(security::keys::ApiKeys::load)
-        .transpose()
-        .map_err(RunError::Security)?
-        .map(Arc::new);
+    let security = security::Setup::start(&config.security).map_err(RunError::Security)?;
     let store = Arc::new(store::open(&config).map_err(RunError::Store)?);
     let draining = CancellationToken::new();
-    let guard = Arc::new(security::gate::Guard::new(keys.clone(), sec));
-    // Both tasks hold their state weakly and end once the server has dropped it; aborted
-    // below anyway so a stopped server leaves no task behind.
-    let reloader = keys.as_ref().map(security::keys::ApiKeys::spawn_reloader);
-    let sweeper = security::limits::Limiters::spawn_sweeper(&guard.limiters);
-    let _tasks = AbortOnDrop(reloader.into_iter().chain([sweeper]).collect());
-    let api = GameApi::new(store, &config, draining.clone()).with_guard(guard.clone());
+    let api = GameApi::new(store, &config, draining.clone()).with_guard(security.guard.clone());
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health
@@ -148,15 +129,16 @@ pub async fn run(
     let reflection_v1alpha = reflection().build_v1alpha().map_err(RunError::Reflection)?;
 
     if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, tls = tls.is_some(), mtls = sec.tls.as_ref().is_some_and(|t| t.client_ca.is_some()), api_keys = keys.as_ref().map_or(0, |k| k.len()), "chessd listening");
+        tracing::info!(%addr, "chessd listening");
     }
+    let sec = &config.security;
     let incoming = security::conn::incoming(listener, sec.max_connections);
     let stop_accepting = draining.clone();
     // One request size limit for every service, so the RESOURCE_EXHAUSTED answer (see
     // `oversize`) always names the limit that applied.
     let limit = config.max_request_bytes;
     let mut builder = Server::builder();
-    if let Some(tls) = tls {
+    if let Some(tls) = security.tls.clone() {
         builder = builder
             .tls_config(tls)
             .map_err(|e| RunError::Security(security::SetupError::Tls(e.to_string())))?;
@@ -165,7 +147,7 @@ pub async fn run(
         .http2_keepalive_interval(Some(sec.keepalive_interval))
         .http2_keepalive_timeout(Some(sec.keepalive_timeout))
         .max_concurrent_streams(sec.max_streams_per_connection)
-        .layer(security::gate::GateLayer::new(guard))
+        .layer(security::gate::GateLayer::new(security.guard.clone()))
         .layer(oversize::layer(limit))
         .layer(security::malformed::layer())
         .add_service(health_service.max_decoding_message_size(limit))
@@ -194,15 +176,4 @@ pub async fn run(
     }
     tracing::info!("chessd stopped");
     Ok(())
-}
-
-/// Aborts its tasks when dropped (when `run` returns, whichever way).
-struct AbortOnDrop(Vec<tokio::task::JoinHandle<()>>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        for task in &self.0 {
-            task.abort();
-        }
-    }
 }

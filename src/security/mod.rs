@@ -23,9 +23,11 @@ pub mod tls;
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
+use tonic::transport::ServerTlsConfig;
 
 use crate::config::duration;
 
@@ -249,6 +251,51 @@ impl Default for SecurityConfig {
             max_streams_per_connection: DEFAULT_MAX_STREAMS_PER_CONNECTION,
             keepalive_interval: DEFAULT_KEEPALIVE_INTERVAL,
             keepalive_timeout: DEFAULT_KEEPALIVE_TIMEOUT,
+        }
+    }
+}
+
+/// The security flags put to work: the checked TLS configuration, the gate's shared state,
+/// and the background tasks (key reloads, limiter sweeps), aborted when this is dropped.
+#[derive(Debug)]
+pub struct Setup {
+    /// `None`: plaintext.
+    pub tls: Option<ServerTlsConfig>,
+    pub guard: Arc<gate::Guard>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Setup {
+    /// Reads and checks every file the flags name (a bad one stops the server before
+    /// anything else starts), then starts the background tasks. Inside a tokio runtime.
+    pub fn start(config: &SecurityConfig) -> Result<Setup, SetupError> {
+        let tls = config.tls.as_ref().map(tls::server_config).transpose()?;
+        let keys = config
+            .api_key_file
+            .as_deref()
+            .map(keys::ApiKeys::load)
+            .transpose()?
+            .map(Arc::new);
+        let guard = Arc::new(gate::Guard::new(keys.clone(), config));
+        let mut tasks = vec![limits::Limiters::spawn_sweeper(&guard.limiters)];
+        tasks.extend(keys.as_ref().map(keys::ApiKeys::spawn_reloader));
+        tracing::info!(
+            tls = tls.is_some(),
+            mutual_tls = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some()),
+            api_keys = keys.as_ref().map_or(0, |k| k.len()),
+            private_watch = config.private_watch,
+            "security"
+        );
+        Ok(Setup { tls, guard, tasks })
+    }
+}
+
+impl Drop for Setup {
+    /// The tasks hold their state weakly and would end on their own; aborting them leaves no
+    /// task behind a stopped server.
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
         }
     }
 }
