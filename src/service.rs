@@ -88,7 +88,7 @@ impl<S: GameStore> GameApi<S> {
         let limiters = &self.guard.limiters;
         let verdict = if turn == Some(seat) {
             limiters.own_move(&token)
-        } else if let Some(refused) = caller.peer_refused {
+        } else if let Some(refused) = caller.deferred_refusal {
             Err(refused)
         } else {
             limiters.seat(&token)

@@ -36,8 +36,9 @@ pub const BACKEND_METHODS: [&str; 3] = ["CreateGame", "ListGames", "GetStats"];
 pub struct Caller {
     /// The API key presented, if it is one of the keys in force.
     pub key: Option<KeyId>,
-    /// The per-peer limit refused this SubmitMove; the handler decides (move floor).
-    pub peer_refused: Option<Refused>,
+    /// The peer (or API key) limit refused this SubmitMove; the handler decides, since a
+    /// move on the seat's own turn passes under the move floor.
+    pub deferred_refusal: Option<Refused>,
 }
 
 /// The security state shared by the gate and the handlers.
@@ -88,7 +89,10 @@ impl Guard {
         };
         match refused {
             Some(refused) if method != "SubmitMove" => Err(rate_limited(refused)),
-            peer_refused => Ok(Caller { key, peer_refused }),
+            deferred_refusal => Ok(Caller {
+                key,
+                deferred_refusal,
+            }),
         }
     }
 }
