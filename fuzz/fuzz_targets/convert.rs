@@ -4,6 +4,7 @@
 #![no_main]
 
 use chessd::convert;
+use chessd_rules::Rules;
 use chessd::proto as pb;
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
