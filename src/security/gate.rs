@@ -31,6 +31,24 @@ const GAME_SERVICE: &str = "/chessd.v1.GameService/";
 /// The calls a platform's backend makes, which `--api-key-file` reserves to key holders.
 pub const BACKEND_METHODS: [&str; 3] = ["CreateGame", "ListGames", "GetStats"];
 
+/// Every GameService method, so a refusal here is counted under the method's static name
+/// (an unknown path is left to the router, which answers UNIMPLEMENTED).
+const METHODS: [&str; 13] = [
+    "CreateGame",
+    "GetGame",
+    "ListGames",
+    "SubmitMove",
+    "Resign",
+    "OfferDraw",
+    "RespondToDraw",
+    "ClaimDraw",
+    "Abort",
+    "WatchGame",
+    "ExportPgn",
+    "GetStats",
+    "AnalyzePosition",
+];
+
 /// What the gate learned about a call, for the handlers.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Caller {
@@ -180,7 +198,13 @@ where
         let mut request = super::redact::mark(request);
         // Headers at trace level help debug clients; credentials print as `Sensitive`.
         tracing::trace!(path = request.uri().path(), headers = ?request.headers(), "call");
-        if let Some(method) = request.uri().path().strip_prefix(GAME_SERVICE) {
+        let method = request
+            .uri()
+            .path()
+            .strip_prefix(GAME_SERVICE)
+            .and_then(|m| METHODS.iter().find(|&&known| known == m).copied());
+        if let Some(method) = method {
+            let started = std::time::Instant::now();
             match self.guard.admit(method, &request) {
                 Ok(caller) => {
                     request.extensions_mut().insert(caller);
@@ -192,6 +216,7 @@ where
                         reason = refusal.reason(),
                         "refused at the gate"
                     );
+                    crate::metrics::rpc(method, refusal.code(), started.elapsed());
                     let response = refusal.status().into_http();
                     return Box::pin(std::future::ready(Ok(response)));
                 }
