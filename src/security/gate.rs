@@ -93,25 +93,29 @@ impl Guard {
                     .and_then(|v| bearer(v.as_bytes()))
             });
         let key = match (&self.keys, presented) {
-            (Some(keys), Some(presented)) => {
-                Some(keys.check(presented).ok_or(ServiceError::ApiKeyInvalid)?)
-            }
-            _ => None,
+            (Some(keys), Some(presented)) => keys
+                .check(presented)
+                .map(Some)
+                .ok_or(ServiceError::ApiKeyInvalid),
+            _ => Ok(None),
+        };
+        let refused = match &key {
+            Ok(Some(key)) => self.limiters.api_key(*key).err(),
+            // Callers without a valid key, including wrong keys, spend their address's budget:
+            // guessing keys is rate limited like anything else.
+            _ => peer_ip(request).and_then(|ip| self.limiters.peer(ip).err()),
+        };
+        let key = match refused {
+            Some(refused) if method != "SubmitMove" => return Err(rate_limited(refused)),
+            _ => key?,
         };
         if backend && self.keys.is_some() && key.is_none() {
             return Err(ServiceError::ApiKeyMissing);
         }
-        let refused = match key {
-            Some(key) => self.limiters.api_key(key).err(),
-            None => peer_ip(request).and_then(|ip| self.limiters.peer(ip).err()),
-        };
-        match refused {
-            Some(refused) if method != "SubmitMove" => Err(rate_limited(refused)),
-            deferred_refusal => Ok(Caller {
-                key,
-                deferred_refusal,
-            }),
-        }
+        Ok(Caller {
+            key,
+            deferred_refusal: refused,
+        })
     }
 }
 
