@@ -65,6 +65,8 @@ pub struct Guard {
     /// `None`: no `--api-key-file`, backend calls are open.
     pub keys: Option<Arc<ApiKeys>>,
     pub limiters: Arc<Limiters>,
+    /// `false` (`--no-rate-limits`): the limiters are never consulted.
+    pub rate_limits: bool,
     pub private_watch: bool,
 }
 
@@ -74,6 +76,7 @@ impl Guard {
         Guard {
             keys,
             limiters: Arc::new(Limiters::new(config.rates)),
+            rate_limits: config.rate_limits,
             private_watch: config.private_watch,
         }
     }
@@ -100,6 +103,7 @@ impl Guard {
             _ => Ok(None),
         };
         let refused = match &key {
+            _ if !self.rate_limits => None,
             Ok(Some(key)) => self.limiters.api_key(*key).err(),
             // Callers without a valid key, including wrong keys, spend their address's budget:
             // guessing keys is rate limited like anything else.

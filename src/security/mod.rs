@@ -85,6 +85,10 @@ pub struct SecurityArgs {
     #[arg(long, env = "CHESSD_PRIVATE_WATCH")]
     pub private_watch: bool,
 
+    /// Turn every rate limit off (benchmarks, or a trusted network behind a limiting proxy).
+    #[arg(long, env = "CHESSD_NO_RATE_LIMITS")]
+    pub no_rate_limits: bool,
+
     /// Calls per second per peer address (callers without an API key).
     #[arg(long, env = "CHESSD_PEER_RATE", default_value_t = DEFAULT_PEER_RATE, value_parser = rate)]
     pub peer_rate: u32,
@@ -163,6 +167,7 @@ impl SecurityArgs {
                 }),
             api_key_file: self.api_key_file.clone(),
             private_watch: self.private_watch,
+            rate_limits: !self.no_rate_limits,
             rates: Rates {
                 peer: Rate::new(self.peer_rate, self.peer_burst),
                 key: Rate::new(self.key_rate, self.key_burst),
@@ -228,6 +233,8 @@ pub struct SecurityConfig {
     pub api_key_file: Option<PathBuf>,
     /// Reading a game needs one of its seat tokens or an API key.
     pub private_watch: bool,
+    /// `false` (`--no-rate-limits`): no limiter is consulted.
+    pub rate_limits: bool,
     pub rates: Rates,
     pub max_connections: usize,
     pub max_streams_per_connection: u32,
@@ -241,6 +248,7 @@ impl Default for SecurityConfig {
             tls: None,
             api_key_file: None,
             private_watch: false,
+            rate_limits: true,
             rates: Rates {
                 peer: Rate::new(DEFAULT_PEER_RATE, DEFAULT_PEER_BURST),
                 key: Rate::new(DEFAULT_KEY_RATE, DEFAULT_KEY_BURST),

@@ -146,3 +146,25 @@ async fn key_limit() {
         .expect("the peer's budget is separate");
     server.shutdown().await.unwrap();
 }
+
+/// `--no-rate-limits`: however small the limits, no call is refused by them.
+#[tokio::test]
+async fn limits_off() {
+    let mut config = ServerConfig::default();
+    config.security.rate_limits = false;
+    config.security.rates.peer = slow(1);
+    config.security.rates.token = slow(1);
+    config.security.rates.move_floor = slow(1);
+    let server = support::start_with(config).await;
+    let mut client = server.client().await;
+    let (_, seats) = support::create(&mut client, "chess", "").await;
+    let game = support::play_all(&mut client, &seats, 'w', "e4 e5 Nf3 Nc6 Bb5 a6").await;
+    assert_eq!(game.ply, 6);
+    for _ in 0..10 {
+        client
+            .get_stats(pb::GetStatsRequest {})
+            .await
+            .expect("no limit");
+    }
+    server.shutdown().await.unwrap();
+}
