@@ -272,6 +272,11 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("ListGames", request.metadata(), "", "");
         traced(span, async {
             self.ready()?;
+            // A list shows every game's players and position: with --private-watch only
+            // backends (API key holders) may read it, there being no seat to prove.
+            if self.guard.private_watch && caller(&request).key.is_none() {
+                return Err(ServiceError::ApiKeyMissing);
+            }
             let query = convert::list_query(request.get_ref(), self.max_page_size)?;
             Ok(convert::page(&self.store.list(query).await?))
         })

@@ -81,7 +81,8 @@ pub struct SecurityArgs {
     #[arg(long, env = "CHESSD_API_KEY_FILE")]
     pub api_key_file: Option<PathBuf>,
 
-    /// WatchGame, GetGame and ExportPgn need a seat token of that game or an API key.
+    /// WatchGame, GetGame and ExportPgn need a seat token of that game or an API key;
+    /// ListGames needs an API key.
     #[arg(long, env = "CHESSD_PRIVATE_WATCH")]
     pub private_watch: bool,
 

@@ -212,3 +212,38 @@ fn bad_key_files_stop_the_server() {
         assert!(!output.contains("abc"), "the key is echoed: {output}");
     }
 }
+
+/// With --private-watch and no key file, games are readable only with their seat tokens, and
+/// the list of every game is closed (no key can open it).
+#[tokio::test]
+async fn private_watch_without_keys() {
+    let mut config = ServerConfig::default();
+    config.security.private_watch = true;
+    let server = support::start_with(config).await;
+    let mut client = server.client().await;
+    let (_, seats) = support::create(&mut client, "chess", "").await;
+    assert_refused(
+        client.list_games(pb::ListGamesRequest::default()).await,
+        Code::Unauthenticated,
+        "API_KEY_MISSING",
+    );
+    assert_refused(
+        client
+            .get_game(pb::GetGameRequest {
+                game_id: seats.id.clone(),
+            })
+            .await,
+        Code::Unauthenticated,
+        "CREDENTIALS_MISSING",
+    );
+    client
+        .get_game(authed(
+            pb::GetGameRequest {
+                game_id: seats.id.clone(),
+            },
+            &seats.white,
+        ))
+        .await
+        .expect("a player reads its game");
+    server.shutdown().await.unwrap();
+}
