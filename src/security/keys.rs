@@ -265,9 +265,13 @@ mod tests {
         assert_eq!(keys.reload().unwrap(), 1);
         assert!(keys.check(A.as_bytes()).is_none(), "A was rotated out");
         assert!(keys.check(B.as_bytes()).is_some());
+        assert!(!keys.changed(), "nothing changed since the reload");
+        std::fs::write(&path, format!("# rotated again\n{A}\n")).unwrap();
+        assert!(keys.changed(), "the poll notices a rewritten file");
+        keys.reload().unwrap();
         std::fs::write(&path, "# emptied by mistake\n").unwrap();
         assert!(keys.reload().is_err());
-        assert!(keys.check(B.as_bytes()).is_some(), "B stays in force");
+        assert!(keys.check(A.as_bytes()).is_some(), "A stays in force");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
