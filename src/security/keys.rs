@@ -132,10 +132,12 @@ impl ApiKeys {
     /// Reloads on SIGHUP and when the file changes, for as long as the keys are in use.
     pub fn spawn_reloader(keys: &Arc<ApiKeys>) -> tokio::task::JoinHandle<()> {
         let weak: Weak<ApiKeys> = Arc::downgrade(keys);
+        // Registered before this returns, not when the task first runs: a SIGHUP sent right
+        // after start must reload, not kill the process (SIGHUP's default action).
+        #[cfg(unix)]
+        let mut hangup =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
         tokio::spawn(async move {
-            #[cfg(unix)]
-            let mut hangup =
-                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
             let mut poll = tokio::time::interval(POLL_PERIOD);
             poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
