@@ -135,8 +135,14 @@ impl ApiKeys {
         // Registered before this returns, not when the task first runs: a SIGHUP sent right
         // after start must reload, not kill the process (SIGHUP's default action).
         #[cfg(unix)]
-        let mut hangup =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
+        let mut hangup = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        {
+            Ok(signal) => Some(signal),
+            Err(e) => {
+                tracing::warn!(error = %e, "no SIGHUP handler: API keys reload only when the file changes");
+                None
+            }
+        };
         tokio::spawn(async move {
             let mut poll = tokio::time::interval(POLL_PERIOD);
             poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
