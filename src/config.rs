@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use crate::security::{SecurityArgs, SecurityConfig};
 use crate::store::StoreLimits;
 use crate::web::WebConfig;
 
@@ -64,6 +65,8 @@ pub struct ServerConfig {
     pub sync: SyncMode,
     /// The spectator page and CORS for gRPC-Web (`--no-web`, `--cors-allow-origin`).
     pub web: WebConfig,
+    /// TLS, API keys, rate limits and connection bounds (see `security`).
+    pub security: SecurityConfig,
 }
 
 impl Default for ServerConfig {
@@ -75,6 +78,7 @@ impl Default for ServerConfig {
                 max_watchers_per_game: DEFAULT_MAX_WATCHERS_PER_GAME,
                 watch_buffer: DEFAULT_WATCH_BUFFER,
                 retention: None,
+                abandon_after: Some(crate::security::DEFAULT_ABANDON_AFTER),
             },
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_page_size: DEFAULT_MAX_PAGE_SIZE,
@@ -83,6 +87,7 @@ impl Default for ServerConfig {
             data_dir: None,
             sync: SyncMode::Full,
             web: WebConfig::default(),
+            security: SecurityConfig::default(),
         }
     }
 }
@@ -167,6 +172,9 @@ pub struct ServeArgs {
     /// same-origin and needs no CORS.
     #[arg(long = "cors-allow-origin", env = "CHESSD_CORS_ALLOW_ORIGIN", value_delimiter = ',', value_parser = crate::web::origin)]
     pub cors_allow_origins: Vec<String>,
+    /// TLS, API keys, rate limits and connection bounds (see `security`).
+    #[command(flatten)]
+    pub security: SecurityArgs,
 }
 
 impl ServeArgs {
@@ -180,6 +188,7 @@ impl ServeArgs {
                 max_watchers_per_game: self.max_watchers_per_game,
                 watch_buffer: self.watch_buffer,
                 retention: self.retention,
+                abandon_after: self.security.abandon_after.0,
             },
             max_request_bytes: self.max_request_bytes,
             max_page_size: self.max_page_size,
@@ -191,6 +200,7 @@ impl ServeArgs {
                 page: !self.no_web,
                 cors_allow_origins: self.cors_allow_origins.clone(),
             },
+            security: self.security.config(),
         }
     }
 }

@@ -38,6 +38,13 @@ pub enum ServiceError {
     },
     /// The request id was used before for a different request.
     RequestIdReused,
+    /// The request body is not a protobuf message of the method's type (see
+    /// `security::malformed`).
+    MalformedRequest { detail: &'static str },
+    /// A retried CreateGame whose game exists, but whose clear seat tokens the server no
+    /// longer holds (it keeps only their digests; the clear ones live in the memory of the
+    /// process that created the game). Fresh tokens would belong to nobody, so none are made.
+    SeatTokensUnavailable { id: GameId },
     /// No game has this id (or it finished and was evicted).
     GameNotFound { id: GameId },
     /// The move is not legal in the current position.
@@ -62,6 +69,19 @@ pub enum ServiceError {
     InvalidToken,
     /// A valid seat token, but this action belongs to the other seat.
     WrongSeat { seat: Color, required: Color },
+    /// A backend call without an API key while `--api-key-file` is set.
+    ApiKeyMissing,
+    /// The API key presented is not one of the keys in force.
+    ApiKeyInvalid,
+    /// `--private-watch`: reading a game needs a seat token of it or an API key, and none came.
+    ReadCredentialsMissing,
+    /// `--private-watch`: the seat token is not one of this game's.
+    NotAPlayer,
+    /// A rate limit refused the call; retry after the delay.
+    RateLimited {
+        limit: &'static str,
+        retry_after: std::time::Duration,
+    },
     /// The live-game limit is reached.
     TooManyGames { limit: usize },
     /// The request message is larger than the server accepts.
@@ -102,6 +122,8 @@ impl ServiceError {
             E::InvalidPageToken => (Code::InvalidArgument, "INVALID_PAGE_TOKEN"),
             E::InvalidField { .. } => (Code::InvalidArgument, "INVALID_FIELD"),
             E::RequestIdReused => (Code::InvalidArgument, "REQUEST_ID_REUSED"),
+            E::MalformedRequest { .. } => (Code::InvalidArgument, "MALFORMED_REQUEST"),
+            E::SeatTokensUnavailable { .. } => (Code::AlreadyExists, "SEAT_TOKENS_UNAVAILABLE"),
             E::GameNotFound { .. } => (Code::NotFound, "GAME_NOT_FOUND"),
             E::IllegalMove { .. } => (Code::FailedPrecondition, "ILLEGAL_MOVE"),
             E::AmbiguousMove { .. } => (Code::FailedPrecondition, "AMBIGUOUS_MOVE"),
@@ -114,6 +136,11 @@ impl ServiceError {
             E::MissingToken => (Code::Unauthenticated, "TOKEN_MISSING"),
             E::InvalidToken => (Code::Unauthenticated, "TOKEN_INVALID"),
             E::WrongSeat { .. } => (Code::PermissionDenied, "WRONG_SEAT"),
+            E::ApiKeyMissing => (Code::Unauthenticated, "API_KEY_MISSING"),
+            E::ApiKeyInvalid => (Code::Unauthenticated, "API_KEY_INVALID"),
+            E::ReadCredentialsMissing => (Code::Unauthenticated, "CREDENTIALS_MISSING"),
+            E::NotAPlayer => (Code::PermissionDenied, "NOT_A_PLAYER"),
+            E::RateLimited { .. } => (Code::ResourceExhausted, "RATE_LIMITED"),
             E::TooManyGames { .. } => (Code::ResourceExhausted, "TOO_MANY_GAMES"),
             E::TooManyWatchers { .. } => (Code::ResourceExhausted, "TOO_MANY_WATCHERS"),
             E::RequestTooLarge { .. } => (Code::ResourceExhausted, "REQUEST_TOO_LARGE"),
@@ -128,7 +155,9 @@ impl ServiceError {
     fn metadata(&self) -> HashMap<String, String> {
         use ServiceError as E;
         let pairs: Vec<(&str, String)> = match self {
-            E::GameNotFound { id } => vec![("game_id", id.to_string())],
+            E::GameNotFound { id } | E::SeatTokensUnavailable { id } => {
+                vec![("game_id", id.to_string())]
+            }
             E::NotYourTurn { turn } => vec![("turn", turn.name().into())],
             E::ClaimNotValid { claim } => vec![("claim", claim_name(*claim).into())],
             E::PlyMismatch { expected, current } => {
@@ -162,6 +191,10 @@ impl ServiceError {
                 ]
             }
             E::InvalidField { field, .. } => vec![("field", (*field).into())],
+            E::RateLimited { limit, retry_after } => vec![
+                ("limit", (*limit).into()),
+                ("retry_after_ms", retry_after.as_millis().to_string()),
+            ],
             _ => Vec::new(),
         };
         pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
@@ -190,6 +223,9 @@ impl ServiceError {
         if let Some(field) = self.field() {
             details.add_bad_request_violation(field, self.to_string());
         }
+        if let ServiceError::RateLimited { retry_after, .. } = self {
+            details.set_retry_info(Some(*retry_after));
+        }
         Status::with_error_details(code, self.to_string(), details)
     }
 }
@@ -215,6 +251,11 @@ impl fmt::Display for ServiceError {
             E::InvalidPageToken => f.write_str("malformed page token: pass next_page_token from a ListGames response"),
             E::InvalidField { field, message } => write!(f, "invalid {field}: {message}"),
             E::RequestIdReused => f.write_str("request_id was already used for a different request"),
+            E::MalformedRequest { detail } => write!(f, "malformed request: {detail}"),
+            E::SeatTokensUnavailable { id } => write!(
+                f,
+                "this request_id already created game {id}, but its seat tokens are no longer available (the server restarted since and keeps only their digests): create a new game with a new request_id"
+            ),
             E::GameNotFound { id } => write!(f, "no game with id {id}"),
             E::IllegalMove { message } => write!(f, "illegal move: {message}"),
             E::AmbiguousMove { message } => write!(f, "ambiguous move: {message}"),
@@ -236,6 +277,19 @@ impl fmt::Display for ServiceError {
             E::MissingToken => f.write_str("missing seat token: send metadata 'authorization: Bearer <token>'"),
             E::InvalidToken => f.write_str("invalid seat token: it is neither seat's token of this game"),
             E::WrongSeat { seat, required } => write!(f, "this is {required}'s action, and the token is {seat}'s"),
+            E::ApiKeyMissing => f.write_str(
+                "missing API key: this call is for backends; send metadata 'x-api-key: <key>' (or 'authorization: Bearer <key>')",
+            ),
+            E::ApiKeyInvalid => f.write_str("invalid API key: it is not one of the server's keys"),
+            E::ReadCredentialsMissing => f.write_str(
+                "this server keeps games private: send a seat token of this game ('authorization: Bearer <token>') or an API key ('x-api-key: <key>')",
+            ),
+            E::NotAPlayer => f.write_str("this server keeps games private, and the seat token is not one of this game's"),
+            E::RateLimited { limit, retry_after } => write!(
+                f,
+                "rate limit {limit} reached: retry in {} ms",
+                retry_after.as_millis().max(1)
+            ),
             E::TooManyGames { limit } => write!(f, "the server holds its maximum of {limit} live games"),
             E::TooManyWatchers { limit } => write!(f, "the game has its maximum of {limit} watchers"),
             E::RequestTooLarge { limit } => write!(f, "request too large: the limit is {limit} bytes"),
@@ -303,6 +357,16 @@ mod tests {
                 Code::InvalidArgument,
                 "REQUEST_ID_REUSED",
             ),
+            (
+                E::MalformedRequest { detail: "x" },
+                Code::InvalidArgument,
+                "MALFORMED_REQUEST",
+            ),
+            (
+                E::SeatTokensUnavailable { id },
+                Code::AlreadyExists,
+                "SEAT_TOKENS_UNAVAILABLE",
+            ),
             (E::GameNotFound { id }, Code::NotFound, "GAME_NOT_FOUND"),
             (
                 E::IllegalMove {
@@ -354,6 +418,22 @@ mod tests {
                 },
                 Code::PermissionDenied,
                 "WRONG_SEAT",
+            ),
+            (E::ApiKeyMissing, Code::Unauthenticated, "API_KEY_MISSING"),
+            (E::ApiKeyInvalid, Code::Unauthenticated, "API_KEY_INVALID"),
+            (
+                E::ReadCredentialsMissing,
+                Code::Unauthenticated,
+                "CREDENTIALS_MISSING",
+            ),
+            (E::NotAPlayer, Code::PermissionDenied, "NOT_A_PLAYER"),
+            (
+                E::RateLimited {
+                    limit: "per peer address",
+                    retry_after: std::time::Duration::from_millis(250),
+                },
+                Code::ResourceExhausted,
+                "RATE_LIMITED",
             ),
             (
                 E::TooManyGames { limit: 1 },
@@ -443,6 +523,24 @@ mod tests {
         .status();
         let bad = status.get_details_bad_request().unwrap();
         assert_eq!(bad.field_violations[0].field, "fen");
+    }
+
+    /// A rate limit refusal says when to retry, in RetryInfo and in ErrorInfo's metadata.
+    #[test]
+    fn rate_limits_carry_retry_info() {
+        let status = ServiceError::RateLimited {
+            limit: "per seat token",
+            retry_after: std::time::Duration::from_millis(1500),
+        }
+        .status();
+        let retry = status.get_details_retry_info().expect("RetryInfo");
+        assert_eq!(
+            retry.retry_delay,
+            Some(std::time::Duration::from_millis(1500))
+        );
+        let info = status.get_details_error_info().unwrap();
+        assert_eq!(info.metadata["retry_after_ms"], "1500");
+        assert_eq!(info.metadata["limit"], "per seat token");
     }
 
     /// An internal error never shows its cause to the client.

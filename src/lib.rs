@@ -15,7 +15,8 @@
 //! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
 //! - `loadgen`: `chessd bench`, the load generator: bots over real gRPC, latency and memory.
 //! - `oversize`: oversized requests answered RESOURCE_EXHAUSTED (tonic says OUT_OF_RANGE).
-//! - `token`: seat tokens (generation, bearer parsing, constant-time comparison).
+//! - `token`: seat tokens (generation, bearer parsing, digests, constant-time comparison).
+//! - `security`: TLS, API keys, rate limits, credential redaction, connection bounds.
 //! - `shutdown`: Ctrl-C or SIGTERM.
 //! - `perft_cmd`: the `chessd perft` command-line entry over the rules engine.
 //! - `web`: the spectator page (embedded from `web/dist`, built from `web/src`) and CORS for
@@ -31,6 +32,7 @@ pub mod loadgen;
 pub mod metrics;
 pub mod oversize;
 pub mod perft_cmd;
+pub mod security;
 pub mod service;
 pub mod shutdown;
 pub mod store;
@@ -40,11 +42,8 @@ pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
 use tonic::transport::Server;
 use tonic_health::ServingStatus;
@@ -78,12 +77,6 @@ pub mod proto {
 /// The fully qualified name of the game service, as health checks and reflection know it.
 pub const SERVICE_NAME: &str = "chessd.v1.GameService";
 
-/// How often an idle HTTP/2 connection is pinged, so dead clients (and their watch streams)
-/// are noticed.
-const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
-/// How long a keepalive ping may go unanswered before the connection is closed.
-const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// Why the server could not run.
 #[derive(Debug)]
 pub enum RunError {
@@ -93,6 +86,8 @@ pub enum RunError {
     Transport(tonic::transport::Error),
     /// The game store could not start (`--data-dir`: unreadable, locked or damaged database).
     Store(store::OpenError),
+    /// TLS files or the API key file are missing or unusable.
+    Security(security::SetupError),
 }
 
 impl std::fmt::Display for RunError {
@@ -101,6 +96,7 @@ impl std::fmt::Display for RunError {
             RunError::Reflection(e) => write!(f, "reflection service: {e}"),
             RunError::Transport(e) => write!(f, "transport: {e}"),
             RunError::Store(e) => write!(f, "store: {e}"),
+            RunError::Security(e) => write!(f, "{e}"),
         }
     }
 }
@@ -116,9 +112,11 @@ pub async fn run(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), RunError> {
+    // Files first: a bad TLS or key file stops the server before anything else starts.
+    let security = security::Setup::start(&config.security).map_err(RunError::Security)?;
     let store = Arc::new(store::open(&config).map_err(RunError::Store)?);
     let draining = CancellationToken::new();
-    let api = GameApi::new(store, &config, draining.clone());
+    let api = GameApi::new(store, &config, draining.clone()).with_guard(security.guard.clone());
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health
@@ -136,28 +134,32 @@ pub async fn run(
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "chessd listening");
     }
-    let incoming = TcpListenerStream::new(listener).map(|stream| {
-        if let Ok(stream) = &stream {
-            // Moves are small and latency matters more than packet count. Failing to set the
-            // option only costs latency.
-            let _ = stream.set_nodelay(true);
-        }
-        stream
-    });
+    let sec = &config.security;
+    let incoming = security::conn::incoming(listener, sec.max_connections);
     let stop_accepting = draining.clone();
     // One request size limit for every service, so the RESOURCE_EXHAUSTED answer (see
     // `oversize`) always names the limit that applied.
     let limit = config.max_request_bytes;
-    let server = Server::builder()
-        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
-        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+    let mut builder = Server::builder();
+    if let Some(tls) = security.tls.clone() {
+        builder = builder
+            .tls_config(tls)
+            .map_err(|e| RunError::Security(security::SetupError::Tls(e.to_string())))?;
+    }
+    let server = builder
+        .http2_keepalive_interval(Some(sec.keepalive_interval))
+        .http2_keepalive_timeout(Some(sec.keepalive_timeout))
+        .max_concurrent_streams(sec.max_streams_per_connection)
         // Browsers speak gRPC-Web over HTTP/1.1 (see `web`): CORS answers preflights first,
-        // then the page's files are split off, then gRPC-Web becomes gRPC.
+        // then the page's files are split off, then gRPC-Web becomes gRPC, which the
+        // security gate then sees like any other call.
         .accept_http1(true)
         .layer(tower::util::option_layer(web::cors_layer(&config.web)))
         .layer(web::WebLayer::new(&config.web))
         .layer(tonic_web::GrpcWebLayer::new())
+        .layer(security::gate::GateLayer::new(security.guard.clone()))
         .layer(oversize::layer(limit))
+        .layer(security::malformed::layer())
         .add_service(health_service.max_decoding_message_size(limit))
         .add_service(reflection_v1.max_decoding_message_size(limit))
         .add_service(reflection_v1alpha.max_decoding_message_size(limit))

@@ -208,6 +208,9 @@ impl LocalServer {
         config.limits.max_live_games = args.idle_games + 2 * args.games + 1_000;
         config.limits.max_watchers_per_game = args.watchers + 16;
         config.drain_timeout = Duration::from_secs(2);
+        // Every bot comes from 127.0.0.1 and plays as fast as the server answers: limits would
+        // measure the limiter, not the server (serve a separate one with --no-rate-limits).
+        config.security.rate_limits = false;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("chessd-server")

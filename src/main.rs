@@ -31,6 +31,8 @@ struct Cli {
     serve: ServeArgs,
 }
 
+// Parsed once at start: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Serve the gRPC API (the default when no subcommand is given).

@@ -18,7 +18,8 @@ use crate::error::ServiceError;
 use crate::metrics;
 use crate::proto as pb;
 use crate::proto::game_service_server::GameService;
-use crate::store::{Action, GameStore};
+use crate::security::gate::{Caller, Guard, rate_limited};
+use crate::store::{Action, GameId, GameStore};
 use crate::token::{BearerError, SeatToken};
 use crate::watch::WatchStream;
 
@@ -30,6 +31,8 @@ pub struct GameApi<S> {
     draining: CancellationToken,
     heartbeat: Duration,
     max_page_size: usize,
+    /// API keys, rate limiters and `--private-watch`, shared with the gate.
+    guard: Arc<Guard>,
 }
 
 impl<S: GameStore> GameApi<S> {
@@ -40,7 +43,60 @@ impl<S: GameStore> GameApi<S> {
             draining,
             heartbeat: config.heartbeat,
             max_page_size: config.max_page_size,
+            guard: Arc::new(Guard::new(None, &config.security)),
         }
+    }
+
+    /// The API shares `guard` with the gate in front of it.
+    #[must_use]
+    pub fn with_guard(mut self, guard: Arc<Guard>) -> GameApi<S> {
+        self.guard = guard;
+        self
+    }
+
+    /// With `--private-watch`, reading game `id` needs an API key (checked by the gate) or
+    /// one of the game's seat tokens.
+    async fn may_read(
+        &self,
+        metadata: &MetadataMap,
+        caller: Caller,
+        id: GameId,
+    ) -> Result<(), ServiceError> {
+        if !self.guard.private_watch || caller.key.is_some() {
+            return Ok(());
+        }
+        let token = seat_token(metadata).map_err(|e| match e {
+            ServiceError::MissingToken => ServiceError::ReadCredentialsMissing,
+            other => other,
+        })?;
+        match self.store.seat(id, token).await {
+            Ok(_) => Ok(()),
+            Err(ServiceError::InvalidToken) => Err(ServiceError::NotAPlayer),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The rate limits of a move: a move on the seat's own turn is held only to the move
+    /// floor; any other is held to the peer limit (charged by the gate) and the token limit.
+    async fn may_move(
+        &self,
+        caller: Caller,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(), ServiceError> {
+        if !self.guard.rate_limits {
+            return Ok(());
+        }
+        let (seat, turn) = self.store.seat(id, token).await?;
+        let limiters = &self.guard.limiters;
+        let verdict = if turn == Some(seat) {
+            limiters.own_move(&token)
+        } else if let Some(refused) = caller.deferred_refusal {
+            Err(refused)
+        } else {
+            limiters.seat(&token)
+        };
+        verdict.map_err(rate_limited)
     }
 
     /// Refuses new work while draining.
@@ -66,6 +122,15 @@ impl<S: GameStore> GameApi<S> {
         let acted = self.store.act(id, seat_token(metadata)?, action).await?;
         Ok(convert::game(&acted.view))
     }
+}
+
+/// What the gate learned about the call (nothing when the API runs without the gate).
+fn caller<T>(request: &Request<T>) -> Caller {
+    request
+        .extensions()
+        .get::<Caller>()
+        .copied()
+        .unwrap_or_default()
 }
 
 /// The seat token from `authorization: Bearer <token>`.
@@ -182,10 +247,10 @@ impl<S: GameStore> GameService for GameApi<S> {
         );
         traced(span, async {
             self.ready()?;
-            let view = self
-                .store
-                .get(convert::game_id(&request.get_ref().game_id)?)
+            let id = convert::game_id(&request.get_ref().game_id)?;
+            self.may_read(request.metadata(), caller(&request), id)
                 .await?;
+            let view = self.store.get(id).await?;
             Ok(pb::GetGameResponse {
                 game: Some(convert::game(&view)),
             })
@@ -200,6 +265,11 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("ListGames", request.metadata(), "", "");
         traced(span, async {
             self.ready()?;
+            // A list shows every game's players and position: with --private-watch only
+            // backends (API key holders) may read it, there being no seat to prove.
+            if self.guard.private_watch && caller(&request).key.is_none() {
+                return Err(ServiceError::ApiKeyMissing);
+            }
             let query = convert::list_query(request.get_ref(), self.max_page_size)?;
             Ok(convert::page(&self.store.list(query).await?))
         })
@@ -220,10 +290,9 @@ impl<S: GameStore> GameService for GameApi<S> {
         traced(span, async {
             self.ready()?;
             let (id, action) = convert::submit_move(request.get_ref())?;
-            let acted = self
-                .store
-                .act(id, seat_token(request.metadata())?, action)
-                .await?;
+            let token = seat_token(request.metadata())?;
+            self.may_move(caller(&request), id, token).await?;
+            let acted = self.store.act(id, token, action).await?;
             Ok(convert::submitted(&acted, request.get_ref().view))
         })
         .await
@@ -329,6 +398,8 @@ impl<S: GameStore> GameService for GameApi<S> {
         traced(span, async {
             self.ready()?;
             let id = convert::game_id(&req.game_id)?;
+            self.may_read(request.metadata(), caller(&request), id)
+                .await?;
             let subscription = self.store.watch(id, req.after_seq).await?;
             Ok(WatchStream::new(
                 id,
@@ -352,10 +423,10 @@ impl<S: GameStore> GameService for GameApi<S> {
         );
         traced(span, async {
             self.ready()?;
-            let view = self
-                .store
-                .get(convert::game_id(&request.get_ref().game_id)?)
+            let id = convert::game_id(&request.get_ref().game_id)?;
+            self.may_read(request.metadata(), caller(&request), id)
                 .await?;
+            let view = self.store.get(id).await?;
             Ok(pb::ExportPgnResponse {
                 pgn: convert::pgn(&view),
             })

@@ -3,9 +3,15 @@
 //! A token is 128 bits from the operating system's entropy source, written as 32 lowercase hex
 //! digits. Clients send it as `authorization: Bearer <token>`. Comparison is constant-time so the
 //! time a refusal takes says nothing about how many leading bytes were right.
+//!
+//! The server keeps only [`TokenDigest`]s of the tokens in its game records and on disk: a
+//! copy of the database or a memory dump does not give anyone a seat. The clear token exists
+//! in the CreateGame answer, in the client's requests and, for idempotent CreateGame retries
+//! only, in the in-process memory of recent creations (see `store::memory`).
 
 use core::fmt;
 
+use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 /// The number of random bytes in a token (128 bits: unguessable by brute force).
@@ -58,6 +64,50 @@ impl SeatToken {
     #[must_use]
     pub fn matches(&self, other: &SeatToken) -> bool {
         self.0.ct_eq(&other.0).into()
+    }
+}
+
+/// The SHA-256 digest of a seat token's 16 bytes: what the server stores instead of the token.
+///
+/// A fast, unsalted hash is the right tool here, unlike for passwords: a token is 128 bits
+/// from the operating system's CSPRNG, so there is no dictionary to try and no salt to add;
+/// inverting the digest means searching 2^128 tokens, whatever the hash costs per try. A slow
+/// hash (argon2, bcrypt) would only make every move slower.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TokenDigest([u8; 32]);
+
+impl TokenDigest {
+    /// The digest as stored (32 bytes).
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// A digest read back from storage; `None` unless exactly 32 bytes.
+    #[must_use]
+    pub fn from_slice(bytes: &[u8]) -> Option<TokenDigest> {
+        bytes.try_into().ok().map(TokenDigest)
+    }
+
+    /// Constant-time equality: a refusal takes as long whatever the first differing byte.
+    #[must_use]
+    pub fn matches(&self, other: &TokenDigest) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+impl fmt::Debug for TokenDigest {
+    /// Short enough not to help anyone, long enough to tell two apart in a test failure.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TokenDigest({:02x}{:02x}..)", self.0[0], self.0[1])
+    }
+}
+
+impl SeatToken {
+    /// The token's digest (see [`TokenDigest`]).
+    #[must_use]
+    pub fn digest(&self) -> TokenDigest {
+        TokenDigest(Sha256::digest(self.0).into())
     }
 }
 
@@ -122,6 +172,28 @@ mod tests {
         );
         assert!(!a.matches(&b));
         assert_eq!(format!("{a:?}"), "SeatToken(..)");
+    }
+
+    /// The digest is SHA-256 of the token's bytes (a known answer), equal for equal tokens,
+    /// and round-trips through its stored bytes.
+    #[test]
+    fn digests() {
+        let token: SeatToken = "00000000000000000000000000000000".parse().unwrap();
+        // sha256 of 16 zero bytes: `head -c16 /dev/zero | sha256sum`.
+        let expected = "374708fff7719dd5979ec875d56cd2286f6d3cf7ec317a3b25632aab28ec37bb";
+        let hex: String = token
+            .digest()
+            .as_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(hex, expected);
+        let a = SeatToken::generate().unwrap();
+        assert!(a.digest().matches(&a.digest()));
+        assert!(!a.digest().matches(&token.digest()));
+        let back = TokenDigest::from_slice(a.digest().as_bytes()).unwrap();
+        assert!(back.matches(&a.digest()));
+        assert!(TokenDigest::from_slice(&[0; 31]).is_none());
     }
 
     /// Missing and malformed headers are told apart; neither panics.

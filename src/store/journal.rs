@@ -25,7 +25,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use super::events::LogKind;
 use super::{Event, GameId, Players, TimeControl};
 use crate::error::ServiceError;
-use crate::token::SeatToken;
+use crate::token::TokenDigest;
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
 /// about 200 bytes each this bounds the queue near 1 MiB; a full queue makes new actions wait.
@@ -58,7 +58,8 @@ pub struct CreatedGame {
     pub players: Players,
     pub time_control: Option<TimeControl>,
     pub draw_rule: DrawRule,
-    pub tokens: [SeatToken; 2],
+    /// The seats' token digests (the tokens themselves are never stored).
+    pub digests: [TokenDigest; 2],
     pub created_at_ms: u64,
     /// The CreateGame request id, so a retry after a restart still finds the game.
     pub request_id: Option<String>,

@@ -74,6 +74,9 @@ pub struct StoreLimits {
     pub watch_buffer: usize,
     /// How long a finished game is kept after it ended; `None`: until the count limit.
     pub retention: Option<Duration>,
+    /// An ongoing game with no move for this long is abandoned (aborted before both sides
+    /// moved, else lost by the side to move); `None`: never.
+    pub abandon_after: Option<Duration>,
 }
 
 /// Games in memory, with their own flag timer task (stopped when the store is dropped).
@@ -113,10 +116,23 @@ struct ResultCounters {
 
 #[derive(Debug, Default)]
 struct Creations {
-    /// Hashed request id to (fingerprint of the request, game).
-    by_key: HashMap<u64, (u64, GameId)>,
+    /// Hashed request id to the creation it made.
+    by_key: HashMap<u64, Creation>,
     /// Keys oldest first, at most `CREATE_MEMORY`.
     order: VecDeque<u64>,
+}
+
+/// A CreateGame answered under a request id.
+#[derive(Debug)]
+struct Creation {
+    /// The fingerprint of the request: a retry must match it.
+    fingerprint: u64,
+    game: GameId,
+    /// The clear seat tokens, so a retry gets the same answer. Held only here, in this
+    /// process's memory (game records and storage hold digests), and only for games created
+    /// by this process: a game restored from storage has `None`, and a retry of its creation
+    /// is told the tokens are gone rather than given new ones.
+    tokens: Option<[SeatToken; 2]>,
 }
 
 /// One game: what never changes outside the lock, the rest inside.
@@ -237,6 +253,7 @@ impl MemoryStore {
     ) -> Vec<GameId> {
         let inner = &self.inner;
         let variant = record.game().start().variant();
+        let record = record.abandoned_after(inner.limits.abandon_after);
         let status = GameStatus::of(record.game().outcome());
         let ended_ms = record.ended_at_ms();
         if let Some(rid) = create_request {
@@ -251,7 +268,15 @@ impl MemoryStore {
                 .creations
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            remember_creation(&mut creations, key, fingerprint, id);
+            remember_creation(
+                &mut creations,
+                key,
+                Creation {
+                    fingerprint,
+                    game: id,
+                    tokens: None,
+                },
+            );
         }
         let slot = Arc::new(Slot {
             id,
@@ -361,14 +386,14 @@ struct Settle<T> {
     forgotten: Vec<GameId>,
 }
 
-fn remember_creation(creations: &mut Creations, key: u64, fingerprint: u64, id: GameId) {
+fn remember_creation(creations: &mut Creations, key: u64, creation: Creation) {
     if creations.order.len() == CREATE_MEMORY
         && let Some(oldest) = creations.order.pop_front()
     {
         creations.by_key.remove(&oldest);
     }
     creations.order.push_back(key);
-    creations.by_key.insert(key, (fingerprint, id));
+    creations.by_key.insert(key, creation);
 }
 
 impl Inner {
@@ -610,7 +635,8 @@ impl Inner {
             SeatToken::generate().map_err(entropy)?,
             SeatToken::generate().map_err(entropy)?,
         ];
-        let record = GameRecord::new(new, tokens, now);
+        let record = GameRecord::new(new, tokens.map(|t| t.digest()), now)
+            .abandoned_after(self.limits.abandon_after);
         let mut record = Some(record);
         loop {
             let random = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
@@ -638,7 +664,7 @@ impl Inner {
                         players: new.players.clone(),
                         time_control: new.time_control,
                         draw_rule: new.draw_rule,
-                        tokens,
+                        digests: tokens.map(|t| t.digest()),
                         created_at_ms: epoch_ms(now.wall),
                         request_id: new.request_id.as_ref().map(|r| r.as_str().to_owned()),
                     };
@@ -687,14 +713,17 @@ impl Inner {
             .creations
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(&(first, id)) = creations.by_key.get(&key) {
-            if first != fingerprint {
+        if let Some(creation) = creations.by_key.get(&key) {
+            if creation.fingerprint != fingerprint {
                 return Err(ServiceError::RequestIdReused);
             }
+            let id = creation.game;
+            let tokens = creation.tokens;
             drop(creations);
             let slot = self.find(id)?;
+            let [white_token, black_token] =
+                tokens.ok_or(ServiceError::SeatTokensUnavailable { id })?;
             let state = slot.lock();
-            let [white_token, black_token] = state.record.tokens();
             let created = Created {
                 view: state.record.view(id, &slot.players, now),
                 white_token,
@@ -703,7 +732,15 @@ impl Inner {
             return Ok((created, state.ticket));
         }
         let (created, ticket) = self.create_game(new, now, place)?;
-        remember_creation(&mut creations, key, fingerprint, created.view.id);
+        remember_creation(
+            &mut creations,
+            key,
+            Creation {
+                fingerprint,
+                game: created.view.id,
+                tokens: Some([created.white_token, created.black_token]),
+            },
+        );
         Ok((created, ticket))
     }
 
@@ -747,6 +784,20 @@ impl GameStore for MemoryStore {
         let (created, ticket) = inner.create_or_find(&new, Some(place))?;
         journal.wait(ticket).await?;
         Ok(created)
+    }
+
+    async fn seat(
+        &self,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(Color, Option<Color>), ServiceError> {
+        // Read under the game's lock only; nothing changes, so no journal place is taken.
+        let slot = self.inner.find(id)?;
+        let state = slot.lock();
+        let seat = state.record.seat_of(&token)?;
+        let game = state.record.game();
+        let turn = (!game.is_over()).then(|| game.position().turn());
+        Ok((seat, turn))
     }
 
     async fn get(&self, id: GameId) -> Result<super::GameView, ServiceError> {
@@ -919,6 +970,7 @@ mod tests {
             max_watchers_per_game: 4,
             watch_buffer: 8,
             retention: None,
+            abandon_after: None,
         }
     }
 

@@ -105,6 +105,17 @@ impl GameStore for Store {
         }
     }
 
+    async fn seat(
+        &self,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(Color, Option<Color>), ServiceError> {
+        match self {
+            Store::Memory(s) => s.seat(id, token).await,
+            Store::Sqlite(s) => s.seat(id, token).await,
+        }
+    }
+
     async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
         match self {
             Store::Memory(s) => s.watch(id, after_seq).await,
@@ -142,6 +153,14 @@ pub trait GameStore: Send + Sync + 'static {
         token: SeatToken,
         action: Action,
     ) -> impl Future<Output = Result<Acted, ServiceError>> + Send;
+
+    /// The seat `token` holds in a game, and the side to move (`None` once the game is over):
+    /// for the move floor of the rate limits and for `--private-watch`. Changes nothing.
+    fn seat(
+        &self,
+        id: GameId,
+        token: SeatToken,
+    ) -> impl Future<Output = Result<(Color, Option<Color>), ServiceError>> + Send;
 
     /// The events after `after_seq` (a snapshot first when it is 0), then live ones.
     fn watch(

@@ -1,5 +1,5 @@
 //! `GameRecord`: one game's rules of play on top of the engine's `Game`: seats and their
-//! tokens, the clock, draw offers, idempotent move retries and the event log.
+//! token digests, the clock, draw offers, idempotent move retries and the event log.
 //!
 //! It is synchronous and does no I/O: every change takes the current time as an argument and
 //! appends the events it caused to a caller's vector, which the store then publishes. A durable
@@ -27,7 +27,7 @@ use super::{
 };
 use crate::error::ServiceError;
 use crate::store::GameId;
-use crate::token::SeatToken;
+use crate::token::{SeatToken, TokenDigest};
 
 /// How many answered move request ids a game remembers (the oldest is forgotten first). A retry
 /// normally follows its request within seconds, long before 16 more moves.
@@ -58,7 +58,8 @@ pub struct Stored {
     pub start: Position,
     pub draw_rule: DrawRule,
     pub time_control: Option<TimeControl>,
-    pub tokens: [SeatToken; 2],
+    /// The seats' token digests, indexed by `Color::index`.
+    pub digests: [TokenDigest; 2],
     pub created_at: SystemTime,
     /// Every event, seq 1 first.
     pub events: Vec<EventRow>,
@@ -80,8 +81,9 @@ struct Answered {
 #[derive(Debug)]
 pub struct GameRecord {
     game: Game,
-    /// The seats' secrets, indexed by `Color::index`.
-    tokens: [SeatToken; 2],
+    /// Digests of the seats' tokens, indexed by `Color::index` (never the tokens: see
+    /// `token::TokenDigest`).
+    digests: [TokenDigest; 2],
     clock: Option<Clock>,
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
@@ -90,15 +92,21 @@ pub struct GameRecord {
     /// Request ids of recent moves, at most `ANSWERED_MEMORY` (allocated on first use).
     answered: VecDeque<Answered>,
     created_at: SystemTime,
+    /// The monotonic time of the latest move (or of the creation, or of the restart that
+    /// brought the game back: downtime counts for nobody, as with clocks).
+    last_move_at: Instant,
+    /// A game with no move for this long is abandoned (see [`GameRecord::expire`]); `None`:
+    /// never.
+    abandon_after: Option<std::time::Duration>,
 }
 
 impl GameRecord {
     /// A new game. The start position must not be decided already (the caller checks).
     #[must_use]
-    pub fn new(new: &NewGame, tokens: [SeatToken; 2], now: Now) -> GameRecord {
+    pub fn new(new: &NewGame, digests: [TokenDigest; 2], now: Now) -> GameRecord {
         GameRecord {
             game: Game::new(new.start, new.draw_rule),
-            tokens,
+            digests,
             clock: new
                 .time_control
                 .map(|tc| Clock::start(tc, new.start.turn(), now.mono)),
@@ -106,7 +114,16 @@ impl GameRecord {
             log: Vec::new(),
             answered: VecDeque::new(),
             created_at: now.wall,
+            last_move_at: now.mono,
+            abandon_after: None,
         }
+    }
+
+    /// Ends the game once nobody has moved for `after` (the store's `--abandon-after`).
+    #[must_use]
+    pub fn abandoned_after(mut self, after: Option<std::time::Duration>) -> GameRecord {
+        self.abandon_after = after;
+        self
     }
 
     /// A game rebuilt from its stored events, played again through the engine, with its clock
@@ -185,12 +202,14 @@ impl GameRecord {
         });
         Ok(GameRecord {
             game,
-            tokens: stored.tokens,
+            digests: stored.digests,
             clock,
             draw_offer,
             log,
             answered,
             created_at: stored.created_at,
+            last_move_at: now.mono,
+            abandon_after: None,
         })
     }
 
@@ -254,10 +273,12 @@ impl GameRecord {
         }
     }
 
-    /// The seat `token` belongs to. Both seats are compared in constant time, always.
+    /// The seat `token` belongs to. Its digest is compared with both seats' in constant time,
+    /// always.
     pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
-        let white = self.tokens[Color::White.index()].matches(token);
-        let black = self.tokens[Color::Black.index()].matches(token);
+        let digest = token.digest();
+        let white = self.digests[Color::White.index()].matches(&digest);
+        let black = self.digests[Color::Black.index()].matches(&digest);
         match (white, black) {
             (true, _) => Ok(Color::White),
             (false, true) => Ok(Color::Black),
@@ -265,10 +286,10 @@ impl GameRecord {
         }
     }
 
-    /// The seats' secrets (for a retried CreateGame).
+    /// The seats' token digests (for storage).
     #[must_use]
-    pub fn tokens(&self) -> [SeatToken; 2] {
-        self.tokens
+    pub fn digests(&self) -> [TokenDigest; 2] {
+        self.digests
     }
 
     #[must_use]
@@ -287,30 +308,50 @@ impl GameRecord {
         self.log.len() as u64
     }
 
-    /// When the running side's flag falls, while the game goes on.
+    /// When the game ends by itself if nobody acts, while it goes on: the running side's flag
+    /// falls, or the game is abandoned, whichever comes first.
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {
         if self.game.is_over() {
-            None
-        } else {
-            self.clock.as_ref()?.deadline()
+            return None;
+        }
+        let flag = self.clock.as_ref().and_then(Clock::deadline);
+        let abandon = self.abandon_deadline();
+        match (flag, abandon) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
-    /// Ends the game if the side to move ran out of time by `now`. True if it did.
+    fn abandon_deadline(&self) -> Option<Instant> {
+        self.abandon_after
+            .and_then(|after| self.last_move_at.checked_add(after))
+    }
+
+    /// Ends the game if, by `now`, the side to move ran out of time, or nobody moved for the
+    /// abandonment time: a game where not both sides have moved is aborted (no result, as an
+    /// Abort would); a later one is lost by the side to move, who walked away
+    /// (`Termination::Abandonment`). True if the game ended. The outcome goes through the same
+    /// game-over event as any other, so watchers are told and a durable store records it.
     pub fn expire(&mut self, now: Now, out: &mut Vec<Event>) -> bool {
-        let flagged = match &self.clock {
-            Some(clock) if !self.game.is_over() => clock.flagged(now.mono),
-            _ => None,
-        };
-        match flagged {
-            Some(loser) => {
-                let outcome = self.game.flag_outcome(loser);
-                self.finish(outcome, now, out);
-                true
-            }
-            None => false,
+        if self.game.is_over() {
+            return false;
         }
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now.mono)) {
+            let outcome = self.game.flag_outcome(loser);
+            self.finish(outcome, now, out);
+            return true;
+        }
+        if self.abandon_deadline().is_some_and(|at| now.mono >= at) {
+            let outcome = if self.game.ply() < 2 {
+                Outcome::draw(Termination::Aborted)
+            } else {
+                Outcome::win(!self.game.position().turn(), Termination::Abandonment)
+            };
+            self.finish(outcome, now, out);
+            return true;
+        }
+        false
     }
 
     /// Performs `seat`'s action at `now`; `request_key` is the hashed request id of a move.
@@ -431,6 +472,7 @@ impl GameRecord {
             .game
             .play_found(|pos, legal| resolve_among(pos, text, legal))
             .map_err(play_error)?;
+        self.last_move_at = now.mono;
         let over = self.game.is_over();
         if let Some(clock) = &mut self.clock {
             clock.switch(now.mono);
@@ -643,7 +685,11 @@ mod tests {
             SeatToken::generate().unwrap(),
         ];
         let now = Now::read();
-        (GameRecord::new(&new, tokens, now), tokens, now)
+        (
+            GameRecord::new(&new, tokens.map(|t| t.digest()), now),
+            tokens,
+            now,
+        )
     }
 
     fn mv(text: &str) -> Action {
@@ -749,7 +795,7 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
-            tokens,
+            digests: tokens.map(|t| t.digest()),
             created_at: rec.created_at,
             events: rows,
             charged: Duration::ZERO,
@@ -836,6 +882,65 @@ mod tests {
         assert!(
             rec.answered.iter().all(|a| a.key != 7),
             "the oldest id is forgotten"
+        );
+    }
+
+    /// With no move for the abandonment time a game ends by itself: aborted before both sides
+    /// moved, else lost by the side to move; a move restarts the wait; the flag still comes
+    /// first when it is earlier.
+    #[test]
+    fn abandonment() {
+        let after = Some(Duration::from_secs(60));
+        let at = |now: Now, secs: u64| Now {
+            mono: now.mono + Duration::from_secs(secs),
+            wall: now.wall + Duration::from_secs(secs),
+        };
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        assert_eq!(rec.deadline(), Some(now.mono + Duration::from_secs(60)));
+        let mut out = Vec::new();
+        assert!(!rec.expire(at(now, 59), &mut out));
+        assert!(rec.expire(at(now, 60), &mut out));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::draw(Termination::Aborted))
+        );
+        assert!(out.last().unwrap().kind.is_game_over());
+        assert_eq!(rec.deadline(), None);
+
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        let mv = |text: &str| Action::Move {
+            text: MoveText::Uci(text.parse().unwrap()),
+            expected_ply: None,
+            request_id: None,
+            offer_draw: false,
+        };
+        let mut out = Vec::new();
+        rec.apply(Color::White, &mv("e2e4"), None, at(now, 50), &mut out)
+            .unwrap();
+        rec.apply(Color::Black, &mv("e7e5"), None, at(now, 100), &mut out)
+            .unwrap();
+        assert!(
+            !rec.expire(at(now, 159), &mut out),
+            "the wait restarts at each move"
+        );
+        assert!(rec.expire(at(now, 160), &mut out));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::win(Color::Black, Termination::Abandonment))
+        );
+
+        let tc = TimeControl {
+            initial: Duration::from_secs(10),
+            increment: Duration::ZERO,
+        };
+        let (rec, _, now) = record(START, Some(tc));
+        let rec = rec.abandoned_after(after);
+        assert_eq!(
+            rec.deadline(),
+            Some(now.mono + Duration::from_secs(10)),
+            "the flag first"
         );
     }
 

@@ -26,8 +26,13 @@
 //!   them (count limit, `--retention`), and at start when they are already past retention.
 //!   Result counts live in their own table, so statistics outlive the games.
 //!
-//! The file holds the seat tokens in clear (they must still open the seats after a restart):
-//! protect the data directory like a key.
+//! - **Seat tokens.** The file holds only their SHA-256 digests (see `token::TokenDigest`):
+//!   enough to open the seats after a restart, useless to whoever copies the file. Schema 1
+//!   held them in clear; opening such a file migrates it to schema 2 in one transaction
+//!   (digests replace the tokens), then vacuums it so no free page keeps a clear token. A
+//!   CreateGame retried after a restart therefore cannot be given its tokens again (see
+//!   `ServiceError::SeatTokensUnavailable`). The file still holds who played what: protect
+//!   the data directory as you would any user data.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -48,13 +53,17 @@ use super::{
 };
 use crate::config::SyncMode;
 use crate::error::ServiceError;
-use crate::token::SeatToken;
+use crate::token::{SeatToken, TokenDigest};
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "chessd.db";
 
-/// The schema this build writes; older files would be migrated here, newer ones are refused.
-pub const SCHEMA_VERSION: i64 = 1;
+/// The schema this build writes; older files are migrated to it at start (see
+/// [`migrate_v1`]), newer ones are refused.
+///
+/// - 1: seat tokens in clear (`white_token`, `black_token`).
+/// - 2: their SHA-256 digests instead (`white_digest`, `black_digest`, 32-byte blobs).
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// Most changes committed in one transaction: large enough that a burst from thousands of
 /// games shares one flush, small enough that one transaction stays a few milliseconds.
@@ -80,11 +89,12 @@ CREATE TABLE games (
     initial_ms INTEGER,
     increment_ms INTEGER,
     draw_rule INTEGER NOT NULL,
-    white_token TEXT NOT NULL,
-    black_token TEXT NOT NULL,
     created_at_ms INTEGER NOT NULL,
     request_id TEXT,
-    ended_at_ms INTEGER
+    ended_at_ms INTEGER,
+    -- Last, where the migration from schema 1 adds them, so both paths give one table.
+    white_digest BLOB NOT NULL DEFAULT x'',
+    black_digest BLOB NOT NULL DEFAULT x''
 ) WITHOUT ROWID;
 CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
 CREATE TABLE events (
@@ -139,6 +149,8 @@ pub enum OpenError {
     Foreign { path: PathBuf },
     /// Written by a newer chessd.
     NewerSchema { path: PathBuf, found: i64 },
+    /// A schema 1 database could not be migrated.
+    Migration { path: PathBuf, detail: String },
     /// A stored game does not replay.
     BadGame {
         path: PathBuf,
@@ -171,6 +183,11 @@ impl fmt::Display for OpenError {
             OpenError::NewerSchema { path, found } => write!(
                 f,
                 "the database {} has schema version {found}, newer than this chessd knows ({SCHEMA_VERSION}): upgrade chessd",
+                path.display()
+            ),
+            OpenError::Migration { path, detail } => write!(
+                f,
+                "cannot migrate the database {} to schema {SCHEMA_VERSION} ({detail}); nothing was changed",
                 path.display()
             ),
             OpenError::BadGame { path, game, detail } => write!(
@@ -283,6 +300,14 @@ impl GameStore for SqliteStore {
         self.memory.act(id, token, action).await
     }
 
+    async fn seat(
+        &self,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(Color, Option<Color>), ServiceError> {
+        self.memory.seat(id, token).await
+    }
+
     async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
         self.memory.watch(id, after_seq).await
     }
@@ -316,6 +341,7 @@ fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .map_err(|e| sql_error(path, &e))?;
+    let mut migrate = false;
     let new = match version {
         0 => {
             let tables: i64 = conn
@@ -329,6 +355,10 @@ fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
+        1 => {
+            migrate = true;
+            false
+        }
         found => {
             return Err(OpenError::NewerSchema {
                 path: path.to_owned(),
@@ -357,7 +387,83 @@ fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
         Ok(())
     };
     setup().map_err(|e| sql_error(path, &e))?;
+    if migrate {
+        migrate_v1(&conn, path)?;
+    }
     Ok(conn)
+}
+
+/// Migrates a schema 1 database to schema 2: each game's clear seat tokens become their
+/// digests, in one transaction (a failure changes nothing), then the file is vacuumed and its
+/// WAL truncated so the clear tokens are gone from every page, not just unlinked.
+pub fn migrate_v1(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+    let fail = |detail: String| OpenError::Migration {
+        path: path.to_owned(),
+        detail,
+    };
+    let sql = |e: rusqlite::Error| fail(e.to_string());
+    conn.execute_batch("PRAGMA secure_delete = ON; BEGIN IMMEDIATE;")
+        .map_err(sql)?;
+    let migrated = (|| -> Result<usize, OpenError> {
+        conn.execute_batch(
+            "ALTER TABLE games ADD COLUMN white_digest BLOB NOT NULL DEFAULT x'';
+             ALTER TABLE games ADD COLUMN black_digest BLOB NOT NULL DEFAULT x'';",
+        )
+        .map_err(sql)?;
+        let mut rows = Vec::new();
+        {
+            let mut select = conn
+                .prepare("SELECT id, white_token, black_token FROM games")
+                .map_err(sql)?;
+            let mut found = select.query([]).map_err(sql)?;
+            while let Some(row) = found.next().map_err(sql)? {
+                let id: String = row.get(0).map_err(sql)?;
+                let digest = |i: usize| -> Result<TokenDigest, OpenError> {
+                    let text: String = row.get(i).map_err(sql)?;
+                    let token: SeatToken = text
+                        .parse()
+                        .map_err(|()| fail(format!("game {id}: a malformed seat token")))?;
+                    Ok(token.digest())
+                };
+                rows.push((id.clone(), digest(1)?, digest(2)?));
+            }
+        }
+        let mut update = conn
+            .prepare("UPDATE games SET white_digest = ?2, black_digest = ?3 WHERE id = ?1")
+            .map_err(sql)?;
+        for (id, white, black) in &rows {
+            update
+                .execute(params![id, &white.as_bytes()[..], &black.as_bytes()[..]])
+                .map_err(sql)?;
+        }
+        conn.execute_batch(&format!(
+            "ALTER TABLE games DROP COLUMN white_token;
+             ALTER TABLE games DROP COLUMN black_token;
+             PRAGMA user_version = {SCHEMA_VERSION};"
+        ))
+        .map_err(sql)?;
+        Ok(rows.len())
+    })();
+    let games = match migrated {
+        Ok(games) => {
+            conn.execute_batch("COMMIT;").map_err(sql)?;
+            games
+        }
+        Err(e) => {
+            // The rollback's own failure would only hide the cause; the transaction is
+            // abandoned with the connection either way.
+            let _ = conn.execute_batch("ROLLBACK;");
+            return Err(e);
+        }
+    };
+    conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+        .map_err(sql)?;
+    tracing::info!(
+        path = %path.display(),
+        games,
+        "database migrated to schema {SCHEMA_VERSION}: seat tokens replaced by their digests"
+    );
+    Ok(())
 }
 
 /// A SQLite failure at start, said in terms an operator can act on.
@@ -456,7 +562,7 @@ fn load(
         // Ongoing games first, then finished ones in the order they ended (retention order).
         let mut games = tx.prepare(
             "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
-                    white_token, black_token, created_at_ms, request_id
+                    white_digest, black_digest, created_at_ms, request_id
              FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
         )?;
         let mut events = tx.prepare(
@@ -492,12 +598,12 @@ fn load(
                 0 => DrawRule::Claim,
                 _ => DrawRule::Automatic,
             };
-            let token = |i: usize| -> Result<SeatToken, LoadError> {
-                let text: String = row.get(i)?;
-                text.parse()
-                    .map_err(|()| bad("a malformed seat token".into()))
+            let digest = |i: usize| -> Result<TokenDigest, LoadError> {
+                let bytes: Vec<u8> = row.get(i)?;
+                TokenDigest::from_slice(&bytes)
+                    .ok_or_else(|| bad("a malformed seat token digest".into()))
             };
-            let tokens = [token(8)?, token(9)?];
+            let digests = [digest(8)?, digest(9)?];
             let created_at_ms = row.get::<_, i64>(10)?.max(0) as u64;
             let request_id: Option<String> = row.get(11)?;
 
@@ -518,7 +624,7 @@ fn load(
                 start,
                 draw_rule,
                 time_control,
-                tokens,
+                digests,
                 created_at: UNIX_EPOCH + Duration::from_millis(created_at_ms),
                 events: stored_events,
                 charged,
@@ -732,7 +838,7 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
     let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
     tx.prepare_cached(
         "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
-             draw_rule, white_token, black_token, created_at_ms, request_id)
+             draw_rule, white_digest, black_digest, created_at_ms, request_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
@@ -747,8 +853,8 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
             DrawRule::Claim => 0,
             DrawRule::Automatic => 1,
         },
-        game.tokens[0].to_string(),
-        game.tokens[1].to_string(),
+        &game.digests[0].as_bytes()[..],
+        &game.digests[1].as_bytes()[..],
         game.created_at_ms as i64,
         game.request_id,
     ])?;

@@ -2,7 +2,9 @@
 //! kills or stops it, starts it again on the same directory and checks over gRPC that nothing
 //! acknowledged was lost. One test binary, one module per concern.
 
+mod abandon;
 mod crash;
 mod recovery;
 mod startup;
 mod support;
+mod tokens;

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use chessd::proto as pb;
 use tonic::Code;
+use tonic_types::StatusExt;
 
 use crate::support::{self, DataDir, Server};
 
@@ -117,8 +118,10 @@ async fn retention_and_stats_after_restart() {
     assert_eq!(chess_stats(&stats), (1, 1, 0));
 }
 
-/// A SubmitMove or CreateGame retried with its request id after a crash returns the first
-/// answer and plays nothing twice; a draw offer made before the crash still stands.
+/// A SubmitMove retried with its request id after a crash returns the first answer and plays
+/// nothing twice; a draw offer made before the crash still stands. A CreateGame retried after
+/// the crash finds its game but cannot get the seat tokens back (only their digests are
+/// stored): ALREADY_EXISTS naming the game, never a new game or new tokens.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_ids_and_offers_survive_a_crash() {
     let dir = DataDir::new("request-ids");
@@ -145,9 +148,21 @@ async fn request_ids_and_offers_survive_a_crash() {
 
     let server = Server::start(dir.path(), &[]);
     let mut client = server.client().await;
-    let again = support::create(&mut client, create).await;
-    assert_eq!(again.id, seats.id, "the retried creation finds the game");
-    assert_eq!(again.white, seats.white, "with the same tokens");
+    let again = client.create_game(create).await.unwrap_err();
+    assert_eq!(again.code(), Code::AlreadyExists, "{again:?}");
+    let info = again.get_details_error_info().expect("ErrorInfo");
+    assert_eq!(info.reason, "SEAT_TOKENS_UNAVAILABLE");
+    assert_eq!(
+        info.metadata["game_id"], seats.id,
+        "names the game it found"
+    );
+    assert!(again.message().contains(&seats.id), "{}", again.message());
+    let listed = client
+        .list_games(pb::ListGamesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(listed.games.len(), 1, "no second game was made");
     let retried = support::play(&mut client, &seats, 0, "e4", "move-1")
         .await
         .expect("retried move");

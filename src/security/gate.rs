@@ -1,0 +1,235 @@
+//! The gate in front of every service: a tower layer that, before a request is decoded,
+//!
+//! 1. marks credential metadata sensitive (`redact`), for every service;
+//! 2. for GameService calls: checks a presented API key (`x-api-key`, or `authorization:
+//!    Bearer` on the backend calls, which carry no seat token) and, with `--api-key-file`,
+//!    requires one on the backend calls (CreateGame, ListGames, GetStats);
+//! 3. charges the per-key limiter (callers with a key) or the per-peer limiter (the others),
+//!    refusing with RESOURCE_EXHAUSTED and RetryInfo; except for SubmitMove, whose refusal
+//!    is left to the handler, which lets a seat's move on its own turn through under the
+//!    move floor (see `limits`);
+//! 4. hands the handlers a [`Caller`] in the request's extensions.
+//!
+//! Refusals are answered here with the status of the `ServiceError` (one mapping, as
+//! everywhere), without decoding the body. Health checks and reflection pass ungated.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
+use tower::{Layer, Service};
+
+use super::SecurityConfig;
+use super::keys::{ApiKeys, KeyId};
+use super::limits::{Limiters, Refused};
+use crate::error::ServiceError;
+
+/// The path prefix of GameService calls.
+const GAME_SERVICE: &str = "/chessd.v1.GameService/";
+
+/// The calls a platform's backend makes, which `--api-key-file` reserves to key holders.
+pub const BACKEND_METHODS: [&str; 3] = ["CreateGame", "ListGames", "GetStats"];
+
+/// Every GameService method, so a refusal here is counted under the method's static name
+/// (an unknown path is left to the router, which answers UNIMPLEMENTED).
+const METHODS: [&str; 13] = [
+    "CreateGame",
+    "GetGame",
+    "ListGames",
+    "SubmitMove",
+    "Resign",
+    "OfferDraw",
+    "RespondToDraw",
+    "ClaimDraw",
+    "Abort",
+    "WatchGame",
+    "ExportPgn",
+    "GetStats",
+    "AnalyzePosition",
+];
+
+/// What the gate learned about a call, for the handlers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Caller {
+    /// The API key presented, if it is one of the keys in force.
+    pub key: Option<KeyId>,
+    /// The peer (or API key) limit refused this SubmitMove; the handler decides, since a
+    /// move on the seat's own turn passes under the move floor.
+    pub deferred_refusal: Option<Refused>,
+}
+
+/// The security state shared by the gate and the handlers.
+#[derive(Debug)]
+pub struct Guard {
+    /// `None`: no `--api-key-file`, backend calls are open.
+    pub keys: Option<Arc<ApiKeys>>,
+    pub limiters: Arc<Limiters>,
+    /// `false` (`--no-rate-limits`): the limiters are never consulted.
+    pub rate_limits: bool,
+    pub private_watch: bool,
+}
+
+impl Guard {
+    #[must_use]
+    pub fn new(keys: Option<Arc<ApiKeys>>, config: &SecurityConfig) -> Guard {
+        Guard {
+            keys,
+            limiters: Arc::new(Limiters::new(config.rates)),
+            rate_limits: config.rate_limits,
+            private_watch: config.private_watch,
+        }
+    }
+
+    /// Lets a GameService call in, or says why not.
+    fn admit<B>(&self, method: &str, request: &http::Request<B>) -> Result<Caller, ServiceError> {
+        let headers = request.headers();
+        let backend = BACKEND_METHODS.contains(&method);
+        let presented = headers
+            .get("x-api-key")
+            .map(http::HeaderValue::as_bytes)
+            .or_else(|| {
+                // Backend calls carry no seat token, so their bearer credential is the key.
+                backend
+                    .then(|| headers.get("authorization"))
+                    .flatten()
+                    .and_then(|v| bearer(v.as_bytes()))
+            });
+        let key = match (&self.keys, presented) {
+            (Some(keys), Some(presented)) => keys
+                .check(presented)
+                .map(Some)
+                .ok_or(ServiceError::ApiKeyInvalid),
+            _ => Ok(None),
+        };
+        let refused = match &key {
+            _ if !self.rate_limits => None,
+            Ok(Some(key)) => self.limiters.api_key(*key).err(),
+            // Callers without a valid key, including wrong keys, spend their address's budget:
+            // guessing keys is rate limited like anything else.
+            _ => peer_ip(request).and_then(|ip| self.limiters.peer(ip).err()),
+        };
+        let key = match refused {
+            Some(refused) if method != "SubmitMove" => return Err(rate_limited(refused)),
+            _ => key?,
+        };
+        if backend && self.keys.is_some() && key.is_none() {
+            return Err(ServiceError::ApiKeyMissing);
+        }
+        Ok(Caller {
+            key,
+            deferred_refusal: refused,
+        })
+    }
+}
+
+/// The refusal as a service error.
+#[must_use]
+pub fn rate_limited(refused: Refused) -> ServiceError {
+    ServiceError::RateLimited {
+        limit: refused.limit.name(),
+        retry_after: refused.retry_after,
+    }
+}
+
+/// The credential of `Bearer <credential>` (the scheme in any case).
+fn bearer(value: &[u8]) -> Option<&[u8]> {
+    let text = std::str::from_utf8(value).ok()?.trim();
+    let (scheme, credential) = text.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| credential.trim().as_bytes())
+}
+
+/// The peer's address, over plain TCP or TLS.
+fn peer_ip<B>(request: &http::Request<B>) -> Option<IpAddr> {
+    let ext = request.extensions();
+    ext.get::<TcpConnectInfo>()
+        .and_then(TcpConnectInfo::remote_addr)
+        .or_else(|| {
+            ext.get::<TlsConnectInfo<TcpConnectInfo>>()
+                .and_then(|i| i.get_ref().remote_addr())
+        })
+        .map(|a| a.ip())
+}
+
+/// The layer.
+#[derive(Clone, Debug)]
+pub struct GateLayer {
+    guard: Arc<Guard>,
+}
+
+impl GateLayer {
+    #[must_use]
+    pub fn new(guard: Arc<Guard>) -> GateLayer {
+        GateLayer { guard }
+    }
+}
+
+impl<S> Layer<S> for GateLayer {
+    type Service = Gate<S>;
+
+    fn layer(&self, inner: S) -> Gate<S> {
+        Gate {
+            inner,
+            guard: self.guard.clone(),
+        }
+    }
+}
+
+/// The gate around the services.
+#[derive(Clone, Debug)]
+pub struct Gate<S> {
+    inner: S,
+    guard: Arc<Guard>,
+}
+
+impl<S, B, RB> Service<http::Request<B>> for Gate<S>
+where
+    S: Service<http::Request<B>, Response = http::Response<RB>> + Clone,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+    RB: Default + Send + 'static,
+{
+    type Response = http::Response<RB>;
+    type Error = S::Error;
+    /// Boxed: one allocation per call buys a nameable type for both branches.
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<http::Response<RB>, S::Error>> + Send>,
+    >;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let mut request = super::redact::mark(request);
+        // Headers at trace level help debug clients; credentials print as `Sensitive`.
+        tracing::trace!(path = request.uri().path(), headers = ?request.headers(), "call");
+        let method = request
+            .uri()
+            .path()
+            .strip_prefix(GAME_SERVICE)
+            .and_then(|m| METHODS.iter().find(|&&known| known == m).copied());
+        if let Some(method) = method {
+            let started = std::time::Instant::now();
+            match self.guard.admit(method, &request) {
+                Ok(caller) => {
+                    request.extensions_mut().insert(caller);
+                }
+                Err(refusal) => {
+                    tracing::info!(
+                        method,
+                        code = ?refusal.code(),
+                        reason = refusal.reason(),
+                        "refused at the gate"
+                    );
+                    crate::metrics::rpc(method, refusal.code(), started.elapsed());
+                    let response = refusal.status().into_http();
+                    return Box::pin(std::future::ready(Ok(response)));
+                }
+            }
+        }
+        Box::pin(self.inner.call(request))
+    }
+}

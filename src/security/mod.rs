@@ -1,0 +1,426 @@
+//! Security: what stands between chessd and a network shared with strangers' bots.
+//!
+//! Layout:
+//! - here: the flags (`SecurityArgs`, each with an environment variable and a documented
+//!   default), the configuration they give (`SecurityConfig`) and the start-up errors.
+//! - `tls`: TLS and mutual TLS through rustls (`--tls-cert`, `--tls-key`, `--tls-client-ca`).
+//! - `redact`: marks credential metadata sensitive, so no `Debug` or trace ever prints it.
+//! - `keys`: backend API keys (`--api-key-file`), kept as digests, reloaded on SIGHUP and when
+//!   the file changes.
+//! - `limits`: rate limiters per seat token, API key and peer address, idle keys evicted.
+//! - `gate`: the tower layer in front of GameService: API keys for backend calls, per-key and
+//!   per-peer limits, and the caller facts handlers read (`Caller`).
+//! - `conn`: the cap on open connections.
+//! - `malformed`: undecodable requests answered INVALID_ARGUMENT (tonic says INTERNAL).
+
+pub mod conn;
+pub mod gate;
+pub mod keys;
+pub mod limits;
+pub mod malformed;
+pub mod redact;
+pub mod tls;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+use tonic::transport::ServerTlsConfig;
+
+use crate::config::duration;
+
+/// Open connections at once; the accept loop waits (the kernel queues) beyond it.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+/// Concurrent HTTP/2 streams (calls and watches) per connection.
+pub const DEFAULT_MAX_STREAMS_PER_CONNECTION: u32 = 256;
+/// How often an idle HTTP/2 connection is pinged, so dead peers (and their watch streams) are
+/// noticed.
+pub const DEFAULT_KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+/// How long a keepalive ping may go unanswered before the connection is closed.
+pub const DEFAULT_KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Calls per second per peer address without an API key (sustained), and the burst above it.
+/// Generous: one address may be a NAT in front of many players.
+pub const DEFAULT_PEER_RATE: u32 = 200;
+pub const DEFAULT_PEER_BURST: u32 = 400;
+/// Calls per second per API key (a platform's backend), and the burst.
+pub const DEFAULT_KEY_RATE: u32 = 2_000;
+pub const DEFAULT_KEY_BURST: u32 = 4_000;
+/// Calls per second per seat token (other than moves on the seat's own turn), and the burst.
+pub const DEFAULT_TOKEN_RATE: u32 = 20;
+pub const DEFAULT_TOKEN_BURST: u32 = 40;
+/// The floor for a seat's own moves on its own turn: never refused below this many per second
+/// (the burst is twice as many), whatever the other limits say. Bullet bots premove at a few
+/// moves a second at most; 50 leaves a wide margin while a flood still stops.
+pub const DEFAULT_MOVE_FLOOR: u32 = 50;
+/// An ongoing game with no move for this long is abandoned (`--abandon-after`): longer than
+/// any sane time control's think, short enough that deserted games do not pile up against
+/// `--max-live-games` (untimed games have no flag to end them).
+pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
+/// Limiter keys idle this long are forgotten (keeps the limiters' memory bounded).
+pub const LIMITER_IDLE: Duration = Duration::from_secs(60);
+
+/// The security flags of `chessd serve`.
+#[derive(Args, Clone, Debug)]
+pub struct SecurityArgs {
+    /// Serve TLS with this certificate chain (PEM); needs --tls-key. Default: plaintext.
+    #[arg(long, env = "CHESSD_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The private key (PEM: PKCS#8, PKCS#1 or SEC1) of --tls-cert.
+    #[arg(long, env = "CHESSD_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
+    /// Mutual TLS: require a client certificate signed by one of these CAs (PEM).
+    #[arg(long, env = "CHESSD_TLS_CLIENT_CA", requires = "tls_cert")]
+    pub tls_client_ca: Option<PathBuf>,
+
+    /// Require an API key for CreateGame, ListGames and GetStats: one key a line, `#`
+    /// comments; reloaded on SIGHUP and when the file changes. Default: open.
+    #[arg(long, env = "CHESSD_API_KEY_FILE")]
+    pub api_key_file: Option<PathBuf>,
+
+    /// WatchGame, GetGame and ExportPgn need a seat token of that game or an API key;
+    /// ListGames needs an API key.
+    #[arg(long, env = "CHESSD_PRIVATE_WATCH")]
+    pub private_watch: bool,
+
+    /// Turn every rate limit off (benchmarks, or a trusted network behind a limiting proxy).
+    #[arg(long, env = "CHESSD_NO_RATE_LIMITS")]
+    pub no_rate_limits: bool,
+
+    /// Calls per second per peer address (callers without an API key).
+    #[arg(long, env = "CHESSD_PEER_RATE", default_value_t = DEFAULT_PEER_RATE, value_parser = rate)]
+    pub peer_rate: u32,
+
+    /// Burst of calls per peer address above --peer-rate.
+    #[arg(long, env = "CHESSD_PEER_BURST", default_value_t = DEFAULT_PEER_BURST, value_parser = rate)]
+    pub peer_burst: u32,
+
+    /// Calls per second per API key.
+    #[arg(long, env = "CHESSD_KEY_RATE", default_value_t = DEFAULT_KEY_RATE, value_parser = rate)]
+    pub key_rate: u32,
+
+    /// Burst of calls per API key above --key-rate.
+    #[arg(long, env = "CHESSD_KEY_BURST", default_value_t = DEFAULT_KEY_BURST, value_parser = rate)]
+    pub key_burst: u32,
+
+    /// Calls per second per seat token (own moves on own turn: see --move-floor).
+    #[arg(long, env = "CHESSD_TOKEN_RATE", default_value_t = DEFAULT_TOKEN_RATE, value_parser = rate)]
+    pub token_rate: u32,
+
+    /// Burst of calls per seat token above --token-rate.
+    #[arg(long, env = "CHESSD_TOKEN_BURST", default_value_t = DEFAULT_TOKEN_BURST, value_parser = rate)]
+    pub token_burst: u32,
+
+    /// A seat's moves on its own turn are never refused below this many per second.
+    #[arg(long, env = "CHESSD_MOVE_FLOOR", default_value_t = DEFAULT_MOVE_FLOOR, value_parser = rate)]
+    pub move_floor: u32,
+
+    /// Open connections at once (more wait in the kernel's queue).
+    #[arg(long, env = "CHESSD_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = count)]
+    pub max_connections: usize,
+
+    /// Concurrent calls and watches per connection.
+    #[arg(long, env = "CHESSD_MAX_STREAMS_PER_CONNECTION", default_value_t = DEFAULT_MAX_STREAMS_PER_CONNECTION, value_parser = rate)]
+    pub max_streams_per_connection: u32,
+
+    /// How often an idle connection is pinged (e.g. 30s).
+    #[arg(long, env = "CHESSD_KEEPALIVE_INTERVAL", default_value = "30s", value_parser = duration)]
+    pub keepalive_interval: Duration,
+
+    /// How long a ping may go unanswered before the connection is dropped (e.g. 10s).
+    #[arg(long, env = "CHESSD_KEEPALIVE_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub keepalive_timeout: Duration,
+
+    /// End ongoing games with no move for this long (e.g. 24h, 7d, or off): aborted before
+    /// both sides moved, else lost by the side to move.
+    #[arg(long, env = "CHESSD_ABANDON_AFTER", default_value = "24h", value_parser = abandon_after)]
+    pub abandon_after: AbandonAfter,
+}
+
+/// `--abandon-after`: a time, or `None` for `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbandonAfter(pub Option<Duration>);
+
+/// A retention-style time (`90s`, `12h`, `7d`) or `off`.
+fn abandon_after(text: &str) -> Result<AbandonAfter, String> {
+    if text.trim().eq_ignore_ascii_case("off") {
+        return Ok(AbandonAfter(None));
+    }
+    crate::config::retention(text).map(|d| AbandonAfter(Some(d)))
+}
+
+impl SecurityArgs {
+    /// The configuration these flags describe.
+    #[must_use]
+    pub fn config(&self) -> SecurityConfig {
+        SecurityConfig {
+            tls: self
+                .tls_cert
+                .clone()
+                .zip(self.tls_key.clone())
+                .map(|(cert, key)| TlsFiles {
+                    cert,
+                    key,
+                    client_ca: self.tls_client_ca.clone(),
+                }),
+            api_key_file: self.api_key_file.clone(),
+            private_watch: self.private_watch,
+            rate_limits: !self.no_rate_limits,
+            rates: Rates {
+                peer: Rate::new(self.peer_rate, self.peer_burst),
+                key: Rate::new(self.key_rate, self.key_burst),
+                token: Rate::new(self.token_rate, self.token_burst),
+                move_floor: Rate::new(self.move_floor, self.move_floor.saturating_mul(2)),
+            },
+            max_connections: self.max_connections,
+            max_streams_per_connection: self.max_streams_per_connection,
+            keepalive_interval: self.keepalive_interval,
+            keepalive_timeout: self.keepalive_timeout,
+        }
+    }
+}
+
+/// The files of a TLS identity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// Certificate chain, PEM, leaf first.
+    pub cert: PathBuf,
+    /// Its private key, PEM.
+    pub key: PathBuf,
+    /// With mutual TLS: the CAs a client certificate must chain to, PEM.
+    pub client_ca: Option<PathBuf>,
+}
+
+/// A sustained rate per second and the burst allowed above it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub per_second: u32,
+    pub burst: u32,
+}
+
+impl Rate {
+    /// A rate; the burst is at least the rate (a smaller burst would refuse an even pace).
+    #[must_use]
+    pub fn new(per_second: u32, burst: u32) -> Rate {
+        Rate {
+            per_second: per_second.max(1),
+            burst: burst.max(per_second).max(1),
+        }
+    }
+}
+
+/// Every rate limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rates {
+    /// Per peer address, for callers without an API key.
+    pub peer: Rate,
+    /// Per API key.
+    pub key: Rate,
+    /// Per seat token, except moves on the seat's own turn.
+    pub token: Rate,
+    /// Per seat token, moves on the seat's own turn: the floor no other limit lowers.
+    pub move_floor: Rate,
+}
+
+/// What the security flags configure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecurityConfig {
+    /// `None`: plaintext.
+    pub tls: Option<TlsFiles>,
+    /// `None`: backend calls are open.
+    pub api_key_file: Option<PathBuf>,
+    /// Reading a game needs one of its seat tokens or an API key.
+    pub private_watch: bool,
+    /// `false` (`--no-rate-limits`): no limiter is consulted.
+    pub rate_limits: bool,
+    pub rates: Rates,
+    pub max_connections: usize,
+    pub max_streams_per_connection: u32,
+    pub keepalive_interval: Duration,
+    pub keepalive_timeout: Duration,
+}
+
+impl Default for SecurityConfig {
+    fn default() -> SecurityConfig {
+        SecurityConfig {
+            tls: None,
+            api_key_file: None,
+            private_watch: false,
+            rate_limits: true,
+            rates: Rates {
+                peer: Rate::new(DEFAULT_PEER_RATE, DEFAULT_PEER_BURST),
+                key: Rate::new(DEFAULT_KEY_RATE, DEFAULT_KEY_BURST),
+                token: Rate::new(DEFAULT_TOKEN_RATE, DEFAULT_TOKEN_BURST),
+                move_floor: Rate::new(DEFAULT_MOVE_FLOOR, DEFAULT_MOVE_FLOOR * 2),
+            },
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_streams_per_connection: DEFAULT_MAX_STREAMS_PER_CONNECTION,
+            keepalive_interval: DEFAULT_KEEPALIVE_INTERVAL,
+            keepalive_timeout: DEFAULT_KEEPALIVE_TIMEOUT,
+        }
+    }
+}
+
+/// The security flags put to work: the checked TLS configuration, the gate's shared state,
+/// and the background tasks (key reloads, limiter sweeps), aborted when this is dropped.
+#[derive(Debug)]
+pub struct Setup {
+    /// `None`: plaintext.
+    pub tls: Option<ServerTlsConfig>,
+    pub guard: Arc<gate::Guard>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Setup {
+    /// Reads and checks every file the flags name (a bad one stops the server before
+    /// anything else starts), then starts the background tasks. Inside a tokio runtime.
+    pub fn start(config: &SecurityConfig) -> Result<Setup, SetupError> {
+        let tls = config.tls.as_ref().map(tls::server_config).transpose()?;
+        let keys = config
+            .api_key_file
+            .as_deref()
+            .map(keys::ApiKeys::load)
+            .transpose()?
+            .map(Arc::new);
+        let guard = Arc::new(gate::Guard::new(keys.clone(), config));
+        let mut tasks = vec![limits::Limiters::spawn_sweeper(&guard.limiters)];
+        tasks.extend(keys.as_ref().map(keys::ApiKeys::spawn_reloader));
+        tracing::info!(
+            tls = tls.is_some(),
+            mutual_tls = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some()),
+            api_keys = keys.as_ref().map_or(0, |k| k.len()),
+            private_watch = config.private_watch,
+            "security"
+        );
+        Ok(Setup { tls, guard, tasks })
+    }
+}
+
+impl Drop for Setup {
+    /// The tasks hold their state weakly and would end on their own; aborting them leaves no
+    /// task behind a stopped server.
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+/// Why the security set-up failed at start. Each names the flag and the file.
+#[derive(Debug)]
+pub enum SetupError {
+    /// A file could not be read.
+    Read {
+        flag: &'static str,
+        path: PathBuf,
+        cause: std::io::Error,
+    },
+    /// A file was read but does not hold what the flag needs.
+    Content {
+        flag: &'static str,
+        path: PathBuf,
+        problem: String,
+    },
+    /// The pieces do not fit together (e.g. the key is not the certificate's).
+    Tls(String),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Read { flag, path, cause } => {
+                write!(
+                    f,
+                    "--{flag} {}: cannot read the file: {cause}",
+                    path.display()
+                )
+            }
+            SetupError::Content {
+                flag,
+                path,
+                problem,
+            } => write!(f, "--{flag} {}: {problem}", path.display()),
+            SetupError::Tls(problem) => write!(f, "TLS set-up failed: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A rate or count of at least 1.
+fn rate(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 1 to {}, got {text:?}",
+            u32::MAX
+        )),
+    }
+}
+
+/// A count of at least 1.
+fn count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "expected a whole number of at least 1, got {text:?}"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--abandon-after` takes a time or `off`; the default is the documented constant.
+    #[test]
+    fn abandon_after_values() {
+        assert_eq!(abandon_after("off"), Ok(AbandonAfter(None)));
+        assert_eq!(
+            abandon_after("7d"),
+            Ok(AbandonAfter(Some(Duration::from_secs(7 * 86_400))))
+        );
+        assert!(abandon_after("0s").is_err());
+        assert!(abandon_after("soon").is_err());
+        assert_eq!(
+            abandon_after("24h"),
+            Ok(AbandonAfter(Some(DEFAULT_ABANDON_AFTER)))
+        );
+    }
+
+    /// With no flags the security flags give exactly the documented defaults.
+    #[test]
+    fn flag_defaults_match_constants() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            security: SecurityArgs,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from(["chessd"]).unwrap();
+        assert_eq!(cli.security.config(), SecurityConfig::default());
+        let parse = |args: &[&str]| {
+            <Cli as clap::Parser>::try_parse_from(
+                std::iter::once("chessd").chain(args.iter().copied()),
+            )
+        };
+        assert!(parse(&["--tls-cert", "c.pem"]).is_err(), "cert without key");
+        assert!(
+            parse(&["--tls-client-ca", "ca.pem"]).is_err(),
+            "ca without cert"
+        );
+        assert!(parse(&["--peer-rate", "0"]).is_err());
+        assert!(parse(&["--max-connections", "0"]).is_err());
+        let tls = parse(&["--tls-cert", "c.pem", "--tls-key", "k.pem"]).unwrap();
+        assert_eq!(
+            tls.security.config().tls,
+            Some(TlsFiles {
+                cert: "c.pem".into(),
+                key: "k.pem".into(),
+                client_ca: None
+            })
+        );
+    }
+}

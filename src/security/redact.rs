@@ -1,0 +1,57 @@
+//! Credentials never reach a log: every request's `authorization` and `x-api-key` values are
+//! marked sensitive as they arrive (by the `gate`, first thing), so `http`'s and tonic's `Debug` print `Sensitive` instead
+//! of them, whoever logs a request or its metadata later (chessd's own spans record only the
+//! method, the game id and the request id).
+
+/// The metadata that carry secrets.
+pub const SECRET_HEADERS: [&str; 2] = ["authorization", "x-api-key"];
+
+/// Marks every value of the secret headers sensitive.
+pub fn mark<B>(mut request: http::Request<B>) -> http::Request<B> {
+    for name in SECRET_HEADERS {
+        if let http::header::Entry::Occupied(mut entry) = request.headers_mut().entry(name) {
+            for value in entry.iter_mut() {
+                value.set_sensitive(true);
+            }
+        }
+    }
+    request
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After marking, neither the request's nor tonic's metadata `Debug` shows the secrets.
+    #[test]
+    fn secrets_print_as_sensitive() {
+        let request = http::Request::builder()
+            .header("authorization", "Bearer 0123456789abcdef0123456789abcdef")
+            .header("x-api-key", "k-secret-key-1")
+            .header("x-request-id", "r-1")
+            .body(())
+            .unwrap();
+        let before = format!("{request:?}");
+        assert!(before.contains("0123456789abcdef"), "{before}");
+        let request = mark(request);
+        let after = format!("{request:?}");
+        assert!(!after.contains("0123456789abcdef"), "{after}");
+        assert!(!after.contains("k-secret-key-1"), "{after}");
+        assert!(
+            after.contains("r-1"),
+            "other metadata stays readable: {after}"
+        );
+        let metadata = tonic::metadata::MetadataMap::from_headers(request.headers().clone());
+        let debug = format!("{metadata:?}");
+        assert!(!debug.contains("0123456789abcdef"), "{debug}");
+        assert!(
+            metadata
+                .get("authorization")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .ends_with("cdef"),
+            "the handlers still read the value"
+        );
+    }
+}
