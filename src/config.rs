@@ -61,6 +61,8 @@ pub struct ServerConfig {
     pub data_dir: Option<PathBuf>,
     /// How the durable store flushes its commits.
     pub sync: SyncMode,
+    /// The Redis every replica shares (`redis://HOST:PORT/`); `None`: memory or SQLite.
+    pub redis_url: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -79,6 +81,7 @@ impl Default for ServerConfig {
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             data_dir: None,
             sync: SyncMode::Full,
+            redis_url: None,
         }
     }
 }
@@ -153,6 +156,11 @@ pub struct ServeArgs {
     /// a process crash).
     #[arg(long, env = "CHESSD_SYNC", value_enum, default_value_t = SyncMode::Full)]
     pub sync: SyncMode,
+
+    /// Keep games in this Redis (redis://HOST:PORT/), shared by every replica behind a load
+    /// balancer (not with --data-dir).
+    #[arg(long, env = "CHESSD_REDIS_URL", value_parser = redis_url, conflicts_with = "data_dir")]
+    pub redis: Option<String>,
 }
 
 impl ServeArgs {
@@ -173,8 +181,15 @@ impl ServeArgs {
             drain_timeout: self.drain_timeout,
             data_dir: self.data_dir.clone(),
             sync: self.sync,
+            redis_url: self.redis.clone(),
         }
     }
+}
+
+/// A Redis URL the client accepts (`redis://HOST:PORT/DB`, `rediss://`, `unix://`).
+fn redis_url(text: &str) -> Result<String, String> {
+    crate::store::check_redis_url(text)?;
+    Ok(text.to_owned())
 }
 
 /// A whole number of at least 1.

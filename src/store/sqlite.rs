@@ -139,6 +139,8 @@ pub enum OpenError {
     Foreign { path: PathBuf },
     /// Written by a newer chessd.
     NewerSchema { path: PathBuf, found: i64 },
+    /// The Redis store was asked for with an unusable URL, or together with a data directory.
+    Redis { cause: String },
     /// A stored game does not replay.
     BadGame {
         path: PathBuf,
@@ -173,6 +175,7 @@ impl fmt::Display for OpenError {
                 "the database {} has schema version {found}, newer than this chessd knows ({SCHEMA_VERSION}): upgrade chessd",
                 path.display()
             ),
+            OpenError::Redis { cause } => write!(f, "redis store: {cause}"),
             OpenError::BadGame { path, game, detail } => write!(
                 f,
                 "the database {} is damaged: game {game} does not replay ({detail})",
