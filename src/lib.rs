@@ -151,6 +151,14 @@ pub async fn run(
                 .await;
         }
         Some(ready) => {
+            // Known from the start (NOT_SERVING until the store answers), so health checks
+            // never see an unknown service.
+            health
+                .set_service_status("", ServingStatus::NotServing)
+                .await;
+            health
+                .set_service_status(SERVICE_NAME, ServingStatus::NotServing)
+                .await;
             tokio::spawn(follow_readiness(ready, health.clone(), draining.clone()));
         }
     }
