@@ -35,7 +35,7 @@ use crate::store::{Event, GameId};
 
 /// How often every follower reads its tail even without a notification, and idle followers
 /// are dropped.
-pub const RESYNC: Duration = Duration::from_secs(1);
+pub const RESYNC: Duration = Duration::from_secs(2);
 
 /// Longest wait for the pub/sub connection, and the pause between attempts.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
