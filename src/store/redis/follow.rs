@@ -104,6 +104,21 @@ impl Hub {
             .clone()
     }
 
+    /// The pub/sub sink, waiting up to [`CONNECT_TIMEOUT`] for the connection (it is made
+    /// in the background, at start and after an outage).
+    async fn connected_sink(&self) -> Option<PubSubSink> {
+        let deadline = tokio::time::Instant::now() + CONNECT_TIMEOUT;
+        loop {
+            if let Some(sink) = self.sink() {
+                return Some(sink);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Drops every follower (their watchers' streams end).
     pub fn stop(&self) {
         self.followed().clear();
@@ -145,7 +160,7 @@ impl Hub {
         }
         // A new follower: subscribe to the game's channel first, then read the game, so every
         // event after the read is announced.
-        let mut sink = self.sink().ok_or_else(|| {
+        let mut sink = self.connected_sink().await.ok_or_else(|| {
             tracing::warn!(game_id = %id, "no pub/sub connection to redis");
             ServiceError::StoreUnavailable
         })?;
