@@ -9,4 +9,5 @@ mod crash;
 mod outage;
 mod play;
 mod race;
+mod shared;
 mod support;

@@ -314,13 +314,19 @@ impl Inner {
         mut game: Box<Cached>,
     ) -> Result<Box<Cached>, ServiceError> {
         let next = game.record.last_seq() + 1;
-        let entries: Vec<Entry> = ::redis::cmd("XRANGE")
+        // The hash is checked too: a game forgotten by another replica must not live on here.
+        let (exists, entries): (bool, Vec<Entry>) = ::redis::pipe()
+            .exists(codec::game_key(id))
+            .cmd("XRANGE")
             .arg(codec::events_key(id))
             .arg(format!("{next}-0"))
             .arg("+")
             .query_async(&mut self.conn())
             .await
             .map_err(|e| unavailable(&e))?;
+        if !exists {
+            return Err(ServiceError::GameNotFound { id });
+        }
         if entries.is_empty() {
             return Ok(game);
         }
