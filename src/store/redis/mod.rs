@@ -580,7 +580,9 @@ impl Inner {
                     return acted;
                 }
                 // Another replica changed the game first: play again from its state.
-                Appended::Stale => {}
+                Appended::Stale => {
+                    tracing::debug!(game_id = %id, "lost a race for the game; playing again");
+                }
             }
         }
         let current = last_ply.unwrap_or(0);
