@@ -705,10 +705,23 @@ impl GameStore for RedisStore {
 
     async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
         let inner = &self.inner;
-        let game = inner.load(id).await?;
-        let view = game.record.view(id, &game.meta.players, Now::read());
-        inner.put_back(id, game);
-        Ok(view)
+        // A flag that fell is ended now rather than at the next sweep, as the memory store
+        // does on any call, so nobody reads a running clock at zero.
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = inner.load(id).await?;
+            let now = Now::read();
+            let before = game.record.last_seq();
+            if game.record.expire(now, &mut Vec::new())
+                && let Appended::Stale = inner.append(id, &mut game, before, now, None).await?
+            {
+                continue;
+            }
+            let view = game.record.view(id, &game.meta.players, now);
+            inner.put_back(id, game);
+            return Ok(view);
+        }
+        let game = inner.fetch(id).await?;
+        Ok(game.record.view(id, &game.meta.players, Now::read()))
     }
 
     async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
