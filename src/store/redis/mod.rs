@@ -783,3 +783,26 @@ impl GameStore for RedisStore {
         self.inner.stats().await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Passwords stay out of the log.
+    #[test]
+    fn urls_are_redacted() {
+        assert_eq!(
+            redact("redis://user:secret@db:6379/0"),
+            "redis://***@db:6379/0"
+        );
+        assert_eq!(redact("redis://db:6379/"), "redis://db:6379/");
+    }
+
+    /// URLs the client cannot use are refused with the reason.
+    #[test]
+    fn bad_urls() {
+        assert!(check_url("redis://127.0.0.1:6379/").is_ok());
+        assert!(check_url("http://127.0.0.1/").is_err());
+        assert!(check_url("not a url").is_err());
+    }
+}
