@@ -22,7 +22,8 @@
 //!   connection manager reconnects by itself. A change is one script: all of it or nothing.
 //!
 //! Caching: a replica keeps recently used games (bounded) so a call costs one XRANGE of the
-//! stream's tail plus the script. An entry is taken out of the cache while a call uses it
+//! stream's tail plus the script, and events other replicas appended are played onto the
+//! cached record (`GameRecord::extend`) rather than replaying the whole game. An entry is taken out of the cache while a call uses it
 //! (the cache's std mutex is held only to take or put back), so no lock is held across an
 //! `.await` and two calls never share a record; a call that finds no entry loads the game.
 //!
@@ -104,9 +105,7 @@ struct Inner {
 #[derive(Debug)]
 struct Cached {
     meta: Arc<Meta>,
-    /// Every event so far, seq 1 first.
-    rows: Vec<Row>,
-    /// The game after `rows`.
+    /// The game as of its last event this replica read or wrote.
     record: GameRecord,
 }
 
@@ -304,7 +303,7 @@ impl Inner {
         let mut position = meta.start;
         let rows = codec::decode_rows(&mut position, 1, &entries).map_err(|d| damaged(id, &d))?;
         let record = rebuild(&meta, &rows, Now::read()).map_err(|d| damaged(id, &d))?;
-        Ok(Box::new(Cached { meta, rows, record }))
+        Ok(Box::new(Cached { meta, record }))
     }
 
     /// Brings a cached game up to date with the events other replicas appended.
@@ -331,10 +330,17 @@ impl Inner {
             return Ok(game);
         }
         let mut position = *game.record.game().position();
-        let rows =
-            codec::decode_rows(&mut position, next, &entries).map_err(|d| damaged(id, &d))?;
-        game.rows.extend(rows);
-        game.record = rebuild(&game.meta, &game.rows, Now::read()).map_err(|d| damaged(id, &d))?;
+        let rows: Vec<_> = codec::decode_rows(&mut position, next, &entries)
+            .map_err(|d| damaged(id, &d))?
+            .iter()
+            .map(Row::to_event_row)
+            .collect();
+        let now = Now::read();
+        let last_ms = rows.last().map_or(0, |r| r.at_ms);
+        let charged = Duration::from_millis(codec::epoch_ms(now.wall).saturating_sub(last_ms));
+        game.record
+            .extend(&rows, codec::request_key, charged, now)
+            .map_err(|d| damaged(id, &d))?;
         Ok(game)
     }
 
@@ -406,7 +412,6 @@ impl Inner {
                 {
                     metrics::game_ended(variant, o.termination);
                 }
-                game.rows.extend(rows);
                 Ok(Appended::Done)
             }
             0 => Ok(Appended::Stale),
@@ -485,14 +490,7 @@ impl Inner {
                 Some("created") => {
                     metrics::game_started();
                     let view = record.view(id, &meta.players, now);
-                    self.put_back(
-                        id,
-                        Box::new(Cached {
-                            meta,
-                            rows: Vec::new(),
-                            record,
-                        }),
-                    );
+                    self.put_back(id, Box::new(Cached { meta, record }));
                     return Ok(Created {
                         view,
                         white_token: tokens[0],
