@@ -168,3 +168,58 @@ async fn concurrent_games_across_replicas() {
         t.await.expect("game task");
     }
 }
+
+/// Watchers scale by follower, not by connection: many watchers of a game on two replicas
+/// make exactly one subscription per replica, all get every event, and the subscriptions go
+/// once nobody watches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_follower_per_game_per_replica() {
+    let redis = Redis::start();
+    let replicas = [
+        support::replica(&redis).await,
+        support::replica(&redis).await,
+    ];
+    let mut c0 = replicas[0].client().await;
+    let seats = support::create(&mut c0, None).await;
+    let channel = format!("chessd:{{{}}}:appended", seats.id);
+    let mut watchers = Vec::new();
+    for i in 0..20 {
+        let mut c = replicas[i % 2].client().await;
+        watchers.push(support::watch(&mut c, &seats.id, 0).await);
+    }
+    assert_eq!(
+        redis.subscribers(&channel),
+        2,
+        "one subscription per replica"
+    );
+    support::play(&mut c0, &seats, 'w', "e2e4").await;
+    c0.resign(support::authed(
+        pb::ResignRequest {
+            game_id: seats.id.clone(),
+        },
+        &seats.black,
+    ))
+    .await
+    .expect("resign");
+    let expected = vec![
+        (0, "snapshot ply 0".to_owned()),
+        (1, "move e2e4".to_owned()),
+        (
+            2,
+            format!("over 1-0 {}", pb::Termination::Resignation as i32),
+        ),
+    ];
+    for w in &mut watchers {
+        assert_eq!(support::drain(w).await, expected);
+    }
+    // A finished game's followers go, and their subscriptions with them.
+    let mut left = redis.subscribers(&channel);
+    for _ in 0..100 {
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        left = redis.subscribers(&channel);
+    }
+    assert_eq!(left, 0, "subscriptions left after the game ended");
+}

@@ -105,6 +105,33 @@ impl Redis {
         stream.read_exact(&mut answer).is_ok() && &answer == b"+PONG\r\n"
     }
 
+    /// Runs one command (words without spaces) and returns the raw RESP reply.
+    pub fn command(&self, words: &[&str]) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut request = format!("*{}\r\n", words.len());
+        for w in words {
+            request.push_str(&format!("${}\r\n{w}\r\n", w.len()));
+        }
+        stream.write_all(request.as_bytes()).expect("send to redis");
+        let mut reply = vec![0u8; 4096];
+        let n = stream.read(&mut reply).expect("redis reply");
+        String::from_utf8_lossy(&reply[..n]).into_owned()
+    }
+
+    /// How many connections subscribe to `channel` (PUBSUB NUMSUB).
+    pub fn subscribers(&self, channel: &str) -> u64 {
+        let reply = self.command(&["PUBSUB", "NUMSUB", channel]);
+        // *2 $len channel :count
+        reply
+            .lines()
+            .find_map(|l| l.strip_prefix(':'))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("unexpected reply {reply:?}"))
+    }
+
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
     }
