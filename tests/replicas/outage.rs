@@ -78,3 +78,41 @@ async fn redis_outage_is_unavailable_then_heals() {
         ]
     );
 }
+
+/// A replica started while Redis is down listens, says NOT_SERVING and UNAVAILABLE, and
+/// serves once Redis comes up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replica_started_before_redis() {
+    let mut redis = Redis::start();
+    redis.kill();
+    let replica = support::start_replica(chessd::ServerConfig {
+        redis_url: Some(redis.url()),
+        ..chessd::ServerConfig::default()
+    })
+    .await;
+    replica.wait_for(ServingStatus::NotServing).await;
+    let mut client = replica.client().await;
+    let refused = client
+        .create_game(pb::CreateGameRequest {
+            variant: pb::Variant::Chess as i32,
+            ..Default::default()
+        })
+        .await
+        .expect_err("no redis yet");
+    assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
+    redis.restart();
+    replica.wait_for(ServingStatus::Serving).await;
+    let seats = support::create(&mut client, None).await;
+    let mut watcher = support::watch(&mut client, &seats.id, 0).await;
+    support::play(&mut client, &seats, 'w', "d2d4").await;
+    let first = support::next_event(&mut watcher).await.expect("stream");
+    assert_eq!(
+        first.map(|e| support::describe(&e)).as_deref(),
+        Some("snapshot ply 0")
+    );
+    let second = support::next_event(&mut watcher).await.expect("stream");
+    assert_eq!(
+        second.map(|e| support::describe(&e)).as_deref(),
+        Some("move d2d4")
+    );
+}

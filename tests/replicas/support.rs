@@ -177,19 +177,24 @@ pub async fn replica(redis: &Redis) -> Replica {
 }
 
 pub async fn replica_with(config: ServerConfig) -> Replica {
+    let replica = start_replica(config).await;
+    replica.wait_for(ServingStatus::Serving).await;
+    replica
+}
+
+/// A replica, without waiting for it to be ready.
+pub async fn start_replica(config: ServerConfig) -> Replica {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("local addr");
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(chessd::run(listener, config, async {
         let _ = stopped.await;
     }));
-    let replica = Replica {
+    Replica {
         addr,
         _stop: stop,
         _task: task,
-    };
-    replica.wait_for(ServingStatus::Serving).await;
-    replica
+    }
 }
 
 impl Replica {
