@@ -67,6 +67,8 @@ pub struct ServerConfig {
     pub web: WebConfig,
     /// TLS, API keys, rate limits and connection bounds (see `security`).
     pub security: SecurityConfig,
+    /// The Redis every replica shares (`redis://HOST:PORT/`); `None`: memory or SQLite.
+    pub redis_url: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -88,6 +90,7 @@ impl Default for ServerConfig {
             sync: SyncMode::Full,
             web: WebConfig::default(),
             security: SecurityConfig::default(),
+            redis_url: None,
         }
     }
 }
@@ -175,6 +178,10 @@ pub struct ServeArgs {
     /// TLS, API keys, rate limits and connection bounds (see `security`).
     #[command(flatten)]
     pub security: SecurityArgs,
+    /// Keep games in this Redis (redis://HOST:PORT/), shared by every replica behind a load
+    /// balancer (not with --data-dir).
+    #[arg(long, env = "CHESSD_REDIS_URL", value_parser = redis_url, conflicts_with = "data_dir")]
+    pub redis: Option<String>,
 }
 
 impl ServeArgs {
@@ -201,8 +208,15 @@ impl ServeArgs {
                 cors_allow_origins: self.cors_allow_origins.clone(),
             },
             security: self.security.config(),
+            redis_url: self.redis.clone(),
         }
     }
+}
+
+/// A Redis URL the client accepts (`redis://HOST:PORT/DB`, `rediss://`, `unix://`).
+fn redis_url(text: &str) -> Result<String, String> {
+    crate::store::check_redis_url(text)?;
+    Ok(text.to_owned())
 }
 
 /// A whole number of at least 1.

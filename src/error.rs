@@ -94,6 +94,10 @@ pub enum ServiceError {
     SeqOutOfRange { after_seq: u64, last_seq: u64 },
     /// The server is draining; a stream says from which seq to resume elsewhere.
     ShuttingDown { resume_after_seq: Option<u64> },
+    /// The shared game store (Redis) cannot be reached or did not answer in time. The cause is
+    /// logged where it happened; clients are told to retry (a retry with the same `request_id`
+    /// plays nothing twice).
+    StoreUnavailable,
     /// A fault inside the server (no randomness, a storage failure). Never shown to clients.
     Internal(Box<dyn std::error::Error + Send + Sync>),
 }
@@ -147,6 +151,7 @@ impl ServiceError {
             E::WatcherTooSlow { .. } => (Code::ResourceExhausted, "WATCHER_TOO_SLOW"),
             E::SeqOutOfRange { .. } => (Code::OutOfRange, "SEQ_OUT_OF_RANGE"),
             E::ShuttingDown { .. } => (Code::Unavailable, "SHUTTING_DOWN"),
+            E::StoreUnavailable => (Code::Unavailable, "STORE_UNAVAILABLE"),
             E::Internal(_) => (Code::Internal, "INTERNAL"),
         }
     }
@@ -304,6 +309,9 @@ impl fmt::Display for ServiceError {
                 write!(f, "server shutting down: watch again elsewhere with after_seq {seq}")
             }
             E::ShuttingDown { resume_after_seq: None } => f.write_str("server shutting down: retry elsewhere"),
+            E::StoreUnavailable => {
+                f.write_str("the game store is unreachable: retry shortly (with the same request_id)")
+            }
             E::Internal(_) => f.write_str("internal error"),
         }
     }
@@ -472,6 +480,7 @@ mod tests {
                 Code::Unavailable,
                 "SHUTTING_DOWN",
             ),
+            (E::StoreUnavailable, Code::Unavailable, "STORE_UNAVAILABLE"),
             (
                 E::Internal("disk on fire".into()),
                 Code::Internal,

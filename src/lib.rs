@@ -8,8 +8,8 @@
 //! - `config`: flags and environment, defaults as documented constants.
 //! - `service`: the GameService handlers: decode, call the store, encode.
 //! - `convert`: the only module that knows both protobuf and engine types.
-//! - `store`: the game store trait, the in-memory store (records, clocks, events, timer) and
-//!   the durable SQLite store (`--data-dir`).
+//! - `store`: the game store trait, the in-memory store (records, clocks, events, timer), the
+//!   durable SQLite store (`--data-dir`) and the Redis store shared by replicas (`--redis`).
 //! - `watch`: the WatchGame stream type.
 //! - `error`: the service error enum and its single mapping to `tonic::Status`.
 //! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
@@ -103,6 +103,31 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// Keeps the health status in step with a shared store's readiness (Redis reachable or not)
+/// until the server drains, which then owns the status.
+async fn follow_readiness(
+    mut ready: tokio::sync::watch::Receiver<bool>,
+    health: tonic_health::server::HealthReporter,
+    draining: CancellationToken,
+) {
+    loop {
+        let status = if *ready.borrow_and_update() {
+            ServingStatus::Serving
+        } else {
+            ServingStatus::NotServing
+        };
+        if draining.is_cancelled() {
+            return;
+        }
+        health.set_service_status("", status).await;
+        health.set_service_status(SERVICE_NAME, status).await;
+        tokio::select! {
+            changed = ready.changed() => if changed.is_err() { return },
+            () = draining.cancelled() => return,
+        }
+    }
+}
+
 /// Serves chessd on `listener` until `shutdown` completes, then drains: health turns
 /// NOT_SERVING, new calls get UNAVAILABLE, open WatchGame streams end with UNAVAILABLE and the
 /// seq to resume from, and the server waits up to `config.drain_timeout` for open calls before
@@ -115,13 +140,29 @@ pub async fn run(
     // Files first: a bad TLS or key file stops the server before anything else starts.
     let security = security::Setup::start(&config.security).map_err(RunError::Security)?;
     let store = Arc::new(store::open(&config).map_err(RunError::Store)?);
+    let readiness = store.readiness();
     let draining = CancellationToken::new();
     let api = GameApi::new(store, &config, draining.clone()).with_guard(security.guard.clone());
 
     let (health, health_service) = tonic_health::server::health_reporter();
-    health
-        .set_service_status(SERVICE_NAME, ServingStatus::Serving)
-        .await;
+    match readiness {
+        None => {
+            health
+                .set_service_status(SERVICE_NAME, ServingStatus::Serving)
+                .await;
+        }
+        Some(ready) => {
+            // Known from the start (NOT_SERVING until the store answers), so health checks
+            // never see an unknown service.
+            health
+                .set_service_status("", ServingStatus::NotServing)
+                .await;
+            health
+                .set_service_status(SERVICE_NAME, ServingStatus::NotServing)
+                .await;
+            tokio::spawn(follow_readiness(ready, health.clone(), draining.clone()));
+        }
+    }
     let reflection = || {
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)

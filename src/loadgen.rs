@@ -13,7 +13,9 @@
 //!
 //! By default the server runs in this process on its own runtime and threads, on
 //! `127.0.0.1:0`; `--addr` targets a server already running (loopback addresses only) and
-//! `--server-pid` lets its memory and CPU be read from `/proc`. Everything is bounded: the play
+//! `--server-pid` lets its memory and CPU be read from `/proc`. `--addr` may be given several
+//! times (replicas sharing one Redis): connections then go to the servers in turn, so a game's
+//! moves and its watchers use different replicas when there are more connections than servers. Everything is bounded: the play
 //! phase stops at `--duration` (after `--warmup`) or after `--max-moves`, and every wait has a
 //! deadline.
 //!
@@ -81,9 +83,10 @@ pub enum View {
 /// The flags of `chessd bench`.
 #[derive(Args, Clone, Debug)]
 pub struct BenchArgs {
-    /// A running chessd to load (loopback only); default: a server in this process.
+    /// A running chessd to load (loopback only); repeat it for several replicas, which then
+    /// share the connections in turn. Default: a server in this process.
     #[arg(long)]
-    pub addr: Option<SocketAddr>,
+    pub addr: Vec<SocketAddr>,
     /// The pid of the `--addr` server, to read its memory and CPU time from /proc.
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -160,12 +163,15 @@ fn fail(what: &str, e: impl std::fmt::Display) -> BenchError {
 
 impl BenchArgs {
     fn check(&self) -> Result<(), BenchError> {
-        if let Some(addr) = self.addr
-            && !addr.ip().is_loopback()
-        {
+        if let Some(addr) = self.addr.iter().find(|a| !a.ip().is_loopback()) {
             return Err(BenchError(format!(
                 "refusing {addr}: the bench only targets loopback addresses"
             )));
+        }
+        if self.addr.len() > 1 && self.server_pid.is_some() {
+            return Err(BenchError(
+                "--server-pid reads one server: leave it out with several --addr".into(),
+            ));
         }
         if self.games > MAX_GAMES || self.watchers > MAX_WATCHERS {
             return Err(BenchError(format!(
@@ -483,10 +489,11 @@ async fn connect(addr: SocketAddr) -> Result<Channel, BenchError> {
         .map_err(|e| fail(&format!("connect to {addr}"), e))
 }
 
-async fn connect_all(addr: SocketAddr, n: usize) -> Result<Vec<Channel>, BenchError> {
+/// `n` connections, to `addrs` in turn.
+async fn connect_all(addrs: &[SocketAddr], n: usize) -> Result<Vec<Channel>, BenchError> {
     let mut channels = Vec::with_capacity(n);
-    for _ in 0..n {
-        channels.push(connect(addr).await?);
+    for i in 0..n {
+        channels.push(connect(addrs[i % addrs.len()]).await?);
     }
     Ok(channels)
 }
@@ -494,14 +501,14 @@ async fn connect_all(addr: SocketAddr, n: usize) -> Result<Vec<Channel>, BenchEr
 /// Runs the bench and writes its report to `out`.
 pub async fn run(args: BenchArgs, out: &mut impl Write) -> Result<(), BenchError> {
     args.check()?;
-    let local = match args.addr {
-        Some(_) => None,
-        None => Some(LocalServer::start(&args)?),
+    let local = if args.addr.is_empty() {
+        Some(LocalServer::start(&args)?)
+    } else {
+        None
     };
-    let addr = match (&local, args.addr) {
-        (Some(l), _) => l.addr,
-        (None, Some(a)) => a,
-        (None, None) => return Err(BenchError("no server".into())),
+    let addrs: Vec<SocketAddr> = match &local {
+        Some(l) => vec![l.addr],
+        None => args.addr.clone(),
     };
     let server = match (&local, args.server_pid) {
         (Some(_), _) => ServerProc::OwnProcess,
@@ -514,7 +521,11 @@ pub async fn run(args: BenchArgs, out: &mut impl Write) -> Result<(), BenchError
         out,
         format!(
             "chessd bench: server {} ({}), games={} watchers/game={} turns={:?} view={:?} connections={} rate={} variant={}",
-            addr,
+            addrs
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
             if local.is_some() {
                 "in this process"
             } else {
@@ -534,10 +545,10 @@ pub async fn run(args: BenchArgs, out: &mut impl Write) -> Result<(), BenchError
         ),
     )?;
     if args.games > 0 {
-        play_phase(&args, addr, server, out).await?;
+        play_phase(&args, &addrs, server, out).await?;
     }
     if args.idle_games > 0 {
-        idle_phase(&args, addr, server, out).await?;
+        idle_phase(&args, &addrs, server, out).await?;
     }
     drop(local);
     Ok(())
@@ -545,17 +556,17 @@ pub async fn run(args: BenchArgs, out: &mut impl Write) -> Result<(), BenchError
 
 async fn play_phase(
     args: &BenchArgs,
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     server: ServerProc,
     out: &mut impl Write,
 ) -> Result<(), BenchError> {
-    let players = connect_all(addr, args.connections).await?;
+    let players = connect_all(addrs, args.connections).await?;
     let watch_streams = args.games * args.watchers;
     let watcher_connections = args
         .watcher_connections
         .max(watch_streams.div_ceil(STREAMS_PER_CONNECTION));
     let watchers = if args.watchers > 0 {
-        connect_all(addr, watcher_connections).await?
+        connect_all(addrs, watcher_connections).await?
     } else {
         Vec::new()
     };
@@ -579,11 +590,17 @@ async fn play_phase(
     });
     let mut tables = JoinSet::new();
     for i in 0..args.games {
-        let player = players[i % players.len()].clone();
+        // With several replicas, a game's two bots talk to different ones, so every move
+        // crosses replicas on its way to the opponent's watch stream.
+        let step = usize::from(addrs.len() > 1);
+        let seats = [
+            players[i % players.len()].clone(),
+            players[(i + step) % players.len()].clone(),
+        ];
         let watcher_channels: Vec<Channel> = (0..args.watchers)
             .map(|j| watchers[(i * args.watchers + j) % watchers.len()].clone())
             .collect();
-        tables.spawn(table(shared.clone(), player, watcher_channels, args.turns));
+        tables.spawn(table(shared.clone(), seats, watcher_channels, args.turns));
     }
     // Readings over the measured window only.
     sleep_until(warm_end.into()).await;
@@ -717,8 +734,9 @@ async fn play_phase(
 }
 
 /// One seat of the table: plays games one after another while the bench runs.
-async fn table(shared: Arc<Shared>, player: Channel, watchers: Vec<Channel>, turns: Turns) {
-    let mut client = GameServiceClient::new(player.clone());
+/// Plays games one after another on one table; `seats` are White's and Black's connections.
+async fn table(shared: Arc<Shared>, seats: [Channel; 2], watchers: Vec<Channel>, turns: Turns) {
+    let mut client = GameServiceClient::new(seats[0].clone());
     while shared.playing() {
         let created = client
             .create_game(pb::CreateGameRequest {
@@ -770,7 +788,7 @@ async fn table(shared: Arc<Shared>, player: Channel, watchers: Vec<Channel>, tur
                 for color in Color::ALL {
                     tasks.spawn(watching_bot(
                         shared.clone(),
-                        GameServiceClient::new(player.clone()),
+                        GameServiceClient::new(seats[color.index()].clone()),
                         table.clone(),
                         color,
                     ));
@@ -786,7 +804,7 @@ async fn table(shared: Arc<Shared>, player: Channel, watchers: Vec<Channel>, tur
                 }
                 tasks.spawn(handoff_bot(
                     shared.clone(),
-                    GameServiceClient::new(player.clone()),
+                    GameServiceClient::new(seats[0].clone()),
                     table.clone(),
                     Color::White,
                     white_rx,
@@ -794,7 +812,7 @@ async fn table(shared: Arc<Shared>, player: Channel, watchers: Vec<Channel>, tur
                 ));
                 tasks.spawn(handoff_bot(
                     shared.clone(),
-                    GameServiceClient::new(player.clone()),
+                    GameServiceClient::new(seats[1].clone()),
                     table.clone(),
                     Color::Black,
                     black_rx,
@@ -1027,11 +1045,11 @@ async fn handoff_bot(
 /// Creates `--idle-games` games nobody plays and reports the server's memory growth per game.
 async fn idle_phase(
     args: &BenchArgs,
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     server: ServerProc,
     out: &mut impl Write,
 ) -> Result<(), BenchError> {
-    let channels = connect_all(addr, args.connections).await?;
+    let channels = connect_all(addrs, args.connections).await?;
     let before = server.rss();
     let started = Instant::now();
     let per_task = args.idle_games.div_ceil(IDLE_CREATORS);

@@ -18,6 +18,8 @@
 //! - `journal`: the ordered queue of changes a durable store commits before answering.
 //! - `sqlite`: [`SqliteStore`], the durable store: [`MemoryStore`] with a SQLite journal,
 //!   restart recovery and retention.
+//! - `redis`: [`RedisStore`], games in a Redis shared by several replicas (`--redis`): event
+//!   streams with compare-and-append, followers for watchers, swept flag deadlines.
 //!
 //! [`Store`] is the store the server runs, chosen at start-up ([`open`]).
 
@@ -27,6 +29,7 @@ mod id;
 mod journal;
 mod memory;
 mod record;
+mod redis;
 mod sqlite;
 mod timer;
 
@@ -39,6 +42,7 @@ use chessd_rules::{
 };
 use tokio::sync::broadcast;
 
+pub use self::redis::RedisStore;
 pub use clock::Clock;
 pub use events::Replay;
 pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};
@@ -50,19 +54,28 @@ use crate::config::ServerConfig;
 use crate::error::ServiceError;
 use crate::token::SeatToken;
 
-/// The store the server runs: in memory (the default) or durable (`--data-dir`).
+/// The store the server runs: in memory (the default), durable (`--data-dir`) or shared by
+/// replicas (`--redis`).
 #[derive(Debug)]
 pub enum Store {
     Memory(MemoryStore),
     Sqlite(SqliteStore),
+    Redis(RedisStore),
 }
 
-/// The store `config` asks for: durable when it names a data directory. Blocking (a durable
-/// store reads every game back); call it inside the tokio runtime at start-up.
+/// The store `config` asks for: durable when it names a data directory, shared when it names
+/// a Redis. Blocking (a durable store reads every game back); call it inside the tokio runtime
+/// at start-up.
 pub fn open(config: &ServerConfig) -> Result<Store, OpenError> {
-    match &config.data_dir {
-        None => Ok(Store::Memory(MemoryStore::new(config.limits))),
-        Some(dir) => SqliteStore::open(&SqliteOptions {
+    match (&config.data_dir, &config.redis_url) {
+        (Some(_), Some(_)) => Err(OpenError::Redis {
+            cause: "--redis and --data-dir exclude each other: choose one store".into(),
+        }),
+        (None, Some(url)) => RedisStore::open(url, config.limits)
+            .map(Store::Redis)
+            .map_err(|cause| OpenError::Redis { cause }),
+        (None, None) => Ok(Store::Memory(MemoryStore::new(config.limits))),
+        (Some(dir), None) => SqliteStore::open(&SqliteOptions {
             dir: dir.clone(),
             sync: config.sync,
             limits: config.limits,
@@ -71,11 +84,29 @@ pub fn open(config: &ServerConfig) -> Result<Store, OpenError> {
     }
 }
 
+/// Checks a `--redis` URL (for the command line).
+pub fn check_redis_url(url: &str) -> Result<(), String> {
+    self::redis::check_url(url)
+}
+
+impl Store {
+    /// Whether the store can serve, as it changes; `None` for a store that is always ready
+    /// (it lives in this process).
+    #[must_use]
+    pub fn readiness(&self) -> Option<tokio::sync::watch::Receiver<bool>> {
+        match self {
+            Store::Memory(_) | Store::Sqlite(_) => None,
+            Store::Redis(s) => Some(s.readiness()),
+        }
+    }
+}
+
 impl GameStore for Store {
     async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
         match self {
             Store::Memory(s) => s.create(new).await,
             Store::Sqlite(s) => s.create(new).await,
+            Store::Redis(s) => s.create(new).await,
         }
     }
 
@@ -83,6 +114,7 @@ impl GameStore for Store {
         match self {
             Store::Memory(s) => s.get(id).await,
             Store::Sqlite(s) => s.get(id).await,
+            Store::Redis(s) => s.get(id).await,
         }
     }
 
@@ -90,6 +122,7 @@ impl GameStore for Store {
         match self {
             Store::Memory(s) => s.list(query).await,
             Store::Sqlite(s) => s.list(query).await,
+            Store::Redis(s) => s.list(query).await,
         }
     }
 
@@ -102,6 +135,7 @@ impl GameStore for Store {
         match self {
             Store::Memory(s) => s.act(id, token, action).await,
             Store::Sqlite(s) => s.act(id, token, action).await,
+            Store::Redis(s) => s.act(id, token, action).await,
         }
     }
 
@@ -113,6 +147,7 @@ impl GameStore for Store {
         match self {
             Store::Memory(s) => s.seat(id, token).await,
             Store::Sqlite(s) => s.seat(id, token).await,
+            Store::Redis(s) => s.seat(id, token).await,
         }
     }
 
@@ -120,6 +155,7 @@ impl GameStore for Store {
         match self {
             Store::Memory(s) => s.watch(id, after_seq).await,
             Store::Sqlite(s) => s.watch(id, after_seq).await,
+            Store::Redis(s) => s.watch(id, after_seq).await,
         }
     }
 
@@ -127,6 +163,7 @@ impl GameStore for Store {
         match self {
             Store::Memory(s) => s.stats().await,
             Store::Sqlite(s) => s.stats().await,
+            Store::Redis(s) => s.stats().await,
         }
     }
 }

@@ -10,6 +10,8 @@
 //! opponent's offer stands accepts it. Offering again while one's own offer stands changes
 //! nothing.
 
+mod extend;
+
 use std::collections::VecDeque;
 use std::time::SystemTime;
 

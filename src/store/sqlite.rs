@@ -151,6 +151,8 @@ pub enum OpenError {
     NewerSchema { path: PathBuf, found: i64 },
     /// A schema 1 database could not be migrated.
     Migration { path: PathBuf, detail: String },
+    /// The Redis store was asked for with an unusable URL, or together with a data directory.
+    Redis { cause: String },
     /// A stored game does not replay.
     BadGame {
         path: PathBuf,
@@ -190,6 +192,7 @@ impl fmt::Display for OpenError {
                 "cannot migrate the database {} to schema {SCHEMA_VERSION} ({detail}); nothing was changed",
                 path.display()
             ),
+            OpenError::Redis { cause } => write!(f, "redis store: {cause}"),
             OpenError::BadGame { path, game, detail } => write!(
                 f,
                 "the database {} is damaged: game {game} does not replay ({detail})",

@@ -1,0 +1,366 @@
+//! Followers: how a replica's watchers get the events any replica appends.
+//!
+//! One follower per watched game per replica reads the game's stream and feeds a bounded
+//! `tokio::sync::broadcast` channel that all of this replica's watchers of the game share, so
+//! Redis work grows with watched games, not with watchers. A watcher that falls more than the
+//! channel's capacity behind is cut off with the seq to resume from, as with the memory store.
+//!
+//! Why pub/sub plus XRANGE, not blocking XREAD: the append script publishes the new seq on the
+//! game's channel; each replica holds one pub/sub connection for all its followed games, and a
+//! notification makes the game's follower read the stream's tail (XRANGE from its last seq) on
+//! the shared multiplexed connection. Nothing blocks a connection per game or per watcher, a
+//! quiet game costs nothing, and the channel works unchanged on Redis Cluster (where a
+//! multi-key XREAD across slots would not). The stream stays the truth: a notification only
+//! says "read again", so a lost one costs latency, never an event. Every [`RESYNC`] each
+//! follower reads its tail anyway, and after the pub/sub connection comes back every followed
+//! game is subscribed again and read again from its last seq.
+//!
+//! Each follower's reads are serialised (one task at a time per follower, started when a
+//! notification arrives and running while more come), so events go out once and in order.
+//! A follower with no watcher left is dropped (and its channel unsubscribed) at the next
+//! resync; one whose game ended is dropped after sending the game-over event.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Duration;
+
+use ::redis::Client;
+use ::redis::aio::PubSubSink;
+use tokio::sync::broadcast;
+use tokio_stream::StreamExt;
+
+use super::{Cached, Inner, codec, unavailable};
+use crate::error::ServiceError;
+use crate::store::{Event, GameId};
+
+/// How often every follower reads its tail even without a notification, and idle followers
+/// are dropped.
+pub const RESYNC: Duration = Duration::from_secs(2);
+
+/// Longest wait for the pub/sub connection, and the pause between attempts.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+const RECONNECT_PAUSE: Duration = Duration::from_millis(200);
+
+/// The followed games of one replica.
+#[derive(Debug)]
+pub struct Hub {
+    client: Client,
+    /// Each watched game's channel capacity (`--watch-buffer`).
+    capacity: usize,
+    /// Followed games. A std mutex, held only to find, add or drop a follower and to subscribe
+    /// a watcher to one (so a watcher never joins a follower being dropped).
+    followed: Mutex<HashMap<GameId, Arc<Follower>>>,
+    /// The subscribing half of the pub/sub connection while it is up. A std mutex: cloned out.
+    sink: Mutex<Option<PubSubSink>>,
+}
+
+/// A follower and a new receiver of its events.
+type Joined = (Arc<Follower>, broadcast::Receiver<Arc<Event>>);
+
+#[derive(Debug)]
+struct Follower {
+    /// Bounded by `--watch-buffer`; the watchers' receivers.
+    tx: broadcast::Sender<Arc<Event>>,
+    /// A std mutex: flags and the cached game, never held across an await.
+    state: Mutex<FollowState>,
+}
+
+#[derive(Debug)]
+struct FollowState {
+    /// The last seq sent to the watchers.
+    sent: u64,
+    /// The game as of `sent` (taken while a read is under way).
+    game: Option<Box<Cached>>,
+    /// A read task is running.
+    running: bool,
+    /// The stream may have grown since the running read began.
+    dirty: bool,
+}
+
+impl Follower {
+    fn lock(&self) -> MutexGuard<'_, FollowState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Hub {
+    pub fn new(client: Client, capacity: usize) -> Hub {
+        Hub {
+            client,
+            capacity,
+            followed: Mutex::default(),
+            sink: Mutex::default(),
+        }
+    }
+
+    fn followed(&self) -> MutexGuard<'_, HashMap<GameId, Arc<Follower>>> {
+        self.followed.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn sink(&self) -> Option<PubSubSink> {
+        self.sink
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The pub/sub sink, waiting up to [`CONNECT_TIMEOUT`] for the connection (it is made
+    /// in the background, at start and after an outage).
+    async fn connected_sink(&self) -> Option<PubSubSink> {
+        let deadline = tokio::time::Instant::now() + CONNECT_TIMEOUT;
+        loop {
+            if let Some(sink) = self.sink() {
+                return Some(sink);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Drops every follower (their watchers' streams end).
+    pub fn stop(&self) {
+        self.followed().clear();
+    }
+
+    /// Joins `id`'s follower if there is one.
+    fn join(
+        &self,
+        id: GameId,
+        limit: usize,
+        new: Option<Arc<Follower>>,
+    ) -> Result<Option<Joined>, ServiceError> {
+        let mut followed = self.followed();
+        let follower = match (followed.get(&id), new) {
+            (Some(f), _) => f.clone(),
+            (None, Some(new)) => {
+                followed.insert(id, new.clone());
+                new
+            }
+            (None, None) => return Ok(None),
+        };
+        if follower.tx.receiver_count() >= limit {
+            return Err(ServiceError::TooManyWatchers { limit });
+        }
+        let rx = follower.tx.subscribe();
+        Ok(Some((follower, rx)))
+    }
+
+    /// A receiver of `id`'s events after the follower's last sent seq (which is at most the
+    /// game's seq in Redis now).
+    pub async fn subscribe(
+        &self,
+        inner: &Arc<Inner>,
+        id: GameId,
+        limit: usize,
+    ) -> Result<broadcast::Receiver<Arc<Event>>, ServiceError> {
+        if let Some((_, rx)) = self.join(id, limit, None)? {
+            return Ok(rx);
+        }
+        // A new follower: subscribe to the game's channel first, then read the game, so every
+        // event after the read is announced.
+        let mut sink = self.connected_sink().await.ok_or_else(|| {
+            tracing::warn!(game_id = %id, "no pub/sub connection to redis");
+            ServiceError::StoreUnavailable
+        })?;
+        sink.subscribe(codec::channel(id))
+            .await
+            .map_err(|e| unavailable(&e))?;
+        let game = inner.fetch(id).await?;
+        let follower = Arc::new(Follower {
+            tx: broadcast::channel(self.capacity).0,
+            state: Mutex::new(FollowState {
+                sent: game.record.last_seq(),
+                game: Some(game),
+                running: false,
+                dirty: false,
+            }),
+        });
+        let Some((follower, rx)) = self.join(id, limit, Some(follower))? else {
+            return Err(ServiceError::Internal("follower vanished".into()));
+        };
+        // Whatever was appended between the subscription and the read.
+        kick(&follower, inner, id);
+        Ok(rx)
+    }
+
+    /// Drops `id`'s follower and its channel subscription.
+    async fn drop_follower(&self, id: GameId) {
+        self.followed().remove(&id);
+        self.unsubscribe(id).await;
+    }
+
+    async fn unsubscribe(&self, id: GameId) {
+        if let Some(mut sink) = self.sink() {
+            // A failure means the connection is gone, and its subscriptions with it.
+            let _ = sink.unsubscribe(codec::channel(id)).await;
+        }
+    }
+
+    /// Reads every follower's tail again; drops those nobody watches any more.
+    async fn resync(&self, inner: &Arc<Inner>) {
+        let (idle, busy): (Vec<_>, Vec<_>) = {
+            let mut followed = self.followed();
+            let idle: Vec<GameId> = followed
+                .iter()
+                .filter(|(_, f)| f.tx.receiver_count() == 0)
+                .map(|(id, _)| *id)
+                .collect();
+            for id in &idle {
+                followed.remove(id);
+            }
+            let busy: Vec<(GameId, Arc<Follower>)> =
+                followed.iter().map(|(id, f)| (*id, f.clone())).collect();
+            (idle, busy)
+        };
+        for id in idle {
+            self.unsubscribe(id).await;
+        }
+        for (id, follower) in busy {
+            kick(&follower, inner, id);
+        }
+    }
+
+    fn kick_game(&self, inner: &Arc<Inner>, id: GameId) {
+        let follower = self.followed().get(&id).cloned();
+        if let Some(follower) = follower {
+            kick(&follower, inner, id);
+        }
+    }
+}
+
+/// Asks `follower` to read its stream's tail; starts its read task unless one runs.
+fn kick(follower: &Arc<Follower>, inner: &Arc<Inner>, id: GameId) {
+    {
+        let mut state = follower.lock();
+        state.dirty = true;
+        if state.running {
+            return;
+        }
+        state.running = true;
+    }
+    tokio::spawn(read(follower.clone(), inner.clone(), id));
+}
+
+/// A follower's read task: reads the tail and sends the new events until nothing new came.
+async fn read(follower: Arc<Follower>, inner: Arc<Inner>, id: GameId) {
+    loop {
+        let cached = {
+            let mut state = follower.lock();
+            if !state.dirty {
+                state.running = false;
+                return;
+            }
+            state.dirty = false;
+            state.game.take()
+        };
+        let result = match cached {
+            Some(game) => inner.catch_up(id, game).await,
+            None => inner.fetch(id).await,
+        };
+        let game = match result {
+            Ok(game) => game,
+            Err(ServiceError::GameNotFound { .. }) => {
+                // Forgotten (retention) or lost with Redis's data: nothing more will come.
+                follower.lock().running = false;
+                inner.hub.drop_follower(id).await;
+                return;
+            }
+            Err(_) => {
+                // Redis is unreachable (logged): the next resync reads again.
+                follower.lock().running = false;
+                return;
+            }
+        };
+        let sent = follower.lock().sent;
+        let last = game.record.last_seq();
+        let mut over = false;
+        if last > sent {
+            for event in game.record.replay_after(sent) {
+                over |= event.kind.is_game_over();
+                // An error means no watcher is left; the resync drops the follower.
+                let _ = follower.tx.send(Arc::new(event));
+            }
+        }
+        {
+            let mut state = follower.lock();
+            state.sent = state.sent.max(last);
+            state.game = Some(game);
+        }
+        if over {
+            // Watchers still get everything sent; the game-over event ends their streams.
+            follower.lock().running = false;
+            inner.hub.drop_follower(id).await;
+            return;
+        }
+    }
+}
+
+/// The pub/sub connection: subscribes every followed game, turns notifications into reads,
+/// resyncs every [`RESYNC`], and reconnects when the connection drops. Holds the store weakly.
+pub async fn listen(inner: Weak<Inner>) {
+    let mut tick = tokio::time::interval(RESYNC);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let Some(client) = inner.upgrade().map(|i| i.hub.client.clone()) else {
+            return;
+        };
+        let connected = tokio::time::timeout(CONNECT_TIMEOUT, client.get_async_pubsub()).await;
+        let Ok(Ok(pubsub)) = connected else {
+            // Redis is unreachable (the probe reports it); followers still resync, and fail.
+            if let Some(strong) = inner.upgrade() {
+                strong.hub.resync(&strong).await;
+            }
+            tokio::time::sleep(RECONNECT_PAUSE).await;
+            continue;
+        };
+        let (mut sink, mut messages) = pubsub.split();
+        let Some(strong) = inner.upgrade() else {
+            return;
+        };
+        let ids: Vec<GameId> = strong.hub.followed().keys().copied().collect();
+        let mut subscribed = true;
+        for id in ids {
+            if sink.subscribe(codec::channel(id)).await.is_err() {
+                subscribed = false;
+                break;
+            }
+        }
+        if !subscribed {
+            continue;
+        }
+        *strong
+            .hub
+            .sink
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(sink);
+        // Whatever was appended while the connection was down.
+        strong.hub.resync(&strong).await;
+        drop(strong);
+        tracing::info!("redis pub/sub connected");
+        loop {
+            tokio::select! {
+                message = messages.next() => {
+                    let Some(message) = message else { break };
+                    let Some(strong) = inner.upgrade() else { return };
+                    if let Some(id) = codec::game_of_channel(message.get_channel_name()) {
+                        strong.hub.kick_game(&strong, id);
+                    }
+                }
+                _ = tick.tick() => {
+                    let Some(strong) = inner.upgrade() else { return };
+                    strong.hub.resync(&strong).await;
+                }
+            }
+        }
+        tracing::warn!("redis pub/sub connection lost; reconnecting");
+        if let Some(strong) = inner.upgrade() {
+            *strong
+                .hub
+                .sink
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = None;
+        }
+    }
+}

@@ -1,0 +1,848 @@
+//! `RedisStore`: games kept in one Redis shared by several chessd replicas behind a load
+//! balancer (`chessd serve --redis redis://HOST:PORT/`). Any replica serves any game.
+//!
+//! - **Layout** (see `codec`): per game a hash (what never changes, seat-token digests, the
+//!   last seq and a summary for lists) and a stream (one entry per event, id `<seq>-0`), both
+//!   under the `{id}` hash tag; shared keys for the game list, flag deadlines, finished games,
+//!   the live count and result counts.
+//! - **Acting** (see `scripts`): a replica loads the game (its cached [`GameRecord`] brought up
+//!   to date with the stream's new entries), applies the action with the same `GameRecord`
+//!   logic as the memory store, then appends the new events with one compare-and-append
+//!   script on the seq it played from. Two replicas racing on one game cannot both append: the
+//!   loser reloads and applies again, which answers as the memory store would (a stale
+//!   `expected_ply` gets PLY_MISMATCH, the side no longer to move NOT_YOUR_TURN, a retried
+//!   request id its first answer).
+//! - **Watching** (see `follow`): one follower per watched game per replica reads the stream
+//!   and feeds a bounded local broadcast channel shared by that replica's watchers.
+//! - **Clocks** (see `sweep`): deadlines live in a sorted set that every replica sweeps; the
+//!   compare-and-append is the claim, so exactly one replica ends a game on time, even when the
+//!   replica that saw its last move is gone.
+//! - **Outage**: a Redis error is UNAVAILABLE (`STORE_UNAVAILABLE`) for the call, its cause is
+//!   logged; a probe sets the store's readiness, which drives the health service. The
+//!   connection manager reconnects by itself. A change is one script: all of it or nothing.
+//!
+//! Caching: a replica keeps recently used games (bounded) so a call costs one XRANGE of the
+//! stream's tail plus the script, and events other replicas appended are played onto the
+//! cached record (`GameRecord::extend`) rather than replaying the whole game. An entry is taken out of the cache while a call uses it
+//! (the cache's std mutex is held only to take or put back), so no lock is held across an
+//! `.await` and two calls never share a record; a call that finds no entry loads the game.
+//!
+//! Clocks across replicas: a game's clock is rebuilt from the last event's clock reading and
+//! the wall time since that event, so replicas' wall clocks must agree (NTP) to well under
+//! the precision clients expect.
+
+mod codec;
+mod follow;
+mod scripts;
+mod sweep;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, UNIX_EPOCH};
+
+use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use ::redis::{Client, RedisError};
+use chessd_rules::{Color, Rules, Termination, Variant};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use self::codec::{Entry, Meta, Row, Summary};
+use self::follow::Hub;
+use super::record::{Now, Stored};
+use super::{
+    Acted, Action, Created, GameId, GamePage, GameRecord, GameStatus, GameStore, GameSummary,
+    GameView, ListQuery, NewGame, Replay, Stats, StoreLimits, Subscription, VariantStats,
+};
+use crate::error::ServiceError;
+use crate::metrics;
+use crate::token::SeatToken;
+
+/// Games a replica keeps cached; beyond it an arbitrary entry is dropped (it is only a cache).
+pub const CACHE_GAMES: usize = 16_384;
+
+/// How many times an action is applied again after losing a race before giving up.
+const MAX_ATTEMPTS: usize = 16;
+
+/// Game ids ListGames reads per round trip.
+const LIST_BATCH: usize = 256;
+
+/// Most games ListGames examines for one page (as the memory store).
+const MAX_LIST_SCAN: usize = super::memory::MAX_LIST_SCAN;
+
+/// How long one command may take before the call fails UNAVAILABLE.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long connecting may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Checks that `url` is a Redis URL this build can use.
+pub fn check_url(url: &str) -> Result<(), String> {
+    Client::open(url)
+        .map(|_| ())
+        .map_err(|e| format!("invalid redis url {url:?}: {e}"))
+}
+
+/// Games in Redis, shared with the other replicas; background tasks stop when it is dropped.
+#[derive(Debug)]
+pub struct RedisStore {
+    inner: Arc<Inner>,
+    tasks: Vec<JoinHandle<()>>,
+    ready: watch::Receiver<bool>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    /// Multiplexed and self-reconnecting: every call shares it (cloning is cheap).
+    conn: ConnectionManager,
+    limits: StoreLimits,
+    /// Recently used games. A std mutex: held only to take or put back an entry.
+    cache: Mutex<HashMap<GameId, Box<Cached>>>,
+    hub: Hub,
+    /// The tokens of this replica's recent creations by request key, oldest first, so a
+    /// CreateGame retried here gets its tokens back (Redis keeps only their digests). A std
+    /// mutex: held to insert or look up one entry.
+    creations: Mutex<VecDeque<(String, GameId, [SeatToken; 2])>>,
+    /// Whether Redis answered the last probe (the health service follows it).
+    ready: watch::Sender<bool>,
+}
+
+/// A game as a replica last saw it.
+#[derive(Debug)]
+struct Cached {
+    meta: Arc<Meta>,
+    /// The game as of its last event this replica read or wrote.
+    record: GameRecord,
+}
+
+/// Creations whose tokens a replica remembers for CreateGame retries (as the in-memory store
+/// does; Redis itself never holds a token).
+const RECENT_CREATIONS: usize = 16_384;
+
+/// A Redis failure: logged here, reported to the client as UNAVAILABLE.
+fn unavailable(e: &RedisError) -> ServiceError {
+    tracing::warn!(error = %e, "redis call failed");
+    ServiceError::StoreUnavailable
+}
+
+/// Data in Redis that does not decode: logged with its cause, INTERNAL for the client.
+fn damaged(id: GameId, detail: &str) -> ServiceError {
+    tracing::error!(game_id = %id, detail, "damaged game in redis");
+    ServiceError::Internal(format!("game {id} in redis: {detail}").into())
+}
+
+/// A game's events and hash, played back into a record whose clock runs from `now` (the side
+/// to move is charged the wall time since the last event: it was thinking on some replica).
+fn rebuild(meta: &Meta, rows: &[Row], now: Now) -> Result<GameRecord, String> {
+    let last_ms = rows.last().map_or(meta.created_at_ms, |r| r.at_ms);
+    let charged = Duration::from_millis(codec::epoch_ms(now.wall).saturating_sub(last_ms));
+    let stored = Stored {
+        start: meta.start,
+        draw_rule: meta.draw_rule,
+        time_control: meta.time_control,
+        digests: meta.digests,
+        created_at: UNIX_EPOCH + Duration::from_millis(meta.created_at_ms),
+        events: rows.iter().map(Row::to_event_row).collect(),
+        charged,
+    };
+    GameRecord::restore(stored, codec::request_key, now)
+}
+
+/// A monotonic deadline as Unix milliseconds.
+fn deadline_ms(record: &GameRecord, now: Now) -> Option<u64> {
+    record.deadline().map(|d| {
+        let left = d.saturating_duration_since(now.mono);
+        codec::epoch_ms(now.wall + left)
+    })
+}
+
+fn summary(record: &GameRecord) -> Summary {
+    let game = record.game();
+    Summary {
+        status: GameStatus::of(game.outcome()),
+        ply: game.ply(),
+        fen: game.position().fen(),
+        outcome: game.outcome(),
+    }
+}
+
+/// The result-count field a finished game raises (`-`: aborted, counted nowhere).
+fn result_field(variant: Variant, record: &GameRecord) -> String {
+    match record.game().outcome() {
+        None => String::new(),
+        Some(o) if o.termination == Termination::Aborted => "-".into(),
+        Some(o) => {
+            let side = match o.winner {
+                Some(Color::White) => "w",
+                Some(Color::Black) => "b",
+                None => "d",
+            };
+            format!("{}:{side}", variant.key())
+        }
+    }
+}
+
+/// What a compare-and-append did.
+enum Appended {
+    Done,
+    /// Another change came first; nothing was written.
+    Stale,
+}
+
+impl RedisStore {
+    /// A store on the Redis at `url`. Connects lazily: the server starts (not ready) even when
+    /// Redis is down, and becomes ready once a probe gets through. Spawns the probe, the
+    /// follower hub and the flag sweep on the current tokio runtime.
+    pub fn open(url: &str, limits: StoreLimits) -> Result<RedisStore, String> {
+        let client = Client::open(url).map_err(|e| format!("invalid redis url {url:?}: {e}"))?;
+        let config = ConnectionManagerConfig::new()
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_millis(500));
+        let conn = ConnectionManager::new_lazy_with_config(client.clone(), config)
+            .map_err(|e| format!("redis connection: {e}"))?;
+        let (ready_tx, ready) = watch::channel(false);
+        let inner = Arc::new(Inner {
+            conn,
+            limits,
+            cache: Mutex::default(),
+            creations: Mutex::default(),
+            hub: Hub::new(client, limits.watch_buffer.max(1)),
+            ready: ready_tx,
+        });
+        let tasks = vec![
+            tokio::spawn(sweep::probe(Arc::downgrade(&inner))),
+            tokio::spawn(follow::listen(Arc::downgrade(&inner))),
+            tokio::spawn(sweep::flags(Arc::downgrade(&inner))),
+            tokio::spawn(sweep::finished(Arc::downgrade(&inner))),
+        ];
+        tracing::info!(url = %redact(url), "redis store open");
+        Ok(RedisStore {
+            inner,
+            tasks,
+            ready,
+        })
+    }
+
+    /// Whether Redis answers: `true` while it does; changes as probes succeed or fail.
+    #[must_use]
+    pub fn readiness(&self) -> watch::Receiver<bool> {
+        self.ready.clone()
+    }
+}
+
+/// A URL without its password, for the log.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            format!("{}://***{}", &url[..scheme], &url[at..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+impl Drop for RedisStore {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+        self.inner.hub.stop();
+    }
+}
+
+impl Inner {
+    fn conn(&self) -> ConnectionManager {
+        self.conn.clone()
+    }
+
+    fn take_cached(&self, id: GameId) -> Option<Box<Cached>> {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id)
+    }
+
+    /// Remembers a creation's tokens for a retry on this replica (the oldest is forgotten
+    /// beyond [`RECENT_CREATIONS`]).
+    fn remember_creation(&self, request_key: &str, id: GameId, tokens: [SeatToken; 2]) {
+        let mut creations = self
+            .creations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if creations.len() >= RECENT_CREATIONS {
+            creations.pop_front();
+        }
+        creations.push_back((request_key.to_owned(), id, tokens));
+    }
+
+    /// The tokens of game `id`, if this replica created it under `request_key` recently.
+    fn recalled_creation(&self, request_key: &str, id: GameId) -> Option<[SeatToken; 2]> {
+        let creations = self
+            .creations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        creations
+            .iter()
+            .rev()
+            .find(|(key, game, _)| key == request_key && *game == id)
+            .map(|&(_, _, tokens)| tokens)
+    }
+
+    /// Keeps `game` for the next call, unless a newer copy came back meanwhile.
+    fn put_back(&self, id: GameId, game: Box<Cached>) {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache
+            .get(&id)
+            .is_some_and(|c| c.record.last_seq() >= game.record.last_seq())
+        {
+            return;
+        }
+        if cache.len() >= CACHE_GAMES
+            && !cache.contains_key(&id)
+            && let Some(&victim) = cache.keys().next()
+        {
+            cache.remove(&victim);
+        }
+        cache.insert(id, game);
+    }
+
+    /// The game as Redis has it now: the cached copy brought up to date, or a fresh load.
+    async fn load(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+        match self.take_cached(id) {
+            Some(game) => self.catch_up(id, game).await,
+            None => self.fetch(id).await,
+        }
+    }
+
+    /// Reads the whole game.
+    async fn fetch(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+        let (map, entries): (HashMap<String, String>, Vec<Entry>) = ::redis::pipe()
+            .hgetall(codec::game_key(id))
+            .cmd("XRANGE")
+            .arg(codec::events_key(id))
+            .arg("-")
+            .arg("+")
+            .query_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        if map.is_empty() {
+            return Err(ServiceError::GameNotFound { id });
+        }
+        let meta = Arc::new(codec::decode_meta(&map).map_err(|d| damaged(id, &d))?);
+        let mut position = meta.start;
+        let rows = codec::decode_rows(&mut position, 1, &entries).map_err(|d| damaged(id, &d))?;
+        let record = rebuild(&meta, &rows, Now::read()).map_err(|d| damaged(id, &d))?;
+        Ok(Box::new(Cached { meta, record }))
+    }
+
+    /// Brings a cached game up to date with the events other replicas appended.
+    async fn catch_up(
+        &self,
+        id: GameId,
+        mut game: Box<Cached>,
+    ) -> Result<Box<Cached>, ServiceError> {
+        let next = game.record.last_seq() + 1;
+        // The hash is checked too: a game forgotten by another replica must not live on here.
+        let (exists, entries): (bool, Vec<Entry>) = ::redis::pipe()
+            .exists(codec::game_key(id))
+            .cmd("XRANGE")
+            .arg(codec::events_key(id))
+            .arg(format!("{next}-0"))
+            .arg("+")
+            .query_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        if !exists {
+            return Err(ServiceError::GameNotFound { id });
+        }
+        if entries.is_empty() {
+            return Ok(game);
+        }
+        let mut position = *game.record.game().position();
+        let rows: Vec<_> = codec::decode_rows(&mut position, next, &entries)
+            .map_err(|d| damaged(id, &d))?
+            .iter()
+            .map(Row::to_event_row)
+            .collect();
+        let now = Now::read();
+        let last_ms = rows.last().map_or(0, |r| r.at_ms);
+        let charged = Duration::from_millis(codec::epoch_ms(now.wall).saturating_sub(last_ms));
+        game.record
+            .extend(&rows, codec::request_key, charged, now)
+            .map_err(|d| damaged(id, &d))?;
+        Ok(game)
+    }
+
+    /// Appends what `game` did since `seq_before` if the stream is still at `seq_before`.
+    async fn append(
+        &self,
+        id: GameId,
+        game: &mut Cached,
+        seq_before: u64,
+        now: Now,
+        request_id: Option<&super::RequestId>,
+    ) -> Result<Appended, ServiceError> {
+        let rows: Vec<Row> = game
+            .record
+            .journal_rows(seq_before, now, request_id)
+            .into_iter()
+            .map(Row::from)
+            .collect();
+        let variant = game.meta.start.variant();
+        let ended_ms = game.record.ended_at_ms();
+        let result = if ended_ms.is_some() {
+            result_field(variant, &game.record)
+        } else {
+            String::new()
+        };
+        let state: Vec<String> = summary(&game.record)
+            .fields()
+            .into_iter()
+            .flat_map(|(k, v)| [k.to_owned(), v])
+            .collect();
+        let mut invocation = scripts::APPEND.prepare_invoke();
+        invocation
+            .key(codec::game_key(id))
+            .key(codec::events_key(id))
+            .key(codec::DEADLINES)
+            .key(codec::STATS)
+            .key(codec::LIVE)
+            .key(codec::FINISHED)
+            .arg(seq_before)
+            .arg(id.to_string())
+            .arg(
+                deadline_ms(&game.record, now)
+                    .map(|d| d.to_string())
+                    .unwrap_or_default(),
+            )
+            .arg(result)
+            .arg(ended_ms.unwrap_or(0))
+            .arg(codec::channel(id))
+            .arg(state.len())
+            .arg(state)
+            .arg(rows.len());
+        for row in &rows {
+            let fields = row.fields();
+            invocation.arg(fields.len()).arg(fields);
+        }
+        let (status, _seq): (i64, u64) = invocation
+            .invoke_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        match status {
+            1 => {
+                for row in &rows {
+                    if matches!(row.kind, super::events::LogKind::Move { .. }) {
+                        metrics::move_played(variant);
+                    }
+                }
+                if let Some(o) = game.record.game().outcome()
+                    && ended_ms.is_some()
+                {
+                    metrics::game_ended(variant, o.termination);
+                }
+                Ok(Appended::Done)
+            }
+            0 => Ok(Appended::Stale),
+            _ => Err(ServiceError::GameNotFound { id }),
+        }
+    }
+
+    /// Ends the game if its flag fell (the sweep's claim: only one replica's append wins).
+    async fn flag(&self, id: GameId) -> Result<(), ServiceError> {
+        let mut game = self.load(id).await?;
+        let now = Now::read();
+        let before = game.record.last_seq();
+        let mut events = Vec::new();
+        if !game.record.expire(now, &mut events) {
+            self.put_back(id, game);
+            return Ok(());
+        }
+        if let Appended::Done = self.append(id, &mut game, before, now, None).await? {
+            tracing::info!(game_id = %id, "flag fell");
+            self.put_back(id, game);
+        }
+        Ok(())
+    }
+
+    /// Creates the game, or answers a retry of an earlier creation.
+    async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
+        let entropy = |e| ServiceError::Internal(Box::new(e));
+        let tokens = [
+            SeatToken::generate().map_err(entropy)?,
+            SeatToken::generate().map_err(entropy)?,
+        ];
+        let now = Now::read();
+        let meta = Arc::new(Meta {
+            start: new.start,
+            draw_rule: new.draw_rule,
+            time_control: new.time_control,
+            players: new.players.clone(),
+            digests: codec::seat_digests(&tokens),
+            created_at_ms: codec::epoch_ms(now.wall),
+        });
+        let record = GameRecord::new(&new, meta.digests, now);
+        let fields: Vec<String> = codec::new_game_fields(&meta, &summary(&record))
+            .into_iter()
+            .flat_map(|(k, v)| [k.to_owned(), v])
+            .collect();
+        let fingerprint = codec::fingerprint(&meta);
+        let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
+        let request_key = rid.as_deref().map(codec::create_key).unwrap_or_default();
+        loop {
+            let random = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
+            let id = GameId::new(now.wall, random);
+            let reply: Vec<String> = scripts::CREATE
+                .key(codec::game_key(id))
+                .key(codec::GAMES)
+                .key(codec::DEADLINES)
+                .key(codec::LIVE)
+                .key(&request_key)
+                .arg(id.to_string())
+                .arg(self.limits.max_live_games)
+                .arg(
+                    deadline_ms(&record, now)
+                        .map(|d| d.to_string())
+                        .unwrap_or_default(),
+                )
+                .arg(&fingerprint)
+                .arg(codec::CREATE_MEMORY.as_secs())
+                .arg(&fields)
+                .invoke_async(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e))?;
+            match reply.first().map(String::as_str) {
+                Some("created") => {
+                    metrics::game_started();
+                    if !request_key.is_empty() {
+                        self.remember_creation(&request_key, id, tokens);
+                    }
+                    let view = record.view(id, &meta.players, now);
+                    self.put_back(id, Box::new(Cached { meta, record }));
+                    return Ok(Created {
+                        view,
+                        white_token: tokens[0],
+                        black_token: tokens[1],
+                    });
+                }
+                Some("exists") => {
+                    let [_, first, first_fingerprint] = reply.as_slice() else {
+                        return Err(damaged(id, "malformed request record"));
+                    };
+                    if *first_fingerprint != fingerprint {
+                        return Err(ServiceError::RequestIdReused);
+                    }
+                    let first: GameId = first
+                        .parse()
+                        .map_err(|_| damaged(id, "request record names no game"))?;
+                    // Only digests reach Redis: the tokens are known only to the replica
+                    // that made the game, for as long as it remembers the creation.
+                    let [white_token, black_token] = self
+                        .recalled_creation(&request_key, first)
+                        .ok_or(ServiceError::SeatTokensUnavailable { id: first })?;
+                    let game = self.load(first).await?;
+                    let view = game.record.view(first, &game.meta.players, Now::read());
+                    self.put_back(first, game);
+                    return Ok(Created {
+                        view,
+                        white_token,
+                        black_token,
+                    });
+                }
+                Some("full") => {
+                    return Err(ServiceError::TooManyGames {
+                        limit: self.limits.max_live_games,
+                    });
+                }
+                // Two games in one millisecond with the same 22 random bits: draw again.
+                Some("taken") => {}
+                _ => return Err(damaged(id, "unexpected answer from the create script")),
+            }
+        }
+    }
+
+    async fn act(
+        &self,
+        id: GameId,
+        token: SeatToken,
+        action: Action,
+    ) -> Result<Acted, ServiceError> {
+        let request_id = match &action {
+            Action::Move { request_id, .. } => request_id.as_ref(),
+            _ => None,
+        };
+        let request_key = request_id.map(|r| codec::request_key(r.as_str()));
+        let mut last_ply = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = self.load(id).await?;
+            let seat = match codec::seat_of(&game.meta.digests, &token) {
+                Ok(seat) => seat,
+                Err(e) => {
+                    self.put_back(id, game);
+                    return Err(e);
+                }
+            };
+            let now = Now::read();
+            let before = game.record.last_seq();
+            last_ply = Some(game.record.game().ply());
+            let mut events = Vec::new();
+            let result = game
+                .record
+                .apply(seat, &action, request_key, now, &mut events);
+            let view = |game: &Cached| game.record.view(id, &game.meta.players, now);
+            if game.record.last_seq() == before {
+                let acted = result.map(|played| Acted {
+                    played,
+                    view: view(&game),
+                });
+                self.put_back(id, game);
+                return acted;
+            }
+            match self.append(id, &mut game, before, now, request_id).await? {
+                Appended::Done => {
+                    let acted = result.map(|played| Acted {
+                        played,
+                        view: view(&game),
+                    });
+                    self.put_back(id, game);
+                    return acted;
+                }
+                // Another replica changed the game first: play again from its state.
+                Appended::Stale => {
+                    tracing::debug!(game_id = %id, "lost a race for the game; playing again");
+                }
+            }
+        }
+        let current = last_ply.unwrap_or(0);
+        Err(ServiceError::PlyMismatch {
+            expected: current,
+            current: current + 1,
+        })
+    }
+
+    async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
+        let page_size = query.page_size.max(1);
+        let mut found = Vec::new();
+        let mut scanned = 0usize;
+        let mut cursor = query
+            .before
+            .map_or_else(|| "+".to_owned(), |b| format!("({b}"));
+        let mut next = None;
+        'scan: loop {
+            let ids: Vec<String> = ::redis::cmd("ZREVRANGEBYLEX")
+                .arg(codec::GAMES)
+                .arg(&cursor)
+                .arg("-")
+                .arg("LIMIT")
+                .arg(0)
+                .arg(LIST_BATCH)
+                .query_async(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e))?;
+            if ids.is_empty() {
+                break;
+            }
+            let mut pipe = ::redis::pipe();
+            let mut parsed = Vec::with_capacity(ids.len());
+            for text in &ids {
+                let id: GameId = text.parse().map_err(|_| {
+                    ServiceError::Internal(format!("bad game id {text:?} in the list").into())
+                })?;
+                pipe.cmd("HMGET")
+                    .arg(codec::game_key(id))
+                    .arg(&codec::SUMMARY_FIELDS[..]);
+                parsed.push(id);
+            }
+            let rows: Vec<Vec<Option<String>>> = pipe
+                .query_async(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e))?;
+            for (id, values) in parsed.iter().zip(rows) {
+                if scanned == MAX_LIST_SCAN {
+                    // The scan budget ran out: continue below the last game examined.
+                    next = Some(id.successor());
+                    break 'scan;
+                }
+                scanned += 1;
+                let Some((variant, players, summary)) =
+                    codec::decode_summary(&values).map_err(|d| damaged(*id, &d))?
+                else {
+                    continue;
+                };
+                let filter = &query.filter;
+                let matches = filter.status.is_none_or(|s| s == summary.status)
+                    && filter.variant.is_none_or(|v| v == variant)
+                    && filter
+                        .player
+                        .as_deref()
+                        .is_none_or(|p| p == players.white || p == players.black);
+                if !matches {
+                    continue;
+                }
+                let position = chessd_rules::Position::from_fen(variant, &summary.fen)
+                    .map_err(|e| damaged(*id, &format!("position: {e}")))?;
+                found.push(GameSummary {
+                    id: *id,
+                    variant,
+                    players,
+                    outcome: summary.outcome,
+                    ply: summary.ply,
+                    position,
+                    created_at: id.created_at(),
+                });
+                if found.len() == page_size {
+                    next = Some(*id);
+                    break 'scan;
+                }
+            }
+            cursor = format!("({}", ids[ids.len() - 1]);
+        }
+        Ok(GamePage { games: found, next })
+    }
+
+    async fn stats(&self) -> Result<Stats, ServiceError> {
+        let counts: HashMap<String, u64> = ::redis::cmd("HGETALL")
+            .arg(codec::STATS)
+            .query_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        let count = |v: Variant, side: &str| {
+            counts
+                .get(&format!("{}:{side}", v.key()))
+                .copied()
+                .unwrap_or(0)
+        };
+        Ok(Stats {
+            variants: Variant::ALL
+                .iter()
+                .map(|&variant| VariantStats {
+                    variant,
+                    white_wins: count(variant, "w"),
+                    black_wins: count(variant, "b"),
+                    draws: count(variant, "d"),
+                })
+                .collect(),
+        })
+    }
+}
+
+impl GameStore for RedisStore {
+    async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
+        self.inner.create(new).await
+    }
+
+    async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
+        let inner = &self.inner;
+        // A flag that fell is ended now rather than at the next sweep, as the memory store
+        // does on any call, so nobody reads a running clock at zero.
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = inner.load(id).await?;
+            let now = Now::read();
+            let before = game.record.last_seq();
+            if game.record.expire(now, &mut Vec::new())
+                && let Appended::Stale = inner.append(id, &mut game, before, now, None).await?
+            {
+                continue;
+            }
+            let view = game.record.view(id, &game.meta.players, now);
+            inner.put_back(id, game);
+            return Ok(view);
+        }
+        let game = inner.fetch(id).await?;
+        Ok(game.record.view(id, &game.meta.players, Now::read()))
+    }
+
+    async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
+        self.inner.list(query).await
+    }
+
+    async fn seat(
+        &self,
+        id: GameId,
+        token: SeatToken,
+    ) -> Result<(Color, Option<Color>), ServiceError> {
+        let game = self.inner.load(id).await?;
+        let seat = codec::seat_of(&game.meta.digests, &token);
+        let record = game.record.game();
+        let turn = (!record.is_over()).then(|| record.position().turn());
+        self.inner.put_back(id, game);
+        Ok((seat?, turn))
+    }
+
+    async fn act(
+        &self,
+        id: GameId,
+        token: SeatToken,
+        action: Action,
+    ) -> Result<Acted, ServiceError> {
+        self.inner.act(id, token, action).await
+    }
+
+    async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
+        let inner = &self.inner;
+        let game = inner.load(id).await?;
+        let ongoing = !game.record.is_over();
+        inner.put_back(id, game);
+        // Live events are subscribed to before the replay is read: the replay then reaches at
+        // least as far as the follower had sent, and the stream skips what it already sent, so
+        // there is neither a gap nor a duplicate.
+        let live = if ongoing {
+            Some(
+                inner
+                    .hub
+                    .subscribe(inner, id, inner.limits.max_watchers_per_game)
+                    .await?,
+            )
+        } else {
+            None
+        };
+        let game = inner.load(id).await?;
+        let now = Now::read();
+        let last_seq = game.record.last_seq();
+        if after_seq > last_seq {
+            inner.put_back(id, game);
+            return Err(ServiceError::SeqOutOfRange {
+                after_seq,
+                last_seq,
+            });
+        }
+        let replay = if after_seq == 0 {
+            Replay::snapshot(game.record.view(id, &game.meta.players, now), now.wall)
+        } else {
+            game.record.replay_after(after_seq)
+        };
+        let live = if game.record.is_over() { None } else { live };
+        inner.put_back(id, game);
+        Ok(Subscription {
+            replay,
+            live,
+            after_seq,
+        })
+    }
+
+    async fn stats(&self) -> Result<Stats, ServiceError> {
+        self.inner.stats().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Passwords stay out of the log.
+    #[test]
+    fn urls_are_redacted() {
+        assert_eq!(
+            redact("redis://user:secret@db:6379/0"),
+            "redis://***@db:6379/0"
+        );
+        assert_eq!(redact("redis://db:6379/"), "redis://db:6379/");
+    }
+
+    /// URLs the client cannot use are refused with the reason.
+    #[test]
+    fn bad_urls() {
+        assert!(check_url("redis://127.0.0.1:6379/").is_ok());
+        assert!(check_url("http://127.0.0.1/").is_err());
+        assert!(check_url("not a url").is_err());
+    }
+}

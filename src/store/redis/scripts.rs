@@ -1,0 +1,118 @@
+//! The Lua scripts: each change to a game is one script, so Redis applies all of it or none
+//! of it, and no other client's command runs in between.
+//!
+//! - [`CREATE`]: a new game (or the one an earlier creation with the same request id made):
+//!   the live-game limit, the game hash, the list, the flag deadline, the request record.
+//! - [`APPEND`]: compare-and-append. It checks that the game's last seq is the one the replica
+//!   played from, then appends the events to the stream, updates the game hash (seq, status,
+//!   ply, position, outcome), the flag deadline, and, when the game ended, the live count, the
+//!   finished set and the result counts; then announces the new seq on the game's channel.
+//!   A replica that played from a stale seq gets the current seq back and nothing is written.
+//!
+//! Redis Cluster: a game's own keys share a slot (`{id}` hash tags), but these scripts also
+//! touch the shared index keys (list, deadlines, counts), which live in other slots; they
+//! therefore need one Redis primary (optionally with replicas and Sentinel), not a Cluster.
+
+use std::sync::LazyLock;
+
+use ::redis::Script;
+
+/// KEYS: game hash, games list, deadlines, live count, request record ("" for none).
+/// ARGV: id, live limit, deadline ms ("" for none), fingerprint, request memory in seconds,
+/// then the game hash's field/value pairs.
+/// Returns `{"created"}`, `{"exists", id, fingerprint}` (a retry), `{"full"}` (the
+/// live limit) or `{"taken"}` (the id exists: draw another).
+pub static CREATE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local game, games, deadlines, live, request = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local id, limit, deadline = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+if request ~= '' then
+  local found = redis.call('HMGET', request, 'id', 'fingerprint')
+  if found[1] then
+    return {'exists', found[1], found[2]}
+  end
+end
+if redis.call('EXISTS', game) == 1 then
+  return {'taken'}
+end
+if (tonumber(redis.call('GET', live)) or 0) >= limit then
+  return {'full'}
+end
+redis.call('INCR', live)
+local fields = {}
+for i = 6, #ARGV do
+  fields[#fields + 1] = ARGV[i]
+end
+redis.call('HSET', game, unpack(fields))
+redis.call('ZADD', games, 0, id)
+if deadline ~= '' then
+  redis.call('ZADD', deadlines, deadline, id)
+end
+if request ~= '' then
+  redis.call('HSET', request, 'id', id, 'fingerprint', ARGV[4])
+  redis.call('EXPIRE', request, tonumber(ARGV[5]))
+end
+return {'created'}
+",
+    )
+});
+
+/// KEYS: game hash, event stream, deadlines, result counts, live count, finished set.
+/// ARGV: expected seq, id, deadline ms ("" for none), result field ("" while the game goes on,
+/// "-" for an aborted game, else the count to raise), end time ms, channel, then the number
+/// of hash field/value strings and those strings, then the number of events and, for each,
+/// its number of field strings and those strings.
+/// Returns `{1, seq}` (appended; the new last seq), `{0, seq}` (stale: the current seq) or
+/// `{-1, 0}` (no such game).
+pub static APPEND: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local game, events, deadlines, stats, live, finished =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local current = redis.call('HGET', game, 'seq')
+if not current then
+  return {-1, 0}
+end
+local seq = tonumber(current)
+if seq ~= tonumber(ARGV[1]) then
+  return {0, seq}
+end
+local id, deadline, result, ended_ms, channel = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local i = 7
+local nstate = tonumber(ARGV[i])
+local state = {}
+for j = 1, nstate do
+  state[j] = ARGV[i + j]
+end
+i = i + nstate + 1
+local nevents = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, nevents do
+  local nfields = tonumber(ARGV[i])
+  local fields = {}
+  for j = 1, nfields do
+    fields[j] = ARGV[i + j]
+  end
+  i = i + nfields + 1
+  seq = seq + 1
+  redis.call('XADD', events, seq .. '-0', unpack(fields))
+end
+redis.call('HSET', game, 'seq', seq, unpack(state))
+if deadline == '' then
+  redis.call('ZREM', deadlines, id)
+else
+  redis.call('ZADD', deadlines, deadline, id)
+end
+if result ~= '' then
+  redis.call('DECR', live)
+  redis.call('ZADD', finished, ended_ms, id)
+  if result ~= '-' then
+    redis.call('HINCRBY', stats, result, 1)
+  end
+end
+redis.call('PUBLISH', channel, seq)
+return {1, seq}
+",
+    )
+});

@@ -1,0 +1,118 @@
+//! Redis killed and restarted mid-game: calls fail UNAVAILABLE and health turns NOT_SERVING
+//! while it is down; then every replica serves again by itself, with no acknowledged move
+//! lost (Redis runs with appendonly yes and appendfsync always), and open watch streams go on.
+
+use tonic::Code;
+use tonic_health::pb::health_check_response::ServingStatus;
+
+use chessd::proto as pb;
+
+use crate::support::{self, Redis};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_outage_is_unavailable_then_heals() {
+    let mut redis = Redis::start_durable();
+    let (r0, r1) = (
+        support::replica(&redis).await,
+        support::replica(&redis).await,
+    );
+    let (mut c0, mut c1) = (r0.client().await, r1.client().await);
+    let seats = support::create(&mut c0, None).await;
+    support::play(&mut c0, &seats, 'w', "e2e4").await;
+    support::play(&mut c1, &seats, 'b', "c7c5").await;
+    let mut watcher = support::watch(&mut c1, &seats.id, 2).await;
+
+    redis.kill();
+    let refused = support::submit(&mut c0, &seats, 'w', "g1f3", Some(2), "outage-1")
+        .await
+        .expect_err("no store, no move");
+    assert_eq!(
+        (refused.code(), support::reason(&refused).as_str()),
+        (Code::Unavailable, "STORE_UNAVAILABLE"),
+        "{}",
+        refused.message()
+    );
+    assert!(
+        !refused.message().contains("127.0.0.1"),
+        "{}",
+        refused.message()
+    );
+    let refused = support::get(&mut c1, &seats.id)
+        .await
+        .expect_err("no store");
+    assert_eq!(refused.code(), Code::Unavailable);
+    r0.wait_for(ServingStatus::NotServing).await;
+    r1.wait_for(ServingStatus::NotServing).await;
+
+    redis.restart();
+    r0.wait_for(ServingStatus::Serving).await;
+    r1.wait_for(ServingStatus::Serving).await;
+    let game = support::get(&mut c1, &seats.id)
+        .await
+        .expect("get after the restart");
+    let moves: Vec<_> = game.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(moves, ["e2e4", "c7c5"], "acknowledged moves survive");
+    // The retry of the refused move, on the other replica, plays it now.
+    let played = support::submit(&mut c1, &seats, 'w', "g1f3", Some(2), "outage-1")
+        .await
+        .expect("the retry after the outage");
+    assert_eq!(played.r#move.expect("move").seq, 3);
+    c0.resign(support::authed(
+        pb::ResignRequest {
+            game_id: seats.id.clone(),
+        },
+        &seats.black,
+    ))
+    .await
+    .expect("resign after the outage");
+    // The stream opened before the outage carries on where it was, without a gap.
+    let events = support::drain(&mut watcher).await;
+    assert_eq!(
+        events,
+        [
+            (3, "move g1f3".to_owned()),
+            (
+                4,
+                format!("over 1-0 {}", pb::Termination::Resignation as i32)
+            ),
+        ]
+    );
+}
+
+/// A replica started while Redis is down listens, says NOT_SERVING and UNAVAILABLE, and
+/// serves once Redis comes up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replica_started_before_redis() {
+    let mut redis = Redis::start();
+    redis.kill();
+    let replica = support::start_replica(chessd::ServerConfig {
+        redis_url: Some(redis.url()),
+        ..chessd::ServerConfig::default()
+    })
+    .await;
+    replica.wait_for(ServingStatus::NotServing).await;
+    let mut client = replica.client().await;
+    let refused = client
+        .create_game(pb::CreateGameRequest {
+            variant: pb::Variant::Chess as i32,
+            ..Default::default()
+        })
+        .await
+        .expect_err("no redis yet");
+    assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
+    redis.restart();
+    replica.wait_for(ServingStatus::Serving).await;
+    let seats = support::create(&mut client, None).await;
+    let mut watcher = support::watch(&mut client, &seats.id, 0).await;
+    support::play(&mut client, &seats, 'w', "d2d4").await;
+    let first = support::next_event(&mut watcher).await.expect("stream");
+    assert_eq!(
+        first.map(|e| support::describe(&e)).as_deref(),
+        Some("snapshot ply 0")
+    );
+    let second = support::next_event(&mut watcher).await.expect("stream");
+    assert_eq!(
+        second.map(|e| support::describe(&e)).as_deref(),
+        Some("move d2d4")
+    );
+}

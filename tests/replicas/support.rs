@@ -1,0 +1,507 @@
+//! Test support: a `redis-server` child on a free loopback port (killed on drop, restartable
+//! on the same port and directory), chessd replicas on it (the library's `run` in this
+//! process, or the real binary when a test must SIGKILL one), clients and small helpers.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use chessd::proto::game_service_client::GameServiceClient;
+use chessd::proto::{self as pb, watch_game_response::Event};
+use chessd::{RunError, ServerConfig};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+use tonic::{Request, Status, Streaming};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+use tonic_types::StatusExt;
+
+pub type Client = GameServiceClient<Channel>;
+
+/// A `redis-server` child process.
+pub struct Redis {
+    child: Option<Child>,
+    pub port: u16,
+    dir: PathBuf,
+    /// Append-only file with a flush per write: what Redis acknowledged survives a SIGKILL.
+    durable: bool,
+}
+
+fn free_port() -> u16 {
+    let listener = StdListener::bind("127.0.0.1:0").expect("bind a free port");
+    listener.local_addr().expect("local addr").port()
+}
+
+impl Redis {
+    /// A Redis that keeps nothing on disk.
+    pub fn start() -> Redis {
+        Redis::launch(false)
+    }
+
+    /// A Redis with `appendonly yes` and `appendfsync always`.
+    pub fn start_durable() -> Redis {
+        Redis::launch(true)
+    }
+
+    fn launch(durable: bool) -> Redis {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let dir =
+            std::env::temp_dir().join(format!("chessd-replicas-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut redis = Redis {
+            child: None,
+            port: free_port(),
+            dir,
+            durable,
+        };
+        redis.spawn();
+        redis
+    }
+
+    fn spawn(&mut self) {
+        let mut cmd = Command::new("redis-server");
+        cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", ""])
+            .arg("--dir")
+            .arg(&self.dir);
+        if self.durable {
+            cmd.args(["--appendonly", "yes", "--appendfsync", "always"]);
+        } else {
+            cmd.args(["--appendonly", "no"]);
+        }
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn redis-server (is it on PATH? apt-get install redis-server)");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !self.pings() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// True when Redis answers PING (and has loaded its data).
+    fn pings(&self) -> bool {
+        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
+            return false;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+        if stream.write_all(b"PING\r\n").is_err() {
+            return false;
+        }
+        let mut answer = [0u8; 7];
+        stream.read_exact(&mut answer).is_ok() && &answer == b"+PONG\r\n"
+    }
+
+    /// Runs one command (words without spaces) and returns the raw RESP reply.
+    pub fn command(&self, words: &[&str]) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut request = format!("*{}\r\n", words.len());
+        for w in words {
+            request.push_str(&format!("${}\r\n{w}\r\n", w.len()));
+        }
+        stream.write_all(request.as_bytes()).expect("send to redis");
+        let mut reply = vec![0u8; 4096];
+        let n = stream.read(&mut reply).expect("redis reply");
+        String::from_utf8_lossy(&reply[..n]).into_owned()
+    }
+
+    /// How many connections subscribe to `channel` (PUBSUB NUMSUB).
+    pub fn subscribers(&self, channel: &str) -> u64 {
+        let reply = self.command(&["PUBSUB", "NUMSUB", channel]);
+        // *2 $len channel :count
+        reply
+            .lines()
+            .find_map(|l| l.strip_prefix(':'))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("unexpected reply {reply:?}"))
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// SIGKILL: Redis dies at once.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            child.kill().expect("SIGKILL redis-server");
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts Redis again on the same port and directory (a durable one reads its file back).
+    pub fn restart(&mut self) {
+        self.kill();
+        self.spawn();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.kill();
+        // Best effort: a leftover temporary directory is harmless.
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A replica running `chessd::run` in this test's runtime.
+pub struct Replica {
+    pub addr: SocketAddr,
+    /// Dropping it stops the replica.
+    _stop: oneshot::Sender<()>,
+    _task: JoinHandle<Result<(), RunError>>,
+}
+
+/// A replica on `redis`.
+pub async fn replica(redis: &Redis) -> Replica {
+    replica_with(ServerConfig {
+        redis_url: Some(redis.url()),
+        ..ServerConfig::default()
+    })
+    .await
+}
+
+pub async fn replica_with(config: ServerConfig) -> Replica {
+    let replica = start_replica(config).await;
+    replica.wait_for(ServingStatus::Serving).await;
+    replica
+}
+
+/// A replica, without waiting for it to be ready.
+pub async fn start_replica(config: ServerConfig) -> Replica {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("local addr");
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(chessd::run(listener, config, async {
+        let _ = stopped.await;
+    }));
+    Replica {
+        addr,
+        _stop: stop,
+        _task: task,
+    }
+}
+
+impl Replica {
+    pub async fn client(&self) -> Client {
+        client_at(self.addr).await
+    }
+
+    /// Waits (up to 20 s) until health reports `status`.
+    pub async fn wait_for(&self, status: ServingStatus) {
+        wait_for_health(self.addr, status).await;
+    }
+}
+
+pub async fn client_at(addr: SocketAddr) -> Client {
+    let channel = Channel::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .expect("connect to a replica");
+    GameServiceClient::new(channel)
+}
+
+pub async fn health_at(addr: SocketAddr) -> ServingStatus {
+    let channel = Channel::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .expect("connect to a replica");
+    let answer = HealthClient::new(channel)
+        .check(HealthCheckRequest {
+            service: chessd::SERVICE_NAME.into(),
+        })
+        .await
+        .expect("health check")
+        .into_inner();
+    ServingStatus::try_from(answer.status).expect("known status")
+}
+
+pub async fn wait_for_health(addr: SocketAddr, status: ServingStatus) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        if health_at(addr).await == status {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "health did not become {status:?} within 20 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A `chessd serve --redis` child process (for SIGKILL).
+pub struct Process {
+    child: Child,
+    pub addr: SocketAddr,
+    _lines: mpsc::Receiver<String>,
+}
+
+impl Process {
+    /// Starts the binary on `redis` and waits (up to 20 s) until it listens.
+    pub fn start(redis: &Redis) -> Process {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chessd"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+            .args(["--redis", &redis.url()])
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn chessd");
+        let lines = forward(&mut child);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match lines.recv_timeout(left) {
+                Ok(line) => {
+                    if line.contains("chessd listening")
+                        && let Some(addr) = json_field(&line, "addr")
+                    {
+                        return Process {
+                            child,
+                            addr: addr.parse().expect("listening address"),
+                            _lines: lines,
+                        };
+                    }
+                    seen.push(line);
+                }
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!(
+                        "chessd did not start listening; it wrote:\n{}",
+                        seen.join("\n")
+                    );
+                }
+            }
+        }
+    }
+
+    /// SIGKILL: the replica dies at once, whatever it was doing.
+    pub fn kill(mut self) {
+        self.child.kill().expect("SIGKILL chessd");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Forwards a child's output line by line (so its pipes never fill).
+pub fn forward(child: &mut Child) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    if let Some(out) = child.stdout.take() {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    if let Some(err) = child.stderr.take() {
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+    }
+    rx
+}
+
+fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let start = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
+    let len = line[start..].find('"')?;
+    Some(&line[start..start + len])
+}
+
+/// A game and its seats.
+#[derive(Clone, Debug)]
+pub struct Seats {
+    pub id: String,
+    pub white: String,
+    pub black: String,
+}
+
+impl Seats {
+    pub fn token(&self, side: char) -> &str {
+        if side == 'w' {
+            &self.white
+        } else {
+            &self.black
+        }
+    }
+}
+
+pub fn authed<T>(msg: T, token: &str) -> Request<T> {
+    let mut request = Request::new(msg);
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    request
+}
+
+pub fn tc(initial_secs: i64, increment_secs: i64) -> pb::TimeControl {
+    let d = |seconds| prost_types::Duration { seconds, nanos: 0 };
+    pb::TimeControl {
+        initial: Some(d(initial_secs)),
+        increment: Some(d(increment_secs)),
+    }
+}
+
+pub async fn create(client: &mut Client, time_control: Option<pb::TimeControl>) -> Seats {
+    let created = client
+        .create_game(pb::CreateGameRequest {
+            variant: pb::Variant::Chess as i32,
+            white_player: "ann".into(),
+            black_player: "bob".into(),
+            time_control,
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|s| panic!("create game: {}", s.message()))
+        .into_inner();
+    Seats {
+        id: created.game.expect("game").game_id,
+        white: created.white_token,
+        black: created.black_token,
+    }
+}
+
+/// Submits `mv` for `side` ('w' or 'b').
+pub async fn submit(
+    client: &mut Client,
+    seats: &Seats,
+    side: char,
+    mv: &str,
+    expected_ply: Option<u32>,
+    request_id: &str,
+) -> Result<pb::SubmitMoveResponse, Status> {
+    let request = pb::SubmitMoveRequest {
+        game_id: seats.id.clone(),
+        r#move: mv.into(),
+        expected_ply,
+        request_id: request_id.into(),
+        ..Default::default()
+    };
+    client
+        .submit_move(authed(request, seats.token(side)))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// Plays `mv` for `side`; panics with the server's message on refusal.
+pub async fn play(
+    client: &mut Client,
+    seats: &Seats,
+    side: char,
+    mv: &str,
+) -> pb::SubmitMoveResponse {
+    submit(client, seats, side, mv, None, "")
+        .await
+        .unwrap_or_else(|s| panic!("{side} {mv} refused: {:?} {}", s.code(), s.message()))
+}
+
+pub async fn get(client: &mut Client, id: &str) -> Result<pb::Game, Status> {
+    client
+        .get_game(pb::GetGameRequest { game_id: id.into() })
+        .await
+        .map(|r| r.into_inner().game.expect("game"))
+}
+
+pub async fn watch(
+    client: &mut Client,
+    id: &str,
+    after_seq: u64,
+) -> Streaming<pb::WatchGameResponse> {
+    client
+        .watch_game(pb::WatchGameRequest {
+            game_id: id.into(),
+            after_seq,
+        })
+        .await
+        .expect("watch game")
+        .into_inner()
+}
+
+/// The next non-heartbeat message, within 20 seconds.
+pub async fn next_event(
+    stream: &mut Streaming<pb::WatchGameResponse>,
+) -> Result<Option<pb::WatchGameResponse>, Status> {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(20), stream.message())
+            .await
+            .expect("an event within 20 seconds")?;
+        match message {
+            Some(m) if matches!(m.event, Some(Event::Heartbeat(_))) => continue,
+            other => return Ok(other),
+        }
+    }
+}
+
+/// Every message until the stream ends, as `(seq, description)`.
+pub async fn drain(stream: &mut Streaming<pb::WatchGameResponse>) -> Vec<(u64, String)> {
+    let mut events = Vec::new();
+    while let Some(event) = next_event(stream)
+        .await
+        .unwrap_or_else(|s| panic!("stream error: {s:?}"))
+    {
+        events.push((event.seq, describe(&event)));
+    }
+    events
+}
+
+/// A short name for an event: `move e2e4`, `offer b`, `over 0-1`, ...
+pub fn describe(event: &pb::WatchGameResponse) -> String {
+    let color = |c: i32| {
+        if c == pb::Color::White as i32 {
+            "w"
+        } else {
+            "b"
+        }
+    };
+    match &event.event {
+        Some(Event::Snapshot(g)) => format!("snapshot ply {}", g.ply),
+        Some(Event::MovePlayed(m)) => {
+            format!("move {}", m.r#move.as_ref().map_or("?", |m| m.uci.as_str()))
+        }
+        Some(Event::DrawOffered(o)) => format!("offer {}", color(o.by)),
+        Some(Event::DrawDeclined(d)) => format!("decline {}", color(d.by)),
+        Some(Event::GameOver(o)) => format!(
+            "over {} {}",
+            o.outcome.as_ref().map_or("?", |o| o.pgn_result.as_str()),
+            o.outcome.as_ref().map_or(0, |o| o.termination)
+        ),
+        Some(Event::Heartbeat(_)) => "heartbeat".into(),
+        None => "empty".into(),
+    }
+}
+
+/// The ErrorInfo reason of a status ("" if none).
+pub fn reason(status: &Status) -> String {
+    status
+        .get_details_error_info()
+        .map(|i| i.reason)
+        .unwrap_or_default()
+}
