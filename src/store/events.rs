@@ -7,6 +7,7 @@
 //! `game_over_event`) from the same entry, so a watcher
 //! that resumes sees exactly what a live watcher saw.
 
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use chessd_rules::{Color, Game, Move, Outcome, Position, Rules, san_plus};
@@ -135,7 +136,7 @@ pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
 pub struct Replay {
     /// Sent first when the watch started from seq 0.
     snapshot: Option<Event>,
-    game: Game,
+    game: Arc<Game>,
     /// The log entries still to send, with the seq of the first.
     entries: std::vec::IntoIter<LogEntry>,
     next_seq: u64,
@@ -155,7 +156,7 @@ impl Replay {
     /// The events after `after_seq` of a game with this log. `after_seq` is at most the log's
     /// length (the caller checks).
     #[must_use]
-    pub fn after(game: &Game, log: &[LogEntry], timed: bool, after_seq: u64) -> Replay {
+    pub fn after(game: &Arc<Game>, log: &[LogEntry], timed: bool, after_seq: u64) -> Replay {
         let seen = (after_seq as usize).min(log.len());
         let mut skip_moves = 0;
         let mut draw_offer = None;
@@ -172,7 +173,7 @@ impl Replay {
         }
         Replay {
             snapshot: None,
-            game: game.clone(),
+            game: Arc::clone(game),
             entries: Vec::from(&log[seen..]).into_iter(),
             next_seq: seen as u64 + 1,
             timed,

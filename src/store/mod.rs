@@ -314,7 +314,8 @@ pub struct GameView {
     pub id: GameId,
     pub players: Players,
     /// Start, moves, current position, outcome and draw rule.
-    pub game: Game,
+    /// Shared with the store's record (see `GameRecord`), so a view costs no copy of the moves.
+    pub game: Arc<Game>,
     pub time_control: Option<TimeControl>,
     pub clocks: Option<ClockReading>,
     /// The side whose draw offer stands.

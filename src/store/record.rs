@@ -13,6 +13,7 @@
 mod extend;
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use chessd_rules::{Color, DrawRule, Game, Move, Outcome, PlayError, Position, Rules, Termination};
@@ -82,7 +83,10 @@ struct Answered {
 /// One game's state.
 #[derive(Debug)]
 pub struct GameRecord {
-    game: Game,
+    /// Shared with the views handed out: a view takes a reference, not a copy of every move,
+    /// and the next change copies the game only if a view still holds it (answers are encoded
+    /// and dropped long before the next move, so in practice it never does).
+    game: Arc<Game>,
     /// Digests of the seats' tokens, indexed by `Color::index` (never the tokens: see
     /// `token::TokenDigest`).
     digests: [TokenDigest; 2],
@@ -107,7 +111,7 @@ impl GameRecord {
     #[must_use]
     pub fn new(new: &NewGame, digests: [TokenDigest; 2], now: Now) -> GameRecord {
         GameRecord {
-            game: Game::new(new.start, new.draw_rule),
+            game: Arc::new(Game::new(new.start, new.draw_rule)),
             digests,
             clock: new
                 .time_control
@@ -203,7 +207,7 @@ impl GameRecord {
             Clock::resume(tc, remaining, running, now.mono)
         });
         Ok(GameRecord {
-            game,
+            game: Arc::new(game),
             digests: stored.digests,
             clock,
             draw_offer,
@@ -292,6 +296,11 @@ impl GameRecord {
     #[must_use]
     pub fn digests(&self) -> [TokenDigest; 2] {
         self.digests
+    }
+
+    /// The game to change: copied first only if a view handed out earlier still shares it.
+    fn game_mut(&mut self) -> &mut Game {
+        Arc::make_mut(&mut self.game)
     }
 
     #[must_use]
@@ -434,7 +443,7 @@ impl GameRecord {
                 if seat != turn {
                     return Err(ServiceError::NotYourTurn { turn });
                 }
-                self.game
+                self.game_mut()
                     .claim_draw(*claim)
                     .map_err(|_| ServiceError::ClaimNotValid { claim: *claim })?;
                 self.after_finish(now, out);
@@ -471,7 +480,7 @@ impl GameRecord {
             return Err(ServiceError::NotYourTurn { turn });
         }
         let played = self
-            .game
+            .game_mut()
             .play_found(|pos, legal| resolve_among(pos, text, legal))
             .map_err(play_error)?;
         self.last_move_at = now.mono;
@@ -561,7 +570,7 @@ impl GameRecord {
     /// Ends the game with an outcome decided off the board.
     fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
         // Callers check that the game is on; were it over, the first outcome stands.
-        if self.game.finish(outcome).is_ok() {
+        if self.game_mut().finish(outcome).is_ok() {
             self.after_finish(now, out);
         }
     }

@@ -37,7 +37,7 @@ impl GameRecord {
                         .mv
                         .ok_or_else(|| format!("event {seq}: a move without its move"))?;
                     let mover = self.game.position().turn();
-                    self.game
+                    self.game_mut()
                         .play(mv)
                         .map_err(|e| format!("event {seq}: {mv} cannot be played: {e}"))?;
                     self.draw_offer = offer_after_move(self.draw_offer, mover);
@@ -59,7 +59,7 @@ impl GameRecord {
                         let outcome = row
                             .outcome
                             .ok_or_else(|| format!("event {seq}: game over without an outcome"))?;
-                        self.game
+                        self.game_mut()
                             .finish(outcome)
                             .map_err(|e| format!("event {seq}: cannot end the game: {e}"))?;
                     }
