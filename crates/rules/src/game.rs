@@ -10,9 +10,9 @@
 use core::fmt;
 
 use crate::position::illegal_move;
-use crate::san::{check_suffix, san_among};
+use crate::san::{check_suffix, parse_move_among, san_among};
 use crate::zobrist::zobrist_hash;
-use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination, parse_move};
+use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination};
 
 /// Whether threefold repetition and the fifty-move rule end the game by themselves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -232,13 +232,9 @@ impl Game {
         })
     }
 
-    /// Plays a move written in UCI or SAN.
+    /// Plays a move written in UCI or SAN (a finished game refuses before the text is read).
     pub fn play_text(&mut self, text: &str) -> Result<PlayedMove, PlayError> {
-        if self.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        let m = parse_move(&self.position, text)?;
-        self.play(m)
+        self.play_found(|pos, legal| parse_move_among(pos, text, legal))
     }
 
     /// The game's end now, given `decided`: what the current position alone decides.

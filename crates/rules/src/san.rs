@@ -271,12 +271,21 @@ pub(crate) fn check_suffix(mates: bool) -> char {
 
 /// Reads a move written in UCI or SAN (UCI is tried first; `Nf3` and `e2e4` never overlap).
 pub fn parse_move<P: Rules>(pos: &P, text: &str) -> Result<Move, PlayError> {
+    parse_move_among(pos, text, &pos.legal_moves())
+}
+
+/// [`parse_move`] against `legal`, the legal moves of `pos` the caller already has.
+pub(crate) fn parse_move_among<P: Rules>(
+    pos: &P,
+    text: &str,
+    legal: &[Move],
+) -> Result<Move, PlayError> {
     let text = text.trim();
     if let Ok(uci) = text.parse::<UciMove>() {
-        return uci.to_move(pos);
+        return uci.to_move_among(pos, legal);
     }
     match text.parse::<San>() {
-        Ok(san) => san.to_move(pos),
+        Ok(san) => san.to_move_among(pos, legal),
         Err(_) => {
             let shown: String = text.chars().take(16).collect();
             Err(PlayError::Malformed(format!(
