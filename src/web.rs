@@ -260,8 +260,10 @@ fn etag_of(bytes: &[u8], suffix: &str) -> HeaderValue {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
-    // Hex digits and quotes are always a valid header value.
-    HeaderValue::from_str(&format!("\"{hash:016x}{suffix}\"")).expect("hex is a valid header value")
+    // Hex digits, quotes and the fixed suffixes are always a valid header value; the fallback
+    // is never taken, and a constant tag would only cost revalidations, never a panic.
+    HeaderValue::from_str(&format!("\"{hash:016x}{suffix}\""))
+        .unwrap_or_else(|_| HeaderValue::from_static("\"chessd\""))
 }
 
 /// Whether a request is for the gRPC services (gRPC, gRPC-Web, gRPC-Web-text).
