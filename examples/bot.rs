@@ -27,6 +27,7 @@ use chessd_rules::{Color, Move, Position, Rules, Variant};
 use clap::Parser;
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
+use tonic_types::StatusExt;
 
 /// Failed calls or broken streams in a row before the bot gives up.
 pub const MAX_FAILURES: u32 = 20;
@@ -268,6 +269,12 @@ impl Seen {
                     }
                     // Stale position, or the game just ended: the stream will say what happened.
                     (Code::Aborted, _) | (Code::FailedPrecondition, "GAME_OVER") => return Ok(()),
+                    // Over the server's rate limit (a fast bot can be): wait as long as it says
+                    // and send the same move again; the request id makes that safe. Not a
+                    // failure: the server is well and said when to come back.
+                    (Code::ResourceExhausted, "RATE_LIMITED") => {
+                        tokio::time::sleep(retry_after(&status)).await;
+                    }
                     // The answer was lost (or the server faltered): the same request id makes the
                     // retry safe.
                     (
@@ -335,6 +342,16 @@ fn random() -> u64 {
 }
 
 /// Waits longer after each failure in a row, up to two seconds.
+/// How long a rate-limit refusal asks the client to wait (its RetryInfo), at least 1 ms and at
+/// most 5 s whatever it says.
+fn retry_after(status: &Status) -> Duration {
+    let asked = status
+        .get_details_retry_info()
+        .and_then(|info| info.retry_delay)
+        .unwrap_or(Duration::from_millis(100));
+    asked.clamp(Duration::from_millis(1), Duration::from_secs(5))
+}
+
 fn backoff(failures: u32) -> Duration {
     Duration::from_millis((50u64 << failures.min(6)).min(2_000))
 }

@@ -58,6 +58,18 @@ def reason(error):
     return ""
 
 
+def retry_after(error):
+    """Seconds a RATE_LIMITED refusal asks to wait (its google.rpc.RetryInfo), 1 ms to 5 s."""
+    status = rpc_status.from_call(error)
+    delay = 0.1
+    for detail in status.details if status is not None else []:
+        if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            info = error_details_pb2.RetryInfo()
+            detail.Unpack(info)
+            delay = info.retry_delay.seconds + info.retry_delay.nanos / 1e9
+    return min(max(delay, 0.001), 5.0)
+
+
 def backoff(failures):
     return min(0.05 * 2 ** min(failures, 6), 2.0)
 
@@ -121,6 +133,11 @@ class Bot:
                     return
                 if code == grpc.StatusCode.ABORTED or why == "GAME_OVER":
                     return  # stale position or a game that just ended: the stream says which
+                if why == "RATE_LIMITED":
+                    # Over the server's rate limit: wait as long as it says and send the same
+                    # move again (the request id makes that safe); not a failure.
+                    time.sleep(retry_after(error))
+                    continue
                 if code not in RETRYABLE:
                     raise
                 failures += 1
