@@ -3,6 +3,8 @@
 //! acknowledged was lost. One test binary, one module per concern.
 
 mod abandon;
+#[path = "../common/mod.rs"]
+mod common;
 mod crash;
 mod recovery;
 mod startup;

@@ -8,9 +8,10 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+pub use crate::common::authed;
+use crate::common::json_field;
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb};
-use tonic::Request;
 use tonic::transport::Channel;
 
 pub type Client = GameServiceClient<Channel>;
@@ -178,13 +179,6 @@ fn wait_exit(child: &mut Child, limit: Duration) -> ExitStatus {
     }
 }
 
-/// The string value of `"key":"..."` in a JSON log line.
-fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let start = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
-    let len = line[start..].find('"')?;
-    Some(&line[start..start + len])
-}
-
 /// A game and its seats.
 #[derive(Clone, Debug)]
 pub struct Seats {
@@ -202,14 +196,6 @@ impl Seats {
             &self.black
         }
     }
-}
-
-pub fn authed<T>(msg: T, token: &str) -> Request<T> {
-    let mut request = Request::new(msg);
-    request
-        .metadata_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    request
 }
 
 pub async fn create(client: &mut Client, request: pb::CreateGameRequest) -> Seats {

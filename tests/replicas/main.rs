@@ -5,6 +5,8 @@
 //! UNAVAILABLE and NOT_SERVING, then heals by itself. Needs `redis-server` on PATH.
 
 mod cli;
+#[path = "../common/mod.rs"]
+mod common;
 mod crash;
 mod outage;
 mod play;

@@ -9,6 +9,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use crate::common::json_field;
+pub use crate::common::{authed, next_event, reason, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
 use chessd::{RunError, ServerConfig};
@@ -16,11 +18,10 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
-use tonic::{Request, Status, Streaming};
+use tonic::{Status, Streaming};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
-use tonic_types::StatusExt;
 
 pub type Client = GameServiceClient<Channel>;
 
@@ -330,12 +331,6 @@ pub fn forward(child: &mut Child) -> mpsc::Receiver<String> {
     rx
 }
 
-fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let start = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
-    let len = line[start..].find('"')?;
-    Some(&line[start..start + len])
-}
-
 /// A game and its seats.
 #[derive(Clone, Debug)]
 pub struct Seats {
@@ -352,14 +347,6 @@ impl Seats {
             &self.black
         }
     }
-}
-
-pub fn authed<T>(msg: T, token: &str) -> Request<T> {
-    let mut request = Request::new(msg);
-    request
-        .metadata_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    request
 }
 
 pub fn tc(initial_secs: i64, increment_secs: i64) -> pb::TimeControl {
@@ -430,36 +417,6 @@ pub async fn get(client: &mut Client, id: &str) -> Result<pb::Game, Status> {
         .map(|r| r.into_inner().game.expect("game"))
 }
 
-pub async fn watch(
-    client: &mut Client,
-    id: &str,
-    after_seq: u64,
-) -> Streaming<pb::WatchGameResponse> {
-    client
-        .watch_game(pb::WatchGameRequest {
-            game_id: id.into(),
-            after_seq,
-        })
-        .await
-        .expect("watch game")
-        .into_inner()
-}
-
-/// The next non-heartbeat message, within 20 seconds.
-pub async fn next_event(
-    stream: &mut Streaming<pb::WatchGameResponse>,
-) -> Result<Option<pb::WatchGameResponse>, Status> {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(20), stream.message())
-            .await
-            .expect("an event within 20 seconds")?;
-        match message {
-            Some(m) if matches!(m.event, Some(Event::Heartbeat(_))) => continue,
-            other => return Ok(other),
-        }
-    }
-}
-
 /// Every message until the stream ends, as `(seq, description)`.
 pub async fn drain(stream: &mut Streaming<pb::WatchGameResponse>) -> Vec<(u64, String)> {
     let mut events = Vec::new();
@@ -496,12 +453,4 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         None => "empty".into(),
     }
-}
-
-/// The ErrorInfo reason of a status ("" if none).
-pub fn reason(status: &Status) -> String {
-    status
-        .get_details_error_info()
-        .map(|i| i.reason)
-        .unwrap_or_default()
 }

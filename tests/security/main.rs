@@ -3,6 +3,8 @@
 //! hostile-input suite. One test binary, one module per concern.
 
 mod bounds;
+#[path = "../common/mod.rs"]
+mod common;
 mod hostile;
 mod keys;
 mod limits;

@@ -2,8 +2,8 @@
 //! fail with the position (FEN) and the server's message when something is off.
 
 use std::net::SocketAddr;
-use std::time::Duration;
 
+pub use crate::common::{authed, next_event, reason, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
 use chessd::{RunError, ServerConfig};
@@ -11,8 +11,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
-use tonic::{Code, Request, Status, Streaming};
-use tonic_types::StatusExt;
+use tonic::{Code, Status, Streaming};
 
 pub type Client = GameServiceClient<Channel>;
 
@@ -97,15 +96,6 @@ pub fn variant_of(fen_or_variant: &str) -> i32 {
         "racingkings" => pb::Variant::RacingKings as i32,
         _ => pb::Variant::Chess as i32,
     }
-}
-
-/// `msg` with `authorization: Bearer <token>`.
-pub fn authed<T>(msg: T, token: &str) -> Request<T> {
-    let mut request = Request::new(msg);
-    request
-        .metadata_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    request
 }
 
 pub fn tc(initial_secs: i64, increment_secs: i64) -> pb::TimeControl {
@@ -198,14 +188,6 @@ pub async fn get(client: &mut Client, id: &str) -> pb::Game {
         .expect("game")
 }
 
-/// The ErrorInfo reason of a status ("" if it has none).
-pub fn reason(status: &Status) -> String {
-    status
-        .get_details_error_info()
-        .map(|i| i.reason)
-        .unwrap_or_default()
-}
-
 /// Asserts that `result` failed with `code` and ErrorInfo `expected_reason`.
 #[track_caller]
 pub fn assert_refused<T: std::fmt::Debug>(
@@ -224,37 +206,6 @@ pub fn assert_refused<T: std::fmt::Debug>(
         status.message()
     );
     status
-}
-
-/// Opens a WatchGame stream after `after_seq`.
-pub async fn watch(
-    client: &mut Client,
-    id: &str,
-    after_seq: u64,
-) -> Streaming<pb::WatchGameResponse> {
-    client
-        .watch_game(pb::WatchGameRequest {
-            game_id: id.into(),
-            after_seq,
-        })
-        .await
-        .expect("watch game")
-        .into_inner()
-}
-
-/// The next non-heartbeat message, within ten seconds (of the test's clock).
-pub async fn next_event(
-    stream: &mut Streaming<pb::WatchGameResponse>,
-) -> Result<Option<pb::WatchGameResponse>, Status> {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), stream.message())
-            .await
-            .expect("an event within 10 seconds")?;
-        match message {
-            Some(m) if matches!(m.event, Some(Event::Heartbeat(_))) => continue,
-            other => return Ok(other),
-        }
-    }
 }
 
 /// Every non-heartbeat message until the stream ends; panics on a stream error.
