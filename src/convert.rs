@@ -378,7 +378,7 @@ pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
         variant: proto_variant(pos.variant()),
         white_player: view.players.white.clone(),
         black_player: view.players.black.clone(),
-        start_fen: g.start().fen(),
+        start_fen: start_fen(g.start()),
         fen: pos.fen(),
         ply: g.ply(),
         moves,
@@ -400,6 +400,17 @@ pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
         draw_offer: maybe_color(view.draw_offer),
         last_seq: view.last_seq,
         created_at: Some(timestamp(view.created_at)),
+    }
+}
+
+/// A game's start as FEN. Most games begin from their variant's start, whose FEN is a
+/// constant: copied rather than written out again on every answer (SubmitMove's included).
+fn start_fen(start: &rules::Position) -> String {
+    let variant = start.variant();
+    if *start == rules::Position::new(variant) {
+        variant.start_fen().to_owned()
+    } else {
+        start.fen()
     }
 }
 

@@ -410,9 +410,17 @@ impl Position {
     /// The start position of `variant`.
     #[must_use]
     pub fn new(variant: Variant) -> Position {
+        // Built once: each variant's `start()` parses and validates its FEN (thousands of
+        // instructions), and the service compares every answered game's start against this.
+        static STARTS: std::sync::LazyLock<[Position; 2]> = std::sync::LazyLock::new(|| {
+            [
+                Position::Chess(Chess::start()),
+                Position::RacingKings(RacingKings::start()),
+            ]
+        });
         match variant {
-            Variant::Chess => Position::Chess(Chess::start()),
-            Variant::RacingKings => Position::RacingKings(RacingKings::start()),
+            Variant::Chess => STARTS[0],
+            Variant::RacingKings => STARTS[1],
         }
     }
 
