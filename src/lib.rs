@@ -12,6 +12,7 @@
 //!   durable SQLite store (`--data-dir`) and the Redis store shared by replicas (`--redis`).
 //! - `watch`: the WatchGame stream type.
 //! - `error`: the service error enum and its single mapping to `tonic::Status`.
+//! - `logfields`: the text log's field formatter (`DefaultFields` output, cheaper per call).
 //! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
 //! - `loadgen`: `chessd bench`, the load generator: bots over real gRPC, latency and memory.
 //! - `oversize`: oversized requests answered RESOURCE_EXHAUSTED (tonic says OUT_OF_RANGE).
@@ -29,6 +30,7 @@ pub mod config;
 pub mod convert;
 pub mod error;
 pub mod loadgen;
+pub mod logfields;
 pub mod metrics;
 pub mod oversize;
 pub mod perft_cmd;
