@@ -258,9 +258,15 @@ pub struct Process {
 impl Process {
     /// Starts the binary on `redis` and waits (up to 20 s) until it listens.
     pub fn start(redis: &Redis) -> Process {
+        Process::start_with(redis, &[])
+    }
+
+    /// The same, with more flags.
+    pub fn start_with(redis: &Redis, flags: &[&str]) -> Process {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chessd"))
             .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
             .args(["--redis", &redis.url()])
+            .args(flags)
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
