@@ -371,9 +371,11 @@ async fn abort() {
 }
 
 /// The side to move loses on time with nobody calling: the server's timer ends the game and
-/// watchers get game over at once (tokio's clock is paused, so the wait is instant).
+/// watchers get game over at once (tokio's clock is paused, so the wait is instant; on Redis
+/// it takes the 3 s).
 #[tokio::test(start_paused = true)]
 async fn time_forfeit() {
+    real_time_on_redis();
     let server = start().await;
     let mut client = server.client().await;
     let (game, seats) = create_with(
@@ -434,8 +436,10 @@ async fn time_forfeit() {
 /// races).
 #[tokio::test(start_paused = true)]
 async fn time_forfeit_against_insufficient_material() {
+    real_time_on_redis();
     let server = start().await;
     let mut client = server.client().await;
+    let mut games = Vec::new();
     for (variant, fen, result) in [
         ("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "1/2-1/2"),
         ("racingkings", "8/8/8/8/8/8/k6K/8 w - - 0 1", "0-1"),
@@ -450,7 +454,11 @@ async fn time_forfeit_against_insufficient_material() {
             },
         )
         .await;
-        tokio::time::sleep(Duration::from_secs(6)).await;
+        games.push((variant, fen, result, seats));
+    }
+    // Both flags fall during one wait (on Redis a real one).
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    for (variant, fen, result, seats) in games {
         let game = get(&mut client, &seats.id).await;
         assert_eq!(
             outcome(&game),
@@ -463,6 +471,14 @@ async fn time_forfeit_against_insufficient_material() {
 /// The increment goes to the mover after each move; only the side to move's clock runs.
 #[tokio::test(start_paused = true)]
 async fn increment_after_each_move() {
+    if on_redis() {
+        // Memory only: the test steps a paused clock to whole seconds, which cannot drive
+        // Redis (see `real_time_on_redis`), and in real time the readings are no longer whole
+        // seconds. Clocks on Redis are the same `GameRecord` code, rebuilt from wall time:
+        // tests/replicas/crash.rs checks a flag against the remaining time there.
+        eprintln!("skipped on Redis: needs tokio's paused clock");
+        return;
+    }
     let server = start().await;
     let mut client = server.client().await;
     let (_, seats) = create_with(

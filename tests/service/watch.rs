@@ -163,9 +163,11 @@ async fn after_seq_beyond_the_end() {
     );
 }
 
-/// A quiet stream gets a heartbeat carrying the last seq sent (the clock is paused: no wait).
+/// A quiet stream gets a heartbeat carrying the last seq sent (the clock is paused: no wait;
+/// on Redis the 5 s are real).
 #[tokio::test(start_paused = true)]
 async fn heartbeat_when_quiet() {
+    real_time_on_redis();
     let server = start().await;
     let mut client = server.client().await;
     let (_, seats) = create(&mut client, "chess", "").await;
