@@ -924,16 +924,20 @@ mod tests {
         );
     }
 
+    /// `secs` seconds after `now`, on both clocks.
+    fn at(now: Now, secs: u64) -> Now {
+        Now {
+            mono: now.mono + Duration::from_secs(secs),
+            wall: now.wall + Duration::from_secs(secs),
+        }
+    }
+
     /// With no move for the abandonment time a game ends by itself: aborted before both sides
     /// moved, else lost by the side to move; a move restarts the wait; the flag still comes
     /// first when it is earlier.
     #[test]
     fn abandonment() {
         let after = Some(Duration::from_secs(60));
-        let at = |now: Now, secs: u64| Now {
-            mono: now.mono + Duration::from_secs(secs),
-            wall: now.wall + Duration::from_secs(secs),
-        };
         let (rec, _, now) = record(START, None);
         let mut rec = rec.abandoned_after(after);
         assert_eq!(rec.deadline(), Some(now.mono + Duration::from_secs(60)));
@@ -989,10 +993,6 @@ mod tests {
     #[test]
     fn abandonment_timed_from_the_log() {
         let after = Some(Duration::from_secs(60));
-        let at = |now: Now, secs: u64| Now {
-            mono: now.mono + Duration::from_secs(secs),
-            wall: now.wall + Duration::from_secs(secs),
-        };
         let (rec, _, now) = record(START, None);
         let mut rec = rec.abandoned_after(after);
         rec.idle_since_last_move(at(now, 45));

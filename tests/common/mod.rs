@@ -78,14 +78,18 @@ pub fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     Some(&line[start..start + len])
 }
 
-/// What the health service says of chessd.v1.GameService at `addr`.
-pub async fn health_at(addr: SocketAddr) -> ServingStatus {
-    let channel = Channel::from_shared(format!("http://{addr}"))
+/// A connection to the server at `addr`.
+pub async fn channel_at(addr: SocketAddr) -> Channel {
+    Channel::from_shared(format!("http://{addr}"))
         .unwrap()
         .connect()
         .await
-        .expect("connect to the server");
-    let answer = HealthClient::new(channel)
+        .expect("connect to the server")
+}
+
+/// What the health service says of chessd.v1.GameService at `addr`.
+pub async fn health_at(addr: SocketAddr) -> ServingStatus {
+    let answer = HealthClient::new(channel_at(addr).await)
         .check(HealthCheckRequest {
             service: chessd::SERVICE_NAME.into(),
         })

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::json_field;
 pub use crate::common::redis::Redis;
-pub use crate::common::{authed, next_event, reason, wait_for_health, watch};
+pub use crate::common::{authed, channel_at, next_event, reason, wait_for_health, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
 use chessd::{RunError, ServerConfig};
@@ -73,12 +73,7 @@ impl Replica {
 }
 
 pub async fn client_at(addr: SocketAddr) -> Client {
-    let channel = Channel::from_shared(format!("http://{addr}"))
-        .unwrap()
-        .connect()
-        .await
-        .expect("connect to a replica");
-    GameServiceClient::new(channel)
+    GameServiceClient::new(channel_at(addr).await)
 }
 
 /// A `chessd serve --redis` child process (for SIGKILL).
