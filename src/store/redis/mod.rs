@@ -461,22 +461,28 @@ impl Inner {
         }
     }
 
-    /// Ends the game if its flag fell or it was abandoned (the sweep's claim: only one
-    /// replica's append wins).
-    async fn expire(&self, id: GameId) -> Result<(), ServiceError> {
-        let mut game = self.load(id).await?;
-        let now = Now::read();
-        let before = game.record.last_seq();
-        let mut events = Vec::new();
-        if !game.record.expire(now, &mut events) {
-            self.put_back(id, game);
-            return Ok(());
+    /// The game as Redis has it now, ended first if its flag fell or it was abandoned: the
+    /// sweep's claim (only one replica's append wins), and what every read does, as the memory
+    /// store does on any call, so nobody reads a running clock at zero or an overdue game as
+    /// going on. `now` is when the game was read.
+    async fn settled(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = self.load(id).await?;
+            let now = Now::read();
+            let before = game.record.last_seq();
+            if !game.record.expire(now, &mut Vec::new()) {
+                return Ok((game, now));
+            }
+            match self.append(id, &mut game, before, now, None).await? {
+                Appended::Done => {
+                    tracing::info!(game_id = %id, "game ended by itself (flag or abandonment)");
+                    return Ok((game, now));
+                }
+                // Another replica changed the game first (perhaps ended it): read it again.
+                Appended::Stale => {}
+            }
         }
-        if let Appended::Done = self.append(id, &mut game, before, now, None).await? {
-            tracing::info!(game_id = %id, "game ended by itself (flag or abandonment)");
-            self.put_back(id, game);
-        }
-        Ok(())
+        Ok((self.fetch(id).await?, Now::read()))
     }
 
     /// Creates the game, or answers a retry of an earlier creation.
@@ -747,24 +753,10 @@ impl GameStore for RedisStore {
     }
 
     async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
-        let inner = &self.inner;
-        // A flag that fell is ended now rather than at the next sweep, as the memory store
-        // does on any call, so nobody reads a running clock at zero.
-        for _ in 0..MAX_ATTEMPTS {
-            let mut game = inner.load(id).await?;
-            let now = Now::read();
-            let before = game.record.last_seq();
-            if game.record.expire(now, &mut Vec::new())
-                && let Appended::Stale = inner.append(id, &mut game, before, now, None).await?
-            {
-                continue;
-            }
-            let view = game.record.view(id, &game.meta.players, now);
-            inner.put_back(id, game);
-            return Ok(view);
-        }
-        let game = inner.fetch(id).await?;
-        Ok(game.record.view(id, &game.meta.players, Now::read()))
+        let (game, now) = self.inner.settled(id).await?;
+        let view = game.record.view(id, &game.meta.players, now);
+        self.inner.put_back(id, game);
+        Ok(view)
     }
 
     async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
@@ -811,8 +803,7 @@ impl GameStore for RedisStore {
         } else {
             None
         };
-        let game = inner.load(id).await?;
-        let now = Now::read();
+        let (game, now) = inner.settled(id).await?;
         let last_seq = game.record.last_seq();
         if after_seq > last_seq {
             inner.put_back(id, game);

@@ -91,7 +91,9 @@ async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
                 .await;
             continue;
         };
-        match inner.expire(id).await {
+        match inner.settled(id).await {
+            // Ended, or not due yet.
+            Ok((game, _)) => inner.put_back(id, game),
             Err(ServiceError::GameNotFound { .. }) => {
                 let _: Result<(), _> = ::redis::cmd("ZREM")
                     .arg(codec::DEADLINES)
@@ -100,8 +102,8 @@ async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
                     .await;
             }
             Err(ServiceError::StoreUnavailable) => return Err(ServiceError::StoreUnavailable),
-            // Damaged games were logged by the load; the others are ended or not yet due.
-            _ => {}
+            // Damaged games were logged by the load and stay in the set for an operator.
+            Err(_) => {}
         }
     }
     Ok(())
