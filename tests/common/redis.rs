@@ -6,7 +6,8 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// A `redis-server` child process.
 pub struct Redis {
@@ -34,12 +35,10 @@ impl Redis {
     }
 
     fn launch(durable: bool) -> Redis {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos();
-        let dir =
-            std::env::temp_dir().join(format!("chessd-replicas-{}-{nanos}", std::process::id()));
+        // Numbered, not timed: the service suite starts many at once in one process.
+        static STARTED: AtomicU64 = AtomicU64::new(0);
+        let n = STARTED.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("chessd-redis-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut redis = Redis {
             child: None,
