@@ -101,6 +101,10 @@ pub struct GameRecord {
     /// The monotonic time of the latest move (or of the creation, or of the restart that
     /// brought the game back: downtime counts for nobody, as with clocks).
     last_move_at: Instant,
+    /// How long the game had already gone without a move at `last_move_at`: zero, except for
+    /// a game read from a store shared with other processes (see
+    /// [`GameRecord::idle_since_last_move`]).
+    idle_before: std::time::Duration,
     /// A game with no move for this long is abandoned (see [`GameRecord::expire`]); `None`:
     /// never.
     abandon_after: Option<std::time::Duration>,
@@ -121,6 +125,7 @@ impl GameRecord {
             answered: VecDeque::new(),
             created_at: now.wall,
             last_move_at: now.mono,
+            idle_before: std::time::Duration::ZERO,
             abandon_after: None,
         }
     }
@@ -215,6 +220,7 @@ impl GameRecord {
             answered,
             created_at: stored.created_at,
             last_move_at: now.mono,
+            idle_before: std::time::Duration::ZERO,
             abandon_after: None,
         })
     }
@@ -335,8 +341,29 @@ impl GameRecord {
     }
 
     fn abandon_deadline(&self) -> Option<Instant> {
-        self.abandon_after
-            .and_then(|after| self.last_move_at.checked_add(after))
+        self.abandon_after.and_then(|after| {
+            self.last_move_at
+                .checked_add(after.saturating_sub(self.idle_before))
+        })
+    }
+
+    /// Times abandonment from the wall time of the last move in the log (or of the creation)
+    /// rather than from when this process read the game. For a store shared by several
+    /// processes (Redis replicas): the game sat idle while no process held it, and unlike a
+    /// restart's downtime that counts, or a game would never be abandoned once the replica that
+    /// saw its last move is gone.
+    pub fn idle_since_last_move(&mut self, now: Now) {
+        let moved_ms = self
+            .log
+            .iter()
+            .rev()
+            .find(|e| matches!(e.kind, LogKind::Move { .. }))
+            .map(|e| e.at_ms);
+        let moved = moved_ms.map_or(self.created_at, |ms| {
+            SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(ms)
+        });
+        self.last_move_at = now.mono;
+        self.idle_before = now.wall.duration_since(moved).unwrap_or_default();
     }
 
     /// Ends the game if, by `now`, the side to move ran out of time, or nobody moved for the
@@ -484,6 +511,7 @@ impl GameRecord {
             .play_found(|pos, legal| resolve_among(pos, text, legal))
             .map_err(play_error)?;
         self.last_move_at = now.mono;
+        self.idle_before = std::time::Duration::ZERO;
         let over = self.game.is_over();
         if let Some(clock) = &mut self.clock {
             clock.switch(now.mono);
@@ -896,16 +924,20 @@ mod tests {
         );
     }
 
+    /// `secs` seconds after `now`, on both clocks.
+    fn at(now: Now, secs: u64) -> Now {
+        Now {
+            mono: now.mono + Duration::from_secs(secs),
+            wall: now.wall + Duration::from_secs(secs),
+        }
+    }
+
     /// With no move for the abandonment time a game ends by itself: aborted before both sides
     /// moved, else lost by the side to move; a move restarts the wait; the flag still comes
     /// first when it is earlier.
     #[test]
     fn abandonment() {
         let after = Some(Duration::from_secs(60));
-        let at = |now: Now, secs: u64| Now {
-            mono: now.mono + Duration::from_secs(secs),
-            wall: now.wall + Duration::from_secs(secs),
-        };
         let (rec, _, now) = record(START, None);
         let mut rec = rec.abandoned_after(after);
         assert_eq!(rec.deadline(), Some(now.mono + Duration::from_secs(60)));
@@ -952,6 +984,47 @@ mod tests {
             rec.deadline(),
             Some(now.mono + Duration::from_secs(10)),
             "the flag first"
+        );
+    }
+
+    /// A game read by another process (a Redis replica) is abandoned on the time of its last
+    /// move (or creation) as the log says, not on when it was read; its next move restarts the
+    /// wait as usual.
+    #[test]
+    fn abandonment_timed_from_the_log() {
+        let after = Some(Duration::from_secs(60));
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        rec.idle_since_last_move(at(now, 45));
+        let mut out = Vec::new();
+        assert!(!rec.expire(at(now, 59), &mut out));
+        assert!(rec.expire(at(now, 60), &mut out), "idle since its creation");
+
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        let mut out = Vec::new();
+        rec.apply(Color::White, &mv("e2e4"), None, at(now, 50), &mut out)
+            .unwrap();
+        rec.apply(Color::Black, &mv("e7e5"), None, at(now, 100), &mut out)
+            .unwrap();
+        // A draw offer is no move: the wait still runs from e7e5.
+        rec.apply(
+            Color::White,
+            &Action::OfferDraw,
+            None,
+            at(now, 120),
+            &mut out,
+        )
+        .unwrap();
+        rec.idle_since_last_move(at(now, 130));
+        assert!(!rec.expire(at(now, 159), &mut out));
+        rec.apply(Color::White, &mv("g1f3"), None, at(now, 140), &mut out)
+            .unwrap();
+        assert!(!rec.expire(at(now, 199), &mut out), "a move restarts it");
+        assert!(rec.expire(at(now, 200), &mut out));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::win(Color::White, Termination::Abandonment))
         );
     }
 

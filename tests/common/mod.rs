@@ -1,15 +1,22 @@
 //! Client-side helpers shared by the integration test crates (`tests/service`,
-//! `tests/replicas`, `tests/durability`), each of which includes this file as `mod common`.
+//! `tests/replicas`, `tests/durability`, `tests/security`), each of which includes this file as
+//! `mod common`, and the `redis-server` they may start (`redis`).
 
 // Each crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod redis;
+
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
 use tonic::transport::Channel;
 use tonic::{Request, Status, Streaming};
+use tonic_health::pb::HealthCheckRequest;
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
 use tonic_types::StatusExt;
 
 /// How long a test waits for the next watch event before it fails (paused-clock tests
@@ -69,4 +76,40 @@ pub fn json_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let start = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
     let len = line[start..].find('"')?;
     Some(&line[start..start + len])
+}
+
+/// A connection to the server at `addr`.
+pub async fn channel_at(addr: SocketAddr) -> Channel {
+    Channel::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .expect("connect to the server")
+}
+
+/// What the health service says of chessd.v1.GameService at `addr`.
+pub async fn health_at(addr: SocketAddr) -> ServingStatus {
+    let answer = HealthClient::new(channel_at(addr).await)
+        .check(HealthCheckRequest {
+            service: chessd::SERVICE_NAME.into(),
+        })
+        .await
+        .expect("health check")
+        .into_inner();
+    ServingStatus::try_from(answer.status).expect("known status")
+}
+
+/// Waits (up to 20 s) until the health service at `addr` reports `status`.
+pub async fn wait_for_health(addr: SocketAddr, status: ServingStatus) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        if health_at(addr).await == status {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "health did not become {status:?} within 20 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

@@ -1,16 +1,16 @@
-//! Test support: a `redis-server` child on a free loopback port (killed on drop, restartable
-//! on the same port and directory), chessd replicas on it (the library's `run` in this
-//! process, or the real binary when a test must SIGKILL one), clients and small helpers.
+//! Test support: chessd replicas on a `redis-server` child (`common::redis`): the library's
+//! `run` in this process, or the real binary when a test must SIGKILL one; clients and small
+//! helpers.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener as StdListener, TcpStream};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use crate::common::json_field;
-pub use crate::common::{authed, next_event, reason, watch};
+pub use crate::common::redis::Redis;
+pub use crate::common::{authed, channel_at, next_event, reason, wait_for_health, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
 use chessd::{RunError, ServerConfig};
@@ -19,146 +19,9 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 use tonic::{Status, Streaming};
-use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
-use tonic_health::pb::health_client::HealthClient;
 
 pub type Client = GameServiceClient<Channel>;
-
-/// A `redis-server` child process.
-pub struct Redis {
-    child: Option<Child>,
-    pub port: u16,
-    dir: PathBuf,
-    /// Append-only file with a flush per write: what Redis acknowledged survives a SIGKILL.
-    durable: bool,
-}
-
-fn free_port() -> u16 {
-    let listener = StdListener::bind("127.0.0.1:0").expect("bind a free port");
-    listener.local_addr().expect("local addr").port()
-}
-
-impl Redis {
-    /// A Redis that keeps nothing on disk.
-    pub fn start() -> Redis {
-        Redis::launch(false)
-    }
-
-    /// A Redis with `appendonly yes` and `appendfsync always`.
-    pub fn start_durable() -> Redis {
-        Redis::launch(true)
-    }
-
-    fn launch(durable: bool) -> Redis {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .subsec_nanos();
-        let dir =
-            std::env::temp_dir().join(format!("chessd-replicas-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut redis = Redis {
-            child: None,
-            port: free_port(),
-            dir,
-            durable,
-        };
-        redis.spawn();
-        redis
-    }
-
-    fn spawn(&mut self) {
-        let mut cmd = Command::new("redis-server");
-        cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", ""])
-            .arg("--dir")
-            .arg(&self.dir);
-        if self.durable {
-            cmd.args(["--appendonly", "yes", "--appendfsync", "always"]);
-        } else {
-            cmd.args(["--appendonly", "no"]);
-        }
-        let child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn redis-server (is it on PATH? apt-get install redis-server)");
-        self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while !self.pings() {
-            assert!(Instant::now() < deadline, "redis-server did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// True when Redis answers PING (and has loaded its data).
-    fn pings(&self) -> bool {
-        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
-            return false;
-        };
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
-        if stream.write_all(b"PING\r\n").is_err() {
-            return false;
-        }
-        let mut answer = [0u8; 7];
-        stream.read_exact(&mut answer).is_ok() && &answer == b"+PONG\r\n"
-    }
-
-    /// Runs one command (words without spaces) and returns the raw RESP reply.
-    pub fn command(&self, words: &[&str]) -> String {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        let mut request = format!("*{}\r\n", words.len());
-        for w in words {
-            request.push_str(&format!("${}\r\n{w}\r\n", w.len()));
-        }
-        stream.write_all(request.as_bytes()).expect("send to redis");
-        let mut reply = vec![0u8; 4096];
-        let n = stream.read(&mut reply).expect("redis reply");
-        String::from_utf8_lossy(&reply[..n]).into_owned()
-    }
-
-    /// How many connections subscribe to `channel` (PUBSUB NUMSUB).
-    pub fn subscribers(&self, channel: &str) -> u64 {
-        let reply = self.command(&["PUBSUB", "NUMSUB", channel]);
-        // *2 $len channel :count
-        reply
-            .lines()
-            .find_map(|l| l.strip_prefix(':'))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or_else(|| panic!("unexpected reply {reply:?}"))
-    }
-
-    pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-
-    /// SIGKILL: Redis dies at once.
-    pub fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            child.kill().expect("SIGKILL redis-server");
-            let _ = child.wait();
-        }
-    }
-
-    /// Starts Redis again on the same port and directory (a durable one reads its file back).
-    pub fn restart(&mut self) {
-        self.kill();
-        self.spawn();
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        self.kill();
-        // Best effort: a leftover temporary directory is harmless.
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// A replica running `chessd::run` in this test's runtime.
 pub struct Replica {
@@ -210,42 +73,7 @@ impl Replica {
 }
 
 pub async fn client_at(addr: SocketAddr) -> Client {
-    let channel = Channel::from_shared(format!("http://{addr}"))
-        .unwrap()
-        .connect()
-        .await
-        .expect("connect to a replica");
-    GameServiceClient::new(channel)
-}
-
-pub async fn health_at(addr: SocketAddr) -> ServingStatus {
-    let channel = Channel::from_shared(format!("http://{addr}"))
-        .unwrap()
-        .connect()
-        .await
-        .expect("connect to a replica");
-    let answer = HealthClient::new(channel)
-        .check(HealthCheckRequest {
-            service: chessd::SERVICE_NAME.into(),
-        })
-        .await
-        .expect("health check")
-        .into_inner();
-    ServingStatus::try_from(answer.status).expect("known status")
-}
-
-pub async fn wait_for_health(addr: SocketAddr, status: ServingStatus) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        if health_at(addr).await == status {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "health did not become {status:?} within 20 s"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    GameServiceClient::new(channel_at(addr).await)
 }
 
 /// A `chessd serve --redis` child process (for SIGKILL).
@@ -258,9 +86,15 @@ pub struct Process {
 impl Process {
     /// Starts the binary on `redis` and waits (up to 20 s) until it listens.
     pub fn start(redis: &Redis) -> Process {
+        Process::start_with(redis, &[])
+    }
+
+    /// The same, with more flags.
+    pub fn start_with(redis: &Redis, flags: &[&str]) -> Process {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chessd"))
             .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
             .args(["--redis", &redis.url()])
+            .args(flags)
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -371,9 +371,11 @@ async fn abort() {
 }
 
 /// The side to move loses on time with nobody calling: the server's timer ends the game and
-/// watchers get game over at once (tokio's clock is paused, so the wait is instant).
+/// watchers get game over at once (tokio's clock is paused, so the wait is instant; on Redis
+/// it takes the 3 s).
 #[tokio::test(start_paused = true)]
 async fn time_forfeit() {
+    real_time_on_redis();
     let server = start().await;
     let mut client = server.client().await;
     let (game, seats) = create_with(
@@ -434,8 +436,10 @@ async fn time_forfeit() {
 /// races).
 #[tokio::test(start_paused = true)]
 async fn time_forfeit_against_insufficient_material() {
+    real_time_on_redis();
     let server = start().await;
     let mut client = server.client().await;
+    let mut games = Vec::new();
     for (variant, fen, result) in [
         ("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "1/2-1/2"),
         ("racingkings", "8/8/8/8/8/8/k6K/8 w - - 0 1", "0-1"),
@@ -450,7 +454,11 @@ async fn time_forfeit_against_insufficient_material() {
             },
         )
         .await;
-        tokio::time::sleep(Duration::from_secs(6)).await;
+        games.push((variant, fen, result, seats));
+    }
+    // Both flags fall during one wait (on Redis a real one).
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    for (variant, fen, result, seats) in games {
         let game = get(&mut client, &seats.id).await;
         assert_eq!(
             outcome(&game),
@@ -461,8 +469,12 @@ async fn time_forfeit_against_insufficient_material() {
 }
 
 /// The increment goes to the mover after each move; only the side to move's clock runs.
+/// Memory steps a paused clock, so readings are whole seconds; on Redis the seconds are real
+/// (see `real_time_on_redis`), so readings come a few milliseconds short and are compared to
+/// the nearest second.
 #[tokio::test(start_paused = true)]
 async fn increment_after_each_move() {
+    real_time_on_redis();
     let server = start().await;
     let mut client = server.client().await;
     let (_, seats) = create_with(
@@ -474,8 +486,23 @@ async fn increment_after_each_move() {
         },
     )
     .await;
-    let secs = |d: Option<prost_types::Duration>| d.unwrap().seconds;
-    tokio::time::advance(Duration::from_secs(2)).await;
+    let redis = on_redis();
+    let secs = |d: Option<prost_types::Duration>| {
+        let d = d.unwrap();
+        if redis {
+            (d.seconds * 1000 + i64::from(d.nanos) / 1_000_000 + 500) / 1000
+        } else {
+            d.seconds
+        }
+    };
+    let pass = |secs| async move {
+        if redis {
+            tokio::time::sleep(Duration::from_secs(secs)).await;
+        } else {
+            tokio::time::advance(Duration::from_secs(secs)).await;
+        }
+    };
+    pass(2).await;
     let game = play(&mut client, &seats, 'w', "e4").await.game.unwrap();
     let clocks = game.clocks.unwrap();
     assert_eq!(
@@ -483,7 +510,7 @@ async fn increment_after_each_move() {
         (13, 10)
     );
     assert_eq!(clocks.running, pb::Color::Black as i32);
-    tokio::time::advance(Duration::from_secs(3)).await;
+    pass(3).await;
     let clocks = get(&mut client, &seats.id).await.clocks.unwrap();
     assert_eq!(
         (secs(clocks.white_remaining), secs(clocks.black_remaining)),

@@ -1,8 +1,14 @@
 //! Test support: a real chessd server on `127.0.0.1:0`, a generated client, and helpers that
 //! fail with the position (FEN) and the server's message when something is off.
+//!
+//! The store comes from `CHESSD_TEST_STORE`: `memory` (unset: the default) or `redis`, where
+//! each server gets its own `redis-server` on a free loopback port, so the same suite checks
+//! that the Redis store answers as the memory store does (`.ci/run` runs it both ways).
 
 use std::net::SocketAddr;
 
+use crate::common::redis::Redis;
+use crate::common::wait_for_health;
 pub use crate::common::{authed, next_event, reason, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
@@ -12,6 +18,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 use tonic::{Code, Status, Streaming};
+use tonic_health::pb::health_check_response::ServingStatus;
 
 pub type Client = GameServiceClient<Channel>;
 
@@ -23,13 +30,49 @@ pub struct TestServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<Result<(), RunError>>,
+    /// The server's own Redis when the suite runs on Redis; killed when the test ends.
+    _redis: Option<Redis>,
+}
+
+/// Whether this run of the suite keeps games in Redis (`CHESSD_TEST_STORE=redis`).
+pub fn on_redis() -> bool {
+    match std::env::var("CHESSD_TEST_STORE").as_deref() {
+        Ok("redis") => true,
+        Ok("memory" | "") | Err(_) => false,
+        Ok(other) => panic!("CHESSD_TEST_STORE is memory or redis, not {other:?}"),
+    }
+}
+
+/// For a test that starts with tokio's clock paused: on Redis, runs it in real time instead.
+/// A paused runtime jumps its clock whenever it would wait, also while a reply from Redis is
+/// on its way, which fires the Redis client's response timeout; and the Redis store sweeps
+/// deadlines by wall time, which a paused clock does not move.
+pub fn real_time_on_redis() {
+    if on_redis() {
+        tokio::time::resume();
+    }
 }
 
 pub async fn start() -> TestServer {
     start_with(ServerConfig::default()).await
 }
 
-pub async fn start_with(config: ServerConfig) -> TestServer {
+/// A server with `config`, on its own Redis when the suite runs on Redis (once Redis answers,
+/// as the health service says).
+pub async fn start_with(mut config: ServerConfig) -> TestServer {
+    let redis = on_redis().then(Redis::start);
+    if let Some(redis) = &redis {
+        config.redis_url = Some(redis.url());
+    }
+    let mut server = spawn(config).await;
+    if redis.is_some() {
+        wait_for_health(server.addr, ServingStatus::Serving).await;
+    }
+    server._redis = redis;
+    server
+}
+
+async fn spawn(config: ServerConfig) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind 127.0.0.1:0");
@@ -43,6 +86,7 @@ pub async fn start_with(config: ServerConfig) -> TestServer {
         addr,
         stop: Some(stop),
         task,
+        _redis: None,
     }
 }
 

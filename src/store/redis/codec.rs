@@ -26,7 +26,8 @@ use crate::token::{SeatToken, TokenDigest};
 /// Every game id, ordered by id (a sorted set with score 0, read by lexical range: ids are
 /// fixed-width base32, so text order is creation order).
 pub const GAMES: &str = "chessd:games";
-/// Flag deadlines of ongoing timed games (score: Unix milliseconds).
+/// Deadlines of ongoing games, the earlier of the flag and `--abandon-after` since the last
+/// move (score: Unix milliseconds).
 pub const DEADLINES: &str = "chessd:deadlines";
 /// Finished games (score: when they ended, Unix milliseconds), for the count limit and retention.
 pub const FINISHED: &str = "chessd:finished";

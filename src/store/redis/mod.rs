@@ -14,9 +14,11 @@
 //!   request id its first answer).
 //! - **Watching** (see `follow`): one follower per watched game per replica reads the stream
 //!   and feeds a bounded local broadcast channel shared by that replica's watchers.
-//! - **Clocks** (see `sweep`): deadlines live in a sorted set that every replica sweeps; the
+//! - **Clocks and abandonment** (see `sweep`): deadlines (the flag, or `--abandon-after` since
+//!   the last move, whichever is earlier) live in a sorted set that every replica sweeps; the
 //!   compare-and-append is the claim, so exactly one replica ends a game on time, even when the
-//!   replica that saw its last move is gone.
+//!   replica that saw its last move is gone. Abandonment counts from the last move's wall time
+//!   in the stream, not from when a replica read the game.
 //! - **Outage**: a Redis error is UNAVAILABLE (`STORE_UNAVAILABLE`) for the call, its cause is
 //!   logged; a probe sets the store's readiness, which drives the health service. The
 //!   connection manager reconnects by itself. A change is one script: all of it or nothing.
@@ -130,8 +132,14 @@ fn damaged(id: GameId, detail: &str) -> ServiceError {
 }
 
 /// A game's events and hash, played back into a record whose clock runs from `now` (the side
-/// to move is charged the wall time since the last event: it was thinking on some replica).
-fn rebuild(meta: &Meta, rows: &[Row], now: Now) -> Result<GameRecord, String> {
+/// to move is charged the wall time since the last event: it was thinking on some replica),
+/// abandoned after `abandon_after` without a move counted from the last move's wall time.
+fn rebuild(
+    meta: &Meta,
+    rows: &[Row],
+    abandon_after: Option<Duration>,
+    now: Now,
+) -> Result<GameRecord, String> {
     let last_ms = rows.last().map_or(meta.created_at_ms, |r| r.at_ms);
     let charged = Duration::from_millis(codec::epoch_ms(now.wall).saturating_sub(last_ms));
     let stored = Stored {
@@ -143,7 +151,10 @@ fn rebuild(meta: &Meta, rows: &[Row], now: Now) -> Result<GameRecord, String> {
         events: rows.iter().map(Row::to_event_row).collect(),
         charged,
     };
-    GameRecord::restore(stored, codec::request_key, now)
+    let mut record =
+        GameRecord::restore(stored, codec::request_key, now)?.abandoned_after(abandon_after);
+    record.idle_since_last_move(now);
+    Ok(record)
 }
 
 /// A monotonic deadline as Unix milliseconds.
@@ -330,7 +341,8 @@ impl Inner {
         let meta = Arc::new(codec::decode_meta(&map).map_err(|d| damaged(id, &d))?);
         let mut position = meta.start;
         let rows = codec::decode_rows(&mut position, 1, &entries).map_err(|d| damaged(id, &d))?;
-        let record = rebuild(&meta, &rows, Now::read()).map_err(|d| damaged(id, &d))?;
+        let record = rebuild(&meta, &rows, self.limits.abandon_after, Now::read())
+            .map_err(|d| damaged(id, &d))?;
         Ok(Box::new(Cached { meta, record }))
     }
 
@@ -369,6 +381,8 @@ impl Inner {
         game.record
             .extend(&rows, codec::request_key, charged, now)
             .map_err(|d| damaged(id, &d))?;
+        // The moves may have been played elsewhere: abandonment counts from the last of them.
+        game.record.idle_since_last_move(now);
         Ok(game)
     }
 
@@ -447,21 +461,28 @@ impl Inner {
         }
     }
 
-    /// Ends the game if its flag fell (the sweep's claim: only one replica's append wins).
-    async fn flag(&self, id: GameId) -> Result<(), ServiceError> {
-        let mut game = self.load(id).await?;
-        let now = Now::read();
-        let before = game.record.last_seq();
-        let mut events = Vec::new();
-        if !game.record.expire(now, &mut events) {
-            self.put_back(id, game);
-            return Ok(());
+    /// The game as Redis has it now, ended first if its flag fell or it was abandoned: the
+    /// sweep's claim (only one replica's append wins), and what every read does, as the memory
+    /// store does on any call, so nobody reads a running clock at zero or an overdue game as
+    /// going on. `now` is when the game was read.
+    async fn settled(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = self.load(id).await?;
+            let now = Now::read();
+            let before = game.record.last_seq();
+            if !game.record.expire(now, &mut Vec::new()) {
+                return Ok((game, now));
+            }
+            match self.append(id, &mut game, before, now, None).await? {
+                Appended::Done => {
+                    tracing::info!(game_id = %id, "game ended by itself (flag or abandonment)");
+                    return Ok((game, now));
+                }
+                // Another replica changed the game first (perhaps ended it): read it again.
+                Appended::Stale => {}
+            }
         }
-        if let Appended::Done = self.append(id, &mut game, before, now, None).await? {
-            tracing::info!(game_id = %id, "flag fell");
-            self.put_back(id, game);
-        }
-        Ok(())
+        Ok((self.fetch(id).await?, Now::read()))
     }
 
     /// Creates the game, or answers a retry of an earlier creation.
@@ -480,7 +501,8 @@ impl Inner {
             digests: codec::seat_digests(&tokens),
             created_at_ms: codec::epoch_ms(now.wall),
         });
-        let record = GameRecord::new(&new, meta.digests, now);
+        let record =
+            GameRecord::new(&new, meta.digests, now).abandoned_after(self.limits.abandon_after);
         let fields: Vec<String> = codec::new_game_fields(&meta, &summary(&record))
             .into_iter()
             .flat_map(|(k, v)| [k.to_owned(), v])
@@ -731,24 +753,10 @@ impl GameStore for RedisStore {
     }
 
     async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
-        let inner = &self.inner;
-        // A flag that fell is ended now rather than at the next sweep, as the memory store
-        // does on any call, so nobody reads a running clock at zero.
-        for _ in 0..MAX_ATTEMPTS {
-            let mut game = inner.load(id).await?;
-            let now = Now::read();
-            let before = game.record.last_seq();
-            if game.record.expire(now, &mut Vec::new())
-                && let Appended::Stale = inner.append(id, &mut game, before, now, None).await?
-            {
-                continue;
-            }
-            let view = game.record.view(id, &game.meta.players, now);
-            inner.put_back(id, game);
-            return Ok(view);
-        }
-        let game = inner.fetch(id).await?;
-        Ok(game.record.view(id, &game.meta.players, Now::read()))
+        let (game, now) = self.inner.settled(id).await?;
+        let view = game.record.view(id, &game.meta.players, now);
+        self.inner.put_back(id, game);
+        Ok(view)
     }
 
     async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
@@ -795,8 +803,7 @@ impl GameStore for RedisStore {
         } else {
             None
         };
-        let game = inner.load(id).await?;
-        let now = Now::read();
+        let (game, now) = inner.settled(id).await?;
         let last_seq = game.record.last_seq();
         if after_seq > last_seq {
             inner.put_back(id, game);

@@ -2,16 +2,19 @@
 //! of it, and no other client's command runs in between.
 //!
 //! - [`CREATE`]: a new game (or the one an earlier creation with the same request id made):
-//!   the live-game limit, the game hash, the list, the flag deadline, the request record.
+//!   the live-game limit, the game hash, the list, the deadline (flag or abandonment), the
+//!   request record.
 //! - [`APPEND`]: compare-and-append. It checks that the game's last seq is the one the replica
 //!   played from, then appends the events to the stream, updates the game hash (seq, status,
-//!   ply, position, outcome), the flag deadline, and, when the game ended, the live count, the
-//!   finished set and the result counts; then announces the new seq on the game's channel.
-//!   A replica that played from a stale seq gets the current seq back and nothing is written.
+//!   ply, position, outcome), the deadline (flag or abandonment), and, when the game ended,
+//!   the live count, the finished set and the result counts; then announces the new seq on
+//!   the game's channel. A replica that played from a stale seq gets the current seq back and
+//!   nothing is written.
 //!
 //! Redis Cluster: a game's own keys share a slot (`{id}` hash tags), but these scripts also
 //! touch the shared index keys (list, deadlines, counts), which live in other slots; they
 //! therefore need one Redis primary (optionally with replicas and Sentinel), not a Cluster.
+//! The README (Running several replicas) says what a Cluster would need.
 
 use std::sync::LazyLock;
 

@@ -1,12 +1,15 @@
-//! The Redis store's background work, run by every replica: the readiness probe, the flag
-//! sweep and the finished-games sweep. Each task holds the store weakly and stops with it.
+//! The Redis store's background work, run by every replica: the readiness probe, the
+//! deadline sweep and the finished-games sweep. Each task holds the store weakly and stops
+//! with it.
 //!
 //! - **Probe**: a PING every [`PROBE_PERIOD`]; its result is the store's readiness (health
 //!   SERVING or NOT_SERVING).
-//! - **Flags**: every [`FLAG_PERIOD`] a replica reads the deadlines that have passed and tries
-//!   to end those games. Ending one is an ordinary compare-and-append on the seq the replica
-//!   read, so when several replicas sweep the same deadline exactly one appends the time
-//!   forfeit and the others find the game changed. No replica owns a game: a flag falls on
+//! - **Deadlines** (flags and `--abandon-after`): a game's deadline is the earlier of its
+//!   flag and its abandonment (the last move's wall time plus `--abandon-after`). Every
+//!   [`FLAG_PERIOD`] a replica reads the deadlines that have passed and tries to end those
+//!   games. Ending one is an ordinary compare-and-append on the seq the replica read, so when
+//!   several replicas sweep the same deadline exactly one appends the time forfeit or the
+//!   abandonment and the others find the game changed. No replica owns a game: a game ends on
 //!   time as long as any replica runs.
 //! - **Finished games**: beyond `--max-finished-games`, and past `--retention`, the oldest
 //!   finished games are deleted (their keys, their place in the list). Deleting is idempotent,
@@ -21,7 +24,8 @@ use crate::store::GameId;
 
 /// How often Redis is probed.
 pub const PROBE_PERIOD: Duration = Duration::from_millis(500);
-/// How often passed deadlines are looked for: a flag falls at most this late (plus a call).
+/// How often passed deadlines are looked for: a flag falls (or an abandoned game ends) at most
+/// this late, plus a call.
 pub const FLAG_PERIOD: Duration = Duration::from_millis(50);
 /// Deadlines handled per sweep at most (the next sweep takes the rest).
 const FLAG_BATCH: usize = 256;
@@ -53,7 +57,7 @@ pub async fn probe(inner: Weak<Inner>) {
     }
 }
 
-/// Ends the games whose deadline passed.
+/// Ends the games whose deadline (flag or abandonment) passed.
 pub async fn flags(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(FLAG_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -87,7 +91,9 @@ async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
                 .await;
             continue;
         };
-        match inner.flag(id).await {
+        match inner.settled(id).await {
+            // Ended, or not due yet.
+            Ok((game, _)) => inner.put_back(id, game),
             Err(ServiceError::GameNotFound { .. }) => {
                 let _: Result<(), _> = ::redis::cmd("ZREM")
                     .arg(codec::DEADLINES)
@@ -96,8 +102,8 @@ async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
                     .await;
             }
             Err(ServiceError::StoreUnavailable) => return Err(ServiceError::StoreUnavailable),
-            // Damaged games were logged by the load; the others are flagged or not yet due.
-            _ => {}
+            // Damaged games were logged by the load and stay in the set for an operator.
+            Err(_) => {}
         }
     }
     Ok(())

@@ -1,0 +1,143 @@
+//! A `redis-server` child on a free loopback port, killed on drop and restartable on the same
+//! port and directory: the Redis of the replica tests, and of the service suite when it runs
+//! on Redis (`CHESSD_TEST_STORE=redis`). Needs `redis-server` on PATH.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A `redis-server` child process.
+pub struct Redis {
+    child: Option<Child>,
+    pub port: u16,
+    dir: PathBuf,
+    /// Append-only file with a flush per write: what Redis acknowledged survives a SIGKILL.
+    durable: bool,
+}
+
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    listener.local_addr().expect("local addr").port()
+}
+
+impl Redis {
+    /// A Redis that keeps nothing on disk.
+    pub fn start() -> Redis {
+        Redis::launch(false)
+    }
+
+    /// A Redis with `appendonly yes` and `appendfsync always`.
+    pub fn start_durable() -> Redis {
+        Redis::launch(true)
+    }
+
+    fn launch(durable: bool) -> Redis {
+        // Numbered, not timed: the service suite starts many at once in one process.
+        static STARTED: AtomicU64 = AtomicU64::new(0);
+        let n = STARTED.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("chessd-redis-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut redis = Redis {
+            child: None,
+            port: free_port(),
+            dir,
+            durable,
+        };
+        redis.spawn();
+        redis
+    }
+
+    fn spawn(&mut self) {
+        let mut cmd = Command::new("redis-server");
+        cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", ""])
+            .arg("--dir")
+            .arg(&self.dir);
+        if self.durable {
+            cmd.args(["--appendonly", "yes", "--appendfsync", "always"]);
+        } else {
+            cmd.args(["--appendonly", "no"]);
+        }
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn redis-server (is it on PATH? apt-get install redis-server)");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !self.pings() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// True when Redis answers PING (and has loaded its data).
+    fn pings(&self) -> bool {
+        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
+            return false;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+        if stream.write_all(b"PING\r\n").is_err() {
+            return false;
+        }
+        let mut answer = [0u8; 7];
+        stream.read_exact(&mut answer).is_ok() && &answer == b"+PONG\r\n"
+    }
+
+    /// Runs one command (words without spaces) and returns the raw RESP reply.
+    pub fn command(&self, words: &[&str]) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut request = format!("*{}\r\n", words.len());
+        for w in words {
+            request.push_str(&format!("${}\r\n{w}\r\n", w.len()));
+        }
+        stream.write_all(request.as_bytes()).expect("send to redis");
+        let mut reply = vec![0u8; 4096];
+        let n = stream.read(&mut reply).expect("redis reply");
+        String::from_utf8_lossy(&reply[..n]).into_owned()
+    }
+
+    /// How many connections subscribe to `channel` (PUBSUB NUMSUB).
+    pub fn subscribers(&self, channel: &str) -> u64 {
+        let reply = self.command(&["PUBSUB", "NUMSUB", channel]);
+        // *2 $len channel :count
+        reply
+            .lines()
+            .find_map(|l| l.strip_prefix(':'))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("unexpected reply {reply:?}"))
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// SIGKILL: Redis dies at once.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            child.kill().expect("SIGKILL redis-server");
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts Redis again on the same port and directory (a durable one reads its file back).
+    pub fn restart(&mut self) {
+        self.kill();
+        self.spawn();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.kill();
+        // Best effort: a leftover temporary directory is harmless.
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
