@@ -11,12 +11,11 @@
 //! `If-None-Match`), gzip when the client takes it, and a strict Content-Security-Policy; other methods on a known path get
 //! 405; unknown paths, and every path under `--no-web`, get 404.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use futures_util::future::{Either, Ready, ready};
 use http::header::{self, HeaderName, HeaderValue};
 use http::{Method, Request, Response, StatusCode};
 use http_body_util::Full;
@@ -309,8 +308,6 @@ pub struct WebService<S> {
     site: Arc<Site>,
 }
 
-type BoxFuture<T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send>>;
-
 impl<S, B> Service<Request<B>> for WebService<S>
 where
     S: Service<Request<B>, Response = Response<Body>>,
@@ -319,7 +316,8 @@ where
 {
     type Response = Response<Body>;
     type Error = S::Error;
-    type Future = BoxFuture<Response<Body>, S::Error>;
+    /// gRPC calls go on with the inner future, unboxed; the page's files are answered at once.
+    type Future = Either<Ready<Result<Response<Body>, S::Error>>, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -327,7 +325,7 @@ where
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         if is_grpc(&request) {
-            return Box::pin(self.inner.call(request));
+            return Either::Right(self.inner.call(request));
         }
         let response = self.site.answer(&request);
         tracing::debug!(
@@ -336,7 +334,7 @@ where
             status = response.status().as_u16(),
             "static file"
         );
-        Box::pin(async move { Ok(response) })
+        Either::Left(ready(Ok(response)))
     }
 }
 

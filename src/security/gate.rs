@@ -17,6 +17,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+use futures_util::future::{Either, Ready, ready};
 use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
 use tower::{Layer, Service};
 
@@ -193,10 +194,9 @@ where
 {
     type Response = http::Response<RB>;
     type Error = S::Error;
-    /// Boxed: one allocation per call buys a nameable type for both branches.
-    type Future = std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<http::Response<RB>, S::Error>> + Send>,
-    >;
+    /// A refusal is answered at once; an admitted call goes on with the inner future, unboxed
+    /// (boxing it cost an allocation and a copy of the whole call's future per call).
+    type Future = Either<Ready<Result<http::Response<RB>, S::Error>>, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -226,10 +226,10 @@ where
                     );
                     crate::metrics::rpc(method, refusal.code(), started.elapsed());
                     let response = refusal.status().into_http();
-                    return Box::pin(std::future::ready(Ok(response)));
+                    return Either::Left(ready(Ok(response)));
                 }
             }
         }
-        Box::pin(self.inner.call(request))
+        Either::Right(self.inner.call(request))
     }
 }
