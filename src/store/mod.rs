@@ -71,7 +71,7 @@ pub fn open(config: &ServerConfig) -> Result<Store, OpenError> {
         (Some(_), Some(_)) => Err(OpenError::Redis {
             cause: "--redis and --data-dir exclude each other: choose one store".into(),
         }),
-        (None, Some(url)) => RedisStore::open(url, config.limits)
+        (None, Some(url)) => RedisStore::open(url, config.redis_cluster, config.limits)
             .map(Store::Redis)
             .map_err(|cause| OpenError::Redis { cause }),
         (None, None) => Ok(Store::Memory(MemoryStore::new(config.limits))),
