@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::common::json_field;
-pub use crate::common::redis::Redis;
+pub use crate::common::redis::{Cluster, Redis};
 pub use crate::common::{authed, channel_at, next_event, reason, wait_for_health, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
@@ -38,6 +38,20 @@ pub async fn replica(redis: &Redis) -> Replica {
         ..ServerConfig::default()
     })
     .await
+}
+
+/// A replica on a Redis Cluster, given every node as a seed (`--redis-cluster`).
+pub async fn cluster_replica(cluster: &Cluster) -> Replica {
+    replica_with(cluster_config(cluster)).await
+}
+
+/// The configuration of a replica on `cluster`.
+pub fn cluster_config(cluster: &Cluster) -> ServerConfig {
+    ServerConfig {
+        redis_url: Some(cluster.urls()),
+        redis_cluster: true,
+        ..ServerConfig::default()
+    }
 }
 
 pub async fn replica_with(config: ServerConfig) -> Replica {

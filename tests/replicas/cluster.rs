@@ -1,0 +1,146 @@
+//! Replicas on a real Redis Cluster (three primaries started by the test, every slot
+//! assigned, `--redis-cluster`): games spread over every primary, and play, watching, lists,
+//! statistics, races and flags keep the promises they keep on one Redis.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use chessd::proto::{self as pb, watch_game_response::Event};
+
+use crate::support::{self, Cluster, Replica};
+
+async fn replicas(cluster: &Cluster) -> [Replica; 2] {
+    [
+        support::cluster_replica(cluster).await,
+        support::cluster_replica(cluster).await,
+    ]
+}
+
+/// A game played across two replicas on the cluster: each replica's watchers see every
+/// event once and in order; GetGame, ListGames and GetStats agree on both. Then games made
+/// on both replicas until every primary holds some (the buckets' hash tags spread them),
+/// and ListGames pages through all of them newest first, without a gap or a repeat,
+/// whichever replica serves each page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_and_lists_across_replicas_on_a_cluster() {
+    let cluster = Cluster::start();
+    let replicas = replicas(&cluster).await;
+    crate::play::play_across(&replicas).await;
+
+    let (mut c0, mut c1) = (replicas[0].client().await, replicas[1].client().await);
+    let first = c0
+        .list_games(pb::ListGamesRequest::default())
+        .await
+        .expect("list")
+        .into_inner();
+    let mut ids: Vec<String> = first.games.into_iter().map(|g| g.game_id).collect();
+    for i in 0..200 {
+        if i >= 8 && cluster.keys_per_node().iter().all(|&k| k > 0) {
+            break;
+        }
+        let c = if i % 2 == 0 { &mut c0 } else { &mut c1 };
+        ids.push(support::create(c, None).await.id);
+    }
+    let per_node = cluster.keys_per_node();
+    assert!(
+        per_node.iter().all(|&k| k > 0),
+        "games on every primary: {per_node:?}"
+    );
+    // Fixed-width base32 ids: text order is id order, newest last.
+    ids.sort_unstable();
+    ids.reverse();
+    let mut listed = Vec::new();
+    let mut token = String::new();
+    for page in 0.. {
+        let c = if page % 2 == 0 { &mut c1 } else { &mut c0 };
+        let answer = c
+            .list_games(pb::ListGamesRequest {
+                page_size: 3,
+                page_token: token.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("list a page")
+            .into_inner();
+        listed.extend(answer.games.into_iter().map(|g| g.game_id));
+        token = answer.next_page_token;
+        if token.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(listed, ids, "pages on {} games", ids.len());
+    let unique: HashSet<&String> = listed.iter().collect();
+    assert_eq!(unique.len(), listed.len());
+}
+
+/// Different moves for one ply sent at once to two replicas on the cluster: exactly one is
+/// played, the other refused as on one Redis.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_replicas_on_a_cluster_one_winner_per_ply() {
+    let cluster = Cluster::start();
+    let [r0, r1] = replicas(&cluster).await;
+    crate::race::one_winner_per_ply(&r0, &r1, 8).await;
+}
+
+/// A flag falls on the cluster with no call to the game: the replicas' deadline sweep ends it
+/// on time, once; a watcher on the other replica sees the time forfeit, and both replicas
+/// count the win once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_flag_falls_on_a_cluster() {
+    let cluster = Cluster::start();
+    let [r0, r1] = replicas(&cluster).await;
+    let (mut c0, mut c1) = (r0.client().await, r1.client().await);
+    let seats = support::create(&mut c0, Some(support::tc(1, 0))).await;
+    let mut watcher = support::watch(&mut c1, &seats.id, 0).await;
+    let moved = support::play(&mut c0, &seats, 'w', "e2e4").await;
+    let moved_at = Instant::now();
+    let black_left = moved
+        .game
+        .and_then(|g| g.clocks)
+        .and_then(|c| c.black_remaining)
+        .map_or(0.0, |d| d.seconds as f64 + f64::from(d.nanos) / 1e9);
+    assert!(black_left > 0.5, "black has its second: {black_left}");
+
+    let mut seen = Vec::new();
+    let outcome = loop {
+        let event = support::next_event(&mut watcher)
+            .await
+            .expect("stream")
+            .expect("the game-over event before the stream ends");
+        match event.event {
+            Some(Event::GameOver(over)) => break over.outcome.expect("outcome"),
+            _ => seen.push(support::describe(&event)),
+        }
+    };
+    let waited = moved_at.elapsed();
+    assert_eq!(seen, ["snapshot ply 0", "move e2e4"]);
+    assert_eq!(outcome.termination, pb::Termination::TimeForfeit as i32);
+    assert_eq!(outcome.pgn_result, "1-0");
+    assert!(
+        waited >= Duration::from_secs_f64(black_left - 0.05) && waited < Duration::from_secs(3),
+        "the flag fell {waited:?} after the move, black had {black_left} s"
+    );
+    assert!(
+        support::next_event(&mut watcher)
+            .await
+            .expect("stream")
+            .is_none(),
+        "the stream ends after the game-over event"
+    );
+    for c in [&mut c0, &mut c1] {
+        let game = support::get(c, &seats.id).await.expect("get");
+        assert_eq!(game.status, pb::GameStatus::Finished as i32);
+        assert_eq!(game.last_seq, 2, "one move, one game-over event");
+        let stats = c
+            .get_stats(pb::GetStatsRequest::default())
+            .await
+            .expect("stats")
+            .into_inner();
+        let chess = &stats.variants[0];
+        assert_eq!(
+            (chess.finished_games, chess.white_wins),
+            (1, 1),
+            "{chess:?}"
+        );
+    }
+}
