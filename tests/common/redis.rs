@@ -162,7 +162,16 @@ impl Cluster {
     /// Starts three cluster-enabled nodes, joins them into one cluster with every slot
     /// assigned, and waits (up to 20 s) until every node says `cluster_state:ok`.
     pub fn start() -> Cluster {
-        let nodes: Vec<Redis> = (0..3).map(|_| Redis::launch(false, true)).collect();
+        Cluster::launch(false)
+    }
+
+    /// The same with nodes that keep every write (`appendfsync always`), for restarts.
+    pub fn start_durable() -> Cluster {
+        Cluster::launch(true)
+    }
+
+    fn launch(durable: bool) -> Cluster {
+        let nodes: Vec<Redis> = (0..3).map(|_| Redis::launch(durable, true)).collect();
         let addrs: Vec<String> = nodes
             .iter()
             .map(|n| format!("127.0.0.1:{}", n.port))
@@ -181,8 +190,14 @@ impl Cluster {
             String::from_utf8_lossy(&out.stderr)
         );
         let cluster = Cluster { nodes };
+        cluster.wait_until_ok();
+        cluster
+    }
+
+    /// Waits (up to 20 s) until every node says `cluster_state:ok`.
+    pub fn wait_until_ok(&self) {
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !cluster
+        while !self
             .nodes
             .iter()
             .all(|n| n.command(&["CLUSTER", "INFO"]).contains("cluster_state:ok"))
@@ -190,7 +205,6 @@ impl Cluster {
             assert!(Instant::now() < deadline, "the cluster did not become ok");
             std::thread::sleep(Duration::from_millis(50));
         }
-        cluster
     }
 
     /// Every node's URL, comma-separated: chessd's `--redis` seeds.

@@ -6,6 +6,8 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use chessd::proto::{self as pb, watch_game_response::Event};
+use tonic::Code;
+use tonic_health::pb::health_check_response::ServingStatus;
 
 use crate::support::{self, Cluster, Replica};
 
@@ -143,4 +145,45 @@ async fn the_flag_falls_on_a_cluster() {
             "{chess:?}"
         );
     }
+}
+
+/// A primary killed: once the cluster marks it failed, every slot is refused (CLUSTERDOWN, or
+/// the dead node's connection errors), so calls fail UNAVAILABLE / STORE_UNAVAILABLE and
+/// health turns NOT_SERVING; the node restarted (same port, node file and append-only file),
+/// the cluster heals and the replicas serve again by themselves, with every acknowledged move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_primary_is_unavailable_then_heals() {
+    let mut cluster = Cluster::start_durable();
+    let [r0, r1] = replicas(&cluster).await;
+    let (mut c0, mut c1) = (r0.client().await, r1.client().await);
+    let seats = support::create(&mut c0, None).await;
+    support::play(&mut c1, &seats, 'w', "e2e4").await;
+
+    cluster.nodes[0].kill();
+    r0.wait_for(ServingStatus::NotServing).await;
+    r1.wait_for(ServingStatus::NotServing).await;
+    let refused = support::submit(&mut c0, &seats, 'b', "e7e5", Some(1), "down-1")
+        .await
+        .expect_err("no cluster, no move");
+    assert_eq!(
+        (refused.code(), support::reason(&refused).as_str()),
+        (Code::Unavailable, "STORE_UNAVAILABLE"),
+        "{}",
+        refused.message()
+    );
+
+    // Both block this worker thread while the node loads and the cluster agrees.
+    tokio::task::block_in_place(|| {
+        cluster.nodes[0].restart();
+        cluster.wait_until_ok();
+    });
+    r0.wait_for(ServingStatus::Serving).await;
+    r1.wait_for(ServingStatus::Serving).await;
+    let played = support::submit(&mut c1, &seats, 'b', "e7e5", Some(1), "down-1")
+        .await
+        .expect("the retry after the outage");
+    assert_eq!(played.r#move.expect("move").seq, 2);
+    let game = support::get(&mut c0, &seats.id).await.expect("get");
+    let moves: Vec<_> = game.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(moves, ["e2e4", "e7e5"], "acknowledged moves survive");
 }

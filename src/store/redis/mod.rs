@@ -117,7 +117,14 @@ const RECENT_CREATIONS: usize = 16_384;
 
 /// A Redis failure: logged here, reported to the client as UNAVAILABLE.
 fn unavailable(e: &RedisError) -> ServiceError {
-    tracing::warn!(error = %e, "redis call failed");
+    use ::redis::{ErrorKind, ServerErrorKind};
+    if e.kind() == ErrorKind::Server(ServerErrorKind::ClusterDown) {
+        // The cluster refuses while a slot has no reachable primary: it heals by itself once
+        // one is back (or a replica is promoted), and so do the calls.
+        tracing::warn!(error = %e, "redis cluster is down (a slot has no primary)");
+    } else {
+        tracing::warn!(error = %e, "redis call failed");
+    }
     ServiceError::StoreUnavailable
 }
 
