@@ -171,8 +171,22 @@ impl Cluster {
     }
 
     fn launch(durable: bool) -> Cluster {
-        let nodes: Vec<Redis> = (0..3).map(|_| Redis::launch(durable, true)).collect();
-        let addrs: Vec<String> = nodes
+        let cluster = Cluster::unformed(durable);
+        cluster.form();
+        cluster
+    }
+
+    /// Three cluster-enabled nodes that are not a cluster yet (no slot assigned).
+    pub fn unformed(durable: bool) -> Cluster {
+        Cluster {
+            nodes: (0..3).map(|_| Redis::launch(durable, true)).collect(),
+        }
+    }
+
+    /// Joins the nodes into one cluster with every slot assigned and waits until it is ok.
+    pub fn form(&self) {
+        let addrs: Vec<String> = self
+            .nodes
             .iter()
             .map(|n| format!("127.0.0.1:{}", n.port))
             .collect();
@@ -189,9 +203,7 @@ impl Cluster {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        let cluster = Cluster { nodes };
-        cluster.wait_until_ok();
-        cluster
+        self.wait_until_ok();
     }
 
     /// Waits (up to 20 s) until every node says `cluster_state:ok`.

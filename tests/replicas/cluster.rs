@@ -187,3 +187,17 @@ async fn a_lost_primary_is_unavailable_then_heals() {
     let moves: Vec<_> = game.moves.iter().map(|m| m.uci.as_str()).collect();
     assert_eq!(moves, ["e2e4", "e7e5"], "acknowledged moves survive");
 }
+
+/// A replica started on cluster nodes that are not yet a cluster says NOT_SERVING, and serves
+/// by itself once the operator forms the cluster.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replica_started_before_the_cluster_is_formed() {
+    let cluster = tokio::task::block_in_place(|| Cluster::unformed(false));
+    let replica = support::start_replica(support::cluster_config(&cluster)).await;
+    replica.wait_for(ServingStatus::NotServing).await;
+    tokio::task::block_in_place(|| cluster.form());
+    replica.wait_for(ServingStatus::Serving).await;
+    let mut client = replica.client().await;
+    let seats = support::create(&mut client, None).await;
+    support::play(&mut client, &seats, 'w', "e2e4").await;
+}
