@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use chessd::proto::{self as pb, watch_game_response::Event};
+use chessd::proto as pb;
 use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
 
@@ -51,25 +51,7 @@ async fn play_and_lists_across_replicas_on_a_cluster() {
     // Fixed-width base32 ids: text order is id order, newest last.
     ids.sort_unstable();
     ids.reverse();
-    let mut listed = Vec::new();
-    let mut token = String::new();
-    for page in 0.. {
-        let c = if page % 2 == 0 { &mut c1 } else { &mut c0 };
-        let answer = c
-            .list_games(pb::ListGamesRequest {
-                page_size: 3,
-                page_token: token.clone(),
-                ..Default::default()
-            })
-            .await
-            .expect("list a page")
-            .into_inner();
-        listed.extend(answer.games.into_iter().map(|g| g.game_id));
-        token = answer.next_page_token;
-        if token.is_empty() {
-            break;
-        }
-    }
+    let listed = support::list_all(&mut c0, &mut c1, 3).await;
     assert_eq!(listed, ids, "pages on {} games", ids.len());
     let unique: HashSet<&String> = listed.iter().collect();
     assert_eq!(unique.len(), listed.len());
@@ -103,17 +85,8 @@ async fn the_flag_falls_on_a_cluster() {
         .map_or(0.0, |d| d.seconds as f64 + f64::from(d.nanos) / 1e9);
     assert!(black_left > 0.5, "black has its second: {black_left}");
 
-    let mut seen = Vec::new();
-    let outcome = loop {
-        let event = support::next_event(&mut watcher)
-            .await
-            .expect("stream")
-            .expect("the game-over event before the stream ends");
-        match event.event {
-            Some(Event::GameOver(over)) => break over.outcome.expect("outcome"),
-            _ => seen.push(support::describe(&event)),
-        }
-    };
+    let (seen, _, over) = support::until_game_over(&mut watcher).await;
+    let outcome = over.outcome.expect("outcome");
     let waited = moved_at.elapsed();
     assert_eq!(seen, ["snapshot ply 0", "move e2e4"]);
     assert_eq!(outcome.termination, pb::Termination::TimeForfeit as i32);

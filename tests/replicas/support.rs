@@ -265,6 +265,52 @@ pub async fn get(client: &mut Client, id: &str) -> Result<pb::Game, Status> {
         .map(|r| r.into_inner().game.expect("game"))
 }
 
+/// Every game id ListGames gives, page after page of `page_size`, the pages asked of `a` and
+/// `b` in turn (so each page token crosses replicas).
+pub async fn list_all(a: &mut Client, b: &mut Client, page_size: u32) -> Vec<String> {
+    let mut listed = Vec::new();
+    let mut token = String::new();
+    for page in 0.. {
+        let c = if page % 2 == 0 { &mut *b } else { &mut *a };
+        let answer = c
+            .list_games(pb::ListGamesRequest {
+                page_size,
+                page_token: token.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("list a page")
+            .into_inner();
+        listed.extend(answer.games.into_iter().map(|g| g.game_id));
+        token = answer.next_page_token;
+        if token.is_empty() {
+            break;
+        }
+    }
+    listed
+}
+
+/// Events until the game-over event: the descriptions of those before it, then it and its
+/// game-over message.
+pub async fn until_game_over(
+    stream: &mut Streaming<pb::WatchGameResponse>,
+) -> (Vec<String>, pb::WatchGameResponse, pb::GameOver) {
+    let mut seen = Vec::new();
+    loop {
+        let event = next_event(stream)
+            .await
+            .expect("stream")
+            .expect("the game-over event before the stream ends");
+        match &event.event {
+            Some(Event::GameOver(over)) => {
+                let over = over.clone();
+                return (seen, event, over);
+            }
+            _ => seen.push(describe(&event)),
+        }
+    }
+}
+
 /// Every message until the stream ends, as `(seq, description)`.
 pub async fn drain(stream: &mut Streaming<pb::WatchGameResponse>) -> Vec<(u64, String)> {
     let mut events = Vec::new();
