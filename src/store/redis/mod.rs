@@ -1,10 +1,13 @@
-//! `RedisStore`: games kept in one Redis shared by several chessd replicas behind a load
-//! balancer (`chessd serve --redis redis://HOST:PORT/`). Any replica serves any game.
+//! `RedisStore`: games kept in one Redis, or one Redis Cluster, shared by several chessd
+//! replicas behind a load balancer (`chessd serve --redis redis://HOST:PORT/`, or
+//! `--redis-cluster --redis URL,URL,...`; see `conn`). Any replica serves any game.
 //!
 //! - **Layout** (see `codec`): per game a hash (what never changes, seat-token digests, the
-//!   last seq and a summary for lists) and a stream (one entry per event, id `<seq>-0`), both
-//!   under the `{id}` hash tag; shared keys for the game list, flag deadlines, finished games,
-//!   the live count and result counts.
+//!   last seq and a summary for lists) and a stream (one entry per event, id `<seq>-0`). Games
+//!   are sharded into [`codec::BUCKETS`] buckets by their id's random bits; each bucket has its
+//!   own game list, flag deadlines, finished games, live count and result counts, and all of a
+//!   bucket's keys (its games' too) share one hash tag, so every script touches one cluster
+//!   slot. Readers that span buckets (ListGames, GetStats, the sweeps) go bucket by bucket.
 //! - **Acting** (see `scripts`): a replica loads the game (its cached [`GameRecord`] brought up
 //!   to date with the stream's new entries), applies the action with the same `GameRecord`
 //!   logic as the memory store, then appends the new events with one compare-and-append
