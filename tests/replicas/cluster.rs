@@ -174,3 +174,31 @@ async fn replica_started_before_the_cluster_is_formed() {
     let seats = support::create(&mut client, None).await;
     support::play(&mut client, &seats, 'w', "e2e4").await;
 }
+
+/// Watchers on the cluster are told of each move by pub/sub (the scripts' PUBLISH, relayed to
+/// every node), not only by the 2 s resync: every move reaches the other replica's watcher
+/// within half a second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watchers_are_notified_across_the_cluster() {
+    let cluster = Cluster::start();
+    let [r0, r1] = replicas(&cluster).await;
+    let (mut c0, mut c1) = (r0.client().await, r1.client().await);
+    let seats = support::create(&mut c0, None).await;
+    let mut watcher = support::watch(&mut c1, &seats.id, 0).await;
+    let first = support::next_event(&mut watcher).await.expect("stream");
+    assert_eq!(
+        first.map(|e| support::describe(&e)).as_deref(),
+        Some("snapshot ply 0")
+    );
+    let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"];
+    for (i, mv) in moves.iter().enumerate() {
+        let side = if i % 2 == 0 { 'w' } else { 'b' };
+        support::play(&mut c0, &seats, side, mv).await;
+        let event = tokio::time::timeout(Duration::from_millis(500), watcher.message())
+            .await
+            .unwrap_or_else(|_| panic!("{mv} not delivered within 500 ms"))
+            .expect("stream")
+            .expect("an event");
+        assert_eq!(support::describe(&event), format!("move {mv}"));
+    }
+}

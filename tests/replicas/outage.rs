@@ -118,8 +118,8 @@ async fn replica_started_before_redis() {
 }
 
 /// A Redis that still holds keys of the layout before buckets (`chessd:games`) keeps a new
-/// replica NOT_SERVING, so its games are never silently out of sight; once the operator has
-/// dealt with them, the replica serves by itself.
+/// replica NOT_SERVING and refusing calls, so its games are never silently out of sight; once
+/// the operator has dealt with them, the replica serves by itself.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn old_layout_keys_keep_replicas_from_serving() {
     let redis = Redis::start();
@@ -136,6 +136,16 @@ async fn old_layout_keys_keep_replicas_from_serving() {
         crate::common::health_at(replica.addr).await,
         ServingStatus::NotServing
     );
+    let mut client = replica.client().await;
+    let refused = client
+        .create_game(pb::CreateGameRequest {
+            variant: pb::Variant::Chess as i32,
+            ..Default::default()
+        })
+        .await
+        .expect_err("no game beside old-layout keys");
+    assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
     assert_eq!(redis.command(&["DEL", "chessd:games"]), ":1\r\n");
     replica.wait_for(ServingStatus::Serving).await;
+    support::create(&mut client, None).await;
 }

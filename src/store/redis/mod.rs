@@ -43,6 +43,7 @@ mod scripts;
 mod sweep;
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -104,6 +105,9 @@ struct Inner {
     creations: Mutex<VecDeque<(String, GameId, [SeatToken; 2])>>,
     /// Whether Redis answered the last probe (the health service follows it).
     ready: watch::Sender<bool>,
+    /// The last probe that reached Redis found keys of the layout before buckets: every call
+    /// is refused until they are gone, so games this version cannot see never look lost.
+    old_layout: AtomicBool,
 }
 
 /// A game as a replica last saw it.
@@ -240,6 +244,7 @@ impl RedisStore {
             creations: Mutex::default(),
             hub: Hub::new(clients, limits.watch_buffer.max(1)),
             ready: ready_tx,
+            old_layout: AtomicBool::new(false),
         });
         let tasks = vec![
             tokio::spawn(sweep::probe(Arc::downgrade(&inner))),
@@ -283,6 +288,15 @@ impl Drop for RedisStore {
 }
 
 impl Inner {
+    /// Refuses a call while Redis holds old-layout keys (the probe logged which).
+    fn usable(&self) -> Result<(), ServiceError> {
+        if self.old_layout.load(Ordering::Relaxed) {
+            tracing::warn!("call refused: redis holds keys of the layout before buckets");
+            return Err(ServiceError::StoreUnavailable);
+        }
+        Ok(())
+    }
+
     fn conn(&self) -> Conn {
         self.conn.clone()
     }
@@ -861,10 +875,12 @@ impl Inner {
 
 impl GameStore for RedisStore {
     async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
+        self.inner.usable()?;
         self.inner.create(new).await
     }
 
     async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
+        self.inner.usable()?;
         let (game, now) = self.inner.settled(id).await?;
         let view = game.record.view(id, &game.meta.players, now);
         self.inner.put_back(id, game);
@@ -872,6 +888,7 @@ impl GameStore for RedisStore {
     }
 
     async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
+        self.inner.usable()?;
         self.inner.list(query).await
     }
 
@@ -880,6 +897,7 @@ impl GameStore for RedisStore {
         id: GameId,
         token: SeatToken,
     ) -> Result<(Color, Option<Color>), ServiceError> {
+        self.inner.usable()?;
         let game = self.inner.load(id).await?;
         let seat = codec::seat_of(&game.meta.digests, &token);
         let record = game.record.game();
@@ -894,10 +912,12 @@ impl GameStore for RedisStore {
         token: SeatToken,
         action: Action,
     ) -> Result<Acted, ServiceError> {
+        self.inner.usable()?;
         self.inner.act(id, token, action).await
     }
 
     async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
+        self.inner.usable()?;
         let inner = &self.inner;
         let game = inner.load(id).await?;
         let ongoing = !game.record.is_over();
@@ -939,6 +959,7 @@ impl GameStore for RedisStore {
     }
 
     async fn stats(&self) -> Result<Stats, ServiceError> {
+        self.inner.usable()?;
         self.inner.stats().await
     }
 }

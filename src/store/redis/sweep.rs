@@ -5,8 +5,9 @@
 //! - **Probe**: every [`PROBE_PERIOD`] a PING (on a Cluster, `CLUSTER INFO` saying
 //!   `cluster_state:ok`: every slot has a primary) and a look for keys of the layout before
 //!   buckets; the result is the store's readiness (health SERVING or NOT_SERVING). Old-layout
-//!   keys keep a replica NOT_SERVING with an error in the log: their games would be invisible
-//!   to this version, and serving beside them would look like losing them.
+//!   keys keep a replica NOT_SERVING, with an error in the log, and make it refuse every call
+//!   (UNAVAILABLE): their games would be invisible to this version, and serving beside them
+//!   would look like losing them.
 //! - **Deadlines** (flags and `--abandon-after`): a game's deadline is the earlier of its
 //!   flag and its abandonment (the last move's wall time plus `--abandon-after`). Every
 //!   [`FLAG_PERIOD`] a replica reads the deadlines that have passed and tries to end those
@@ -22,6 +23,7 @@
 //! Every bucket (`codec::BUCKETS`) is swept by every replica, one command per bucket: the
 //! buckets are in different cluster slots.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, SystemTime};
 
@@ -108,6 +110,12 @@ pub async fn probe(inner: Weak<Inner>) {
         tick.tick().await;
         let Some(inner) = inner.upgrade() else { return };
         let answer = check(&inner).await;
+        match &answer {
+            Ok(()) => inner.old_layout.store(false, Ordering::Relaxed),
+            Err(Down::OldLayout(_)) => inner.old_layout.store(true, Ordering::Relaxed),
+            // Redis did not answer: what the last answer said still holds.
+            Err(_) => {}
+        }
         let up = answer.is_ok();
         inner.ready.send_if_modified(|ready| {
             if *ready == up {
