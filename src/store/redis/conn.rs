@@ -91,13 +91,12 @@ impl Conn {
     pub fn open(target: &Target) -> Result<Conn, String> {
         if target.cluster {
             let client = ClusterClientBuilder::new(target.urls.clone())
-                .connection_timeout(CONNECT_TIMEOUT)
-                .response_timeout(RESPONSE_TIMEOUT)
                 .overall_response_timeout(Some(CLUSTER_OVERALL_TIMEOUT))
                 .retries(CLUSTER_RETRIES)
                 .max_retry_wait(500)
                 .build()
                 .map_err(|e| format!("redis cluster client: {e}"))?;
+            // The timeouts go in the connection's config: it replaces the builder's.
             let config = ClusterConfig::new()
                 .set_connection_timeout(CONNECT_TIMEOUT)
                 .set_response_timeout(RESPONSE_TIMEOUT);
