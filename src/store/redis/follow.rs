@@ -17,10 +17,10 @@
 //! Redis Cluster: the scripts use plain PUBLISH, which a cluster relays to every node, so the
 //! one pub/sub connection may be to any node (the first seed that answers; the next one when
 //! it drops) and needs no slot map. Sharded pub/sub (SPUBLISH/SSUBSCRIBE) would spare that
-//! fan-out, but the `redis` 1.8 cluster client delivers pushes only over RESP3 to an unbounded
-//! or lossy sender and would need one subscription per node owning watched games, renewed as
-//! slots move; at chessd's rate (one short message per move) the broadcast is the simpler
-//! correct choice.
+//! fan-out, but the `redis` 1.8 cluster client delivers pushes only over RESP3 and through a
+//! sender that cannot wait (unbounded, or dropping when full): a second delivery path beside
+//! the one that works on one Redis, with its own bound to choose. At one short message per
+//! event the broadcast is the simpler correct choice.
 //!
 //! Each follower's reads are serialised (one task at a time per follower, started when a
 //! notification arrives and running while more come), so events go out once and in order.
