@@ -92,14 +92,7 @@ async fn replica_started_before_redis() {
     .await;
     replica.wait_for(ServingStatus::NotServing).await;
     let mut client = replica.client().await;
-    let refused = client
-        .create_game(pb::CreateGameRequest {
-            variant: pb::Variant::Chess as i32,
-            ..Default::default()
-        })
-        .await
-        .expect_err("no redis yet");
-    assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
+    create_is_refused(&mut client).await;
     redis.restart();
     replica.wait_for(ServingStatus::Serving).await;
     let seats = support::create(&mut client, None).await;
@@ -137,15 +130,20 @@ async fn old_layout_keys_keep_replicas_from_serving() {
         ServingStatus::NotServing
     );
     let mut client = replica.client().await;
+    create_is_refused(&mut client).await;
+    assert_eq!(redis.command(&["DEL", "chessd:games"]), ":1\r\n");
+    replica.wait_for(ServingStatus::Serving).await;
+    support::create(&mut client, None).await;
+}
+
+/// A CreateGame is refused UNAVAILABLE / STORE_UNAVAILABLE.
+async fn create_is_refused(client: &mut support::Client) {
     let refused = client
         .create_game(pb::CreateGameRequest {
             variant: pb::Variant::Chess as i32,
             ..Default::default()
         })
         .await
-        .expect_err("no game beside old-layout keys");
+        .expect_err("the store is not usable");
     assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
-    assert_eq!(redis.command(&["DEL", "chessd:games"]), ":1\r\n");
-    replica.wait_for(ServingStatus::Serving).await;
-    support::create(&mut client, None).await;
 }
