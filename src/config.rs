@@ -67,8 +67,11 @@ pub struct ServerConfig {
     pub web: WebConfig,
     /// TLS, API keys, rate limits and connection bounds (see `security`).
     pub security: SecurityConfig,
-    /// The Redis every replica shares (`redis://HOST:PORT/`); `None`: memory or SQLite.
+    /// The Redis every replica shares (`redis://HOST:PORT/`), or with `redis_cluster` the
+    /// comma-separated seed nodes of a Redis Cluster; `None`: memory or SQLite.
     pub redis_url: Option<String>,
+    /// `redis_url` names the seed nodes of a Redis Cluster (`--redis-cluster`).
+    pub redis_cluster: bool,
 }
 
 impl Default for ServerConfig {
@@ -91,6 +94,7 @@ impl Default for ServerConfig {
             web: WebConfig::default(),
             security: SecurityConfig::default(),
             redis_url: None,
+            redis_cluster: false,
         }
     }
 }
@@ -179,9 +183,13 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub security: SecurityArgs,
     /// Keep games in this Redis (redis://HOST:PORT/), shared by every replica behind a load
-    /// balancer (not with --data-dir).
+    /// balancer (not with --data-dir); with --redis-cluster, one or more comma-separated seed
+    /// nodes of a Redis Cluster.
     #[arg(long, env = "CHESSD_REDIS_URL", value_parser = redis_url, conflicts_with = "data_dir")]
     pub redis: Option<String>,
+    /// --redis names nodes of a Redis Cluster (any of them; the rest are discovered).
+    #[arg(long, env = "CHESSD_REDIS_CLUSTER", requires = "redis", value_parser = clap::builder::BoolishValueParser::new())]
+    pub redis_cluster: bool,
 }
 
 impl ServeArgs {
@@ -209,11 +217,13 @@ impl ServeArgs {
             },
             security: self.security.config(),
             redis_url: self.redis.clone(),
+            redis_cluster: self.redis_cluster,
         }
     }
 }
 
-/// A Redis URL the client accepts (`redis://HOST:PORT/DB`, `rediss://`, `unix://`).
+/// A Redis URL the client accepts (`redis://HOST:PORT/DB`, `rediss://`, `unix://`), or several
+/// comma-separated (a cluster's seeds: `--redis-cluster` is checked when the store opens).
 fn redis_url(text: &str) -> Result<String, String> {
     crate::store::check_redis_url(text)?;
     Ok(text.to_owned())

@@ -83,8 +83,19 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
+            // The first paragraph: one line, or a line ending in ':' and what it lists (the
+            // missing required flags), without the usage and help lines after it.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty())
+                .collect();
+            let first = if first.is_empty() {
+                "invalid arguments".to_owned()
+            } else {
+                first.join(" ")
+            };
             return usage_error(first.trim_start_matches("error: "));
         }
     };

@@ -18,8 +18,9 @@
 //! - `journal`: the ordered queue of changes a durable store commits before answering.
 //! - `sqlite`: [`SqliteStore`], the durable store: [`MemoryStore`] with a SQLite journal,
 //!   restart recovery and retention.
-//! - `redis`: [`RedisStore`], games in a Redis shared by several replicas (`--redis`): event
-//!   streams with compare-and-append, followers for watchers, swept flag deadlines.
+//! - `redis`: [`RedisStore`], games in a Redis (or a Redis Cluster, `--redis-cluster`) shared
+//!   by several replicas (`--redis`): event streams with compare-and-append, games sharded
+//!   into buckets of one hash slot each, followers for watchers, swept flag deadlines.
 //!
 //! [`Store`] is the store the server runs, chosen at start-up ([`open`]).
 
@@ -71,7 +72,7 @@ pub fn open(config: &ServerConfig) -> Result<Store, OpenError> {
         (Some(_), Some(_)) => Err(OpenError::Redis {
             cause: "--redis and --data-dir exclude each other: choose one store".into(),
         }),
-        (None, Some(url)) => RedisStore::open(url, config.limits)
+        (None, Some(url)) => RedisStore::open(url, config.redis_cluster, config.limits)
             .map(Store::Redis)
             .map_err(|cause| OpenError::Redis { cause }),
         (None, None) => Ok(Store::Memory(MemoryStore::new(config.limits))),

@@ -1,6 +1,8 @@
 //! A `redis-server` child on a free loopback port, killed on drop and restartable on the same
 //! port and directory: the Redis of the replica tests, and of the service suite when it runs
-//! on Redis (`CHESSD_TEST_STORE=redis`). Needs `redis-server` on PATH.
+//! on Redis (`CHESSD_TEST_STORE=redis`). And a [`Cluster`] of three such children as the
+//! primaries of a real Redis Cluster. Needs `redis-server` (and `redis-cli` for the cluster)
+//! on PATH.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -16,6 +18,8 @@ pub struct Redis {
     dir: PathBuf,
     /// Append-only file with a flush per write: what Redis acknowledged survives a SIGKILL.
     durable: bool,
+    /// A Redis Cluster node (`--cluster-enabled yes`), its node file in `dir`.
+    cluster_node: bool,
 }
 
 fn free_port() -> u16 {
@@ -26,15 +30,15 @@ fn free_port() -> u16 {
 impl Redis {
     /// A Redis that keeps nothing on disk.
     pub fn start() -> Redis {
-        Redis::launch(false)
+        Redis::launch(false, false)
     }
 
     /// A Redis with `appendonly yes` and `appendfsync always`.
     pub fn start_durable() -> Redis {
-        Redis::launch(true)
+        Redis::launch(true, false)
     }
 
-    fn launch(durable: bool) -> Redis {
+    fn launch(durable: bool, cluster_node: bool) -> Redis {
         // Numbered, not timed: the service suite starts many at once in one process.
         static STARTED: AtomicU64 = AtomicU64::new(0);
         let n = STARTED.fetch_add(1, Ordering::Relaxed);
@@ -45,6 +49,7 @@ impl Redis {
             port: free_port(),
             dir,
             durable,
+            cluster_node,
         };
         redis.spawn();
         redis
@@ -60,6 +65,11 @@ impl Redis {
             cmd.args(["--appendonly", "yes", "--appendfsync", "always"]);
         } else {
             cmd.args(["--appendonly", "no"]);
+        }
+        if self.cluster_node {
+            cmd.args(["--cluster-enabled", "yes"])
+                .args(["--cluster-config-file", "nodes.conf"])
+                .args(["--cluster-node-timeout", "2000"]);
         }
         let child = cmd
             .stdin(Stdio::null())
@@ -139,5 +149,97 @@ impl Drop for Redis {
         self.kill();
         // Best effort: a leftover temporary directory is harmless.
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A Redis Cluster of three primaries (no replicas) on free loopback ports, made with
+/// `redis-cli --cluster create`; its nodes are killed on drop.
+pub struct Cluster {
+    pub nodes: Vec<Redis>,
+}
+
+impl Cluster {
+    /// Starts three cluster-enabled nodes, joins them into one cluster with every slot
+    /// assigned, and waits (up to 20 s) until every node says `cluster_state:ok`.
+    pub fn start() -> Cluster {
+        Cluster::launch(false)
+    }
+
+    /// The same with nodes that keep every write (`appendfsync always`), for restarts.
+    pub fn start_durable() -> Cluster {
+        Cluster::launch(true)
+    }
+
+    fn launch(durable: bool) -> Cluster {
+        let cluster = Cluster::unformed(durable);
+        cluster.form();
+        cluster
+    }
+
+    /// Three cluster-enabled nodes that are not a cluster yet (no slot assigned).
+    pub fn unformed(durable: bool) -> Cluster {
+        Cluster {
+            nodes: (0..3).map(|_| Redis::launch(durable, true)).collect(),
+        }
+    }
+
+    /// Joins the nodes into one cluster with every slot assigned and waits until it is ok.
+    pub fn form(&self) {
+        let addrs: Vec<String> = self
+            .nodes
+            .iter()
+            .map(|n| format!("127.0.0.1:{}", n.port))
+            .collect();
+        let out = Command::new("redis-cli")
+            .args(["--cluster", "create"])
+            .args(&addrs)
+            .args(["--cluster-replicas", "0", "--cluster-yes"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("run redis-cli --cluster create (is redis-cli on PATH?)");
+        assert!(
+            out.status.success(),
+            "redis-cli --cluster create failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        self.wait_until_ok();
+    }
+
+    /// Waits (up to 20 s) until every node says `cluster_state:ok`.
+    pub fn wait_until_ok(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !self
+            .nodes
+            .iter()
+            .all(|n| n.command(&["CLUSTER", "INFO"]).contains("cluster_state:ok"))
+        {
+            assert!(Instant::now() < deadline, "the cluster did not become ok");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Every node's URL, comma-separated: chessd's `--redis` seeds.
+    pub fn urls(&self) -> String {
+        self.nodes
+            .iter()
+            .map(Redis::url)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// Keys held by each node (DBSIZE), in node order.
+    pub fn keys_per_node(&self) -> Vec<u64> {
+        self.nodes
+            .iter()
+            .map(|n| {
+                let reply = n.command(&["DBSIZE"]);
+                reply
+                    .trim()
+                    .strip_prefix(':')
+                    .and_then(|k| k.parse().ok())
+                    .unwrap_or_else(|| panic!("unexpected DBSIZE reply {reply:?}"))
+            })
+            .collect()
     }
 }

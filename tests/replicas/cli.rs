@@ -1,4 +1,5 @@
-//! `--redis` on the command line: refused with --data-dir, and with a URL that is not one.
+//! `--redis` on the command line: refused with --data-dir, with a URL that is not one, and
+//! with several URLs unless they are a cluster's seeds (`--redis-cluster`).
 
 use std::process::{Command, Stdio};
 
@@ -8,13 +9,14 @@ fn serve(args: &[&str]) -> (Option<i32>, String) {
         .args(args)
         .env_remove("CHESSD_REDIS_URL")
         .env_remove("CHESSD_DATA_DIR")
+        .env_remove("CHESSD_REDIS_CLUSTER")
         .stdin(Stdio::null())
         .output()
         .expect("run chessd");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    // Clap's refusals go to stderr, the server's own (a log line) to stdout: both are read.
+    let mut output = String::from_utf8_lossy(&out.stderr).into_owned();
+    output.push_str(&String::from_utf8_lossy(&out.stdout));
+    (out.status.code(), output)
 }
 
 #[test]
@@ -30,6 +32,18 @@ fn redis_with_data_dir_is_refused() {
         stderr.contains("--redis") && stderr.contains("--data-dir"),
         "{stderr}"
     );
+}
+
+/// Several URLs name a cluster's seeds: without --redis-cluster the server refuses to start and
+/// says so; --redis-cluster alone has no Redis to name.
+#[test]
+fn several_urls_need_redis_cluster() {
+    let (code, stderr) = serve(&["--redis", "redis://127.0.0.1:1/,redis://127.0.0.1:2/"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("--redis-cluster"), "{stderr}");
+    let (code, stderr) = serve(&["--redis-cluster"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--redis"), "{stderr}");
 }
 
 #[test]

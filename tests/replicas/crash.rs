@@ -1,7 +1,7 @@
 //! Replicas killed with SIGKILL mid-game: play goes on through another one, and the flag
 //! still falls when the replica that saw the last move is gone.
 
-use chessd::proto::{self as pb, watch_game_response::Event};
+use chessd::proto as pb;
 
 use crate::support::{self, Process, Redis};
 
@@ -42,17 +42,7 @@ async fn play_survives_killed_replicas_and_the_flag_falls() {
     );
     assert!(black_left > 0.0, "black still has time after white's move");
 
-    let mut seen = Vec::new();
-    let over = loop {
-        let event = support::next_event(&mut watcher)
-            .await
-            .expect("stream")
-            .expect("the game-over event before the stream ends");
-        match &event.event {
-            Some(Event::GameOver(over)) => break (event.clone(), over.clone()),
-            _ => seen.push(support::describe(&event)),
-        }
-    };
+    let (seen, over_event, over) = support::until_game_over(&mut watcher).await;
     assert_eq!(
         seen,
         [
@@ -64,12 +54,12 @@ async fn play_survives_killed_replicas_and_the_flag_falls() {
             "move f1c4"
         ]
     );
-    let outcome = over.1.outcome.expect("outcome");
+    let outcome = over.outcome.expect("outcome");
     assert_eq!(outcome.termination, pb::Termination::TimeForfeit as i32);
     assert_eq!(outcome.pgn_result, "1-0");
     // Not early: the flag fell after black's whole remaining time had passed.
     let moved_at = millis(last_game.clocks.as_ref().and_then(|c| c.read_at.as_ref()));
-    let fell_at = millis(over.0.server_time.as_ref());
+    let fell_at = millis(over_event.server_time.as_ref());
     assert!(
         (fell_at - moved_at) as f64 >= black_left * 1000.0 - 1.0,
         "flag at {fell_at} ms, last move at {moved_at} ms with {black_left} s left"

@@ -2,11 +2,13 @@
 //! or the real binary where a replica must die by SIGKILL). Any replica serves any game;
 //! watchers on every replica see every event once and in order; racing replicas never both
 //! win a ply; a flag falls, and a deserted game is abandoned, with the replica that saw the
-//! last move gone; a Redis outage is UNAVAILABLE and NOT_SERVING, then heals by itself. Needs
-//! `redis-server` on PATH.
+//! last move gone; a Redis outage is UNAVAILABLE and NOT_SERVING, then heals by itself; and
+//! the same promises on a real three-primary Redis Cluster. Needs `redis-server` and
+//! `redis-cli` on PATH.
 
 mod abandon;
 mod cli;
+mod cluster;
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;

@@ -92,14 +92,7 @@ async fn replica_started_before_redis() {
     .await;
     replica.wait_for(ServingStatus::NotServing).await;
     let mut client = replica.client().await;
-    let refused = client
-        .create_game(pb::CreateGameRequest {
-            variant: pb::Variant::Chess as i32,
-            ..Default::default()
-        })
-        .await
-        .expect_err("no redis yet");
-    assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
+    create_is_refused(&mut client).await;
     redis.restart();
     replica.wait_for(ServingStatus::Serving).await;
     let seats = support::create(&mut client, None).await;
@@ -115,4 +108,42 @@ async fn replica_started_before_redis() {
         second.map(|e| support::describe(&e)).as_deref(),
         Some("move d2d4")
     );
+}
+
+/// A Redis that still holds keys of the layout before buckets (`chessd:games`) keeps a new
+/// replica NOT_SERVING and refusing calls, so its games are never silently out of sight; once
+/// the operator has dealt with them, the replica serves by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn old_layout_keys_keep_replicas_from_serving() {
+    let redis = Redis::start();
+    let reply = redis.command(&["ZADD", "chessd:games", "0", "0000000000001"]);
+    assert_eq!(reply, ":1\r\n");
+    let replica = support::start_replica(chessd::ServerConfig {
+        redis_url: Some(redis.url()),
+        ..chessd::ServerConfig::default()
+    })
+    .await;
+    // Several probes (one every 500 ms) have found the old key.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(
+        crate::common::health_at(replica.addr).await,
+        ServingStatus::NotServing
+    );
+    let mut client = replica.client().await;
+    create_is_refused(&mut client).await;
+    assert_eq!(redis.command(&["DEL", "chessd:games"]), ":1\r\n");
+    replica.wait_for(ServingStatus::Serving).await;
+    support::create(&mut client, None).await;
+}
+
+/// A CreateGame is refused UNAVAILABLE / STORE_UNAVAILABLE.
+async fn create_is_refused(client: &mut support::Client) {
+    let refused = client
+        .create_game(pb::CreateGameRequest {
+            variant: pb::Variant::Chess as i32,
+            ..Default::default()
+        })
+        .await
+        .expect_err("the store is not usable");
+    assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
 }

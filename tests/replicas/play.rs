@@ -2,7 +2,7 @@
 
 use chessd::proto as pb;
 
-use crate::support::{self, Redis};
+use crate::support::{self, Redis, Replica};
 
 /// Moves and draw answers go to different replicas in turn; every replica's watchers (from
 /// the start, and one resuming after seq 2) see every event once, in order; every replica
@@ -15,18 +15,26 @@ async fn any_replica_serves_and_every_watcher_sees_each_event_once() {
         support::replica(&redis).await,
         support::replica(&redis).await,
     ];
+    play_across(&replicas).await;
+}
+
+/// The game of the test above on `replicas` (at least two; a store with no other game): its
+/// moves and draw answers spread over them, watched on each, then the same game, list and
+/// statistics everywhere.
+pub async fn play_across(replicas: &[Replica]) {
     let mut clients = Vec::new();
-    for r in &replicas {
+    for r in replicas {
         clients.push(r.client().await);
     }
+    let n = clients.len();
     let seats = support::create(&mut clients[0], None).await;
     let mut watchers = Vec::new();
     for c in &mut clients {
         watchers.push(support::watch(c, &seats.id, 0).await);
     }
 
-    support::play(&mut clients[1], &seats, 'w', "f2f3").await;
-    clients[2]
+    support::play(&mut clients[1 % n], &seats, 'w', "f2f3").await;
+    clients[2 % n]
         .offer_draw(support::authed(
             pb::OfferDrawRequest {
                 game_id: seats.id.clone(),
@@ -34,8 +42,8 @@ async fn any_replica_serves_and_every_watcher_sees_each_event_once() {
             &seats.black,
         ))
         .await
-        .expect("offer draw on replica 2");
-    let late = support::watch(&mut clients[1], &seats.id, 2).await;
+        .expect("offer draw");
+    let late = support::watch(&mut clients[1 % n], &seats.id, 2).await;
     clients[0]
         .respond_to_draw(support::authed(
             pb::RespondToDrawRequest {
@@ -45,10 +53,10 @@ async fn any_replica_serves_and_every_watcher_sees_each_event_once() {
             &seats.white,
         ))
         .await
-        .expect("decline on replica 0");
+        .expect("decline");
     support::play(&mut clients[0], &seats, 'b', "e7e5").await;
-    support::play(&mut clients[2], &seats, 'w', "g2g4").await;
-    let last = support::play(&mut clients[1], &seats, 'b', "d8h4").await;
+    support::play(&mut clients[2 % n], &seats, 'w', "g2g4").await;
+    let last = support::play(&mut clients[1 % n], &seats, 'b', "d8h4").await;
     assert_eq!(last.r#move.expect("move").seq, 6);
 
     let over = format!("over 0-1 {}", pb::Termination::Checkmate as i32);

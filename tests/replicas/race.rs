@@ -2,7 +2,7 @@
 
 use tonic::Code;
 
-use crate::support::{self, Redis};
+use crate::support::{self, Redis, Replica};
 
 /// Different moves for the same ply, sent at once to two replicas: one is played, the other
 /// is told PLY_MISMATCH (with `expected_ply`) or NOT_YOUR_TURN (without), and the game holds
@@ -14,8 +14,13 @@ async fn racing_replicas_one_winner_per_ply() {
         support::replica(&redis).await,
         support::replica(&redis).await,
     );
+    one_winner_per_ply(&r0, &r1, 12).await;
+}
+
+/// The race of the test above, `rounds` times on fresh games, between `r0` and `r1`.
+pub async fn one_winner_per_ply(r0: &Replica, r1: &Replica, rounds: u32) {
     let mut c0 = r0.client().await;
-    for round in 0..12u32 {
+    for round in 0..rounds {
         let with_expected = round % 2 == 0;
         let seats = support::create(&mut c0, None).await;
         let (mut a, mut b) = (r0.client().await, r1.client().await);

@@ -36,25 +36,7 @@ async fn pages_across_replicas() {
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     ids.reverse();
-    let mut listed = Vec::new();
-    let mut token = String::new();
-    for page in 0.. {
-        let c = if page % 2 == 0 { &mut c1 } else { &mut c0 };
-        let answer = c
-            .list_games(pb::ListGamesRequest {
-                page_size: 2,
-                page_token: token.clone(),
-                ..Default::default()
-            })
-            .await
-            .expect("list")
-            .into_inner();
-        listed.extend(answer.games.into_iter().map(|g| g.game_id));
-        token = answer.next_page_token;
-        if token.is_empty() {
-            break;
-        }
-    }
+    let listed = support::list_all(&mut c0, &mut c1, 2).await;
     assert_eq!(listed, ids);
 
     let seats = support::create(&mut c0, None).await;

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::common::json_field;
-pub use crate::common::redis::Redis;
+pub use crate::common::redis::{Cluster, Redis};
 pub use crate::common::{authed, channel_at, next_event, reason, wait_for_health, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
@@ -38,6 +38,20 @@ pub async fn replica(redis: &Redis) -> Replica {
         ..ServerConfig::default()
     })
     .await
+}
+
+/// A replica on a Redis Cluster, given every node as a seed (`--redis-cluster`).
+pub async fn cluster_replica(cluster: &Cluster) -> Replica {
+    replica_with(cluster_config(cluster)).await
+}
+
+/// The configuration of a replica on `cluster`.
+pub fn cluster_config(cluster: &Cluster) -> ServerConfig {
+    ServerConfig {
+        redis_url: Some(cluster.urls()),
+        redis_cluster: true,
+        ..ServerConfig::default()
+    }
 }
 
 pub async fn replica_with(config: ServerConfig) -> Replica {
@@ -249,6 +263,52 @@ pub async fn get(client: &mut Client, id: &str) -> Result<pb::Game, Status> {
         .get_game(pb::GetGameRequest { game_id: id.into() })
         .await
         .map(|r| r.into_inner().game.expect("game"))
+}
+
+/// Every game id ListGames gives, page after page of `page_size`, the pages asked of `a` and
+/// `b` in turn (so each page token crosses replicas).
+pub async fn list_all(a: &mut Client, b: &mut Client, page_size: u32) -> Vec<String> {
+    let mut listed = Vec::new();
+    let mut token = String::new();
+    for page in 0.. {
+        let c = if page % 2 == 0 { &mut *b } else { &mut *a };
+        let answer = c
+            .list_games(pb::ListGamesRequest {
+                page_size,
+                page_token: token.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("list a page")
+            .into_inner();
+        listed.extend(answer.games.into_iter().map(|g| g.game_id));
+        token = answer.next_page_token;
+        if token.is_empty() {
+            break;
+        }
+    }
+    listed
+}
+
+/// Events until the game-over event: the descriptions of those before it, then it and its
+/// game-over message.
+pub async fn until_game_over(
+    stream: &mut Streaming<pb::WatchGameResponse>,
+) -> (Vec<String>, pb::WatchGameResponse, pb::GameOver) {
+    let mut seen = Vec::new();
+    loop {
+        let event = next_event(stream)
+            .await
+            .expect("stream")
+            .expect("the game-over event before the stream ends");
+        match &event.event {
+            Some(Event::GameOver(over)) => {
+                let over = over.clone();
+                return (seen, event, over);
+            }
+            _ => seen.push(describe(&event)),
+        }
+    }
 }
 
 /// Every message until the stream ends, as `(seq, description)`.

@@ -1,13 +1,15 @@
 //! Test support: a real chessd server on `127.0.0.1:0`, a generated client, and helpers that
 //! fail with the position (FEN) and the server's message when something is off.
 //!
-//! The store comes from `CHESSD_TEST_STORE`: `memory` (unset: the default) or `redis`, where
-//! each server gets its own `redis-server` on a free loopback port, so the same suite checks
-//! that the Redis store answers as the memory store does (`.ci/run` runs it both ways).
+//! The store comes from `CHESSD_TEST_STORE`: `memory` (unset: the default), `redis`, where
+//! each server gets its own `redis-server` on a free loopback port, or `redis-cluster`, where
+//! each server gets its own three-primary Redis Cluster (`--redis-cluster`), so the same suite
+//! checks that the Redis store answers as the memory store does, on one Redis and on a
+//! Cluster.
 
 use std::net::SocketAddr;
 
-use crate::common::redis::Redis;
+use crate::common::redis::{Cluster, Redis};
 use crate::common::wait_for_health;
 pub use crate::common::{authed, next_event, reason, watch};
 use chessd::proto::game_service_client::GameServiceClient;
@@ -31,16 +33,36 @@ pub struct TestServer {
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<Result<(), RunError>>,
     /// The server's own Redis when the suite runs on Redis; killed when the test ends.
-    _redis: Option<Redis>,
+    _redis: Option<Backing>,
 }
 
-/// Whether this run of the suite keeps games in Redis (`CHESSD_TEST_STORE=redis`).
-pub fn on_redis() -> bool {
+/// A test server's Redis.
+enum Backing {
+    Single(Redis),
+    Cluster(Cluster),
+}
+
+/// Where this run of the suite keeps games (`CHESSD_TEST_STORE`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StoreKind {
+    Memory,
+    Redis,
+    RedisCluster,
+}
+
+fn store_kind() -> StoreKind {
     match std::env::var("CHESSD_TEST_STORE").as_deref() {
-        Ok("redis") => true,
-        Ok("memory" | "") | Err(_) => false,
-        Ok(other) => panic!("CHESSD_TEST_STORE is memory or redis, not {other:?}"),
+        Ok("redis") => StoreKind::Redis,
+        Ok("redis-cluster") => StoreKind::RedisCluster,
+        Ok("memory" | "") | Err(_) => StoreKind::Memory,
+        Ok(other) => panic!("CHESSD_TEST_STORE is memory, redis or redis-cluster, not {other:?}"),
     }
+}
+
+/// Whether this run of the suite keeps games in Redis (`CHESSD_TEST_STORE=redis` or
+/// `redis-cluster`).
+pub fn on_redis() -> bool {
+    store_kind() != StoreKind::Memory
 }
 
 /// For a test that starts with tokio's clock paused: on Redis, runs it in real time instead.
@@ -60,9 +82,18 @@ pub async fn start() -> TestServer {
 /// A server with `config`, on its own Redis when the suite runs on Redis (once Redis answers,
 /// as the health service says).
 pub async fn start_with(mut config: ServerConfig) -> TestServer {
-    let redis = on_redis().then(Redis::start);
-    if let Some(redis) = &redis {
-        config.redis_url = Some(redis.url());
+    let redis = match store_kind() {
+        StoreKind::Memory => None,
+        StoreKind::Redis => Some(Backing::Single(Redis::start())),
+        StoreKind::RedisCluster => Some(Backing::Cluster(Cluster::start())),
+    };
+    match &redis {
+        Some(Backing::Single(redis)) => config.redis_url = Some(redis.url()),
+        Some(Backing::Cluster(cluster)) => {
+            config.redis_url = Some(cluster.urls());
+            config.redis_cluster = true;
+        }
+        None => {}
     }
     let mut server = spawn(config).await;
     if redis.is_some() {

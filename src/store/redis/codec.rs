@@ -23,35 +23,101 @@ use crate::store::journal::EventRow;
 use crate::store::{GameId, GameStatus, Players, TimeControl};
 use crate::token::{SeatToken, TokenDigest};
 
-/// Every game id, ordered by id (a sorted set with score 0, read by lexical range: ids are
-/// fixed-width base32, so text order is creation order).
-pub const GAMES: &str = "chessd:games";
-/// Deadlines of ongoing games, the earlier of the flag and `--abandon-after` since the last
-/// move (score: Unix milliseconds).
-pub const DEADLINES: &str = "chessd:deadlines";
-/// Finished games (score: when they ended, Unix milliseconds), for the count limit and retention.
-pub const FINISHED: &str = "chessd:finished";
-/// Result counts: `<variant>:w`, `<variant>:b`, `<variant>:d`.
-pub const STATS: &str = "chessd:stats";
-/// Ongoing games, for `--max-live-games` across replicas.
-pub const LIVE: &str = "chessd:live";
+/// Buckets the games are sharded into. Every key a script touches is one bucket's: the
+/// game's own keys and its bucket's list, deadlines, finished set, live count and result
+/// counts share the bucket's hash tag, so each script is one atomic change in one Redis
+/// Cluster slot, and the counts stay exact. Readers go over every bucket (ListGames merges
+/// their lists, GetStats sums their counts, every replica sweeps every bucket's deadlines), so
+/// more buckets spread a cluster's load more evenly at the price of more reads per list and
+/// sweep. Part of the key layout: changing it moves games to other keys.
+pub const BUCKETS: usize = 16;
+
+// A bucket is read from an id's low bits, of which there are 22: a power of two keeps every
+// bucket equally likely and lets [`in_bucket`] place an id in a chosen one.
+const _: () = assert!(BUCKETS.is_power_of_two() && BUCKETS <= 1 << 22);
+
+/// Keys of the layout before buckets (one shared list, deadline set, counts), checked at start
+/// so a deployment never serves while games of the old layout sit unseen.
+pub const OLD_LAYOUT_KEYS: [&str; 3] = ["chessd:games", "chessd:live", "chessd:stats"];
+
+/// A game's bucket: its id's random low bits, so games spread evenly and every replica finds
+/// the bucket from the id alone.
+#[must_use]
+pub fn bucket_of(id: GameId) -> usize {
+    (id.get() % BUCKETS as u64) as usize
+}
+
+/// `random` with its low bits replaced so that the id drawn from it falls in `bucket`.
+#[must_use]
+pub fn in_bucket(random: u64, bucket: usize) -> u64 {
+    (random & !(BUCKETS as u64 - 1)) | bucket as u64
+}
+
+/// The bucket a CreateGame request id's record lives in (the game it makes is drawn in the
+/// same bucket, so the script sees both).
+#[must_use]
+pub fn bucket_of_request(request_id: &str) -> usize {
+    let h = sha256("chessd create bucket", &[request_id.as_bytes()]);
+    (u64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]) % BUCKETS as u64) as usize
+}
+
+/// A bucket's keys: `{chessd:bNN}` is the hash tag that puts them all in one cluster slot.
+#[must_use]
+pub fn bucket_key(bucket: usize, name: &str) -> String {
+    format!("{{chessd:b{bucket:02}}}:{name}")
+}
+
+/// Every game id of a bucket, ordered by id (a sorted set with score 0, read by lexical range:
+/// ids are fixed-width base32, so text order is creation order).
+#[must_use]
+pub fn games_key(bucket: usize) -> String {
+    bucket_key(bucket, "games")
+}
+
+/// Deadlines of a bucket's ongoing games, the earlier of the flag and `--abandon-after` since
+/// the last move (score: Unix milliseconds).
+#[must_use]
+pub fn deadlines_key(bucket: usize) -> String {
+    bucket_key(bucket, "deadlines")
+}
+
+/// A bucket's finished games (score: when they ended, Unix milliseconds), for the count limit
+/// and retention.
+#[must_use]
+pub fn finished_key(bucket: usize) -> String {
+    bucket_key(bucket, "finished")
+}
+
+/// A bucket's result counts: `<variant>:w`, `<variant>:b`, `<variant>:d`.
+#[must_use]
+pub fn stats_key(bucket: usize) -> String {
+    bucket_key(bucket, "stats")
+}
+
+/// A bucket's ongoing games, for `--max-live-games` across replicas.
+#[must_use]
+pub fn live_key(bucket: usize) -> String {
+    bucket_key(bucket, "live")
+}
 
 /// How long a CreateGame request id is remembered (a retry comes within seconds).
 pub const CREATE_MEMORY: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// The game's hash. `{id}` is a hash tag: every key of one game lives in one cluster slot.
+/// The game's hash, in its bucket's slot.
 #[must_use]
 pub fn game_key(id: GameId) -> String {
-    format!("chessd:{{{id}}}:game")
+    bucket_key(bucket_of(id), &format!("game:{id}"))
 }
 
 /// The game's event stream; entry `<seq>-0` is event `seq`.
 #[must_use]
 pub fn events_key(id: GameId) -> String {
-    format!("chessd:{{{id}}}:events")
+    bucket_key(bucket_of(id), &format!("events:{id}"))
 }
 
 /// The pub/sub channel that announces a game's new events (the payload is the last seq).
+/// Published with plain PUBLISH, which a Redis Cluster relays to every node, so its slot does
+/// not matter (see `follow`).
 #[must_use]
 pub fn channel(id: GameId) -> String {
     format!("chessd:{{{id}}}:appended")
@@ -120,13 +186,12 @@ pub fn request_key(request_id: &str) -> u64 {
     u64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]])
 }
 
-/// The Redis key of a CreateGame request id's record (the id itself is not stored).
+/// The Redis key of a CreateGame request id's record (the id itself is not stored), in the
+/// bucket [`bucket_of_request`] names.
 #[must_use]
 pub fn create_key(request_id: &str) -> String {
-    format!(
-        "chessd:create:{}",
-        hex(&sha256("chessd create request", &[request_id.as_bytes()]))
-    )
+    let digest = hex(&sha256("chessd create request", &[request_id.as_bytes()]));
+    bucket_key(bucket_of_request(request_id), &format!("create:{digest}"))
 }
 
 /// What a creation request asks for, hashed: a retry must ask for the same.
@@ -608,6 +673,35 @@ mod tests {
         let id: GameId = "0000000000001".parse().unwrap();
         assert_eq!(game_of_channel(&channel(id)), Some(id));
         assert_eq!(game_of_channel("chessd:{zz}:appended"), None);
-        assert!(game_key(id).contains("{0000000000001}"));
+    }
+
+    /// A game's keys and its bucket's shared keys carry one hash tag (one cluster slot), and a
+    /// creation's request record is in the bucket of the game drawn for it.
+    #[test]
+    fn a_game_and_its_bucket_share_a_tag() {
+        let tag = |key: &str| key[..key.find('}').unwrap() + 1].to_owned();
+        for n in 0..64u64 {
+            let id = GameId::new(UNIX_EPOCH + Duration::from_secs(1_700_000_000), n);
+            let b = bucket_of(id);
+            assert_eq!(b, (n % BUCKETS as u64) as usize);
+            let tags = [
+                tag(&game_key(id)),
+                tag(&events_key(id)),
+                tag(&games_key(b)),
+                tag(&deadlines_key(b)),
+                tag(&finished_key(b)),
+                tag(&stats_key(b)),
+                tag(&live_key(b)),
+            ];
+            assert!(tags.iter().all(|t| *t == tags[0]), "{tags:?}");
+        }
+        let id = GameId::new(SystemTime::now(), in_bucket(u64::MAX, 5));
+        assert_eq!(bucket_of(id), 5);
+        let rid = "create-1";
+        assert_eq!(
+            tag(&create_key(rid)),
+            tag(&games_key(bucket_of_request(rid)))
+        );
+        assert!(OLD_LAYOUT_KEYS.iter().all(|k| !k.starts_with('{')));
     }
 }

@@ -9,11 +9,18 @@
 //! game's channel; each replica holds one pub/sub connection for all its followed games, and a
 //! notification makes the game's follower read the stream's tail (XRANGE from its last seq) on
 //! the shared multiplexed connection. Nothing blocks a connection per game or per watcher, a
-//! quiet game costs nothing, and the channel works unchanged on Redis Cluster (where a
-//! multi-key XREAD across slots would not). The stream stays the truth: a notification only
+//! quiet game costs nothing, and no multi-key XREAD spans slots. The stream stays the truth: a notification only
 //! says "read again", so a lost one costs latency, never an event. Every [`RESYNC`] each
 //! follower reads its tail anyway, and after the pub/sub connection comes back every followed
 //! game is subscribed again and read again from its last seq.
+//!
+//! Redis Cluster: the scripts use plain PUBLISH, which a cluster relays to every node, so the
+//! one pub/sub connection may be to any node (the first seed that answers; the next one when
+//! it drops) and needs no slot map. Sharded pub/sub (SPUBLISH/SSUBSCRIBE) would spare that
+//! fan-out, but the `redis` 1.8 cluster client delivers pushes only over RESP3 and through a
+//! sender that cannot wait (unbounded, or dropping when full): a second delivery path beside
+//! the one that works on one Redis, with its own bound to choose. At one short message per
+//! event the broadcast is the simpler correct choice.
 //!
 //! Each follower's reads are serialised (one task at a time per follower, started when a
 //! notification arrives and running while more come), so events go out once and in order.
@@ -44,7 +51,9 @@ const RECONNECT_PAUSE: Duration = Duration::from_millis(200);
 /// The followed games of one replica.
 #[derive(Debug)]
 pub struct Hub {
-    client: Client,
+    /// Where the pub/sub connection may go: the one Redis, or a cluster's seed nodes (tried in
+    /// turn).
+    clients: Vec<Client>,
     /// Each watched game's channel capacity (`--watch-buffer`).
     capacity: usize,
     /// Followed games. A std mutex, held only to find, add or drop a follower and to subscribe
@@ -84,9 +93,9 @@ impl Follower {
 }
 
 impl Hub {
-    pub fn new(client: Client, capacity: usize) -> Hub {
+    pub fn new(clients: Vec<Client>, capacity: usize) -> Hub {
         Hub {
-            client,
+            clients,
             capacity,
             followed: Mutex::default(),
             sink: Mutex::default(),
@@ -302,10 +311,15 @@ async fn read(follower: Arc<Follower>, inner: Arc<Inner>, id: GameId) {
 pub async fn listen(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(RESYNC);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut attempt = 0usize;
     loop {
-        let Some(client) = inner.upgrade().map(|i| i.hub.client.clone()) else {
+        let Some(client) = inner.upgrade().and_then(|i| {
+            let clients = &i.hub.clients;
+            clients.get(attempt % clients.len().max(1)).cloned()
+        }) else {
             return;
         };
+        attempt = attempt.wrapping_add(1);
         let connected = tokio::time::timeout(CONNECT_TIMEOUT, client.get_async_pubsub()).await;
         let Ok(Ok(pubsub)) = connected else {
             // Redis is unreachable (the probe reports it); followers still resync, and fail.

@@ -11,18 +11,25 @@
 //!   the game's channel. A replica that played from a stale seq gets the current seq back and
 //!   nothing is written.
 //!
-//! Redis Cluster: a game's own keys share a slot (`{id}` hash tags), but these scripts also
-//! touch the shared index keys (list, deadlines, counts), which live in other slots; they
-//! therefore need one Redis primary (optionally with replicas and Sentinel), not a Cluster.
-//! The README (Running several replicas) says what a Cluster would need.
+//! Redis Cluster: every key a script declares is its game's bucket's (`codec::BUCKETS`: the
+//! game's hash and stream and the bucket's list, deadlines, finished set, live count, result
+//! counts and request records share one hash tag), so each script runs on one slot's primary
+//! and stays one atomic change, on a Cluster as on one Redis. The one exception is the
+//! live-game limit, which spans buckets: on one Redis, CREATE is also given the other buckets'
+//! live counts as keys and checks the limit exactly; on a Cluster, where that would be
+//! CROSSSLOT, the replica reads the other buckets' counts just before and passes their sum, so
+//! creations racing in different buckets may overshoot the limit by their number.
 
 use std::sync::LazyLock;
 
 use ::redis::Script;
 
-/// KEYS: game hash, games list, deadlines, live count, request record ("" for none).
-/// ARGV: id, live limit, deadline ms ("" for none), fingerprint, request memory in seconds,
-/// then the game hash's field/value pairs.
+/// KEYS: game hash, games list, deadlines, live count, request record (without a request id a
+/// key of the bucket that is never written: a Cluster routes by every declared key), then
+/// other buckets' live counts (one Redis only; added to the live count).
+/// ARGV: id, live limit, deadline ms ("" for none), fingerprint, request memory in seconds
+/// ("" without a request id), live games counted outside these keys, then the game hash's
+/// field/value pairs.
 /// Returns `{"created"}`, `{"exists", id, fingerprint}` (a retry), `{"full"}` (the
 /// live limit) or `{"taken"}` (the id exists: draw another).
 pub static CREATE: LazyLock<Script> = LazyLock::new(|| {
@@ -30,7 +37,8 @@ pub static CREATE: LazyLock<Script> = LazyLock::new(|| {
         r"
 local game, games, deadlines, live, request = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, limit, deadline = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-if request ~= '' then
+local remembered = ARGV[5] ~= ''
+if remembered then
   local found = redis.call('HMGET', request, 'id', 'fingerprint')
   if found[1] then
     return {'exists', found[1], found[2]}
@@ -39,12 +47,16 @@ end
 if redis.call('EXISTS', game) == 1 then
   return {'taken'}
 end
-if (tonumber(redis.call('GET', live)) or 0) >= limit then
+local counted = tonumber(ARGV[6]) + (tonumber(redis.call('GET', live)) or 0)
+for k = 6, #KEYS do
+  counted = counted + (tonumber(redis.call('GET', KEYS[k])) or 0)
+end
+if counted >= limit then
   return {'full'}
 end
 redis.call('INCR', live)
 local fields = {}
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   fields[#fields + 1] = ARGV[i]
 end
 redis.call('HSET', game, unpack(fields))
@@ -52,7 +64,7 @@ redis.call('ZADD', games, 0, id)
 if deadline ~= '' then
   redis.call('ZADD', deadlines, deadline, id)
 end
-if request ~= '' then
+if remembered then
   redis.call('HSET', request, 'id', id, 'fingerprint', ARGV[4])
   redis.call('EXPIRE', request, tonumber(ARGV[5]))
 end

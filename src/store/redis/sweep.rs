@@ -2,8 +2,12 @@
 //! deadline sweep and the finished-games sweep. Each task holds the store weakly and stops
 //! with it.
 //!
-//! - **Probe**: a PING every [`PROBE_PERIOD`]; its result is the store's readiness (health
-//!   SERVING or NOT_SERVING).
+//! - **Probe**: every [`PROBE_PERIOD`] a PING (on a Cluster, `CLUSTER INFO` saying
+//!   `cluster_state:ok`: every slot has a primary) and a look for keys of the layout before
+//!   buckets; the result is the store's readiness (health SERVING or NOT_SERVING). Old-layout
+//!   keys keep a replica NOT_SERVING, with an error in the log, and make it refuse every call
+//!   (UNAVAILABLE): their games would be invisible to this version, and serving beside them
+//!   would look like losing them.
 //! - **Deadlines** (flags and `--abandon-after`): a game's deadline is the earlier of its
 //!   flag and its abandonment (the last move's wall time plus `--abandon-after`). Every
 //!   [`FLAG_PERIOD`] a replica reads the deadlines that have passed and tries to end those
@@ -12,13 +16,20 @@
 //!   abandonment and the others find the game changed. No replica owns a game: a game ends on
 //!   time as long as any replica runs.
 //! - **Finished games**: beyond `--max-finished-games`, and past `--retention`, the oldest
-//!   finished games are deleted (their keys, their place in the list). Deleting is idempotent,
-//!   so replicas doing it at once do no harm. Result counts are kept apart and stay.
+//!   finished games are deleted (their keys, their place in the list). The limit is the
+//!   deployment's: the oldest across every bucket go first. Deleting is idempotent, so
+//!   replicas doing it at once do no harm. Result counts are kept apart and stay.
+//!
+//! Every bucket (`codec::BUCKETS`) is swept by every replica, one command per bucket: the
+//! buckets are in different cluster slots.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, SystemTime};
 
-use super::{Inner, codec, unavailable};
+use ::redis::RedisError;
+
+use super::{BUCKETS, Inner, codec, unavailable};
 use crate::error::ServiceError;
 use crate::store::GameId;
 
@@ -34,21 +45,85 @@ const FINISHED_PERIOD: Duration = Duration::from_secs(1);
 /// Finished games deleted per trim at most.
 const FINISHED_BATCH: usize = 1024;
 
-/// Sets the store's readiness from a PING every [`PROBE_PERIOD`].
+/// Why a probe found the store not ready.
+enum Down {
+    Redis(RedisError),
+    ClusterState(String),
+    OldLayout(u64),
+}
+
+impl std::fmt::Display for Down {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Down::Redis(e) => write!(f, "{e}"),
+            Down::ClusterState(state) => write!(f, "redis cluster state is {state:?}, not ok"),
+            Down::OldLayout(n) => write!(
+                f,
+                "redis holds {n} key(s) of the key layout before buckets ({}): finish or \
+                 delete those games with the chessd version that wrote them, or use another \
+                 Redis; this version will not serve beside them",
+                codec::OLD_LAYOUT_KEYS.join(", ")
+            ),
+        }
+    }
+}
+
+/// One probe: Redis answers, a Cluster has every slot served, and no old-layout key exists.
+async fn check(inner: &Inner) -> Result<(), Down> {
+    let mut conn = inner.conn();
+    if inner.conn.is_cluster() {
+        let info: String = ::redis::cmd("CLUSTER")
+            .arg("INFO")
+            .query_async(&mut conn)
+            .await
+            .map_err(Down::Redis)?;
+        let state = info
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("cluster_state:"))
+            .unwrap_or("unknown");
+        if state != "ok" {
+            return Err(Down::ClusterState(state.to_owned()));
+        }
+    } else {
+        ::redis::cmd("PING")
+            .query_async::<String>(&mut conn)
+            .await
+            .map_err(Down::Redis)?;
+    }
+    // EXISTS over keys of several slots: the cluster client splits it by slot and adds up.
+    let old: u64 = ::redis::cmd("EXISTS")
+        .arg(&codec::OLD_LAYOUT_KEYS[..])
+        .query_async(&mut conn)
+        .await
+        .map_err(Down::Redis)?;
+    if old > 0 {
+        return Err(Down::OldLayout(old));
+    }
+    Ok(())
+}
+
+/// Sets the store's readiness from a [`check`] every [`PROBE_PERIOD`].
 pub async fn probe(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(PROBE_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
         let Some(inner) = inner.upgrade() else { return };
-        let answer: Result<String, _> = ::redis::cmd("PING").query_async(&mut inner.conn()).await;
+        let answer = check(&inner).await;
+        match &answer {
+            Ok(()) => inner.old_layout.store(false, Ordering::Relaxed),
+            Err(Down::OldLayout(_)) => inner.old_layout.store(true, Ordering::Relaxed),
+            // Redis did not answer: what the last answer said still holds.
+            Err(_) => {}
+        }
         let up = answer.is_ok();
         inner.ready.send_if_modified(|ready| {
             if *ready == up {
                 return false;
             }
             match &answer {
-                Ok(_) => tracing::info!("redis reachable: serving"),
+                Ok(()) => tracing::info!("redis reachable: serving"),
+                Err(e @ Down::OldLayout(_)) => tracing::error!(error = %e, "not serving"),
                 Err(e) => tracing::warn!(error = %e, "redis unreachable: not serving"),
             }
             *ready = up;
@@ -70,9 +145,17 @@ pub async fn flags(inner: Weak<Inner>) {
 }
 
 async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
+    for bucket in 0..BUCKETS {
+        sweep_bucket_flags(inner, bucket).await?;
+    }
+    Ok(())
+}
+
+async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), ServiceError> {
+    let deadlines = codec::deadlines_key(bucket);
     let now = codec::epoch_ms(SystemTime::now());
     let due: Vec<String> = ::redis::cmd("ZRANGEBYSCORE")
-        .arg(codec::DEADLINES)
+        .arg(&deadlines)
         .arg("-inf")
         .arg(now)
         .arg("LIMIT")
@@ -85,7 +168,7 @@ async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
         let Ok(id) = text.parse::<GameId>() else {
             // Not a game id: nothing to flag; keep the set clean.
             let _: Result<(), _> = ::redis::cmd("ZREM")
-                .arg(codec::DEADLINES)
+                .arg(&deadlines)
                 .arg(&text)
                 .query_async(&mut inner.conn())
                 .await;
@@ -96,7 +179,7 @@ async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
             Ok((game, _)) => inner.put_back(id, game),
             Err(ServiceError::GameNotFound { .. }) => {
                 let _: Result<(), _> = ::redis::cmd("ZREM")
-                    .arg(codec::DEADLINES)
+                    .arg(&deadlines)
                     .arg(&text)
                     .query_async(&mut inner.conn())
                     .await;
@@ -123,59 +206,82 @@ pub async fn finished(inner: Weak<Inner>) {
 
 async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
     let mut conn = inner.conn();
-    let count: usize = ::redis::cmd("ZCARD")
-        .arg(codec::FINISHED)
-        .query_async(&mut conn)
-        .await
-        .map_err(|e| unavailable(&e))?;
-    let excess = count
-        .saturating_sub(inner.limits.max_finished_games)
-        .min(FINISHED_BATCH);
-    let mut doomed: Vec<String> = if excess > 0 {
-        ::redis::cmd("ZRANGE")
-            .arg(codec::FINISHED)
-            .arg(0)
-            .arg(excess - 1)
-            .query_async(&mut conn)
-            .await
-            .map_err(|e| unavailable(&e))?
-    } else {
-        Vec::new()
-    };
-    if let Some(retention) = inner.limits.retention {
-        let cutoff = codec::epoch_ms(SystemTime::now())
-            .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
-        let old: Vec<String> = ::redis::cmd("ZRANGEBYSCORE")
-            .arg(codec::FINISHED)
-            .arg("-inf")
-            .arg(format!("({cutoff}"))
-            .arg("LIMIT")
-            .arg(0)
-            .arg(FINISHED_BATCH)
+    let mut counts = [0usize; BUCKETS];
+    for (bucket, count) in counts.iter_mut().enumerate() {
+        *count = ::redis::cmd("ZCARD")
+            .arg(codec::finished_key(bucket))
             .query_async(&mut conn)
             .await
             .map_err(|e| unavailable(&e))?;
-        doomed.extend(old);
     }
-    if doomed.is_empty() {
-        return Ok(());
+    let excess = counts
+        .iter()
+        .sum::<usize>()
+        .saturating_sub(inner.limits.max_finished_games)
+        .min(FINISHED_BATCH);
+    let mut doomed: Vec<Vec<String>> = vec![Vec::new(); BUCKETS];
+    if excess > 0 {
+        // The deployment's `excess` oldest are among each bucket's `excess` oldest.
+        let mut oldest: Vec<(f64, usize, String)> = Vec::new();
+        for bucket in (0..BUCKETS).filter(|&b| counts[b] > 0) {
+            let part: Vec<(String, f64)> = ::redis::cmd("ZRANGE")
+                .arg(codec::finished_key(bucket))
+                .arg(0)
+                .arg(excess - 1)
+                .arg("WITHSCORES")
+                .query_async(&mut conn)
+                .await
+                .map_err(|e| unavailable(&e))?;
+            oldest.extend(part.into_iter().map(|(id, at)| (at, bucket, id)));
+        }
+        oldest.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.2.cmp(&b.2)));
+        for (_, bucket, id) in oldest.into_iter().take(excess) {
+            doomed[bucket].push(id);
+        }
     }
-    let mut pipe = ::redis::pipe();
-    for text in &doomed {
-        if let Ok(id) = text.parse::<GameId>() {
-            pipe.del(codec::game_key(id))
+    if let Some(retention) = inner.limits.retention {
+        let cutoff = codec::epoch_ms(SystemTime::now())
+            .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
+        for (bucket, doomed) in doomed.iter_mut().enumerate() {
+            let old: Vec<String> = ::redis::cmd("ZRANGEBYSCORE")
+                .arg(codec::finished_key(bucket))
+                .arg("-inf")
+                .arg(format!("({cutoff}"))
+                .arg("LIMIT")
+                .arg(0)
+                .arg(FINISHED_BATCH)
+                .query_async(&mut conn)
+                .await
+                .map_err(|e| unavailable(&e))?;
+            doomed.extend(old);
+        }
+    }
+    let mut forgotten = 0;
+    for (bucket, doomed) in doomed.iter().enumerate() {
+        if doomed.is_empty() {
+            continue;
+        }
+        // One pipeline per bucket: its keys share a slot.
+        let mut pipe = ::redis::pipe();
+        for text in doomed {
+            if let Ok(id) = text.parse::<GameId>() {
+                pipe.del(codec::game_key(id))
+                    .ignore()
+                    .del(codec::events_key(id))
+                    .ignore();
+            }
+            pipe.zrem(codec::games_key(bucket), text)
                 .ignore()
-                .del(codec::events_key(id))
+                .zrem(codec::finished_key(bucket), text)
                 .ignore();
         }
-        pipe.zrem(codec::GAMES, text)
-            .ignore()
-            .zrem(codec::FINISHED, text)
-            .ignore();
+        pipe.query_async::<()>(&mut conn)
+            .await
+            .map_err(|e| unavailable(&e))?;
+        forgotten += doomed.len();
     }
-    pipe.query_async::<()>(&mut conn)
-        .await
-        .map_err(|e| unavailable(&e))?;
-    tracing::debug!(games = doomed.len(), "finished games forgotten");
+    if forgotten > 0 {
+        tracing::debug!(games = forgotten, "finished games forgotten");
+    }
     Ok(())
 }

@@ -1,0 +1,178 @@
+//! The connection to Redis, one standalone server or a Redis Cluster, behind one handle that
+//! every command, pipeline and script of the store goes through.
+//!
+//! - **Standalone** (`--redis redis://HOST:PORT/`): a [`ConnectionManager`], multiplexed and
+//!   self-reconnecting.
+//! - **Cluster** (`--redis-cluster`, `--redis` with one or more comma-separated seed node
+//!   URLs): the `redis` crate's async cluster connection, which learns the slot map from any
+//!   seed, sends each command to its slot's primary, follows MOVED and ASK redirections and
+//!   refreshes the map when slots move. It is only correct because every script and pipeline
+//!   of the store touches one bucket's keys, all under one hash tag (see `codec::BUCKETS`);
+//!   anything spanning buckets is sent bucket by bucket.
+//!
+//! A CLUSTERDOWN answer (a slot without a reachable primary) is a Redis error like any other:
+//! the call fails UNAVAILABLE / STORE_UNAVAILABLE and the error is logged with its text.
+
+use std::time::Duration;
+
+use ::redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
+use ::redis::cluster::{ClusterClientBuilder, ClusterConfig};
+use ::redis::cluster_async::ClusterConnection;
+use ::redis::{Client, Cmd, Pipeline, RedisFuture, Value};
+
+/// How long one command may take before the call fails UNAVAILABLE.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long connecting may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+/// Retries of a cluster command after a connection error or a redirection the slot map did not
+/// expect (the crate's default of 16 with backoff would hold a call for many seconds).
+const CLUSTER_RETRIES: u32 = 3;
+/// Longest a cluster command may take with its retries.
+const CLUSTER_OVERALL_TIMEOUT: Duration = Duration::from_secs(4);
+
+/// Where the store's Redis is, parsed from `--redis` and `--redis-cluster`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// One URL standalone; the seed nodes of a cluster.
+    pub urls: Vec<String>,
+    pub cluster: bool,
+}
+
+impl Target {
+    /// `text` is one URL, or with `cluster` one or more comma-separated seed URLs.
+    pub fn parse(text: &str, cluster: bool) -> Result<Target, String> {
+        let urls: Vec<String> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if urls.is_empty() {
+            return Err("no redis url".into());
+        }
+        for url in &urls {
+            check_url(url)?;
+        }
+        if urls.len() > 1 && !cluster {
+            return Err(format!(
+                "several redis urls ({text:?}) need --redis-cluster: one standalone Redis takes one url"
+            ));
+        }
+        Ok(Target { urls, cluster })
+    }
+}
+
+/// Checks that `url` is a Redis URL this build can use.
+pub fn check_url(url: &str) -> Result<(), String> {
+    Client::open(url)
+        .map(|_| ())
+        .map_err(|e| format!("invalid redis url {url:?}: {e}"))
+}
+
+/// The store's command connection; cloning is cheap and shares it.
+#[derive(Clone)]
+pub enum Conn {
+    Single(ConnectionManager),
+    Cluster(ClusterConnection),
+}
+
+impl std::fmt::Debug for Conn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Conn::Single(_) => "Conn::Single",
+            Conn::Cluster(_) => "Conn::Cluster",
+        })
+    }
+}
+
+impl Conn {
+    /// A lazy connection: nothing is dialled until the first command, so the server starts
+    /// (not ready) while Redis is down.
+    pub fn open(target: &Target) -> Result<Conn, String> {
+        if target.cluster {
+            let client = ClusterClientBuilder::new(target.urls.clone())
+                .overall_response_timeout(Some(CLUSTER_OVERALL_TIMEOUT))
+                .retries(CLUSTER_RETRIES)
+                .max_retry_wait(500)
+                .build()
+                .map_err(|e| format!("redis cluster client: {e}"))?;
+            // The timeouts go in the connection's config: it replaces the builder's.
+            let config = ClusterConfig::new()
+                .set_connection_timeout(CONNECT_TIMEOUT)
+                .set_response_timeout(RESPONSE_TIMEOUT);
+            return Ok(Conn::Cluster(
+                client.get_pending_async_connection_with_config(config),
+            ));
+        }
+        let url = target.urls.first().ok_or("no redis url")?;
+        let client = Client::open(url.as_str()).map_err(|e| format!("invalid redis url: {e}"))?;
+        let config = ConnectionManagerConfig::new()
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_millis(500));
+        ConnectionManager::new_lazy_with_config(client, config)
+            .map(Conn::Single)
+            .map_err(|e| format!("redis connection: {e}"))
+    }
+
+    pub fn is_cluster(&self) -> bool {
+        matches!(self, Conn::Cluster(_))
+    }
+}
+
+impl ConnectionLike for Conn {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Conn::Single(c) => c.req_packed_command(cmd),
+            Conn::Cluster(c) => c.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Conn::Single(c) => c.req_packed_commands(pipeline, offset, count),
+            Conn::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Conn::Single(c) => c.get_db(),
+            // A cluster has only database 0.
+            Conn::Cluster(_) => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One URL standalone; several only as a cluster's seeds; each must be a Redis URL.
+    #[test]
+    fn targets() {
+        let one = Target::parse("redis://a:6379/", false).unwrap();
+        assert_eq!(one.urls, ["redis://a:6379/"]);
+        let seeds = Target::parse("redis://a:7000/, redis://b:7001/", true).unwrap();
+        assert_eq!(seeds.urls.len(), 2);
+        assert!(seeds.cluster);
+        let refused = Target::parse("redis://a:7000/,redis://b:7001/", false).unwrap_err();
+        assert!(refused.contains("--redis-cluster"), "{refused}");
+        assert!(Target::parse("redis://a/,http://b/", true).is_err());
+        assert!(Target::parse(" , ", true).is_err());
+    }
+
+    /// URLs the client cannot use are refused with the reason.
+    #[test]
+    fn bad_urls() {
+        assert!(check_url("redis://127.0.0.1:6379/").is_ok());
+        assert!(check_url("http://127.0.0.1/").is_err());
+        assert!(check_url("not a url").is_err());
+    }
+}
