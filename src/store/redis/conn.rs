@@ -55,7 +55,8 @@ impl Target {
         }
         if urls.len() > 1 && !cluster {
             return Err(format!(
-                "several redis urls ({text:?}) need --redis-cluster: one standalone Redis takes one url"
+                "several redis urls ({:?}) need --redis-cluster: one standalone Redis takes one url",
+                redact(text)
             ));
         }
         Ok(Target { urls, cluster })
@@ -66,7 +67,19 @@ impl Target {
 pub fn check_url(url: &str) -> Result<(), String> {
     Client::open(url)
         .map(|_| ())
-        .map_err(|e| format!("invalid redis url {url:?}: {e}"))
+        .map_err(|e| format!("invalid redis url {:?}: {e}", redact(url)))
+}
+
+/// URLs (one, or a cluster's comma-separated seeds) without their passwords, for logs and
+/// error messages.
+pub fn redact(urls: &str) -> String {
+    let one = |url: &str| match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            format!("{}://***{}", &url[..scheme], &url[at..])
+        }
+        _ => url.to_owned(),
+    };
+    urls.split(',').map(one).collect::<Vec<_>>().join(",")
 }
 
 /// The store's command connection; cloning is cheap and shares it.

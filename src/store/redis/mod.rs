@@ -53,7 +53,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use self::codec::{BUCKETS, Entry, Meta, Row, Summary};
-use self::conn::{Conn, Target};
+use self::conn::{Conn, Target, redact};
 use self::follow::Hub;
 use super::record::{Now, Stored};
 use super::{
@@ -265,17 +265,6 @@ impl RedisStore {
     pub fn readiness(&self) -> watch::Receiver<bool> {
         self.ready.clone()
     }
-}
-
-/// URLs (one, or a cluster's comma-separated seeds) without their passwords, for the log.
-fn redact(urls: &str) -> String {
-    let one = |url: &str| match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            format!("{}://***{}", &url[..scheme], &url[at..])
-        }
-        _ => url.to_owned(),
-    };
-    urls.split(',').map(one).collect::<Vec<_>>().join(",")
 }
 
 impl Drop for RedisStore {
@@ -980,5 +969,20 @@ mod tests {
             redact("redis://:one@a:7000/,redis://:two@b:7001/"),
             "redis://***@a:7000/,redis://***@b:7001/"
         );
+    }
+
+    /// Passwords stay out of the start-up errors too (they go to stderr and logs).
+    #[test]
+    fn url_errors_are_redacted() {
+        let Err(several) = Target::parse("redis://:hunter2@a:7000/,redis://b:7001/", false) else {
+            panic!("several urls without --redis-cluster must be refused");
+        };
+        assert!(several.contains("--redis-cluster"), "{several}");
+        assert!(!several.contains("hunter2"), "{several}");
+        let Err(bad) = Target::parse("rediss+nonsense://:hunter2@a:7000/", false) else {
+            panic!("an unknown scheme must be refused");
+        };
+        assert!(bad.contains("invalid redis url"), "{bad}");
+        assert!(!bad.contains("hunter2"), "{bad}");
     }
 }
