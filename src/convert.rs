@@ -623,6 +623,26 @@ pub fn analysis(pos: &rules::Position) -> pb::AnalyzePositionResponse {
 mod tests {
     use super::*;
 
+    /// An answer's start FEN is what writing the start out gives: the variant's constant for a
+    /// standard start, the position itself for any other (move counters included).
+    #[test]
+    fn start_fen_is_the_written_start() {
+        for variant in rules::Variant::ALL {
+            let start = rules::Position::new(variant);
+            assert_eq!(start_fen(&start), start.fen(), "{variant}");
+        }
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 9",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ] {
+            let Ok(start) = rules::Position::from_fen(rules::Variant::Chess, fen) else {
+                panic!("{fen} is a valid position");
+            };
+            assert_eq!(start_fen(&start), fen);
+        }
+    }
+
     /// PGN dates are UTC calendar dates.
     #[test]
     fn dates() {
