@@ -185,7 +185,7 @@ pub struct ServeArgs {
     /// Keep games in this Redis (redis://HOST:PORT/), shared by every replica behind a load
     /// balancer (not with --data-dir); with --redis-cluster, one or more comma-separated seed
     /// nodes of a Redis Cluster.
-    #[arg(long, env = "CHESSD_REDIS_URL", value_parser = redis_url, conflicts_with = "data_dir")]
+    #[arg(long, env = "CHESSD_REDIS_URL", value_parser = RedisUrl, conflicts_with = "data_dir")]
     pub redis: Option<String>,
     /// --redis names nodes of a Redis Cluster (any of them; the rest are discovered).
     #[arg(long, env = "CHESSD_REDIS_CLUSTER", requires = "redis", value_parser = clap::builder::BoolishValueParser::new())]
@@ -224,9 +224,32 @@ impl ServeArgs {
 
 /// A Redis URL the client accepts (`redis://HOST:PORT/DB`, `rediss://`, `unix://`), or several
 /// comma-separated (a cluster's seeds: `--redis-cluster` is checked when the store opens).
-fn redis_url(text: &str) -> Result<String, String> {
-    crate::store::check_redis_url(text)?;
-    Ok(text.to_owned())
+///
+/// A parser of its own rather than a function: clap's message for a refused value quotes the
+/// value as given, and a Redis URL may carry a password. This one's message shows the URL
+/// with its credentials masked.
+#[derive(Clone, Copy, Debug)]
+struct RedisUrl;
+
+impl clap::builder::TypedValueParser for RedisUrl {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let refuse = |why: String| {
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{why}\n"))
+                .with_cmd(cmd)
+        };
+        let text = value
+            .to_str()
+            .ok_or_else(|| refuse("--redis: the url is not UTF-8".to_owned()))?;
+        crate::store::check_redis_url(text).map_err(|e| refuse(format!("--redis: {e}")))?;
+        Ok(text.to_owned())
+    }
 }
 
 /// A whole number of at least 1.

@@ -52,3 +52,18 @@ fn malformed_redis_url_is_refused() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("invalid redis url"), "{stderr}");
 }
+
+/// A refused `--redis` (or `CHESSD_REDIS_URL`) is named without its password: the message
+/// goes to stderr and on to whatever collects it.
+#[test]
+fn refused_redis_url_hides_its_password() {
+    for url in [
+        "redis://:hunter2@127.0.0.1:6379/notanumber",
+        "redis://user:hunter2@127.0.0.1:6379/0,redis://:hunter2@127.0.0.1:6380/x",
+    ] {
+        let (code, stderr) = serve(&["--redis-cluster", "--redis", url]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains("invalid redis url"), "{stderr}");
+        assert!(!stderr.contains("hunter2"), "{stderr}");
+    }
+}

@@ -71,13 +71,20 @@ pub fn check_url(url: &str) -> Result<(), String> {
 }
 
 /// URLs (one, or a cluster's comma-separated seeds) without their passwords, for logs and
-/// error messages.
+/// error messages: the user and password before `@`, and the whole query, where a `unix://`
+/// URL carries its `pass`.
 pub fn redact(urls: &str) -> String {
-    let one = |url: &str| match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            format!("{}://***{}", &url[..scheme], &url[at..])
+    let one = |url: &str| {
+        let (url, query) = match url.split_once('?') {
+            Some((url, _)) => (url, "?***"),
+            None => (url, ""),
+        };
+        match (url.find("://"), url.rfind('@')) {
+            (Some(scheme), Some(at)) if at > scheme => {
+                format!("{}://***{}{query}", &url[..scheme], &url[at..])
+            }
+            _ => format!("{url}{query}"),
         }
-        _ => url.to_owned(),
     };
     urls.split(',').map(one).collect::<Vec<_>>().join(",")
 }

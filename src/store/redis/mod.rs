@@ -969,6 +969,10 @@ mod tests {
             redact("redis://:one@a:7000/,redis://:two@b:7001/"),
             "redis://***@a:7000/,redis://***@b:7001/"
         );
+        assert_eq!(
+            redact("unix:///run/redis.sock?db=2&pass=secret"),
+            "unix:///run/redis.sock?***"
+        );
     }
 
     /// Passwords stay out of the start-up errors too (they go to stderr and logs).
