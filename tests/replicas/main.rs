@@ -12,6 +12,7 @@ mod cluster;
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;
+mod lost_reply;
 mod outage;
 mod play;
 mod race;

@@ -268,6 +268,12 @@ impl Summary {
 
 /// Every field of a new game's hash (its seq starts at 0).
 #[must_use]
+/// The `white_digest` field's value for `meta`: the create script compares it to tell its own
+/// creation, run again, from another game that drew the same id.
+pub fn white_digest_field(meta: &Meta) -> String {
+    hex(meta.digests[0].as_bytes())
+}
+
 pub fn new_game_fields(meta: &Meta, summary: &Summary) -> Vec<(&'static str, String)> {
     let mut fields = vec![
         ("variant", meta.start.variant().key().to_owned()),
@@ -275,7 +281,7 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary) -> Vec<(&'static str, Str
         ("white", meta.players.white.clone()),
         ("black", meta.players.black.clone()),
         ("draw_rule", draw_rule_code(meta.draw_rule).to_owned()),
-        ("white_digest", hex(meta.digests[0].as_bytes())),
+        ("white_digest", white_digest_field(meta)),
         ("black_digest", hex(meta.digests[1].as_bytes())),
         ("created_ms", meta.created_at_ms.to_string()),
         ("seq", "0".to_owned()),

@@ -534,6 +534,7 @@ impl Inner {
             .flat_map(|(k, v)| [k.to_owned(), v])
             .collect();
         let fingerprint = codec::fingerprint(&meta);
+        let white_digest = codec::white_digest_field(&meta);
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
         let request_key = rid.as_deref().map(codec::create_key).unwrap_or_default();
         // A retry must meet the first creation's request record, so a request id fixes the
@@ -571,7 +572,13 @@ impl Inner {
                     codec::CREATE_MEMORY.as_secs().to_string()
                 })
                 .arg(counted_elsewhere)
+                .arg(&white_digest)
                 .arg(&fields);
+            // Remembered before the script runs: if its reply is lost, the retry with this
+            // request id finds the game made and needs its tokens.
+            if !request_key.is_empty() {
+                self.remember_creation(&request_key, id, tokens);
+            }
             let reply: Vec<String> = invocation
                 .invoke_async(&mut self.conn())
                 .await
@@ -579,9 +586,6 @@ impl Inner {
             match reply.first().map(String::as_str) {
                 Some("created") => {
                     metrics::game_started();
-                    if !request_key.is_empty() {
-                        self.remember_creation(&request_key, id, tokens);
-                    }
                     let view = record.view(id, &meta.players, now);
                     self.put_back(id, Box::new(Cached { meta, record }));
                     return Ok(Created {

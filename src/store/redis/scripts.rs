@@ -28,10 +28,12 @@ use ::redis::Script;
 /// key of the bucket that is never written: a Cluster routes by every declared key), then
 /// other buckets' live counts (one Redis only; added to the live count).
 /// ARGV: id, live limit, deadline ms ("" for none), fingerprint, request memory in seconds
-/// ("" without a request id), live games counted outside these keys, then the game hash's
-/// field/value pairs.
+/// ("" without a request id), live games counted outside these keys, the new game's
+/// `white_digest`, then the game hash's field/value pairs.
 /// Returns `{"created"}`, `{"exists", id, fingerprint}` (a retry), `{"full"}` (the
-/// live limit) or `{"taken"}` (the id exists: draw another).
+/// live limit) or `{"taken"}` (the id exists: draw another). The game already existing with
+/// this creation's White digest is `{"created"}`: the same script run twice, which the cluster
+/// client does when a reply is lost (a random token's digest names its creation).
 pub static CREATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -45,6 +47,9 @@ if remembered then
   end
 end
 if redis.call('EXISTS', game) == 1 then
+  if redis.call('HGET', game, 'white_digest') == ARGV[7] then
+    return {'created'}
+  end
   return {'taken'}
 end
 local counted = tonumber(ARGV[6]) + (tonumber(redis.call('GET', live)) or 0)
@@ -56,7 +61,7 @@ if counted >= limit then
 end
 redis.call('INCR', live)
 local fields = {}
-for i = 7, #ARGV do
+for i = 8, #ARGV do
   fields[#fields + 1] = ARGV[i]
 end
 redis.call('HSET', game, unpack(fields))
