@@ -201,6 +201,11 @@ impl Hub {
     }
 
     async fn unsubscribe(&self, id: GameId) {
+        // A watcher may have followed the game again since it was dropped: its follower's
+        // subscription must stand (it would otherwise hear of moves only at the resync).
+        if self.followed().contains_key(&id) {
+            return;
+        }
         if let Some(mut sink) = self.sink() {
             // A failure means the connection is gone, and its subscriptions with it.
             let _ = sink.unsubscribe(codec::channel(id)).await;
@@ -342,6 +347,10 @@ pub async fn listen(inner: Weak<Inner>) {
             }
         }
         if !subscribed {
+            // Refused, not disconnected (an ACL without channel rights, say): pause rather
+            // than reconnect in a tight loop.
+            tracing::warn!("redis pub/sub: SUBSCRIBE failed, reconnecting");
+            tokio::time::sleep(RECONNECT_PAUSE).await;
             continue;
         }
         *strong
