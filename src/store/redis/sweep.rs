@@ -14,7 +14,15 @@
 //!   games. Ending one is an ordinary compare-and-append on the seq the replica read, so when
 //!   several replicas sweep the same deadline exactly one appends the time forfeit or the
 //!   abandonment and the others find the game changed. No replica owns a game: a game ends on
-//!   time as long as any replica runs.
+//!   time as long as any replica runs. The sweep reads the oldest due entries first, a batch
+//!   at a time, so an entry that stays due without its game ending would be read again every
+//!   sweep and, once a batch is full of them, hide the real deadlines behind it. So every due
+//!   entry leaves the due range: a game that does not end (its deadline is later than the
+//!   entry said, e.g. after `--abandon-after` was raised or turned off, or a clock skew) gets
+//!   its entry rewritten to its true deadline, or removed when it has none (`REDEADLINE`,
+//!   only if the game is still at the seq the sweep read, so a concurrent append's deadline
+//!   stands); a damaged game's entry is moved to `+inf`, logged once, and left for an
+//!   operator.
 //! - **Finished games**: beyond `--max-finished-games`, and past `--retention`, the oldest
 //!   finished games are deleted (their keys, their place in the list). The limit is the
 //!   deployment's: the oldest across every bucket go first. Deleting is idempotent, so
@@ -29,7 +37,7 @@ use std::time::{Duration, SystemTime};
 
 use ::redis::RedisError;
 
-use super::{BUCKETS, Inner, codec, unavailable};
+use super::{BUCKETS, Inner, codec, deadline_ms, scripts, unavailable};
 use crate::error::ServiceError;
 use crate::store::GameId;
 
@@ -175,8 +183,14 @@ async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), Ser
             continue;
         };
         match inner.settled(id).await {
-            // Ended, or not due yet.
-            Ok((game, _)) => inner.put_back(id, game),
+            // Ended, or not due yet: either way the entry must leave the due range, or it
+            // would be read again every sweep ahead of the deadlines behind it.
+            Ok((game, now)) => {
+                let deadline = deadline_ms(&game.record, now);
+                let seq = game.record.last_seq();
+                inner.put_back(id, game);
+                redeadline(inner, id, bucket, seq, deadline).await?;
+            }
             Err(ServiceError::GameNotFound { .. }) => {
                 let _: Result<(), _> = ::redis::cmd("ZREM")
                     .arg(&deadlines)
@@ -185,10 +199,47 @@ async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), Ser
                     .await;
             }
             Err(ServiceError::StoreUnavailable) => return Err(ServiceError::StoreUnavailable),
-            // Damaged games were logged by the load and stay in the set for an operator.
-            Err(_) => {}
+            // Damaged (the load logged why): no sweep can end it, so its entry goes out of the
+            // due range, where it no longer hides other deadlines, and stays for an operator.
+            Err(_) => {
+                ::redis::cmd("ZADD")
+                    .arg(&deadlines)
+                    .arg("XX")
+                    .arg("+inf")
+                    .arg(&text)
+                    .query_async::<()>(&mut inner.conn())
+                    .await
+                    .map_err(|e| unavailable(&e))?;
+                tracing::error!(
+                    game_id = %id,
+                    key = %deadlines,
+                    "damaged game's deadline set to +inf: it will not end by itself"
+                );
+            }
         }
     }
+    Ok(())
+}
+
+/// Sets the deadline entry of a game the sweep read at `seq` to `deadline` (removes it for
+/// none), unless the game moved on meanwhile: its append wrote the deadline then.
+async fn redeadline(
+    inner: &Inner,
+    id: GameId,
+    bucket: usize,
+    seq: u64,
+    deadline: Option<u64>,
+) -> Result<(), ServiceError> {
+    scripts::REDEADLINE
+        .prepare_invoke()
+        .key(codec::game_key(id))
+        .key(codec::deadlines_key(bucket))
+        .arg(seq)
+        .arg(id.to_string())
+        .arg(deadline.map(|d| d.to_string()).unwrap_or_default())
+        .invoke_async::<i64>(&mut inner.conn())
+        .await
+        .map_err(|e| unavailable(&e))?;
     Ok(())
 }
 
