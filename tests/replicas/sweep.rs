@@ -1,11 +1,15 @@
 //! The deadline sweep is not starved by due entries whose games do not end: more than a
 //! sweep's batch of them in one bucket (games whose entry says due but whose true deadline is
 //! far off, as after `--abandon-after` was raised, and damaged games) are moved out of the due
-//! range, and a real flag behind them in the same bucket still falls on time.
+//! range, and a real flag behind them in the same bucket still falls on time. And the
+//! finished-games trim runs on one replica at a time: none trims while another holds the
+//! lease, so replicas never together forget more than the excess.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use ::redis::AsyncCommands;
+
+use chessd::ServerConfig;
 
 use crate::support::{self, Redis};
 
@@ -129,5 +133,91 @@ async fn stale_due_entries_do_not_starve_a_flag() {
     for id in damaged {
         let at: Option<f64> = db.zscore(&deadlines, id).await.expect("zscore");
         assert_eq!(at, Some(f64::INFINITY), "damaged {id}");
+    }
+}
+
+/// Finished games kept in the trim test.
+const KEEP: usize = 10;
+
+/// Total entries of every bucket's finished set.
+async fn finished_count(db: &mut ::redis::aio::MultiplexedConnection) -> usize {
+    let mut total = 0;
+    for bucket in 0..16 {
+        let n: usize = db
+            .zcard(bucket_key(bucket, "finished"))
+            .await
+            .expect("zcard");
+        total += n;
+    }
+    total
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_games_are_trimmed_under_the_lease_only() {
+    let redis = Redis::start();
+    let config = || {
+        let mut config = ServerConfig {
+            redis_url: Some(redis.url()),
+            ..ServerConfig::default()
+        };
+        config.limits.max_finished_games = KEEP;
+        config
+    };
+    let _r0 = support::replica_with(config()).await;
+    let _r1 = support::replica_with(config()).await;
+    let mut db = ::redis::Client::open(redis.url())
+        .expect("redis url")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("connect to redis");
+
+    // Someone else holds the lease: nobody may trim.
+    let _: () = ::redis::cmd("SET")
+        .arg("{chessd:trim}")
+        .arg("test")
+        .arg("PX")
+        .arg(60_000)
+        .query_async(&mut db)
+        .await
+        .expect("set lease");
+    // Finished entries (ended at ms 1, 2, ...) spread over the buckets by their last digit.
+    let ids: Vec<String> = (0..4 * KEEP)
+        .map(|n| format!("0000000000{:02}{}", n / 32, ALPHABET[n % 32] as char))
+        .collect();
+    for (n, id) in ids.iter().enumerate() {
+        let _: () = db
+            .zadd(bucket_key(bucket_of(id), "finished"), id, n as f64 + 1.0)
+            .await
+            .expect("zadd");
+    }
+    // Both replicas tick every second: two ticks each.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(
+        finished_count(&mut db).await,
+        ids.len(),
+        "trimmed while another held the lease"
+    );
+
+    let _: () = db.del("{chessd:trim}").await.expect("release");
+    let start = Instant::now();
+    while finished_count(&mut db).await > KEEP {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "not trimmed in 5 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert_eq!(
+        finished_count(&mut db).await,
+        KEEP,
+        "exactly the newest kept"
+    );
+    for id in &ids[ids.len() - KEEP..] {
+        let at: Option<f64> = db
+            .zscore(bucket_key(bucket_of(id), "finished"), id)
+            .await
+            .expect("zscore");
+        assert!(at.is_some(), "{id}, among the newest, was forgotten");
     }
 }

@@ -25,15 +25,20 @@
 //!   operator.
 //! - **Finished games**: beyond `--max-finished-games`, and past `--retention`, the oldest
 //!   finished games are deleted (their keys, their place in the list). The limit is the
-//!   deployment's: the oldest across every bucket go first. Deleting is idempotent, so
-//!   replicas doing it at once do no harm. Result counts are kept apart and stay.
+//!   deployment's: the oldest across every bucket go first. Result counts are kept apart and
+//!   stay. Counting, choosing and deleting are separate round trips, so two replicas trimming
+//!   at once would each delete the same excess, different games, and leave fewer than the
+//!   limit: a replica trims only while it holds a lease (`SET NX PX` on [`TRIM_LEASE_KEY`]),
+//!   skips the tick without it, and gives it back when done. The next holder counts after the
+//!   last one's deletes. A holder that finds [`TRIM_LEASE`]/2 gone before a delete stops there
+//!   rather than delete after its lease may have passed to another replica.
 //!
 //! Every bucket (`codec::BUCKETS`) is swept by every replica, one command per bucket: the
 //! buckets are in different cluster slots.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use ::redis::RedisError;
 
@@ -52,6 +57,12 @@ const FLAG_BATCH: usize = 256;
 const FINISHED_PERIOD: Duration = Duration::from_secs(1);
 /// Finished games deleted per trim at most.
 const FINISHED_BATCH: usize = 1024;
+/// The finished-games trim lease: one replica trims at a time. Not a bucket's key: it is a
+/// lone key in its own slot, read and written by single-key commands only.
+const TRIM_LEASE_KEY: &str = "{chessd:trim}";
+/// How long the lease lasts if its holder never gives it back (it died mid-trim). Far longer
+/// than a trim's few dozen round trips; a holder stops deleting at half of it.
+const TRIM_LEASE: Duration = Duration::from_secs(10);
 
 /// Why a probe found the store not ready.
 enum Down {
@@ -255,7 +266,37 @@ pub async fn finished(inner: Weak<Inner>) {
     }
 }
 
+/// Trims if this replica gets the lease; another replica trimming now skips this tick.
 async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
+    let token = getrandom::u64()
+        .map_err(|e| ServiceError::Internal(Box::new(e)))?
+        .to_string();
+    let taken: Option<String> = ::redis::cmd("SET")
+        .arg(TRIM_LEASE_KEY)
+        .arg(&token)
+        .arg("NX")
+        .arg("PX")
+        .arg(u64::try_from(TRIM_LEASE.as_millis()).unwrap_or(u64::MAX))
+        .query_async(&mut inner.conn())
+        .await
+        .map_err(|e| unavailable(&e))?;
+    if taken.is_none() {
+        return Ok(());
+    }
+    let trimmed = trim_held(inner, Instant::now()).await;
+    // Not given back (Redis failed): it expires by itself.
+    let _: Result<i64, _> = scripts::RELEASE
+        .prepare_invoke()
+        .key(TRIM_LEASE_KEY)
+        .arg(&token)
+        .invoke_async(&mut inner.conn())
+        .await
+        .map_err(|e| unavailable(&e));
+    trimmed
+}
+
+/// The trim itself, under the lease taken at `leased`.
+async fn trim_held(inner: &Arc<Inner>, leased: Instant) -> Result<(), ServiceError> {
     let mut conn = inner.conn();
     let mut counts = [0usize; BUCKETS];
     for (bucket, count) in counts.iter_mut().enumerate() {
@@ -311,6 +352,15 @@ async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
     for (bucket, doomed) in doomed.iter().enumerate() {
         if doomed.is_empty() {
             continue;
+        }
+        if leased.elapsed() >= TRIM_LEASE / 2 {
+            // Redis is slow enough that the lease may lapse before this delete lands, and
+            // another replica count and choose the same games: leave the rest to a later trim.
+            tracing::warn!(
+                games = forgotten,
+                "finished-games trim took too long; stopped before its lease could lapse"
+            );
+            break;
         }
         // One pipeline per bucket: its keys share a slot.
         let mut pipe = ::redis::pipe();
