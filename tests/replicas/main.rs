@@ -3,7 +3,8 @@
 //! watchers on every replica see every event once and in order; racing replicas never both
 //! win a ply; a flag falls, and a deserted game is abandoned, with the replica that saw the
 //! last move gone; a Redis outage is UNAVAILABLE and NOT_SERVING, then heals by itself; and
-//! the same promises on a real three-primary Redis Cluster. Needs `redis-server` and
+//! the same promises on a real three-primary Redis Cluster; due deadlines whose games do not
+//! end cannot starve the deadline sweep. Needs `redis-server` and
 //! `redis-cli` on PATH.
 
 mod abandon;
@@ -18,3 +19,4 @@ mod play;
 mod race;
 mod shared;
 mod support;
+mod sweep;

@@ -10,10 +10,16 @@
 //!   the live count, the finished set and the result counts; then announces the new seq on
 //!   the game's channel. A replica that played from a stale seq gets the current seq back and
 //!   nothing is written.
+//! - [`REDEADLINE`]: the deadline sweep's repair of a due entry whose game did not end (see
+//!   `sweep`): the entry is set to the game's true deadline, only if the game is still at the
+//!   seq the sweep read, so it never undoes a concurrent APPEND's deadline.
+//! - [`RELEASE`]: gives back the finished-games trim lease (see `sweep`) only if it is still
+//!   the caller's.
 //!
 //! Redis Cluster: every key a script declares is its game's bucket's (`codec::BUCKETS`: the
 //! game's hash and stream and the bucket's list, deadlines, finished set, live count, result
-//! counts and request records share one hash tag), so each script runs on one slot's primary
+//! counts and request records share one hash tag; RELEASE's only key is the lease, which is
+//! alone in its slot), so each script runs on one slot's primary
 //! and stays one atomic change, on a Cluster as on one Redis. The one exception is the
 //! live-game limit, which spans buckets: on one Redis, CREATE is also given the other buckets'
 //! live counts as keys and checks the limit exactly; on a Cluster, where that would be
@@ -133,6 +139,44 @@ if result ~= '' then
 end
 redis.call('PUBLISH', channel, seq)
 return {1, seq}
+",
+    )
+});
+
+/// KEYS: game hash, deadlines (the game's bucket's).
+/// ARGV: the seq the sweep read the game at, id, the game's deadline ms ("" for none).
+/// Sets the game's deadline entry to the deadline its record has, only if the game is still
+/// at that seq (a concurrent APPEND already wrote the right deadline) and only if the entry
+/// is still there (`XX`: the sweep never adds one). Returns 1 if it rewrote, else 0.
+pub static REDEADLINE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local game, deadlines = KEYS[1], KEYS[2]
+local seq, id, deadline = ARGV[1], ARGV[2], ARGV[3]
+local current = redis.call('HGET', game, 'seq')
+if not current or tonumber(current) ~= tonumber(seq) then
+  return 0
+end
+if deadline == '' then
+  redis.call('ZREM', deadlines, id)
+else
+  redis.call('ZADD', deadlines, 'XX', deadline, id)
+end
+return 1
+",
+    )
+});
+
+/// KEYS: the finished-games trim lease. ARGV: the token this replica took it with.
+/// Releases the lease only if it is still this replica's (it may have expired and been taken
+/// by another). Returns 1 if released, else 0.
+pub static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
 ",
     )
 });

@@ -14,22 +14,35 @@
 //!   games. Ending one is an ordinary compare-and-append on the seq the replica read, so when
 //!   several replicas sweep the same deadline exactly one appends the time forfeit or the
 //!   abandonment and the others find the game changed. No replica owns a game: a game ends on
-//!   time as long as any replica runs.
+//!   time as long as any replica runs. The sweep reads the oldest due entries first, a batch
+//!   at a time, so an entry that stays due without its game ending would be read again every
+//!   sweep and, once a batch is full of them, hide the real deadlines behind it. So every due
+//!   entry leaves the due range: a game that does not end (its deadline is later than the
+//!   entry said, e.g. after `--abandon-after` was raised or turned off, or a clock skew) gets
+//!   its entry rewritten to its true deadline, or removed when it has none (`REDEADLINE`,
+//!   only if the game is still at the seq the sweep read, so a concurrent append's deadline
+//!   stands); a damaged game's entry is moved to `+inf`, logged once, and left for an
+//!   operator.
 //! - **Finished games**: beyond `--max-finished-games`, and past `--retention`, the oldest
 //!   finished games are deleted (their keys, their place in the list). The limit is the
-//!   deployment's: the oldest across every bucket go first. Deleting is idempotent, so
-//!   replicas doing it at once do no harm. Result counts are kept apart and stay.
+//!   deployment's: the oldest across every bucket go first. Result counts are kept apart and
+//!   stay. Counting, choosing and deleting are separate round trips, so two replicas trimming
+//!   at once would each delete the same excess, different games, and leave fewer than the
+//!   limit: a replica trims only while it holds a lease (`SET NX PX` on [`TRIM_LEASE_KEY`]),
+//!   skips the tick without it, and gives it back when done. The next holder counts after the
+//!   last one's deletes. A holder that finds [`TRIM_LEASE`]/2 gone before a delete stops there
+//!   rather than delete after its lease may have passed to another replica.
 //!
 //! Every bucket (`codec::BUCKETS`) is swept by every replica, one command per bucket: the
 //! buckets are in different cluster slots.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use ::redis::RedisError;
 
-use super::{BUCKETS, Inner, codec, unavailable};
+use super::{BUCKETS, Inner, codec, deadline_ms, scripts, unavailable};
 use crate::error::ServiceError;
 use crate::store::GameId;
 
@@ -44,6 +57,12 @@ const FLAG_BATCH: usize = 256;
 const FINISHED_PERIOD: Duration = Duration::from_secs(1);
 /// Finished games deleted per trim at most.
 const FINISHED_BATCH: usize = 1024;
+/// The finished-games trim lease: one replica trims at a time. Not a bucket's key: it is a
+/// lone key in its own slot, read and written by single-key commands only.
+const TRIM_LEASE_KEY: &str = "{chessd:trim}";
+/// How long the lease lasts if its holder never gives it back (it died mid-trim). Far longer
+/// than a trim's few dozen round trips; a holder stops deleting at half of it.
+const TRIM_LEASE: Duration = Duration::from_secs(10);
 
 /// Why a probe found the store not ready.
 enum Down {
@@ -175,8 +194,14 @@ async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), Ser
             continue;
         };
         match inner.settled(id).await {
-            // Ended, or not due yet.
-            Ok((game, _)) => inner.put_back(id, game),
+            // Ended, or not due yet: either way the entry must leave the due range, or it
+            // would be read again every sweep ahead of the deadlines behind it.
+            Ok((game, now)) => {
+                let deadline = deadline_ms(&game.record, now);
+                let seq = game.record.last_seq();
+                inner.put_back(id, game);
+                redeadline(inner, id, bucket, seq, deadline).await?;
+            }
             Err(ServiceError::GameNotFound { .. }) => {
                 let _: Result<(), _> = ::redis::cmd("ZREM")
                     .arg(&deadlines)
@@ -185,10 +210,47 @@ async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), Ser
                     .await;
             }
             Err(ServiceError::StoreUnavailable) => return Err(ServiceError::StoreUnavailable),
-            // Damaged games were logged by the load and stay in the set for an operator.
-            Err(_) => {}
+            // Damaged (the load logged why): no sweep can end it, so its entry goes out of the
+            // due range, where it no longer hides other deadlines, and stays for an operator.
+            Err(_) => {
+                ::redis::cmd("ZADD")
+                    .arg(&deadlines)
+                    .arg("XX")
+                    .arg("+inf")
+                    .arg(&text)
+                    .query_async::<()>(&mut inner.conn())
+                    .await
+                    .map_err(|e| unavailable(&e))?;
+                tracing::error!(
+                    game_id = %id,
+                    key = %deadlines,
+                    "damaged game's deadline set to +inf: it will not end by itself"
+                );
+            }
         }
     }
+    Ok(())
+}
+
+/// Sets the deadline entry of a game the sweep read at `seq` to `deadline` (removes it for
+/// none), unless the game moved on meanwhile: its append wrote the deadline then.
+async fn redeadline(
+    inner: &Inner,
+    id: GameId,
+    bucket: usize,
+    seq: u64,
+    deadline: Option<u64>,
+) -> Result<(), ServiceError> {
+    scripts::REDEADLINE
+        .prepare_invoke()
+        .key(codec::game_key(id))
+        .key(codec::deadlines_key(bucket))
+        .arg(seq)
+        .arg(id.to_string())
+        .arg(deadline.map(|d| d.to_string()).unwrap_or_default())
+        .invoke_async::<i64>(&mut inner.conn())
+        .await
+        .map_err(|e| unavailable(&e))?;
     Ok(())
 }
 
@@ -204,7 +266,37 @@ pub async fn finished(inner: Weak<Inner>) {
     }
 }
 
+/// Trims if this replica gets the lease; another replica trimming now skips this tick.
 async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
+    let token = getrandom::u64()
+        .map_err(|e| ServiceError::Internal(Box::new(e)))?
+        .to_string();
+    let taken: Option<String> = ::redis::cmd("SET")
+        .arg(TRIM_LEASE_KEY)
+        .arg(&token)
+        .arg("NX")
+        .arg("PX")
+        .arg(u64::try_from(TRIM_LEASE.as_millis()).unwrap_or(u64::MAX))
+        .query_async(&mut inner.conn())
+        .await
+        .map_err(|e| unavailable(&e))?;
+    if taken.is_none() {
+        return Ok(());
+    }
+    let trimmed = trim_held(inner, Instant::now()).await;
+    // Not given back (Redis failed): it expires by itself.
+    let _: Result<i64, _> = scripts::RELEASE
+        .prepare_invoke()
+        .key(TRIM_LEASE_KEY)
+        .arg(&token)
+        .invoke_async(&mut inner.conn())
+        .await
+        .map_err(|e| unavailable(&e));
+    trimmed
+}
+
+/// The trim itself, under the lease taken at `leased`.
+async fn trim_held(inner: &Arc<Inner>, leased: Instant) -> Result<(), ServiceError> {
     let mut conn = inner.conn();
     let mut counts = [0usize; BUCKETS];
     for (bucket, count) in counts.iter_mut().enumerate() {
@@ -260,6 +352,15 @@ async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
     for (bucket, doomed) in doomed.iter().enumerate() {
         if doomed.is_empty() {
             continue;
+        }
+        if leased.elapsed() >= TRIM_LEASE / 2 {
+            // Redis is slow enough that the lease may lapse before this delete lands, and
+            // another replica count and choose the same games: leave the rest to a later trim.
+            tracing::warn!(
+                games = forgotten,
+                "finished-games trim took too long; stopped before its lease could lapse"
+            );
+            break;
         }
         // One pipeline per bucket: its keys share a slot.
         let mut pipe = ::redis::pipe();
