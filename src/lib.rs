@@ -15,7 +15,8 @@
 //! - `logfields`: the text log's field formatter (`DefaultFields` output, cheaper per call).
 //! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
 //! - `loadgen`: `chessd bench`, the load generator: bots over real gRPC, latency and memory.
-//! - `oversize`: oversized requests answered RESOURCE_EXHAUSTED (tonic says OUT_OF_RANGE).
+//! - `recode`: tonic's own refusals recoded: oversized requests RESOURCE_EXHAUSTED (tonic says
+//!   OUT_OF_RANGE), undecodable ones INVALID_ARGUMENT (tonic says INTERNAL).
 //! - `token`: seat tokens (generation, bearer parsing, digests, constant-time comparison).
 //! - `security`: TLS, API keys, rate limits, credential redaction, connection bounds.
 //! - `shutdown`: Ctrl-C or SIGTERM.
@@ -32,8 +33,8 @@ pub mod error;
 pub mod loadgen;
 pub mod logfields;
 pub mod metrics;
-pub mod oversize;
 pub mod perft_cmd;
+pub mod recode;
 pub mod security;
 pub mod service;
 pub mod shutdown;
@@ -181,7 +182,7 @@ pub async fn run(
     let incoming = security::conn::incoming(listener, sec.max_connections);
     let stop_accepting = draining.clone();
     // One request size limit for every service, so the RESOURCE_EXHAUSTED answer (see
-    // `oversize`) always names the limit that applied.
+    // `recode`) always names the limit that applied.
     let limit = config.max_request_bytes;
     let mut builder = Server::builder();
     if let Some(tls) = security.tls.clone() {
@@ -201,8 +202,7 @@ pub async fn run(
         .layer(web::WebLayer::new(&config.web))
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(security::gate::GateLayer::new(security.guard.clone()))
-        .layer(oversize::layer(limit))
-        .layer(security::malformed::layer())
+        .layer(recode::layer(limit))
         .add_service(health_service.max_decoding_message_size(limit))
         .add_service(reflection_v1.max_decoding_message_size(limit))
         .add_service(reflection_v1alpha.max_decoding_message_size(limit))

@@ -11,13 +11,11 @@
 //! - `gate`: the tower layer in front of GameService: API keys for backend calls, per-key and
 //!   per-peer limits, and the caller facts handlers read (`Caller`).
 //! - `conn`: the cap on open connections.
-//! - `malformed`: undecodable requests answered INVALID_ARGUMENT (tonic says INTERNAL).
 
 pub mod conn;
 pub mod gate;
 pub mod keys;
 pub mod limits;
-pub mod malformed;
 pub mod redact;
 pub mod tls;
 
