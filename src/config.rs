@@ -34,6 +34,9 @@ pub const DEFAULT_MAX_PAGE_SIZE: usize = 500;
 pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(5);
 /// How long a shutdown waits for open requests and streams before closing them.
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a shutdown keeps serving with health NOT_SERVING before it drains: long enough
+/// for a balancer's health check or Kubernetes' endpoint removal to take the replica out.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// How hard the durable store pushes each commit to the disk (`--sync`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -57,6 +60,8 @@ pub struct ServerConfig {
     pub max_page_size: usize,
     /// Quiet time before a watcher's heartbeat.
     pub heartbeat: Duration,
+    /// Serving on with health NOT_SERVING, before the drain.
+    pub shutdown_grace: Duration,
     /// Bound on a graceful shutdown.
     pub drain_timeout: Duration,
     /// Where the durable store keeps games; `None`: in memory only.
@@ -88,6 +93,7 @@ impl Default for ServerConfig {
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_page_size: DEFAULT_MAX_PAGE_SIZE,
             heartbeat: DEFAULT_HEARTBEAT,
+            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             data_dir: None,
             sync: SyncMode::Full,
@@ -152,6 +158,11 @@ pub struct ServeArgs {
     #[arg(long, env = "CHESSD_HEARTBEAT", default_value = "5s", value_parser = duration)]
     pub heartbeat: Duration,
 
+    /// On shutdown, how long to keep serving with health NOT_SERVING before draining, so
+    /// balancers stop sending calls first (e.g. 5s; 0s drains at once).
+    #[arg(long, env = "CHESSD_SHUTDOWN_GRACE", default_value = "5s", value_parser = duration_or_zero)]
+    pub shutdown_grace: Duration,
+
     /// Longest wait for open requests and streams on shutdown (e.g. 10s).
     #[arg(long, env = "CHESSD_DRAIN_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub drain_timeout: Duration,
@@ -208,6 +219,7 @@ impl ServeArgs {
             max_request_bytes: self.max_request_bytes,
             max_page_size: self.max_page_size,
             heartbeat: self.heartbeat,
+            shutdown_grace: self.shutdown_grace,
             drain_timeout: self.drain_timeout,
             data_dir: self.data_dir.clone(),
             sync: self.sync,
@@ -293,6 +305,14 @@ pub fn duration(text: &str) -> Result<Duration, String> {
     Ok(d)
 }
 
+/// A duration as [`duration`] reads it, or zero (`0`, `0s`).
+pub fn duration_or_zero(text: &str) -> Result<Duration, String> {
+    match text.trim() {
+        "0" | "0s" | "0ms" => Ok(Duration::ZERO),
+        _ => duration(text),
+    }
+}
+
 /// The longest retention a flag accepts (about a century: beyond it, keep games forever by
 /// leaving the flag out).
 pub const MAX_RETENTION: Duration = Duration::from_secs(36_500 * 24 * 60 * 60);
@@ -365,6 +385,18 @@ mod tests {
         let cli = <Cli as clap::Parser>::try_parse_from(["chessd"]).unwrap();
         assert_eq!(cli.serve.server_config(), ServerConfig::default());
         assert_eq!(cli.serve.listen.to_string(), DEFAULT_LISTEN);
+    }
+
+    /// A grace may also be zero.
+    #[test]
+    fn durations_or_zero() {
+        for zero in ["0", "0s", "0ms"] {
+            assert_eq!(duration_or_zero(zero), Ok(Duration::ZERO), "{zero:?}");
+        }
+        assert_eq!(duration_or_zero("3s"), Ok(Duration::from_secs(3)));
+        for bad in ["", "s", "0x", "-0s", "25h"] {
+            assert!(duration_or_zero(bad).is_err(), "{bad:?}");
+        }
     }
 
     /// Retentions take days too; zero and garbage are refused.

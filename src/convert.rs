@@ -75,8 +75,9 @@ pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, S
     })
 }
 
+/// A name is kept exactly as given (the API promises it): no trimming, which would also
+/// turn `"bob\u{85}"` into another player's `"bob"`.
 fn player(field: &'static str, name: &str) -> Result<String, ServiceError> {
-    let name = name.trim();
     if name.chars().count() > MAX_PLAYER_LEN || name.chars().any(char::is_control) {
         return Err(ServiceError::InvalidField {
             field,

@@ -88,6 +88,11 @@ pub enum ServiceError {
     RequestTooLarge { limit: usize },
     /// The per-game watcher limit is reached.
     TooManyWatchers { limit: usize },
+    /// The caller's address holds its maximum of WatchGame streams, on this game
+    /// (`per_game`) or in all.
+    TooManyPeerWatchers { limit: usize, per_game: bool },
+    /// No service or method of this server has this path.
+    UnknownMethod { path: String },
     /// A watcher fell too far behind the live events and was cut off.
     WatcherTooSlow { resume_after_seq: u64 },
     /// `after_seq` is beyond the game's last event.
@@ -147,6 +152,8 @@ impl ServiceError {
             E::RateLimited { .. } => (Code::ResourceExhausted, "RATE_LIMITED"),
             E::TooManyGames { .. } => (Code::ResourceExhausted, "TOO_MANY_GAMES"),
             E::TooManyWatchers { .. } => (Code::ResourceExhausted, "TOO_MANY_WATCHERS"),
+            E::TooManyPeerWatchers { .. } => (Code::ResourceExhausted, "TOO_MANY_PEER_WATCHERS"),
+            E::UnknownMethod { .. } => (Code::Unimplemented, "UNKNOWN_METHOD"),
             E::RequestTooLarge { .. } => (Code::ResourceExhausted, "REQUEST_TOO_LARGE"),
             E::WatcherTooSlow { .. } => (Code::ResourceExhausted, "WATCHER_TOO_SLOW"),
             E::SeqOutOfRange { .. } => (Code::OutOfRange, "SEQ_OUT_OF_RANGE"),
@@ -180,6 +187,11 @@ impl ServiceError {
             | E::RequestTooLarge { limit } => {
                 vec![("limit", limit.to_string())]
             }
+            E::TooManyPeerWatchers { limit, per_game } => vec![
+                ("limit", limit.to_string()),
+                ("scope", if *per_game { "game" } else { "server" }.into()),
+            ],
+            E::UnknownMethod { path } => vec![("method", path.clone())],
             E::WatcherTooSlow { resume_after_seq }
             | E::ShuttingDown {
                 resume_after_seq: Some(resume_after_seq),
@@ -297,6 +309,18 @@ impl fmt::Display for ServiceError {
             ),
             E::TooManyGames { limit } => write!(f, "the server holds its maximum of {limit} live games"),
             E::TooManyWatchers { limit } => write!(f, "the game has its maximum of {limit} watchers"),
+            E::TooManyPeerWatchers { limit, per_game: true } => write!(
+                f,
+                "this address already watches this game {limit} times, its maximum: close a stream first"
+            ),
+            E::TooManyPeerWatchers { limit, per_game: false } => write!(
+                f,
+                "this address already holds {limit} WatchGame streams, its maximum: close a stream first"
+            ),
+            E::UnknownMethod { path } => write!(
+                f,
+                "unknown method {path:?}: this server serves chessd.v1.GameService, grpc.health.v1.Health and server reflection"
+            ),
             E::RequestTooLarge { limit } => write!(f, "request too large: the limit is {limit} bytes"),
             E::WatcherTooSlow { resume_after_seq } => write!(
                 f,
@@ -452,6 +476,21 @@ mod tests {
                 E::TooManyWatchers { limit: 1 },
                 Code::ResourceExhausted,
                 "TOO_MANY_WATCHERS",
+            ),
+            (
+                E::TooManyPeerWatchers {
+                    limit: 16,
+                    per_game: true,
+                },
+                Code::ResourceExhausted,
+                "TOO_MANY_PEER_WATCHERS",
+            ),
+            (
+                E::UnknownMethod {
+                    path: "/chessd.v1.GameService/Nope".into(),
+                },
+                Code::Unimplemented,
+                "UNKNOWN_METHOD",
             ),
             (
                 E::RequestTooLarge { limit: 1 },

@@ -16,6 +16,11 @@
 //! - `chessd_moves_played_total{variant}`: moves played (retried requests count once).
 //! - `chessd_games_finished_total{variant,termination}`: games that ended, aborted ones
 //!   included (termination `aborted`).
+//! - `chessd_connections`: open client connections; `chessd_connections_closed_total{reason}`:
+//!   the ones the server closed and why; `chessd_connection_cap_reached_total` and
+//!   `chessd_accept_errors_total{kind}`: the connection cap and the file-descriptor limit hit.
+//! - `chessd_watchers_cut_total{reason}`: WatchGame streams the server ended early;
+//!   `chessd_peer_watchers_refused_total`: streams refused by the per-address bounds.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -45,6 +50,19 @@ pub const WATCHERS: &str = "chessd_watchers";
 pub const MOVES_PLAYED: &str = "chessd_moves_played_total";
 /// Games that ended, by variant and termination.
 pub const GAMES_FINISHED: &str = "chessd_games_finished_total";
+/// Open client connections (gRPC and gRPC-Web).
+pub const CONNECTIONS: &str = "chessd_connections";
+/// Connections the server closed, by reason (`transport::Closed`).
+pub const CONNECTIONS_CLOSED: &str = "chessd_connections_closed_total";
+/// Times the accept loop found every connection place taken.
+pub const CONNECTION_CAP_REACHED: &str = "chessd_connection_cap_reached_total";
+/// Failed accepts, by kind (`fd_limit`: out of file descriptors; `other`).
+pub const ACCEPT_ERRORS: &str = "chessd_accept_errors_total";
+/// WatchGame streams the server ended early, by reason (`too_slow`, `shutting_down`), and
+/// those of them it had to reset because the client took not even the ending (`reset`).
+pub const WATCHERS_CUT: &str = "chessd_watchers_cut_total";
+/// WatchGame streams refused because the caller's address holds its maximum.
+pub const PEER_WATCHERS_REFUSED: &str = "chessd_peer_watchers_refused_total";
 
 /// Histogram buckets for call durations, in seconds: a move is handled in tens of
 /// microseconds, so the buckets start at 50 us and reach the slowest plausible call.
@@ -115,6 +133,27 @@ fn describe() {
     metrics::describe_counter!(
         GAMES_FINISHED,
         "Games that ended (aborted ones included), by variant and termination."
+    );
+    metrics::describe_gauge!(CONNECTIONS, "Open client connections.");
+    metrics::describe_counter!(
+        CONNECTIONS_CLOSED,
+        "Connections the server closed, by reason (handshake_timeout, evicted, idle, write_stall, reset, drain_timeout)."
+    );
+    metrics::describe_counter!(
+        CONNECTION_CAP_REACHED,
+        "Times every connection place (--max-connections) was taken when a connection arrived."
+    );
+    metrics::describe_counter!(
+        ACCEPT_ERRORS,
+        "Failed accepts, by kind (fd_limit: out of file descriptors)."
+    );
+    metrics::describe_counter!(
+        WATCHERS_CUT,
+        "WatchGame streams ended early, by reason (too_slow, shutting_down; reset: the client took not even the ending)."
+    );
+    metrics::describe_counter!(
+        PEER_WATCHERS_REFUSED,
+        "WatchGame streams refused because the caller's address holds its maximum."
     );
 }
 

@@ -5,7 +5,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataMap;
@@ -21,7 +21,8 @@ use crate::proto::game_service_server::GameService;
 use crate::security::gate::{Caller, Guard, rate_limited};
 use crate::store::{Action, GameId, GameStore};
 use crate::token::{BearerError, SeatToken};
-use crate::watch::WatchStream;
+use crate::transport::StreamReset;
+use crate::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
 
 /// The GameService implementation over a store.
 #[derive(Debug)]
@@ -29,8 +30,11 @@ pub struct GameApi<S> {
     store: Arc<S>,
     /// Cancelled when the server starts draining: new calls are refused and open streams end.
     draining: CancellationToken,
-    heartbeat: Duration,
     max_page_size: usize,
+    /// Heartbeats, stall timeout and the drain, for every watcher's pump.
+    pump: PumpConfig,
+    /// The WatchGame streams each address holds (callers without an API key).
+    peer_watchers: Arc<PeerWatchers>,
     /// API keys, rate limiters and `--private-watch`, shared with the gate.
     guard: Arc<Guard>,
 }
@@ -38,12 +42,21 @@ pub struct GameApi<S> {
 impl<S: GameStore> GameApi<S> {
     #[must_use]
     pub fn new(store: Arc<S>, config: &ServerConfig, draining: CancellationToken) -> GameApi<S> {
+        let security = &config.security;
         GameApi {
             store,
+            pump: PumpConfig {
+                heartbeat: config.heartbeat,
+                stall: security.stall_timeout,
+                draining: draining.clone(),
+            },
             draining,
-            heartbeat: config.heartbeat,
             max_page_size: config.max_page_size,
-            guard: Arc::new(Guard::new(None, &config.security)),
+            peer_watchers: Arc::new(PeerWatchers::new(
+                security.max_peer_watchers_per_game,
+                security.max_peer_watchers,
+            )),
+            guard: Arc::new(Guard::new(None, security)),
         }
     }
 
@@ -395,18 +408,28 @@ impl<S: GameStore> GameService for GameApi<S> {
     ) -> Result<Response<WatchStream>, Status> {
         let req = request.get_ref();
         let span = rpc_span("WatchGame", request.metadata(), &req.game_id, "");
+        let caller = caller(&request);
+        let reset = request
+            .extensions()
+            .get::<StreamReset>()
+            .cloned()
+            .unwrap_or_default();
         traced(span, async {
             self.ready()?;
             let id = convert::game_id(&req.game_id)?;
-            self.may_read(request.metadata(), caller(&request), id)
-                .await?;
+            self.may_read(request.metadata(), caller, id).await?;
+            // Backends (an API key) watch many games from few addresses; `--no-rate-limits`
+            // is for a trusted network, often behind one proxy address.
+            let peer = match caller.peer {
+                Some(ip) if caller.key.is_none() && self.guard.rate_limits => {
+                    Some(self.peer_watchers.admit(ip, id)?)
+                }
+                _ => None,
+            };
             let subscription = self.store.watch(id, req.after_seq).await?;
-            Ok(WatchStream::new(
-                id,
-                subscription,
-                self.heartbeat,
-                &self.draining,
-            ))
+            let (stream, feed) = WatchStream::channel(id);
+            tokio::spawn(Pump::new(id, subscription, peer, &self.pump, reset, feed).run());
+            Ok(stream)
         })
         .await
     }

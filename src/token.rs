@@ -50,7 +50,8 @@ impl SeatToken {
         Ok(SeatToken(bytes))
     }
 
-    /// Parses the value of an `authorization` header: `Bearer <token>` (the scheme in any case).
+    /// Parses the value of an `authorization` header: `Bearer <token>` (the scheme in any
+    /// case, as HTTP says; the token exactly as issued).
     pub fn from_bearer(header: Option<&str>) -> Result<SeatToken, BearerError> {
         let header = header.ok_or(BearerError::Missing)?.trim();
         let (scheme, token) = header.split_once(' ').ok_or(BearerError::Malformed)?;
@@ -130,17 +131,21 @@ impl fmt::Debug for SeatToken {
 impl core::str::FromStr for SeatToken {
     type Err = ();
 
-    /// Exactly 32 hex digits (either case).
+    /// Exactly 32 lowercase hex digits, as tokens are written: a token spelled any other way
+    /// (`4BFE...` for `4bfe...`) is a different credential, not the same one.
     fn from_str(s: &str) -> Result<SeatToken, ()> {
         let s = s.as_bytes();
         if s.len() != TOKEN_BYTES * 2 {
             return Err(());
         }
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => Ok(c - b'0'),
+            b'a'..=b'f' => Ok(c - b'a' + 10),
+            _ => Err(()),
+        };
         let mut bytes = [0; TOKEN_BYTES];
         for (byte, pair) in bytes.iter_mut().zip(s.chunks_exact(2)) {
-            let hi = (pair[0] as char).to_digit(16).ok_or(())?;
-            let lo = (pair[1] as char).to_digit(16).ok_or(())?;
-            *byte = (hi * 16 + lo) as u8;
+            *byte = digit(pair[0])? << 4 | digit(pair[1])?;
         }
         Ok(SeatToken(bytes))
     }
@@ -158,9 +163,26 @@ mod tests {
         assert_eq!(text.len(), 32);
         let back = SeatToken::from_bearer(Some(&format!("Bearer {text}"))).unwrap();
         assert!(back.matches(&token));
-        let back =
-            SeatToken::from_bearer(Some(&format!("bearer {}", text.to_uppercase()))).unwrap();
+        let back = SeatToken::from_bearer(Some(&format!("bearer {text}"))).unwrap();
         assert!(back.matches(&token));
+    }
+
+    /// A token is its exact spelling: the same digits in upper case are no token at all.
+    #[test]
+    fn tokens_are_case_sensitive() {
+        let text = "4bfeae84c0ffee0123456789abcdef00";
+        assert!(text.parse::<SeatToken>().is_ok());
+        for other in [
+            text.to_uppercase(),
+            format!("4B{}", &text[2..]),
+            format!("{}F", &text[..31]),
+        ] {
+            assert_eq!(other.parse::<SeatToken>().map(|_| ()), Err(()), "{other}");
+            assert_eq!(
+                SeatToken::from_bearer(Some(&format!("Bearer {other}"))).unwrap_err(),
+                BearerError::Malformed
+            );
+        }
     }
 
     /// Two fresh tokens differ, and Debug never shows the secret.

@@ -50,6 +50,7 @@ async fn secrets_never_reach_the_logs() {
     std::fs::write(&key_file, format!("{key}\n")).unwrap();
     let mut config = ServerConfig::default();
     config.security.api_key_file = Some(key_file);
+    config.shutdown_grace = std::time::Duration::ZERO;
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use futures_util::future::{Either, Ready, ready};
-use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
+use tonic::transport::server::TcpConnectInfo;
 use tower::{Layer, Service};
 
 use super::SecurityConfig;
@@ -58,6 +58,8 @@ pub struct Caller {
     /// The peer (or API key) limit refused this SubmitMove; the handler decides, since a
     /// move on the seat's own turn passes under the move floor.
     pub deferred_refusal: Option<Refused>,
+    /// The caller's address, for the per-address bounds the handlers keep.
+    pub peer: Option<IpAddr>,
 }
 
 /// The security state shared by the gate and the handlers.
@@ -103,12 +105,13 @@ impl Guard {
                 .ok_or(ServiceError::ApiKeyInvalid),
             _ => Ok(None),
         };
+        let peer = peer_ip(request);
         let refused = match &key {
             _ if !self.rate_limits => None,
             Ok(Some(key)) => self.limiters.api_key(*key).err(),
             // Callers without a valid key, including wrong keys, spend their address's budget:
             // guessing keys is rate limited like anything else.
-            _ => peer_ip(request).and_then(|ip| self.limiters.peer(ip).err()),
+            _ => peer.and_then(|ip| self.limiters.peer(ip).err()),
         };
         let key = match refused {
             Some(refused) if method != "SubmitMove" => return Err(rate_limited(refused)),
@@ -120,6 +123,7 @@ impl Guard {
         Ok(Caller {
             key,
             deferred_refusal: refused,
+            peer,
         })
     }
 }
@@ -142,15 +146,12 @@ fn bearer(value: &[u8]) -> Option<&[u8]> {
         .then(|| credential.trim().as_bytes())
 }
 
-/// The peer's address, over plain TCP or TLS.
+/// The peer's address (the transport adds it to every request, over TLS too).
 fn peer_ip<B>(request: &http::Request<B>) -> Option<IpAddr> {
-    let ext = request.extensions();
-    ext.get::<TcpConnectInfo>()
+    request
+        .extensions()
+        .get::<TcpConnectInfo>()
         .and_then(TcpConnectInfo::remote_addr)
-        .or_else(|| {
-            ext.get::<TlsConnectInfo<TcpConnectInfo>>()
-                .and_then(|i| i.get_ref().remote_addr())
-        })
         .map(|a| a.ip())
 }
 

@@ -10,9 +10,11 @@
 //! - `limits`: rate limiters per seat token, API key and peer address, idle keys evicted.
 //! - `gate`: the tower layer in front of GameService: API keys for backend calls, per-key and
 //!   per-peer limits, and the caller facts handlers read (`Caller`).
-//! - `conn`: the cap on open connections.
+//!
+//! The bounds on connections and streams (`--max-connections`, `--handshake-timeout`,
+//! `--idle-timeout`, `--stall-timeout`) are flags here and are enforced by `transport`; the
+//! per-address watcher bounds by the WatchGame handler.
 
-pub mod conn;
 pub mod gate;
 pub mod keys;
 pub mod limits;
@@ -25,7 +27,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use tonic::transport::ServerTlsConfig;
 
 use crate::config::duration;
 
@@ -38,6 +39,12 @@ pub const DEFAULT_MAX_STREAMS_PER_CONNECTION: u32 = 256;
 pub const DEFAULT_KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
 /// How long a keepalive ping may go unanswered before the connection is closed.
 pub const DEFAULT_KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
+/// WatchGame streams one address may hold on one game, and in all (callers with an API key
+/// are not bound: a backend watches from few addresses). One address may be a household or
+/// an office behind NAT, so these are well above one person's needs, and far below
+/// `--max-watchers-per-game`.
+pub const DEFAULT_MAX_PEER_WATCHERS_PER_GAME: usize = 16;
+pub const DEFAULT_MAX_PEER_WATCHERS: usize = 1_024;
 /// Calls per second per peer address without an API key (sustained), and the burst above it.
 /// Generous: one address may be a NAT in front of many players.
 pub const DEFAULT_PEER_RATE: u32 = 200;
@@ -84,7 +91,8 @@ pub struct SecurityArgs {
     #[arg(long, env = "CHESSD_PRIVATE_WATCH")]
     pub private_watch: bool,
 
-    /// Turn every rate limit off (benchmarks, or a trusted network behind a limiting proxy).
+    /// Turn every rate limit and per-address watcher bound off (benchmarks, or a trusted
+    /// network behind a limiting proxy, where every caller has the proxy's address).
     #[arg(long, env = "CHESSD_NO_RATE_LIMITS")]
     pub no_rate_limits: bool,
 
@@ -116,7 +124,8 @@ pub struct SecurityArgs {
     #[arg(long, env = "CHESSD_MOVE_FLOOR", default_value_t = DEFAULT_MOVE_FLOOR, value_parser = rate)]
     pub move_floor: u32,
 
-    /// Open connections at once (more wait in the kernel's queue).
+    /// Open connections at once: at the cap, connections that have not greeted yet are closed
+    /// to make room, else new ones wait in the kernel's queue.
     #[arg(long, env = "CHESSD_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = count)]
     pub max_connections: usize,
 
@@ -131,6 +140,28 @@ pub struct SecurityArgs {
     /// How long a ping may go unanswered before the connection is dropped (e.g. 10s).
     #[arg(long, env = "CHESSD_KEEPALIVE_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub keepalive_timeout: Duration,
+
+    /// How long a new connection has to greet (TLS handshake, then the HTTP/2 preface and
+    /// SETTINGS or an HTTP/1.1 request) before it is closed (e.g. 5s).
+    #[arg(long, env = "CHESSD_HANDSHAKE_TIMEOUT", default_value = "5s", value_parser = duration)]
+    pub handshake_timeout: Duration,
+
+    /// A connection with no open call for this long is sent GOAWAY (e.g. 5m).
+    #[arg(long, env = "CHESSD_IDLE_TIMEOUT", default_value = "5m", value_parser = duration)]
+    pub idle_timeout: Duration,
+
+    /// A peer that takes nothing for this long (no byte of a pending write, no event of its
+    /// WatchGame stream) is cut off (e.g. 10s).
+    #[arg(long, env = "CHESSD_STALL_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub stall_timeout: Duration,
+
+    /// WatchGame streams one address may hold on one game (API key holders are not bound).
+    #[arg(long, env = "CHESSD_MAX_PEER_WATCHERS_PER_GAME", default_value_t = DEFAULT_MAX_PEER_WATCHERS_PER_GAME, value_parser = count)]
+    pub max_peer_watchers_per_game: usize,
+
+    /// WatchGame streams one address may hold in all (API key holders are not bound).
+    #[arg(long, env = "CHESSD_MAX_PEER_WATCHERS", default_value_t = DEFAULT_MAX_PEER_WATCHERS, value_parser = count)]
+    pub max_peer_watchers: usize,
 
     /// End ongoing games with no move for this long (e.g. 24h, 7d, or off): aborted before
     /// both sides moved, else lost by the side to move.
@@ -177,6 +208,11 @@ impl SecurityArgs {
             max_streams_per_connection: self.max_streams_per_connection,
             keepalive_interval: self.keepalive_interval,
             keepalive_timeout: self.keepalive_timeout,
+            handshake_timeout: self.handshake_timeout,
+            idle_timeout: self.idle_timeout,
+            stall_timeout: self.stall_timeout,
+            max_peer_watchers_per_game: self.max_peer_watchers_per_game,
+            max_peer_watchers: self.max_peer_watchers,
         }
     }
 }
@@ -239,6 +275,11 @@ pub struct SecurityConfig {
     pub max_streams_per_connection: u32,
     pub keepalive_interval: Duration,
     pub keepalive_timeout: Duration,
+    pub handshake_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub stall_timeout: Duration,
+    pub max_peer_watchers_per_game: usize,
+    pub max_peer_watchers: usize,
 }
 
 impl Default for SecurityConfig {
@@ -258,6 +299,11 @@ impl Default for SecurityConfig {
             max_streams_per_connection: DEFAULT_MAX_STREAMS_PER_CONNECTION,
             keepalive_interval: DEFAULT_KEEPALIVE_INTERVAL,
             keepalive_timeout: DEFAULT_KEEPALIVE_TIMEOUT,
+            handshake_timeout: crate::transport::DEFAULT_HANDSHAKE_TIMEOUT,
+            idle_timeout: crate::transport::DEFAULT_IDLE_TIMEOUT,
+            stall_timeout: crate::transport::DEFAULT_STALL_TIMEOUT,
+            max_peer_watchers_per_game: DEFAULT_MAX_PEER_WATCHERS_PER_GAME,
+            max_peer_watchers: DEFAULT_MAX_PEER_WATCHERS,
         }
     }
 }
@@ -267,7 +313,7 @@ impl Default for SecurityConfig {
 #[derive(Debug)]
 pub struct Setup {
     /// `None`: plaintext.
-    pub tls: Option<ServerTlsConfig>,
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     pub guard: Arc<gate::Guard>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }

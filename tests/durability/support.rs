@@ -57,6 +57,7 @@ pub struct Server {
 fn command(dir: &Path, extra: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_chessd"));
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+        .args(["--shutdown-grace", "0s"])
         .arg("--data-dir")
         .arg(dir)
         .args(extra)

@@ -61,7 +61,9 @@ pub async fn replica_with(config: ServerConfig) -> Replica {
 }
 
 /// A replica, without waiting for it to be ready.
-pub async fn start_replica(config: ServerConfig) -> Replica {
+pub async fn start_replica(mut config: ServerConfig) -> Replica {
+    // Stopping a test replica needs no grace for balancers.
+    config.shutdown_grace = Duration::ZERO;
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("local addr");
     let (stop, stopped) = oneshot::channel::<()>();
@@ -107,6 +109,7 @@ impl Process {
     pub fn start_with(redis: &Redis, flags: &[&str]) -> Process {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chessd"))
             .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+            .args(["--shutdown-grace", "0s"])
             .args(["--redis", &redis.url()])
             .args(flags)
             .env_remove("RUST_LOG")

@@ -457,10 +457,15 @@ async fn random_bytes_everywhere() {
 
 /// A hand-framed gRPC call: `frame` is the whole request body (5-byte prefix included).
 async fn raw_call(server: &TestServer, method: &str, frame: Vec<u8>) -> Status {
+    raw_path_call(server, "chessd.v1.GameService", method, frame).await
+}
+
+/// A hand-framed gRPC call to any service's method.
+async fn raw_path_call(server: &TestServer, service: &str, method: &str, frame: Vec<u8>) -> Status {
     let channel = server.channel().await;
     let request = http::Request::builder()
         .method("POST")
-        .uri(format!("{}/chessd.v1.GameService/{method}", server.url()))
+        .uri(format!("{}/{service}/{method}", server.url()))
         .header("content-type", "application/grpc")
         .header("te", "trailers")
         .body(tonic::body::Body::new(
@@ -555,15 +560,161 @@ async fn undecodable_requests() {
     assert_eq!(support::reason(&status), "MALFORMED_REQUEST", "{status:?}");
     let status = raw_call(&server, "GetGame", Vec::new()).await;
     assert_eq!(support::reason(&status), "MALFORMED_REQUEST", "{status:?}");
-    // A message flagged compressed with no compression agreed: INTERNAL, as the gRPC
-    // compression spec requires; a flag that is neither 0 nor 1 is malformed.
+    // A message flagged compressed with no compression agreed, and a flag that is neither 0
+    // nor 1: malformed, with the reason, like every other malformed request.
     let status = raw_call(&server, "GetStats", framed(1, 2, &[0, 0])).await;
-    assert_eq!(status.code(), Code::Internal, "{status:?}");
+    assert_eq!(
+        (status.code(), support::reason(&status).as_str()),
+        (Code::InvalidArgument, "MALFORMED_REQUEST"),
+        "{status:?}"
+    );
+    assert!(status.message().contains("grpc-encoding"), "{status:?}");
     let status = raw_call(&server, "GetStats", framed(7, 0, &[])).await;
     assert_eq!(support::reason(&status), "MALFORMED_REQUEST", "{status:?}");
     // A frame declaring 4 GiB: the size limit answers.
     let status = raw_call(&server, "GetStats", framed(0, u32::MAX, &[0; 16])).await;
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     still_serves(&mut c).await;
+    server.shutdown().await.unwrap();
+}
+
+/// A seat token is its exact spelling: the same digits in upper case (or one letter changed
+/// in case) are refused with TOKEN_INVALID by every seat action, and nothing reaches the game;
+/// the token as issued still plays.
+#[tokio::test]
+async fn tokens_match_exactly() {
+    let (server, mut c) = start().await;
+    let (_, seats) = support::create(&mut c, "chess", "").await;
+    let id = || seats.id.clone();
+    for spelled in [seats.white.to_uppercase(), seats.black.to_uppercase(), {
+        // The first letter digit in the other case.
+        let at = seats
+            .white
+            .find(|ch: char| ch.is_ascii_lowercase())
+            .unwrap();
+        let mut t = seats.white.clone();
+        t.replace_range(at..=at, &t[at..=at].to_uppercase());
+        t
+    }] {
+        let refused = |r: Result<_, Status>| {
+            assert_refused(r, Code::Unauthenticated, "TOKEN_INVALID");
+        };
+        refused(
+            c.submit_move(authed(
+                pb::SubmitMoveRequest {
+                    game_id: id(),
+                    r#move: "e4".into(),
+                    ..Default::default()
+                },
+                &spelled,
+            ))
+            .await
+            .map(|_| ()),
+        );
+        refused(
+            c.resign(authed(pb::ResignRequest { game_id: id() }, &spelled))
+                .await
+                .map(|_| ()),
+        );
+        refused(
+            c.offer_draw(authed(pb::OfferDrawRequest { game_id: id() }, &spelled))
+                .await
+                .map(|_| ()),
+        );
+        refused(
+            c.respond_to_draw(authed(
+                pb::RespondToDrawRequest {
+                    game_id: id(),
+                    accept: true,
+                },
+                &spelled,
+            ))
+            .await
+            .map(|_| ()),
+        );
+        refused(
+            c.claim_draw(authed(
+                pb::ClaimDrawRequest {
+                    game_id: id(),
+                    claim: pb::DrawClaim::ThreefoldRepetition as i32,
+                },
+                &spelled,
+            ))
+            .await
+            .map(|_| ()),
+        );
+        refused(
+            c.abort(authed(pb::AbortRequest { game_id: id() }, &spelled))
+                .await
+                .map(|_| ()),
+        );
+    }
+    let game = support::get(&mut c, &seats.id).await;
+    assert_eq!(
+        (game.ply, game.last_seq),
+        (0, 0),
+        "nothing reached the game"
+    );
+    let played = support::play(&mut c, &seats, 'w', "e4").await;
+    assert_eq!(played.game.unwrap().ply, 1);
+    server.shutdown().await.unwrap();
+}
+
+/// A method or service the server does not have: UNIMPLEMENTED with a message naming the
+/// path and reason UNKNOWN_METHOD, like every other refusal.
+#[tokio::test]
+async fn unknown_methods_say_so() {
+    let (server, mut c) = start().await;
+    for path in [
+        "/chessd.v1.GameService/Teleport",
+        "/chessd.v2.GameService/GetGame",
+        "/grpc.health.v1.Health/Nope",
+    ] {
+        let (service, method) = path[1..].split_once('/').unwrap();
+        let status = raw_path_call(&server, service, method, framed(0, 0, &[])).await;
+        assert_eq!(
+            (status.code(), support::reason(&status).as_str()),
+            (Code::Unimplemented, "UNKNOWN_METHOD"),
+            "{path}: {status:?}"
+        );
+        assert!(
+            status.message().contains(path),
+            "{path}: {}",
+            status.message()
+        );
+    }
+    still_serves(&mut c).await;
+    server.shutdown().await.unwrap();
+}
+
+/// Player names are kept exactly as given: spaces stay, and a name with a control
+/// character (U+0085, which Unicode also counts as white space) is refused, never trimmed
+/// into someone else's name.
+#[tokio::test]
+async fn names_are_kept_as_given() {
+    let (server, mut c) = start().await;
+    let create = |white: &str, black: &str| pb::CreateGameRequest {
+        variant: pb::Variant::Chess as i32,
+        white_player: white.into(),
+        black_player: black.into(),
+        ..Default::default()
+    };
+    let (game, _) = support::create_with(&mut c, create(" ann ", "bob\u{3000}")).await;
+    assert_eq!(
+        (game.white_player.as_str(), game.black_player.as_str()),
+        (" ann ", "bob\u{3000}")
+    );
+    for bad in ["bob\u{85}", "\u{85}bob", "bob\n"] {
+        let status = assert_refused(
+            c.create_game(create("ann", bad)).await,
+            Code::InvalidArgument,
+            "INVALID_FIELD",
+        );
+        assert!(
+            status.message().contains("black_player"),
+            "{bad:?}: {}",
+            status.message()
+        );
+    }
     server.shutdown().await.unwrap();
 }

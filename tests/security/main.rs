@@ -8,6 +8,9 @@ mod common;
 mod hostile;
 mod keys;
 mod limits;
+mod peers;
+mod process;
+mod shutdown;
 #[allow(dead_code)]
 #[path = "../service/support.rs"]
 mod support;

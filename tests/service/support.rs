@@ -103,7 +103,10 @@ pub async fn start_with(mut config: ServerConfig) -> TestServer {
     server
 }
 
-async fn spawn(config: ServerConfig) -> TestServer {
+async fn spawn(mut config: ServerConfig) -> TestServer {
+    // Tests stop their servers all the time; the grace before the drain is for balancers
+    // (tests/security/shutdown.rs checks it on the binary).
+    config.shutdown_grace = std::time::Duration::ZERO;
     let listener = TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind 127.0.0.1:0");

@@ -1,0 +1,149 @@
+//! The server: [`run`] puts the store, the security set-up, the services and the transport
+//! together, serves until shutdown, then stops in the order balancers expect:
+//!
+//! 1. **Grace** (`--shutdown-grace`): health turns NOT_SERVING at once, while every call is
+//!    still served, so balancers and Kubernetes take the replica out before anything is
+//!    refused.
+//! 2. **Drain** (`--drain-timeout`): the port closes, every connection gets GOAWAY, new calls
+//!    get UNAVAILABLE, WatchGame streams end with UNAVAILABLE and the seq to resume from,
+//!    health Watch streams end; open calls may finish.
+//! 3. **Close**: what is still open when the drain times out is dropped.
+//!
+//! `health`: the health status and the end of health Watch streams.
+
+mod health;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic_health::ServingStatus;
+
+use crate::config::ServerConfig;
+use crate::proto::game_service_server::GameServiceServer;
+use crate::service::GameApi;
+use crate::transport::{Transport, TransportConfig};
+use crate::{proto, recode, security, store, web};
+
+/// Why the server could not run.
+#[derive(Debug)]
+pub enum RunError {
+    /// The reflection service rejected the descriptors (a build problem).
+    Reflection(tonic_reflection::server::Error),
+    /// The game store could not start (`--data-dir`: unreadable, locked or damaged database).
+    Store(store::OpenError),
+    /// TLS files or the API key file are missing or unusable.
+    Security(security::SetupError),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Reflection(e) => write!(f, "reflection service: {e}"),
+            RunError::Store(e) => write!(f, "store: {e}"),
+            RunError::Security(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Serves chessd on `listener` until `shutdown` completes, then stops as the module doc says
+/// and returns.
+pub async fn run(
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), RunError> {
+    // Files first: a bad TLS or key file stops the server before anything else starts.
+    let security = security::Setup::start(&config.security).map_err(RunError::Security)?;
+    let store = Arc::new(store::open(&config).map_err(RunError::Store)?);
+    let readiness = store.readiness();
+    // Cancelled when the grace begins (health is then the shutdown's) and when the drain does.
+    let stopping = CancellationToken::new();
+    let draining = CancellationToken::new();
+    let api = GameApi::new(store, &config, draining.clone()).with_guard(security.guard.clone());
+
+    let (health, health_service) = tonic_health::server::health_reporter();
+    match readiness {
+        None => health::set(&health, ServingStatus::Serving).await,
+        Some(ready) => {
+            // Known from the start (NOT_SERVING until the store answers), so health checks
+            // never see an unknown service.
+            health::set(&health, ServingStatus::NotServing).await;
+            tokio::spawn(health::follow_readiness(
+                ready,
+                health.clone(),
+                stopping.clone(),
+            ));
+        }
+    }
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1 = reflection().build_v1().map_err(RunError::Reflection)?;
+    let reflection_v1alpha = reflection().build_v1alpha().map_err(RunError::Reflection)?;
+
+    // One request size limit for every service, so the RESOURCE_EXHAUSTED answer (see
+    // `recode`) always names the limit that applied.
+    let limit = config.max_request_bytes;
+    let routes = tonic::service::Routes::new(health_service.max_decoding_message_size(limit))
+        .add_service(reflection_v1.max_decoding_message_size(limit))
+        .add_service(reflection_v1alpha.max_decoding_message_size(limit))
+        .add_service(GameServiceServer::new(api).max_decoding_message_size(limit));
+    // Browsers speak gRPC-Web over HTTP/1.1 (see `web`): CORS answers preflights first, then
+    // the page's files are split off, then gRPC-Web becomes gRPC, which the security gate then
+    // sees like any other call.
+    let services = tower::ServiceBuilder::new()
+        .option_layer(web::cors_layer(&config.web))
+        .layer(web::WebLayer::new(&config.web))
+        .layer(tonic_web::GrpcWebLayer::new())
+        .layer(security::gate::GateLayer::new(security.guard.clone()))
+        .layer(recode::layer(limit))
+        .layer(health::EndWatchesLayer::new(draining.clone()))
+        .service(routes);
+
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "chessd listening");
+    }
+    let sec = &config.security;
+    let transport = Transport::start(
+        listener,
+        services,
+        TransportConfig {
+            max_connections: sec.max_connections,
+            max_streams_per_connection: sec.max_streams_per_connection,
+            keepalive_interval: sec.keepalive_interval,
+            keepalive_timeout: sec.keepalive_timeout,
+            handshake_timeout: sec.handshake_timeout,
+            idle_timeout: sec.idle_timeout,
+            stall_timeout: sec.stall_timeout,
+            close_grace: config.drain_timeout,
+        },
+        security.tls.clone(),
+    );
+    shutdown.await;
+
+    stopping.cancel();
+    tracing::info!(grace = ?config.shutdown_grace, "shutting down: health NOT_SERVING, still serving for the grace period");
+    health::set(&health, ServingStatus::NotServing).await;
+    tokio::time::sleep(config.shutdown_grace).await;
+
+    tracing::info!(drain_timeout = ?config.drain_timeout, "draining: GOAWAY to every connection");
+    transport.drain();
+    draining.cancel();
+    if tokio::time::timeout(config.drain_timeout, transport.closed())
+        .await
+        .is_err()
+    {
+        tracing::warn!("drain timeout reached: closing the remaining connections");
+        transport.close_all();
+        transport.closed().await;
+    }
+    tracing::info!("chessd stopped");
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! WatchGame's server stream.
+//!
+//! A pump task per watcher (`pump`) holds the subscription (the game's watcher slot): it sends
+//! the replay (a snapshot, or every event after the client's seq), then live events from the
+//! game's bounded broadcast channel, with a heartbeat after every quiet `heartbeat` interval,
+//! into a small bounded channel that [`WatchStream`], the body tonic polls, reads. The stream
+//! ends:
+//! - after the game-over event (normally);
+//! - with RESOURCE_EXHAUSTED (reason WATCHER_TOO_SLOW) when the client fell more than the
+//!   broadcast channel's capacity behind, or took no message for the stall timeout: the
+//!   server never buffers without bound for a slow reader, and frees the slot at once;
+//! - with UNAVAILABLE (reason SHUTTING_DOWN) when the server drains.
+//!
+//! Both errors carry the seq of the last event sent (message and ErrorInfo metadata
+//! `resume_after_seq`): watching again with that `after_seq` continues with no gap and no
+//! duplicate. The pump exists because the body alone cannot notice a stalled client: hyper
+//! polls a stream's body only while the client grants flow-control window, so a client that
+//! grants none would hold its slot for ever. A client that does not take even the ending
+//! within the stall timeout has its stream reset (`transport::StreamReset`); gRPC clients see
+//! the reset as CANCELLED, and resume from the last seq they saw.
+//!
+//! `peers` bounds the streams one address may hold (`--max-peer-watchers-per-game`,
+//! `--max-peer-watchers`).
+
+mod peers;
+mod pump;
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use tokio::sync::{mpsc, oneshot};
+use tokio_stream::Stream;
+use tonic::Status;
+
+pub use peers::{PeerSlot, PeerWatchers};
+pub use pump::{Pump, PumpConfig};
+
+use crate::proto::WatchGameResponse;
+use crate::store::GameId;
+
+/// Messages queued between a watcher's pump and its stream: enough to ride over a scheduling
+/// hiccup, few enough that a stalled client holds almost nothing (the game's broadcast
+/// channel is the buffer that `--watch-buffer` sizes).
+const QUEUE: usize = 4;
+
+/// One client's WatchGame stream: what its pump sends, in order; the first error ends it.
+pub struct WatchStream {
+    game_id: GameId,
+    queue: mpsc::Receiver<Result<WatchGameResponse, Status>>,
+    done: bool,
+    /// Dropped with the stream: tells the pump that tonic is done with it (the client took
+    /// the end, or went away).
+    _alive: oneshot::Sender<()>,
+}
+
+/// The pump's end of a [`WatchStream`].
+pub struct Feed {
+    /// Where the pump sends; dropped to end the stream after what is queued.
+    pub tx: mpsc::Sender<Result<WatchGameResponse, Status>>,
+    /// Resolves (with an error) once the stream is dropped.
+    pub gone: oneshot::Receiver<()>,
+}
+
+impl WatchStream {
+    /// A stream and the end its pump feeds.
+    #[must_use]
+    pub fn channel(game_id: GameId) -> (WatchStream, Feed) {
+        let (tx, queue) = mpsc::channel(QUEUE);
+        let (alive, gone) = oneshot::channel();
+        let stream = WatchStream {
+            game_id,
+            queue,
+            done: false,
+            _alive: alive,
+        };
+        (stream, Feed { tx, gone })
+    }
+}
+
+impl Stream for WatchStream {
+    type Item = Result<WatchGameResponse, Status>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.done {
+            return Poll::Ready(None);
+        }
+        let item = std::task::ready!(self.queue.poll_recv(cx));
+        if !matches!(item, Some(Ok(_))) {
+            self.done = true;
+        }
+        Poll::Ready(item)
+    }
+}
+
+impl std::fmt::Debug for WatchStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WatchStream")
+            .field("game_id", &self.game_id)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,227 @@
+//! The pump: one task per watcher, from the game's events to the watcher's stream (see the
+//! module doc of `watch`). It holds the watcher's slot (the broadcast receiver, counted by the
+//! game's watcher limit; the watchers gauge; the per-address place) only while the watcher
+//! keeps up, and gives it back the moment the watcher is cut off, whatever the client does.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::{Instant, MissedTickBehavior, interval_at, timeout};
+use tokio_util::sync::CancellationToken;
+use tonic::Status;
+
+use super::{Feed, PeerSlot};
+use crate::convert;
+use crate::error::ServiceError;
+use crate::metrics::{WATCHERS_CUT, WatcherGuard};
+use crate::proto::WatchGameResponse;
+use crate::store::{Event, EventKind, GameId, Replay, Subscription};
+use crate::transport::StreamReset;
+
+/// What the watcher holds while it is served; dropped as one.
+struct Slot {
+    live: Option<broadcast::Receiver<Arc<Event>>>,
+    _counted: WatcherGuard,
+    _peer: Option<PeerSlot>,
+}
+
+/// Why feeding stopped.
+enum Stop {
+    /// The game-over event was sent, or the game's channel closed.
+    GameOver,
+    /// The client went away (its stream was dropped).
+    Gone,
+    /// The client fell behind the broadcast buffer or took nothing for the stall timeout.
+    TooSlow,
+    /// The server drains.
+    Draining,
+}
+
+/// One watcher's pump.
+pub struct Pump {
+    game_id: GameId,
+    replay: Replay,
+    slot: Option<Slot>,
+    heartbeat: Duration,
+    stall: Duration,
+    draining: CancellationToken,
+    reset: StreamReset,
+    /// The seq of the last event sent: where a client resumes.
+    last_seq: u64,
+    tx: mpsc::Sender<Result<WatchGameResponse, Status>>,
+    gone: oneshot::Receiver<()>,
+}
+
+/// What a pump needs besides its subscription and its stream.
+#[derive(Clone, Debug)]
+pub struct PumpConfig {
+    /// Quiet time before a heartbeat.
+    pub heartbeat: Duration,
+    /// How long the client may take no message before it is cut off.
+    pub stall: Duration,
+    /// Cancelled when the server drains.
+    pub draining: CancellationToken,
+}
+
+impl Pump {
+    /// A pump from `subscription` into `feed` (see [`super::WatchStream::channel`]).
+    #[must_use]
+    pub fn new(
+        game_id: GameId,
+        subscription: Subscription,
+        peer: Option<PeerSlot>,
+        config: &PumpConfig,
+        reset: StreamReset,
+        feed: Feed,
+    ) -> Pump {
+        Pump {
+            game_id,
+            replay: subscription.replay,
+            slot: Some(Slot {
+                live: subscription.live,
+                _counted: WatcherGuard::new(),
+                _peer: peer,
+            }),
+            heartbeat: config.heartbeat,
+            stall: config.stall,
+            draining: config.draining.clone(),
+            reset,
+            last_seq: subscription.after_seq,
+            tx: feed.tx,
+            gone: feed.gone,
+        }
+    }
+
+    /// Runs the pump to the end of the stream.
+    pub async fn run(mut self) {
+        let stop = self.feed().await;
+        // The slot goes back first, whatever happens to the ending.
+        self.slot = None;
+        let Pump {
+            game_id,
+            last_seq,
+            stall,
+            reset,
+            tx,
+            gone,
+            ..
+        } = self;
+        let ending = match stop {
+            Stop::Gone => return,
+            Stop::GameOver => None,
+            Stop::TooSlow => Some((
+                "too_slow",
+                ServiceError::WatcherTooSlow {
+                    resume_after_seq: last_seq,
+                },
+            )),
+            Stop::Draining => Some((
+                "shutting_down",
+                ServiceError::ShuttingDown {
+                    resume_after_seq: Some(last_seq),
+                },
+            )),
+        };
+        let reset_stream = || {
+            tracing::info!(%game_id, last_seq, "watch stream reset: the client took nothing");
+            ::metrics::counter!(WATCHERS_CUT, "reason" => "reset").increment(1);
+            reset.reset();
+        };
+        if let Some((why, error)) = ending {
+            tracing::info!(%game_id, last_seq, reason = error.reason(), "watch stream cut");
+            ::metrics::counter!(WATCHERS_CUT, "reason" => why).increment(1);
+            match timeout(stall, tx.send(Err(error.status()))).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => return,
+                Err(_) => return reset_stream(),
+            }
+        }
+        // With the sender dropped, the stream ends after what is queued. A client that takes
+        // nothing for the stall timeout never gets there: only a reset ends its stream.
+        drop(tx);
+        if timeout(stall, gone).await.is_err() {
+            reset_stream();
+        }
+    }
+
+    async fn feed(&mut self) -> Stop {
+        while let Some(event) = self.replay.next() {
+            if let Err(stop) = self.send(&event).await {
+                return stop;
+            }
+            if ends(&event) {
+                return Stop::GameOver;
+            }
+        }
+        let Some(mut live) = self.slot.as_mut().and_then(|slot| slot.live.take()) else {
+            // The game was over when the watch began and the replay has ended it.
+            return Stop::GameOver;
+        };
+        let mut heartbeat = interval_at(Instant::now() + self.heartbeat, self.heartbeat);
+        heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let stop = loop {
+            tokio::select! {
+                biased;
+                () = self.draining.cancelled() => break Stop::Draining,
+                () = self.tx.closed() => break Stop::Gone,
+                received = live.recv() => match received {
+                    // Live events start right after the replay; this only guards the invariant.
+                    Ok(event) if event.seq <= self.last_seq => {}
+                    Ok(event) => {
+                        if let Err(stop) = self.send(&event).await {
+                            break stop;
+                        }
+                        if ends(&event) {
+                            break Stop::GameOver;
+                        }
+                        heartbeat.reset();
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => break Stop::TooSlow,
+                    // The game's channel closed: it ended (its game-over event came first) or
+                    // was forgotten. Either way nothing more will come.
+                    Err(broadcast::error::RecvError::Closed) => break Stop::GameOver,
+                },
+                _ = heartbeat.tick() => {
+                    let beat = convert::heartbeat(self.last_seq, SystemTime::now());
+                    if let Err(stop) = self.deliver(beat).await {
+                        break stop;
+                    }
+                }
+            }
+        };
+        // Dropped with the slot, not before: the receiver is what the watcher limit counts.
+        if let Some(slot) = self.slot.as_mut() {
+            slot.live = Some(live);
+        }
+        stop
+    }
+
+    /// Sends an event and remembers its seq.
+    async fn send(&mut self, event: &Event) -> Result<(), Stop> {
+        self.deliver(convert::event(event)).await?;
+        self.last_seq = event.seq;
+        Ok(())
+    }
+
+    /// Queues a message, waiting at most the stall timeout for the client to make room.
+    async fn deliver(&mut self, message: WatchGameResponse) -> Result<(), Stop> {
+        tokio::select! {
+            biased;
+            () = self.draining.cancelled() => Err(Stop::Draining),
+            sent = timeout(self.stall, self.tx.send(Ok(message))) => match sent {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(_)) => Err(Stop::Gone),
+                Err(_) => Err(Stop::TooSlow),
+            },
+        }
+    }
+}
+
+/// The event ends the game (a snapshot of a finished game does too).
+fn ends(event: &Event) -> bool {
+    match &event.kind {
+        EventKind::Snapshot(view) => view.game.is_over(),
+        kind => kind.is_game_over(),
+    }
+}
