@@ -1,7 +1,8 @@
 //! The `chessd` binary: parses the command line and hands over to the library.
 //!
 //! - `chessd serve [flags]` (or `chessd [flags]`): sets up logging, binds the listener and runs
-//!   the server until Ctrl-C or SIGTERM; exit code 0 after a graceful drain.
+//!   the server until Ctrl-C or SIGTERM; exit code 0 after the grace and a graceful drain, 1
+//!   if a second signal cut them short.
 //! - `chessd perft ...` counts move trees.
 //! - `chessd bench ...` loads a server and prints what it measured.
 //!
@@ -198,7 +199,17 @@ fn serve(args: &ServeArgs) -> ExitCode {
             // The endpoint lives as long as the runtime: scrapes still work while draining.
             tokio::spawn(chessd::metrics::serve(listener, handle, std::future::pending()));
         }
-        match chessd::run(listener, args.server_config(), chessd::shutdown::signal()).await {
+        let shutdown = async {
+            chessd::shutdown::signal().await;
+            // A second signal stops at once, for whoever will not wait out the grace and the
+            // drain (acknowledged moves are already durable, as after a crash).
+            tokio::spawn(async {
+                chessd::shutdown::signal().await;
+                tracing::warn!("second signal: exiting without draining");
+                std::process::exit(1);
+            });
+        };
+        match chessd::run(listener, args.server_config(), shutdown).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 tracing::error!(error = %e, "server failed");
