@@ -187,7 +187,7 @@ impl Engine {
             engine.send(&command).await?;
         }
         engine.sync("isready").await?;
-        tracing::info!(engine = %engine.name, pid = ?pid, variant = setup.variant, ponder = engine.ponders, "engine ready");
+        tracing::info!(engine = %engine.name, pid = pid.unwrap_or_default(), variant = setup.variant, ponder = engine.ponders, "engine ready");
         Ok(engine)
     }
 
@@ -400,9 +400,15 @@ async fn log_stderr(stderr: tokio::process::ChildStderr, pid: Option<u32>) {
     // Stderr is for people: shorter lines are enough.
     while let Ok(read) = line::read_line(&mut reader, &mut buf, 4096).await {
         match read {
-            Read::Line(text) => tracing::warn!(pid = ?pid, stderr = %text, "engine stderr"),
+            Read::Line(text) => {
+                tracing::warn!(pid = pid.unwrap_or_default(), stderr = %text, "engine stderr")
+            }
             Read::TooLong(bytes) => {
-                tracing::warn!(pid = ?pid, bytes, "engine stderr: over-long line skipped")
+                tracing::warn!(
+                    pid = pid.unwrap_or_default(),
+                    bytes,
+                    "engine stderr: over-long line skipped"
+                )
             }
             Read::Eof => return,
         }

@@ -1,0 +1,255 @@
+//! chessd-bot plays real games against a real server: Stockfish against a random mover,
+//! Fairy-Stockfish against itself at Racing Kings, a clear refusal for an engine that lacks
+//! the variant, an engine killed mid-game, and streams and answers lost on the way.
+
+mod support;
+
+use std::time::Duration;
+
+use chessd_bot::proto as pb;
+use support::*;
+
+/// Fast and strong enough to beat a random mover: a shallow search, 50 ms a move.
+const QUICK: [&str; 4] = ["--depth", "8", "--untimed-movetime", "50ms"];
+
+/// Stockfish, as White, beats a side that plays random legal moves, and the bot reports the
+/// game over with its side and its move count.
+#[tokio::test]
+async fn stockfish_beats_a_random_mover() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::Chess, None).await;
+    let random = random_mover(
+        server.url(),
+        seats.id.clone(),
+        seats.black.clone(),
+        pb::Color::Black,
+    );
+    let mut args = vec!["--engine", sf];
+    args.extend(QUICK);
+    let bot = Bot::spawn("white", &server.url(), &seats.id, &seats.white, &args, &[]);
+    let (status, logs) = bot.finish(Duration::from_secs(90)).await;
+    let game = game_over(&mut client, &seats.id, Duration::from_secs(5)).await;
+    random.abort();
+    assert!(status.success(), "bot exit {status}");
+    assert_eq!(
+        result(&game),
+        "1-0 TERMINATION_CHECKMATE",
+        "FEN {}",
+        game.fen
+    );
+    let over = game_over_line(&logs);
+    assert_eq!(field(&over, "side").and_then(|v| v.as_str()), Some("white"));
+    let white_moves = game.ply.div_ceil(2);
+    assert_eq!(
+        field(&over, "moves_played").and_then(|v| v.as_u64()),
+        Some(u64::from(white_moves))
+    );
+}
+
+/// Fairy-Stockfish plays both sides of a Racing Kings game to its end; one bot gets it from a
+/// `--config` file whose main engine is Stockfish, by the `[variants.racingkings]` section.
+#[tokio::test]
+async fn fairy_stockfish_plays_racing_kings_to_the_end() {
+    let sf = engine(STOCKFISH);
+    let fairy = engine(FAIRY_STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::RacingKings, None).await;
+    let dir = std::env::temp_dir().join(format!("chessd-bot-rk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("bot.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "engine = \"{sf}\"\ndepth = 6\nuntimed-movetime = \"50ms\"\n\
+             [variants.racingkings]\nengine = \"{fairy}\"\n"
+        ),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let white = Bot::spawn(
+        "white",
+        &server.url(),
+        &seats.id,
+        &seats.white,
+        &["--config", config],
+        &[],
+    );
+    let mut args = vec!["--engine", fairy];
+    args.extend(QUICK);
+    let black = Bot::spawn("black", &server.url(), &seats.id, &seats.black, &args, &[]);
+    let (ws, wlogs) = white.finish(Duration::from_secs(90)).await;
+    let (bs, _) = black.finish(Duration::from_secs(10)).await;
+    let game = game_over(&mut client, &seats.id, Duration::from_secs(5)).await;
+    assert!(ws.success() && bs.success(), "exits {ws} {bs}");
+    let ready = wlogs
+        .iter()
+        .find(|l| message(l) == "engine ready")
+        .expect("engine ready");
+    assert!(
+        field(ready, "engine")
+            .and_then(|e| e.as_str())
+            .is_some_and(|e| e.contains("Fairy")),
+        "{ready}"
+    );
+    assert_eq!(
+        field(ready, "variant").and_then(|v| v.as_str()),
+        Some("racingkings")
+    );
+    let r = result(&game);
+    assert!(
+        r.ends_with("TERMINATION_RACE") || r.contains("REPETITION") || r.contains("FIFTY"),
+        "{r}, FEN {}",
+        game.fen
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// An engine without the game's variant is refused before the bot plays: exit code 1 and a
+/// message that says which engine cannot play what and why. The game is left untouched.
+#[tokio::test]
+async fn an_engine_without_the_variant_is_refused() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::RacingKings, None).await;
+    let bot = Bot::spawn(
+        "white",
+        &server.url(),
+        &seats.id,
+        &seats.white,
+        &["--engine", sf],
+        &[],
+    );
+    let (status, logs) = bot.finish(Duration::from_secs(30)).await;
+    assert_eq!(status.code(), Some(1));
+    let stopped = logs
+        .iter()
+        .find(|l| message(l) == "stopped")
+        .expect("a `stopped` line");
+    let error = field(stopped, "error")
+        .and_then(|e| e.as_str())
+        .unwrap_or("");
+    assert!(
+        error.contains("Stockfish")
+            && error.contains("cannot play racingkings")
+            && error.contains("UCI_Variant"),
+        "{error}"
+    );
+    assert_eq!(get(&mut client, &seats.id).await.ply, 0);
+}
+
+/// The engine killed (SIGKILL) in the middle of a game is started again and given the
+/// position, and the bot finishes the game.
+#[tokio::test]
+async fn an_engine_killed_mid_game_is_restarted() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::Chess, None).await;
+    let random = random_mover(
+        server.url(),
+        seats.id.clone(),
+        seats.black.clone(),
+        pb::Color::Black,
+    );
+    let mut args = vec!["--engine", sf];
+    args.extend(QUICK);
+    let bot = Bot::spawn("white", &server.url(), &seats.id, &seats.white, &args, &[]);
+    let ready = bot
+        .wait_for("engine ready", Duration::from_secs(30), |l| {
+            message(l) == "engine ready"
+        })
+        .await;
+    let pid = field(&ready, "pid").and_then(|p| p.as_u64()).expect("pid");
+    reach_ply(&mut client, &seats.id, 8, Duration::from_secs(30)).await;
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (status, logs) = bot.finish(Duration::from_secs(90)).await;
+    let game = game_over(&mut client, &seats.id, Duration::from_secs(5)).await;
+    random.abort();
+    assert!(status.success(), "bot exit {status}");
+    assert_eq!(
+        result(&game),
+        "1-0 TERMINATION_CHECKMATE",
+        "FEN {}",
+        game.fen
+    );
+    let pids: Vec<u64> = logs
+        .iter()
+        .filter(|l| message(l) == "engine ready")
+        .filter_map(|l| field(l, "pid").and_then(|p| p.as_u64()))
+        .collect();
+    assert_eq!(pids.len(), 2, "one restart: {pids:?}");
+    assert_ne!(pids[0], pids[1]);
+    assert_eq!(count(&logs, "engine failed; restarting it"), 1);
+    let over = game_over_line(&logs);
+    assert_eq!(
+        field(&over, "engine_restarts").and_then(|v| v.as_u64()),
+        Some(1)
+    );
+}
+
+/// Every connection cut twice in mid-game: the bot watches again after the last seq it saw
+/// and finishes the game. Then an answer to a move is lost on the way back: the bot sends the
+/// same request again (same request id and expected ply) and the server answers it without
+/// playing twice: the bot's move count matches the game's.
+#[tokio::test]
+async fn cut_streams_resume_and_lost_answers_are_retried() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let proxy = Proxy::start(server.addr).await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::Chess, None).await;
+    // A weak Stockfish (one ply) for Black: it survives long enough for the cuts to land
+    // mid-game, and White's moves take their time.
+    let weak = ["--engine", sf, "--depth", "1", "--untimed-movetime", "20ms"];
+    let black = Bot::spawn("black", &server.url(), &seats.id, &seats.black, &weak, &[]);
+    let args = [
+        "--engine",
+        sf,
+        "--depth",
+        "12",
+        "--untimed-movetime",
+        "100ms",
+    ];
+    let bot = Bot::spawn("white", &proxy.url(), &seats.id, &seats.white, &args, &[]);
+    reach_ply(&mut client, &seats.id, 6, Duration::from_secs(30)).await;
+    proxy.cut();
+    reach_ply(&mut client, &seats.id, 12, Duration::from_secs(30)).await;
+    proxy.cut();
+    reach_ply(&mut client, &seats.id, 16, Duration::from_secs(30)).await;
+    // The next request-sized chunk the bot sends is its next move.
+    proxy.lose_next_answer();
+    let (status, logs) = bot.finish(Duration::from_secs(120)).await;
+    let game = game_over(&mut client, &seats.id, Duration::from_secs(5)).await;
+    let (black_status, _) = black.finish(Duration::from_secs(10)).await;
+    assert!(black_status.success(), "black's exit {black_status}");
+    assert!(status.success(), "bot exit {status}");
+    assert!(game.outcome.is_some(), "FEN {}", game.fen);
+    let over = game_over_line(&logs);
+    let resumes = field(&over, "resumes")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    assert!(resumes >= 2, "resumes: {resumes}");
+    let retried = logs
+        .iter()
+        .filter(|l| message(l) == "move played")
+        .filter(|l| {
+            field(l, "attempts")
+                .and_then(|a| a.as_u64())
+                .is_some_and(|a| a >= 2)
+        })
+        .count();
+    assert!(retried >= 1, "no move needed a second attempt");
+    assert_eq!(
+        field(&over, "moves_played").and_then(|v| v.as_u64()),
+        Some(u64::from(game.ply.div_ceil(2))),
+        "the bot's moves and the game's"
+    );
+}
