@@ -19,7 +19,7 @@ use crate::proto;
 type GameClient = proto::game_service_client::GameServiceClient<tonic::transport::Channel>;
 
 /// Attempts of one call before its last failure is final.
-const MAX_ATTEMPTS: u32 = 20;
+pub const MAX_ATTEMPTS: u32 = 20;
 
 /// Runs `call` until it succeeds, fails for good, or fails [`MAX_ATTEMPTS`] times; each retry
 /// is logged with `what`. Returns the answer and the number of attempts.

@@ -31,8 +31,8 @@ pub enum LogFormat {
                   http://127.0.0.1:50051 --engine /usr/games/stockfish --game ID --token TOKEN"
 )]
 pub struct Cli {
-    /// The server, e.g. http://127.0.0.1:50051 or https://chess.example [default:
-    /// http://127.0.0.1:50051].
+    /// The server: http://HOST:PORT, or https://HOST:PORT for TLS (default:
+    /// http://127.0.0.1:50051).
     #[arg(long, env = "CHESSD_ADDR")]
     pub addr: Option<String>,
 
@@ -64,7 +64,7 @@ pub struct Cli {
     pub engine_options: Vec<String>,
 
     /// Time kept back from the engine on every move for the network and the bot's own work
-    /// (e.g. 100ms) [default: 100ms].
+    /// (default: 100ms).
     #[arg(long)]
     pub move_overhead: Option<String>,
 
@@ -76,7 +76,7 @@ pub struct Cli {
     #[arg(long)]
     pub book: Option<PathBuf>,
 
-    /// How a book move is picked [default: weighted].
+    /// How a book move is picked (default: weighted).
     #[arg(long, value_enum)]
     pub book_choice: Option<BookChoice>,
 
@@ -96,26 +96,26 @@ pub struct Cli {
     #[arg(long)]
     pub movetime: Option<String>,
 
-    /// Think time per move in untimed games, when --movetime is not given [default: 5s].
+    /// Think time per move in untimed games, when --movetime is not given (default: 5s).
     #[arg(long)]
     pub untimed_movetime: Option<String>,
 
     /// Resign when the engine's score (centipawns, the bot's side) is at or below this for
-    /// --resign-moves moves in a row (e.g. -1000) [default: never].
+    /// --resign-moves moves in a row (e.g. -1000) (default: never).
     #[arg(long, allow_hyphen_values = true)]
     pub resign_score: Option<i32>,
 
-    /// How many own moves in a row the resign score must hold [default: 3].
+    /// How many own moves in a row the resign score must hold (default: 3).
     #[arg(long)]
     pub resign_moves: Option<u32>,
 
     /// A draw is welcome (accept offers, claim repetitions and the fifty-move rule) when the
-    /// score is at or below this for --draw-moves moves in a row; `off` never draws [default:
-    /// 0].
+    /// score is at or below this for --draw-moves moves in a row; `off` never draws (default:
+    /// 0).
     #[arg(long, allow_hyphen_values = true)]
     pub draw_score: Option<String>,
 
-    /// How many own moves in a row the draw score must hold [default: 3].
+    /// How many own moves in a row the draw score must hold (default: 3).
     #[arg(long)]
     pub draw_moves: Option<u32>,
 
@@ -144,7 +144,7 @@ pub struct Cli {
     #[arg(long, env = "CHESSD_API_KEY", hide_env_values = true)]
     pub api_key: Option<String>,
 
-    /// Log format (the level comes from RUST_LOG, default info) [default: text].
+    /// Log format, text or json (the level comes from RUST_LOG, default info).
     #[arg(long, value_enum)]
     pub log_format: Option<LogFormat>,
 }

@@ -391,7 +391,7 @@ impl Runner<'_> {
         }
         if let Some(mv) = self.book_move() {
             self.judge.record(None);
-            return self.play_move(mv, None, true).await;
+            return self.play_move(mv, None, None, true).await;
         }
         self.think().await
     }
@@ -645,17 +645,15 @@ impl Runner<'_> {
             }
             tracing::info!(?claim, "the server does not accept the draw claim; moving");
         }
-        if let Some(score) = score {
-            tracing::debug!(?score, "engine's score");
-        }
-        self.play_move(mv, ponder, false).await
+        self.play_move(mv, ponder, score, false).await
     }
 
-    /// Submits `mv`, the engine's or the book's.
+    /// Submits `mv`: the engine's, with its score, or the book's (no score).
     async fn play_move(
         &mut self,
         mv: UciMove,
         ponder: Option<UciMove>,
+        score: Option<Score>,
         from_book: bool,
     ) -> Result<(), GameError> {
         let ply = self.state.ply;
@@ -682,7 +680,15 @@ impl Runner<'_> {
                     self.side = Some(self.state.turn);
                     tracing::info!(side = %self.state.turn, "playing");
                 }
-                tracing::info!(ply = ply + 1, mv = %text, attempts, book = from_book, offer_draw = offer, "move played");
+                tracing::info!(
+                    ply = ply + 1,
+                    mv = %text,
+                    score_cp = score.map(Score::centipawns),
+                    attempts,
+                    book = from_book,
+                    offer_draw = offer,
+                    "move played"
+                );
                 self.ponder_next = ponder.map(|p| (ply + 1, p));
             }
             Submitted::Refused(message) if from_book => {

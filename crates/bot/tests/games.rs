@@ -253,3 +253,170 @@ async fn cut_streams_resume_and_lost_answers_are_retried() {
         "the bot's moves and the game's"
     );
 }
+
+/// With `--ponder` the engine thinks on the opponent's time: a predicted reply becomes the
+/// bot's search with `ponderhit`, a missed one is stopped, and the game is played out.
+#[tokio::test]
+async fn pondering_hits_and_misses() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::Chess, None).await;
+    let weak = ["--engine", sf, "--depth", "1", "--untimed-movetime", "20ms"];
+    let black = Bot::spawn("black", &server.url(), &seats.id, &seats.black, &weak, &[]);
+    let args = [
+        "--engine",
+        sf,
+        "--ponder",
+        "--depth",
+        "8",
+        "--untimed-movetime",
+        "50ms",
+    ];
+    let white = Bot::spawn("white", &server.url(), &seats.id, &seats.white, &args, &[]);
+    let (ws, logs) = white.finish(Duration::from_secs(90)).await;
+    let (bs, _) = black.finish(Duration::from_secs(10)).await;
+    let game = game_over(&mut client, &seats.id, Duration::from_secs(5)).await;
+    assert!(ws.success() && bs.success(), "exits {ws} {bs}");
+    assert!(game.outcome.is_some());
+    let ready = logs
+        .iter()
+        .find(|l| message(l) == "engine ready")
+        .expect("engine ready");
+    assert_eq!(field(ready, "ponder").and_then(|v| v.as_bool()), Some(true));
+    let sent: Vec<String> = logs
+        .iter()
+        .filter(|l| message(l) == "to engine")
+        .filter_map(|l| {
+            field(l, "command")
+                .and_then(|c| c.as_str())
+                .map(str::to_owned)
+        })
+        .collect();
+    assert!(
+        sent.iter().any(|c| c.starts_with("go ponder")),
+        "no ponder search"
+    );
+    assert!(
+        count(&logs, "ponder hit") >= 1,
+        "no ponder hit in {} plies",
+        game.ply
+    );
+    // Untimed at depth 8, no search reaches its stop deadline: every stop is a ponder miss.
+    assert!(
+        sent.iter().any(|c| c == "stop"),
+        "no ponder miss in {} plies",
+        game.ply
+    );
+    assert_eq!(count(&logs, "engine failed; restarting it"), 0);
+}
+
+/// A polyglot book move is played instead of a search while the book has one: here a book
+/// whose only move from the start is 1. Nc3, which the bot plays, marked as a book move.
+#[tokio::test]
+async fn the_book_move_is_played() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::Chess, None).await;
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let key = chessd_bot::book::key::key(start, None).expect("a key");
+    // Squares as file + 8 * rank: b1 = 1, c3 = 18; the move is to | from << 6.
+    let mv: u16 = 18 | (1 << 6);
+    let mut entry = key.to_be_bytes().to_vec();
+    entry.extend_from_slice(&mv.to_be_bytes());
+    entry.extend_from_slice(&7u16.to_be_bytes());
+    entry.extend_from_slice(&0u32.to_be_bytes());
+    let book = std::env::temp_dir().join(format!("chessd-bot-book-{}.bin", std::process::id()));
+    std::fs::write(&book, entry).unwrap();
+    let random = random_mover(
+        server.url(),
+        seats.id.clone(),
+        seats.black.clone(),
+        pb::Color::Black,
+    );
+    let mut args = vec!["--engine", sf, "--book", book.to_str().unwrap()];
+    args.extend(QUICK);
+    let bot = Bot::spawn("white", &server.url(), &seats.id, &seats.white, &args, &[]);
+    reach_ply(&mut client, &seats.id, 3, Duration::from_secs(30)).await;
+    drop(bot);
+    random.abort();
+    let _ = std::fs::remove_file(&book);
+    let mut client = server.client().await;
+    let game = get(&mut client, &seats.id).await;
+    assert_eq!(game.moves[0].uci, "b1c3", "the book's move");
+}
+
+/// White is lost (two black queens): with a resign threshold of -1000 over one move the bot
+/// resigns after its first search.
+#[tokio::test]
+async fn resigns_when_the_score_says_so() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let lost = "k7/8/8/8/8/3qq3/8/K7 w - - 0 1";
+    let seats = create_from(&mut client, pb::Variant::Chess, lost, None).await;
+    let mut args = vec![
+        "--engine",
+        sf,
+        "--resign-score",
+        "-1000",
+        "--resign-moves",
+        "1",
+    ];
+    args.extend(QUICK);
+    let bot = Bot::spawn("white", &server.url(), &seats.id, &seats.white, &args, &[]);
+    let (status, _) = bot.finish(Duration::from_secs(30)).await;
+    let game = game_over(&mut client, &seats.id, Duration::from_secs(5)).await;
+    assert!(status.success(), "bot exit {status}");
+    assert_eq!(
+        result(&game),
+        "0-1 TERMINATION_RESIGNATION",
+        "FEN {}",
+        game.fen
+    );
+}
+
+/// The opponent offers a draw before the bot's move. Lost, the bot accepts; better, it
+/// declines by moving.
+#[tokio::test]
+async fn draw_offers_are_answered_by_score() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    for (fen, accepts) in [("k7/8/8/8/8/3qq3/8/K7 w - - 0 1", true), ("", false)] {
+        let seats = create_from(&mut client, pb::Variant::Chess, fen, None).await;
+        client
+            .offer_draw(authed(
+                pb::OfferDrawRequest {
+                    game_id: seats.id.clone(),
+                },
+                &seats.black,
+            ))
+            .await
+            .expect("OfferDraw");
+        let mut args = vec!["--engine", sf, "--draw-moves", "1"];
+        args.extend(QUICK);
+        let bot = Bot::spawn("white", &server.url(), &seats.id, &seats.white, &args, &[]);
+        if accepts {
+            let (status, _) = bot.finish(Duration::from_secs(30)).await;
+            assert!(status.success(), "bot exit {status}");
+            let game = game_over(&mut client, &seats.id, Duration::from_secs(5)).await;
+            assert_eq!(
+                result(&game),
+                "1/2-1/2 TERMINATION_AGREEMENT",
+                "FEN {}",
+                game.fen
+            );
+        } else {
+            let game = reach_ply(&mut client, &seats.id, 1, Duration::from_secs(30)).await;
+            drop(bot);
+            assert_eq!(game.status, pb::GameStatus::Ongoing as i32);
+            assert_eq!(
+                game.draw_offer,
+                pb::Color::Unspecified as i32,
+                "the move declined it"
+            );
+        }
+    }
+}

@@ -120,9 +120,20 @@ pub async fn create(
     variant: pb::Variant,
     clock: Option<(Duration, Duration)>,
 ) -> Seats {
+    create_from(client, variant, "", clock).await
+}
+
+/// Creates a game from `fen` ("" for the variant's start).
+pub async fn create_from(
+    client: &mut Client,
+    variant: pb::Variant,
+    fen: &str,
+    clock: Option<(Duration, Duration)>,
+) -> Seats {
     let response = client
         .create_game(pb::CreateGameRequest {
             variant: variant as i32,
+            start_fen: fen.into(),
             white_player: "white".into(),
             black_player: "black".into(),
             time_control: clock.map(|(initial, increment)| pb::TimeControl {
@@ -341,6 +352,14 @@ pub fn game_over_line(logs: &[Value]) -> Value {
             let tail: Vec<String> = logs.iter().rev().take(5).map(Value::to_string).collect();
             panic!("no `game over` line; last lines: {tail:#?}")
         })
+}
+
+/// `request` with `token` as its bearer credential.
+pub fn authed<T>(request: T, token: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(request);
+    let bearer = format!("Bearer {token}").parse().expect("token");
+    request.metadata_mut().insert("authorization", bearer);
+    request
 }
 
 pub fn count(logs: &[Value], text: &str) -> usize {
