@@ -4,11 +4,10 @@
 
 mod support;
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use chessd_bot::proto as pb;
 use serde_json::Value;
+use std::path::PathBuf;
+use std::process::ExitStatus;
 use support::*;
 
 /// A folder for the fake engine's marker files, removed when dropped.
@@ -32,19 +31,11 @@ impl Drop for StateDir {
 }
 
 /// Plays White with the fake engine in `mode` against a random mover; returns the bot's exit
-/// code, its logs and the game.
-async fn play(mode: &str) -> (Option<i32>, Vec<Value>, pb::Game) {
+/// status, its logs and the game.
+async fn play(mode: &str) -> (ExitStatus, Vec<Value>, pb::Game) {
     let sf = engine(STOCKFISH).to_owned();
     let state = StateDir::new(mode);
-    let server = Server::start().await;
-    let mut client = server.client().await;
-    let seats = create(&mut client, pb::Variant::Chess, None).await;
-    let random = random_mover(
-        server.url(),
-        seats.id.clone(),
-        seats.black.clone(),
-        pb::Color::Black,
-    );
+    let mut vs = VsRandom::start().await;
     let script = fake_engine();
     let args = [
         "--engine",
@@ -61,18 +52,8 @@ async fn play(mode: &str) -> (Option<i32>, Vec<Value>, pb::Game) {
         "100ms",
     ];
     let dir = state.0.to_str().expect("utf-8 temp dir").to_owned();
-    let bot = Bot::spawn(
-        mode,
-        &server.url(),
-        &seats.id,
-        &seats.white,
-        &args,
-        &[("FAKE_ENGINE_STATE", &dir)],
-    );
-    let (status, logs) = bot.finish(Duration::from_secs(90)).await;
-    random.abort();
-    let game = get(&mut client, &seats.id).await;
-    (status.code(), logs, game)
+    let bot = vs.white(&args, &[("FAKE_ENGINE_STATE", &dir)]);
+    vs.end(bot).await
 }
 
 fn restarts(logs: &[Value]) -> u64 {
@@ -81,22 +62,12 @@ fn restarts(logs: &[Value]) -> u64 {
         .unwrap_or(0)
 }
 
-fn won(code: Option<i32>, game: &pb::Game) {
-    assert_eq!(code, Some(0));
-    assert_eq!(
-        result(game),
-        "1-0 TERMINATION_CHECKMATE",
-        "FEN {}",
-        game.fen
-    );
-}
-
 /// Junk around every bestmove (a 100 kB line, bytes that are not UTF-8, broken option and
 /// info lines, words) is skipped or ignored: the engine is never restarted.
 #[tokio::test]
 async fn garbage_lines_are_ignored() {
-    let (code, logs, game) = play("garbage").await;
-    won(code, &game);
+    let (status, logs, game) = play("garbage").await;
+    won_by_mate(status, &game);
     assert_eq!(restarts(&logs), 0);
     assert!(count(&logs, "engine line too long; skipped") >= 1);
     let ignored: Vec<&Value> = logs
@@ -114,24 +85,17 @@ async fn garbage_lines_are_ignored() {
 /// An engine that exits mid-game is restarted with the position; the game is won.
 #[tokio::test]
 async fn an_engine_that_exits_is_restarted() {
-    let (code, logs, game) = play("exit-once").await;
-    won(code, &game);
+    let (status, logs, game) = play("exit-once").await;
+    won_by_mate(status, &game);
     assert_eq!(restarts(&logs), 1);
-    let failed = logs
-        .iter()
-        .find(|l| message(l) == "engine failed; restarting it")
-        .expect("a restart");
-    assert_eq!(
-        field(failed, "why").and_then(Value::as_str),
-        Some("the engine exited")
-    );
+    assert_eq!(restart_reasons(&logs), ["the engine exited"]);
 }
 
 /// An engine that stops answering, even `stop`, is killed after its deadline and replaced.
 #[tokio::test]
 async fn a_hung_engine_is_killed_and_replaced() {
-    let (code, logs, game) = play("hang-once").await;
-    won(code, &game);
+    let (status, logs, game) = play("hang-once").await;
+    won_by_mate(status, &game);
     assert_eq!(restarts(&logs), 1);
     assert!(
         count(
@@ -139,22 +103,15 @@ async fn a_hung_engine_is_killed_and_replaced() {
             "the engine is past its time for this move; sending stop"
         ) >= 1
     );
-    let failed = logs
-        .iter()
-        .find(|l| message(l) == "engine failed; restarting it")
-        .expect("a restart");
-    assert_eq!(
-        field(failed, "why").and_then(Value::as_str),
-        Some("the engine did not answer stop")
-    );
+    assert_eq!(restart_reasons(&logs), ["the engine did not answer stop"]);
 }
 
 /// An engine that thinks past its time is told to stop and its answer played: slow, not
 /// broken, so it is not restarted.
 #[tokio::test]
 async fn a_slow_engine_is_stopped_not_restarted() {
-    let (code, logs, game) = play("slow").await;
-    won(code, &game);
+    let (status, logs, game) = play("slow").await;
+    won_by_mate(status, &game);
     assert_eq!(restarts(&logs), 0);
     assert_eq!(
         count(
@@ -169,13 +126,9 @@ async fn a_slow_engine_is_stopped_not_restarted() {
 /// server refuses as illegal: each is logged, the engine restarted, the game won.
 #[tokio::test]
 async fn lies_about_the_move_restart_the_engine() {
-    let (code, logs, game) = play("lies-once").await;
-    won(code, &game);
-    let whys: Vec<&str> = logs
-        .iter()
-        .filter(|l| message(l) == "engine failed; restarting it")
-        .filter_map(|l| field(l, "why").and_then(Value::as_str))
-        .collect();
+    let (status, logs, game) = play("lies-once").await;
+    won_by_mate(status, &game);
+    let whys = restart_reasons(&logs);
     assert_eq!(whys.len(), 3, "{whys:?}");
     assert!(whys[0].contains("bestmove (none)"), "{whys:?}");
     assert!(whys[1].contains("\"banana\" is not a move"), "{whys:?}");
@@ -190,8 +143,8 @@ async fn lies_about_the_move_restart_the_engine() {
 /// code 1 and says why, leaving the game to the clock or the opponent.
 #[tokio::test]
 async fn an_engine_that_never_moves_makes_the_bot_give_up() {
-    let (code, logs, game) = play("always-exit").await;
-    assert_eq!(code, Some(1));
+    let (status, logs, game) = play("always-exit").await;
+    assert_eq!(status.code(), Some(1));
     assert_eq!(game.ply, 0, "FEN {}", game.fen);
     let stopped = logs
         .iter()

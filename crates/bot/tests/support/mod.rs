@@ -474,3 +474,75 @@ async fn relay(client: TcpStream, target: SocketAddr, state: Arc<ProxyState>) {
         () = down => {}
     }
 }
+
+/// A chess game on a fresh server with a random mover as Black; White is the bot under test.
+pub struct VsRandom {
+    pub server: Server,
+    pub client: Client,
+    pub seats: Seats,
+    random: JoinHandle<()>,
+}
+
+impl VsRandom {
+    pub async fn start() -> VsRandom {
+        let server = Server::start().await;
+        let mut client = server.client().await;
+        let seats = create(&mut client, pb::Variant::Chess, None).await;
+        let random = random_mover(
+            server.url(),
+            seats.id.clone(),
+            seats.black.clone(),
+            pb::Color::Black,
+        );
+        VsRandom {
+            server,
+            client,
+            seats,
+            random,
+        }
+    }
+
+    /// Starts the bot as White with `args` and `env`.
+    pub fn white(&self, args: &[&str], env: &[(&str, &str)]) -> Bot {
+        Bot::spawn(
+            "white",
+            &self.server.url(),
+            &self.seats.id,
+            &self.seats.white,
+            args,
+            env,
+        )
+    }
+
+    /// Waits for the bot to exit; its status, its logs and the game as it is then.
+    pub async fn end(&mut self, bot: Bot) -> (ExitStatus, Vec<Value>, pb::Game) {
+        let (status, logs) = bot.finish(Duration::from_secs(90)).await;
+        let game = get(&mut self.client, &self.seats.id).await;
+        (status, logs, game)
+    }
+}
+
+impl Drop for VsRandom {
+    fn drop(&mut self) {
+        self.random.abort();
+    }
+}
+
+/// The bot exited 0 and White won by mate.
+pub fn won_by_mate(status: ExitStatus, game: &pb::Game) {
+    assert!(status.success(), "bot exit {status}");
+    assert_eq!(
+        result(game),
+        "1-0 TERMINATION_CHECKMATE",
+        "FEN {}",
+        game.fen
+    );
+}
+
+/// Why the engine was restarted, each time.
+pub fn restart_reasons(logs: &[Value]) -> Vec<String> {
+    logs.iter()
+        .filter(|l| message(l) == "engine failed; restarting it")
+        .filter_map(|l| field(l, "why").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
