@@ -52,19 +52,19 @@ pub struct Server {
 
 impl Server {
     pub async fn start() -> Server {
+        Server::start_with(chessd::ServerConfig::default()).await
+    }
+
+    pub async fn start_with(config: chessd::ServerConfig) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local addr");
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(chessd::run(
-            listener,
-            chessd::ServerConfig::default(),
-            async {
-                // A dropped sender also stops the server.
-                let _ = stopped.await;
-            },
-        ));
+        let task = tokio::spawn(chessd::run(listener, config, async {
+            // A dropped sender also stops the server.
+            let _ = stopped.await;
+        }));
         Server {
             addr,
             stop: Some(stop),
