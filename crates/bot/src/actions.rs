@@ -1,0 +1,272 @@
+//! The calls a player makes, each with its retries and its refusals sorted into what the
+//! runner does next: submit a move, learn which side the seat plays, resign, answer a draw
+//! offer, claim a draw.
+//!
+//! A lost answer is retried with the same request (for a move: the same `request_id` and
+//! `expected_ply`), so the server plays nothing twice and a stale retry fails instead of
+//! landing on a later position.
+
+use std::future::Future;
+use std::time::Duration;
+
+use tonic::Status;
+
+use crate::board::Side;
+use crate::client::{self, Api, CALL_TIMEOUT, Failure, Seat};
+use crate::game::Claim;
+use crate::proto;
+
+type GameClient = proto::game_service_client::GameServiceClient<tonic::transport::Channel>;
+
+/// Attempts of one call before its last failure is final.
+pub const MAX_ATTEMPTS: u32 = 20;
+
+/// Runs `call` until it succeeds, fails for good, or fails [`MAX_ATTEMPTS`] times; each retry
+/// is logged with `what`. Returns the answer and the number of attempts.
+pub async fn retrying<T, F, Fut>(what: &str, mut call: F) -> (Result<T, Status>, u32)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<tonic::Response<T>, Status>>,
+{
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let status = match call().await {
+            Ok(response) => return (Ok(response.into_inner()), attempt),
+            Err(status) => status,
+        };
+        let wait = match client::failure(&status) {
+            Failure::Fatal => return (Err(status), attempt),
+            _ if attempt >= MAX_ATTEMPTS => return (Err(status), attempt),
+            Failure::Later(wait) => wait,
+            Failure::Transient => client::backoff(attempt),
+        };
+        tracing::warn!(
+            call = what,
+            attempt,
+            code = ?status.code(),
+            message = status.message(),
+            "call failed or its answer was lost; sending the same request again"
+        );
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// One unary call on `seat`'s behalf with retries: `method` is the client method to call.
+async fn unary<Req, Resp, F, Fut>(
+    api: &Api,
+    seat: &Seat,
+    what: &str,
+    request: &Req,
+    timeout: Duration,
+    method: F,
+) -> (Result<Resp, Status>, u32)
+where
+    Req: Clone,
+    F: Fn(GameClient, tonic::Request<Req>) -> Fut,
+    Fut: Future<Output = Result<tonic::Response<Resp>, Status>>,
+{
+    retrying(what, || {
+        method(
+            api.client(),
+            api.request(seat, request.clone(), Some(timeout)),
+        )
+    })
+    .await
+}
+
+/// How a move submission ended.
+#[derive(Debug)]
+pub enum Submitted {
+    Played {
+        attempts: u32,
+    },
+    /// The server refused the move itself (illegal, malformed): the engine's fault.
+    Refused(String),
+    /// The seat is not the side to move; the server says who is.
+    NotOurTurn(Option<Side>),
+    /// The game moved on or ended meanwhile: the stream will tell.
+    Stale,
+}
+
+/// The side the server names in a refusal's ErrorInfo (`turn`).
+fn turn_in(status: &Status) -> Option<Side> {
+    use tonic_types::StatusExt;
+    let info = status.get_details_error_info()?;
+    match info.metadata.get("turn")?.to_ascii_lowercase().as_str() {
+        "white" => Some(Side::White),
+        "black" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// How long one attempt may take while `budget` is left on the bot's clock.
+fn attempt_timeout(budget: Option<Duration>) -> Duration {
+    budget.map_or(CALL_TIMEOUT, |b| {
+        (b / 2).clamp(Duration::from_secs(1), CALL_TIMEOUT)
+    })
+}
+
+/// Submits `mv` at `ply` under `request_id`, offering a draw with it if `offer_draw`.
+pub async fn submit(
+    api: &Api,
+    seat: &Seat,
+    mv: &str,
+    ply: u32,
+    request_id: &str,
+    offer_draw: bool,
+    budget: Option<Duration>,
+) -> Result<Submitted, Status> {
+    let request = proto::SubmitMoveRequest {
+        game_id: seat.game_id.clone(),
+        r#move: mv.to_owned(),
+        expected_ply: Some(ply),
+        request_id: request_id.to_owned(),
+        offer_draw,
+        // The stream brings the new position: the answer need not carry the whole game.
+        view: proto::GameView::Basic as i32,
+    };
+    let timeout = attempt_timeout(budget);
+    let (answer, attempts) = unary(
+        api,
+        seat,
+        "SubmitMove",
+        &request,
+        timeout,
+        |mut c, r| async move { c.submit_move(r).await },
+    )
+    .await;
+    match answer {
+        Ok(_) => Ok(Submitted::Played { attempts }),
+        Err(status) => match client::reason(&status).as_str() {
+            "ILLEGAL_MOVE" | "MALFORMED_MOVE" | "AMBIGUOUS_MOVE" => {
+                Ok(Submitted::Refused(status.message().to_owned()))
+            }
+            "NOT_YOUR_TURN" => Ok(Submitted::NotOurTurn(turn_in(&status))),
+            "PLY_MISMATCH" | "GAME_OVER" | "REQUEST_ID_REUSED" => Ok(Submitted::Stale),
+            _ => Err(status),
+        },
+    }
+}
+
+/// Which side the seat plays, learned without touching the game: a fifty-move claim that
+/// cannot hold (the half-move clock is under 100) is refused with NOT_YOUR_TURN, naming the
+/// side to move, when the seat is not to move, and with DRAW_CLAIM_INVALID when it is, in
+/// which case the side to move (stable: only this seat can change it) is read from GetGame.
+/// `None` when the game ended meanwhile.
+pub async fn probe_side(api: &Api, seat: &Seat) -> Result<Option<Side>, Status> {
+    let claim = proto::ClaimDrawRequest {
+        game_id: seat.game_id.clone(),
+        claim: proto::DrawClaim::FiftyMoves as i32,
+    };
+    let (answer, _) = unary(
+        api,
+        seat,
+        "ClaimDraw (seat probe)",
+        &claim,
+        CALL_TIMEOUT,
+        |mut c, r| async move { c.claim_draw(r).await },
+    )
+    .await;
+    let status = match answer {
+        // The claim held after all: the game is drawn and the stream will say so.
+        Ok(_) => return Ok(None),
+        Err(status) => status,
+    };
+    match client::reason(&status).as_str() {
+        "NOT_YOUR_TURN" => Ok(turn_in(&status).map(Side::opposite)),
+        "DRAW_CLAIM_INVALID" => {
+            let get = proto::GetGameRequest {
+                game_id: seat.game_id.clone(),
+            };
+            let (game, _) = unary(
+                api,
+                seat,
+                "GetGame",
+                &get,
+                CALL_TIMEOUT,
+                |mut c, r| async move { c.get_game(r).await },
+            )
+            .await;
+            Ok(game?.game.and_then(|g| Side::from_proto(g.turn)))
+        }
+        "GAME_OVER" => Ok(None),
+        _ => Err(status),
+    }
+}
+
+/// Resigns.
+pub async fn resign(api: &Api, seat: &Seat) -> Result<(), Status> {
+    let request = proto::ResignRequest {
+        game_id: seat.game_id.clone(),
+    };
+    let (answer, _) = unary(
+        api,
+        seat,
+        "Resign",
+        &request,
+        CALL_TIMEOUT,
+        |mut c, r| async move { c.resign(r).await },
+    )
+    .await;
+    ignore_stale(answer.map(drop))
+}
+
+/// Accepts or declines the opponent's standing offer.
+pub async fn respond_to_draw(api: &Api, seat: &Seat, accept: bool) -> Result<(), Status> {
+    let request = proto::RespondToDrawRequest {
+        game_id: seat.game_id.clone(),
+        accept,
+    };
+    let (answer, _) = unary(
+        api,
+        seat,
+        "RespondToDraw",
+        &request,
+        CALL_TIMEOUT,
+        |mut c, r| async move { c.respond_to_draw(r).await },
+    )
+    .await;
+    ignore_stale(answer.map(drop))
+}
+
+/// Claims a draw; `Ok(false)` when the server says the claim does not hold.
+pub async fn claim_draw(api: &Api, seat: &Seat, claim: Claim) -> Result<bool, Status> {
+    let request = proto::ClaimDrawRequest {
+        game_id: seat.game_id.clone(),
+        claim: match claim {
+            Claim::Threefold => proto::DrawClaim::ThreefoldRepetition,
+            Claim::FiftyMoves => proto::DrawClaim::FiftyMoves,
+        } as i32,
+    };
+    let (answer, _) = unary(
+        api,
+        seat,
+        "ClaimDraw",
+        &request,
+        CALL_TIMEOUT,
+        |mut c, r| async move { c.claim_draw(r).await },
+    )
+    .await;
+    match answer {
+        Ok(_) => Ok(true),
+        Err(status) if client::reason(&status) == "DRAW_CLAIM_INVALID" => Ok(false),
+        Err(status) => ignore_stale(Err(status)).map(|()| false),
+    }
+}
+
+/// A refusal because the game moved on (ended, the offer was withdrawn) is no error: the
+/// stream says what happened.
+fn ignore_stale(answer: Result<(), Status>) -> Result<(), Status> {
+    match answer {
+        Err(status)
+            if matches!(
+                client::reason(&status).as_str(),
+                "GAME_OVER" | "NO_DRAW_OFFER" | "NOT_YOUR_TURN" | "WRONG_SEAT"
+            ) =>
+        {
+            Ok(())
+        }
+        other => other,
+    }
+}

@@ -1,0 +1,322 @@
+//! Clock management: the server's `Clocks` turned into `go wtime btime winc binc`, and the
+//! deadlines after which a silent engine is stopped, then killed.
+//!
+//! The server reads the clocks at `read_at` (its wall time). The running side's clock has run
+//! since then for the message's transit plus the time since the bot received it. The bot
+//! counts the time since `read_at` by its own wall clock, but never less than the time since
+//! it received the reading (its own clock may be behind the server's) and never more than
+//! [`MAX_TRANSIT`] beyond that (its own clock may be ahead): a skewed clock costs at most that
+//! much thinking time and never gives the engine time it does not have. Then the move
+//! overhead (network and the bot's own work after `bestmove`) comes off the engine's side.
+
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::board::Side;
+use crate::proto;
+
+/// The most transit time believed between the server reading its clocks and the bot
+/// receiving them, whatever the wall clocks say.
+pub const MAX_TRANSIT: Duration = Duration::from_secs(1);
+/// The least time given to the engine: `wtime 0` makes some engines misbehave.
+const MIN_ENGINE_TIME: Duration = Duration::from_millis(1);
+/// After the stop deadline, how long the engine has to answer `stop` before it is killed,
+/// at most.
+const MAX_STOP_GRACE: Duration = Duration::from_secs(2);
+/// ... and at least.
+const MIN_STOP_GRACE: Duration = Duration::from_millis(200);
+/// Slack over a fixed `movetime` before the engine counts as late.
+const MOVETIME_SLACK: Duration = Duration::from_millis(500);
+
+/// The clocks as the server read them, and when the bot received them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockReading {
+    pub white: Duration,
+    pub black: Duration,
+    /// The side whose clock runs; `None` once the game is over.
+    pub running: Option<Side>,
+    pub read_at: SystemTime,
+    pub received: Instant,
+}
+
+fn duration(d: Option<&prost_types::Duration>) -> Duration {
+    d.and_then(|d| Duration::try_from(*d).ok())
+        .unwrap_or(Duration::ZERO)
+}
+
+impl ClockReading {
+    /// Reads the protobuf clocks received at `received`; `None` without `read_at`.
+    #[must_use]
+    pub fn from_proto(clocks: &proto::Clocks, received: Instant) -> Option<ClockReading> {
+        let read_at = SystemTime::try_from(clocks.read_at?).ok()?;
+        Some(ClockReading {
+            white: duration(clocks.white_remaining.as_ref()),
+            black: duration(clocks.black_remaining.as_ref()),
+            running: Side::from_proto(clocks.running),
+            read_at,
+            received,
+        })
+    }
+
+    /// How long the running clock has run since `read_at`, as of (`wall`, `now`).
+    #[must_use]
+    pub fn elapsed(&self, wall: SystemTime, now: Instant) -> Duration {
+        let local = now.saturating_duration_since(self.received);
+        let by_wall = wall.duration_since(self.read_at).unwrap_or(Duration::ZERO);
+        by_wall.clamp(local, local + MAX_TRANSIT)
+    }
+
+    /// `side`'s time left as of (`wall`, `now`).
+    #[must_use]
+    pub fn remaining(&self, side: Side, wall: SystemTime, now: Instant) -> Duration {
+        let base = match side {
+            Side::White => self.white,
+            Side::Black => self.black,
+        };
+        if self.running == Some(side) {
+            base.saturating_sub(self.elapsed(wall, now))
+        } else {
+            base
+        }
+    }
+}
+
+/// Limits on every search, besides the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Think time per move in untimed games (when `movetime` is not set).
+    pub untimed_movetime: Duration,
+}
+
+/// What to tell the engine, and how long to wait for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The `go` line.
+    pub go: String,
+    /// After this the engine is told to `stop`.
+    pub stop_after: Duration,
+    /// After this (counted from the start too) the engine is killed.
+    pub kill_after: Duration,
+}
+
+/// The search for `us` (to move, or about to be, when `ponder`).
+#[derive(Clone, Copy, Debug)]
+pub struct Ask<'a> {
+    pub clocks: Option<&'a ClockReading>,
+    pub increment: Duration,
+    pub us: Side,
+    pub overhead: Duration,
+    pub limits: &'a Limits,
+    pub ponder: bool,
+}
+
+fn ms(d: Duration) -> u128 {
+    d.as_millis()
+}
+
+/// Plans a search as of (`wall`, `now`).
+#[must_use]
+pub fn plan(ask: Ask<'_>, wall: SystemTime, now: Instant) -> Plan {
+    let mut go = String::from("go");
+    if ask.ponder {
+        go.push_str(" ponder");
+    }
+    let limits = ask.limits;
+    let (stop_after, kill_after) = match ask.clocks {
+        Some(clocks) => {
+            let ours = clocks
+                .remaining(ask.us, wall, now)
+                .saturating_sub(ask.overhead)
+                .max(MIN_ENGINE_TIME);
+            let theirs = clocks
+                .remaining(ask.us.opposite(), wall, now)
+                .max(MIN_ENGINE_TIME);
+            let (white, black) = match ask.us {
+                Side::White => (ours, theirs),
+                Side::Black => (theirs, ours),
+            };
+            let inc = ms(ask.increment);
+            go.push_str(&format!(
+                " wtime {} btime {} winc {inc} binc {inc}",
+                ms(white),
+                ms(black)
+            ));
+            if let Some(t) = limits.movetime {
+                go.push_str(&format!(" movetime {}", ms(t)));
+            }
+            // No sane engine spends more than half its clock (plus the increment) on one move:
+            // past that it is stopped, and if it does not answer in a tenth more, killed.
+            let mut stop = (ours / 2 + ask.increment).min(ours);
+            if let Some(t) = limits.movetime {
+                stop = stop.min(t + MOVETIME_SLACK);
+            }
+            let grace = (ours / 10).clamp(MIN_STOP_GRACE, MAX_STOP_GRACE);
+            (stop, stop + grace)
+        }
+        None => {
+            let t = limits.movetime.unwrap_or(limits.untimed_movetime);
+            go.push_str(&format!(" movetime {}", ms(t)));
+            (t + MOVETIME_SLACK, t + MOVETIME_SLACK + MAX_STOP_GRACE)
+        }
+    };
+    if let Some(d) = limits.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    Plan {
+        go,
+        stop_after,
+        kill_after,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NO_LIMITS: Limits = Limits {
+        depth: None,
+        nodes: None,
+        movetime: None,
+        untimed_movetime: Duration::from_secs(5),
+    };
+
+    fn reading(
+        white_ms: u64,
+        black_ms: u64,
+        running: Side,
+        at: SystemTime,
+        got: Instant,
+    ) -> ClockReading {
+        ClockReading {
+            white: Duration::from_millis(white_ms),
+            black: Duration::from_millis(black_ms),
+            running: Some(running),
+            read_at: at,
+            received: got,
+        }
+    }
+
+    /// The running side loses the time since `read_at`; the other keeps its reading.
+    #[test]
+    fn running_clock_runs() {
+        let (wall, now) = (SystemTime::now(), Instant::now());
+        let r = reading(10_000, 8_000, Side::White, wall, now);
+        let later = (
+            wall + Duration::from_millis(300),
+            now + Duration::from_millis(300),
+        );
+        assert_eq!(
+            r.remaining(Side::White, later.0, later.1),
+            Duration::from_millis(9_700)
+        );
+        assert_eq!(
+            r.remaining(Side::Black, later.0, later.1),
+            Duration::from_millis(8_000)
+        );
+    }
+
+    /// Wall-clock skew is bounded: a bot clock behind the server's still counts the local
+    /// time since receipt; one far ahead counts at most MAX_TRANSIT more.
+    #[test]
+    fn skew_is_bounded() {
+        let (wall, now) = (SystemTime::now(), Instant::now());
+        let local = Duration::from_millis(200);
+        let behind = reading(10_000, 0, Side::White, wall + Duration::from_secs(60), now);
+        assert_eq!(behind.elapsed(wall + local, now + local), local);
+        let ahead = reading(10_000, 0, Side::White, wall - Duration::from_secs(60), now);
+        assert_eq!(
+            ahead.elapsed(wall + local, now + local),
+            local + MAX_TRANSIT
+        );
+        let fair = reading(
+            10_000,
+            0,
+            Side::White,
+            wall - Duration::from_millis(40),
+            now,
+        );
+        assert_eq!(
+            fair.elapsed(wall + local, now + local),
+            local + Duration::from_millis(40)
+        );
+    }
+
+    /// `go` carries both clocks, the overhead off the engine's side only, and the increment.
+    #[test]
+    fn go_from_clocks() {
+        let (wall, now) = (SystemTime::now(), Instant::now());
+        let r = reading(15_000, 14_000, Side::Black, wall, now);
+        let ask = Ask {
+            clocks: Some(&r),
+            increment: Duration::from_millis(100),
+            us: Side::Black,
+            overhead: Duration::from_millis(250),
+            limits: &NO_LIMITS,
+            ponder: false,
+        };
+        let later = now + Duration::from_millis(1_000);
+        let p = plan(ask, wall + Duration::from_millis(1_000), later);
+        assert_eq!(p.go, "go wtime 15000 btime 12750 winc 100 binc 100");
+        assert_eq!(p.stop_after, Duration::from_millis(12_750 / 2 + 100));
+        assert_eq!(p.kill_after, p.stop_after + Duration::from_millis(1_275));
+    }
+
+    /// Pondering: the opponent's clock runs, ours is only less the overhead; limits follow.
+    #[test]
+    fn ponder_and_limits() {
+        let (wall, now) = (SystemTime::now(), Instant::now());
+        let r = reading(5_000, 6_000, Side::Black, wall, now);
+        let limits = Limits {
+            depth: Some(8),
+            nodes: Some(10_000),
+            movetime: Some(Duration::from_millis(50)),
+            untimed_movetime: Duration::from_secs(5),
+        };
+        let ask = Ask {
+            clocks: Some(&r),
+            increment: Duration::ZERO,
+            us: Side::White,
+            overhead: Duration::from_millis(100),
+            limits: &limits,
+            ponder: true,
+        };
+        let p = plan(
+            ask,
+            wall + Duration::from_millis(500),
+            now + Duration::from_millis(500),
+        );
+        assert_eq!(
+            p.go,
+            "go ponder wtime 4900 btime 5500 winc 0 binc 0 movetime 50 depth 8 nodes 10000"
+        );
+        assert_eq!(p.stop_after, Duration::from_millis(550));
+    }
+
+    /// An empty clock still gives the engine a millisecond; untimed games get a movetime.
+    #[test]
+    fn floors_and_untimed() {
+        let (wall, now) = (SystemTime::now(), Instant::now());
+        let r = reading(50, 50, Side::White, wall, now);
+        let ask = Ask {
+            clocks: Some(&r),
+            increment: Duration::ZERO,
+            us: Side::White,
+            overhead: Duration::from_millis(100),
+            limits: &NO_LIMITS,
+            ponder: false,
+        };
+        assert!(plan(ask, wall, now).go.starts_with("go wtime 1 btime 50 "));
+        let untimed = Ask {
+            clocks: None,
+            ..ask
+        };
+        let p = plan(untimed, wall, now);
+        assert_eq!(p.go, "go movetime 5000");
+        assert!(p.kill_after > p.stop_after && p.stop_after > Duration::from_secs(5));
+    }
+}

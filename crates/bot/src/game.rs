@@ -1,0 +1,356 @@
+//! What the bot knows of its game, built from the WatchGame stream: the start and the moves
+//! (the engine's `position` command), the current FEN, whose turn it is, the clocks, a
+//! standing draw offer, and how often each position occurred since the last capture or pawn
+//! move (for repetition claims).
+//!
+//! Repetitions are counted from the positions the bot saw: a bot that joins a game after its
+//! first move sees only its current position, so it may miss a repetition that includes
+//! earlier ones (the server would accept the claim; the bot does not know to make it).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use crate::board::Side;
+use crate::clock::ClockReading;
+use crate::fen;
+use crate::proto::{self, watch_game_response::Event};
+
+/// A stream the bot cannot make sense of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StateError {
+    /// A move event skipped a ply (the stream promises none).
+    Gap { have: u32, got: u32 },
+    /// A FEN without a side to move.
+    BadFen(String),
+}
+
+impl std::fmt::Display for StateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StateError::Gap { have, got } => {
+                write!(f, "move event for ply {got} while at ply {have}")
+            }
+            StateError::BadFen(fen) => write!(f, "unreadable position from the server: {fen:?}"),
+        }
+    }
+}
+
+impl std::error::Error for StateError {}
+
+/// What a message changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Nothing,
+    /// A whole new state (the first message, or after a resync).
+    Snapshot,
+    Moved {
+        uci: String,
+        by: Side,
+    },
+    DrawOffered(Side),
+    DrawDeclined(Side),
+    Over,
+}
+
+/// A draw the side to move can claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    Threefold,
+    FiftyMoves,
+}
+
+/// The game as the bot knows it.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The API's `Variant` number.
+    pub variant: i32,
+    pub start_fen: String,
+    /// Every move, in UCI.
+    pub moves: Vec<String>,
+    pub fen: String,
+    pub ply: u32,
+    pub turn: Side,
+    pub clocks: Option<ClockReading>,
+    pub increment: Duration,
+    pub draw_offer: Option<Side>,
+    pub outcome: Option<proto::Outcome>,
+    /// Occurrences of each position since the last irreversible move (repetition keys).
+    seen: HashMap<String, u32>,
+}
+
+fn turn_of(fen: &str) -> Result<Side, StateError> {
+    fen::side_to_move(fen).ok_or_else(|| StateError::BadFen(fen.chars().take(120).collect()))
+}
+
+impl GameState {
+    /// The state a snapshot describes, received at `received`.
+    pub fn from_snapshot(game: proto::Game, received: Instant) -> Result<GameState, StateError> {
+        let turn = turn_of(&game.fen)?;
+        let mut seen = HashMap::new();
+        seen.insert(fen::repetition_key(&game.fen), 1);
+        let over = matches!(
+            proto::GameStatus::try_from(game.status),
+            Ok(proto::GameStatus::Finished | proto::GameStatus::Aborted)
+        );
+        Ok(GameState {
+            variant: game.variant,
+            start_fen: game.start_fen,
+            moves: game.moves.into_iter().map(|m| m.uci).collect(),
+            fen: game.fen,
+            ply: game.ply,
+            turn,
+            clocks: game
+                .clocks
+                .as_ref()
+                .and_then(|c| ClockReading::from_proto(c, received)),
+            increment: game
+                .time_control
+                .and_then(|tc| tc.increment)
+                .and_then(|d| Duration::try_from(d).ok())
+                .unwrap_or(Duration::ZERO),
+            draw_offer: Side::from_proto(game.draw_offer),
+            outcome: if over {
+                Some(game.outcome.unwrap_or_default())
+            } else {
+                None
+            },
+            seen,
+        })
+    }
+
+    /// Takes in one stream message received at `received`.
+    pub fn apply(
+        &mut self,
+        message: proto::WatchGameResponse,
+        received: Instant,
+    ) -> Result<Change, StateError> {
+        match message.event {
+            Some(Event::Snapshot(game)) => {
+                *self = GameState::from_snapshot(game, received)?;
+                Ok(Change::Snapshot)
+            }
+            Some(Event::MovePlayed(played)) => {
+                let mv = played.r#move.unwrap_or_default();
+                if mv.ply <= self.ply {
+                    return Ok(Change::Nothing);
+                }
+                if mv.ply != self.ply + 1 {
+                    return Err(StateError::Gap {
+                        have: self.ply,
+                        got: mv.ply,
+                    });
+                }
+                let by = self.turn;
+                self.turn = turn_of(&played.fen)?;
+                self.ply = mv.ply;
+                self.moves.push(mv.uci.clone());
+                if fen::halfmove_clock(&played.fen) == Some(0) {
+                    // No position before a capture or pawn move can occur again.
+                    self.seen.clear();
+                }
+                *self
+                    .seen
+                    .entry(fen::repetition_key(&played.fen))
+                    .or_default() += 1;
+                self.fen = played.fen;
+                self.draw_offer = Side::from_proto(played.draw_offer);
+                if let Some(c) = played.clocks.as_ref() {
+                    self.clocks = ClockReading::from_proto(c, received);
+                }
+                Ok(Change::Moved { uci: mv.uci, by })
+            }
+            Some(Event::DrawOffered(offer)) => match Side::from_proto(offer.by) {
+                Some(by) => {
+                    self.draw_offer = Some(by);
+                    Ok(Change::DrawOffered(by))
+                }
+                None => Ok(Change::Nothing),
+            },
+            Some(Event::DrawDeclined(declined)) => {
+                self.draw_offer = None;
+                Ok(Side::from_proto(declined.by).map_or(Change::Nothing, Change::DrawDeclined))
+            }
+            Some(Event::GameOver(over)) => {
+                self.outcome = Some(over.outcome.unwrap_or_default());
+                if !over.fen.is_empty() {
+                    self.fen = over.fen;
+                }
+                if let Some(c) = &mut self.clocks {
+                    c.running = None;
+                }
+                self.draw_offer = None;
+                Ok(Change::Over)
+            }
+            Some(Event::Heartbeat(_)) | None => Ok(Change::Nothing),
+        }
+    }
+
+    /// The engine's `position` command for the current position, plus `extra` moves (the
+    /// move to ponder on).
+    #[must_use]
+    pub fn position_command(&self, extra: &[String]) -> String {
+        let mut command = format!("position fen {}", self.start_fen);
+        let mut moves = self.moves.iter().chain(extra).peekable();
+        if moves.peek().is_some() {
+            command.push_str(" moves");
+            for m in moves {
+                command.push(' ');
+                command.push_str(m);
+            }
+        }
+        command
+    }
+
+    /// A draw the side to move could claim now, as far as the bot saw the game.
+    #[must_use]
+    pub fn claimable(&self) -> Option<Claim> {
+        if fen::halfmove_clock(&self.fen).is_some_and(|n| n >= 100) {
+            return Some(Claim::FiftyMoves);
+        }
+        let count = self.seen.get(&fen::repetition_key(&self.fen)).copied();
+        count.is_some_and(|n| n >= 3).then_some(Claim::Threefold)
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    fn snapshot() -> GameState {
+        let game = proto::Game {
+            variant: proto::Variant::Chess as i32,
+            start_fen: START.into(),
+            fen: START.into(),
+            status: proto::GameStatus::Ongoing as i32,
+            ..Default::default()
+        };
+        GameState::from_snapshot(game, Instant::now()).unwrap()
+    }
+
+    fn moved(ply: u32, uci: &str, fen: &str) -> proto::WatchGameResponse {
+        proto::WatchGameResponse {
+            seq: u64::from(ply),
+            server_time: None,
+            event: Some(Event::MovePlayed(proto::MovePlayed {
+                r#move: Some(proto::PlayedMove {
+                    uci: uci.into(),
+                    ply,
+                    ..Default::default()
+                }),
+                fen: fen.into(),
+                clocks: None,
+                draw_offer: 0,
+            })),
+        }
+    }
+
+    /// Moves extend the engine's position command and flip the turn; a replayed move is
+    /// ignored and a skipped ply is an error.
+    #[test]
+    fn moves_and_gaps() {
+        let mut s = snapshot();
+        assert_eq!(s.position_command(&[]), format!("position fen {START}"));
+        let after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let change = s.apply(moved(1, "e2e4", after), Instant::now()).unwrap();
+        assert_eq!(
+            change,
+            Change::Moved {
+                uci: "e2e4".into(),
+                by: Side::White
+            }
+        );
+        assert_eq!((s.ply, s.turn), (1, Side::Black));
+        assert_eq!(
+            s.position_command(&["e7e5".into()]),
+            format!("position fen {START} moves e2e4 e7e5")
+        );
+        assert_eq!(
+            s.apply(moved(1, "e2e4", after), Instant::now()),
+            Ok(Change::Nothing)
+        );
+        assert_eq!(
+            s.apply(moved(3, "g1f3", after), Instant::now()),
+            Err(StateError::Gap { have: 1, got: 3 })
+        );
+    }
+
+    /// A position seen three times is claimable; so is a half-move clock of 100.
+    #[test]
+    fn claims() {
+        let mut s = snapshot();
+        let cycle = [
+            (
+                "g1f3",
+                "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+            ),
+            (
+                "g8f6",
+                "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
+            ),
+            (
+                "f3g1",
+                "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 3 2",
+            ),
+            (
+                "f6g8",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3",
+            ),
+        ];
+        let mut ply = 0;
+        for round in 0..2 {
+            for (uci, fen) in cycle {
+                ply += 1;
+                s.apply(moved(ply, uci, fen), Instant::now()).unwrap();
+            }
+            let expected = (round == 1).then_some(Claim::Threefold);
+            assert_eq!(s.claimable(), expected, "after round {round}");
+        }
+        s.fen = "8/8/8/8/8/8/k7/K7 w - - 100 80".into();
+        assert_eq!(s.claimable(), Some(Claim::FiftyMoves));
+    }
+
+    /// Offers come and go with their events; the game-over event ends the game.
+    #[test]
+    fn offers_and_end() {
+        let mut s = snapshot();
+        let event = |e| proto::WatchGameResponse {
+            seq: 9,
+            server_time: None,
+            event: Some(e),
+        };
+        let black = proto::Color::Black as i32;
+        assert_eq!(
+            s.apply(
+                event(Event::DrawOffered(proto::DrawOffered { by: black })),
+                Instant::now()
+            ),
+            Ok(Change::DrawOffered(Side::Black))
+        );
+        assert_eq!(s.draw_offer, Some(Side::Black));
+        s.apply(
+            event(Event::DrawDeclined(proto::DrawDeclined { by: 1 })),
+            Instant::now(),
+        )
+        .unwrap();
+        assert_eq!(s.draw_offer, None);
+        let over = proto::GameOver {
+            outcome: Some(proto::Outcome {
+                pgn_result: "1-0".into(),
+                ..Default::default()
+            }),
+            fen: START.into(),
+        };
+        assert_eq!(
+            s.apply(event(Event::GameOver(over)), Instant::now()),
+            Ok(Change::Over)
+        );
+        assert!(s.is_over());
+    }
+}

@@ -1,0 +1,230 @@
+//! The runner's decisions on its turn and the opponent's: learn the side, answer a standing
+//! offer, ponder, play a book move, search, and act on the search's result (resign, accept,
+//! claim, or move).
+
+use std::time::{Instant, SystemTime};
+
+use super::{GameError, Runner, Search};
+use crate::actions::{self, Submitted};
+use crate::board::UciMove;
+use crate::book;
+use crate::clock;
+use crate::uci::Score;
+
+impl Runner<'_> {
+    /// Does what the game asks now: learn the side, answer an offer, ponder, or move.
+    pub(super) async fn act(&mut self) -> Result<(), GameError> {
+        if self.side.is_none() && !self.probed {
+            self.probed = true;
+            self.learn_side().await?;
+        }
+        if self.state.is_over() || self.acted_at == Some(self.state.ply) {
+            return Ok(());
+        }
+        let ours = self.side.is_none_or(|s| s == self.state.turn);
+        if !ours {
+            return self.while_they_think().await;
+        }
+        if !matches!(self.search, Search::Idle) {
+            return Ok(());
+        }
+        if let Some(mv) = self.book_move() {
+            self.judge.record(None);
+            return self.play_move(mv, None, None, true).await;
+        }
+        self.think().await
+    }
+
+    /// Asks the server which side the seat plays, without touching the game.
+    async fn learn_side(&mut self) -> Result<(), GameError> {
+        if crate::fen::halfmove_clock(&self.state.fen).is_none_or(|n| n >= 100) {
+            // A fifty-move claim could hold: the first move will tell instead.
+            return Ok(());
+        }
+        match actions::probe_side(&self.api, &self.seat).await {
+            Ok(Some(side)) => {
+                tracing::info!(side = %side, "playing");
+                self.side = Some(side);
+            }
+            Ok(None) => {}
+            Err(status) => return Err(GameError::Refused(status)),
+        }
+        Ok(())
+    }
+
+    /// The opponent is to move: answer their standing offer, or ponder.
+    async fn while_they_think(&mut self) -> Result<(), GameError> {
+        let Some(side) = self.side else {
+            return Ok(());
+        };
+        if self.state.draw_offer == Some(side.opposite())
+            && self.answered_offer_at != Some(self.state.ply)
+        {
+            self.answered_offer_at = Some(self.state.ply);
+            let accept = self.judge.welcomes_draw();
+            tracing::info!(accept, "answering the opponent's draw offer");
+            actions::respond_to_draw(&self.api, &self.seat, accept)
+                .await
+                .map_err(GameError::Refused)?;
+        }
+        let ponders = self.engine.as_ref().is_some_and(|e| e.ponders);
+        if let (Search::Idle, true) = (&self.search, ponders)
+            && let Some((ply, expect)) = self.ponder_next.take()
+            && ply == self.state.ply
+        {
+            let plan = clock::plan(self.ask(true), SystemTime::now(), Instant::now());
+            let position = self.state.position_command(&[expect.to_string()]);
+            if self.send(&[&position, &plan.go]).await? {
+                self.search = Search::Pondering {
+                    ply,
+                    expect,
+                    score: None,
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// A book move for the current position, if the book has one.
+    fn book_move(&mut self) -> Option<UciMove> {
+        let choice = self.settings.book.as_ref()?;
+        if choice.depth.is_some_and(|d| self.state.ply >= d) {
+            return None;
+        }
+        let book = self.book.as_mut()?;
+        match book.moves(&self.state.fen, self.state.moves.last().map(String::as_str)) {
+            Ok(moves) => book::choose(&moves, choice.choice, getrandom::u64().unwrap_or(0)),
+            Err(error) => {
+                tracing::warn!(book = %book.path().display(), %error, "cannot read the book; leaving it");
+                self.book = None;
+                None
+            }
+        }
+    }
+
+    /// Starts the engine on the bot's move.
+    async fn think(&mut self) -> Result<(), GameError> {
+        let now = Instant::now();
+        let plan = clock::plan(self.ask(false), SystemTime::now(), now);
+        let position = self.state.position_command(&[]);
+        if self.send(&[&position, &plan.go]).await? {
+            tracing::debug!(ply = self.state.ply, go = %plan.go, "thinking");
+            self.search = Search::Thinking {
+                ply: self.state.ply,
+                stop_at: now + plan.stop_after,
+                kill_at: now + plan.kill_after,
+                stopped: false,
+                score: None,
+            };
+        }
+        Ok(())
+    }
+
+    /// Resign, accept, claim, or play the engine's move.
+    pub(super) async fn decide(
+        &mut self,
+        mv: UciMove,
+        ponder: Option<UciMove>,
+        score: Option<Score>,
+    ) -> Result<(), GameError> {
+        let ply = self.state.ply;
+        let refused = GameError::Refused;
+        if self.judge.should_resign() {
+            tracing::info!(
+                ?score,
+                "resigning: the score stayed below the resign threshold"
+            );
+            self.acted_at = Some(ply);
+            return actions::resign(&self.api, &self.seat)
+                .await
+                .map_err(refused);
+        }
+        let welcome = self.judge.welcomes_draw();
+        let offered = self
+            .side
+            .is_some_and(|s| self.state.draw_offer == Some(s.opposite()));
+        if offered && welcome {
+            tracing::info!(?score, "accepting the opponent's draw offer");
+            self.acted_at = Some(ply);
+            return actions::respond_to_draw(&self.api, &self.seat, true)
+                .await
+                .map_err(refused);
+        }
+        if let Some(claim) = self.state.claimable().filter(|_| welcome) {
+            if actions::claim_draw(&self.api, &self.seat, claim)
+                .await
+                .map_err(refused)?
+            {
+                tracing::info!(?claim, ?score, "claimed a draw");
+                self.acted_at = Some(ply);
+                return Ok(());
+            }
+            tracing::info!(?claim, "the server does not accept the draw claim; moving");
+        }
+        self.play_move(mv, ponder, score, false).await
+    }
+
+    /// Submits `mv`: the engine's, with its score, or the book's (no score).
+    async fn play_move(
+        &mut self,
+        mv: UciMove,
+        ponder: Option<UciMove>,
+        score: Option<Score>,
+        from_book: bool,
+    ) -> Result<(), GameError> {
+        let ply = self.state.ply;
+        let text = mv.to_string();
+        let offer = !from_book && self.judge.offer_now();
+        let request_id = format!("chessd-bot-{:016x}-{ply}-{text}", self.nonce);
+        let submitted = actions::submit(
+            &self.api,
+            &self.seat,
+            &text,
+            ply,
+            &request_id,
+            offer,
+            self.our_time(),
+        )
+        .await
+        .map_err(GameError::Refused)?;
+        match submitted {
+            Submitted::Played { attempts } => {
+                self.failures = 0;
+                self.moves_played += 1;
+                self.acted_at = Some(ply);
+                if self.side.is_none() {
+                    self.side = Some(self.state.turn);
+                    tracing::info!(side = %self.state.turn, "playing");
+                }
+                tracing::info!(
+                    ply = ply + 1,
+                    mv = %text,
+                    score_cp = score.map(Score::centipawns),
+                    attempts,
+                    book = from_book,
+                    offer_draw = offer,
+                    "move played"
+                );
+                self.ponder_next = ponder.map(|p| (ply + 1, p));
+            }
+            Submitted::Refused(message) if from_book => {
+                tracing::warn!(mv = %text, message, "the server refused the book move; leaving the book");
+                self.book = None;
+            }
+            Submitted::Refused(message) => {
+                self.engine_failed(format!(
+                    "the server refused the engine's move {text}: {message}"
+                ))
+                .await?;
+            }
+            Submitted::NotOurTurn(turn) => {
+                let side = turn.unwrap_or(self.state.turn).opposite();
+                tracing::info!(side = %side, "playing");
+                self.side = Some(side);
+            }
+            // The game moved on or ended: wait for the stream to say how.
+            Submitted::Stale => self.acted_at = Some(ply),
+        }
+        Ok(())
+    }
+}
