@@ -91,6 +91,9 @@ class StubsHook(BuildHookInterface):
         generate(proto_root, out)
         digest = descriptor_digest(out / "chessd" / "v1" / "chessd_pb2.py")
         check_version(root, self.metadata.version, proto_root, digest)
+        # PEP 561: the .pyi stubs count for type checkers only with a marker; in a namespace
+        # package (chessd) it goes in the subpackage.
+        (out / "chessd" / "v1" / "py.typed").write_text("")
         # The digest also ships, so a program can say which API its client speaks.
         (out / "chessd_client_proto.sha256").write_text(digest + "\n")
         for generated in (out / "chessd" / "v1").iterdir():

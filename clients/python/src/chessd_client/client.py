@@ -19,7 +19,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 import grpc
 from google.protobuf import duration_pb2
@@ -63,6 +63,12 @@ NO_RETRY = RetryPolicy(attempts=1)
 def new_request_id() -> str:
     """A random idempotency key (32 hex characters): whoever knows it can replay the answer."""
     return secrets.token_hex(16)
+
+
+def _wire(value: int) -> Any:
+    """An IntEnum as the proto field takes it (the generated .pyi types enum fields by the
+    protobuf enum class, which our IntEnums are not, though their values are the same)."""
+    return int(value)
 
 
 def _duration(value: timedelta) -> duration_pb2.Duration:
@@ -189,11 +195,11 @@ class Client:
         the server answers a repeat with the same game and tokens.
         """
         request = pb.CreateGameRequest(
-            variant=int(variant),
+            variant=_wire(variant),
             start_fen=start_fen,
             white_player=white,
             black_player=black,
-            draw_rule=int(draw_rule),
+            draw_rule=_wire(draw_rule),
             request_id=request_id or new_request_id(),
         )
         if initial is not None:
@@ -228,8 +234,8 @@ class Client:
         token = ""
         while True:
             request = pb.ListGamesRequest(
-                page_size=page_size, page_token=token, status=int(status),
-                variant=int(variant), player=player)
+                page_size=page_size, page_token=token, status=_wire(status),
+                variant=_wire(variant), player=player)
             page = self.call(self._stub.ListGames, request, idempotent=True)
             yield from page.games
             token = page.next_page_token
@@ -247,7 +253,7 @@ class Client:
 
     def analyze_position(self, variant: Variant, fen: str) -> pb.AnalyzePositionResponse:
         """Legal moves, check and outcome of a position (no game needed)."""
-        request = pb.AnalyzePositionRequest(variant=int(variant), fen=fen)
+        request = pb.AnalyzePositionRequest(variant=_wire(variant), fen=fen)
         return self.call(self._stub.AnalyzePosition, request, idempotent=True)
 
     # --- watching
@@ -344,7 +350,7 @@ class Seat:
         """
         request = pb.SubmitMoveRequest(
             game_id=self.game_id, move=move, request_id=request_id or new_request_id(),
-            offer_draw=offer_draw, view=int(view))
+            offer_draw=offer_draw, view=_wire(view))
         if expected_ply is not None:
             request.expected_ply = expected_ply
         return self.client.call(
@@ -363,7 +369,7 @@ class Seat:
         return self._act(self.client.stub.RespondToDraw, request).game
 
     def claim_draw(self, claim: DrawClaim) -> pb.Game:
-        request = pb.ClaimDrawRequest(game_id=self.game_id, claim=int(claim))
+        request = pb.ClaimDrawRequest(game_id=self.game_id, claim=_wire(claim))
         return self._act(self.client.stub.ClaimDraw, request).game
 
     def abort(self) -> pb.Game:
