@@ -229,6 +229,8 @@ export type Game = Message<"chessd.v1.Game"> & {
   gameId: string;
 
   /**
+   * The rules the game is played under; never unspecified.
+   *
    * @generated from field: chessd.v1.Variant variant = 2;
    */
   variant: Variant;
@@ -297,6 +299,8 @@ export type Game = Message<"chessd.v1.Game"> & {
   inCheck: boolean;
 
   /**
+   * Ongoing, finished or aborted; never unspecified.
+   *
    * @generated from field: chessd.v1.GameStatus status = 12;
    */
   status: GameStatus;
@@ -323,6 +327,9 @@ export type Game = Message<"chessd.v1.Game"> & {
   clocks?: Clocks | undefined;
 
   /**
+   * Whether repetition and the fifty-move rule need a claim (never unspecified: creation's
+   * default is resolved to DRAW_RULE_CLAIM).
+   *
    * @generated from field: chessd.v1.DrawRule draw_rule = 16;
    */
   drawRule: DrawRule;
@@ -364,26 +371,36 @@ export const GameSchema: GenMessage<Game> = /*@__PURE__*/
  */
 export type GameSummary = Message<"chessd.v1.GameSummary"> & {
   /**
+   * The game's id (see Game.game_id): pass it to GetGame or WatchGame for the rest.
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
 
   /**
+   * The rules the game is played under.
+   *
    * @generated from field: chessd.v1.Variant variant = 2;
    */
   variant: Variant;
 
   /**
+   * White's display name or id, as given at creation.
+   *
    * @generated from field: string white_player = 3;
    */
   whitePlayer: string;
 
   /**
+   * Black's display name or id, as given at creation.
+   *
    * @generated from field: string black_player = 4;
    */
   blackPlayer: string;
 
   /**
+   * Ongoing, finished or aborted.
+   *
    * @generated from field: chessd.v1.GameStatus status = 5;
    */
   status: GameStatus;
@@ -410,6 +427,8 @@ export type GameSummary = Message<"chessd.v1.GameSummary"> & {
   fen: string;
 
   /**
+   * When the game was created; the list is sorted by it, newest first.
+   *
    * @generated from field: google.protobuf.Timestamp created_at = 9;
    */
   createdAt?: Timestamp | undefined;
@@ -494,6 +513,8 @@ export const CreateGameRequestSchema: GenMessage<CreateGameRequest> = /*@__PURE_
  */
 export type CreateGameResponse = Message<"chessd.v1.CreateGameResponse"> & {
   /**
+   * The new game (or, for a retried request, the game the first call created).
+   *
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
@@ -527,6 +548,8 @@ export const CreateGameResponseSchema: GenMessage<CreateGameResponse> = /*@__PUR
  */
 export type GetGameRequest = Message<"chessd.v1.GetGameRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -546,6 +569,8 @@ export const GetGameRequestSchema: GenMessage<GetGameRequest> = /*@__PURE__*/
  */
 export type GetGameResponse = Message<"chessd.v1.GetGameResponse"> & {
   /**
+   * The game as it is now.
+   *
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
@@ -644,6 +669,8 @@ export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE_
  */
 export type SubmitMoveRequest = Message<"chessd.v1.SubmitMoveRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -730,6 +757,8 @@ export const SubmitMoveResponseSchema: GenMessage<SubmitMoveResponse> = /*@__PUR
  */
 export type ResignRequest = Message<"chessd.v1.ResignRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -749,6 +778,8 @@ export const ResignRequestSchema: GenMessage<ResignRequest> = /*@__PURE__*/
  */
 export type ResignResponse = Message<"chessd.v1.ResignResponse"> & {
   /**
+   * The game after the resignation: finished, won by the opponent.
+   *
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
@@ -769,6 +800,8 @@ export const ResignResponseSchema: GenMessage<ResignResponse> = /*@__PURE__*/
  */
 export type OfferDrawRequest = Message<"chessd.v1.OfferDrawRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -788,6 +821,9 @@ export const OfferDrawRequestSchema: GenMessage<OfferDrawRequest> = /*@__PURE__*
  */
 export type OfferDrawResponse = Message<"chessd.v1.OfferDrawResponse"> & {
   /**
+   * The game after the offer: `draw_offer` names the caller's side, or the game is drawn
+   * by agreement if the opponent's offer stood.
+   *
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
@@ -807,6 +843,8 @@ export const OfferDrawResponseSchema: GenMessage<OfferDrawResponse> = /*@__PURE_
  */
 export type RespondToDrawRequest = Message<"chessd.v1.RespondToDrawRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -833,6 +871,8 @@ export const RespondToDrawRequestSchema: GenMessage<RespondToDrawRequest> = /*@_
  */
 export type RespondToDrawResponse = Message<"chessd.v1.RespondToDrawResponse"> & {
   /**
+   * The game after the answer: drawn by agreement, or ongoing with no offer standing.
+   *
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
@@ -852,11 +892,15 @@ export const RespondToDrawResponseSchema: GenMessage<RespondToDrawResponse> = /*
  */
 export type ClaimDrawRequest = Message<"chessd.v1.ClaimDrawRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
 
   /**
+   * Which draw is claimed; required (unspecified is refused with INVALID_FIELD).
+   *
    * @generated from field: chessd.v1.DrawClaim claim = 2;
    */
   claim: DrawClaim;
@@ -876,6 +920,8 @@ export const ClaimDrawRequestSchema: GenMessage<ClaimDrawRequest> = /*@__PURE__*
  */
 export type ClaimDrawResponse = Message<"chessd.v1.ClaimDrawResponse"> & {
   /**
+   * The game after the claim: drawn by repetition or the fifty-move rule.
+   *
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
@@ -895,6 +941,8 @@ export const ClaimDrawResponseSchema: GenMessage<ClaimDrawResponse> = /*@__PURE_
  */
 export type AbortRequest = Message<"chessd.v1.AbortRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -914,6 +962,8 @@ export const AbortRequestSchema: GenMessage<AbortRequest> = /*@__PURE__*/
  */
 export type AbortResponse = Message<"chessd.v1.AbortResponse"> & {
   /**
+   * The game after the abort: status GAME_STATUS_ABORTED, no result.
+   *
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
@@ -933,6 +983,8 @@ export const AbortResponseSchema: GenMessage<AbortResponse> = /*@__PURE__*/
  */
 export type WatchGameRequest = Message<"chessd.v1.WatchGameRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -991,18 +1043,24 @@ export type WatchGameResponse = Message<"chessd.v1.WatchGameResponse"> & {
     case: "snapshot";
   } | {
     /**
+     * A move was played.
+     *
      * @generated from field: chessd.v1.MovePlayed move_played = 4;
      */
     value: MovePlayed;
     case: "movePlayed";
   } | {
     /**
+     * A player offered a draw; it stands until answered or declined by a move.
+     *
      * @generated from field: chessd.v1.DrawOffered draw_offered = 5;
      */
     value: DrawOffered;
     case: "drawOffered";
   } | {
     /**
+     * The side the offer was made to declined it with RespondToDraw.
+     *
      * @generated from field: chessd.v1.DrawDeclined draw_declined = 6;
      */
     value: DrawDeclined;
@@ -1040,6 +1098,8 @@ export const WatchGameResponseSchema: GenMessage<WatchGameResponse> = /*@__PURE_
  */
 export type MovePlayed = Message<"chessd.v1.MovePlayed"> & {
   /**
+   * The move as recorded, with its ply and the seq of this event.
+   *
    * @generated from field: chessd.v1.PlayedMove move = 1;
    */
   move?: PlayedMove | undefined;
@@ -1082,6 +1142,8 @@ export const MovePlayedSchema: GenMessage<MovePlayed> = /*@__PURE__*/
  */
 export type DrawOffered = Message<"chessd.v1.DrawOffered"> & {
   /**
+   * The side that made the offer.
+   *
    * @generated from field: chessd.v1.Color by = 1;
    */
   by: Color;
@@ -1101,6 +1163,8 @@ export const DrawOfferedSchema: GenMessage<DrawOffered> = /*@__PURE__*/
  */
 export type DrawDeclined = Message<"chessd.v1.DrawDeclined"> & {
   /**
+   * The side that declined (the one the offer was made to).
+   *
    * @generated from field: chessd.v1.Color by = 1;
    */
   by: Color;
@@ -1120,6 +1184,8 @@ export const DrawDeclinedSchema: GenMessage<DrawDeclined> = /*@__PURE__*/
  */
 export type GameOver = Message<"chessd.v1.GameOver"> & {
   /**
+   * The result, the winner and why the game ended.
+   *
    * @generated from field: chessd.v1.Outcome outcome = 1;
    */
   outcome?: Outcome | undefined;
@@ -1161,6 +1227,8 @@ export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
  */
 export type ExportPgnRequest = Message<"chessd.v1.ExportPgnRequest"> & {
   /**
+   * The game's id, as CreateGame returned it (13 characters of Crockford base32).
+   *
    * @generated from field: string game_id = 1;
    */
   gameId: string;
@@ -1239,6 +1307,8 @@ export const GetStatsResponseSchema: GenMessage<GetStatsResponse> = /*@__PURE__*
  */
 export type VariantStats = Message<"chessd.v1.VariantStats"> & {
   /**
+   * The variant these counts are for.
+   *
    * @generated from field: chessd.v1.Variant variant = 1;
    */
   variant: Variant;
@@ -1251,16 +1321,22 @@ export type VariantStats = Message<"chessd.v1.VariantStats"> & {
   finishedGames: bigint;
 
   /**
+   * Finished games White won.
+   *
    * @generated from field: uint64 white_wins = 3;
    */
   whiteWins: bigint;
 
   /**
+   * Finished games Black won.
+   *
    * @generated from field: uint64 black_wins = 4;
    */
   blackWins: bigint;
 
   /**
+   * Finished games drawn, by any termination.
+   *
    * @generated from field: uint64 draws = 5;
    */
   draws: bigint;
@@ -1420,11 +1496,15 @@ export enum Color {
   UNSPECIFIED = 0,
 
   /**
+   * White: moves first in every variant.
+   *
    * @generated from enum value: COLOR_WHITE = 1;
    */
   WHITE = 1,
 
   /**
+   * Black.
+   *
    * @generated from enum value: COLOR_BLACK = 2;
    */
   BLACK = 2,
@@ -1491,16 +1571,22 @@ export enum GameResult {
   UNSPECIFIED = 0,
 
   /**
+   * White won ("1-0").
+   *
    * @generated from enum value: GAME_RESULT_WHITE_WINS = 1;
    */
   WHITE_WINS = 1,
 
   /**
+   * Black won ("0-1").
+   *
    * @generated from enum value: GAME_RESULT_BLACK_WINS = 2;
    */
   BLACK_WINS = 2,
 
   /**
+   * Neither side won ("1/2-1/2").
+   *
    * @generated from enum value: GAME_RESULT_DRAW = 3;
    */
   DRAW = 3,
@@ -1519,6 +1605,8 @@ export const GameResultSchema: GenEnum<GameResult> = /*@__PURE__*/
  */
 export enum Termination {
   /**
+   * The game has not ended.
+   *
    * @generated from enum value: TERMINATION_UNSPECIFIED = 0;
    */
   UNSPECIFIED = 0,
@@ -1566,6 +1654,8 @@ export enum Termination {
   RACE = 6,
 
   /**
+   * A player resigned: the opponent wins.
+   *
    * @generated from enum value: TERMINATION_RESIGNATION = 7;
    */
   RESIGNATION = 7,
@@ -1712,12 +1802,21 @@ export const DrawClaimSchema: GenEnum<DrawClaim> = /*@__PURE__*/
 /**
  * Games: create, play, watch and export them, plus stateless position analysis.
  *
+ * Errors any rpc may return, besides those each rpc lists: INVALID_ARGUMENT (INVALID_GAME_ID)
+ * and NOT_FOUND (GAME_NOT_FOUND) for a request naming a game; RESOURCE_EXHAUSTED
+ * (RATE_LIMITED, with a google.rpc.RetryInfo; REQUEST_TOO_LARGE); INVALID_ARGUMENT
+ * (MALFORMED_REQUEST); UNAVAILABLE (SHUTTING_DOWN, or STORE_UNAVAILABLE on Redis: retry, with
+ * the same `request_id` where the request has one); INTERNAL.
+ *
  * @generated from service chessd.v1.GameService
  */
 export const GameService: GenService<{
   /**
    * Starts a game and returns it with one secret seat token per side. A retry with the same
    * `request_id` returns the same game and tokens.
+   * Errors: INVALID_ARGUMENT (INVALID_VARIANT, INVALID_FEN, INVALID_FIELD, REQUEST_ID_REUSED),
+   * ALREADY_EXISTS (SEAT_TOKENS_UNAVAILABLE: a retry after a restart), RESOURCE_EXHAUSTED
+   * (TOO_MANY_GAMES), UNAUTHENTICATED (API_KEY_MISSING, API_KEY_INVALID) when API keys are on.
    *
    * @generated from rpc chessd.v1.GameService.CreateGame
    */
@@ -1728,6 +1827,8 @@ export const GameService: GenService<{
   },
   /**
    * The full state of one game.
+   * Errors: UNAUTHENTICATED (CREDENTIALS_MISSING) and PERMISSION_DENIED (NOT_A_PLAYER) when
+   * the server runs with --private-watch.
    *
    * @generated from rpc chessd.v1.GameService.GetGame
    */
@@ -1738,6 +1839,8 @@ export const GameService: GenService<{
   },
   /**
    * Summaries of games, newest first, a page at a time, optionally filtered.
+   * Errors: INVALID_ARGUMENT (INVALID_PAGE_TOKEN, INVALID_FIELD for an unknown filter value),
+   * UNAUTHENTICATED (API_KEY_MISSING, API_KEY_INVALID) when API keys or --private-watch are on.
    *
    * @generated from rpc chessd.v1.GameService.ListGames
    */
@@ -1749,6 +1852,9 @@ export const GameService: GenService<{
   /**
    * Plays a move for the side to move (seat token of that side required). A retry with the
    * same `request_id` returns the first answer and plays nothing twice.
+   * Errors: INVALID_ARGUMENT (MALFORMED_MOVE), FAILED_PRECONDITION (ILLEGAL_MOVE,
+   * AMBIGUOUS_MOVE, NOT_YOUR_TURN, GAME_OVER), ABORTED (PLY_MISMATCH: nothing was played),
+   * UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID).
    *
    * @generated from rpc chessd.v1.GameService.SubmitMove
    */
@@ -1759,6 +1865,7 @@ export const GameService: GenService<{
   },
   /**
    * Resigns the game for the caller's side, whoever is to move (seat token required).
+   * Errors: FAILED_PRECONDITION (GAME_OVER), UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID).
    *
    * @generated from rpc chessd.v1.GameService.Resign
    */
@@ -1770,6 +1877,7 @@ export const GameService: GenService<{
   /**
    * Offers a draw to the opponent (seat token required). Offering while the opponent's offer
    * stands accepts it.
+   * Errors: FAILED_PRECONDITION (GAME_OVER), UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID).
    *
    * @generated from rpc chessd.v1.GameService.OfferDraw
    */
@@ -1780,6 +1888,8 @@ export const GameService: GenService<{
   },
   /**
    * Accepts or declines the opponent's standing draw offer (seat token required).
+   * Errors: FAILED_PRECONDITION (NO_DRAW_OFFER, GAME_OVER), PERMISSION_DENIED (WRONG_SEAT: the
+   * token of the side that made the offer).
    *
    * @generated from rpc chessd.v1.GameService.RespondToDraw
    */
@@ -1791,6 +1901,8 @@ export const GameService: GenService<{
   /**
    * Claims a draw by threefold repetition or the fifty-move rule; only the player to move may
    * claim, and only when the claim holds (seat token required).
+   * Errors: FAILED_PRECONDITION (DRAW_CLAIM_INVALID, NOT_YOUR_TURN, GAME_OVER),
+   * INVALID_ARGUMENT (INVALID_FIELD for an unspecified claim).
    *
    * @generated from rpc chessd.v1.GameService.ClaimDraw
    */
@@ -1802,6 +1914,7 @@ export const GameService: GenService<{
   /**
    * Calls the game off without a result; only before both sides have moved (seat token
    * required).
+   * Errors: FAILED_PRECONDITION (ABORT_NOT_ALLOWED, GAME_OVER).
    *
    * @generated from rpc chessd.v1.GameService.Abort
    */
@@ -1815,6 +1928,11 @@ export const GameService: GenService<{
    * game; otherwise every event after `after_seq` is replayed, then live events follow, with no
    * gap and no duplicate. A heartbeat arrives every few seconds while nothing happens. The stream
    * ends after the game-over event.
+   * Errors: OUT_OF_RANGE (SEQ_OUT_OF_RANGE), RESOURCE_EXHAUSTED (TOO_MANY_WATCHERS;
+   * WATCHER_TOO_SLOW mid-stream), UNAVAILABLE (SHUTTING_DOWN mid-stream). The mid-stream errors
+   * carry `resume_after_seq` in their ErrorInfo metadata: watch again with that `after_seq`.
+   * Under --private-watch also UNAUTHENTICATED (CREDENTIALS_MISSING) and PERMISSION_DENIED
+   * (NOT_A_PLAYER).
    *
    * @generated from rpc chessd.v1.GameService.WatchGame
    */
@@ -1824,7 +1942,9 @@ export const GameService: GenService<{
     output: typeof WatchGameResponseSchema;
   },
   /**
-   * The game as PGN.
+   * The game as PGN, ongoing or finished.
+   * Errors: under --private-watch, UNAUTHENTICATED (CREDENTIALS_MISSING) and PERMISSION_DENIED
+   * (NOT_A_PLAYER).
    *
    * @generated from rpc chessd.v1.GameService.ExportPgn
    */
@@ -1835,6 +1955,7 @@ export const GameService: GenService<{
   },
   /**
    * Per variant: how many games finished and the share won by White, by Black and drawn.
+   * Errors: UNAUTHENTICATED (API_KEY_MISSING, API_KEY_INVALID) when API keys are on.
    *
    * @generated from rpc chessd.v1.GameService.GetStats
    */
@@ -1846,6 +1967,7 @@ export const GameService: GenService<{
   /**
    * Stateless: the legal moves of a position, whether the side to move is in check, and the
    * outcome if the position alone decides the game.
+   * Errors: INVALID_ARGUMENT (INVALID_VARIANT, INVALID_FEN).
    *
    * @generated from rpc chessd.v1.GameService.AnalyzePosition
    */

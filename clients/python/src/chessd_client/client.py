@@ -1,0 +1,401 @@
+"""The typed layer over the chessd.v1 stubs: a Client for the service, a Seat for one side.
+
+What it adds to the raw stubs, and why:
+- credentials in one place: TLS (server roots, optional client certificate for mutual TLS)
+  and an API key sent as ``x-api-key`` on every call; seat tokens as ``authorization: Bearer``;
+- retries that never play twice: SubmitMove and CreateGame always carry a ``request_id`` (a
+  random one unless given), so a retry after a lost answer gets the first answer back; other
+  calls are retried only when the server says it refused them before doing anything
+  (RATE_LIMITED, after its RetryInfo delay; SHUTTING_DOWN) or when they only read;
+- ``expected_ply`` on moves, so a stale move fails with PLY_MISMATCH instead of landing;
+- WatchGame that resumes: after a broken stream it watches again from the last ``seq`` seen
+  (or the ``resume_after_seq`` the server named), so the caller sees every event once, in order.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar
+
+import grpc
+from google.protobuf import duration_pb2
+
+from chessd.v1 import chessd_pb2 as pb
+from chessd.v1 import chessd_pb2_grpc as pb_grpc
+
+from .errors import ChessdError
+from .types import Color, DrawClaim, DrawRule, GameStatus, GameView, Variant
+
+T = TypeVar("T")
+Metadata = Sequence[Tuple[str, str]]
+
+# Refusals that happen before the server acts: safe to retry any call.
+_REFUSED_BEFORE_ACTING = {"RATE_LIMITED", "SHUTTING_DOWN"}
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how patiently calls are retried.
+
+    ``attempts`` counts the first try (1 means no retry). Between tries the client waits the
+    server's RetryInfo delay when it gives one, else an exponential backoff from
+    ``initial_backoff`` doubling up to ``max_backoff`` seconds, with jitter.
+    """
+
+    attempts: int = 5
+    initial_backoff: float = 0.1
+    max_backoff: float = 2.0
+
+    def backoff(self, attempt: int, err: ChessdError) -> float:
+        if err.retry_after is not None:
+            return err.retry_after
+        ceiling = min(self.max_backoff, self.initial_backoff * (2 ** attempt))
+        return random.uniform(ceiling / 2, ceiling)
+
+
+NO_RETRY = RetryPolicy(attempts=1)
+
+
+def new_request_id() -> str:
+    """A random idempotency key (32 hex characters): whoever knows it can replay the answer."""
+    return secrets.token_hex(16)
+
+
+def _wire(value: int) -> Any:
+    """An IntEnum as the proto field takes it (the generated .pyi types enum fields by the
+    protobuf enum class, which our IntEnums are not, though their values are the same)."""
+    return int(value)
+
+
+def _duration(value: timedelta) -> duration_pb2.Duration:
+    d = duration_pb2.Duration()
+    d.FromTimedelta(value)
+    return d
+
+
+class Client:
+    """A connection to one chessd endpoint (a server, or a balancer in front of replicas).
+
+    >>> client = Client("127.0.0.1:50051")
+    >>> game = client.create_game(Variant.CHESS, white="alice", black="bob")
+    >>> game.white.submit_move("e4", expected_ply=0).move.san
+    'e4'
+
+    ``tls``: True for TLS with the system's roots, or give ``root_certificates`` (PEM bytes) for
+    a private CA; ``certificate_chain`` and ``private_key`` (PEM) add a client certificate for
+    mutual TLS; ``server_name`` overrides the name checked against the server's certificate.
+    ``api_key`` goes with every call as ``x-api-key`` (needed for CreateGame, ListGames and
+    GetStats when the server runs with --api-key-file). ``timeout``: seconds per unary call.
+    """
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        tls: bool = False,
+        root_certificates: Optional[bytes] = None,
+        certificate_chain: Optional[bytes] = None,
+        private_key: Optional[bytes] = None,
+        server_name: Optional[str] = None,
+        api_key: Optional[str] = None,
+        timeout: float = 10.0,
+        retry: RetryPolicy = RetryPolicy(),
+        options: Sequence[Tuple[str, object]] = (),
+    ) -> None:
+        channel_options: List[Tuple[str, object]] = list(options)
+        if server_name is not None:
+            channel_options.append(("grpc.ssl_target_name_override", server_name))
+        if tls or root_certificates is not None or certificate_chain is not None:
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=root_certificates,
+                private_key=private_key,
+                certificate_chain=certificate_chain,
+            )
+            self._channel = grpc.secure_channel(target, credentials, options=channel_options)
+        else:
+            self._channel = grpc.insecure_channel(target, options=channel_options)
+        self._stub = pb_grpc.GameServiceStub(self._channel)
+        self._api_key = api_key
+        self.timeout = timeout
+        self.retry = retry
+
+    # --- plumbing
+
+    @property
+    def channel(self) -> grpc.Channel:
+        """The underlying channel, e.g. for the health service or the raw stubs."""
+        return self._channel
+
+    @property
+    def stub(self) -> pb_grpc.GameServiceStub:
+        """The generated stub, for calls the typed layer does not wrap."""
+        return self._stub
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def metadata(self, token: Optional[str] = None) -> List[Tuple[str, str]]:
+        """The call metadata: the API key, and a seat token if given."""
+        md: List[Tuple[str, str]] = []
+        if self._api_key is not None:
+            md.append(("x-api-key", self._api_key))
+        if token is not None:
+            md.append(("authorization", f"Bearer {token}"))
+        return md
+
+    def call(
+        self,
+        method: Callable[..., T],
+        request: object,
+        *,
+        token: Optional[str] = None,
+        idempotent: bool,
+        retry: Optional[RetryPolicy] = None,
+    ) -> T:
+        """One unary call with retries; ``idempotent`` says a repeat cannot act twice."""
+        policy = retry or self.retry
+        attempt = 0
+        while True:
+            try:
+                return method(request, metadata=self.metadata(token), timeout=self.timeout)
+            except grpc.RpcError as raw:
+                err = ChessdError.from_rpc_error(raw)
+                attempt += 1
+                if attempt >= policy.attempts or not _retryable(err, idempotent):
+                    raise err from None
+                time.sleep(policy.backoff(attempt - 1, err))
+
+    # --- games
+
+    def create_game(
+        self,
+        variant: Variant = Variant.CHESS,
+        *,
+        white: str = "",
+        black: str = "",
+        start_fen: str = "",
+        initial: Optional[timedelta] = None,
+        increment: timedelta = timedelta(0),
+        draw_rule: DrawRule = DrawRule.CLAIM,
+        request_id: Optional[str] = None,
+    ) -> "CreatedGame":
+        """Starts a game; ``initial`` (and ``increment``) make it timed.
+
+        Retried safely: the request always carries a ``request_id`` (random unless given), and
+        the server answers a repeat with the same game and tokens.
+        """
+        request = pb.CreateGameRequest(
+            variant=_wire(variant),
+            start_fen=start_fen,
+            white_player=white,
+            black_player=black,
+            draw_rule=_wire(draw_rule),
+            request_id=request_id or new_request_id(),
+        )
+        if initial is not None:
+            request.time_control.initial.CopyFrom(_duration(initial))
+            request.time_control.increment.CopyFrom(_duration(increment))
+        response = self.call(self._stub.CreateGame, request, idempotent=True)
+        game_id = response.game.game_id
+        return CreatedGame(
+            game=response.game,
+            white=Seat(self, game_id, response.white_token, Color.WHITE),
+            black=Seat(self, game_id, response.black_token, Color.BLACK),
+        )
+
+    def seat(self, game_id: str, token: str) -> "Seat":
+        """Acts for a side of an existing game, by its seat token."""
+        return Seat(self, game_id, token, None)
+
+    def get_game(self, game_id: str, *, token: Optional[str] = None) -> pb.Game:
+        """The full state of a game (``token``: a seat token, under --private-watch)."""
+        request = pb.GetGameRequest(game_id=game_id)
+        return self.call(self._stub.GetGame, request, token=token, idempotent=True).game
+
+    def list_games(
+        self,
+        *,
+        status: GameStatus = GameStatus.UNSPECIFIED,
+        variant: Variant = Variant.UNSPECIFIED,
+        player: str = "",
+        page_size: int = 0,
+    ) -> Iterator[pb.GameSummary]:
+        """Every game matching the filters, newest first, fetched a page at a time."""
+        token = ""
+        while True:
+            request = pb.ListGamesRequest(
+                page_size=page_size, page_token=token, status=_wire(status),
+                variant=_wire(variant), player=player)
+            page = self.call(self._stub.ListGames, request, idempotent=True)
+            yield from page.games
+            token = page.next_page_token
+            if not token:
+                return
+
+    def export_pgn(self, game_id: str, *, token: Optional[str] = None) -> str:
+        """The game as PGN."""
+        request = pb.ExportPgnRequest(game_id=game_id)
+        return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).pgn
+
+    def get_stats(self) -> List[pb.VariantStats]:
+        """Results of finished games per variant."""
+        return list(self.call(self._stub.GetStats, pb.GetStatsRequest(), idempotent=True).variants)
+
+    def analyze_position(self, variant: Variant, fen: str) -> pb.AnalyzePositionResponse:
+        """Legal moves, check and outcome of a position (no game needed)."""
+        request = pb.AnalyzePositionRequest(variant=_wire(variant), fen=fen)
+        return self.call(self._stub.AnalyzePosition, request, idempotent=True)
+
+    # --- watching
+
+    def watch_game(
+        self,
+        game_id: str,
+        after_seq: int = 0,
+        *,
+        token: Optional[str] = None,
+        resume: bool = True,
+        heartbeats: bool = False,
+        retry: Optional[RetryPolicy] = None,
+    ) -> Iterator[pb.WatchGameResponse]:
+        """The game's events after ``after_seq`` (0: a snapshot first), until the game is over.
+
+        With ``resume`` (the default), a stream that breaks (connection lost, server draining
+        or restarted, WATCHER_TOO_SLOW) is opened again after the last seq received, or after
+        the ``resume_after_seq`` the server named, so every event arrives exactly once and in
+        order. ``retry.attempts`` bounds the reopenings in a row without an event in between.
+        Heartbeats are passed on only with ``heartbeats=True``.
+        """
+        policy = retry or self.retry
+        last_seq = after_seq
+        failures = 0
+        while True:
+            request = pb.WatchGameRequest(game_id=game_id, after_seq=last_seq)
+            try:
+                for event in self._stub.WatchGame(request, metadata=self.metadata(token)):
+                    failures = 0
+                    last_seq = event.seq
+                    kind = event.WhichOneof("event")
+                    if kind != "heartbeat" or heartbeats:
+                        yield event
+                    if kind == "game_over":
+                        return
+                return  # the server ended the stream without a game over: nothing more to come
+            except grpc.RpcError as raw:
+                err = ChessdError.from_rpc_error(raw)
+                failures += 1
+                if not resume or failures >= policy.attempts or not _resumable(err):
+                    raise err from None
+                named = err.metadata.get("resume_after_seq")
+                if named is not None and named.isdigit():
+                    last_seq = int(named)
+                time.sleep(policy.backoff(failures - 1, err))
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """A new game and one Seat per side (each holds that side's secret token)."""
+
+    game: pb.Game
+    white: "Seat"
+    black: "Seat"
+
+    @property
+    def game_id(self) -> str:
+        return self.game.game_id
+
+
+class Seat:
+    """One side of one game: the calls that need its seat token.
+
+    ``color`` is known for seats from ``create_game``; a seat built from a bare token
+    (``Client.seat``) has ``color`` None: the token alone does not say which side it is.
+    """
+
+    def __init__(self, client: Client, game_id: str, token: str, color: Optional[Color]) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+        self.color = color
+
+    def __repr__(self) -> str:  # never the token: it is a secret
+        return f"Seat(game_id={self.game_id!r}, color={self.color!r})"
+
+    def submit_move(
+        self,
+        move: str,
+        *,
+        expected_ply: Optional[int] = None,
+        request_id: Optional[str] = None,
+        offer_draw: bool = False,
+        view: GameView = GameView.UNSPECIFIED,
+        retry: Optional[RetryPolicy] = None,
+    ) -> pb.SubmitMoveResponse:
+        """Plays ``move`` (UCI or SAN) for this side.
+
+        ``expected_ply``: the move lands only at that ply, else ABORTED/PLY_MISMATCH and nothing
+        changes. ``request_id`` (random unless given) makes retries safe: a repeat answers the
+        first answer's move and plays nothing twice. ``view=GameView.BASIC`` leaves the move
+        lists out of the answer.
+        """
+        request = pb.SubmitMoveRequest(
+            game_id=self.game_id, move=move, request_id=request_id or new_request_id(),
+            offer_draw=offer_draw, view=_wire(view))
+        if expected_ply is not None:
+            request.expected_ply = expected_ply
+        return self.client.call(
+            self.client.stub.SubmitMove, request, token=self.token, idempotent=True, retry=retry)
+
+    def resign(self) -> pb.Game:
+        request = pb.ResignRequest(game_id=self.game_id)
+        return self._act(self.client.stub.Resign, request).game
+
+    def offer_draw(self) -> pb.Game:
+        request = pb.OfferDrawRequest(game_id=self.game_id)
+        return self._act(self.client.stub.OfferDraw, request).game
+
+    def respond_to_draw(self, accept: bool) -> pb.Game:
+        request = pb.RespondToDrawRequest(game_id=self.game_id, accept=accept)
+        return self._act(self.client.stub.RespondToDraw, request).game
+
+    def claim_draw(self, claim: DrawClaim) -> pb.Game:
+        request = pb.ClaimDrawRequest(game_id=self.game_id, claim=_wire(claim))
+        return self._act(self.client.stub.ClaimDraw, request).game
+
+    def abort(self) -> pb.Game:
+        request = pb.AbortRequest(game_id=self.game_id)
+        return self._act(self.client.stub.Abort, request).game
+
+    def get_game(self) -> pb.Game:
+        return self.client.get_game(self.game_id, token=self.token)
+
+    def watch(self, after_seq: int = 0, **kwargs: object) -> Iterator[pb.WatchGameResponse]:
+        """``Client.watch_game`` with this seat's token (needed under --private-watch)."""
+        return self.client.watch_game(self.game_id, after_seq, token=self.token, **kwargs)  # type: ignore[arg-type]
+
+    def _act(self, method: Callable[..., T], request: object) -> T:
+        # No request_id in these requests: retried only when refused before acting.
+        return self.client.call(method, request, token=self.token, idempotent=False)
+
+
+def _retryable(err: ChessdError, idempotent: bool) -> bool:
+    if err.reason in _REFUSED_BEFORE_ACTING:
+        return True
+    if not idempotent:
+        return False
+    return err.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+def _resumable(err: ChessdError) -> bool:
+    # A stream carries no request to repeat: reopening it after `seq` never acts twice.
+    return err.reason == "WATCHER_TOO_SLOW" or err.code == grpc.StatusCode.UNAVAILABLE

@@ -1,0 +1,212 @@
+"""chessd-client against a real chessd: each test says which promise of the client it checks."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import List
+
+import grpc
+import pytest
+
+import chessd_client as cc
+from chessd_client import pb
+from chessd_client.types import MIRRORS
+
+FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
+
+
+def play(game: cc.CreatedGame, moves: List[str], start_ply: int = 0) -> None:
+    for ply, move in enumerate(moves, start=start_ply):
+        seat = game.white if ply % 2 == 0 else game.black
+        seat.submit_move(move, expected_ply=ply)
+
+
+def test_a_game_plays_to_mate_through_the_seats(server):
+    """create_game hands out both seats; their moves end the game with the right outcome."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game(cc.Variant.CHESS, white="py-a", black="py-b")
+        assert game.game.status == cc.GameStatus.ONGOING
+        assert (game.white.color, game.black.color) == (cc.Color.WHITE, cc.Color.BLACK)
+        play(game, FOOLS_MATE)
+        final = client.get_game(game.game_id)
+        assert final.status == cc.GameStatus.FINISHED
+        assert final.outcome.termination == cc.Termination.CHECKMATE
+        assert final.outcome.winner == cc.Color.BLACK
+        assert final.outcome.pgn_result == "0-1"
+        assert "0-1" in client.export_pgn(game.game_id)
+
+
+def test_expected_ply_refuses_a_stale_move_and_plays_nothing(server):
+    """A move sent for an older ply fails ABORTED/PLY_MISMATCH with the current ply."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game()
+        game.white.submit_move("e4", expected_ply=0)
+        with pytest.raises(cc.ChessdError) as refused:
+            game.black.submit_move("e5", expected_ply=0)
+        err = refused.value
+        assert err.code == grpc.StatusCode.ABORTED
+        assert err.reason == "PLY_MISMATCH"
+        assert err.metadata["current_ply"] == "1"
+        assert client.get_game(game.game_id).ply == 1
+
+
+def test_a_repeated_request_id_returns_the_first_answer_and_plays_once(server):
+    """What a retry after a lost answer sends: the same request_id; nothing is played twice."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game()
+        first = game.white.submit_move("e2e4", request_id="retry-me")
+        again = game.white.submit_move("e2e4", request_id="retry-me")
+        assert (again.move.uci, again.move.ply, again.move.seq) == (
+            first.move.uci, first.move.ply, first.move.seq)
+        assert client.get_game(game.game_id).ply == 1
+
+
+def test_create_game_with_a_request_id_is_idempotent(server):
+    """A CreateGame retried with its request_id returns the same game and the same tokens."""
+    with cc.Client(server.addr) as client:
+        one = client.create_game(white="a", black="b", request_id="create-once")
+        two = client.create_game(white="a", black="b", request_id="create-once")
+        assert one.game_id == two.game_id
+        assert (one.white.token, one.black.token) == (two.white.token, two.black.token)
+
+
+def test_refusals_carry_the_error_info_reason(server):
+    """An illegal move is a ChessdError with its reason and the gRPC code."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game()
+        with pytest.raises(cc.ChessdError) as refused:
+            game.white.submit_move("e2e5")
+        assert refused.value.code == grpc.StatusCode.FAILED_PRECONDITION
+        assert refused.value.reason == "ILLEGAL_MOVE"
+        with pytest.raises(cc.ChessdError) as wrong_side:
+            game.black.submit_move("e5")
+        assert wrong_side.value.reason == "NOT_YOUR_TURN"
+
+
+def test_watch_replays_after_a_seq_and_ends_at_game_over(server):
+    """watch_game(after_seq=n) sends exactly the events after n, then stops after game over."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game()
+        play(game, FOOLS_MATE)
+        events = list(client.watch_game(game.game_id, after_seq=2))
+        assert [e.seq for e in events] == [3, 4, 5]
+        assert [e.WhichOneof("event") for e in events] == ["move_played", "move_played",
+                                                           "game_over"]
+        assert events[0].move_played.move.uci == "g2g4"
+
+
+def test_watch_resumes_by_seq_across_a_server_restart(start_server, tmp_path):
+    """A watcher whose server drains and restarts (same --data-dir) sees every event once."""
+    server = start_server("--data-dir", str(tmp_path / "data"), "--drain-timeout", "2s")
+    client = cc.Client(server.addr, retry=cc.RetryPolicy(attempts=60, initial_backoff=0.05,
+                                                         max_backoff=0.25))
+    game = client.create_game()
+    seen: List[pb.WatchGameResponse] = []
+    failure: List[BaseException] = []
+    first_two = threading.Event()
+
+    def watch() -> None:
+        try:
+            for event in client.watch_game(game.game_id):
+                seen.append(event)
+                if len(seen) == 2:
+                    first_two.set()
+        except BaseException as err:  # reported by the main thread
+            failure.append(err)
+            first_two.set()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    game.white.submit_move("f2f3", expected_ply=0)
+    assert first_two.wait(10), "the snapshot and the first move did not arrive"
+    server.stop()
+    server.start()
+    play(game, FOOLS_MATE[1:], start_ply=1)
+    watcher.join(30)
+    client.close()
+    assert not failure, failure
+    assert seen[0].WhichOneof("event") == "snapshot"
+    assert [e.seq for e in seen[1:]] == [1, 2, 3, 4, 5], "a gap or a duplicate after resuming"
+    assert seen[-1].game_over.outcome.termination == cc.Termination.CHECKMATE
+
+
+def test_api_keys_go_with_every_call(start_server, tmp_path):
+    """With --api-key-file, CreateGame needs the key; the client sends it as x-api-key."""
+    key = "k" * 32
+    keys = tmp_path / "keys"
+    keys.write_text(key + "\n")
+    server = start_server("--api-key-file", str(keys))
+    with cc.Client(server.addr, retry=cc.NO_RETRY) as anonymous:
+        with pytest.raises(cc.ChessdError) as refused:
+            anonymous.create_game()
+        assert refused.value.code == grpc.StatusCode.UNAUTHENTICATED
+        assert refused.value.reason == "API_KEY_MISSING"
+    with cc.Client(server.addr, api_key=key) as backend:
+        game = backend.create_game()
+        game.white.submit_move("e4")  # the API key and the seat token together
+        assert [s.variant for s in backend.get_stats()][0] == cc.Variant.CHESS
+
+
+def test_tls_with_a_private_ca(start_server, tmp_path):
+    """tls with root_certificates reaches a TLS server; the name is checked against the cert."""
+    cert, key = tmp_path / "server.pem", tmp_path / "server.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+         "-nodes", "-days", "1", "-subj", "/CN=chessd.test", "-keyout", str(key),
+         "-out", str(cert), "-addext", "subjectAltName=DNS:chessd.test"],
+        check=True, capture_output=True)
+    roots = cert.read_bytes()
+    server = start_server("--tls-cert", str(cert), "--tls-key", str(key),
+                          credentials=grpc.ssl_channel_credentials(roots),
+                          server_name="chessd.test")
+    with cc.Client(server.addr, root_certificates=roots, server_name="chessd.test") as client:
+        game = client.create_game()
+        assert client.get_game(game.game_id).game_id == game.game_id
+    with cc.Client(server.addr, retry=cc.NO_RETRY, timeout=3) as plaintext:
+        with pytest.raises(cc.ChessdError) as refused:
+            plaintext.create_game()
+        assert refused.value.code == grpc.StatusCode.UNAVAILABLE
+
+
+def test_rate_limited_calls_wait_the_retry_info_delay_and_succeed(start_server):
+    """A RATE_LIMITED refusal says when to retry; the client waits that long and goes on."""
+    server = start_server("--peer-rate", "2", "--peer-burst", "1")
+    with cc.Client(server.addr, retry=cc.NO_RETRY) as impatient:
+        game = impatient.create_game()
+        with pytest.raises(cc.ChessdError) as refused:
+            for _ in range(5):  # back to back: at 2 per second one of these is refused
+                impatient.get_game(game.game_id)
+        assert refused.value.reason == "RATE_LIMITED"
+        assert refused.value.retry_after is not None and 0 < refused.value.retry_after <= 1
+    with cc.Client(server.addr, retry=cc.RetryPolicy(attempts=10)) as patient:
+        for _ in range(3):
+            assert patient.get_game(game.game_id).game_id == game.game_id
+
+
+def test_list_games_follows_the_pages(server):
+    """list_games yields every matching game, newest first, across pages of one."""
+    with cc.Client(server.addr) as client:
+        ids = [client.create_game(white=f"pager-{i}").game_id for i in range(3)]
+        listed = [s.game_id for s in client.list_games(page_size=1)]
+        assert listed == list(reversed(ids))
+        assert [s.game_id for s in client.list_games(player="pager-1")] == [ids[1]]
+
+
+def test_every_proto_enum_value_has_a_member():
+    """The IntEnums mirror the proto: a value added to the proto must be added here."""
+    for enum_type, (proto_name, prefix) in MIRRORS.items():
+        values = {v.name: v.number for v in pb.DESCRIPTOR.enum_types_by_name[proto_name].values}
+        assert {prefix + m.name: m.value for m in enum_type} == values, proto_name
+
+
+def test_the_version_is_tied_to_the_proto():
+    """Major version = the API's (chessd.v1); PROTO_SHA256 is the stubs' wire descriptor."""
+    assert pb.DESCRIPTOR.package == "chessd.v1"
+    assert cc.__version__.split(".")[0] == "1"
+    assert cc.PROTO_SHA256 == hashlib.sha256(pb.DESCRIPTOR.serialized_pb).hexdigest()
+    recorded = (Path(__file__).resolve().parents[1] / "proto.sha256").read_text().split()[0]
+    assert cc.PROTO_SHA256 == recorded
