@@ -48,7 +48,9 @@ class Server:
               server_name: Optional[str] = None) -> None:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [chessd_bin(), "serve", "--listen", self.addr, *self.args],
+                # No grace before the drain: tests stop and restart servers all the time.
+                [chessd_bin(), "serve", "--listen", self.addr, "--shutdown-grace", "0s",
+                 *self.args],
                 stdout=log, stderr=subprocess.STDOUT)
         self.wait_serving(channel_credentials, server_name)
 
