@@ -20,7 +20,11 @@ fn run(args: &[String]) -> Result<String, String> {
     let flag = |name: &str| {
         args.iter()
             .position(|a| a == name)
-            .map(|i| args.get(i + 1).cloned().ok_or(format!("{name} needs a value")))
+            .map(|i| {
+                args.get(i + 1)
+                    .cloned()
+                    .ok_or(format!("{name} needs a value"))
+            })
             .transpose()
     };
     let variant: Variant = flag("--variant")?
@@ -33,7 +37,9 @@ fn run(args: &[String]) -> Result<String, String> {
         .parse()
         .map_err(|_| "--depth: expected a whole number")?;
     let position = match flag("--fen")? {
-        Some(fen) => Position::from_fen(variant, &fen).map_err(|e| format!("--fen {fen:?}: {e}"))?,
+        Some(fen) => {
+            Position::from_fen(variant, &fen).map_err(|e| format!("--fen {fen:?}: {e}"))?
+        }
         None => Position::new(variant),
     };
     let started = Instant::now();

@@ -9,8 +9,9 @@
 //! Move generation lives in `movegen.rs`; this file holds what is specific to standard chess:
 //! setup validation (castling rights, en passant square, check counts) and the outcome.
 
-use crate::movegen::{self, Counter};
-use crate::position::{Core, NO_FILTER, core_accessors};
+use crate::core::Core;
+use crate::movegen::{self, Counter, NO_FILTER};
+use crate::position::core_accessors;
 use crate::{
     Bitboard, Board, Color, File, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup,
     Square, Termination, Variant,
@@ -81,7 +82,7 @@ impl Rules for Chess {
     core_accessors!();
 
     fn legal_ep_square(&self) -> Option<Square> {
-        self.core.legal_ep_square()
+        movegen::legal_ep_square(&self.core)
     }
 
     fn legal_moves(&self) -> MoveList {

@@ -33,6 +33,7 @@ mod bitboard;
 mod board;
 mod chess;
 mod color;
+mod core;
 mod fen;
 mod game;
 mod movegen;

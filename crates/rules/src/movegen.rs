@@ -9,7 +9,7 @@
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
-use crate::position::Core;
+use crate::core::Core;
 use crate::{Bitboard, Color, File, Move, MoveKind, MoveList, Rank, Role, Square};
 
 /// Where generated moves go.
@@ -115,6 +115,18 @@ impl MoveFilter {
             targets
         }
     }
+}
+
+/// The filter argument for the variants without Racing Kings' no-check rule.
+pub(crate) const NO_FILTER: &MoveFilter = &MoveFilter::NONE;
+
+/// The en passant square of `core` if a legal en passant capture exists (FEN and repetition
+/// use this: a square nobody can capture on does not make a position different).
+pub(crate) fn legal_ep_square(core: &Core) -> Option<Square> {
+    let ep = core.ep_square?;
+    let mut counter = Counter::default();
+    gen_en_passant(core, core.king(core.turn), &mut counter);
+    (counter.0 > 0).then_some(ep)
 }
 
 /// Our pieces that alone stand between `king` and an enemy slider aimed at it.

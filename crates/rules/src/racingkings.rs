@@ -21,8 +21,9 @@
 //! A position whose race is decided has no legal moves (the perft convention).
 
 use crate::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use crate::core::Core;
 use crate::movegen::{self, Counter, MoveFilter};
-use crate::position::{Core, core_accessors, king_on_goal};
+use crate::position::core_accessors;
 use crate::{
     Bitboard, Board, Color, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup,
     Square, Termination, Variant,
@@ -104,6 +105,12 @@ fn race_outcome(pos: &RacingKings) -> Option<Outcome> {
             }
         }
     }
+}
+
+/// True if a king of `color` stands on rank 8 (the goal).
+#[inline(always)]
+fn king_on_goal(core: &Core, color: Color) -> bool {
+    (core.board.by_piece(Role::King.of(color)) & Bitboard::from_rank(Rank::Eighth)).any()
 }
 
 impl Rules for RacingKings {
