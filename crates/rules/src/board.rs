@@ -4,12 +4,12 @@
 use core::fmt;
 
 use crate::attacks;
-use crate::{Bitboard, Color, Piece, Role, Square};
+use crate::{Bitboard, ByColor, Color, Piece, Role, Square};
 
 /// Piece placement only: no side to move, castling or clocks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    by_color: [Bitboard; 2],
+    by_color: ByColor<Bitboard>,
     by_role: [Bitboard; 6],
     occupied: Bitboard,
 }
@@ -19,7 +19,7 @@ impl Board {
     #[must_use]
     pub const fn empty() -> Board {
         Board {
-            by_color: [Bitboard::EMPTY; 2],
+            by_color: ByColor::new(Bitboard::EMPTY, Bitboard::EMPTY),
             by_role: [Bitboard::EMPTY; 6],
             occupied: Bitboard::EMPTY,
         }
@@ -34,7 +34,7 @@ impl Board {
     #[must_use]
     #[inline(always)]
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
+        self.by_color[color]
     }
 
     #[must_use]
@@ -103,9 +103,9 @@ impl Board {
 
     #[must_use]
     pub fn color_at(&self, sq: Square) -> Option<Color> {
-        if self.by_color[0].contains(sq) {
+        if self.by_color.white.contains(sq) {
             Some(Color::White)
-        } else if self.by_color[1].contains(sq) {
+        } else if self.by_color.black.contains(sq) {
             Some(Color::Black)
         } else {
             None
@@ -124,7 +124,7 @@ impl Board {
     #[inline(always)]
     pub(crate) fn toggle(&mut self, color: Color, role: Role, sq: Square) {
         let bb = Bitboard::from_square(sq);
-        self.by_color[color.index()] ^= bb;
+        self.by_color[color] ^= bb;
         self.by_role[role.index()] ^= bb;
         self.occupied ^= bb;
     }

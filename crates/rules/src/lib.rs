@@ -31,6 +31,7 @@
 pub mod attacks;
 mod bitboard;
 mod board;
+mod bycolor;
 mod chess;
 mod color;
 mod core;
@@ -52,6 +53,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use bycolor::ByColor;
 pub use chess::Chess;
 pub use color::Color;
 pub use fen::ParseFenError;
