@@ -103,9 +103,9 @@ impl Board {
 
     #[must_use]
     pub fn color_at(&self, sq: Square) -> Option<Color> {
-        if self.by_color.white.contains(sq) {
+        if self.by_color.white().contains(sq) {
             Some(Color::White)
-        } else if self.by_color.black.contains(sq) {
+        } else if self.by_color.black().contains(sq) {
             Some(Color::Black)
         } else {
             None
@@ -178,6 +178,12 @@ impl Board {
     /// Appends the placement field of FEN to `out` (the service renders a FEN per answer and
     /// per event, so this avoids the formatting machinery and intermediate strings).
     pub fn write_board_fen(&self, out: &mut String) {
+        self.write_board_fen_marked(out, Bitboard::EMPTY);
+    }
+
+    /// [`Board::write_board_fen`] with a `~` after each piece on `promoted` (crazyhouse marks
+    /// the pieces that turn back into pawns when captured).
+    pub fn write_board_fen_marked(&self, out: &mut String, promoted: Bitboard) {
         // One pass over the pieces (at most 32) fills a mailbox, instead of asking every
         // square which piece stands on it.
         let mut letters = [0u8; 64];
@@ -189,12 +195,12 @@ impl Board {
                 }
             }
         }
-        // At most 64 letters and 7 slashes, written to the string at once.
-        let mut text = [0u8; 71];
+        // At most 64 letters, 64 marks and 7 slashes, written to the string at once.
+        let mut text = [0u8; 135];
         let mut len = 0;
         for rank in (0..8).rev() {
             let mut empty = 0u8;
-            for &letter in &letters[rank * 8..rank * 8 + 8] {
+            for (file, &letter) in letters[rank * 8..rank * 8 + 8].iter().enumerate() {
                 if letter == 0 {
                     empty += 1;
                     continue;
@@ -206,6 +212,10 @@ impl Board {
                 }
                 text[len] = letter;
                 len += 1;
+                if promoted.0 >> (rank * 8 + file) & 1 != 0 {
+                    text[len] = b'~';
+                    len += 1;
+                }
             }
             if empty > 0 {
                 text[len] = b'0' + empty;
@@ -216,7 +226,7 @@ impl Board {
                 len += 1;
             }
         }
-        // Piece letters, digits and slashes are ASCII.
+        // Piece letters, digits, marks and slashes are ASCII.
         out.push_str(core::str::from_utf8(&text[..len]).unwrap_or("?"));
     }
 }

@@ -1,11 +1,22 @@
-//! `Core`: the state every variant's position shares (placement, side to move, castling rights,
-//! en passant square, clocks), the checks every variant makes when a setup becomes a position,
-//! and how a move changes that state (unchecked play). Move generation sits above this file
-//! (`movegen.rs`), the variants' rules above that.
+//! `Core`: the state every variant's position shares (placement, side to move, castling rights
+//! and how castling is written, en passant square, clocks), and how a move changes that state
+//! (unchecked play). The checks a setup passes to become a `Core` are in `validate.rs`, move
+//! generation above this file in `movegen.rs`, the variants' rules above that.
 
-use crate::{Bitboard, Board, Color, Move, MoveKind, PositionError, Role, Setup, Square};
+use crate::{Bitboard, Board, Color, File, Move, MoveKind, Role, Setup, Square};
 
-/// The state of a validated position, shared by both variants.
+/// Which castling rules a position follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CastlingMode {
+    /// King on e1/e8, rooks in the corners; UCI writes the king's two-square move (`e1g1`).
+    #[default]
+    Standard,
+    /// Chess960: king between its rooks anywhere on the back rank; UCI writes the king taking
+    /// its own rook (`e1h1`), as engines expect with `UCI_Chess960`.
+    Chess960,
+}
+
+/// The state of a validated position, shared by every variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Core {
     pub(crate) board: Board,
@@ -17,72 +28,50 @@ pub(crate) struct Core {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
+    pub(crate) mode: CastlingMode,
 }
 
 impl Core {
-    /// The checks every variant makes: one king each, no pawn on a back rank, no more pieces
-    /// than a game can have, and the side that just moved not in check.
-    pub(crate) fn from_setup(setup: &Setup) -> Result<Core, PositionError> {
-        let board = setup.board;
-        for color in Color::ALL {
-            let kings = board.by_piece(Role::King.of(color));
-            if kings.is_empty() {
-                return Err(PositionError::MissingKing(color));
-            }
-            if kings.more_than_one() {
-                return Err(PositionError::TooManyKings(color));
-            }
-            if board.by_color(color).count() > 16 {
-                return Err(PositionError::TooManyPieces(color));
-            }
-            if board.by_piece(Role::Pawn.of(color)).count() > 8 {
-                return Err(PositionError::TooManyPawns(color));
-            }
-            // Every piece beyond the starting set must be a promoted pawn. This also bounds
-            // the number of legal moves below `MAX_MOVES`.
-            let count = |role: Role| board.by_piece(role.of(color)).count();
-            let promoted = count(Role::Queen).saturating_sub(1)
-                + count(Role::Rook).saturating_sub(2)
-                + count(Role::Bishop).saturating_sub(2)
-                + count(Role::Knight).saturating_sub(2);
-            if count(Role::Pawn) + promoted > 8 {
-                return Err(PositionError::ImpossibleMaterial(color));
-            }
-        }
-        if (board.by_role(Role::Pawn) & Bitboard::BACKRANKS).any() {
-            return Err(PositionError::PawnOnBackRank);
-        }
-        if setup.fullmoves == 0 {
-            return Err(PositionError::InvalidFullmoves);
-        }
-        let core = Core {
-            board,
+    /// The setup's shared state as it stands; `validate.rs` checks it.
+    pub(crate) fn new(setup: &Setup, mode: CastlingMode) -> Core {
+        Core {
+            board: setup.board,
             turn: setup.turn,
             castling: setup.castling_rights,
             ep_square: setup.ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
-        };
-        let their_king = core.king(!core.turn);
-        if board.is_attacked(their_king, core.turn, board.occupied()) {
-            return Err(PositionError::OppositeCheck);
+            mode,
         }
-        Ok(core)
     }
 
+    /// The king of `color`; the caller knows there is one.
     #[inline(always)]
     pub(crate) fn king(&self, color: Color) -> Square {
         self.board.by_piece(Role::King.of(color)).lsb_unchecked()
     }
 
-    /// Pieces giving check to the side to move.
+    /// Pieces giving check to the side to move (which has a king).
     #[inline]
     pub(crate) fn checkers(&self) -> Bitboard {
         self.board
             .attackers_to(self.king(self.turn), !self.turn, self.board.occupied())
     }
 
-    /// Plays a move produced by this position's generator.
+    /// The rook a castling move takes along: its destination names it under Chess960 rules,
+    /// the corner on that side under standard rules.
+    #[inline]
+    pub(crate) fn castling_rook(&self, m: Move) -> Square {
+        match self.mode {
+            CastlingMode::Chess960 => m.to(),
+            CastlingMode::Standard => {
+                let file = if m.to() > m.from() { File::H } else { File::A };
+                Square::from_coords(file, m.from().rank())
+            }
+        }
+    }
+
+    /// Plays a move produced by this position's generator (not a drop: see `play_drop`).
     #[inline(always)]
     pub(crate) fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
@@ -125,28 +114,21 @@ impl Core {
                 self.halfmoves = 0;
             }
             MoveKind::Castle => {
-                let rank = us.back_rank();
-                let (rook_from, rook_to) = if to > from {
-                    (
-                        Square::from_coords(crate::File::H, rank),
-                        Square::from_coords(crate::File::F, rank),
-                    )
-                } else {
-                    (
-                        Square::from_coords(crate::File::A, rank),
-                        Square::from_coords(crate::File::D, rank),
-                    )
-                };
+                // Both pieces leave before either lands: in Chess960 the king may land on the
+                // rook's square or stay where it is.
+                let rook = self.castling_rook(m);
                 self.board.toggle(us, Role::King, from);
-                self.board.toggle(us, Role::King, to);
-                self.board.toggle(us, Role::Rook, rook_from);
-                self.board.toggle(us, Role::Rook, rook_to);
+                self.board.toggle(us, Role::Rook, rook);
+                self.board.toggle(us, Role::King, m.castling_king_to());
+                self.board.toggle(us, Role::Rook, m.castling_rook_to());
             }
             MoveKind::Promotion(promoted) => {
                 self.board.toggle(us, Role::Pawn, from);
                 self.board.toggle(us, promoted, to);
                 self.halfmoves = 0;
             }
+            // Drops never come here; playing one as a no-op keeps this total.
+            MoveKind::Drop => {}
         }
         if self.castling.any() {
             if role == Role::King {
@@ -155,5 +137,19 @@ impl Core {
             self.castling &= !(Bitboard::from(from) | to);
         }
         self.turn = them;
+    }
+
+    /// Puts a piece of the side to move on the empty square `to` (a crazyhouse drop). The
+    /// clock runs on: a drop is neither a capture nor a pawn move.
+    #[inline]
+    pub(crate) fn play_drop(&mut self, role: Role, to: Square) {
+        let us = self.turn;
+        self.board.toggle(us, role, to);
+        self.ep_square = None;
+        self.halfmoves += 1;
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !us;
     }
 }
