@@ -106,6 +106,10 @@ impl Rules for Antichess {
 
     /// Any en passant capture is legal (a capture is always allowed).
     fn legal_ep_square(&self) -> Option<Square> {
+        // A finished game has no moves, en passant included (python-chess agrees).
+        if self.someone_has_nothing() {
+            return None;
+        }
         self.core
             .ep_square
             .filter(|_| ep_capturers(&self.core).any())

@@ -208,12 +208,15 @@ impl Rules for Atomic {
         if capture {
             let gone = blast(&self.core, m.to());
             for sq in gone {
-                let piece = self.core.board.discard_piece_at(sq);
-                if let Some(king) = piece.filter(|p| p.role == Role::King) {
-                    self.core.castling &= !Bitboard::from_rank(king.color.back_rank());
-                }
+                self.core.board.discard_piece_at(sq);
             }
             self.core.castling &= !gone;
+            // A side whose king blew up (or was the captured piece) keeps no castling right.
+            for color in Color::ALL {
+                if self.core.board.by_piece(Role::King.of(color)).is_empty() {
+                    self.core.castling &= !Bitboard::from_rank(color.back_rank());
+                }
+            }
         }
     }
 

@@ -74,6 +74,10 @@ impl Rules for Horde {
     core_accessors!(play);
 
     fn legal_ep_square(&self) -> Option<Square> {
+        // A finished game has no moves, en passant included (python-chess agrees).
+        if self.horde_destroyed() {
+            return None;
+        }
         if self.has_king() {
             movegen::legal_ep_square(&self.core)
         } else {

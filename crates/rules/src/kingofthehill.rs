@@ -47,6 +47,10 @@ impl Rules for KingOfTheHill {
     core_accessors!(play);
 
     fn legal_ep_square(&self) -> Option<Square> {
+        // A finished game has no moves, en passant included (python-chess agrees).
+        if self.king_on_hill().is_some() {
+            return None;
+        }
         movegen::legal_ep_square(&self.core)
     }
 

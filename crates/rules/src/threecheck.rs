@@ -63,6 +63,10 @@ impl Rules for ThreeCheck {
     }
 
     fn legal_ep_square(&self) -> Option<Square> {
+        // A finished game has no moves, en passant included (python-chess agrees).
+        if self.winner().is_some() {
+            return None;
+        }
         movegen::legal_ep_square(&self.core)
     }
 
