@@ -272,6 +272,8 @@ fn proto_variant(v: rules::Variant) -> i32 {
     match v {
         rules::Variant::Chess => pb::Variant::Chess as i32,
         rules::Variant::RacingKings => pb::Variant::RacingKings as i32,
+        // The API has no value for the other variants yet.
+        _ => pb::Variant::Unspecified as i32,
     }
 }
 
@@ -297,6 +299,8 @@ fn termination(t: rules::Termination) -> i32 {
         T::TimeForfeit => pb::Termination::TimeForfeit,
         T::Abandonment => pb::Termination::Abandonment,
         T::Aborted => pb::Termination::Aborted,
+        // The API has no value for the other variants' ends yet.
+        _ => pb::Termination::Unspecified,
     }) as i32
 }
 

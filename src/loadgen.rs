@@ -743,6 +743,8 @@ async fn table(shared: Arc<Shared>, seats: [Channel; 2], watchers: Vec<Channel>,
                 variant: match shared.variant {
                     Variant::Chess => pb::Variant::Chess as i32,
                     Variant::RacingKings => pb::Variant::RacingKings as i32,
+                    // The API has no value for the other variants yet.
+                    _ => pb::Variant::Unspecified as i32,
                 },
                 white_player: "bench-w".into(),
                 black_player: "bench-b".into(),
@@ -1069,6 +1071,8 @@ async fn idle_phase(
                     variant: match variant {
                         Variant::Chess => pb::Variant::Chess as i32,
                         Variant::RacingKings => pb::Variant::RacingKings as i32,
+                        // The API has no value for the other variants yet.
+                        _ => pb::Variant::Unspecified as i32,
                     },
                     white_player: "idle-w".into(),
                     black_player: "idle-b".into(),

@@ -320,6 +320,12 @@ pub const fn termination_name(t: Termination) -> &'static str {
         Termination::TimeForfeit => "time_forfeit",
         Termination::Abandonment => "abandonment",
         Termination::Aborted => "aborted",
+        Termination::ThirdCheck => "third_check",
+        Termination::KingOfTheHill => "king_of_the_hill",
+        Termination::KingExploded => "king_exploded",
+        Termination::AllPiecesLost => "all_pieces_lost",
+        Termination::StalemateWin => "stalemate_win",
+        Termination::HordeDestroyed => "horde_destroyed",
     }
 }
 

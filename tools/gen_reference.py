@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Generate reference test data for chessd's rules engine.
 
-chessd implements standard chess and Racing Kings in Rust (crate
-``crates/rules``).  To test it against something we did not write
-ourselves, this script uses python-chess (PyPI package ``chess``) as an
-independent oracle and writes three JSON files that the Rust tests read:
+chessd implements standard chess, Racing Kings and the other lichess
+variants in Rust (crate ``crates/rules``).  To test it against something we
+did not write ourselves, this script uses python-chess (PyPI package
+``chess``) as an independent oracle and writes the JSON files that the Rust
+tests read: the three below, and one per other variant written by
+``gen_variants.py`` (see its docstring):
 
 ``reference-chess.json`` / ``reference-racingkings.json``
     ~300 positions each.  Every record is computed on a board built
@@ -967,7 +969,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--perft-cap", type=int, default=20000,
                         help="stop adding perft depths beyond about this many nodes (default: %(default)s)")
     parser.add_argument("--positions", type=int, default=300,
-                        help="minimum positions per variant file (default: %(default)s)")
+                        help="minimum positions per chess / racing kings file (default: %(default)s)")
+    parser.add_argument("--variant-positions", type=int, default=150,
+                        help="minimum positions per other variant's file (default: %(default)s)")
     args = parser.parse_args(argv)
 
     t0 = time.process_time()
@@ -995,6 +999,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     summarize_positions("chess", chess_records, chess_col)
     summarize_positions("racingkings", rk_records, rk_col)
     summarize_games(game_json)
+
+    # The other lichess variants, one file each, from their own random streams.
+    from gen_variants import write_all
+    write_all(args.out_dir, args.seed, args.perft_cap, args.variant_positions)
     print(f"cpu time {time.process_time() - t0:.1f}s", file=sys.stderr)
     return 0
 

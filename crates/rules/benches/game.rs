@@ -1,7 +1,8 @@
 //! What the service does per move, on games of realistic length: read the move text (UCI),
 //! check it against the legal moves, play it, write its SAN with suffix, update the repetition
-//! keys and detect the outcome. Games are the 150 python-chess reference games (both variants,
-//! 10,847 plies). `cargo bench -p chessd-rules --bench game`.
+//! keys and detect the outcome. Games are the python-chess reference games: the 150 of chess
+//! and Racing Kings (10,847 plies), then each other variant's own.
+//! `cargo bench -p chessd-rules --bench game`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
@@ -29,14 +30,36 @@ fn games() -> Vec<(Position, Vec<String>)> {
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
-    let games = games();
+/// The games of one variant's reference file.
+fn variant_games(variant: Variant, text: &str) -> Vec<(Position, Vec<String>)> {
+    let data: Value = serde_json::from_str(text).unwrap();
+    data["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let start = Position::from_fen(variant, g["start_fen"].as_str().unwrap()).unwrap();
+            let moves = g["plies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["uci"].as_str().unwrap().to_string())
+                .collect();
+            (start, moves)
+        })
+        .collect()
+}
+
+fn bench_games(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    games: &[(Position, Vec<String>)],
+) {
     let plies: u64 = games.iter().map(|(_, m)| m.len() as u64).sum();
-    let mut group = c.benchmark_group("game");
     group.throughput(Throughput::Elements(plies));
-    group.bench_function("play uci + san + outcome, per ply", |b| {
+    group.bench_function(name, |b| {
         b.iter(|| {
-            for (start, moves) in &games {
+            for (start, moves) in games {
                 let mut game = Game::new(*start, DrawRule::Claim);
                 for m in moves {
                     std::hint::black_box(game.play_text(m).unwrap());
@@ -44,6 +67,23 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("game");
+    bench_games(&mut group, "play uci + san + outcome, per ply", &games());
+    for (variant, text) in [
+        (Variant::Chess960, include_str!("../tests/data/reference-chess960.json")),
+        (Variant::ThreeCheck, include_str!("../tests/data/reference-threecheck.json")),
+        (Variant::KingOfTheHill, include_str!("../tests/data/reference-kingofthehill.json")),
+        (Variant::Antichess, include_str!("../tests/data/reference-antichess.json")),
+        (Variant::Atomic, include_str!("../tests/data/reference-atomic.json")),
+        (Variant::Horde, include_str!("../tests/data/reference-horde.json")),
+        (Variant::Crazyhouse, include_str!("../tests/data/reference-crazyhouse.json")),
+    ] {
+        let name = format!("{variant}: play uci + san + outcome, per ply");
+        bench_games(&mut group, &name, &variant_games(variant, text));
+    }
     group.finish();
 }
 

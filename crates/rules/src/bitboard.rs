@@ -15,6 +15,8 @@ impl Bitboard {
     pub const DARK_SQUARES: Bitboard = Bitboard(0xaa55_aa55_aa55_aa55);
     pub const LIGHT_SQUARES: Bitboard = Bitboard(!0xaa55_aa55_aa55_aa55);
     pub const BACKRANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
+    /// d4, e4, d5 and e5: the hill of King of the Hill.
+    pub const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
 
     #[must_use]
     #[inline(always)]
@@ -80,6 +82,17 @@ impl Bitboard {
             None
         } else {
             Some(Square::from_index_unchecked(self.0.trailing_zeros()))
+        }
+    }
+
+    /// The highest square, if any.
+    #[must_use]
+    #[inline(always)]
+    pub const fn last(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_unchecked(63 - self.0.leading_zeros()))
         }
     }
 

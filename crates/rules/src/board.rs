@@ -4,12 +4,12 @@
 use core::fmt;
 
 use crate::attacks;
-use crate::{Bitboard, Color, Piece, Role, Square};
+use crate::{Bitboard, ByColor, Color, Piece, Role, Square};
 
 /// Piece placement only: no side to move, castling or clocks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    by_color: [Bitboard; 2],
+    by_color: ByColor<Bitboard>,
     by_role: [Bitboard; 6],
     occupied: Bitboard,
 }
@@ -19,7 +19,7 @@ impl Board {
     #[must_use]
     pub const fn empty() -> Board {
         Board {
-            by_color: [Bitboard::EMPTY; 2],
+            by_color: ByColor::new(Bitboard::EMPTY, Bitboard::EMPTY),
             by_role: [Bitboard::EMPTY; 6],
             occupied: Bitboard::EMPTY,
         }
@@ -34,7 +34,7 @@ impl Board {
     #[must_use]
     #[inline(always)]
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
+        self.by_color[color]
     }
 
     #[must_use]
@@ -103,9 +103,9 @@ impl Board {
 
     #[must_use]
     pub fn color_at(&self, sq: Square) -> Option<Color> {
-        if self.by_color[0].contains(sq) {
+        if self.by_color.white().contains(sq) {
             Some(Color::White)
-        } else if self.by_color[1].contains(sq) {
+        } else if self.by_color.black().contains(sq) {
             Some(Color::Black)
         } else {
             None
@@ -124,7 +124,7 @@ impl Board {
     #[inline(always)]
     pub(crate) fn toggle(&mut self, color: Color, role: Role, sq: Square) {
         let bb = Bitboard::from_square(sq);
-        self.by_color[color.index()] ^= bb;
+        self.by_color[color] ^= bb;
         self.by_role[role.index()] ^= bb;
         self.occupied ^= bb;
     }
@@ -178,6 +178,12 @@ impl Board {
     /// Appends the placement field of FEN to `out` (the service renders a FEN per answer and
     /// per event, so this avoids the formatting machinery and intermediate strings).
     pub fn write_board_fen(&self, out: &mut String) {
+        self.write_board_fen_marked(out, Bitboard::EMPTY);
+    }
+
+    /// [`Board::write_board_fen`] with a `~` after each piece on `promoted` (crazyhouse marks
+    /// the pieces that turn back into pawns when captured).
+    pub fn write_board_fen_marked(&self, out: &mut String, promoted: Bitboard) {
         // One pass over the pieces (at most 32) fills a mailbox, instead of asking every
         // square which piece stands on it.
         let mut letters = [0u8; 64];
@@ -189,12 +195,12 @@ impl Board {
                 }
             }
         }
-        // At most 64 letters and 7 slashes, written to the string at once.
-        let mut text = [0u8; 71];
+        // At most 64 letters, 64 marks and 7 slashes, written to the string at once.
+        let mut text = [0u8; 135];
         let mut len = 0;
         for rank in (0..8).rev() {
             let mut empty = 0u8;
-            for &letter in &letters[rank * 8..rank * 8 + 8] {
+            for (file, &letter) in letters[rank * 8..rank * 8 + 8].iter().enumerate() {
                 if letter == 0 {
                     empty += 1;
                     continue;
@@ -206,6 +212,10 @@ impl Board {
                 }
                 text[len] = letter;
                 len += 1;
+                if promoted.0 >> (rank * 8 + file) & 1 != 0 {
+                    text[len] = b'~';
+                    len += 1;
+                }
             }
             if empty > 0 {
                 text[len] = b'0' + empty;
@@ -216,7 +226,7 @@ impl Board {
                 len += 1;
             }
         }
-        // Piece letters, digits and slashes are ASCII.
+        // Piece letters, digits, marks and slashes are ASCII.
         out.push_str(core::str::from_utf8(&text[..len]).unwrap_or("?"));
     }
 }

@@ -6,14 +6,17 @@
 //! > mate: K v K, K+N v K, K+B v K, and positions where all bishops stand on one square colour
 //! > and nothing else but kings remains.
 //!
-//! Move generation lives in `movegen.rs`; this file holds what is specific to standard chess:
-//! setup validation (castling rights, en passant square, check counts) and the outcome.
+//! Move generation lives in `movegen.rs` and setup validation in `validate.rs`; this file holds
+//! the outcome and the insufficient-material rule, which the variants that play like standard
+//! chess share.
 
-use crate::movegen::{self, Counter};
-use crate::position::{Core, NO_FILTER, core_accessors};
+use crate::core::{CastlingMode, Core};
+use crate::movegen::{self, NO_FILTER, Standard};
+use crate::rules::{core_accessors, start_position};
+use crate::sink::Counter;
 use crate::{
-    Bitboard, Board, Color, File, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup,
-    Square, Termination, Variant,
+    Bitboard, Board, Color, MoveList, Outcome, PositionError, Role, Rules, Setup, Square,
+    Termination, Variant, validate,
 };
 
 /// A validated standard chess position.
@@ -22,106 +25,74 @@ pub struct Chess {
     core: Core,
 }
 
-impl Chess {
-    fn validate(core: &Core) -> Result<(), PositionError> {
-        for rook in core.castling {
-            let color = if rook.rank() == Rank::First {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let king_home = Square::from_coords(File::E, color.back_rank());
-            if core.board.piece_at(rook) != Some(Role::Rook.of(color))
-                || core.board.piece_at(king_home) != Some(Role::King.of(color))
-            {
-                return Err(PositionError::InvalidCastlingRights);
-            }
-        }
-        if let Some(ep) = core.ep_square {
-            let them = !core.turn;
-            // The double-stepped pawn stands in front of the square, the square it came from
-            // behind it is empty, and so is the square itself.
-            let (rank, pawn_rank, origin_rank) = match core.turn {
-                Color::White => (Rank::Sixth, Rank::Fifth, Rank::Seventh),
-                Color::Black => (Rank::Third, Rank::Fourth, Rank::Second),
-            };
-            let pawn = Square::from_coords(ep.file(), pawn_rank);
-            let origin = Square::from_coords(ep.file(), origin_rank);
-            if ep.rank() != rank
-                || core.board.piece_at(pawn) != Some(Role::Pawn.of(them))
-                || core.board.occupied().contains(ep)
-                || core.board.occupied().contains(origin)
-            {
-                return Err(PositionError::InvalidEpSquare);
-            }
-        }
-        if core.checkers().count() > 2 {
-            return Err(PositionError::ImpossibleCheck);
-        }
-        Ok(())
-    }
-}
-
 impl Rules for Chess {
-    fn from_setup(setup: Setup) -> Result<Chess, PositionError> {
-        let core = Core::from_setup(&setup)?;
-        Chess::validate(&core)?;
-        Ok(Chess { core })
+    /// Standard chess; with [`CastlingMode::Chess960`] it castles as in Chess960 (the
+    /// [`Chess960`](crate::Chess960) type is that game).
+    fn from_setup_with(setup: Setup, mode: CastlingMode) -> Result<Chess, PositionError> {
+        Ok(Chess {
+            core: validate::standard(&setup, mode)?,
+        })
     }
 
-    fn start() -> Chess {
-        let setup = Setup::from_fen(Variant::Chess.start_fen()).expect("start fen parses");
-        Chess::from_setup(setup).expect("start position is valid")
-    }
-
-    fn variant(&self) -> Variant {
-        Variant::Chess
-    }
-
-    core_accessors!();
+    start_position!(Variant::Chess);
+    core_accessors!(play);
 
     fn legal_ep_square(&self) -> Option<Square> {
-        self.core.legal_ep_square()
+        movegen::legal_ep_square(&self.core)
     }
 
-    fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        movegen::generate::<false, _>(&self.core, NO_FILTER, &mut moves);
-        moves
+    fn legal_moves_into(&self, moves: &mut MoveList) {
+        legal_moves_into(&self.core, moves);
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_legal_moves(&self) -> u64 {
-        let mut counter = Counter::default();
-        movegen::generate::<false, _>(&self.core, NO_FILTER, &mut counter);
-        counter.0
+        count_legal_moves(&self.core)
     }
 
     fn is_check(&self) -> bool {
         self.core.checkers().any()
     }
 
-    /// Checkmate first, then insufficient material, then stalemate (a stalemate with
-    /// insufficient material is reported as insufficient material, as python-chess and lichess do).
     fn outcome(&self) -> Option<Outcome> {
-        let no_moves = self.count_legal_moves() == 0;
-        if no_moves && self.is_check() {
-            return Some(Outcome::win(!self.core.turn, Termination::Checkmate));
-        }
-        if self.has_insufficient_material(Color::White)
-            && self.has_insufficient_material(Color::Black)
-        {
-            return Some(Outcome::draw(Termination::InsufficientMaterial));
-        }
-        if no_moves {
-            return Some(Outcome::draw(Termination::Stalemate));
-        }
-        None
+        outcome(self)
     }
 
     fn has_insufficient_material(&self, color: Color) -> bool {
         insufficient_material(&self.core.board, color)
     }
+}
+
+/// The legal moves of standard chess, which Chess960, three-check, king of the hill and
+/// crazyhouse share; returns the squares that answer a check (for crazyhouse's drops).
+#[inline(always)]
+pub(crate) fn legal_moves_into(core: &Core, moves: &mut MoveList) -> Bitboard {
+    moves.clear();
+    movegen::generate::<Standard, _>(core, NO_FILTER, moves)
+}
+
+#[inline(always)]
+pub(crate) fn count_legal_moves(core: &Core) -> u64 {
+    let mut counter = Counter::default();
+    movegen::generate::<Standard, _>(core, NO_FILTER, &mut counter);
+    counter.0
+}
+
+/// The end by the moves left: checkmate first, then insufficient material (both sides, by the
+/// variant's own rule), then stalemate (a stalemate with insufficient material is reported as
+/// insufficient material, as python-chess and lichess do).
+pub(crate) fn outcome<P: Rules>(pos: &P) -> Option<Outcome> {
+    let no_moves = pos.count_legal_moves() == 0;
+    if no_moves && pos.is_check() {
+        return Some(Outcome::win(!pos.turn(), Termination::Checkmate));
+    }
+    if pos.has_insufficient_material(Color::White) && pos.has_insufficient_material(Color::Black) {
+        return Some(Outcome::draw(Termination::InsufficientMaterial));
+    }
+    if no_moves {
+        return Some(Outcome::draw(Termination::Stalemate));
+    }
+    None
 }
 
 /// True if `color` cannot mate by any sequence of legal moves.

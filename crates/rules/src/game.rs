@@ -2,14 +2,16 @@
 //! and the outcome with its reason.
 //!
 //! Automatic endings (checked after every move): checkmate, stalemate, insufficient material,
-//! the Racing Kings race, the seventy-five-move rule and fivefold repetition; with
-//! [`DrawRule::Automatic`] also threefold repetition and the fifty-move rule. Otherwise those
-//! two are claimable by the player to move ([`Game::claim_draw`]). Resignation, agreement, time
-//! and aborts are recorded with [`Game::finish`].
+//! every variant's own end (the race, the third check, the hill, an exploded king, ...), the
+//! seventy-five-move rule and fivefold repetition; with [`DrawRule::Automatic`] also threefold
+//! repetition and the fifty-move rule. Otherwise those two are claimable by the player to move
+//! ([`Game::claim_draw`]). Crazyhouse has no move-count rules and repeats across captures (see
+//! [`Variant::has_move_count_rule`](crate::Variant::has_move_count_rule)). Resignation, agreement, time and aborts are recorded with
+//! [`Game::finish`].
 
 use core::fmt;
 
-use crate::position::illegal_move;
+use crate::rules::illegal_move;
 use crate::san::{check_suffix, parse_move_among, san_among};
 use crate::zobrist::zobrist_hash;
 use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination};
@@ -173,11 +175,22 @@ impl Game {
         self.sans.iter().map(SanText::as_str)
     }
 
+    /// True if the fifty- and seventy-five-move rules apply in this game's variant.
+    fn move_count_rule(&self) -> bool {
+        self.position.variant().has_move_count_rule()
+    }
+
     /// How often the current position has occurred, counting this occurrence.
     #[must_use]
     pub fn repetitions(&self) -> usize {
         let n = self.keys.len() - 1;
-        let window = (self.position.halfmoves() as usize).min(n);
+        // No earlier position can match across a capture or pawn move, except in crazyhouse,
+        // where both can be undone by drops.
+        let window = if self.move_count_rule() {
+            (self.position.halfmoves() as usize).min(n)
+        } else {
+            n
+        };
         let current = self.keys[n];
         (0..=window)
             .step_by(2)
@@ -216,9 +229,8 @@ impl Game {
         let mut next = self.position;
         next.play_unchecked(m);
         let decided = next.outcome();
-        if next.is_check() {
-            let mates = decided.is_some_and(|o| o.termination == Termination::Checkmate);
-            san.push(check_suffix(mates));
+        if let Some(suffix) = check_suffix(&next) {
+            san.push(suffix);
         }
         self.position = next;
         self.moves.push(m);
@@ -242,7 +254,11 @@ impl Game {
         if decided.is_some() {
             return decided;
         }
-        let halfmoves = self.position.halfmoves();
+        let halfmoves = if self.move_count_rule() {
+            self.position.halfmoves()
+        } else {
+            0
+        };
         let reps = self.repetitions();
         if halfmoves >= 150 {
             return Some(Outcome::draw(Termination::FiftyMoveRule));
@@ -267,7 +283,7 @@ impl Game {
         self.outcome.is_none()
             && match claim {
                 DrawClaim::ThreefoldRepetition => self.repetitions() >= 3,
-                DrawClaim::FiftyMoves => self.position.halfmoves() >= 100,
+                DrawClaim::FiftyMoves => self.move_count_rule() && self.position.halfmoves() >= 100,
             }
     }
 
@@ -297,8 +313,8 @@ impl Game {
         Ok(())
     }
 
-    /// The outcome when `loser`'s flag falls: a loss, unless the opponent could never mate
-    /// (standard chess), which makes it a draw.
+    /// The outcome when `loser`'s flag falls: a loss, unless the opponent could never win by
+    /// the variant's rules, which makes it a draw.
     #[must_use]
     pub fn flag_outcome(&self, loser: Color) -> Outcome {
         if self.position.has_insufficient_material(!loser) {

@@ -1,5 +1,5 @@
-//! `Outcome` and `Termination`: how a game ended, for both variants and for the endings the
-//! service records itself (resignation, agreement, time, abandonment, abort).
+//! `Outcome` and `Termination`: how a game ended, by every variant's own rules and by the
+//! endings the service records itself (resignation, agreement, time, abandonment, abort).
 
 use core::fmt;
 
@@ -12,7 +12,7 @@ pub enum Termination {
     Checkmate,
     /// The side to move has no legal move and the game is not otherwise decided.
     Stalemate,
-    /// Neither side can ever mate (standard chess only).
+    /// Neither side can ever win by the variant's rules.
     InsufficientMaterial,
     /// Threefold repetition claimed (or automatic), or fivefold repetition.
     Repetition,
@@ -28,10 +28,23 @@ pub enum Termination {
     Abandonment,
     /// The game was called off before both sides moved: no result.
     Aborted,
+    /// Three-check: a side gave its third check.
+    ThirdCheck,
+    /// King of the Hill: a king reached d4, e4, d5 or e5.
+    KingOfTheHill,
+    /// Atomic: an explosion took a king.
+    KingExploded,
+    /// Antichess: a side lost all its pieces, and with them won.
+    AllPiecesLost,
+    /// Antichess: the side to move has no legal move, and with that wins.
+    StalemateWin,
+    /// Horde: Black captured every white piece.
+    HordeDestroyed,
 }
 
 impl Termination {
-    pub const ALL: [Termination; 11] = [
+    /// Every reason, the variants' own appended after the first eleven (stores keep the index).
+    pub const ALL: [Termination; 17] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -43,6 +56,12 @@ impl Termination {
         Termination::TimeForfeit,
         Termination::Abandonment,
         Termination::Aborted,
+        Termination::ThirdCheck,
+        Termination::KingOfTheHill,
+        Termination::KingExploded,
+        Termination::AllPiecesLost,
+        Termination::StalemateWin,
+        Termination::HordeDestroyed,
     ];
 
     #[must_use]
@@ -59,6 +78,12 @@ impl Termination {
             Termination::TimeForfeit => "time forfeit",
             Termination::Abandonment => "abandonment",
             Termination::Aborted => "aborted",
+            Termination::ThirdCheck => "third check",
+            Termination::KingOfTheHill => "king on the hill",
+            Termination::KingExploded => "king exploded",
+            Termination::AllPiecesLost => "all pieces lost",
+            Termination::StalemateWin => "stalemate win",
+            Termination::HordeDestroyed => "horde destroyed",
         }
     }
 

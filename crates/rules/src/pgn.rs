@@ -1,6 +1,7 @@
 //! PGN export of a [`Game`]: the Seven Tag Roster, then `Variant`, `SetUp`/`FEN` (when the game
-//! did not start from the standard chess start), `TimeControl` and `Termination`; movetext in
-//! SAN wrapped at 80 columns, ending with the result.
+//! did not start from its variant's start position, and always in Chess960, whose readers need
+//! the arrangement), `TimeControl` and `Termination`; movetext in SAN (drops `N@f3`, antichess
+//! `=K`) wrapped at 80 columns, ending with the result.
 
 use crate::{Game, Rules, Variant};
 
@@ -68,7 +69,8 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     let start = game.start();
     tag(&mut out, "Variant", start.variant().pgn_name());
     let start_fen = start.fen();
-    if start_fen != Variant::Chess.start_fen() {
+    let variant = start.variant();
+    if variant == Variant::Chess960 || start_fen != variant.start_fen() {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &start_fen);
     }
@@ -157,6 +159,32 @@ mod tests {
         let pgn = write_pgn(&game, &PgnTags::default());
         assert!(pgn.contains("[Variant \"Racing Kings\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/krbnNBRK/qrbnNBRQ b - - 0 7\"]\n"), "{pgn}");
         assert!(pgn.ends_with("7... Ka3 0-1\n\n"), "{pgn}");
+    }
+
+    /// Chess960 always names its start; another variant's own start needs no FEN; SAN drops
+    /// and king promotions appear as written.
+    #[test]
+    fn variant_tags() {
+        let pgn = |pos: Position, moves: &[&str]| {
+            let mut game = Game::new(pos, DrawRule::Claim);
+            for m in moves {
+                game.play_text(m).unwrap();
+            }
+            write_pgn(&game, &PgnTags::default())
+        };
+        let c960 = pgn(Position::new(Variant::Chess960), &[]);
+        assert!(c960.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n"), "{c960}");
+        let horde = pgn(Position::new(Variant::Horde), &["d5"]);
+        assert!(
+            horde.contains("[Variant \"Horde\"]\n[TimeControl"),
+            "{horde}"
+        );
+        let zh = Position::from_fen(Variant::Crazyhouse, "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
+        let zh = pgn(zh.unwrap(), &["N@f6+"]);
+        assert!(zh.contains("[Variant \"Crazyhouse\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3[N] w - - 0 1\"]"), "{zh}");
+        assert!(zh.contains("1. N@f6+ *"), "{zh}");
+        let anti = Position::from_fen(Variant::Antichess, "8/P7/8/8/8/8/8/7k w - - 0 1");
+        assert!(pgn(anti.unwrap(), &["a8=K"]).contains("1. a8=K *"));
     }
 
     /// Movetext lines never exceed 80 columns.

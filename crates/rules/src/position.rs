@@ -1,434 +1,100 @@
-//! Validated positions: the state both variants share (`Core`: placement, side to move,
-//! castling, en passant, clocks, and how a move changes them), the [`Rules`] trait each variant
-//! implements, and [`Position`], the enum over the variants that the service holds.
+//! [`Position`]: a validated position of any variant, the enum the service holds. It matches
+//! once per call and hands over to the variant's own type (no `dyn`); perft matches once per
+//! run. The variants' rules are in their own files; the trait they share in `rules.rs`.
 
 use core::fmt;
 
-use crate::movegen::{self, Counter, MoveFilter};
+use crate::chess960::InvalidStartNumber;
+use crate::core::CastlingMode;
 use crate::{
-    Bitboard, Board, Chess, Color, Move, MoveKind, MoveList, Outcome, ParseFenError, PositionError,
-    RacingKings, Rank, Role, Setup, Square,
+    Antichess, Atomic, Bitboard, Board, ByColor, Chess, Chess960, Color, Crazyhouse, FenError,
+    Horde, KingOfTheHill, Move, MoveList, Outcome, Pocket, PositionError, RacingKings, Rules,
+    Setup, Square, ThreeCheck, Variant,
 };
 
-/// The state of a validated position, shared by both variants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Core {
-    pub(crate) board: Board,
-    pub(crate) turn: Color,
-    /// Rooks with castling rights, by square.
-    pub(crate) castling: Bitboard,
-    /// Set after a double step only when an enemy pawn could capture there (legality is
-    /// checked by the generator); this keeps most positions free of a dead square.
-    pub(crate) ep_square: Option<Square>,
-    pub(crate) halfmoves: u32,
-    pub(crate) fullmoves: u32,
-}
-
-impl Core {
-    /// The checks every variant makes: one king each, no pawn on a back rank, no more pieces
-    /// than a game can have, and the side that just moved not in check.
-    pub(crate) fn from_setup(setup: &Setup) -> Result<Core, PositionError> {
-        let board = setup.board;
-        for color in Color::ALL {
-            let kings = board.by_piece(Role::King.of(color));
-            if kings.is_empty() {
-                return Err(PositionError::MissingKing(color));
-            }
-            if kings.more_than_one() {
-                return Err(PositionError::TooManyKings(color));
-            }
-            if board.by_color(color).count() > 16 {
-                return Err(PositionError::TooManyPieces(color));
-            }
-            if board.by_piece(Role::Pawn.of(color)).count() > 8 {
-                return Err(PositionError::TooManyPawns(color));
-            }
-            // Every piece beyond the starting set must be a promoted pawn. This also bounds
-            // the number of legal moves below `MAX_MOVES`.
-            let count = |role: Role| board.by_piece(role.of(color)).count();
-            let promoted = count(Role::Queen).saturating_sub(1)
-                + count(Role::Rook).saturating_sub(2)
-                + count(Role::Bishop).saturating_sub(2)
-                + count(Role::Knight).saturating_sub(2);
-            if count(Role::Pawn) + promoted > 8 {
-                return Err(PositionError::ImpossibleMaterial(color));
-            }
-        }
-        if (board.by_role(Role::Pawn) & Bitboard::BACKRANKS).any() {
-            return Err(PositionError::PawnOnBackRank);
-        }
-        if setup.fullmoves == 0 {
-            return Err(PositionError::InvalidFullmoves);
-        }
-        let core = Core {
-            board,
-            turn: setup.turn,
-            castling: setup.castling_rights,
-            ep_square: setup.ep_square,
-            halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves,
-        };
-        let their_king = core.king(!core.turn);
-        if board.is_attacked(their_king, core.turn, board.occupied()) {
-            return Err(PositionError::OppositeCheck);
-        }
-        Ok(core)
-    }
-
-    #[inline(always)]
-    pub(crate) fn king(&self, color: Color) -> Square {
-        self.board.by_piece(Role::King.of(color)).lsb_unchecked()
-    }
-
-    /// Pieces giving check to the side to move.
-    #[inline]
-    pub(crate) fn checkers(&self) -> Bitboard {
-        self.board
-            .attackers_to(self.king(self.turn), !self.turn, self.board.occupied())
-    }
-
-    /// The en passant square if a legal en passant capture exists (FEN and repetition use
-    /// this: a square nobody can capture on does not make a position different).
-    pub(crate) fn legal_ep_square(&self) -> Option<Square> {
-        let ep = self.ep_square?;
-        let mut counter = Counter::default();
-        movegen::gen_en_passant(self, self.king(self.turn), &mut counter);
-        (counter.0 > 0).then_some(ep)
-    }
-
-    /// Plays a move produced by this position's generator.
-    #[inline(always)]
-    pub(crate) fn play_unchecked(&mut self, m: Move) {
-        let us = self.turn;
-        let them = !us;
-        let (from, to, role) = (m.from(), m.to(), m.role());
-        self.ep_square = None;
-        self.halfmoves += 1;
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
-        if self.board.by_color(them).contains(to) {
-            let captured = self.board.role_at_occupied(to);
-            self.board.toggle(them, captured, to);
-            self.halfmoves = 0;
-        }
-        match m.kind() {
-            MoveKind::Normal => {
-                self.board.toggle(us, role, from);
-                self.board.toggle(us, role, to);
-                if role == Role::Pawn {
-                    self.halfmoves = 0;
-                }
-            }
-            MoveKind::DoublePush => {
-                self.board.toggle(us, Role::Pawn, from);
-                self.board.toggle(us, Role::Pawn, to);
-                self.halfmoves = 0;
-                let ep = Square::from_index_unchecked((from.index() + to.index()) as u32 / 2);
-                let capturers =
-                    crate::attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them));
-                if capturers.any() {
-                    self.ep_square = Some(ep);
-                }
-            }
-            MoveKind::EnPassant => {
-                self.board.toggle(us, Role::Pawn, from);
-                self.board.toggle(us, Role::Pawn, to);
-                let captured = Square::from_coords(to.file(), from.rank());
-                self.board.toggle(them, Role::Pawn, captured);
-                self.halfmoves = 0;
-            }
-            MoveKind::Castle => {
-                let rank = us.back_rank();
-                let (rook_from, rook_to) = if to > from {
-                    (
-                        Square::from_coords(crate::File::H, rank),
-                        Square::from_coords(crate::File::F, rank),
-                    )
-                } else {
-                    (
-                        Square::from_coords(crate::File::A, rank),
-                        Square::from_coords(crate::File::D, rank),
-                    )
-                };
-                self.board.toggle(us, Role::King, from);
-                self.board.toggle(us, Role::King, to);
-                self.board.toggle(us, Role::Rook, rook_from);
-                self.board.toggle(us, Role::Rook, rook_to);
-            }
-            MoveKind::Promotion(promoted) => {
-                self.board.toggle(us, Role::Pawn, from);
-                self.board.toggle(us, promoted, to);
-                self.halfmoves = 0;
-            }
-        }
-        if self.castling.any() {
-            if role == Role::King {
-                self.castling &= !Bitboard::from_rank(us.back_rank());
-            }
-            self.castling &= !(Bitboard::from(from) | to);
-        }
-        self.turn = them;
-    }
-}
-
-/// The two variants chessd plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
-    /// Standard chess under FIDE rules.
-    Chess,
-    /// Racing Kings: race the king to rank 8, never giving check.
-    RacingKings,
-}
-
-impl Variant {
-    pub const ALL: [Variant; 2] = [Variant::Chess, Variant::RacingKings];
-
-    /// The name used on the command line and in identifiers: `chess`, `racingkings`.
-    #[must_use]
-    pub const fn key(self) -> &'static str {
-        match self {
-            Variant::Chess => "chess",
-            Variant::RacingKings => "racingkings",
-        }
-    }
-
-    /// The name PGN's `Variant` tag uses: `Standard`, `Racing Kings`.
-    #[must_use]
-    pub const fn pgn_name(self) -> &'static str {
-        match self {
-            Variant::Chess => "Standard",
-            Variant::RacingKings => "Racing Kings",
-        }
-    }
-
-    /// The variant's start position as FEN.
-    #[must_use]
-    pub const fn start_fen(self) -> &'static str {
-        match self {
-            Variant::Chess => "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            Variant::RacingKings => "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.key())
-    }
-}
-
-/// A variant name that chessd does not play.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseVariantError;
-
-impl fmt::Display for ParseVariantError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown variant: expected 'chess' or 'racingkings'")
-    }
-}
-
-impl std::error::Error for ParseVariantError {}
-
-impl core::str::FromStr for Variant {
-    type Err = ParseVariantError;
-
-    /// Accepts `chess` (or `standard`) and `racingkings` (or `racing-kings`, `racing_kings`),
-    /// in any case.
-    fn from_str(s: &str) -> Result<Variant, ParseVariantError> {
-        match s.to_ascii_lowercase().as_str() {
-            "chess" | "standard" => Ok(Variant::Chess),
-            "racingkings" | "racing-kings" | "racing_kings" | "racing kings" => {
-                Ok(Variant::RacingKings)
-            }
-            _ => Err(ParseVariantError),
-        }
-    }
-}
-
-/// Why a move was not played. The position it was tried on is unchanged.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayError {
-    /// The text is not a move in UCI or SAN notation.
-    Malformed(String),
-    /// A well-formed move that is not legal in this position.
-    Illegal(String),
-    /// SAN that fits more than one legal move.
-    Ambiguous(String),
-    /// The game is already over.
-    GameOver,
-}
-
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::Malformed(why) => write!(f, "malformed move: {why}"),
-            PlayError::Illegal(why) => write!(f, "illegal move: {why}"),
-            PlayError::Ambiguous(why) => write!(f, "ambiguous move: {why}"),
-            PlayError::GameOver => f.write_str("the game is over"),
-        }
-    }
-}
-
-impl std::error::Error for PlayError {}
-
-/// Why a FEN does not give a valid position of a variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FenError {
-    Parse(ParseFenError),
-    Position(PositionError),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Parse(e) => e.fmt(f),
-            FenError::Position(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
-
-impl From<ParseFenError> for FenError {
-    fn from(e: ParseFenError) -> FenError {
-        FenError::Parse(e)
-    }
-}
-
-impl From<PositionError> for FenError {
-    fn from(e: PositionError) -> FenError {
-        FenError::Position(e)
-    }
-}
-
-/// What every variant's position offers. Implemented by [`Chess`], [`RacingKings`] and the
-/// [`Position`] enum (which dispatches statically with a `match`).
-pub trait Rules: Clone + Sized {
-    /// Validates a setup for this variant.
-    fn from_setup(setup: Setup) -> Result<Self, PositionError>;
-    /// The variant's start position.
-    fn start() -> Self;
-    fn variant(&self) -> Variant;
-    fn board(&self) -> &Board;
-    fn turn(&self) -> Color;
-    /// Rooks that keep a castling right, by square.
-    fn castling_rights(&self) -> Bitboard;
-    /// The en passant square, only if an en passant capture is legal.
-    fn legal_ep_square(&self) -> Option<Square>;
-    fn halfmoves(&self) -> u32;
-    fn fullmoves(&self) -> u32;
-    /// Every legal move (none once the position alone decides the game).
-    fn legal_moves(&self) -> MoveList;
-    /// The number of legal moves, without listing them.
-    fn count_legal_moves(&self) -> u64;
-    /// Plays a move that came from `legal_moves` of this position.
-    fn play_unchecked(&mut self, m: Move);
-    fn is_check(&self) -> bool;
-    /// The outcome decided by the position alone (checkmate, stalemate, insufficient material,
-    /// the race); repetition and move-count rules need the game's history (see `Game`).
-    fn outcome(&self) -> Option<Outcome>;
-    /// True if `color` can never deliver mate, whatever the opponent does (a flag of the other
-    /// side is then a draw). Always false in Racing Kings, where a lone king still races.
-    fn has_insufficient_material(&self, color: Color) -> bool;
-
-    /// The position as an unchecked setup (en passant only where legal).
-    fn setup(&self) -> Setup {
-        Setup {
-            board: *self.board(),
-            turn: self.turn(),
-            castling_rights: self.castling_rights(),
-            ep_square: self.legal_ep_square(),
-            halfmoves: self.halfmoves(),
-            fullmoves: self.fullmoves(),
-        }
-    }
-
-    /// The position as FEN.
-    fn fen(&self) -> String {
-        self.setup().fen()
-    }
-
-    fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
-    }
-
-    /// Plays `m` if legal, returning the new position; an illegal move changes nothing.
-    /// (Whether the game is over by history or material is the game record's business.)
-    fn play(&self, m: Move) -> Result<Self, PlayError> {
-        if !self.is_legal(m) {
-            return Err(illegal_move(self, m));
-        }
-        let mut next = self.clone();
-        next.play_unchecked(m);
-        Ok(next)
-    }
-}
-
-macro_rules! core_accessors {
-    () => {
-        fn board(&self) -> &Board {
-            &self.core.board
-        }
-        fn turn(&self) -> Color {
-            self.core.turn
-        }
-        fn castling_rights(&self) -> Bitboard {
-            self.core.castling
-        }
-        fn halfmoves(&self) -> u32 {
-            self.core.halfmoves
-        }
-        fn fullmoves(&self) -> u32 {
-            self.core.fullmoves
-        }
-        #[inline(always)]
-        fn play_unchecked(&mut self, m: Move) {
-            self.core.play_unchecked(m)
-        }
-    };
-}
-pub(crate) use core_accessors;
-
-/// A validated position of either variant.
+/// A validated position of any variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Position {
     Chess(Chess),
     RacingKings(RacingKings),
+    Chess960(Chess960),
+    ThreeCheck(ThreeCheck),
+    KingOfTheHill(KingOfTheHill),
+    Antichess(Antichess),
+    Atomic(Atomic),
+    Horde(Horde),
+    Crazyhouse(Crazyhouse),
 }
 
+/// Runs `$body` with `$pos` bound to the variant's own position type.
 macro_rules! dispatch {
     ($self:expr, $pos:ident => $body:expr) => {
         match $self {
             Position::Chess($pos) => $body,
             Position::RacingKings($pos) => $body,
+            Position::Chess960($pos) => $body,
+            Position::ThreeCheck($pos) => $body,
+            Position::KingOfTheHill($pos) => $body,
+            Position::Antichess($pos) => $body,
+            Position::Atomic($pos) => $body,
+            Position::Horde($pos) => $body,
+            Position::Crazyhouse($pos) => $body,
         }
     };
 }
+pub(crate) use dispatch;
 
 impl Position {
-    /// The start position of `variant`.
+    /// The start position of `variant` (Chess960: the standard arrangement, number 518).
     #[must_use]
     pub fn new(variant: Variant) -> Position {
         // Built once: each variant's `start()` parses and validates its FEN (thousands of
         // instructions), and the service compares every answered game's start against this.
-        static STARTS: std::sync::LazyLock<[Position; 2]> = std::sync::LazyLock::new(|| {
-            [
-                Position::Chess(Chess::start()),
-                Position::RacingKings(RacingKings::start()),
-            ]
+        static STARTS: std::sync::LazyLock<[Position; 9]> = std::sync::LazyLock::new(|| {
+            Variant::ALL.map(|variant| {
+                let setup = Setup::from_fen(variant.start_fen()).expect("start fen parses");
+                Position::from_setup_of(variant, setup).expect("start position is valid")
+            })
         });
-        match variant {
-            Variant::Chess => STARTS[0],
-            Variant::RacingKings => STARTS[1],
-        }
+        let index = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
+        STARTS[index]
+    }
+
+    /// Chess960 start position `number` (0-959, Scharnagl numbering).
+    pub fn chess960(number: u32) -> Result<Position, InvalidStartNumber> {
+        Chess960::from_number(number).map(Position::Chess960)
     }
 
     /// Validates `setup` under the rules of `variant`.
     pub fn from_setup_of(variant: Variant, setup: Setup) -> Result<Position, PositionError> {
+        Position::from_setup_with(variant, setup, CastlingMode::Standard)
+    }
+
+    /// Validates `setup` under the rules of `variant` with `mode`'s castling rules (Chess960
+    /// castling in another variant, as the atomic perft suite's `atomic960` lines need;
+    /// standard chess with Chess960 castling is [`Variant::Chess960`]).
+    pub fn from_setup_with(
+        variant: Variant,
+        setup: Setup,
+        mode: CastlingMode,
+    ) -> Result<Position, PositionError> {
         Ok(match variant {
-            Variant::Chess => Position::Chess(Chess::from_setup(setup)?),
-            Variant::RacingKings => Position::RacingKings(RacingKings::from_setup(setup)?),
+            Variant::Chess if mode == CastlingMode::Chess960 => {
+                Position::Chess960(Chess960::from_setup(setup)?)
+            }
+            Variant::Chess => Position::Chess(Chess::from_setup_with(setup, mode)?),
+            Variant::RacingKings => {
+                Position::RacingKings(RacingKings::from_setup_with(setup, mode)?)
+            }
+            Variant::Chess960 => Position::Chess960(Chess960::from_setup(setup)?),
+            Variant::ThreeCheck => Position::ThreeCheck(ThreeCheck::from_setup_with(setup, mode)?),
+            Variant::KingOfTheHill => {
+                Position::KingOfTheHill(KingOfTheHill::from_setup_with(setup, mode)?)
+            }
+            Variant::Antichess => Position::Antichess(Antichess::from_setup_with(setup, mode)?),
+            Variant::Atomic => Position::Atomic(Atomic::from_setup_with(setup, mode)?),
+            Variant::Horde => Position::Horde(Horde::from_setup_with(setup, mode)?),
+            Variant::Crazyhouse => Position::Crazyhouse(Crazyhouse::from_setup_with(setup, mode)?),
         })
     }
 
@@ -436,12 +102,25 @@ impl Position {
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
         Ok(Position::from_setup_of(variant, Setup::from_fen(fen)?)?)
     }
+
+    /// [`Position::from_fen`] with `mode`'s castling rules.
+    pub fn from_fen_with(
+        variant: Variant,
+        fen: &str,
+        mode: CastlingMode,
+    ) -> Result<Position, FenError> {
+        Ok(Position::from_setup_with(
+            variant,
+            Setup::from_fen(fen)?,
+            mode,
+        )?)
+    }
 }
 
 impl Rules for Position {
-    /// Validates a setup as standard chess (use [`Position::from_setup_of`] for a variant).
-    fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        Position::from_setup_of(Variant::Chess, setup)
+    /// Validates a setup as standard chess (use [`Position::from_setup_with`] for a variant).
+    fn from_setup_with(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        Position::from_setup_with(Variant::Chess, setup, mode)
     }
     fn start() -> Position {
         Position::new(Variant::Chess)
@@ -458,6 +137,9 @@ impl Rules for Position {
     fn castling_rights(&self) -> Bitboard {
         dispatch!(self, p => p.castling_rights())
     }
+    fn castling_mode(&self) -> CastlingMode {
+        dispatch!(self, p => p.castling_mode())
+    }
     fn legal_ep_square(&self) -> Option<Square> {
         dispatch!(self, p => p.legal_ep_square())
     }
@@ -467,8 +149,17 @@ impl Rules for Position {
     fn fullmoves(&self) -> u32 {
         dispatch!(self, p => p.fullmoves())
     }
-    fn legal_moves(&self) -> MoveList {
-        dispatch!(self, p => p.legal_moves())
+    fn pockets(&self) -> Option<ByColor<Pocket>> {
+        dispatch!(self, p => p.pockets())
+    }
+    fn remaining_checks(&self) -> Option<ByColor<u8>> {
+        dispatch!(self, p => p.remaining_checks())
+    }
+    fn promoted(&self) -> Bitboard {
+        dispatch!(self, p => p.promoted())
+    }
+    fn legal_moves_into(&self, moves: &mut MoveList) {
+        dispatch!(self, p => p.legal_moves_into(moves))
     }
     fn count_legal_moves(&self) -> u64 {
         dispatch!(self, p => p.count_legal_moves())
@@ -494,16 +185,23 @@ impl fmt::Display for Position {
     }
 }
 
-/// The error for a move that is not among `pos`'s legal moves.
-pub(crate) fn illegal_move<P: Rules>(pos: &P, m: Move) -> PlayError {
-    PlayError::Illegal(format!("{m} is not legal in {}", pos.fen()))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Shared by the variants' generators: the filter argument for standard chess.
-pub(crate) const NO_FILTER: &MoveFilter = &MoveFilter::NONE;
-
-/// True if a king of `color` stands on rank 8 (the Racing Kings goal).
-#[inline(always)]
-pub(crate) fn king_on_goal(core: &Core, color: Color) -> bool {
-    (core.board.by_piece(Role::King.of(color)) & Bitboard::from_rank(Rank::Eighth)).any()
+    /// Every variant's start position validates, writes its own start FEN and has moves.
+    #[test]
+    fn every_start() {
+        for variant in Variant::ALL {
+            let pos = Position::new(variant);
+            assert_eq!(pos.variant(), variant);
+            assert_eq!(pos.fen(), variant.start_fen(), "{variant}");
+            assert!(pos.count_legal_moves() > 0, "{variant}");
+            assert_eq!(pos.outcome(), None, "{variant}");
+        }
+        assert_eq!(
+            Position::chess960(518).unwrap().fen(),
+            Variant::Chess960.start_fen()
+        );
+    }
 }

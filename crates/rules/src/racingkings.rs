@@ -21,11 +21,13 @@
 //! A position whose race is decided has no legal moves (the perft convention).
 
 use crate::attacks::{bishop_attacks, knight_attacks, rook_attacks};
-use crate::movegen::{self, Counter, MoveFilter};
-use crate::position::{Core, core_accessors, king_on_goal};
+use crate::core::{CastlingMode, Core};
+use crate::movegen::{self, MoveFilter, Racing};
+use crate::rules::{core_accessors, start_position};
+use crate::sink::Counter;
 use crate::{
-    Bitboard, Board, Color, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup,
-    Square, Termination, Variant,
+    Bitboard, Color, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
+    Termination, Variant, validate,
 };
 
 /// A validated Racing Kings position.
@@ -70,7 +72,7 @@ impl RacingKings {
     /// Black's king can legally step onto rank 8 now.
     fn black_can_reach_goal(&self) -> bool {
         let mut moves = MoveList::new();
-        movegen::generate::<true, _>(&self.core, &self.filter(), &mut moves);
+        movegen::generate::<Racing, _>(&self.core, &self.filter(), &mut moves);
         moves
             .iter()
             .any(|m| m.role() == Role::King && m.to().rank() == Rank::Eighth)
@@ -106,9 +108,22 @@ fn race_outcome(pos: &RacingKings) -> Option<Outcome> {
     }
 }
 
+/// True if a king of `color` stands on rank 8 (the goal).
+#[inline(always)]
+fn king_on_goal(core: &Core, color: Color) -> bool {
+    (core.board.by_piece(Role::King.of(color)) & Bitboard::from_rank(Rank::Eighth)).any()
+}
+
 impl Rules for RacingKings {
-    fn from_setup(setup: Setup) -> Result<RacingKings, PositionError> {
-        let core = Core::from_setup(&setup)?;
+    /// Racing Kings has no castling, so `mode` changes nothing.
+    fn from_setup_with(setup: Setup, mode: CastlingMode) -> Result<RacingKings, PositionError> {
+        validate::no_variant_state(&setup)?;
+        let core = validate::core(&setup, mode)?;
+        for color in Color::ALL {
+            validate::one_king(&core.board, color)?;
+            validate::material(&core.board, color)?;
+        }
+        validate::not_opposite_check(&core)?;
         let board = &core.board;
         if board.by_role(Role::Pawn).any() {
             return Err(PositionError::RacingKingsPawns);
@@ -135,36 +150,27 @@ impl Rules for RacingKings {
         Ok(RacingKings { core })
     }
 
-    fn start() -> RacingKings {
-        let setup = Setup::from_fen(Variant::RacingKings.start_fen()).expect("start fen parses");
-        RacingKings::from_setup(setup).expect("start position is valid")
-    }
-
-    fn variant(&self) -> Variant {
-        Variant::RacingKings
-    }
-
-    core_accessors!();
+    start_position!(Variant::RacingKings);
+    core_accessors!(play);
 
     fn legal_ep_square(&self) -> Option<Square> {
         None
     }
 
-    fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
+    fn legal_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
         if !self.race_over() {
-            movegen::generate::<true, _>(&self.core, &self.filter(), &mut moves);
+            movegen::generate::<Racing, _>(&self.core, &self.filter(), moves);
         }
-        moves
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_legal_moves(&self) -> u64 {
         if self.race_over() {
             return 0;
         }
         let mut counter = Counter::default();
-        movegen::generate::<true, _>(&self.core, &self.filter(), &mut counter);
+        movegen::generate::<Racing, _>(&self.core, &self.filter(), &mut counter);
         counter.0
     }
 

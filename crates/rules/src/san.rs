@@ -1,6 +1,10 @@
 //! Standard algebraic notation: written exactly (disambiguation by file, then rank, then both;
-//! `+` and `#` suffixes; `=Q` promotions; `O-O`), read leniently (missing or extra `+`/`#`,
-//! annotations `!?`, `0-0`, a missing `x` or `=`). Racing Kings SAN never carries `+` or `#`.
+//! `+` and `#` suffixes; `=Q` promotions, `=K` in antichess; `O-O`; crazyhouse drops `N@f3`,
+//! `P@e4`), read leniently (missing or extra `+`/`#`, annotations `!?`, `0-0`, a missing `x`
+//! or `=`, python-chess's `@e4` for a pawn drop). `+` marks a check and `#` a check the
+//! opponent cannot answer (mate, or three-check's third check); Racing Kings and antichess
+//! SAN never carry either, having no check. (python-chess also writes `#` after a move that
+//! ends the game by a variant rule without check, such as reaching the hill.)
 
 use core::fmt;
 use core::str::FromStr;
@@ -12,6 +16,11 @@ use crate::{File, Move, PlayError, Rank, Role, Rules, Square, UciMove};
 pub enum San {
     Castle {
         long: bool,
+    },
+    /// A crazyhouse drop.
+    Put {
+        role: Role,
+        to: Square,
     },
     Normal {
         role: Role,
@@ -29,7 +38,7 @@ pub struct ParseSanError;
 
 impl fmt::Display for ParseSanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("expected a san move such as Nf3, exd5, e8=Q or O-O")
+        f.write_str("expected a san move such as Nf3, exd5, e8=Q, O-O or N@f3")
     }
 }
 
@@ -51,6 +60,17 @@ impl FromStr for San {
         if !b.is_ascii() || b.len() < 2 || b.len() > 7 {
             return Err(ParseSanError);
         }
+        if let Some(at) = b.iter().position(|&c| c == b'@') {
+            let role = match &b[..at] {
+                [] => Role::Pawn,
+                [c] => Role::from_char(*c as char)
+                    .filter(|_| c.is_ascii_uppercase())
+                    .ok_or(ParseSanError)?,
+                _ => return Err(ParseSanError),
+            };
+            let to = Square::from_ascii(&b[at + 1..]).map_err(|_| ParseSanError)?;
+            return Ok(San::Put { role, to });
+        }
         let (role, mut rest) = match b[0] {
             b'K' => (Role::King, &b[1..]),
             b'Q' => (Role::Queen, &b[1..]),
@@ -62,7 +82,7 @@ impl FromStr for San {
         let mut promotion = None;
         if role == Role::Pawn
             && let Some(&last) = rest.last()
-            && let Some(r) = Role::from_char(last as char).filter(|r| Role::PROMOTIONS.contains(r))
+            && let Some(r) = Role::from_char(last as char).filter(|r| *r != Role::Pawn)
         {
             promotion = Some(r);
             rest = &rest[..rest.len() - 1];
@@ -121,6 +141,7 @@ impl San {
         for &m in legal {
             let hit = match *self {
                 San::Castle { long } => m.is_castle() && (m.to() < m.from()) == long,
+                San::Put { role, to } => m.is_drop() && m.role() == role && m.to() == to,
                 San::Normal {
                     role,
                     file,
@@ -130,6 +151,7 @@ impl San {
                     capture: _,
                 } => {
                     !m.is_castle()
+                        && !m.is_drop()
                         && m.role() == role
                         && m.to() == to
                         && m.promotion() == promotion
@@ -161,6 +183,7 @@ impl fmt::Display for San {
         match *self {
             San::Castle { long: false } => f.write_str("O-O"),
             San::Castle { long: true } => f.write_str("O-O-O"),
+            San::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
             San::Normal {
                 role,
                 file,
@@ -210,6 +233,12 @@ fn san_with<P: Rules>(pos: &P, m: Move, legal: Option<&[Move]>) -> San {
             long: m.to() < m.from(),
         };
     }
+    if m.is_drop() {
+        return San::Put {
+            role: m.role(),
+            to: m.to(),
+        };
+    }
     let capture = m.is_en_passant() || pos.board().by_color(!pos.turn()).contains(m.to());
     let role = m.role();
     let (mut file, mut rank) = (None, None);
@@ -217,7 +246,13 @@ fn san_with<P: Rules>(pos: &P, m: Move, legal: Option<&[Move]>) -> San {
         if capture {
             file = Some(m.from().file());
         }
-    } else if role != Role::King {
+    } else if role != Role::King
+        || pos
+            .board()
+            .by_piece(m.role().of(pos.turn()))
+            .more_than_one()
+    {
+        // Kings need it only where a side has several (antichess promotes to king).
         let generated;
         let legal = match legal {
             Some(moves) => moves,
@@ -228,7 +263,13 @@ fn san_with<P: Rules>(pos: &P, m: Move, legal: Option<&[Move]>) -> San {
         };
         let rivals: Vec<Square> = legal
             .iter()
-            .filter(|o| o.role() == role && o.to() == m.to() && o.from() != m.from())
+            .filter(|o| {
+                o.role() == role
+                    && o.to() == m.to()
+                    && o.from() != m.from()
+                    && !o.is_castle()
+                    && !o.is_drop()
+            })
             .map(|o| o.from())
             .collect();
         if !rivals.is_empty() {
@@ -258,15 +299,23 @@ pub fn san_plus<P: Rules>(pos: &P, m: Move) -> String {
     let mut text = san_of(pos, m).to_string();
     let mut after = pos.clone();
     after.play_unchecked(m);
-    if after.is_check() {
-        text.push(check_suffix(after.count_legal_moves() == 0));
+    if let Some(suffix) = check_suffix(&after) {
+        text.push(suffix);
     }
     text
 }
 
-/// The suffix of a checking move: `#` when it mates, else `+`.
-pub(crate) fn check_suffix(mates: bool) -> char {
-    if mates { '#' } else { '+' }
+/// The suffix of the move that led to `after`: `#` for a check with no legal reply, `+` for
+/// another check, none without check.
+pub(crate) fn check_suffix<P: Rules>(after: &P) -> Option<char> {
+    if !after.is_check() {
+        return None;
+    }
+    Some(if after.count_legal_moves() == 0 {
+        '#'
+    } else {
+        '+'
+    })
 }
 
 /// Reads a move written in UCI or SAN (UCI is tried first; `Nf3` and `e2e4` never overlap).
@@ -289,7 +338,7 @@ pub(crate) fn parse_move_among<P: Rules>(
         Err(_) => {
             let shown: String = text.chars().take(16).collect();
             Err(PlayError::Malformed(format!(
-                "{shown:?} is neither uci (e2e4, e7e8q) nor san (Nf3, exd5, O-O)"
+                "{shown:?} is neither uci (e2e4, e7e8q, N@f3) nor san (Nf3, exd5, O-O, N@f3)"
             )))
         }
     }

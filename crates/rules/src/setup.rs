@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::{Bitboard, Board, Color, Role, Square};
+use crate::{Bitboard, Board, ByColor, Color, Pocket, Role, Square};
 
 /// An unchecked position: anything a FEN can say. Validate it with
 /// [`Position::from_setup_of`](crate::Position::from_setup_of).
@@ -11,13 +11,20 @@ use crate::{Bitboard, Board, Color, Role, Square};
 pub struct Setup {
     pub board: Board,
     pub turn: Color,
-    /// The rooks that still have castling rights, by square (a1, h1, a8, h8 in standard chess).
+    /// The rooks that still have castling rights, by square (a1, h1, a8, h8 in standard chess;
+    /// any back-rank rook in Chess960).
     pub castling_rights: Bitboard,
     pub ep_square: Option<Square>,
     /// Half-moves since the last capture or pawn move.
     pub halfmoves: u32,
     /// The move number, starting at 1 and incremented after Black moves.
     pub fullmoves: u32,
+    /// Crazyhouse: the pieces in hand, if the FEN has a pocket field.
+    pub pockets: Option<ByColor<Pocket>>,
+    /// Three-check: the checks each side still has to give, if the FEN has a counter.
+    pub remaining_checks: Option<ByColor<u8>>,
+    /// Crazyhouse: the pieces that were promoted from pawns (marked `~` in FEN).
+    pub promoted: Bitboard,
 }
 
 impl Setup {
@@ -31,6 +38,9 @@ impl Setup {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            pockets: None,
+            remaining_checks: None,
+            promoted: Bitboard::EMPTY,
         }
     }
 }
@@ -54,7 +64,9 @@ pub enum PositionError {
     OppositeCheck,
     /// More checkers than any legal move can produce.
     ImpossibleCheck,
-    /// A castling right without the king on e1/e8 and the rook on its corner square.
+    /// A castling right without the king on e1/e8 and the rook on its corner square (in
+    /// Chess960: without the king on its back rank between the rook and, on its side, no other
+    /// right).
     InvalidCastlingRights,
     /// An en passant square that no double pawn step can have produced.
     InvalidEpSquare,
@@ -70,6 +82,28 @@ pub enum PositionError {
     RacingKingsRights,
     /// Both kings on rank 8 with Black to move cannot arise: the race ended a move earlier.
     RacingKingsRaceOver,
+    /// Pockets with pieces in a variant other than crazyhouse.
+    UnexpectedPockets,
+    /// Check counters other than `3+3` in a variant other than three-check.
+    UnexpectedChecks,
+    /// Crazyhouse: a king in a pocket.
+    KingInPocket(Color),
+    /// Crazyhouse: more than the 32 pieces (16 pawns) of a game on the board and in the pockets.
+    TooMuchMaterial,
+    /// Crazyhouse: a `~` promotion mark on a pawn, a king or an empty square.
+    InvalidPromotedMark,
+    /// Three-check: a side with more than 3 checks left to give.
+    ChecksOutOfRange,
+    /// Three-check: both sides have given three checks (the game ended at the first).
+    BothChecksSpent,
+    /// Horde: White plays without a king.
+    HordeWhiteKing,
+    /// Horde: more than the 36 pieces the horde starts with.
+    HordeTooManyPieces,
+    /// Antichess has no castling.
+    AntichessCastling,
+    /// Antichess: the side that just moved has no pieces (moving never loses one's own).
+    AntichessNoPieces(Color),
 }
 
 impl fmt::Display for PositionError {
@@ -104,6 +138,31 @@ impl fmt::Display for PositionError {
             }
             PositionError::RacingKingsRaceOver => {
                 f.write_str("both kings on rank 8 with black to move cannot arise in racing kings")
+            }
+            PositionError::UnexpectedPockets => f.write_str("pockets are only for crazyhouse"),
+            PositionError::UnexpectedChecks => {
+                f.write_str("check counters are only for three-check")
+            }
+            PositionError::KingInPocket(c) => write!(f, "{c} pocket holds a king"),
+            PositionError::TooMuchMaterial => f.write_str(
+                "more than 32 pieces or 16 pawns on the board and in the pockets together",
+            ),
+            PositionError::InvalidPromotedMark => {
+                f.write_str("a promotion mark '~' may only follow a queen, rook, bishop or knight")
+            }
+            PositionError::ChecksOutOfRange => {
+                f.write_str("check counter out of range: a side has 0 to 3 checks to give")
+            }
+            PositionError::BothChecksSpent => {
+                f.write_str("both sides have given three checks, but the game ends at the first")
+            }
+            PositionError::HordeWhiteKing => f.write_str("white has a king in horde"),
+            PositionError::HordeTooManyPieces => {
+                f.write_str("white has more than the 36 pieces of the horde")
+            }
+            PositionError::AntichessCastling => f.write_str("antichess has no castling rights"),
+            PositionError::AntichessNoPieces(c) => {
+                write!(f, "{c} has no pieces but is not to move: the game ended before")
             }
         }
     }

@@ -1,11 +1,12 @@
 //! Zobrist keys: a 64-bit hash of what makes two positions "the same" for the repetition
-//! rules (pieces, side to move, castling rights, and the en passant square only when an en
-//! passant capture is actually legal).
+//! rules (pieces, side to move, castling rights, the en passant square only when an en passant
+//! capture is actually legal, and the variants' own state: crazyhouse pockets and promoted
+//! pieces, three-check counters).
 //!
 //! The keys are fixed pseudo-random numbers computed at compile time with SplitMix64, so
 //! hashes are stable across builds and processes (a stored hash stays valid after a restart).
 
-use crate::{Color, Rules};
+use crate::{Color, Role, Rules};
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -16,8 +17,12 @@ const fn splitmix(state: u64) -> (u64, u64) {
 }
 
 /// 12 x 64 piece-square keys, 64 castling-rook keys (indexed by square), 8 en passant file
-/// keys, 1 side-to-move key.
-const KEY_COUNT: usize = 12 * 64 + 64 + 8 + 1;
+/// keys, 1 side-to-move key; then (appended, so the keys above never change) 2 x 6 x 32 pocket
+/// keys (colour, role, count), 64 promoted-square keys and 2 x 4 checks-left keys.
+const KEY_COUNT: usize = 12 * 64 + 64 + 8 + 1 + 2 * 6 * POCKET_COUNTS + 64 + 2 * 4;
+
+/// Pocket counts with their own key; a valid position holds at most 30 pieces in hand.
+const POCKET_COUNTS: usize = 32;
 
 const KEYS: [u64; KEY_COUNT] = {
     let mut keys = [0u64; KEY_COUNT];
@@ -35,6 +40,9 @@ const KEYS: [u64; KEY_COUNT] = {
 const CASTLING: usize = 12 * 64;
 const EP: usize = CASTLING + 64;
 const TURN: usize = EP + 8;
+const POCKET: usize = TURN + 1;
+const PROMOTED: usize = POCKET + 2 * 6 * POCKET_COUNTS;
+const CHECKS: usize = PROMOTED + 64;
 
 /// The repetition key of a position.
 #[must_use]
@@ -54,13 +62,31 @@ pub fn zobrist_hash<P: Rules>(pos: &P) -> u64 {
     if pos.turn() == Color::Black {
         h ^= KEYS[TURN];
     }
+    if let Some(pockets) = pos.pockets() {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let n = usize::from(pockets[color].count(role)).min(POCKET_COUNTS);
+                if n > 0 {
+                    h ^= KEYS[POCKET + (color.index() * 6 + role.index()) * POCKET_COUNTS + n - 1];
+                }
+            }
+        }
+    }
+    for sq in pos.promoted() {
+        h ^= KEYS[PROMOTED + sq.index()];
+    }
+    if let Some(checks) = pos.remaining_checks() {
+        for color in Color::ALL {
+            h ^= KEYS[CHECKS + color.index() * 4 + usize::from(checks[color].min(3))];
+        }
+    }
     h
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Chess, Move, MoveKind, Role, Square};
+    use crate::{Chess, Move, MoveKind, Position, Square, Variant};
 
     /// Moving knights out and back gives the same key; side to move and rights change it.
     #[test]
@@ -88,6 +114,35 @@ mod tests {
             ))
             .unwrap();
         assert_ne!(zobrist_hash(&after_e4), zobrist_hash(&start));
+    }
+
+    /// Pockets, promotion marks and check counters are part of the key.
+    #[test]
+    fn variant_state_is_hashed() {
+        fn key(variant: Variant, fen: &str) -> u64 {
+            zobrist_hash(&Position::from_fen(variant, fen).unwrap())
+        }
+        let zh = |pocket: &str| {
+            key(
+                Variant::Crazyhouse,
+                format!("4k3/8/8/8/8/8/8/Q3K3[{pocket}] w - - 0 1").as_str(),
+            )
+        };
+        assert_ne!(zh(""), zh("P"));
+        assert_ne!(zh("P"), zh("PP"));
+        assert_ne!(zh("P"), zh("p"));
+        assert_ne!(
+            key(Variant::Crazyhouse, "4k3/8/8/8/8/8/8/Q~3K3[] w - - 0 1"),
+            zh("")
+        );
+        let three = |checks| {
+            key(
+                Variant::ThreeCheck,
+                format!("4k3/8/8/8/8/8/8/Q3K3 w - - {checks} 0 1").as_str(),
+            )
+        };
+        assert_ne!(three("3+3"), three("2+3"));
+        assert_ne!(three("2+3"), three("3+2"));
     }
 
     /// An en passant square nobody can capture on does not change the key.

@@ -1,0 +1,66 @@
+//! perft from the command line with the same interface as the shakmaty anchor
+//! (`../shared/anchors/perft-shakmaty`), so the two binaries can be timed side by side, whole
+//! process, on the same positions (`tools/bench-perft.sh` does that):
+//!
+//! ```text
+//! cargo run --release -p chessd-rules --example perft -- --variant chess --depth 6
+//! cargo run --release -p chessd-rules --example perft -- --variant chess960 --depth 5 \
+//!     --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'
+//! ```
+//!
+//! The last line is `nodes=N secs=S mnps=M`; the count is bulk (the last ply counted, not
+//! played), as the anchor counts by default. A bad argument prints one line and exits with 2.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use chessd_rules::{Position, Variant};
+
+fn run(args: &[String]) -> Result<String, String> {
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .map(|i| {
+                args.get(i + 1)
+                    .cloned()
+                    .ok_or(format!("{name} needs a value"))
+            })
+            .transpose()
+    };
+    let variant: Variant = flag("--variant")?
+        .as_deref()
+        .unwrap_or("chess")
+        .parse()
+        .map_err(|e| format!("--variant: {e}"))?;
+    let depth: u32 = flag("--depth")?
+        .ok_or("--depth N is required")?
+        .parse()
+        .map_err(|_| "--depth: expected a whole number")?;
+    let position = match flag("--fen")? {
+        Some(fen) => {
+            Position::from_fen(variant, &fen).map_err(|e| format!("--fen {fen:?}: {e}"))?
+        }
+        None => Position::new(variant),
+    };
+    let started = Instant::now();
+    let nodes = position.perft(depth);
+    let secs = started.elapsed().as_secs_f64();
+    Ok(format!(
+        "nodes={nodes} secs={secs:.4} mnps={:.1}",
+        nodes as f64 / secs / 1e6
+    ))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("perft: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
