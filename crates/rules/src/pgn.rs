@@ -70,7 +70,15 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     tag(&mut out, "Variant", start.variant().pgn_name());
     let start_fen = start.fen();
     let variant = start.variant();
-    if variant == Variant::Chess960 || start_fen != variant.start_fen() {
+    // A reader that knows only standard chess can still set up any game: the FEN is written
+    // unless the game starts from the standard arrangement (a variant's own start on the
+    // standard board, such as Three-check's, needs none). Chess960 always names its start.
+    let standard_board =
+        |fen: &str| fen.split(' ').next() == Variant::Chess.start_fen().split(' ').next();
+    if variant == Variant::Chess960
+        || start_fen != variant.start_fen()
+        || !standard_board(variant.start_fen())
+    {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &start_fen);
     }
@@ -161,8 +169,9 @@ mod tests {
         assert!(pgn.ends_with("7... Ka3 0-1\n\n"), "{pgn}");
     }
 
-    /// Chess960 always names its start; another variant's own start needs no FEN; SAN drops
-    /// and king promotions appear as written.
+    /// Chess960 always names its start; a variant's own start on the standard board needs no
+    /// FEN, one on another board (Horde, Racing Kings) does; SAN drops and king promotions
+    /// appear as written.
     #[test]
     fn variant_tags() {
         let pgn = |pos: Position, moves: &[&str]| {
@@ -174,9 +183,14 @@ mod tests {
         };
         let c960 = pgn(Position::new(Variant::Chess960), &[]);
         assert!(c960.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n"), "{c960}");
+        let koth = pgn(Position::new(Variant::KingOfTheHill), &["e4"]);
+        assert!(
+            koth.contains("[Variant \"King of the Hill\"]\n[TimeControl"),
+            "{koth}"
+        );
         let horde = pgn(Position::new(Variant::Horde), &["d5"]);
         assert!(
-            horde.contains("[Variant \"Horde\"]\n[TimeControl"),
+            horde.contains("[Variant \"Horde\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1\"]"),
             "{horde}"
         );
         let zh = Position::from_fen(Variant::Crazyhouse, "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
