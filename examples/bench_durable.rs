@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use chessd::ServerConfig;
-use chessd::config::SyncMode;
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb};
+use chessd::store::{Backend, SyncMode};
 use tokio::net::TcpListener;
 use tonic::Request;
 use tonic::transport::Channel;
@@ -183,10 +183,10 @@ async fn main() {
         ("durable, sync=normal", SyncMode::Normal),
     ] {
         let _ = std::fs::remove_dir_all(&dir);
-        let config = ServerConfig {
-            data_dir: Some(dir.clone()),
+        let mut config = ServerConfig::default();
+        config.store.backend = Backend::Sqlite {
+            dir: dir.clone(),
             sync,
-            ..ServerConfig::default()
         };
         let figures = measure(config, secs).await;
         report(name, &figures);

@@ -1,8 +1,9 @@
-//! Configuration: `chessd serve` flags, each with an environment variable, and the defaults as
-//! documented constants.
+//! Configuration: `chessd serve` flags, each with an environment variable, the defaults as
+//! documented constants, and [`ServerConfig`], which holds each layer's own configuration
+//! (the store's, the security's, the page's, the API's), built from the flags here.
 //!
 //! Precedence: flag, then environment variable, then default. Durations are written as a number
-//! with a unit: `500ms`, `5s`, `2m`, `1h` (a bare number means seconds).
+//! with a unit: `500ms`, `5s`, `2m`, `1h` (a bare number means seconds; see `units`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -10,9 +11,11 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use crate::api::ApiConfig;
 use crate::security::{SecurityArgs, SecurityConfig};
-use crate::store::StoreLimits;
-use crate::web::WebConfig;
+use crate::server::web::WebConfig;
+use crate::store::{Backend, StoreConfig, StoreLimits, SyncMode};
+use crate::units::{count, duration, duration_or_zero, retention};
 
 /// Where the server listens by default: every interface, gRPC's customary port.
 pub const DEFAULT_LISTEN: &str = "0.0.0.0:50051";
@@ -38,22 +41,16 @@ pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 /// for a balancer's health check or Kubernetes' endpoint removal to take the replica out.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// How hard the durable store pushes each commit to the disk (`--sync`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum SyncMode {
-    /// Flush the write-ahead log at every commit: acknowledged moves survive a process crash
-    /// and a power loss.
-    #[default]
-    Full,
-    /// Flush at checkpoints only: acknowledged moves survive a process crash, not a crash of
-    /// the machine.
-    Normal,
-}
+/// An ongoing game with no move for this long is abandoned (`--abandon-after`): longer than
+/// any sane time control's think, short enough that deserted games do not pile up against
+/// `--max-live-games` (untimed games have no flag to end them).
+pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// What the server needs besides its listener.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerConfig {
-    pub limits: StoreLimits,
+    /// Which store, where, and its limits.
+    pub store: StoreConfig,
     /// Maximum decoded request size in bytes (larger requests: RESOURCE_EXHAUSTED).
     pub max_request_bytes: usize,
     /// Maximum ListGames page size (larger asks are capped).
@@ -64,43 +61,44 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// Bound on a graceful shutdown.
     pub drain_timeout: Duration,
-    /// Where the durable store keeps games; `None`: in memory only.
-    pub data_dir: Option<PathBuf>,
-    /// How the durable store flushes its commits.
-    pub sync: SyncMode,
     /// The spectator page and CORS for gRPC-Web (`--no-web`, `--cors-allow-origin`).
     pub web: WebConfig,
     /// TLS, API keys, rate limits and connection bounds (see `security`).
     pub security: SecurityConfig,
-    /// The Redis every replica shares (`redis://HOST:PORT/`), or with `redis_cluster` the
-    /// comma-separated seed nodes of a Redis Cluster; `None`: memory or SQLite.
-    pub redis_url: Option<String>,
-    /// `redis_url` names the seed nodes of a Redis Cluster (`--redis-cluster`).
-    pub redis_cluster: bool,
+}
+
+impl ServerConfig {
+    /// What the API needs.
+    #[must_use]
+    pub fn api(&self) -> ApiConfig {
+        ApiConfig {
+            max_page_size: self.max_page_size,
+            heartbeat: self.heartbeat,
+        }
+    }
 }
 
 impl Default for ServerConfig {
     fn default() -> ServerConfig {
         ServerConfig {
-            limits: StoreLimits {
-                max_live_games: DEFAULT_MAX_LIVE_GAMES,
-                max_finished_games: DEFAULT_MAX_FINISHED_GAMES,
-                max_watchers_per_game: DEFAULT_MAX_WATCHERS_PER_GAME,
-                watch_buffer: DEFAULT_WATCH_BUFFER,
-                retention: None,
-                abandon_after: Some(crate::security::DEFAULT_ABANDON_AFTER),
+            store: StoreConfig {
+                backend: Backend::Memory,
+                limits: StoreLimits {
+                    max_live_games: DEFAULT_MAX_LIVE_GAMES,
+                    max_finished_games: DEFAULT_MAX_FINISHED_GAMES,
+                    max_watchers_per_game: DEFAULT_MAX_WATCHERS_PER_GAME,
+                    watch_buffer: DEFAULT_WATCH_BUFFER,
+                    retention: None,
+                    abandon_after: Some(DEFAULT_ABANDON_AFTER),
+                },
             },
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_page_size: DEFAULT_MAX_PAGE_SIZE,
             heartbeat: DEFAULT_HEARTBEAT,
             shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
-            data_dir: None,
-            sync: SyncMode::Full,
             web: WebConfig::default(),
             security: SecurityConfig::default(),
-            redis_url: None,
-            redis_cluster: false,
         }
     }
 }
@@ -131,27 +129,27 @@ pub struct ServeArgs {
     pub log_format: LogFormat,
 
     /// Ongoing games held at once.
-    #[arg(long, env = "CHESSD_MAX_LIVE_GAMES", default_value_t = DEFAULT_MAX_LIVE_GAMES, value_parser = positive)]
+    #[arg(long, env = "CHESSD_MAX_LIVE_GAMES", default_value_t = DEFAULT_MAX_LIVE_GAMES, value_parser = count)]
     pub max_live_games: usize,
 
     /// Finished games kept before the oldest is forgotten.
-    #[arg(long, env = "CHESSD_MAX_FINISHED_GAMES", default_value_t = DEFAULT_MAX_FINISHED_GAMES, value_parser = positive)]
+    #[arg(long, env = "CHESSD_MAX_FINISHED_GAMES", default_value_t = DEFAULT_MAX_FINISHED_GAMES, value_parser = count)]
     pub max_finished_games: usize,
 
     /// Open WatchGame streams per game.
-    #[arg(long, env = "CHESSD_MAX_WATCHERS_PER_GAME", default_value_t = DEFAULT_MAX_WATCHERS_PER_GAME, value_parser = positive)]
+    #[arg(long, env = "CHESSD_MAX_WATCHERS_PER_GAME", default_value_t = DEFAULT_MAX_WATCHERS_PER_GAME, value_parser = count)]
     pub max_watchers_per_game: usize,
 
     /// Events buffered per watched game before a slow watcher is cut off.
-    #[arg(long, env = "CHESSD_WATCH_BUFFER", default_value_t = DEFAULT_WATCH_BUFFER, value_parser = positive)]
+    #[arg(long, env = "CHESSD_WATCH_BUFFER", default_value_t = DEFAULT_WATCH_BUFFER, value_parser = count)]
     pub watch_buffer: usize,
 
     /// Largest request message accepted, in bytes.
-    #[arg(long, env = "CHESSD_MAX_REQUEST_BYTES", default_value_t = DEFAULT_MAX_REQUEST_BYTES, value_parser = positive)]
+    #[arg(long, env = "CHESSD_MAX_REQUEST_BYTES", default_value_t = DEFAULT_MAX_REQUEST_BYTES, value_parser = count)]
     pub max_request_bytes: usize,
 
     /// Largest ListGames page.
-    #[arg(long, env = "CHESSD_MAX_PAGE_SIZE", default_value_t = DEFAULT_MAX_PAGE_SIZE, value_parser = positive)]
+    #[arg(long, env = "CHESSD_MAX_PAGE_SIZE", default_value_t = DEFAULT_MAX_PAGE_SIZE, value_parser = count)]
     pub max_page_size: usize,
 
     /// Quiet time before a watcher gets a heartbeat (e.g. 5s).
@@ -188,7 +186,7 @@ pub struct ServeArgs {
     /// Let browser pages from this origin call the API with gRPC-Web (repeatable;
     /// e.g. `https://example.com`, or `*` for any). Off by default: the spectator page is
     /// same-origin and needs no CORS.
-    #[arg(long = "cors-allow-origin", env = "CHESSD_CORS_ALLOW_ORIGIN", value_delimiter = ',', value_parser = crate::web::origin)]
+    #[arg(long = "cors-allow-origin", env = "CHESSD_CORS_ALLOW_ORIGIN", value_delimiter = ',', value_parser = crate::server::web::origin)]
     pub cors_allow_origins: Vec<String>,
     /// TLS, API keys, rate limits and connection bounds (see `security`).
     #[command(flatten)]
@@ -201,35 +199,62 @@ pub struct ServeArgs {
     /// --redis names nodes of a Redis Cluster (any of them; the rest are discovered).
     #[arg(long, env = "CHESSD_REDIS_CLUSTER", requires = "redis", value_parser = clap::builder::BoolishValueParser::new())]
     pub redis_cluster: bool,
+
+    /// End ongoing games with no move for this long (e.g. 24h, 7d, or off): aborted before
+    /// both sides moved, else lost by the side to move.
+    #[arg(long, env = "CHESSD_ABANDON_AFTER", default_value = "24h", value_parser = abandon_after)]
+    pub abandon_after: AbandonAfter,
+}
+
+/// `--abandon-after`: a time, or `None` for `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbandonAfter(pub Option<Duration>);
+
+/// A retention-style time (`90s`, `12h`, `7d`) or `off`.
+fn abandon_after(text: &str) -> Result<AbandonAfter, String> {
+    if text.trim().eq_ignore_ascii_case("off") {
+        return Ok(AbandonAfter(None));
+    }
+    retention(text).map(|d| AbandonAfter(Some(d)))
 }
 
 impl ServeArgs {
     /// The server configuration these flags describe.
     #[must_use]
     pub fn server_config(&self) -> ServerConfig {
+        let backend = match (&self.data_dir, &self.redis) {
+            (_, Some(url)) => Backend::Redis {
+                url: url.clone(),
+                cluster: self.redis_cluster,
+            },
+            (Some(dir), None) => Backend::Sqlite {
+                dir: dir.clone(),
+                sync: self.sync,
+            },
+            (None, None) => Backend::Memory,
+        };
         ServerConfig {
-            limits: StoreLimits {
-                max_live_games: self.max_live_games,
-                max_finished_games: self.max_finished_games,
-                max_watchers_per_game: self.max_watchers_per_game,
-                watch_buffer: self.watch_buffer,
-                retention: self.retention,
-                abandon_after: self.security.abandon_after.0,
+            store: StoreConfig {
+                backend,
+                limits: StoreLimits {
+                    max_live_games: self.max_live_games,
+                    max_finished_games: self.max_finished_games,
+                    max_watchers_per_game: self.max_watchers_per_game,
+                    watch_buffer: self.watch_buffer,
+                    retention: self.retention,
+                    abandon_after: self.abandon_after.0,
+                },
             },
             max_request_bytes: self.max_request_bytes,
             max_page_size: self.max_page_size,
             heartbeat: self.heartbeat,
             shutdown_grace: self.shutdown_grace,
             drain_timeout: self.drain_timeout,
-            data_dir: self.data_dir.clone(),
-            sync: self.sync,
             web: WebConfig {
                 page: !self.no_web,
                 cors_allow_origins: self.cors_allow_origins.clone(),
             },
             security: self.security.config(),
-            redis_url: self.redis.clone(),
-            redis_cluster: self.redis_cluster,
         }
     }
 }
@@ -264,114 +289,24 @@ impl clap::builder::TypedValueParser for RedisUrl {
     }
 }
 
-/// A whole number of at least 1.
-fn positive(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "expected a whole number of at least 1, got {text:?}"
-        )),
-    }
-}
-
-/// The longest duration a flag accepts (a heartbeat or drain beyond a day is a typo).
-pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
-
-/// A positive duration up to a day: a number and a unit (`ms`, `s`, `m`, `h`; none means
-/// seconds).
-pub fn duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("expected a duration such as 500ms, 5s or 2m, got {text:?}"))?;
-    let d = match unit {
-        "ms" => Duration::from_millis(n),
-        "" | "s" => Duration::from_secs(n),
-        "m" => Duration::from_secs(n.saturating_mul(60)),
-        "h" => Duration::from_secs(n.saturating_mul(3600)),
-        _ => {
-            return Err(format!(
-                "unknown unit {unit:?} in {text:?}: expected ms, s, m or h"
-            ));
-        }
-    };
-    if d.is_zero() || d > MAX_DURATION {
-        return Err(format!(
-            "expected a duration above zero and at most 24h, got {text:?}"
-        ));
-    }
-    Ok(d)
-}
-
-/// A duration as [`duration`] reads it, or zero (`0`, `0s`).
-pub fn duration_or_zero(text: &str) -> Result<Duration, String> {
-    match text.trim() {
-        "0" | "0s" | "0ms" => Ok(Duration::ZERO),
-        _ => duration(text),
-    }
-}
-
-/// The longest retention a flag accepts (about a century: beyond it, keep games forever by
-/// leaving the flag out).
-pub const MAX_RETENTION: Duration = Duration::from_secs(36_500 * 24 * 60 * 60);
-
-/// A retention: a number and a unit (`ms`, `s`, `m`, `h`, `d`), above zero.
-pub fn retention(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("expected a retention such as 30d, 12h or 90s, got {text:?}"))?;
-    let unit_secs = match unit {
-        "ms" => return positive_retention(Duration::from_millis(n), text),
-        "" | "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        _ => {
-            return Err(format!(
-                "unknown unit {unit:?} in {text:?}: expected ms, s, m, h or d"
-            ));
-        }
-    };
-    positive_retention(Duration::from_secs(n.saturating_mul(unit_secs)), text)
-}
-
-fn positive_retention(d: Duration, text: &str) -> Result<Duration, String> {
-    if d.is_zero() || d > MAX_RETENTION {
-        return Err(format!(
-            "expected a retention above zero and at most 36500d, got {text:?}"
-        ));
-    }
-    Ok(d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Durations take ms/s/m/h, seconds by default; zero and garbage are refused.
+    /// `--abandon-after` takes a time or `off`; the default is the documented constant.
     #[test]
-    fn durations() {
-        assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(duration("5"), Ok(Duration::from_secs(5)));
-        assert_eq!(duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(duration("1h"), Ok(Duration::from_secs(3600)));
-        for bad in [
-            "",
-            "0s",
-            "5x",
-            "s",
-            "-1s",
-            "1.5s",
-            "25h",
-            "99999999999999999999h",
-        ] {
-            assert!(duration(bad).is_err(), "{bad:?}");
-        }
+    fn abandon_after_values() {
+        assert_eq!(abandon_after("off"), Ok(AbandonAfter(None)));
+        assert_eq!(
+            abandon_after("7d"),
+            Ok(AbandonAfter(Some(Duration::from_secs(7 * 86_400))))
+        );
+        assert!(abandon_after("0s").is_err());
+        assert!(abandon_after("soon").is_err());
+        assert_eq!(
+            abandon_after("24h"),
+            Ok(AbandonAfter(Some(DEFAULT_ABANDON_AFTER)))
+        );
     }
 
     /// With no flags (and no CHESSD_* variables) the flags give exactly the documented defaults.
@@ -385,37 +320,6 @@ mod tests {
         let cli = <Cli as clap::Parser>::try_parse_from(["chessd"]).unwrap();
         assert_eq!(cli.serve.server_config(), ServerConfig::default());
         assert_eq!(cli.serve.listen.to_string(), DEFAULT_LISTEN);
-    }
-
-    /// A grace may also be zero.
-    #[test]
-    fn durations_or_zero() {
-        for zero in ["0", "0s", "0ms"] {
-            assert_eq!(duration_or_zero(zero), Ok(Duration::ZERO), "{zero:?}");
-        }
-        assert_eq!(duration_or_zero("3s"), Ok(Duration::from_secs(3)));
-        for bad in ["", "s", "0x", "-0s", "25h"] {
-            assert!(duration_or_zero(bad).is_err(), "{bad:?}");
-        }
-    }
-
-    /// Retentions take days too; zero and garbage are refused.
-    #[test]
-    fn retentions() {
-        assert_eq!(retention("30d"), Ok(Duration::from_secs(30 * 86_400)));
-        assert_eq!(retention("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(retention("1500ms"), Ok(Duration::from_millis(1500)));
-        for bad in ["", "0d", "3w", "-1d", "99999999999999999999d", "40000d"] {
-            assert!(retention(bad).is_err(), "{bad:?}");
-        }
-    }
-
-    /// Limits must be at least 1.
-    #[test]
-    fn positives() {
-        assert_eq!(positive("3"), Ok(3));
-        assert!(positive("0").is_err());
-        assert!(positive("-1").is_err());
     }
 
     /// `--no-web` turns the page off; `--cors-allow-origin` repeats, and bad origins are refused.

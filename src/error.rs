@@ -13,7 +13,7 @@ use chessd_rules::{Color, DrawClaim};
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::store::GameId;
+use crate::game::GameId;
 
 /// The `domain` of every ErrorInfo detail chessd sends.
 pub const ERROR_DOMAIN: &str = "chessd";

@@ -1,52 +1,44 @@
-//! chessd: a gRPC game-state service for chess and Racing Kings.
+//! chessd: a gRPC game-state service for chess and its variants.
 //!
 //! Backends, bots and platforms create games, submit moves, and watch games live; the server
 //! enforces the rules (the `chessd-rules` engine), runs the clocks and records the outcome.
 //!
-//! Layout:
-//! - `server`: [`run`]: the services, health and reflection over the transport, and the
-//!   shutdown's grace, drain and close.
+//! Layout, bottom to top (each layer imports only those below it):
+//! - `chessd-rules` (crates/rules): the engine.
+//! - `game`: the domain: ids, seat tokens, time, clocks, actions, events, `GameRecord`, views.
+//!   No storage, no protobuf. `error`: the service error enum and its single mapping to
+//!   `tonic::Status`.
+//! - `store`: the `GameStore` trait and its backends (`memory/`, `sqlite/`, `redis/`).
+//! - `api`: the GameService handlers, decode/encode between protobuf and the domain, the
+//!   WatchGame stream, tonic's refusals recoded.
+//! - `security`: TLS, API keys, rate limits and their gate, credential redaction.
 //! - `transport`: chessd's own accept loop and connection driver over hyper: connection cap,
 //!   greeting and idle deadlines, write stalls, per-stream resets.
-//! - `config`: flags and environment, defaults as documented constants.
-//! - `service`: the GameService handlers: decode, call the store, encode.
-//! - `convert`: the only module that knows both protobuf and engine types.
-//! - `store`: the game store trait, the in-memory store (records, clocks, events, timer), the
-//!   durable SQLite store (`--data-dir`) and the Redis store shared by replicas (`--redis`).
-//! - `watch`: the WatchGame stream, its pump task, and the per-address watcher bounds.
-//! - `error`: the service error enum and its single mapping to `tonic::Status`.
-//! - `logfields`: the text log's field formatter (`DefaultFields` output, cheaper per call).
-//! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
-//! - `loadgen`: `chessd bench`, the load generator: bots over real gRPC, latency and memory.
-//! - `recode`: tonic's own refusals recoded: oversized requests RESOURCE_EXHAUSTED (tonic says
-//!   OUT_OF_RANGE), undecodable ones INVALID_ARGUMENT (tonic says INTERNAL).
-//! - `token`: seat tokens (generation, bearer parsing, digests, constant-time comparison).
-//! - `security`: TLS, API keys, rate limits, credential redaction, connection bounds.
-//! - `shutdown`: Ctrl-C or SIGTERM.
-//! - `perft_cmd`: the `chessd perft` command-line entry over the rules engine.
-//! - `web`: the spectator page (embedded from `web/dist`, built from `web/src`) and CORS for
-//!   gRPC-Web callers; gRPC-Web itself is tonic-web, layered in [`run`].
+//! - `server`: [`run`]: the services, health, reflection and the spectator page (`web`) over
+//!   the transport, and the shutdown's grace, drain and close.
+//! - `config`: flags and environment, building each layer's configuration; `units`: their
+//!   parsers. `shutdown`: Ctrl-C or SIGTERM. `perft_cmd`: `chessd perft`.
+//! - `metrics`: the Prometheus series and `/metrics`. `logfields`: the text log's field
+//!   formatter (`DefaultFields` output, cheaper per call).
+//! - `loadgen`: `chessd bench`, the load generator.
 //! - [`proto`]: the generated protobuf types, server and client (`proto/chessd/v1`).
 
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod config;
-pub mod convert;
 pub mod error;
+pub mod game;
 pub mod loadgen;
 pub mod logfields;
 pub mod metrics;
 pub mod perft_cmd;
-pub mod recode;
 pub mod security;
 pub mod server;
-pub mod service;
 pub mod shutdown;
 pub mod store;
-pub mod token;
 pub mod transport;
-pub mod watch;
-pub mod web;
+pub mod units;
 
 pub use config::ServerConfig;
 pub use server::{RunError, run};

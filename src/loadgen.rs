@@ -44,9 +44,10 @@ use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request};
 use tonic_types::StatusExt;
 
-use crate::config::{ServerConfig, duration};
+use crate::config::ServerConfig;
 use crate::proto::game_service_client::GameServiceClient;
 use crate::proto::{self as pb, watch_game_response::Event};
+use crate::units::duration;
 
 type Client = GameServiceClient<Channel>;
 
@@ -211,8 +212,8 @@ impl LocalServer {
             .map_err(|e| fail("listener", e))?;
         let addr = listener.local_addr().map_err(|e| fail("listener", e))?;
         let mut config = ServerConfig::default();
-        config.limits.max_live_games = args.idle_games + 2 * args.games + 1_000;
-        config.limits.max_watchers_per_game = args.watchers + 16;
+        config.store.limits.max_live_games = args.idle_games + 2 * args.games + 1_000;
+        config.store.limits.max_watchers_per_game = args.watchers + 16;
         config.drain_timeout = Duration::from_secs(2);
         // Every bot comes from 127.0.0.1 and plays as fast as the server answers: limits would
         // measure the limiter, not the server (serve a separate one with --no-rate-limits).

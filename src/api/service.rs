@@ -1,28 +1,36 @@
-//! `GameApi`: the GameService handlers. Each one decodes its request (`convert`), calls the
-//! store, and encodes the answer; each runs in a `tracing` span with the method, game id and
-//! request id, and ends with one log line saying how it went and one count in the metrics
-//! (method, status code, handling time).
+//! `GameApi`: the GameService handlers. Each one decodes its request (`decode`), calls the
+//! store, and encodes the answer (`encode`), inside `call::traced` (span, log line, metrics,
+//! status).
 
-use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
 
+use chessd_rules::Color;
 use tokio_util::sync::CancellationToken;
 use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
-use tracing::{Instrument, Span};
+use tracing::Span;
 
-use crate::config::ServerConfig;
-use crate::convert;
+use crate::api::call::{caller, rpc_span, seat_token, traced};
+use crate::api::decode;
+use crate::api::encode;
+use crate::api::pgn;
+use crate::api::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
 use crate::error::ServiceError;
-use crate::metrics;
+use crate::game::{Action, GameId, SeatToken};
 use crate::proto as pb;
 use crate::proto::game_service_server::GameService;
 use crate::security::gate::{Caller, Guard, rate_limited};
-use crate::store::{Action, GameId, GameStore};
-use crate::token::{BearerError, SeatToken};
+use crate::store::GameStore;
 use crate::transport::StreamReset;
-use crate::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
+
+/// What the API needs of the server's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ApiConfig {
+    /// The largest ListGames page (larger asks are capped).
+    pub max_page_size: usize,
+    /// Quiet time before a watcher's heartbeat.
+    pub heartbeat: std::time::Duration,
+}
 
 /// The GameService implementation over a store.
 #[derive(Debug)]
@@ -41,8 +49,12 @@ pub struct GameApi<S> {
 
 impl<S: GameStore> GameApi<S> {
     #[must_use]
-    pub fn new(store: Arc<S>, config: &ServerConfig, draining: CancellationToken) -> GameApi<S> {
-        let security = &config.security;
+    pub fn new(
+        store: Arc<S>,
+        config: ApiConfig,
+        security: &crate::security::SecurityConfig,
+        draining: CancellationToken,
+    ) -> GameApi<S> {
         GameApi {
             store,
             pump: PumpConfig {
@@ -89,27 +101,28 @@ impl<S: GameStore> GameApi<S> {
         }
     }
 
-    /// The rate limits of a move: a move on the seat's own turn is held only to the move
-    /// floor; any other is held to the peer limit (charged by the gate) and the token limit.
-    async fn may_move(
+    /// The rate limits of a move, decided where the store has the game (see
+    /// `GameStore::act`): a move on the seat's own turn is held only to the move floor; any
+    /// other is held to the peer limit (charged by the gate) and the token limit.
+    fn admit_move(
         &self,
         caller: Caller,
-        id: GameId,
         token: SeatToken,
-    ) -> Result<(), ServiceError> {
-        if !self.guard.rate_limits {
-            return Ok(());
+    ) -> impl FnOnce(Color, Option<Color>) -> Result<(), ServiceError> + Send + '_ {
+        move |seat, turn| {
+            if !self.guard.rate_limits {
+                return Ok(());
+            }
+            let limiters = &self.guard.limiters;
+            let verdict = if turn == Some(seat) {
+                limiters.own_move(&token)
+            } else if let Some(refused) = caller.deferred_refusal {
+                Err(refused)
+            } else {
+                limiters.seat(&token)
+            };
+            verdict.map_err(rate_limited)
         }
-        let (seat, turn) = self.store.seat(id, token).await?;
-        let limiters = &self.guard.limiters;
-        let verdict = if turn == Some(seat) {
-            limiters.own_move(&token)
-        } else if let Some(refused) = caller.deferred_refusal {
-            Err(refused)
-        } else {
-            limiters.seat(&token)
-        };
-        verdict.map_err(rate_limited)
     }
 
     /// Refuses new work while draining.
@@ -131,97 +144,13 @@ impl<S: GameStore> GameApi<S> {
         action: Action,
     ) -> Result<pb::Game, ServiceError> {
         self.ready()?;
-        let id = convert::game_id(game_id)?;
-        let acted = self.store.act(id, seat_token(metadata)?, action).await?;
-        Ok(convert::game(&acted.view))
+        let id = decode::game_id(game_id)?;
+        let acted = self
+            .store
+            .act(id, seat_token(metadata)?, action, |_, _| Ok(()))
+            .await?;
+        Ok(encode::game(&acted.view))
     }
-}
-
-/// What the gate learned about the call (nothing when the API runs without the gate).
-fn caller<T>(request: &Request<T>) -> Caller {
-    request
-        .extensions()
-        .get::<Caller>()
-        .copied()
-        .unwrap_or_default()
-}
-
-/// The seat token from `authorization: Bearer <token>`.
-fn seat_token(metadata: &MetadataMap) -> Result<SeatToken, ServiceError> {
-    let header = match metadata.get("authorization") {
-        None => None,
-        // Non-ASCII header bytes cannot be a token.
-        Some(value) => Some(value.to_str().map_err(|_| ServiceError::InvalidToken)?),
-    };
-    SeatToken::from_bearer(header).map_err(|e| match e {
-        BearerError::Missing => ServiceError::MissingToken,
-        BearerError::Malformed => ServiceError::InvalidToken,
-    })
-}
-
-/// One call in progress: its method, span and start, for its log line and its metrics.
-struct Call {
-    method: &'static str,
-    span: Span,
-    started: Instant,
-}
-
-/// The span of one call. The request id is the request's own, else the `x-request-id`
-/// metadata a proxy may have set.
-fn rpc_span(method: &'static str, metadata: &MetadataMap, game_id: &str, request_id: &str) -> Call {
-    let request_id = if request_id.is_empty() {
-        metadata
-            .get("x-request-id")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-    } else {
-        request_id
-    };
-    // Client text goes into logs only when short; ids are short by construction. The fields
-    // are given at creation (an absent one stays empty): recording them afterwards would make
-    // the log formatter render the span's fields a second time on every call.
-    let game_id = (!game_id.is_empty() && game_id.len() <= 64).then_some(game_id);
-    let request_id = (!request_id.is_empty() && request_id.len() <= 128).then_some(request_id);
-    let span = tracing::info_span!("rpc", method, game_id, request_id);
-    Call {
-        method,
-        span,
-        started: Instant::now(),
-    }
-}
-
-/// Runs a handler body in its span, logs how it ended, counts it, and maps the error to its
-/// status.
-async fn traced<T>(
-    call: Call,
-    body: impl Future<Output = Result<T, ServiceError>>,
-) -> Result<Response<T>, Status> {
-    let Call {
-        method,
-        span,
-        started,
-    } = call;
-    let result = body.instrument(span.clone()).await;
-    let answer = span.in_scope(|| match result {
-        Ok(answer) => {
-            tracing::debug!("ok");
-            Ok(Response::new(answer))
-        }
-        Err(error) => {
-            let status = error.status();
-            match &error {
-                ServiceError::Internal(cause) => tracing::error!(error = %cause, "internal error"),
-                _ => tracing::info!(code = ?status.code(), reason = error.reason(), error = %error, "refused"),
-            }
-            Err(status)
-        }
-    });
-    let code = match &answer {
-        Ok(_) => tonic::Code::Ok,
-        Err(status) => status.code(),
-    };
-    metrics::rpc(method, code, started.elapsed());
-    answer
 }
 
 #[tonic::async_trait]
@@ -240,10 +169,10 @@ impl<S: GameStore> GameService for GameApi<S> {
         );
         traced(span, async {
             self.ready()?;
-            let new = convert::new_game(request.into_inner())?;
+            let new = decode::new_game(request.into_inner())?;
             let created = self.store.create(new).await?;
             Span::current().record("game_id", tracing::field::display(created.view.id));
-            Ok(convert::created(&created))
+            Ok(encode::created(&created))
         })
         .await
     }
@@ -260,12 +189,12 @@ impl<S: GameStore> GameService for GameApi<S> {
         );
         traced(span, async {
             self.ready()?;
-            let id = convert::game_id(&request.get_ref().game_id)?;
+            let id = decode::game_id(&request.get_ref().game_id)?;
             self.may_read(request.metadata(), caller(&request), id)
                 .await?;
             let view = self.store.get(id).await?;
             Ok(pb::GetGameResponse {
-                game: Some(convert::game(&view)),
+                game: Some(encode::game(&view)),
             })
         })
         .await
@@ -283,8 +212,8 @@ impl<S: GameStore> GameService for GameApi<S> {
             if self.guard.private_watch && caller(&request).key.is_none() {
                 return Err(ServiceError::ApiKeyMissing);
             }
-            let query = convert::list_query(request.get_ref(), self.max_page_size)?;
-            Ok(convert::page(&self.store.list(query).await?))
+            let query = decode::list_query(request.get_ref(), self.max_page_size)?;
+            Ok(encode::page(&self.store.list(query).await?))
         })
         .await
     }
@@ -302,11 +231,11 @@ impl<S: GameStore> GameService for GameApi<S> {
         );
         traced(span, async {
             self.ready()?;
-            let (id, action) = convert::submit_move(request.get_ref())?;
+            let (id, action) = decode::submit_move(request.get_ref())?;
             let token = seat_token(request.metadata())?;
-            self.may_move(caller(&request), id, token).await?;
-            let acted = self.store.act(id, token, action).await?;
-            Ok(convert::submitted(&acted, request.get_ref().view))
+            let admit = self.admit_move(caller(&request), token);
+            let acted = self.store.act(id, token, action, admit).await?;
+            Ok(encode::submitted(&acted, request.get_ref().view))
         })
         .await
     }
@@ -375,7 +304,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         let req = request.get_ref();
         let span = rpc_span("ClaimDraw", request.metadata(), &req.game_id, "");
         traced(span, async {
-            let action = Action::ClaimDraw(convert::claim(req.claim)?);
+            let action = Action::ClaimDraw(decode::claim(req.claim)?);
             let game = self
                 .seat_action(request.metadata(), &req.game_id, action)
                 .await?;
@@ -416,7 +345,7 @@ impl<S: GameStore> GameService for GameApi<S> {
             .unwrap_or_default();
         traced(span, async {
             self.ready()?;
-            let id = convert::game_id(&req.game_id)?;
+            let id = decode::game_id(&req.game_id)?;
             self.may_read(request.metadata(), caller, id).await?;
             // Backends (an API key) watch many games from few addresses; `--no-rate-limits`
             // is for a trusted network, often behind one proxy address.
@@ -446,12 +375,12 @@ impl<S: GameStore> GameService for GameApi<S> {
         );
         traced(span, async {
             self.ready()?;
-            let id = convert::game_id(&request.get_ref().game_id)?;
+            let id = decode::game_id(&request.get_ref().game_id)?;
             self.may_read(request.metadata(), caller(&request), id)
                 .await?;
             let view = self.store.get(id).await?;
             Ok(pb::ExportPgnResponse {
-                pgn: convert::pgn(&view),
+                pgn: pgn::pgn(&view),
             })
         })
         .await
@@ -464,7 +393,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("GetStats", request.metadata(), "", "");
         traced(span, async {
             self.ready()?;
-            Ok(convert::stats(&self.store.stats().await?))
+            Ok(encode::stats(&self.store.stats().await?))
         })
         .await
     }
@@ -476,8 +405,8 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("AnalyzePosition", request.metadata(), "", "");
         traced(span, async {
             self.ready()?;
-            let position = convert::analysis_request(request.get_ref())?;
-            Ok(convert::analysis(&position))
+            let position = decode::analysis_request(request.get_ref())?;
+            Ok(encode::analysis(&position))
         })
         .await
     }

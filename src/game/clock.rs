@@ -1,22 +1,39 @@
-//! `Clock`: a Fischer chess clock that runs on the server.
+//! Chess clocks: [`TimeControl`], the running [`Clock`] (Fischer: a fixed increment after each
+//! move) and a [`ClockReading`] taken at one moment.
 //!
 //! Time is measured on tokio's monotonic clock (`tokio::time::Instant`), so it never jumps with
 //! the wall clock and tests can pause and advance it. The side to move's clock runs from the
 //! moment the game is created; the increment is added to the mover's clock after each move.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use chessd_rules::Color;
+use chessd_rules::{ByColor, Color};
 use tokio::time::Instant;
 
-use super::TimeControl;
+/// A Fischer time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeControl {
+    pub initial: Duration,
+    pub increment: Duration,
+}
+
+/// Clocks as read at one moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockReading {
+    /// Time left per side.
+    pub remaining: ByColor<Duration>,
+    /// The side whose clock runs.
+    pub running: Option<Color>,
+    /// The server time of the reading.
+    pub read_at: SystemTime,
+}
 
 /// A running or stopped pair of clocks.
 #[derive(Clone, Debug)]
 pub struct Clock {
     control: TimeControl,
-    /// Time left per side (indexed by `Color::index`) when its clock last stopped.
-    remaining: [Duration; 2],
+    /// Time left per side when its clock last stopped.
+    remaining: ByColor<Duration>,
     /// The side whose clock runs and since when; `None` once the game is over.
     running: Option<(Color, Instant)>,
 }
@@ -27,7 +44,7 @@ impl Clock {
     pub fn start(control: TimeControl, turn: Color, now: Instant) -> Clock {
         Clock {
             control,
-            remaining: [control.initial; 2],
+            remaining: ByColor::new(control.initial, control.initial),
             running: Some((turn, now)),
         }
     }
@@ -37,7 +54,7 @@ impl Clock {
     #[must_use]
     pub fn resume(
         control: TimeControl,
-        remaining: [Duration; 2],
+        remaining: ByColor<Duration>,
         running: Option<Color>,
         now: Instant,
     ) -> Clock {
@@ -56,7 +73,7 @@ impl Clock {
     /// `color`'s time left at `now` (zero at most: a flag never shows negative time).
     #[must_use]
     pub fn remaining(&self, color: Color, now: Instant) -> Duration {
-        let left = self.remaining[color.index()];
+        let left = self.remaining[color];
         match self.running {
             Some((side, since)) if side == color => {
                 left.saturating_sub(now.saturating_duration_since(since))
@@ -75,7 +92,7 @@ impl Clock {
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {
         self.running
-            .map(|(side, since)| since + self.remaining[side.index()])
+            .map(|(side, since)| since + self.remaining[side])
     }
 
     /// The side whose flag has fallen at `now`.
@@ -89,7 +106,7 @@ impl Clock {
     pub fn switch(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {
             let left = self.remaining(side, now);
-            self.remaining[side.index()] = left.saturating_add(self.control.increment);
+            self.remaining[side] = left.saturating_add(self.control.increment);
             self.running = Some((!side, now));
         }
     }
@@ -97,7 +114,7 @@ impl Clock {
     /// The game ended at `now`: freeze both clocks.
     pub fn stop(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {
-            self.remaining[side.index()] = self.remaining(side, now);
+            self.remaining[side] = self.remaining(side, now);
             self.running = None;
         }
     }

@@ -8,7 +8,9 @@
 
 use core::fmt;
 use core::str::FromStr;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
+
+use crate::game::time::{epoch_ms, from_epoch_ms};
 
 /// Bits of randomness below the timestamp.
 const RANDOM_BITS: u32 = 22;
@@ -39,11 +41,7 @@ impl GameId {
     /// A new id for a game created at `now`, with `random` supplying the low bits.
     #[must_use]
     pub fn new(now: SystemTime, random: u64) -> GameId {
-        let millis = now
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or(Duration::ZERO)
-            .as_millis() as u64;
-        GameId((millis << RANDOM_BITS) | (random & ((1 << RANDOM_BITS) - 1)))
+        GameId((epoch_ms(now) << RANDOM_BITS) | (random & ((1 << RANDOM_BITS) - 1)))
     }
 
     /// The id as a number (the store shards games by its random low bits).
@@ -61,7 +59,7 @@ impl GameId {
     /// When the game was created, to the millisecond.
     #[must_use]
     pub fn created_at(self) -> SystemTime {
-        UNIX_EPOCH + Duration::from_millis(self.0 >> RANDOM_BITS)
+        from_epoch_ms(self.0 >> RANDOM_BITS)
     }
 }
 
@@ -111,6 +109,8 @@ fn decode(c: u8) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::{Duration, UNIX_EPOCH};
+
     use super::*;
 
     /// Ids print in 13 characters and parse back, in either case.

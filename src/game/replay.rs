@@ -1,133 +1,13 @@
-//! A game's event log, kept compact, and its replay into full [`Event`]s.
-//!
-//! The log stores one small fixed-size [`LogEntry`] per event (time, kind, clocks after a move):
-//! everything else an event carries (the move's UCI and SAN, the position after it, the
-//! standing draw offer, the outcome) is derived again from the game's move list. Live events and
-//! replayed ones are built by the same functions (`move_event`, `offer_event`,
-//! `game_over_event`) from the same entry, so a watcher
-//! that resumes sees exactly what a live watcher saw.
+//! [`Replay`]: the events of one game after a seq, rebuilt from its log and its move list.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
-use chessd_rules::{Color, Game, Move, Outcome, Position, Rules, san_plus};
+use chessd_rules::{Color, Game, Position, Rules};
 
-use super::{ClockReading, Event, EventKind, GameView, MoveInfo};
-
-/// One event as the log keeps it (16 bytes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LogEntry {
-    /// Server time in milliseconds since the Unix epoch.
-    pub at_ms: u64,
-    pub kind: LogKind,
-}
-
-/// What the entry records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogKind {
-    /// The next move of the game's move list. For a timed game: both clocks right after it in
-    /// milliseconds (saturating at 49 days), and whether the clocks stopped with it (it ended
-    /// the game).
-    Move {
-        clocks_ms: [u32; 2],
-        clocks_stopped: bool,
-    },
-    DrawOffered(Color),
-    DrawDeclined(Color),
-    /// The game ended with the game's outcome (always the last entry).
-    GameOver,
-}
-
-impl LogEntry {
-    #[must_use]
-    pub fn new(at: SystemTime, kind: LogKind) -> LogEntry {
-        let at_ms = at
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or(Duration::ZERO)
-            .as_millis() as u64;
-        LogEntry { at_ms, kind }
-    }
-
-    #[must_use]
-    pub fn at(&self) -> SystemTime {
-        UNIX_EPOCH + Duration::from_millis(self.at_ms)
-    }
-}
-
-/// Milliseconds for the log, saturating.
-#[must_use]
-pub fn clock_ms(d: Duration) -> u32 {
-    u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
-}
-
-/// The standing draw offer after `mover` moves: a move declines the opponent's offer, and keeps
-/// the mover's own (offered before moving, it waits for the opponent's answer).
-#[must_use]
-pub fn offer_after_move(offer: Option<Color>, mover: Color) -> Option<Color> {
-    offer.filter(|&by| by == mover)
-}
-
-/// The event of a move entry, numbered `seq`: `played` is the move (its seq is set here),
-/// `position` and `draw_offer` the state right after it. `timed` says whether the game has
-/// clocks.
-#[must_use]
-pub fn move_event(
-    seq: u64,
-    entry: &LogEntry,
-    timed: bool,
-    mut played: MoveInfo,
-    position: Position,
-    draw_offer: Option<Color>,
-) -> Event {
-    let at = entry.at();
-    played.seq = seq;
-    let clocks = match entry.kind {
-        LogKind::Move {
-            clocks_ms,
-            clocks_stopped,
-        } if timed => Some(ClockReading {
-            remaining: clocks_ms.map(|ms| Duration::from_millis(u64::from(ms))),
-            running: (!clocks_stopped).then_some(!played.color),
-            read_at: at,
-        }),
-        _ => None,
-    };
-    Event {
-        seq,
-        at,
-        kind: EventKind::MovePlayed {
-            played,
-            position,
-            clocks,
-            draw_offer,
-        },
-    }
-}
-
-/// The event of a game-over entry: the game ended with `outcome` in `position`.
-#[must_use]
-pub fn game_over_event(seq: u64, entry: &LogEntry, outcome: Outcome, position: Position) -> Event {
-    Event {
-        seq,
-        at: entry.at(),
-        kind: EventKind::GameOver { outcome, position },
-    }
-}
-
-/// The event of a draw offer or decline entry (`None` for other kinds).
-#[must_use]
-pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
-    let kind = match entry.kind {
-        LogKind::DrawOffered(by) => EventKind::DrawOffered { by },
-        LogKind::DrawDeclined(by) => EventKind::DrawDeclined { by },
-        LogKind::Move { .. } | LogKind::GameOver => return None,
-    };
-    Some(Event {
-        seq,
-        at: entry.at(),
-        kind,
-    })
-}
+use crate::game::event::{Event, EventKind, game_over_event, move_event, move_info, offer_event};
+use crate::game::log::{LogEntry, LogKind, offer_after_move};
+use crate::game::view::GameView;
 
 /// The events of one game after a seq, made one at a time as a watcher reads them.
 ///
@@ -273,17 +153,5 @@ impl Iterator for Replay {
                 *self.game.position(),
             )),
         }
-    }
-}
-
-/// A move played from `before` as ply `ply` (its seq is set when the event is made).
-#[must_use]
-pub fn move_info(before: &Position, mv: Move, ply: u32) -> MoveInfo {
-    MoveInfo {
-        mv,
-        san: san_plus(before, mv),
-        ply,
-        color: before.turn(),
-        seq: 0,
     }
 }

@@ -4,15 +4,18 @@
 //! digits. Clients send it as `authorization: Bearer <token>`. Comparison is constant-time so the
 //! time a refusal takes says nothing about how many leading bytes were right.
 //!
-//! The server keeps only [`TokenDigest`]s of the tokens in its game records and on disk: a
-//! copy of the database or a memory dump does not give anyone a seat. The clear token exists
-//! in the CreateGame answer, in the client's requests and, for idempotent CreateGame retries
-//! only, in the in-process memory of recent creations (see `store::memory`).
+//! The server keeps only [`TokenDigest`]s of the tokens ([`Seats`]) in its game records and on
+//! disk: a copy of the database or a memory dump does not give anyone a seat. The clear token
+//! exists in the CreateGame answer, in the client's requests and, for idempotent CreateGame
+//! retries only, in the in-process memory of recent creations (see `store::memory`).
 
 use core::fmt;
 
+use chessd_rules::{ByColor, Color};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+
+use crate::error::ServiceError;
 
 /// The number of random bytes in a token (128 bits: unguessable by brute force).
 pub const TOKEN_BYTES: usize = 16;
@@ -42,12 +45,24 @@ impl fmt::Display for EntropyError {
 
 impl std::error::Error for EntropyError {}
 
+impl From<EntropyError> for ServiceError {
+    /// No randomness for seat tokens: the server cannot make a game safely.
+    fn from(e: EntropyError) -> ServiceError {
+        ServiceError::Internal(Box::new(e))
+    }
+}
+
 impl SeatToken {
     /// A fresh token from the operating system's entropy source.
     pub fn generate() -> Result<SeatToken, EntropyError> {
         let mut bytes = [0; TOKEN_BYTES];
         getrandom::fill(&mut bytes).map_err(EntropyError)?;
         Ok(SeatToken(bytes))
+    }
+
+    /// A fresh token for each seat.
+    pub fn pair() -> Result<ByColor<SeatToken>, EntropyError> {
+        Ok(ByColor::new(SeatToken::generate()?, SeatToken::generate()?))
     }
 
     /// Parses the value of an `authorization` header: `Bearer <token>` (the scheme in any
@@ -101,6 +116,42 @@ impl fmt::Debug for TokenDigest {
     /// Short enough not to help anyone, long enough to tell two apart in a test failure.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TokenDigest({:02x}{:02x}..)", self.0[0], self.0[1])
+    }
+}
+
+/// The digests of a game's two seat tokens: what decides who may act for White and for Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seats(ByColor<TokenDigest>);
+
+impl Seats {
+    #[must_use]
+    pub fn new(digests: ByColor<TokenDigest>) -> Seats {
+        Seats(digests)
+    }
+
+    /// The seats of these tokens.
+    #[must_use]
+    pub fn of(tokens: &ByColor<SeatToken>) -> Seats {
+        Seats(tokens.map(|t| t.digest()))
+    }
+
+    /// The digest of `color`'s token (for storage).
+    #[must_use]
+    pub fn digest(&self, color: Color) -> &TokenDigest {
+        &self.0[color]
+    }
+
+    /// The seat `token` belongs to. Its digest is compared with both seats' in constant time,
+    /// always, whatever matches first.
+    pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
+        let digest = token.digest();
+        let white = self.0[Color::White].matches(&digest);
+        let black = self.0[Color::Black].matches(&digest);
+        match (white, black) {
+            (true, _) => Ok(Color::White),
+            (false, true) => Ok(Color::Black),
+            (false, false) => Err(ServiceError::InvalidToken),
+        }
     }
 }
 
@@ -183,6 +234,19 @@ mod tests {
                 BearerError::Malformed
             );
         }
+    }
+
+    /// Each token opens its own seat only.
+    #[test]
+    fn seats_from_tokens() {
+        let tokens = SeatToken::pair().unwrap();
+        let seats = Seats::of(&tokens);
+        assert_eq!(seats.seat_of(tokens.white()).unwrap(), Color::White);
+        assert_eq!(seats.seat_of(tokens.black()).unwrap(), Color::Black);
+        assert!(matches!(
+            seats.seat_of(&SeatToken::generate().unwrap()),
+            Err(ServiceError::InvalidToken)
+        ));
     }
 
     /// Two fresh tokens differ, and Debug never shows the secret.

@@ -21,10 +21,10 @@ use futures_util::future::{Either, Ready, ready};
 use tonic::transport::server::TcpConnectInfo;
 use tower::{Layer, Service};
 
-use super::SecurityConfig;
-use super::keys::{ApiKeys, KeyId};
-use super::limits::{Limiters, Refused};
 use crate::error::ServiceError;
+use crate::security::SecurityConfig;
+use crate::security::keys::{ApiKeys, KeyId};
+use crate::security::limits::{Limiters, Refused};
 
 /// The path prefix of GameService calls.
 const GAME_SERVICE: &str = "/chessd.v1.GameService/";
@@ -204,7 +204,7 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        let mut request = super::redact::mark(request);
+        let mut request = crate::security::redact::mark(request);
         // Headers at trace level help debug clients; credentials print as `Sensitive`.
         tracing::trace!(path = request.uri().path(), headers = ?request.headers(), "call");
         let method = request

@@ -20,7 +20,7 @@ use std::time::{Duration, SystemTime};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use super::SetupError;
+use crate::security::SetupError;
 
 /// The shortest key accepted: 128 bits of hex or 96 bits of base64, whichever a platform
 /// generates; anything shorter could be guessed.

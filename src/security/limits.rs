@@ -10,7 +10,7 @@
 //!   are charged only after the store has recognised the token, so invented tokens cannot
 //!   fill the limiters' maps.
 //!
-//! Memory stays bounded: a background sweep drops keys idle for [`super::LIMITER_IDLE`]
+//! Memory stays bounded: a background sweep drops keys idle for [`crate::security::LIMITER_IDLE`]
 //! (`retain_recent`), so the maps hold only recently active peers, keys and seats.
 
 use std::net::IpAddr;
@@ -21,9 +21,9 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
-use super::keys::KeyId;
-use super::{LIMITER_IDLE, Rate, Rates};
-use crate::token::SeatToken;
+use crate::game::SeatToken;
+use crate::security::keys::KeyId;
+use crate::security::{LIMITER_IDLE, Rate, Rates};
 
 /// Which limit refused a call (for the client's message and ErrorInfo).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::config::duration;
+use crate::units::{count, duration, rate};
 
 /// Open connections at once; the accept loop waits (the kernel queues) beyond it.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
@@ -59,10 +59,6 @@ pub const DEFAULT_TOKEN_BURST: u32 = 40;
 /// (the burst is twice as many), whatever the other limits say. Bullet bots premove at a few
 /// moves a second at most; 50 leaves a wide margin while a flood still stops.
 pub const DEFAULT_MOVE_FLOOR: u32 = 50;
-/// An ongoing game with no move for this long is abandoned (`--abandon-after`): longer than
-/// any sane time control's think, short enough that deserted games do not pile up against
-/// `--max-live-games` (untimed games have no flag to end them).
-pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 /// Limiter keys idle this long are forgotten (keeps the limiters' memory bounded).
 pub const LIMITER_IDLE: Duration = Duration::from_secs(60);
 
@@ -162,23 +158,6 @@ pub struct SecurityArgs {
     /// WatchGame streams one address may hold in all (API key holders are not bound).
     #[arg(long, env = "CHESSD_MAX_PEER_WATCHERS", default_value_t = DEFAULT_MAX_PEER_WATCHERS, value_parser = count)]
     pub max_peer_watchers: usize,
-
-    /// End ongoing games with no move for this long (e.g. 24h, 7d, or off): aborted before
-    /// both sides moved, else lost by the side to move.
-    #[arg(long, env = "CHESSD_ABANDON_AFTER", default_value = "24h", value_parser = abandon_after)]
-    pub abandon_after: AbandonAfter,
-}
-
-/// `--abandon-after`: a time, or `None` for `off`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AbandonAfter(pub Option<Duration>);
-
-/// A retention-style time (`90s`, `12h`, `7d`) or `off`.
-fn abandon_after(text: &str) -> Result<AbandonAfter, String> {
-    if text.trim().eq_ignore_ascii_case("off") {
-        return Ok(AbandonAfter(None));
-    }
-    crate::config::retention(text).map(|d| AbandonAfter(Some(d)))
 }
 
 impl SecurityArgs {
@@ -394,46 +373,9 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
-/// A rate or count of at least 1.
-fn rate(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<u32>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "expected a whole number from 1 to {}, got {text:?}",
-            u32::MAX
-        )),
-    }
-}
-
-/// A count of at least 1.
-fn count(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "expected a whole number of at least 1, got {text:?}"
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `--abandon-after` takes a time or `off`; the default is the documented constant.
-    #[test]
-    fn abandon_after_values() {
-        assert_eq!(abandon_after("off"), Ok(AbandonAfter(None)));
-        assert_eq!(
-            abandon_after("7d"),
-            Ok(AbandonAfter(Some(Duration::from_secs(7 * 86_400))))
-        );
-        assert!(abandon_after("0s").is_err());
-        assert!(abandon_after("soon").is_err());
-        assert_eq!(
-            abandon_after("24h"),
-            Ok(AbandonAfter(Some(DEFAULT_ABANDON_AFTER)))
-        );
-    }
 
     /// With no flags the security flags give exactly the documented defaults.
     #[test]

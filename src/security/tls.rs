@@ -14,7 +14,7 @@ use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::rustls::server::WebPkiClientVerifier;
 use tokio_rustls::rustls::{self, RootCertStore, ServerConfig};
 
-use super::{SetupError, TlsFiles};
+use crate::security::{SetupError, TlsFiles};
 
 /// The server's TLS configuration from its files, checked: HTTP/2 offered first by ALPN, and
 /// HTTP/1.1 for gRPC-Web clients that do not speak HTTP/2.

@@ -9,9 +9,11 @@
 //!    health Watch streams end; open calls may finish.
 //! 3. **Close**: what is still open when the drain times out is dropped.
 //!
-//! `health`: the health status and the end of health Watch streams.
+//! `health`: the health status and the end of health Watch streams. `web`: the spectator
+//! page and CORS for gRPC-Web callers.
 
 mod health;
+pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -20,11 +22,12 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic_health::ServingStatus;
 
+use crate::api::GameApi;
+use crate::api::refusals;
 use crate::config::ServerConfig;
 use crate::proto::game_service_server::GameServiceServer;
-use crate::service::GameApi;
 use crate::transport::{Transport, TransportConfig};
-use crate::{proto, recode, security, store, web};
+use crate::{proto, security, store};
 
 /// Why the server could not run.
 #[derive(Debug)]
@@ -58,12 +61,13 @@ pub async fn run(
 ) -> Result<(), RunError> {
     // Files first: a bad TLS or key file stops the server before anything else starts.
     let security = security::Setup::start(&config.security).map_err(RunError::Security)?;
-    let store = Arc::new(store::open(&config).map_err(RunError::Store)?);
+    let store = Arc::new(store::open(&config.store).map_err(RunError::Store)?);
     let readiness = store.readiness();
     // Cancelled when the grace begins (health is then the shutdown's) and when the drain does.
     let stopping = CancellationToken::new();
     let draining = CancellationToken::new();
-    let api = GameApi::new(store, &config, draining.clone()).with_guard(security.guard.clone());
+    let api = GameApi::new(store, config.api(), &config.security, draining.clone())
+        .with_guard(security.guard.clone());
 
     let (health, health_service) = tonic_health::server::health_reporter();
     match readiness {
@@ -103,7 +107,7 @@ pub async fn run(
         .layer(web::WebLayer::new(&config.web))
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(security::gate::GateLayer::new(security.guard.clone()))
-        .layer(recode::layer(limit))
+        .layer(refusals::layer(limit))
         .layer(health::EndWatchesLayer::new(draining.clone()))
         .service(routes);
 

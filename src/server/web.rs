@@ -64,27 +64,27 @@ const ASSETS: &[Asset] = &[
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
-        body: include_bytes!("../web/dist/index.html"),
+        body: include_bytes!("../../web/dist/index.html"),
     },
     Asset {
         path: "/app.js",
         content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../web/dist/app.js"),
+        body: include_bytes!("../../web/dist/app.js"),
     },
     Asset {
         path: "/app.css",
         content_type: "text/css; charset=utf-8",
-        body: include_bytes!("../web/dist/app.css"),
+        body: include_bytes!("../../web/dist/app.css"),
     },
     Asset {
         path: "/licenses.txt",
         content_type: "text/plain; charset=utf-8",
-        body: include_bytes!("../web/dist/licenses.txt"),
+        body: include_bytes!("../../web/dist/licenses.txt"),
     },
     Asset {
         path: "/favicon.svg",
         content_type: "image/svg+xml",
-        body: include_bytes!("../web/dist/favicon.svg"),
+        body: include_bytes!("../../web/dist/favicon.svg"),
     },
 ];
 

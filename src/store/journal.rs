@@ -6,8 +6,8 @@
 //! publishes the batch's events to watchers and raises the committed watermark.
 //!
 //! Why it is shaped this way:
-//! - A caller reserves a channel slot *before* it takes a game's lock (reserving may wait when
-//!   the writer is behind: that is the backpressure), then sends under the lock. Sending is then
+//! - A caller reserves a [`Place`] in the channel *before* it takes a game's lock (reserving may
+//!   wait when the writer is behind: that is the backpressure), then sends under the lock. Sending is then
 //!   instant, so no lock is held across an `.await`, and a game's changes enter the queue in the
 //!   order the game made them.
 //! - Tickets are drawn and sent under one tiny mutex, so the queue holds them in increasing
@@ -19,13 +19,11 @@
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use chessd_rules::{Color, DrawRule, Move, Outcome, Variant};
+use chessd_rules::{DrawRule, Variant};
 use tokio::sync::{broadcast, mpsc, watch};
 
-use super::events::LogKind;
-use super::{Event, GameId, Players, TimeControl};
 use crate::error::ServiceError;
-use crate::token::TokenDigest;
+use crate::game::{Event, EventRow, GameId, Players, Seats, TimeControl};
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
 /// about 200 bytes each this bounds the queue near 1 MiB; a full queue makes new actions wait.
@@ -59,28 +57,10 @@ pub struct CreatedGame {
     pub time_control: Option<TimeControl>,
     pub draw_rule: DrawRule,
     /// The seats' token digests (the tokens themselves are never stored).
-    pub digests: [TokenDigest; 2],
+    pub seats: Seats,
     pub created_at_ms: u64,
     /// The CreateGame request id, so a retry after a restart still finds the game.
     pub request_id: Option<String>,
-}
-
-/// One event as the journal stores it.
-#[derive(Debug)]
-pub struct EventRow {
-    pub seq: u64,
-    pub at_ms: u64,
-    pub kind: LogKind,
-    /// The move of a move event.
-    pub mv: Option<Move>,
-    /// Who moved, offered or declined.
-    pub seat: Option<Color>,
-    /// A move's request id, so a retry after a restart plays nothing twice.
-    pub request_id: Option<String>,
-    /// Both clocks after the action, in milliseconds (timed games).
-    pub clocks_ms: Option<[u64; 2]>,
-    /// The outcome of a game-over event.
-    pub outcome: Option<Outcome>,
 }
 
 /// What travels to the writer.
@@ -113,9 +93,17 @@ pub struct Journal {
     committed: watch::Receiver<Committed>,
 }
 
-/// A reserved place in the journal's queue, taken before a game's lock.
-pub struct Slot<'a> {
-    permit: mpsc::Permit<'a, Queued>,
+/// A reserved place in the journal's queue, taken before a game's lock; dropped unused, it
+/// goes back to the queue.
+pub struct Place {
+    journal: Arc<Journal>,
+    permit: mpsc::OwnedPermit<Queued>,
+}
+
+impl std::fmt::Debug for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Place")
+    }
 }
 
 /// The writer's ends of a new journal.
@@ -144,7 +132,7 @@ impl Journal {
     }
 
     /// The sender, unless the journal is closed or failed.
-    pub fn sender(&self) -> Result<mpsc::Sender<Queued>, ServiceError> {
+    fn sender(&self) -> Result<mpsc::Sender<Queued>, ServiceError> {
         if self.committed.borrow().failed {
             return Err(store_failed());
         }
@@ -158,37 +146,26 @@ impl Journal {
     }
 
     /// Reserves a place in the queue (waits while the writer is behind).
-    pub async fn reserve(tx: &mpsc::Sender<Queued>) -> Result<Slot<'_>, ServiceError> {
-        tx.reserve()
+    pub async fn reserve(self: &Arc<Journal>) -> Result<Place, ServiceError> {
+        let permit = self
+            .sender()?
+            .reserve_owned()
             .await
-            .map(|permit| Slot { permit })
-            .map_err(|_| store_failed())
+            .map_err(|_| store_failed())?;
+        Ok(Place {
+            journal: self.clone(),
+            permit,
+        })
     }
 
-    /// A place in the queue if one is free now.
+    /// A place in the queue if one is free now (`None` also when the journal is closed).
     #[must_use]
-    pub fn try_reserve(tx: &mpsc::Sender<Queued>) -> Option<Slot<'_>> {
-        tx.try_reserve().ok().map(|permit| Slot { permit })
-    }
-
-    /// Queues `change` in a reserved place; returns its ticket.
-    pub fn send(
-        &self,
-        slot: Slot<'_>,
-        change: Change,
-        publish: Option<(broadcast::Sender<Arc<Event>>, Vec<Event>)>,
-    ) -> u64 {
-        let mut last = self
-            .last_ticket
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        *last += 1;
-        slot.permit.send(Queued {
-            ticket: *last,
-            change,
-            publish,
-        });
-        *last
+    pub fn try_reserve(self: &Arc<Journal>) -> Option<Place> {
+        let permit = self.sender().ok()?.try_reserve_owned().ok()?;
+        Some(Place {
+            journal: self.clone(),
+            permit,
+        })
     }
 
     /// Waits until `ticket` is committed (0: nothing to wait for).
@@ -214,6 +191,28 @@ impl Journal {
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .take();
+    }
+}
+
+impl Place {
+    /// Queues `change` here; returns its ticket.
+    pub fn send(
+        self,
+        change: Change,
+        publish: Option<(broadcast::Sender<Arc<Event>>, Vec<Event>)>,
+    ) -> u64 {
+        let mut last = self
+            .journal
+            .last_ticket
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *last += 1;
+        self.permit.send(Queued {
+            ticket: *last,
+            change,
+            publish,
+        });
+        *last
     }
 }
 

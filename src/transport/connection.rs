@@ -10,144 +10,18 @@
 //!    forced close (drain timeout, eviction, a reset of an HTTP/1.1 call, a write stall) drops
 //!    the connection at once.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
 
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpStream;
-use tokio::sync::Notify;
 use tokio::time::{Instant, sleep_until, timeout_at};
 use tokio_util::either::Either;
-use tokio_util::sync::CancellationToken;
 
-use super::io::Watched;
-use super::listener::Greeting;
-use super::stream::{ConnService, StreamExec};
-use super::{Closed, Shared, closed};
-
-/// What a connection's parts share: its facts, its open calls, and how to close it.
-#[derive(Debug)]
-pub struct ConnState {
-    pub(super) id: u64,
-    pub(super) peer: SocketAddr,
-    pub(super) local: SocketAddr,
-    greeting: Arc<Greeting>,
-    greeted: AtomicBool,
-    /// Calls from request to response body dropped.
-    open_calls: AtomicUsize,
-    /// When the last call ended (or the connection greeted), for the idle timeout. A plain
-    /// mutex: held for a read or write of an instant, never across an await.
-    idle_since: Mutex<Instant>,
-    /// Wakes the connection's task when it greets or its open calls go to or from zero.
-    changed: Notify,
-    /// Cancelled to drop the connection at once; a child of the server's own, which the drain
-    /// timeout cancels.
-    close: CancellationToken,
-    /// Why the connection was closed by force, if it was (set before `close` is cancelled).
-    close_reason: Mutex<Option<Closed>>,
-    /// The reset token of the HTTP/2 stream whose task hyper is about to spawn: left by the
-    /// service, taken by the executor in the same synchronous step (see `stream`). A plain
-    /// mutex, never contended: both run on the connection's task.
-    next_stream: Mutex<Option<CancellationToken>>,
-}
-
-impl ConnState {
-    pub(super) fn new(
-        id: u64,
-        peer: SocketAddr,
-        local: SocketAddr,
-        greeting: Arc<Greeting>,
-        close: CancellationToken,
-    ) -> ConnState {
-        ConnState {
-            id,
-            peer,
-            local,
-            greeting,
-            greeted: AtomicBool::new(false),
-            open_calls: AtomicUsize::new(0),
-            idle_since: Mutex::new(Instant::now()),
-            changed: Notify::new(),
-            close,
-            close_reason: Mutex::new(None),
-            next_stream: Mutex::new(None),
-        }
-    }
-
-    /// The peer greeted: the handshake deadline no longer applies and the connection may no
-    /// longer be evicted.
-    pub(super) fn greet(&self) {
-        if !self.greeted.swap(true, Ordering::AcqRel) {
-            self.greeting.remove(self.id);
-            *lock(&self.idle_since) = Instant::now();
-            self.changed.notify_one();
-        }
-    }
-
-    fn greeted(&self) -> bool {
-        self.greeted.load(Ordering::Acquire)
-    }
-
-    /// Closes the connection at once, for `reason` (the first reason given is kept).
-    pub(super) fn force_close(&self, reason: Closed) {
-        lock(&self.close_reason).get_or_insert(reason);
-        self.close.cancel();
-    }
-
-    pub(super) fn close_token(&self) -> CancellationToken {
-        self.close.clone()
-    }
-
-    pub(super) fn write_stalled(&self) {
-        lock(&self.close_reason).get_or_insert(Closed::WriteStall);
-    }
-
-    pub(super) fn offer_stream_token(&self, token: CancellationToken) {
-        *lock(&self.next_stream) = Some(token);
-    }
-
-    pub(super) fn take_stream_token(&self) -> Option<CancellationToken> {
-        lock(&self.next_stream).take()
-    }
-
-    pub(super) fn begin_call(self: &Arc<ConnState>) -> CallGuard {
-        if self.open_calls.fetch_add(1, Ordering::AcqRel) == 0 {
-            self.changed.notify_one();
-        }
-        CallGuard(self.clone())
-    }
-
-    /// When the connection becomes idle too long, or `None` while a call is open.
-    fn idle_deadline(&self, idle_timeout: Duration) -> Option<Instant> {
-        (self.open_calls.load(Ordering::Acquire) == 0)
-            .then(|| *lock(&self.idle_since) + idle_timeout)
-    }
-}
-
-/// A poisoned lock only means another thread panicked while holding it; the instants and
-/// options inside are valid whatever happened.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Counts a call as open on its connection while it lives.
-#[derive(Debug)]
-pub struct CallGuard(Arc<ConnState>);
-
-impl Drop for CallGuard {
-    fn drop(&mut self) {
-        if self.0.open_calls.fetch_sub(1, Ordering::AcqRel) == 1 {
-            *lock(&self.0.idle_since) = Instant::now();
-            self.0.changed.notify_one();
-        }
-    }
-}
+use crate::transport::config::HTTP1_HEADER_TIMEOUT;
+use crate::transport::io::Watched;
+use crate::transport::state::{Closed, ConnState, Shared, closed, lock};
+use crate::transport::stream::{ConnService, StreamExec};
 
 /// Serves one accepted connection to its end.
 pub(super) async fn serve<S, B>(tcp: TcpStream, conn: Arc<ConnState>, shared: Arc<Shared<S>>)
@@ -188,7 +62,7 @@ where
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(config.idle_timeout.min(super::HTTP1_HEADER_TIMEOUT));
+        .header_read_timeout(config.idle_timeout.min(HTTP1_HEADER_TIMEOUT));
     builder
         .http2()
         .timer(TokioTimer::new())

@@ -8,65 +8,23 @@
 //! also evicts a silent connection, then retries after a pause; both the cap and accept errors
 //! are logged (at most once per `LOG_EVERY`) and counted.
 
-use std::collections::BTreeMap;
 use std::io;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
-use super::connection::{self, ConnState};
-use super::{Closed, Shared, Throttle};
+use crate::transport::connection;
+use crate::transport::state::{ConnState, Shared};
+use crate::transport::throttle::Throttle;
 
 /// After an accept error, the loop pauses this long rather than spinning on the same error.
 const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(50);
 /// After an eviction at the fd limit, long enough for the evicted connection to close its
 /// socket, short enough that a queue of silent sockets drains quickly.
 const EVICTION_PAUSE: Duration = Duration::from_millis(2);
-
-/// Connections that have not greeted yet, oldest first: the ones eviction may close.
-#[derive(Debug, Default)]
-pub struct Greeting {
-    /// Keyed by connection id (ids rise, so the first is the oldest). A plain mutex: every
-    /// use is one map operation.
-    waiting: Mutex<BTreeMap<u64, Arc<ConnState>>>,
-}
-
-impl Greeting {
-    fn insert(&self, conn: Arc<ConnState>) {
-        self.lock().insert(conn.id, conn);
-    }
-
-    /// Forgets connection `id` (it greeted or closed).
-    pub(super) fn remove(&self, id: u64) {
-        self.lock().remove(&id);
-    }
-
-    fn is_empty(&self) -> bool {
-        self.lock().is_empty()
-    }
-
-    /// Closes the oldest connection still greeting; `false` if there is none.
-    fn evict_oldest(&self) -> bool {
-        let oldest = self.lock().pop_first();
-        match oldest {
-            Some((_, conn)) => {
-                conn.force_close(Closed::Evicted);
-                true
-            }
-            None => false,
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Arc<ConnState>>> {
-        // The map stays consistent whatever a panicking holder did: each use is one operation.
-        self.waiting
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
 
 /// Accepts connections until `stop` is cancelled, then drops the listener (closing the port
 /// at once: new clients are refused rather than left waiting).

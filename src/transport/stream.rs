@@ -27,7 +27,7 @@ use tonic::transport::server::TcpConnectInfo;
 use tower::ServiceExt;
 use tower::util::Oneshot;
 
-use super::connection::{CallGuard, ConnState};
+use crate::transport::state::{CallGuard, ConnState};
 
 /// Ends a call's transport at once (see the module doc): RST_STREAM for an HTTP/2 stream, the
 /// connection closed for HTTP/1.1. Calls served some other way get one that does nothing.

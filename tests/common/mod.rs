@@ -23,6 +23,14 @@ use tonic_types::StatusExt;
 /// advance through it at once when nothing else is pending).
 const EVENT_WAIT: Duration = Duration::from_secs(20);
 
+/// The default configuration on the Redis (or, with `cluster`, the Redis Cluster seeds) at
+/// `url`.
+pub fn on_redis(url: String, cluster: bool) -> chessd::ServerConfig {
+    let mut config = chessd::ServerConfig::default();
+    config.store.backend = chessd::store::Backend::Redis { url, cluster };
+    config
+}
+
 /// `msg` with `authorization: Bearer <token>`.
 pub fn authed<T>(msg: T, token: &str) -> Request<T> {
     let mut request = Request::new(msg);

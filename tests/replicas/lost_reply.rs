@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use chessd::config::ServerConfig;
 use chessd::proto as pb;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -62,10 +61,10 @@ async fn create_retried_after_a_lost_reply_gets_its_game() {
     let redis = Redis::start();
     let swallow = Arc::new(AtomicBool::new(false));
     let port = lossy_proxy(redis.port, swallow.clone()).await;
-    let replica = support::replica_with(ServerConfig {
-        redis_url: Some(format!("redis://127.0.0.1:{port}/")),
-        ..ServerConfig::default()
-    })
+    let replica = support::replica_with(crate::common::on_redis(
+        format!("redis://127.0.0.1:{port}/"),
+        false,
+    ))
     .await;
     let mut client = replica.client().await;
     // Redis learns the create script first, so the lost call is one EVALSHA that runs.

@@ -85,11 +85,7 @@ async fn redis_outage_is_unavailable_then_heals() {
 async fn replica_started_before_redis() {
     let mut redis = Redis::start();
     redis.kill();
-    let replica = support::start_replica(chessd::ServerConfig {
-        redis_url: Some(redis.url()),
-        ..chessd::ServerConfig::default()
-    })
-    .await;
+    let replica = support::start_replica(crate::common::on_redis(redis.url(), false)).await;
     replica.wait_for(ServingStatus::NotServing).await;
     let mut client = replica.client().await;
     create_is_refused(&mut client).await;
@@ -118,11 +114,7 @@ async fn old_layout_keys_keep_replicas_from_serving() {
     let redis = Redis::start();
     let reply = redis.command(&["ZADD", "chessd:games", "0", "0000000000001"]);
     assert_eq!(reply, ":1\r\n");
-    let replica = support::start_replica(chessd::ServerConfig {
-        redis_url: Some(redis.url()),
-        ..chessd::ServerConfig::default()
-    })
-    .await;
+    let replica = support::start_replica(crate::common::on_redis(redis.url(), false)).await;
     // Several probes (one every 500 ms) have found the old key.
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     assert_eq!(

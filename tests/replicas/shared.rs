@@ -9,12 +9,9 @@ use tonic::Code;
 use crate::support::{self, Redis};
 
 fn config(redis: &Redis, max_live: usize, max_finished: usize) -> ServerConfig {
-    let mut config = ServerConfig {
-        redis_url: Some(redis.url()),
-        ..ServerConfig::default()
-    };
-    config.limits.max_live_games = max_live;
-    config.limits.max_finished_games = max_finished;
+    let mut config = crate::common::on_redis(redis.url(), false);
+    config.store.limits.max_live_games = max_live;
+    config.store.limits.max_finished_games = max_finished;
     config
 }
 

@@ -33,11 +33,7 @@ pub struct Replica {
 
 /// A replica on `redis`.
 pub async fn replica(redis: &Redis) -> Replica {
-    replica_with(ServerConfig {
-        redis_url: Some(redis.url()),
-        ..ServerConfig::default()
-    })
-    .await
+    replica_with(crate::common::on_redis(redis.url(), false)).await
 }
 
 /// A replica on a Redis Cluster, given every node as a seed (`--redis-cluster`).
@@ -47,11 +43,7 @@ pub async fn cluster_replica(cluster: &Cluster) -> Replica {
 
 /// The configuration of a replica on `cluster`.
 pub fn cluster_config(cluster: &Cluster) -> ServerConfig {
-    ServerConfig {
-        redis_url: Some(cluster.urls()),
-        redis_cluster: true,
-        ..ServerConfig::default()
-    }
+    crate::common::on_redis(cluster.urls(), true)
 }
 
 pub async fn replica_with(config: ServerConfig) -> Replica {

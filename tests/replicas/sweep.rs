@@ -9,8 +9,6 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use ::redis::AsyncCommands;
 
-use chessd::ServerConfig;
-
 use crate::support::{self, Redis};
 
 /// Base32 digits of game ids (Crockford's, as chessd writes them).
@@ -156,11 +154,8 @@ async fn finished_count(db: &mut ::redis::aio::MultiplexedConnection) -> usize {
 async fn finished_games_are_trimmed_under_the_lease_only() {
     let redis = Redis::start();
     let config = || {
-        let mut config = ServerConfig {
-            redis_url: Some(redis.url()),
-            ..ServerConfig::default()
-        };
-        config.limits.max_finished_games = KEEP;
+        let mut config = crate::common::on_redis(redis.url(), false);
+        config.store.limits.max_finished_games = KEEP;
         config
     };
     let _r0 = support::replica_with(config()).await;

@@ -15,7 +15,7 @@ use crate::support::{self, describe, next_event, watch};
 #[tokio::test(start_paused = true)]
 async fn abandoned_games_end() {
     let mut config = ServerConfig::default();
-    config.limits.abandon_after = Some(Duration::from_secs(600));
+    config.store.limits.abandon_after = Some(Duration::from_secs(600));
     let server = support::start_with(config).await;
     let mut client = server.client().await;
     let (_, fresh) = support::create(&mut client, "chess", "").await;

@@ -136,7 +136,7 @@ async fn hundred_events(client: &mut Client, seats: &support::Seats) {
 #[tokio::test]
 async fn stalled_watchers_are_cut_and_free_their_seats() {
     let mut config = ServerConfig::default();
-    config.limits.max_watchers_per_game = 60;
+    config.store.limits.max_watchers_per_game = 60;
     config.security.stall_timeout = Duration::from_secs(1);
     // 100 calls from two seats in a burst: rate limits are not what this test is about (they
     // also lift the per-address watcher bounds, tested below).

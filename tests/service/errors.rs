@@ -379,7 +379,7 @@ async fn permission_denied() {
 #[tokio::test]
 async fn resource_exhausted() {
     let mut config = ServerConfig::default();
-    config.limits.max_live_games = 2;
+    config.store.limits.max_live_games = 2;
     config.max_request_bytes = 256;
     let server = start_with(config).await;
     let mut client = server.client().await;

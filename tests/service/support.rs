@@ -14,6 +14,7 @@ use crate::common::wait_for_health;
 pub use crate::common::{authed, next_event, reason, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
+use chessd::store::Backend;
 use chessd::{RunError, ServerConfig};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -88,10 +89,17 @@ pub async fn start_with(mut config: ServerConfig) -> TestServer {
         StoreKind::RedisCluster => Some(Backing::Cluster(Cluster::start())),
     };
     match &redis {
-        Some(Backing::Single(redis)) => config.redis_url = Some(redis.url()),
+        Some(Backing::Single(redis)) => {
+            config.store.backend = Backend::Redis {
+                url: redis.url(),
+                cluster: false,
+            };
+        }
         Some(Backing::Cluster(cluster)) => {
-            config.redis_url = Some(cluster.urls());
-            config.redis_cluster = true;
+            config.store.backend = Backend::Redis {
+                url: cluster.urls(),
+                cluster: true,
+            };
         }
         None => {}
     }

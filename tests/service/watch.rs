@@ -189,7 +189,7 @@ async fn heartbeat_when_quiet() {
 #[tokio::test]
 async fn many_watchers_and_the_limit() {
     let mut config = ServerConfig::default();
-    config.limits.max_watchers_per_game = 3;
+    config.store.limits.max_watchers_per_game = 3;
     let server = start_with(config).await;
     let mut client = server.client().await;
     let (_, seats) = create(&mut client, "chess", "").await;
@@ -241,7 +241,7 @@ async fn many_watchers_and_the_limit() {
 #[tokio::test]
 async fn slow_watcher_is_cut_off_and_resumes() {
     let mut config = ServerConfig::default();
-    config.limits.watch_buffer = 4;
+    config.store.limits.watch_buffer = 4;
     let server = start_with(config).await;
     let mut client = server.client().await;
     // A tiny HTTP/2 window: the server can send the slow watcher only a few events ahead.

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 
 use chessd::ServerConfig;
 use chessd::proto as pb;
-use chessd::web::{CONTENT_SECURITY_POLICY, WebConfig};
+use chessd::server::web::{CONTENT_SECURITY_POLICY, WebConfig};
 use http::{Method, Request, StatusCode, header};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;

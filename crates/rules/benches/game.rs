@@ -73,13 +73,34 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("game");
     bench_games(&mut group, "play uci + san + outcome, per ply", &games());
     for (variant, text) in [
-        (Variant::Chess960, include_str!("../tests/data/reference-chess960.json")),
-        (Variant::ThreeCheck, include_str!("../tests/data/reference-threecheck.json")),
-        (Variant::KingOfTheHill, include_str!("../tests/data/reference-kingofthehill.json")),
-        (Variant::Antichess, include_str!("../tests/data/reference-antichess.json")),
-        (Variant::Atomic, include_str!("../tests/data/reference-atomic.json")),
-        (Variant::Horde, include_str!("../tests/data/reference-horde.json")),
-        (Variant::Crazyhouse, include_str!("../tests/data/reference-crazyhouse.json")),
+        (
+            Variant::Chess960,
+            include_str!("../tests/data/reference-chess960.json"),
+        ),
+        (
+            Variant::ThreeCheck,
+            include_str!("../tests/data/reference-threecheck.json"),
+        ),
+        (
+            Variant::KingOfTheHill,
+            include_str!("../tests/data/reference-kingofthehill.json"),
+        ),
+        (
+            Variant::Antichess,
+            include_str!("../tests/data/reference-antichess.json"),
+        ),
+        (
+            Variant::Atomic,
+            include_str!("../tests/data/reference-atomic.json"),
+        ),
+        (
+            Variant::Horde,
+            include_str!("../tests/data/reference-horde.json"),
+        ),
+        (
+            Variant::Crazyhouse,
+            include_str!("../tests/data/reference-crazyhouse.json"),
+        ),
     ] {
         let name = format!("{variant}: play uci + san + outcome, per ply");
         bench_games(&mut group, &name, &variant_games(variant, text));

@@ -35,8 +35,8 @@ use tonic::Status;
 pub use peers::{PeerSlot, PeerWatchers};
 pub use pump::{Pump, PumpConfig};
 
+use crate::game::GameId;
 use crate::proto::WatchGameResponse;
-use crate::store::GameId;
 
 /// Messages queued between a watcher's pump and its stream: enough to ride over a scheduling
 /// hiccup, few enough that a stalled client holds almost nothing (the game's broadcast

@@ -7,8 +7,8 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use crate::error::ServiceError;
+use crate::game::GameId;
 use crate::security::limits::peer_key;
-use crate::store::GameId;
 
 /// The streams each address holds.
 #[derive(Debug)]

@@ -11,12 +11,13 @@ use tokio::time::{Instant, MissedTickBehavior, interval_at, timeout};
 use tokio_util::sync::CancellationToken;
 use tonic::Status;
 
-use super::{Feed, PeerSlot};
-use crate::convert;
+use crate::api::encode as convert;
+use crate::api::watch::{Feed, PeerSlot};
 use crate::error::ServiceError;
+use crate::game::{Event, GameId, Replay, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
 use crate::proto::WatchGameResponse;
-use crate::store::{Event, EventKind, GameId, Replay, Subscription};
+use crate::store::Subscription;
 use crate::transport::StreamReset;
 
 /// What the watcher holds while it is served; dropped as one.
@@ -65,7 +66,7 @@ pub struct PumpConfig {
 }
 
 impl Pump {
-    /// A pump from `subscription` into `feed` (see [`super::WatchStream::channel`]).
+    /// A pump from `subscription` into `feed` (see [`crate::api::watch::WatchStream::channel`]).
     #[must_use]
     pub fn new(
         game_id: GameId,
@@ -150,7 +151,7 @@ impl Pump {
             if let Err(stop) = self.send(&event).await {
                 return stop;
             }
-            if ends(&event) {
+            if ends_game(&event) {
                 return Stop::GameOver;
             }
         }
@@ -172,7 +173,7 @@ impl Pump {
                         if let Err(stop) = self.send(&event).await {
                             break stop;
                         }
-                        if ends(&event) {
+                        if ends_game(&event) {
                             break Stop::GameOver;
                         }
                         heartbeat.reset();
@@ -215,13 +216,5 @@ impl Pump {
                 Err(_) => Err(Stop::TooSlow),
             },
         }
-    }
-}
-
-/// The event ends the game (a snapshot of a finished game does too).
-fn ends(event: &Event) -> bool {
-    match &event.kind {
-        EventKind::Snapshot(view) => view.game.is_over(),
-        kind => kind.is_game_over(),
     }
 }

@@ -1,24 +1,49 @@
-//! `GameRecord::extend`: events another process appended (a replica sharing a Redis), played
-//! onto a record that already holds the ones before them, as `GameRecord::restore` plays a
-//! whole game back. It keeps a replica's cached game current in time proportional to the new
-//! events rather than to the whole game.
+//! The one way back from stored events: [`GameRecord::catch_up`] plays events onto a record
+//! that holds the ones before them; a game restored from storage is a new record caught up on
+//! all its events ([`GameRecord::restore`]), and a replica's cached game is caught up on the
+//! events other replicas appended, in time proportional to the new events.
 
 use std::time::Duration;
 
 use chessd_rules::Rules;
 
-use super::{ANSWERED_MEMORY, Answered, GameRecord, Now};
-use crate::store::Clock;
-use crate::store::events::{LogEntry, LogKind, offer_after_move};
-use crate::store::journal::EventRow;
+use crate::game::clock::Clock;
+use crate::game::event::EventRow;
+use crate::game::log::{LogEntry, LogKind, offer_after_move};
+use crate::game::record::{GameRecord, Stored};
+use crate::game::time::Now;
 
 impl GameRecord {
+    /// A game rebuilt from its stored events, played again through the engine, with its clock
+    /// running from `now` (the downtime is charged to nobody; the side to move is charged
+    /// `stored.charged`, its thinking time before it). `key` hashes a move's request id as the
+    /// store does, so retries from before the restart are still recognised. An event that does
+    /// not fit the game (a gap, an illegal move) is an error: the store refuses to serve a game
+    /// that is not what it was.
+    pub fn restore(
+        stored: Stored,
+        key: impl Fn(&str) -> u64,
+        now: Now,
+    ) -> Result<GameRecord, String> {
+        let mut record = GameRecord::blank(
+            stored.start,
+            stored.draw_rule,
+            stored.time_control,
+            stored.seats,
+            stored.created_at,
+            now,
+        );
+        record.charge(stored.charged, now);
+        record.catch_up(&stored.events, key, stored.charged, now)?;
+        Ok(record)
+    }
+
     /// Plays `rows`, the events right after the record's last one, onto the record. The clock
     /// then runs from `now` with what the last event showed, the side to move charged
     /// `charged` (its thinking time since that event). `key` hashes a move's request id as the
     /// store does. An event that does not fit (a gap, an illegal move) is an error, and the
-    /// record must then be dropped (it may be half extended).
-    pub fn extend(
+    /// record must then be dropped (it may be half caught up).
+    pub fn catch_up(
         &mut self,
         rows: &[EventRow],
         key: impl Fn(&str) -> u64,
@@ -37,24 +62,19 @@ impl GameRecord {
                         .mv
                         .ok_or_else(|| format!("event {seq}: a move without its move"))?;
                     let mover = self.game.position().turn();
-                    self.game_mut()
-                        .play(mv)
-                        .map_err(|e| format!("event {seq}: {mv} cannot be played: {e}"))?;
+                    let before = self.game.position().fen();
+                    self.game_mut().play(mv).map_err(|e| {
+                        format!("event {seq}: {mv} cannot be played in {before}: {e}")
+                    })?;
                     self.draw_offer = offer_after_move(self.draw_offer, mover);
                     if let Some(rid) = &row.request_id {
-                        if self.answered.len() == ANSWERED_MEMORY {
-                            self.answered.pop_front();
-                        }
-                        self.answered.push_back(Answered {
-                            key: key(rid),
-                            seat: mover,
-                            ply: self.game.ply(),
-                        });
+                        self.answered.remember(key(rid), mover, self.game.ply());
                     }
                 }
                 LogKind::DrawOffered(by) => self.draw_offer = Some(by),
                 LogKind::DrawDeclined(_) => self.draw_offer = None,
                 LogKind::GameOver => {
+                    // A game that ended on the board already has its outcome from the moves.
                     if !self.game.is_over() {
                         let outcome = row
                             .outcome
@@ -73,14 +93,27 @@ impl GameRecord {
             });
         }
         if let (Some(control), Some(ms)) = (self.clock.as_ref().map(Clock::control), clocks_ms) {
-            let mut remaining = ms.map(Duration::from_millis);
             let running = (!self.game.is_over()).then(|| self.game.position().turn());
-            if let Some(side) = running {
-                remaining[side.index()] = remaining[side.index()].saturating_sub(charged);
-            }
-            self.clock = Some(Clock::resume(control, remaining, running, now.mono));
+            self.clock = Some(Clock::resume(
+                control,
+                ms.map(Duration::from_millis),
+                running,
+                now.mono,
+            ));
+            self.charge(charged, now);
         }
         Ok(())
+    }
+
+    /// Takes `charged` off the running side's clock, which runs from `now`.
+    fn charge(&mut self, charged: Duration, now: Now) {
+        if let Some(clock) = &mut self.clock
+            && let Some(side) = clock.running()
+        {
+            let mut remaining = chessd_rules::ByColor::new_with(|c| clock.remaining(c, now.mono));
+            remaining[side] = remaining[side].saturating_sub(charged);
+            *clock = Clock::resume(clock.control(), remaining, Some(side), now.mono);
+        }
     }
 }
 
@@ -88,41 +121,112 @@ impl GameRecord {
 mod tests {
     use std::time::Duration;
 
-    use chessd_rules::{Color, DrawRule, Position, Variant};
+    use chessd_rules::{ByColor, Color};
 
     use super::*;
-    use crate::convert;
-    use crate::store::record::Stored;
-    use crate::store::{Action, NewGame, Players, RequestId, TimeControl};
-    use crate::token::SeatToken;
+    use crate::api::decode;
+    use crate::game::record::apply::tests::record;
+    use crate::game::{Action, RequestId, Seats, TimeControl};
 
-    /// A record restored from the first events and extended with the rest is the record
-    /// restored from all of them: moves, log, offer, replayed events, retries, clocks.
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// A game rebuilt from the rows the journal stored is the game it was: same moves,
+    /// outcome, offers, seqs, replayed events and answered request ids, and its clocks as they
+    /// stood at the last event.
     #[test]
-    fn extend_matches_restore() {
+    fn restore_from_journal_rows() {
         let tc = TimeControl {
             initial: Duration::from_secs(60),
             increment: Duration::from_secs(1),
         };
-        let new = NewGame {
-            start: Position::new(Variant::Chess),
-            time_control: Some(tc),
-            players: Players {
-                white: "w".into(),
-                black: "b".into(),
-            },
-            draw_rule: DrawRule::Claim,
-            request_id: None,
-        };
-        let tokens = [
-            SeatToken::generate().unwrap(),
-            SeatToken::generate().unwrap(),
-        ];
-        let start = Now::read();
-        let digests = tokens.map(|t| t.digest());
-        let mut rec = GameRecord::new(&new, digests, start);
+        let (mut rec, tokens, now) = record(START, Some(tc));
         let keyed = |text: &str, rid: &str| Action::Move {
-            text: convert::move_text(text).unwrap(),
+            text: decode::move_text(text).unwrap(),
+            expected_ply: None,
+            request_id: RequestId::parse(rid).unwrap(),
+            offer_draw: false,
+        };
+        let script = [
+            (Color::White, keyed("e4", "a")),
+            (Color::White, Action::OfferDraw),
+            (Color::Black, Action::RespondToDraw { accept: false }),
+            (Color::Black, keyed("e5", "b")),
+            (Color::Black, Action::OfferDraw),
+        ];
+        let key = |rid: &str| rid.len() as u64 * 1000 + u64::from(rid.as_bytes()[0]);
+        let mut rows = Vec::new();
+        let mut live = Vec::new();
+        let mut at = now;
+        for (i, (seat, action)) in script.iter().enumerate() {
+            at = Now {
+                mono: now.mono + Duration::from_millis(500 * i as u64),
+                wall: now.wall + Duration::from_millis(500 * i as u64),
+            };
+            let before = rec.last_seq();
+            let rid = match action {
+                Action::Move { request_id, .. } => request_id.clone(),
+                _ => None,
+            };
+            let request_key = rid.as_ref().map(|r| key(r.as_str()));
+            rec.apply(*seat, action, request_key, at, &mut live)
+                .unwrap();
+            rows.extend(rec.rows_after(before, at, rid.as_ref()));
+        }
+        let stored = Stored {
+            start: *rec.game().start(),
+            draw_rule: rec.game().draw_rule(),
+            time_control: Some(tc),
+            seats: Seats::of(&tokens),
+            created_at: rec.created_at,
+            events: rows,
+            charged: Duration::ZERO,
+        };
+        let back = GameRecord::restore(stored, key, at).unwrap();
+        assert_eq!(back.game().moves(), rec.game().moves());
+        assert_eq!(back.draw_offer, Some(Color::Black));
+        assert_eq!(back.log, rec.log);
+        assert_eq!(back.seat_of(tokens.black()).unwrap(), Color::Black);
+        let clocks =
+            |r: &GameRecord| ByColor::new_with(|c| r.clock.as_ref().unwrap().remaining(c, at.mono));
+        assert_eq!(clocks(&back), clocks(&rec));
+        let events = |r: &GameRecord| -> Vec<_> {
+            r.replay_after(0)
+                .map(|e| crate::api::encode::event(&e))
+                .collect()
+        };
+        assert_eq!(events(&back), events(&rec));
+        // The retry of "b" after the restart is still recognised.
+        let mut out = Vec::new();
+        let mut back = back;
+        let again = back
+            .apply(
+                Color::Black,
+                &keyed("e7e5", "b"),
+                Some(key("b")),
+                at,
+                &mut out,
+            )
+            .unwrap();
+        assert_eq!(again.map(|m| m.ply), Some(2));
+        assert!(out.is_empty(), "nothing played twice");
+        // The game goes on and ends as usual.
+        back.apply(Color::White, &Action::Resign, None, at, &mut out)
+            .unwrap();
+        assert!(back.is_over());
+    }
+
+    /// A record restored from the first events and caught up on the rest is the record
+    /// restored from all of them: moves, log, offer, replayed events, retries, clocks.
+    #[test]
+    fn catch_up_matches_restore() {
+        let tc = TimeControl {
+            initial: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        let (mut rec, tokens, start) = record(START, Some(tc));
+        let seats = Seats::of(&tokens);
+        let keyed = |text: &str, rid: &str| Action::Move {
+            text: decode::move_text(text).unwrap(),
             expected_ply: None,
             request_id: RequestId::parse(rid).unwrap(),
             offer_draw: false,
@@ -156,53 +260,41 @@ mod tests {
                 &mut Vec::new(),
             )
             .unwrap();
-            rows.extend(rec.journal_rows(before, at, rid.as_ref()));
+            rows.extend(rec.rows_after(before, at, rid.as_ref()));
         }
         let stored = |events: Vec<EventRow>| Stored {
-            start: new.start,
-            draw_rule: new.draw_rule,
+            start: *rec.game().start(),
+            draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
-            digests,
-            created_at: start.wall,
+            seats,
+            created_at: rec.created_at,
             events,
             charged: Duration::ZERO,
         };
         let tail: Vec<EventRow> = rows.split_off(3);
         let whole = {
-            let mut all: Vec<EventRow> = rows.iter().map(clone_row).collect();
-            all.extend(tail.iter().map(clone_row));
+            let mut all = rows.clone();
+            all.extend(tail.iter().cloned());
             GameRecord::restore(stored(all), key, at).unwrap()
         };
         let mut part = GameRecord::restore(stored(rows), key, at).unwrap();
-        part.extend(&tail, key, Duration::ZERO, at).unwrap();
+        part.catch_up(&tail, key, Duration::ZERO, at).unwrap();
         assert_eq!(part.game().moves(), whole.game().moves());
         assert_eq!(part.log, whole.log);
         assert_eq!(part.draw_offer, whole.draw_offer);
-        let events =
-            |r: &GameRecord| -> Vec<_> { r.replay_after(0).map(|e| convert::event(&e)).collect() };
+        let events = |r: &GameRecord| -> Vec<_> {
+            r.replay_after(0)
+                .map(|e| crate::api::encode::event(&e))
+                .collect()
+        };
         assert_eq!(events(&part), events(&whole));
         let clocks =
-            |r: &GameRecord| Color::ALL.map(|c| r.clock.as_ref().unwrap().remaining(c, at.mono));
+            |r: &GameRecord| ByColor::new_with(|c| r.clock.as_ref().unwrap().remaining(c, at.mono));
         assert_eq!(clocks(&part), clocks(&whole));
-        let answered = |r: &GameRecord| -> Vec<_> {
-            r.answered.iter().map(|a| (a.key, a.seat, a.ply)).collect()
-        };
+        let answered = |r: &GameRecord| r.answered.entries();
         assert_eq!(answered(&part), answered(&whole));
         // A gap is refused.
         let mut again = GameRecord::restore(stored(Vec::new()), key, at).unwrap();
-        assert!(again.extend(&tail, key, Duration::ZERO, at).is_err());
-    }
-
-    fn clone_row(r: &EventRow) -> EventRow {
-        EventRow {
-            seq: r.seq,
-            at_ms: r.at_ms,
-            kind: r.kind,
-            mv: r.mv,
-            seat: r.seat,
-            request_id: r.request_id.clone(),
-            clocks_ms: r.clocks_ms,
-            outcome: r.outcome,
-        }
+        assert!(again.catch_up(&tail, key, Duration::ZERO, at).is_err());
     }
 }

@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 use tokio::sync::Notify;
 use tokio::time::{Instant, sleep_until};
 
-use super::GameId;
+use crate::game::GameId;
 
 /// Deadlines of timed games.
 #[derive(Debug, Default)]

@@ -7,7 +7,7 @@
 //!   URLs): the `redis` crate's async cluster connection, which learns the slot map from any
 //!   seed, sends each command to its slot's primary, follows MOVED and ASK redirections and
 //!   refreshes the map when slots move. It is only correct because every script and pipeline
-//!   of the store touches one bucket's keys, all under one hash tag (see `codec::BUCKETS`);
+//!   of the store touches one bucket's keys, all under one hash tag (see `keys::BUCKETS`);
 //!   anything spanning buckets is sent bucket by bucket.
 //!
 //! A CLUSTERDOWN answer (a slot without a reachable primary) is a Redis error like any other:

@@ -1,4 +1,5 @@
-//! Followers: how a replica's watchers get the events any replica appends.
+//! Followers: how a replica's watchers get the events any replica appends (the followers
+//! themselves are in `hub`).
 //!
 //! One follower per watched game per replica reads the game's stream and feeds a bounded
 //! `tokio::sync::broadcast` channel that all of this replica's watchers of the game share, so
@@ -27,135 +28,23 @@
 //! A follower with no watcher left is dropped (and its channel unsubscribed) at the next
 //! resync; one whose game ended is dropped after sending the game-over event.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use ::redis::Client;
-use ::redis::aio::PubSubSink;
 use tokio::sync::broadcast;
 use tokio_stream::StreamExt;
 
-use super::{Cached, Inner, codec, unavailable};
 use crate::error::ServiceError;
-use crate::store::{Event, GameId};
+use crate::game::{Event, GameId};
+use crate::store::redis::hub::{CONNECT_TIMEOUT, FollowState, Follower, Hub, RECONNECT_PAUSE};
+use crate::store::redis::keys;
+use crate::store::redis::state::{Inner, unavailable};
 
 /// How often every follower reads its tail even without a notification, and idle followers
 /// are dropped.
 pub const RESYNC: Duration = Duration::from_secs(2);
 
-/// Longest wait for the pub/sub connection, and the pause between attempts.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
-const RECONNECT_PAUSE: Duration = Duration::from_millis(200);
-
-/// The followed games of one replica.
-#[derive(Debug)]
-pub struct Hub {
-    /// Where the pub/sub connection may go: the one Redis, or a cluster's seed nodes (tried in
-    /// turn).
-    clients: Vec<Client>,
-    /// Each watched game's channel capacity (`--watch-buffer`).
-    capacity: usize,
-    /// Followed games. A std mutex, held only to find, add or drop a follower and to subscribe
-    /// a watcher to one (so a watcher never joins a follower being dropped).
-    followed: Mutex<HashMap<GameId, Arc<Follower>>>,
-    /// The subscribing half of the pub/sub connection while it is up. A std mutex: cloned out.
-    sink: Mutex<Option<PubSubSink>>,
-}
-
-/// A follower and a new receiver of its events.
-type Joined = (Arc<Follower>, broadcast::Receiver<Arc<Event>>);
-
-#[derive(Debug)]
-struct Follower {
-    /// Bounded by `--watch-buffer`; the watchers' receivers.
-    tx: broadcast::Sender<Arc<Event>>,
-    /// A std mutex: flags and the cached game, never held across an await.
-    state: Mutex<FollowState>,
-}
-
-#[derive(Debug)]
-struct FollowState {
-    /// The last seq sent to the watchers.
-    sent: u64,
-    /// The game as of `sent` (taken while a read is under way).
-    game: Option<Box<Cached>>,
-    /// A read task is running.
-    running: bool,
-    /// The stream may have grown since the running read began.
-    dirty: bool,
-}
-
-impl Follower {
-    fn lock(&self) -> MutexGuard<'_, FollowState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
 impl Hub {
-    pub fn new(clients: Vec<Client>, capacity: usize) -> Hub {
-        Hub {
-            clients,
-            capacity,
-            followed: Mutex::default(),
-            sink: Mutex::default(),
-        }
-    }
-
-    fn followed(&self) -> MutexGuard<'_, HashMap<GameId, Arc<Follower>>> {
-        self.followed.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn sink(&self) -> Option<PubSubSink> {
-        self.sink
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// The pub/sub sink, waiting up to [`CONNECT_TIMEOUT`] for the connection (it is made
-    /// in the background, at start and after an outage).
-    async fn connected_sink(&self) -> Option<PubSubSink> {
-        let deadline = tokio::time::Instant::now() + CONNECT_TIMEOUT;
-        loop {
-            if let Some(sink) = self.sink() {
-                return Some(sink);
-            }
-            if tokio::time::Instant::now() >= deadline {
-                return None;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// Drops every follower (their watchers' streams end).
-    pub fn stop(&self) {
-        self.followed().clear();
-    }
-
-    /// Joins `id`'s follower if there is one.
-    fn join(
-        &self,
-        id: GameId,
-        limit: usize,
-        new: Option<Arc<Follower>>,
-    ) -> Result<Option<Joined>, ServiceError> {
-        let mut followed = self.followed();
-        let follower = match (followed.get(&id), new) {
-            (Some(f), _) => f.clone(),
-            (None, Some(new)) => {
-                followed.insert(id, new.clone());
-                new
-            }
-            (None, None) => return Ok(None),
-        };
-        if follower.tx.receiver_count() >= limit {
-            return Err(ServiceError::TooManyWatchers { limit });
-        }
-        let rx = follower.tx.subscribe();
-        Ok(Some((follower, rx)))
-    }
-
     /// A receiver of `id`'s events after the follower's last sent seq (which is at most the
     /// game's seq in Redis now).
     pub async fn subscribe(
@@ -173,7 +62,7 @@ impl Hub {
             tracing::warn!(game_id = %id, "no pub/sub connection to redis");
             ServiceError::StoreUnavailable
         })?;
-        sink.subscribe(codec::channel(id))
+        sink.subscribe(keys::channel(id))
             .await
             .map_err(|e| unavailable(&e))?;
         let game = inner.fetch(id).await?;
@@ -192,24 +81,6 @@ impl Hub {
         // Whatever was appended between the subscription and the read.
         kick(&follower, inner, id);
         Ok(rx)
-    }
-
-    /// Drops `id`'s follower and its channel subscription.
-    async fn drop_follower(&self, id: GameId) {
-        self.followed().remove(&id);
-        self.unsubscribe(id).await;
-    }
-
-    async fn unsubscribe(&self, id: GameId) {
-        // A watcher may have followed the game again since it was dropped: its follower's
-        // subscription must stand (it would otherwise hear of moves only at the resync).
-        if self.followed().contains_key(&id) {
-            return;
-        }
-        if let Some(mut sink) = self.sink() {
-            // A failure means the connection is gone, and its subscriptions with it.
-            let _ = sink.unsubscribe(codec::channel(id)).await;
-        }
     }
 
     /// Reads every follower's tail again; drops those nobody watches any more.
@@ -341,7 +212,7 @@ pub async fn listen(inner: Weak<Inner>) {
         let ids: Vec<GameId> = strong.hub.followed().keys().copied().collect();
         let mut subscribed = true;
         for id in ids {
-            if sink.subscribe(codec::channel(id)).await.is_err() {
+            if sink.subscribe(keys::channel(id)).await.is_err() {
                 subscribed = false;
                 break;
             }
@@ -367,7 +238,7 @@ pub async fn listen(inner: Weak<Inner>) {
                 message = messages.next() => {
                     let Some(message) = message else { break };
                     let Some(strong) = inner.upgrade() else { return };
-                    if let Some(id) = codec::game_of_channel(message.get_channel_name()) {
+                    if let Some(id) = keys::game_of_channel(message.get_channel_name()) {
                         strong.hub.kick_game(&strong, id);
                     }
                 }

@@ -16,7 +16,7 @@
 //! - [`RELEASE`]: gives back the finished-games trim lease (see `sweep`) only if it is still
 //!   the caller's.
 //!
-//! Redis Cluster: every key a script declares is its game's bucket's (`codec::BUCKETS`: the
+//! Redis Cluster: every key a script declares is its game's bucket's (`keys::BUCKETS`: the
 //! game's hash and stream and the bucket's list, deadlines, finished set, live count, result
 //! counts and request records share one hash tag; RELEASE's only key is the lease, which is
 //! alone in its slot), so each script runs on one slot's primary

@@ -33,7 +33,7 @@
 //!   last one's deletes. A holder that finds [`TRIM_LEASE`]/2 gone before a delete stops there
 //!   rather than delete after its lease may have passed to another replica.
 //!
-//! Every bucket (`codec::BUCKETS`) is swept by every replica, one command per bucket: the
+//! Every bucket (`keys::BUCKETS`) is swept by every replica, one command per bucket: the
 //! buckets are in different cluster slots.
 
 use std::sync::atomic::Ordering;
@@ -42,9 +42,13 @@ use std::time::{Duration, Instant, SystemTime};
 
 use ::redis::RedisError;
 
-use super::{BUCKETS, Inner, codec, deadline_ms, scripts, unavailable};
 use crate::error::ServiceError;
-use crate::store::GameId;
+use crate::game::{GameId, epoch_ms};
+use crate::store::redis::codec::deadline_ms;
+use crate::store::redis::keys;
+use crate::store::redis::keys::BUCKETS;
+use crate::store::redis::scripts;
+use crate::store::redis::state::{Inner, unavailable};
 
 /// How often Redis is probed.
 pub const PROBE_PERIOD: Duration = Duration::from_millis(500);
@@ -81,7 +85,7 @@ impl std::fmt::Display for Down {
                 "redis holds {n} key(s) of the key layout before buckets ({}): finish or \
                  delete those games with the chessd version that wrote them, or use another \
                  Redis; this version will not serve beside them",
-                codec::OLD_LAYOUT_KEYS.join(", ")
+                keys::OLD_LAYOUT_KEYS.join(", ")
             ),
         }
     }
@@ -111,7 +115,7 @@ async fn check(inner: &Inner) -> Result<(), Down> {
     }
     // EXISTS over keys of several slots: the cluster client splits it by slot and adds up.
     let old: u64 = ::redis::cmd("EXISTS")
-        .arg(&codec::OLD_LAYOUT_KEYS[..])
+        .arg(&keys::OLD_LAYOUT_KEYS[..])
         .query_async(&mut conn)
         .await
         .map_err(Down::Redis)?;
@@ -171,8 +175,8 @@ async fn sweep_flags(inner: &Arc<Inner>) -> Result<(), ServiceError> {
 }
 
 async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), ServiceError> {
-    let deadlines = codec::deadlines_key(bucket);
-    let now = codec::epoch_ms(SystemTime::now());
+    let deadlines = keys::deadlines_key(bucket);
+    let now = epoch_ms(SystemTime::now());
     let due: Vec<String> = ::redis::cmd("ZRANGEBYSCORE")
         .arg(&deadlines)
         .arg("-inf")
@@ -243,8 +247,8 @@ async fn redeadline(
 ) -> Result<(), ServiceError> {
     scripts::REDEADLINE
         .prepare_invoke()
-        .key(codec::game_key(id))
-        .key(codec::deadlines_key(bucket))
+        .key(keys::game_key(id))
+        .key(keys::deadlines_key(bucket))
         .arg(seq)
         .arg(id.to_string())
         .arg(deadline.map(|d| d.to_string()).unwrap_or_default())
@@ -301,7 +305,7 @@ async fn trim_held(inner: &Arc<Inner>, leased: Instant) -> Result<(), ServiceErr
     let mut counts = [0usize; BUCKETS];
     for (bucket, count) in counts.iter_mut().enumerate() {
         *count = ::redis::cmd("ZCARD")
-            .arg(codec::finished_key(bucket))
+            .arg(keys::finished_key(bucket))
             .query_async(&mut conn)
             .await
             .map_err(|e| unavailable(&e))?;
@@ -317,7 +321,7 @@ async fn trim_held(inner: &Arc<Inner>, leased: Instant) -> Result<(), ServiceErr
         let mut oldest: Vec<(f64, usize, String)> = Vec::new();
         for bucket in (0..BUCKETS).filter(|&b| counts[b] > 0) {
             let part: Vec<(String, f64)> = ::redis::cmd("ZRANGE")
-                .arg(codec::finished_key(bucket))
+                .arg(keys::finished_key(bucket))
                 .arg(0)
                 .arg(excess - 1)
                 .arg("WITHSCORES")
@@ -332,11 +336,11 @@ async fn trim_held(inner: &Arc<Inner>, leased: Instant) -> Result<(), ServiceErr
         }
     }
     if let Some(retention) = inner.limits.retention {
-        let cutoff = codec::epoch_ms(SystemTime::now())
+        let cutoff = epoch_ms(SystemTime::now())
             .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
         for (bucket, doomed) in doomed.iter_mut().enumerate() {
             let old: Vec<String> = ::redis::cmd("ZRANGEBYSCORE")
-                .arg(codec::finished_key(bucket))
+                .arg(keys::finished_key(bucket))
                 .arg("-inf")
                 .arg(format!("({cutoff}"))
                 .arg("LIMIT")
@@ -366,14 +370,14 @@ async fn trim_held(inner: &Arc<Inner>, leased: Instant) -> Result<(), ServiceErr
         let mut pipe = ::redis::pipe();
         for text in doomed {
             if let Ok(id) = text.parse::<GameId>() {
-                pipe.del(codec::game_key(id))
+                pipe.del(keys::game_key(id))
                     .ignore()
-                    .del(codec::events_key(id))
+                    .del(keys::events_key(id))
                     .ignore();
             }
-            pipe.zrem(codec::games_key(bucket), text)
+            pipe.zrem(keys::games_key(bucket), text)
                 .ignore()
-                .zrem(codec::finished_key(bucket), text)
+                .zrem(keys::finished_key(bucket), text)
                 .ignore();
         }
         pipe.query_async::<()>(&mut conn)

@@ -1,0 +1,109 @@
+//! What every handler does around its own work: the call's span (method, game id, request
+//! id), one log line saying how it ended, one count in the metrics (method, code, handling
+//! time), the one mapping of its error to a status; and the credentials a call carries (the
+//! gate's findings, the seat token).
+
+use std::future::Future;
+use std::time::Instant;
+
+use tonic::metadata::MetadataMap;
+use tonic::{Request, Response, Status};
+use tracing::{Instrument, Span};
+
+use crate::error::ServiceError;
+use crate::game::SeatToken;
+use crate::game::token::BearerError;
+use crate::metrics;
+use crate::security::gate::Caller;
+
+/// What the gate learned about the call (nothing when the API runs without the gate).
+pub fn caller<T>(request: &Request<T>) -> Caller {
+    request
+        .extensions()
+        .get::<Caller>()
+        .copied()
+        .unwrap_or_default()
+}
+
+/// The seat token from `authorization: Bearer <token>`.
+pub fn seat_token(metadata: &MetadataMap) -> Result<SeatToken, ServiceError> {
+    let header = match metadata.get("authorization") {
+        None => None,
+        // Non-ASCII header bytes cannot be a token.
+        Some(value) => Some(value.to_str().map_err(|_| ServiceError::InvalidToken)?),
+    };
+    SeatToken::from_bearer(header).map_err(|e| match e {
+        BearerError::Missing => ServiceError::MissingToken,
+        BearerError::Malformed => ServiceError::InvalidToken,
+    })
+}
+
+/// One call in progress: its method, span and start, for its log line and its metrics.
+pub struct Call {
+    method: &'static str,
+    span: Span,
+    started: Instant,
+}
+
+/// The span of one call. The request id is the request's own, else the `x-request-id`
+/// metadata a proxy may have set.
+pub fn rpc_span(
+    method: &'static str,
+    metadata: &MetadataMap,
+    game_id: &str,
+    request_id: &str,
+) -> Call {
+    let request_id = if request_id.is_empty() {
+        metadata
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+    } else {
+        request_id
+    };
+    // Client text goes into logs only when short; ids are short by construction. The fields
+    // are given at creation (an absent one stays empty): recording them afterwards would make
+    // the log formatter render the span's fields a second time on every call.
+    let game_id = (!game_id.is_empty() && game_id.len() <= 64).then_some(game_id);
+    let request_id = (!request_id.is_empty() && request_id.len() <= 128).then_some(request_id);
+    let span = tracing::info_span!("rpc", method, game_id, request_id);
+    Call {
+        method,
+        span,
+        started: Instant::now(),
+    }
+}
+
+/// Runs a handler body in its span, logs how it ended, counts it, and maps the error to its
+/// status.
+pub async fn traced<T>(
+    call: Call,
+    body: impl Future<Output = Result<T, ServiceError>>,
+) -> Result<Response<T>, Status> {
+    let Call {
+        method,
+        span,
+        started,
+    } = call;
+    let result = body.instrument(span.clone()).await;
+    let answer = span.in_scope(|| match result {
+        Ok(answer) => {
+            tracing::debug!("ok");
+            Ok(Response::new(answer))
+        }
+        Err(error) => {
+            let status = error.status();
+            match &error {
+                ServiceError::Internal(cause) => tracing::error!(error = %cause, "internal error"),
+                _ => tracing::info!(code = ?status.code(), reason = error.reason(), error = %error, "refused"),
+            }
+            Err(status)
+        }
+    });
+    let code = match &answer {
+        Ok(_) => tonic::Code::Ok,
+        Err(status) => status.code(),
+    };
+    metrics::rpc(method, code, started.elapsed());
+    answer
+}

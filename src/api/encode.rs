@@ -1,0 +1,359 @@
+//! Domain values into protobuf: moves in UCI and SAN, positions as FEN, times as protobuf
+//! `Timestamp`/`Duration`, events for WatchGame, result counts, analyses.
+
+use std::time::{Duration, SystemTime};
+
+use chessd_rules::{self as rules, Rules};
+
+use crate::game::{
+    Acted, ClockReading, Created, Event, EventKind, GameStatus, GameSummary, GameView, MoveInfo,
+    Stats, TimeControl,
+};
+use crate::proto as pb;
+use crate::store::GamePage;
+
+/// Server time as a protobuf timestamp.
+#[must_use]
+pub fn timestamp(t: SystemTime) -> prost_types::Timestamp {
+    t.into()
+}
+
+/// A duration as protobuf (saturating: clocks never exceed a few days).
+#[must_use]
+pub fn proto_duration(d: Duration) -> prost_types::Duration {
+    prost_types::Duration::try_from(d).unwrap_or(prost_types::Duration {
+        seconds: i64::MAX,
+        nanos: 0,
+    })
+}
+
+fn color(c: rules::Color) -> i32 {
+    match c {
+        rules::Color::White => pb::Color::White as i32,
+        rules::Color::Black => pb::Color::Black as i32,
+    }
+}
+
+fn maybe_color(c: Option<rules::Color>) -> i32 {
+    c.map_or(pb::Color::Unspecified as i32, color)
+}
+
+fn proto_variant(v: rules::Variant) -> i32 {
+    match v {
+        rules::Variant::Chess => pb::Variant::Chess as i32,
+        rules::Variant::RacingKings => pb::Variant::RacingKings as i32,
+        // The API has no value for the other variants yet.
+        _ => pb::Variant::Unspecified as i32,
+    }
+}
+
+fn status(s: GameStatus) -> i32 {
+    match s {
+        GameStatus::Ongoing => pb::GameStatus::Ongoing as i32,
+        GameStatus::Finished => pb::GameStatus::Finished as i32,
+        GameStatus::Aborted => pb::GameStatus::Aborted as i32,
+    }
+}
+
+fn termination(t: rules::Termination) -> i32 {
+    use rules::Termination as T;
+    (match t {
+        T::Checkmate => pb::Termination::Checkmate,
+        T::Stalemate => pb::Termination::Stalemate,
+        T::InsufficientMaterial => pb::Termination::InsufficientMaterial,
+        T::Repetition => pb::Termination::Repetition,
+        T::FiftyMoveRule => pb::Termination::FiftyMoveRule,
+        T::Race => pb::Termination::Race,
+        T::Resignation => pb::Termination::Resignation,
+        T::Agreement => pb::Termination::Agreement,
+        T::TimeForfeit => pb::Termination::TimeForfeit,
+        T::Abandonment => pb::Termination::Abandonment,
+        T::Aborted => pb::Termination::Aborted,
+        // The API has no value for the other variants' ends yet.
+        _ => pb::Termination::Unspecified,
+    }) as i32
+}
+
+/// How a game ended.
+#[must_use]
+pub fn outcome(o: rules::Outcome) -> pb::Outcome {
+    let result = match (o.termination, o.winner) {
+        (rules::Termination::Aborted, _) => pb::GameResult::Unspecified,
+        (_, Some(rules::Color::White)) => pb::GameResult::WhiteWins,
+        (_, Some(rules::Color::Black)) => pb::GameResult::BlackWins,
+        (_, None) => pb::GameResult::Draw,
+    };
+    pb::Outcome {
+        result: result as i32,
+        winner: maybe_color(o.winner),
+        termination: termination(o.termination),
+        pgn_result: o.result().to_owned(),
+    }
+}
+
+fn clocks(c: &ClockReading) -> pb::Clocks {
+    pb::Clocks {
+        white_remaining: Some(proto_duration(*c.remaining.white())),
+        black_remaining: Some(proto_duration(*c.remaining.black())),
+        running: maybe_color(c.running),
+        read_at: Some(timestamp(c.read_at)),
+    }
+}
+
+fn proto_time_control(tc: TimeControl) -> pb::TimeControl {
+    pb::TimeControl {
+        initial: Some(proto_duration(tc.initial)),
+        increment: Some(proto_duration(tc.increment)),
+    }
+}
+
+fn notation(pos: &rules::Position, m: rules::Move) -> pb::MoveNotation {
+    pb::MoveNotation {
+        uci: m.to_string(),
+        san: rules::san_plus(pos, m),
+    }
+}
+
+/// Every legal move of `pos` in both notations.
+fn legal_moves(pos: &rules::Position) -> Vec<pb::MoveNotation> {
+    pos.legal_moves()
+        .iter()
+        .map(|&m| notation(pos, m))
+        .collect()
+}
+
+/// The full state of a game.
+#[must_use]
+pub fn game(view: &GameView) -> pb::Game {
+    game_as(view, pb::GameView::Full)
+}
+
+/// The state of a game in `detail`: the basic view leaves out the move list and the legal
+/// moves, which cost time and bytes in proportion to the game (SAN is worked out for every
+/// move played and every legal move).
+#[must_use]
+pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
+    let full = detail != pb::GameView::Basic;
+    let g = &view.game;
+    let pos = g.position();
+    let moves = if full {
+        g.moves()
+            .iter()
+            .zip(g.sans())
+            .map(|(m, san)| pb::MoveNotation {
+                uci: m.to_string(),
+                san: san.to_owned(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    pb::Game {
+        game_id: view.id.to_string(),
+        variant: proto_variant(pos.variant()),
+        white_player: view.players.white.clone(),
+        black_player: view.players.black.clone(),
+        start_fen: start_fen(g.start()),
+        fen: pos.fen(),
+        ply: g.ply(),
+        moves,
+        legal_moves: if g.is_over() || !full {
+            Vec::new()
+        } else {
+            legal_moves(pos)
+        },
+        turn: color(pos.turn()),
+        in_check: pos.is_check(),
+        status: status(view.status()),
+        outcome: g.outcome().map(outcome),
+        time_control: view.time_control.map(proto_time_control),
+        clocks: view.clocks.as_ref().map(clocks),
+        draw_rule: match g.draw_rule() {
+            rules::DrawRule::Claim => pb::DrawRule::Claim as i32,
+            rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
+        },
+        draw_offer: maybe_color(view.draw_offer),
+        last_seq: view.last_seq,
+        created_at: Some(timestamp(view.created_at)),
+    }
+}
+
+/// A game's start as FEN. Most games begin from their variant's start, whose FEN is a
+/// constant: copied rather than written out again on every answer (SubmitMove's included).
+fn start_fen(start: &rules::Position) -> String {
+    let variant = start.variant();
+    if *start == rules::Position::new(variant) {
+        variant.start_fen().to_owned()
+    } else {
+        start.fen()
+    }
+}
+
+/// A game in a list.
+#[must_use]
+pub fn summary(s: &GameSummary) -> pb::GameSummary {
+    pb::GameSummary {
+        game_id: s.id.to_string(),
+        variant: proto_variant(s.variant),
+        white_player: s.players.white.clone(),
+        black_player: s.players.black.clone(),
+        status: status(GameStatus::of(s.outcome)),
+        outcome: s.outcome.map(outcome),
+        ply: s.ply,
+        fen: s.position.fen(),
+        created_at: Some(timestamp(s.created_at)),
+    }
+}
+
+/// A page of games.
+#[must_use]
+pub fn page(p: &GamePage) -> pb::ListGamesResponse {
+    pb::ListGamesResponse {
+        games: p.games.iter().map(summary).collect(),
+        next_page_token: p.next.map(|id| id.to_string()).unwrap_or_default(),
+    }
+}
+
+/// A move as played.
+#[must_use]
+pub fn played(m: &MoveInfo) -> pb::PlayedMove {
+    pb::PlayedMove {
+        uci: m.mv.to_string(),
+        san: m.san.clone(),
+        ply: m.ply,
+        color: color(m.color),
+        seq: m.seq,
+    }
+}
+
+/// A new game with its seat tokens.
+#[must_use]
+pub fn created(c: &Created) -> pb::CreateGameResponse {
+    pb::CreateGameResponse {
+        game: Some(game(&c.view)),
+        white_token: c.tokens.white().to_string(),
+        black_token: c.tokens.black().to_string(),
+    }
+}
+
+/// The answer to SubmitMove, with the game in `detail` (unknown values mean the full view).
+#[must_use]
+pub fn submitted(a: &Acted, detail: i32) -> pb::SubmitMoveResponse {
+    let detail = pb::GameView::try_from(detail).unwrap_or(pb::GameView::Full);
+    pb::SubmitMoveResponse {
+        r#move: a.played.as_ref().map(played),
+        game: Some(game_as(&a.view, detail)),
+    }
+}
+
+/// One event of a WatchGame stream.
+#[must_use]
+pub fn event(e: &Event) -> pb::WatchGameResponse {
+    use pb::watch_game_response::Event as E;
+    let body = match &e.kind {
+        EventKind::Snapshot(view) => E::Snapshot(game(view)),
+        EventKind::MovePlayed {
+            played: m,
+            position,
+            clocks: c,
+            draw_offer,
+        } => E::MovePlayed(pb::MovePlayed {
+            r#move: Some(played(m)),
+            fen: position.fen(),
+            clocks: c.as_ref().map(clocks),
+            draw_offer: maybe_color(*draw_offer),
+        }),
+        EventKind::DrawOffered { by } => E::DrawOffered(pb::DrawOffered { by: color(*by) }),
+        EventKind::DrawDeclined { by } => E::DrawDeclined(pb::DrawDeclined { by: color(*by) }),
+        EventKind::GameOver {
+            outcome: o,
+            position,
+        } => E::GameOver(pb::GameOver {
+            outcome: Some(outcome(*o)),
+            fen: position.fen(),
+        }),
+    };
+    pb::WatchGameResponse {
+        seq: e.seq,
+        server_time: Some(timestamp(e.at)),
+        event: Some(body),
+    }
+}
+
+/// A heartbeat after event `seq`.
+#[must_use]
+pub fn heartbeat(seq: u64, at: SystemTime) -> pb::WatchGameResponse {
+    pb::WatchGameResponse {
+        seq,
+        server_time: Some(timestamp(at)),
+        event: Some(pb::watch_game_response::Event::Heartbeat(pb::Heartbeat {})),
+    }
+}
+
+/// Result counts and shares per variant.
+#[must_use]
+pub fn stats(s: &Stats) -> pb::GetStatsResponse {
+    let share = |n: u64, total: u64| {
+        if total == 0 {
+            0.0
+        } else {
+            n as f64 / total as f64
+        }
+    };
+    pb::GetStatsResponse {
+        variants: s
+            .variants
+            .iter()
+            .map(|v| {
+                let total = v.finished();
+                pb::VariantStats {
+                    variant: proto_variant(v.variant),
+                    finished_games: total,
+                    white_wins: v.white_wins,
+                    black_wins: v.black_wins,
+                    draws: v.draws,
+                    white_win_share: share(v.white_wins, total),
+                    black_win_share: share(v.black_wins, total),
+                    draw_share: share(v.draws, total),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// AnalyzePosition: what the engine says about a position.
+#[must_use]
+pub fn analysis(pos: &rules::Position) -> pb::AnalyzePositionResponse {
+    pb::AnalyzePositionResponse {
+        fen: pos.fen(),
+        turn: color(pos.turn()),
+        legal_moves: legal_moves(pos),
+        in_check: pos.is_check(),
+        outcome: pos.outcome().map(outcome),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer's start FEN is what writing the start out gives: the variant's constant for a
+    /// standard start, the position itself for any other (move counters included).
+    #[test]
+    fn start_fen_is_the_written_start() {
+        for variant in rules::Variant::ALL {
+            let start = rules::Position::new(variant);
+            assert_eq!(start_fen(&start), start.fen(), "{variant}");
+        }
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 9",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ] {
+            let Ok(start) = rules::Position::from_fen(rules::Variant::Chess, fen) else {
+                panic!("{fen} is a valid position");
+            };
+            assert_eq!(start_fen(&start), fen);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The gRPC API: the GameService handlers over a store, and what sits between them and the
+//! wire.
+//!
+//! - `service`: [`GameApi`], the handlers: decode, call the store, encode.
+//! - `call`: what every handler does around its work (span, log line, metrics, status) and the
+//!   credentials a call carries.
+//! - `decode`, `encode`: the only code that knows both the protobuf types and the domain's;
+//!   `pgn`: ExportPgn's text.
+//! - `watch/`: the WatchGame stream, its pump task and the per-address watcher bounds.
+//! - `refusals`: tonic's own refusals (oversized, undecodable, unknown method) recoded to
+//!   chessd's errors.
+
+pub mod call;
+pub mod decode;
+pub mod encode;
+pub mod pgn;
+pub mod refusals;
+pub mod service;
+pub mod watch;
+
+pub use self::service::{ApiConfig, GameApi};

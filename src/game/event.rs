@@ -1,0 +1,158 @@
+//! What happens in a game, as watchers see it ([`Event`]) and as storage keeps it
+//! ([`EventRow`]), and the functions that build an event from a log entry. Live events and
+//! replayed ones are built by the same functions (`move_event`, `offer_event`,
+//! `game_over_event`) from the same entry, so a watcher that resumes sees exactly what a live
+//! watcher saw.
+
+use std::time::{Duration, SystemTime};
+
+use chessd_rules::{ByColor, Color, Move, Outcome, Position, Rules, san_plus};
+
+use crate::game::clock::ClockReading;
+use crate::game::log::{LogEntry, LogKind};
+use crate::game::view::{GameView, MoveInfo};
+
+/// Something that happened in a game, numbered by `seq` (1, 2, 3, ... per game).
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub seq: u64,
+    /// When it happened (for a snapshot: when it was taken).
+    pub at: SystemTime,
+    pub kind: EventKind,
+}
+
+/// What happened.
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    /// The whole game as of `seq` (the first event of a watch from seq 0).
+    Snapshot(Box<GameView>),
+    MovePlayed {
+        played: MoveInfo,
+        /// The position after the move.
+        position: Position,
+        /// The clocks right after the move, increment included.
+        clocks: Option<ClockReading>,
+        /// The side whose draw offer stands after the move.
+        draw_offer: Option<Color>,
+    },
+    DrawOffered {
+        by: Color,
+    },
+    DrawDeclined {
+        by: Color,
+    },
+    /// The last event of a game.
+    GameOver {
+        outcome: Outcome,
+        position: Position,
+    },
+}
+
+impl EventKind {
+    #[must_use]
+    pub fn is_game_over(&self) -> bool {
+        matches!(self, EventKind::GameOver { .. })
+    }
+}
+
+/// Whether the event ends the game (a snapshot of a finished game does too).
+#[must_use]
+pub fn ends_game(event: &Event) -> bool {
+    match &event.kind {
+        EventKind::Snapshot(view) => view.game.is_over(),
+        kind => kind.is_game_over(),
+    }
+}
+
+/// One event as storage keeps it (SQLite rows, Redis stream entries): the log entry and what
+/// a game needs to be played back from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    pub seq: u64,
+    pub at_ms: u64,
+    pub kind: LogKind,
+    /// The move of a move event.
+    pub mv: Option<Move>,
+    /// Who moved, offered or declined.
+    pub seat: Option<Color>,
+    /// A move's request id, so a retry after a restart plays nothing twice.
+    pub request_id: Option<String>,
+    /// Both clocks after the action, in milliseconds (timed games).
+    pub clocks_ms: Option<ByColor<u64>>,
+    /// The outcome of a game-over event.
+    pub outcome: Option<Outcome>,
+}
+
+/// The event of a move entry, numbered `seq`: `played` is the move (its seq is set here),
+/// `position` and `draw_offer` the state right after it. `timed` says whether the game has
+/// clocks.
+#[must_use]
+pub fn move_event(
+    seq: u64,
+    entry: &LogEntry,
+    timed: bool,
+    mut played: MoveInfo,
+    position: Position,
+    draw_offer: Option<Color>,
+) -> Event {
+    let at = entry.at();
+    played.seq = seq;
+    let clocks = match entry.kind {
+        LogKind::Move {
+            clocks_ms,
+            clocks_stopped,
+        } if timed => Some(ClockReading {
+            remaining: clocks_ms.map(|ms| Duration::from_millis(u64::from(ms))),
+            running: (!clocks_stopped).then_some(!played.color),
+            read_at: at,
+        }),
+        _ => None,
+    };
+    Event {
+        seq,
+        at,
+        kind: EventKind::MovePlayed {
+            played,
+            position,
+            clocks,
+            draw_offer,
+        },
+    }
+}
+
+/// The event of a game-over entry: the game ended with `outcome` in `position`.
+#[must_use]
+pub fn game_over_event(seq: u64, entry: &LogEntry, outcome: Outcome, position: Position) -> Event {
+    Event {
+        seq,
+        at: entry.at(),
+        kind: EventKind::GameOver { outcome, position },
+    }
+}
+
+/// The event of a draw offer or decline entry (`None` for other kinds).
+#[must_use]
+pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
+    let kind = match entry.kind {
+        LogKind::DrawOffered(by) => EventKind::DrawOffered { by },
+        LogKind::DrawDeclined(by) => EventKind::DrawDeclined { by },
+        LogKind::Move { .. } | LogKind::GameOver => return None,
+    };
+    Some(Event {
+        seq,
+        at: entry.at(),
+        kind,
+    })
+}
+
+/// A move played from `before` as ply `ply` (its seq is set when the event is made).
+#[must_use]
+pub fn move_info(before: &Position, mv: Move, ply: u32) -> MoveInfo {
+    MoveInfo {
+        mv,
+        san: san_plus(before, mv),
+        ply,
+        color: before.turn(),
+        seq: 0,
+    }
+}

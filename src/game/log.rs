@@ -1,0 +1,62 @@
+//! A game's event log as it is kept: one small fixed-size [`LogEntry`] per event (time, kind,
+//! clocks after a move). Everything else an event carries (the move's UCI and SAN, the position
+//! after it, the standing draw offer, the outcome) is derived again from the game's move list
+//! (see `replay`), so the log of a long game stays a few bytes per move.
+
+use std::time::{Duration, SystemTime};
+
+use chessd_rules::{ByColor, Color};
+
+use crate::game::time::{epoch_ms, from_epoch_ms};
+
+/// One event as the log keeps it (16 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogEntry {
+    /// Server time in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+    pub kind: LogKind,
+}
+
+/// What the entry records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogKind {
+    /// The next move of the game's move list. For a timed game: both clocks right after it in
+    /// milliseconds (saturating at 49 days), and whether the clocks stopped with it (it ended
+    /// the game).
+    Move {
+        clocks_ms: ByColor<u32>,
+        clocks_stopped: bool,
+    },
+    DrawOffered(Color),
+    DrawDeclined(Color),
+    /// The game ended with the game's outcome (always the last entry).
+    GameOver,
+}
+
+impl LogEntry {
+    #[must_use]
+    pub fn new(at: SystemTime, kind: LogKind) -> LogEntry {
+        LogEntry {
+            at_ms: epoch_ms(at),
+            kind,
+        }
+    }
+
+    #[must_use]
+    pub fn at(&self) -> SystemTime {
+        from_epoch_ms(self.at_ms)
+    }
+}
+
+/// Milliseconds for the log, saturating.
+#[must_use]
+pub fn clock_ms(d: Duration) -> u32 {
+    u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
+}
+
+/// The standing draw offer after `mover` moves: a move declines the opponent's offer, and keeps
+/// the mover's own (offered before moving, it waits for the opponent's answer).
+#[must_use]
+pub fn offer_after_move(offer: Option<Color>, mover: Color) -> Option<Color> {
+    offer.filter(|&by| by == mover)
+}

@@ -1,0 +1,590 @@
+//! A record's changes: a seat's actions (moves, resignation, draw offers and claims, abort),
+//! and the game ending by itself (flag, abandonment).
+
+use std::time::Duration;
+
+use chessd_rules::{ByColor, Color, Move, Outcome, PlayError, Position, Rules, Termination};
+
+use crate::error::ServiceError;
+use crate::game::action::{Action, MoveText};
+use crate::game::event::{Event, game_over_event, move_event, move_info, offer_event};
+use crate::game::log::{LogEntry, LogKind, clock_ms, offer_after_move};
+use crate::game::record::GameRecord;
+use crate::game::time::Now;
+use crate::game::view::MoveInfo;
+
+impl GameRecord {
+    /// Ends the game if, by `now`, the side to move ran out of time, or nobody moved for the
+    /// abandonment time: a game where not both sides have moved is aborted (no result, as an
+    /// Abort would); a later one is lost by the side to move, who walked away
+    /// (`Termination::Abandonment`). True if the game ended. The outcome goes through the same
+    /// game-over event as any other, so watchers are told and a durable store records it.
+    pub fn expire(&mut self, now: Now, out: &mut Vec<Event>) -> bool {
+        if self.game.is_over() {
+            return false;
+        }
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now.mono)) {
+            let outcome = self.game.flag_outcome(loser);
+            self.finish(outcome, now, out);
+            return true;
+        }
+        if self.abandon_deadline().is_some_and(|at| now.mono >= at) {
+            let outcome = if self.game.ply() < 2 {
+                Outcome::draw(Termination::Aborted)
+            } else {
+                Outcome::win(!self.game.position().turn(), Termination::Abandonment)
+            };
+            self.finish(outcome, now, out);
+            return true;
+        }
+        false
+    }
+
+    /// Performs `seat`'s action at `now`; `request_key` is the hashed request id of a move.
+    /// A flag that fell before `now` ends the game first. Events go to `out`, also when the
+    /// action itself is refused (the flag's game-over event).
+    pub fn apply(
+        &mut self,
+        seat: Color,
+        action: &Action,
+        request_key: Option<u64>,
+        now: Now,
+        out: &mut Vec<Event>,
+    ) -> Result<Option<MoveInfo>, ServiceError> {
+        self.expire(now, out);
+        if let (Action::Move { text, .. }, Some(key)) = (action, request_key)
+            && let Some(ply) = self.answered.find(key, seat)
+        {
+            return self.answer_again(ply, text).map(Some);
+        }
+        if self.game.is_over() {
+            return Err(ServiceError::GameOver);
+        }
+        match action {
+            Action::Move {
+                text,
+                expected_ply,
+                offer_draw,
+                ..
+            } => {
+                let played = self.play(seat, text, *expected_ply, now, out)?;
+                if let Some(key) = request_key {
+                    self.answered.remember(key, seat, played.ply);
+                }
+                if *offer_draw && !self.game.is_over() {
+                    self.offer_draw(seat, now, out);
+                }
+                Ok(Some(played))
+            }
+            Action::Resign => {
+                self.finish(Outcome::win(!seat, Termination::Resignation), now, out);
+                Ok(None)
+            }
+            Action::OfferDraw => {
+                self.offer_draw(seat, now, out);
+                Ok(None)
+            }
+            Action::RespondToDraw { accept } => {
+                match self.draw_offer {
+                    None => return Err(ServiceError::NoDrawOffer),
+                    Some(by) if by == seat => {
+                        return Err(ServiceError::WrongSeat {
+                            seat,
+                            required: !seat,
+                        });
+                    }
+                    Some(_) if *accept => {
+                        self.finish(Outcome::draw(Termination::Agreement), now, out)
+                    }
+                    Some(_) => {
+                        self.draw_offer = None;
+                        self.log_plain(LogKind::DrawDeclined(seat), now, out);
+                    }
+                }
+                Ok(None)
+            }
+            Action::ClaimDraw(claim) => {
+                let turn = self.game.position().turn();
+                if seat != turn {
+                    return Err(ServiceError::NotYourTurn { turn });
+                }
+                self.game_mut()
+                    .claim_draw(*claim)
+                    .map_err(|_| ServiceError::ClaimNotValid { claim: *claim })?;
+                self.after_finish(now, out);
+                Ok(None)
+            }
+            Action::Abort => {
+                if self.game.ply() >= 2 {
+                    return Err(ServiceError::AbortTooLate);
+                }
+                self.finish(Outcome::draw(Termination::Aborted), now, out);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Plays `seat`'s move.
+    fn play(
+        &mut self,
+        seat: Color,
+        text: &MoveText,
+        expected_ply: Option<u32>,
+        now: Now,
+        out: &mut Vec<Event>,
+    ) -> Result<MoveInfo, ServiceError> {
+        let current = self.game.ply();
+        if let Some(expected) = expected_ply
+            && expected != current
+        {
+            return Err(ServiceError::PlyMismatch { expected, current });
+        }
+        let before = *self.game.position();
+        let turn = before.turn();
+        if seat != turn {
+            return Err(ServiceError::NotYourTurn { turn });
+        }
+        let played = self
+            .game_mut()
+            .play_found(|pos, legal| resolve_among(pos, text, legal))
+            .map_err(play_error)?;
+        self.last_move_at = now.mono;
+        self.idle_before = Duration::ZERO;
+        let over = self.game.is_over();
+        if let Some(clock) = &mut self.clock {
+            clock.switch(now.mono);
+            if over {
+                clock.stop(now.mono);
+            }
+        }
+        self.draw_offer = offer_after_move(self.draw_offer, seat);
+        let clocks_ms = match &self.clock {
+            Some(c) => ByColor::new_with(|side| clock_ms(c.remaining(side, now.mono))),
+            None => ByColor::default(),
+        };
+        let entry = LogEntry::new(
+            now.wall,
+            LogKind::Move {
+                clocks_ms,
+                clocks_stopped: over,
+            },
+        );
+        self.log.push(entry);
+        let info = MoveInfo {
+            mv: played.mv,
+            san: played.san,
+            ply: played.ply,
+            color: seat,
+            seq: self.last_seq(),
+        };
+        let event = move_event(
+            info.seq,
+            &entry,
+            self.clock.is_some(),
+            info.clone(),
+            *self.game.position(),
+            self.draw_offer,
+        );
+        out.push(event);
+        if over {
+            self.log_game_over(now, out);
+        }
+        Ok(info)
+    }
+
+    /// The first answer to a retried move request that played ply `ply`: the same move, and
+    /// nothing played. A different move under the same request id is refused.
+    fn answer_again(&self, ply: u32, text: &MoveText) -> Result<MoveInfo, ServiceError> {
+        let index = ply.saturating_sub(1) as usize;
+        let mut before = *self.game.start();
+        for &m in self.game.moves().iter().take(index) {
+            before.play_unchecked(m);
+        }
+        let Some(&mv) = self.game.moves().get(index) else {
+            return Err(ServiceError::RequestIdReused);
+        };
+        if resolve(&before, text).ok() != Some(mv) {
+            return Err(ServiceError::RequestIdReused);
+        }
+        let mut info = move_info(&before, mv, ply);
+        info.seq = self.seq_of_move(index);
+        Ok(info)
+    }
+
+    /// The seq of the event that announced move `index` (0-based).
+    fn seq_of_move(&self, index: usize) -> u64 {
+        self.log
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.kind, LogKind::Move { .. }))
+            .nth(index)
+            .map_or(0, |(i, _)| i as u64 + 1)
+    }
+
+    /// `seat` offers a draw; accepts the opponent's standing offer instead, if any.
+    fn offer_draw(&mut self, seat: Color, now: Now, out: &mut Vec<Event>) {
+        match self.draw_offer {
+            Some(by) if by == seat => {}
+            Some(_) => self.finish(Outcome::draw(Termination::Agreement), now, out),
+            None => {
+                self.draw_offer = Some(seat);
+                self.log_plain(LogKind::DrawOffered(seat), now, out);
+            }
+        }
+    }
+
+    /// Ends the game with an outcome decided off the board.
+    fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
+        // Callers check that the game is on; were it over, the first outcome stands.
+        if self.game_mut().finish(outcome).is_ok() {
+            self.after_finish(now, out);
+        }
+    }
+
+    /// The game just ended: stop the clocks, drop the offer, log the end.
+    fn after_finish(&mut self, now: Now, out: &mut Vec<Event>) {
+        if let Some(clock) = &mut self.clock {
+            clock.stop(now.mono);
+        }
+        self.draw_offer = None;
+        self.log_game_over(now, out);
+    }
+
+    fn log_game_over(&mut self, now: Now, out: &mut Vec<Event>) {
+        let entry = LogEntry::new(now.wall, LogKind::GameOver);
+        self.log.push(entry);
+        if let Some(outcome) = self.game.outcome() {
+            out.push(game_over_event(
+                self.last_seq(),
+                &entry,
+                outcome,
+                *self.game.position(),
+            ));
+        }
+    }
+
+    fn log_plain(&mut self, kind: LogKind, now: Now, out: &mut Vec<Event>) {
+        let entry = LogEntry::new(now.wall, kind);
+        self.log.push(entry);
+        out.extend(offer_event(self.last_seq(), &entry));
+    }
+}
+
+/// The move `text` names in `pos`.
+fn resolve(pos: &Position, text: &MoveText) -> Result<Move, ServiceError> {
+    resolve_among(pos, text, &pos.legal_moves()).map_err(play_error)
+}
+
+/// The move of `legal` (the legal moves of `pos`) that `text` names.
+fn resolve_among(pos: &Position, text: &MoveText, legal: &[Move]) -> Result<Move, PlayError> {
+    match text {
+        MoveText::Uci(uci) => uci.to_move_among(pos, legal),
+        MoveText::San(san) => san.to_move_among(pos, legal),
+    }
+}
+
+fn play_error(e: PlayError) -> ServiceError {
+    match e {
+        PlayError::Illegal(message) => ServiceError::IllegalMove { message },
+        PlayError::Ambiguous(message) => ServiceError::AmbiguousMove { message },
+        PlayError::Malformed(text) => ServiceError::MalformedMove { text },
+        PlayError::GameOver => ServiceError::GameOver,
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use std::time::Duration;
+
+    use chessd_rules::{DrawClaim, DrawRule, Outcome, Termination, Variant};
+
+    use super::*;
+    use crate::api::decode;
+    use crate::game::record::answered::ANSWERED_MEMORY;
+    use crate::game::{NewGame, Players, RequestId, SeatToken, Seats, TimeControl};
+
+    pub(crate) fn record(
+        fen: &str,
+        time_control: Option<TimeControl>,
+    ) -> (GameRecord, ByColor<SeatToken>, Now) {
+        let new = NewGame {
+            start: Position::from_fen(Variant::Chess, fen).unwrap(),
+            time_control,
+            players: Players {
+                white: "w".into(),
+                black: "b".into(),
+            },
+            draw_rule: DrawRule::Claim,
+            request_id: None,
+        };
+        let tokens = SeatToken::pair().unwrap();
+        let now = Now::read();
+        (GameRecord::new(&new, Seats::of(&tokens), now), tokens, now)
+    }
+
+    fn mv(text: &str) -> Action {
+        Action::Move {
+            text: decode::move_text(text).unwrap(),
+            expected_ply: None,
+            request_id: None,
+            offer_draw: false,
+        }
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// Replaying from any seq gives exactly the events watchers saw live (same content, same
+    /// times, same clocks), so a resumed watcher cannot tell the difference.
+    #[test]
+    fn replay_matches_live_events() {
+        let tc = TimeControl {
+            initial: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        let (mut rec, _, now) = record(START, Some(tc));
+        let script = [
+            (Color::White, mv("e4")),
+            (Color::White, Action::OfferDraw),
+            (Color::Black, Action::RespondToDraw { accept: false }),
+            (Color::Black, mv("e5")),
+            (Color::Black, Action::OfferDraw),
+            (
+                Color::White,
+                Action::Move {
+                    text: decode::move_text("Nf3").unwrap(),
+                    expected_ply: Some(2),
+                    request_id: None,
+                    offer_draw: true,
+                },
+            ),
+            (Color::Black, mv("Nc6")),
+            (Color::White, Action::Resign),
+        ];
+        let mut live = Vec::new();
+        for (i, (seat, action)) in script.iter().enumerate() {
+            let at = Now {
+                mono: now.mono + Duration::from_millis(700 * i as u64),
+                wall: now.wall,
+            };
+            rec.apply(*seat, action, None, at, &mut live).unwrap();
+        }
+        let live: Vec<_> = live.iter().map(crate::api::encode::event).collect();
+        assert_eq!(live.len() as u64, rec.last_seq());
+        for after in 1..=rec.last_seq() {
+            let replayed: Vec<_> = rec
+                .replay_after(after)
+                .map(|e| crate::api::encode::event(&e))
+                .collect();
+            assert_eq!(replayed, live[after as usize..], "after seq {after}");
+        }
+    }
+
+    /// A retried move request returns the same move and seq and plays nothing; another move
+    /// under the same id is refused; the memory of ids is bounded.
+    #[test]
+    fn retried_moves() {
+        let (mut rec, _, now) = record(START, None);
+        let mut out = Vec::new();
+        let keyed = |text: &str, expected_ply: Option<u32>| Action::Move {
+            text: decode::move_text(text).unwrap(),
+            expected_ply,
+            request_id: RequestId::parse("r").unwrap(),
+            offer_draw: false,
+        };
+        let first = rec
+            .apply(Color::White, &keyed("e4", Some(0)), Some(7), now, &mut out)
+            .unwrap();
+        let again = rec
+            .apply(
+                Color::White,
+                &keyed("e2e4", Some(0)),
+                Some(7),
+                now,
+                &mut out,
+            )
+            .unwrap();
+        assert_eq!(first, again);
+        assert_eq!(rec.game().ply(), 1);
+        assert_eq!(out.len(), 1, "the retry published nothing");
+        assert!(matches!(
+            rec.apply(Color::White, &keyed("d4", Some(0)), Some(7), now, &mut out),
+            Err(ServiceError::RequestIdReused)
+        ));
+        for (i, text) in [
+            "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
+            "c3", "O-O", "h3", "Nb8",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let seat = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let action = keyed(text, None);
+            rec.apply(seat, &action, Some(100 + i as u64), now, &mut out)
+                .unwrap();
+        }
+        assert_eq!(rec.answered.entries().len(), ANSWERED_MEMORY);
+        assert!(
+            rec.answered.entries().iter().all(|a| a.key != 7),
+            "the oldest id is forgotten"
+        );
+    }
+
+    /// `secs` seconds after `now`, on both clocks.
+    fn at(now: Now, secs: u64) -> Now {
+        Now {
+            mono: now.mono + Duration::from_secs(secs),
+            wall: now.wall + Duration::from_secs(secs),
+        }
+    }
+
+    /// With no move for the abandonment time a game ends by itself: aborted before both sides
+    /// moved, else lost by the side to move; a move restarts the wait; the flag still comes
+    /// first when it is earlier.
+    #[test]
+    fn abandonment() {
+        let after = Some(Duration::from_secs(60));
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        assert_eq!(rec.deadline(), Some(now.mono + Duration::from_secs(60)));
+        let mut out = Vec::new();
+        assert!(!rec.expire(at(now, 59), &mut out));
+        assert!(rec.expire(at(now, 60), &mut out));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::draw(Termination::Aborted))
+        );
+        assert!(out.last().unwrap().kind.is_game_over());
+        assert_eq!(rec.deadline(), None);
+
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        let mv = |text: &str| Action::Move {
+            text: MoveText::Uci(text.parse().unwrap()),
+            expected_ply: None,
+            request_id: None,
+            offer_draw: false,
+        };
+        let mut out = Vec::new();
+        rec.apply(Color::White, &mv("e2e4"), None, at(now, 50), &mut out)
+            .unwrap();
+        rec.apply(Color::Black, &mv("e7e5"), None, at(now, 100), &mut out)
+            .unwrap();
+        assert!(
+            !rec.expire(at(now, 159), &mut out),
+            "the wait restarts at each move"
+        );
+        assert!(rec.expire(at(now, 160), &mut out));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::win(Color::Black, Termination::Abandonment))
+        );
+
+        let tc = TimeControl {
+            initial: Duration::from_secs(10),
+            increment: Duration::ZERO,
+        };
+        let (rec, _, now) = record(START, Some(tc));
+        let rec = rec.abandoned_after(after);
+        assert_eq!(
+            rec.deadline(),
+            Some(now.mono + Duration::from_secs(10)),
+            "the flag first"
+        );
+    }
+
+    /// A game read by another process (a Redis replica) is abandoned on the time of its last
+    /// move (or creation) as the log says, not on when it was read; its next move restarts the
+    /// wait as usual.
+    #[test]
+    fn abandonment_timed_from_the_log() {
+        let after = Some(Duration::from_secs(60));
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        rec.idle_since_last_move(at(now, 45));
+        let mut out = Vec::new();
+        assert!(!rec.expire(at(now, 59), &mut out));
+        assert!(rec.expire(at(now, 60), &mut out), "idle since its creation");
+
+        let (rec, _, now) = record(START, None);
+        let mut rec = rec.abandoned_after(after);
+        let mut out = Vec::new();
+        rec.apply(Color::White, &mv("e2e4"), None, at(now, 50), &mut out)
+            .unwrap();
+        rec.apply(Color::Black, &mv("e7e5"), None, at(now, 100), &mut out)
+            .unwrap();
+        // A draw offer is no move: the wait still runs from e7e5.
+        rec.apply(
+            Color::White,
+            &Action::OfferDraw,
+            None,
+            at(now, 120),
+            &mut out,
+        )
+        .unwrap();
+        rec.idle_since_last_move(at(now, 130));
+        assert!(!rec.expire(at(now, 159), &mut out));
+        rec.apply(Color::White, &mv("g1f3"), None, at(now, 140), &mut out)
+            .unwrap();
+        assert!(!rec.expire(at(now, 199), &mut out), "a move restarts it");
+        assert!(rec.expire(at(now, 200), &mut out));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::win(Color::White, Termination::Abandonment))
+        );
+    }
+
+    /// The flag falls at the deadline with nobody acting; a move after it is refused.
+    #[test]
+    fn flag_at_deadline() {
+        let tc = TimeControl {
+            initial: Duration::from_secs(5),
+            increment: Duration::ZERO,
+        };
+        let (mut rec, _, now) = record(START, Some(tc));
+        assert_eq!(rec.deadline(), Some(now.mono + Duration::from_secs(5)));
+        let mut out = Vec::new();
+        assert!(!rec.expire(
+            Now {
+                mono: now.mono + Duration::from_millis(4999),
+                ..now
+            },
+            &mut out
+        ));
+        let late = Now {
+            mono: now.mono + Duration::from_secs(5),
+            ..now
+        };
+        assert!(matches!(
+            rec.apply(Color::White, &mv("e4"), None, late, &mut out),
+            Err(ServiceError::GameOver)
+        ));
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::win(Color::Black, Termination::TimeForfeit))
+        );
+        assert_eq!(rec.deadline(), None);
+        assert_eq!(out.len(), 1, "the game-over event");
+    }
+
+    /// Claims follow the engine; only the side to move may claim.
+    #[test]
+    fn claims() {
+        let (mut rec, _, now) = record("4k3/8/8/8/8/8/8/R3K3 b - - 100 60", None);
+        let mut out = Vec::new();
+        let claim = Action::ClaimDraw(DrawClaim::FiftyMoves);
+        assert!(matches!(
+            rec.apply(Color::White, &claim, None, now, &mut out),
+            Err(ServiceError::NotYourTurn { .. })
+        ));
+        rec.apply(Color::Black, &claim, None, now, &mut out)
+            .unwrap();
+        assert_eq!(
+            rec.game().outcome(),
+            Some(Outcome::draw(Termination::FiftyMoveRule))
+        );
+    }
+}

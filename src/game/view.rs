@@ -1,0 +1,120 @@
+//! What the domain hands out: a game's full state ([`GameView`]), its summary in lists, the
+//! answers to a creation and an action, and the result counts.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use chessd_rules::{ByColor, Color, Game, Move, Outcome, Position, Variant};
+
+use crate::game::action::Players;
+use crate::game::clock::{ClockReading, TimeControl};
+use crate::game::id::GameId;
+use crate::game::token::SeatToken;
+
+/// A new game and its two secrets.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub view: GameView,
+    /// The seats' tokens, in clear: shown once, in the answer to CreateGame.
+    pub tokens: ByColor<SeatToken>,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum GameStatus {
+    Ongoing = 0,
+    /// Ended with a result.
+    Finished = 1,
+    /// Called off before both sides moved.
+    Aborted = 2,
+}
+
+impl GameStatus {
+    /// The status of a game with this outcome so far.
+    #[must_use]
+    pub fn of(outcome: Option<Outcome>) -> GameStatus {
+        match outcome {
+            None => GameStatus::Ongoing,
+            Some(o) if o.termination == chessd_rules::Termination::Aborted => GameStatus::Aborted,
+            Some(_) => GameStatus::Finished,
+        }
+    }
+}
+
+/// A game's full state, copied out of the store (rendering it needs no lock).
+#[derive(Clone, Debug)]
+pub struct GameView {
+    pub id: GameId,
+    pub players: Players,
+    /// Start, moves, current position, outcome and draw rule.
+    /// Shared with the store's record (see `GameRecord`), so a view costs no copy of the moves.
+    pub game: Arc<Game>,
+    pub time_control: Option<TimeControl>,
+    pub clocks: Option<ClockReading>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    /// The seq of the game's latest event.
+    pub last_seq: u64,
+    pub created_at: SystemTime,
+}
+
+impl GameView {
+    #[must_use]
+    pub fn status(&self) -> GameStatus {
+        GameStatus::of(self.game.outcome())
+    }
+}
+
+/// A game as a list shows it.
+#[derive(Clone, Debug)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub variant: Variant,
+    pub players: Players,
+    pub outcome: Option<Outcome>,
+    pub ply: u32,
+    pub position: Position,
+    pub created_at: SystemTime,
+}
+
+/// The answer to an action: the move it played, if any, and the game after it.
+#[derive(Clone, Debug)]
+pub struct Acted {
+    pub played: Option<MoveInfo>,
+    pub view: GameView,
+}
+
+/// Result counts for one variant; aborted games are not counted (they have no result).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantStats {
+    pub variant: Variant,
+    pub white_wins: u64,
+    pub black_wins: u64,
+    pub draws: u64,
+}
+
+impl VariantStats {
+    #[must_use]
+    pub fn finished(&self) -> u64 {
+        self.white_wins + self.black_wins + self.draws
+    }
+}
+
+/// Result counts for every variant, chess first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stats {
+    pub variants: Vec<VariantStats>,
+}
+
+/// A move as the game recorded it, with the seq of the event that announced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveInfo {
+    pub mv: Move,
+    /// SAN with its check or mate suffix.
+    pub san: String,
+    /// 1 for the first move of the game.
+    pub ply: u32,
+    pub color: Color,
+    pub seq: u64,
+}

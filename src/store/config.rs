@@ -1,0 +1,64 @@
+//! What a store is opened with: which store and where ([`Backend`]), and the limits every store
+//! enforces ([`StoreLimits`]), plus the bounds all stores share.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Most games ListGames examines for one page, so a filter that matches rarely cannot make one
+/// request walk every game; the page then ends early with a token to continue.
+pub const MAX_LIST_SCAN: usize = 16_384;
+
+/// CreateGame requests whose answer (tokens included) a process remembers for retries, the
+/// oldest forgotten first. The tokens live only in that process's memory.
+pub const REMEMBERED_CREATIONS: usize = 16_384;
+
+/// A store's configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreConfig {
+    pub backend: Backend,
+    pub limits: StoreLimits,
+}
+
+/// Where games are kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// In this process's memory only (the default).
+    #[default]
+    Memory,
+    /// In memory, every change committed to SQLite in `dir` first (`--data-dir`).
+    Sqlite { dir: PathBuf, sync: SyncMode },
+    /// In a Redis shared by replicas (`--redis`), or a Redis Cluster whose seed nodes `url`
+    /// lists, comma-separated (`--redis-cluster`).
+    Redis { url: String, cluster: bool },
+}
+
+/// How hard the durable store pushes each commit to the disk (`--sync`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SyncMode {
+    /// Flush the write-ahead log at every commit: acknowledged moves survive a process crash
+    /// and a power loss.
+    #[default]
+    Full,
+    /// Flush at checkpoints only: acknowledged moves survive a process crash, not a crash of
+    /// the machine.
+    Normal,
+}
+
+/// The limits a store enforces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreLimits {
+    /// Ongoing games at once; CreateGame beyond it fails with RESOURCE_EXHAUSTED.
+    pub max_live_games: usize,
+    /// Finished and aborted games kept for GetGame, ListGames and ExportPgn; the oldest is
+    /// forgotten beyond it.
+    pub max_finished_games: usize,
+    /// Open WatchGame streams per game.
+    pub max_watchers_per_game: usize,
+    /// Events buffered per game for its watchers; a watcher this far behind is cut off.
+    pub watch_buffer: usize,
+    /// How long a finished game is kept after it ended; `None`: until the count limit.
+    pub retention: Option<Duration>,
+    /// An ongoing game with no move for this long is abandoned (aborted before both sides
+    /// moved, else lost by the side to move); `None`: never.
+    pub abandon_after: Option<Duration>,
+}

@@ -1,0 +1,102 @@
+//! One game as the memory store holds it: what never changes outside the lock
+//! ([`GameEntry`]), the rest inside ([`EntryState`]), and the hand-off of its events to its
+//! watchers.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use chessd_rules::{Rules, Variant};
+use tokio::sync::broadcast;
+use tokio::time::Instant;
+
+use crate::game::{Event, GameId, GameRecord, GameStatus, Players};
+use crate::store::game_store::GameFilter;
+
+/// One game.
+#[derive(Debug)]
+pub struct GameEntry {
+    pub id: GameId,
+    pub variant: Variant,
+    pub players: Players,
+    /// `GameStatus` as a byte, mirrored from the record under the game lock, so ListGames
+    /// filters without taking every game's lock.
+    status: AtomicU8,
+    state: Mutex<EntryState>,
+}
+
+/// What changes, under the game's lock.
+#[derive(Debug)]
+pub struct EntryState {
+    pub record: GameRecord,
+    /// Live events for watchers; `None` while nobody watches. Bounded by `watch_buffer`.
+    pub watchers: Option<broadcast::Sender<Arc<Event>>>,
+    /// The earliest deadline queued for this game, if any.
+    pub armed: Option<Instant>,
+    /// The journal ticket of the game's latest change (0: none): a call that saw the game
+    /// answers only once it is committed.
+    pub ticket: u64,
+}
+
+impl GameEntry {
+    /// An entry for `record`, whose creation (if journaled) has ticket `ticket`.
+    #[must_use]
+    pub fn new(id: GameId, players: Players, record: GameRecord, ticket: u64) -> GameEntry {
+        GameEntry {
+            id,
+            variant: record.game().start().variant(),
+            players,
+            status: AtomicU8::new(GameStatus::of(record.game().outcome()) as u8),
+            state: Mutex::new(EntryState {
+                record,
+                watchers: None,
+                armed: None,
+                ticket,
+            }),
+        }
+    }
+
+    /// The game's lock. A poisoned lock (a panic inside a critical section, which the code
+    /// avoids) is taken over rather than failing every later request on this game.
+    pub fn lock(&self) -> MutexGuard<'_, EntryState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn status(&self) -> GameStatus {
+        match self.status.load(Ordering::Acquire) {
+            0 => GameStatus::Ongoing,
+            1 => GameStatus::Finished,
+            _ => GameStatus::Aborted,
+        }
+    }
+
+    /// Mirrors the record's status (call under the lock, after the game ended).
+    pub fn set_status(&self, status: GameStatus) {
+        self.status.store(status as u8, Ordering::Release);
+    }
+
+    pub fn matches(&self, filter: &GameFilter) -> bool {
+        filter.matches(self.variant, self.status(), &self.players)
+    }
+}
+
+/// Sends `events` to the game's watchers, and drops the channel once nobody listens or the game
+/// has ended (receivers still get what was sent before).
+pub fn publish(state: &mut EntryState, events: Vec<Event>, ended: bool) {
+    if let Some(tx) = &state.watchers {
+        for event in events {
+            // An error means every receiver is gone.
+            if tx.send(Arc::new(event)).is_err() {
+                state.watchers = None;
+                break;
+            }
+        }
+    }
+    if ended
+        || state
+            .watchers
+            .as_ref()
+            .is_some_and(|tx| tx.receiver_count() == 0)
+    {
+        state.watchers = None;
+    }
+}

@@ -1,0 +1,188 @@
+//! Changing a game on Redis: an action applied to the game as Redis has it, then its events
+//! appended by one compare-and-append script on the seq it played from. Two replicas racing on
+//! one game cannot both append: the loser reloads and applies again, which answers as the
+//! memory store would. The same claim ends overdue games (`settled`), whichever replica sees
+//! them first.
+
+use chessd_rules::Rules;
+
+use crate::error::ServiceError;
+use crate::game::{Acted, Action, GameId, LogKind, Now, RequestId, SeatToken};
+use crate::metrics;
+use crate::store::game_store::Admit;
+use crate::store::redis::cached::Cached;
+use crate::store::redis::codec;
+use crate::store::redis::keys;
+use crate::store::redis::scripts;
+use crate::store::redis::state::{Inner, MAX_ATTEMPTS, unavailable};
+
+/// What a compare-and-append did.
+pub enum Appended {
+    Done,
+    /// Another change came first; nothing was written.
+    Stale,
+}
+
+impl Inner {
+    /// Appends what `game` did since `seq_before` if the stream is still at `seq_before`.
+    async fn append(
+        &self,
+        id: GameId,
+        game: &mut Cached,
+        seq_before: u64,
+        now: Now,
+        request_id: Option<&RequestId>,
+    ) -> Result<Appended, ServiceError> {
+        let rows = game.record.rows_after(seq_before, now, request_id);
+        let variant = game.meta.start.variant();
+        let ended_ms = game.record.ended_at_ms();
+        let result = if ended_ms.is_some() {
+            codec::result_field(variant, &game.record)
+        } else {
+            String::new()
+        };
+        let state: Vec<String> = codec::summary(&game.record)
+            .fields()
+            .into_iter()
+            .flat_map(|(k, v)| [k.to_owned(), v])
+            .collect();
+        let bucket = keys::bucket_of(id);
+        let mut invocation = scripts::APPEND.prepare_invoke();
+        invocation
+            .key(keys::game_key(id))
+            .key(keys::events_key(id))
+            .key(keys::deadlines_key(bucket))
+            .key(keys::stats_key(bucket))
+            .key(keys::live_key(bucket))
+            .key(keys::finished_key(bucket))
+            .arg(seq_before)
+            .arg(id.to_string())
+            .arg(
+                codec::deadline_ms(&game.record, now)
+                    .map(|d| d.to_string())
+                    .unwrap_or_default(),
+            )
+            .arg(result)
+            .arg(ended_ms.unwrap_or(0))
+            .arg(keys::channel(id))
+            .arg(state.len())
+            .arg(state)
+            .arg(rows.len());
+        for row in &rows {
+            let fields = codec::row_fields(row);
+            invocation.arg(fields.len()).arg(fields);
+        }
+        let (status, _seq): (i64, u64) = invocation
+            .invoke_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        match status {
+            1 => {
+                for row in &rows {
+                    if matches!(row.kind, LogKind::Move { .. }) {
+                        metrics::move_played(variant);
+                    }
+                }
+                if let Some(o) = game.record.game().outcome()
+                    && ended_ms.is_some()
+                {
+                    metrics::game_ended(variant, o.termination);
+                }
+                Ok(Appended::Done)
+            }
+            0 => Ok(Appended::Stale),
+            _ => Err(ServiceError::GameNotFound { id }),
+        }
+    }
+
+    /// The game as Redis has it now, ended first if its flag fell or it was abandoned: the
+    /// sweep's claim (only one replica's append wins), and what every read does, as the memory
+    /// store does on any call, so nobody reads a running clock at zero or an overdue game as
+    /// going on. `now` is when the game was read.
+    pub async fn settled(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = self.load(id).await?;
+            let now = Now::read();
+            let before = game.record.last_seq();
+            if !game.record.expire(now, &mut Vec::new()) {
+                return Ok((game, now));
+            }
+            match self.append(id, &mut game, before, now, None).await? {
+                Appended::Done => {
+                    tracing::info!(game_id = %id, "game ended by itself (flag or abandonment)");
+                    return Ok((game, now));
+                }
+                // Another replica changed the game first (perhaps ended it): read it again.
+                Appended::Stale => {}
+            }
+        }
+        Ok((self.fetch(id).await?, Now::read()))
+    }
+
+    /// Performs a seat's action (see `GameStore::act`): `admit` is asked on the first load,
+    /// once; a lost race plays the action again from the winner's state.
+    pub async fn act<A: Admit>(
+        &self,
+        id: GameId,
+        token: SeatToken,
+        action: Action,
+        admit: A,
+    ) -> Result<Acted, ServiceError> {
+        let request_id = action.request_id();
+        let request_key = request_id.map(|r| keys::request_key(r.as_str()));
+        let mut admit = Some(admit);
+        let mut last_ply = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = self.load(id).await?;
+            let seat = game
+                .record
+                .seat_of(&token)
+                .and_then(|seat| match admit.take() {
+                    Some(admit) => admit(seat, game.record.turn()).map(|()| seat),
+                    None => Ok(seat),
+                });
+            let seat = match seat {
+                Ok(seat) => seat,
+                Err(e) => {
+                    self.put_back(id, game);
+                    return Err(e);
+                }
+            };
+            let now = Now::read();
+            let before = game.record.last_seq();
+            last_ply = Some(game.record.game().ply());
+            let mut events = Vec::new();
+            let result = game
+                .record
+                .apply(seat, &action, request_key, now, &mut events);
+            let view = |game: &Cached| game.record.view(id, &game.meta.players, now);
+            if game.record.last_seq() == before {
+                let acted = result.map(|played| Acted {
+                    played,
+                    view: view(&game),
+                });
+                self.put_back(id, game);
+                return acted;
+            }
+            match self.append(id, &mut game, before, now, request_id).await? {
+                Appended::Done => {
+                    let acted = result.map(|played| Acted {
+                        played,
+                        view: view(&game),
+                    });
+                    self.put_back(id, game);
+                    return acted;
+                }
+                // Another replica changed the game first: play again from its state.
+                Appended::Stale => {
+                    tracing::debug!(game_id = %id, "lost a race for the game; playing again");
+                }
+            }
+        }
+        let current = last_ply.unwrap_or(0);
+        Err(ServiceError::PlyMismatch {
+            expected: current,
+            current: current + 1,
+        })
+    }
+}

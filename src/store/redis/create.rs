@@ -1,0 +1,179 @@
+//! CreateGame on Redis: the create script makes the game in its bucket under the live-game
+//! limit, idempotently per request id; this replica remembers the clear tokens of its own
+//! recent creations so a retry here gets them back (Redis keeps only their digests).
+
+use std::sync::{Arc, PoisonError};
+
+use chessd_rules::ByColor;
+
+use crate::error::ServiceError;
+use crate::game::{Created, GameId, GameRecord, NewGame, Now, SeatToken, Seats, epoch_ms};
+use crate::metrics;
+use crate::store::config::REMEMBERED_CREATIONS;
+use crate::store::redis::cached::Cached;
+use crate::store::redis::codec::{self, Meta};
+use crate::store::redis::keys;
+use crate::store::redis::keys::BUCKETS;
+use crate::store::redis::scripts;
+use crate::store::redis::state::{Inner, damaged, unavailable};
+
+impl Inner {
+    /// Remembers a creation's tokens for a retry on this replica (the oldest is forgotten
+    /// beyond `REMEMBERED_CREATIONS`).
+    fn remember_creation(&self, request_key: &str, id: GameId, tokens: ByColor<SeatToken>) {
+        let mut creations = self
+            .creations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if creations.len() >= REMEMBERED_CREATIONS {
+            creations.pop_front();
+        }
+        creations.push_back((request_key.to_owned(), id, tokens));
+    }
+
+    /// The tokens of game `id`, if this replica created it under `request_key` recently.
+    fn recalled_creation(&self, request_key: &str, id: GameId) -> Option<ByColor<SeatToken>> {
+        let creations = self
+            .creations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        creations
+            .iter()
+            .rev()
+            .find(|(key, game, _)| key == request_key && *game == id)
+            .map(|&(_, _, tokens)| tokens)
+    }
+
+    /// Creates the game, or answers a retry of an earlier creation.
+    pub async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
+        let tokens = SeatToken::pair()?;
+        let now = Now::read();
+        let meta = Arc::new(Meta {
+            start: new.start,
+            draw_rule: new.draw_rule,
+            time_control: new.time_control,
+            players: new.players.clone(),
+            seats: Seats::of(&tokens),
+            created_at_ms: epoch_ms(now.wall),
+        });
+        let record =
+            GameRecord::new(&new, meta.seats, now).abandoned_after(self.limits.abandon_after);
+        let fields: Vec<String> = codec::new_game_fields(&meta, &codec::summary(&record))
+            .into_iter()
+            .flat_map(|(k, v)| [k.to_owned(), v])
+            .collect();
+        let fingerprint = codec::fingerprint(&meta);
+        let white_digest = codec::white_digest_field(&meta);
+        let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
+        let request_key = rid.as_deref().map(keys::create_key).unwrap_or_default();
+        // A retry must meet the first creation's request record, so a request id fixes the
+        // bucket; without one the bucket is as random as the id.
+        let request_bucket = rid.as_deref().map(keys::bucket_of_request);
+        loop {
+            let random = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
+            let random = request_bucket.map_or(random, |b| keys::in_bucket(random, b));
+            let id = GameId::new(now.wall, random);
+            let bucket = keys::bucket_of(id);
+            let (other_live_keys, counted_elsewhere) = self.live_elsewhere(bucket).await?;
+            let mut invocation = scripts::CREATE.prepare_invoke();
+            invocation
+                .key(keys::game_key(id))
+                .key(keys::games_key(bucket))
+                .key(keys::deadlines_key(bucket))
+                .key(keys::live_key(bucket))
+                .key(if request_key.is_empty() {
+                    keys::bucket_key(bucket, "create:-")
+                } else {
+                    request_key.clone()
+                })
+                .key(other_live_keys)
+                .arg(id.to_string())
+                .arg(self.limits.max_live_games)
+                .arg(
+                    codec::deadline_ms(&record, now)
+                        .map(|d| d.to_string())
+                        .unwrap_or_default(),
+                )
+                .arg(&fingerprint)
+                .arg(if request_key.is_empty() {
+                    String::new()
+                } else {
+                    keys::CREATE_RECORD_TTL.as_secs().to_string()
+                })
+                .arg(counted_elsewhere)
+                .arg(&white_digest)
+                .arg(&fields);
+            // Remembered before the script runs: if its reply is lost, the retry with this
+            // request id finds the game made and needs its tokens.
+            if !request_key.is_empty() {
+                self.remember_creation(&request_key, id, tokens);
+            }
+            let reply: Vec<String> = invocation
+                .invoke_async(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e))?;
+            match reply.first().map(String::as_str) {
+                Some("created") => {
+                    metrics::game_started();
+                    let view = record.view(id, &meta.players, now);
+                    self.put_back(id, Box::new(Cached { meta, record }));
+                    return Ok(Created { view, tokens });
+                }
+                Some("exists") => {
+                    let [_, first, first_fingerprint] = reply.as_slice() else {
+                        return Err(damaged(id, "malformed request record"));
+                    };
+                    if *first_fingerprint != fingerprint {
+                        return Err(ServiceError::RequestIdReused);
+                    }
+                    let first: GameId = first
+                        .parse()
+                        .map_err(|_| damaged(id, "request record names no game"))?;
+                    // Only digests reach Redis: the tokens are known only to the replica
+                    // that made the game, for as long as it remembers the creation.
+                    let tokens = self
+                        .recalled_creation(&request_key, first)
+                        .ok_or(ServiceError::SeatTokensUnavailable { id: first })?;
+                    let game = self.load(first).await?;
+                    let view = game.record.view(first, &game.meta.players, Now::read());
+                    self.put_back(first, game);
+                    return Ok(Created { view, tokens });
+                }
+                Some("full") => {
+                    return Err(ServiceError::TooManyGames {
+                        limit: self.limits.max_live_games,
+                    });
+                }
+                // Two games in one millisecond with the same 22 random bits: draw again.
+                Some("taken") => {}
+                _ => return Err(damaged(id, "unexpected answer from the create script")),
+            }
+        }
+    }
+
+    /// What the create script learns of the live games outside `bucket`: on one Redis the
+    /// other buckets' live-count keys, which the script reads itself (the limit holds
+    /// exactly); on a Cluster, where those keys are in other slots, their sum read now (one
+    /// MGET, which the cluster client splits by slot), so creations racing in different
+    /// buckets may together overshoot the limit by their number.
+    async fn live_elsewhere(&self, bucket: usize) -> Result<(Vec<String>, u64), ServiceError> {
+        let others: Vec<String> = (0..BUCKETS)
+            .filter(|&b| b != bucket)
+            .map(keys::live_key)
+            .collect();
+        if !self.conn.is_cluster() {
+            return Ok((others, 0));
+        }
+        let counts: Vec<Option<i64>> = ::redis::cmd("MGET")
+            .arg(&others)
+            .query_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        let sum = counts
+            .into_iter()
+            .flatten()
+            .map(|n| n.max(0).unsigned_abs())
+            .sum();
+        Ok((Vec::new(), sum))
+    }
+}

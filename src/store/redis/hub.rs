@@ -1,0 +1,147 @@
+//! The hub of a replica's followed games: one follower per watched game, its bounded channel
+//! and its cached game, and the subscribing half of the pub/sub connection (see `follow` for
+//! how followers are fed).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use ::redis::Client;
+use ::redis::aio::PubSubSink;
+use tokio::sync::broadcast;
+
+use crate::error::ServiceError;
+use crate::game::{Event, GameId};
+use crate::store::redis::cached::Cached;
+use crate::store::redis::keys;
+
+/// Longest wait for the pub/sub connection, and the pause between attempts.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+pub const RECONNECT_PAUSE: Duration = Duration::from_millis(200);
+
+/// The followed games of one replica.
+#[derive(Debug)]
+pub struct Hub {
+    /// Where the pub/sub connection may go: the one Redis, or a cluster's seed nodes (tried in
+    /// turn).
+    pub clients: Vec<Client>,
+    /// Each watched game's channel capacity (`--watch-buffer`).
+    pub capacity: usize,
+    /// Followed games. A std mutex, held only to find, add or drop a follower and to subscribe
+    /// a watcher to one (so a watcher never joins a follower being dropped).
+    followed: Mutex<HashMap<GameId, Arc<Follower>>>,
+    /// The subscribing half of the pub/sub connection while it is up. A std mutex: cloned out.
+    pub sink: Mutex<Option<PubSubSink>>,
+}
+
+/// A follower and a new receiver of its events.
+pub type Joined = (Arc<Follower>, broadcast::Receiver<Arc<Event>>);
+
+#[derive(Debug)]
+pub struct Follower {
+    /// Bounded by `--watch-buffer`; the watchers' receivers.
+    pub tx: broadcast::Sender<Arc<Event>>,
+    /// A std mutex: flags and the cached game, never held across an await.
+    pub state: Mutex<FollowState>,
+}
+
+#[derive(Debug)]
+pub struct FollowState {
+    /// The last seq sent to the watchers.
+    pub sent: u64,
+    /// The game as of `sent` (taken while a read is under way).
+    pub game: Option<Box<Cached>>,
+    /// A read task is running.
+    pub running: bool,
+    /// The stream may have grown since the running read began.
+    pub dirty: bool,
+}
+
+impl Follower {
+    pub fn lock(&self) -> MutexGuard<'_, FollowState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Hub {
+    pub fn new(clients: Vec<Client>, capacity: usize) -> Hub {
+        Hub {
+            clients,
+            capacity,
+            followed: Mutex::default(),
+            sink: Mutex::default(),
+        }
+    }
+
+    pub fn followed(&self) -> MutexGuard<'_, HashMap<GameId, Arc<Follower>>> {
+        self.followed.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn sink(&self) -> Option<PubSubSink> {
+        self.sink
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The pub/sub sink, waiting up to [`CONNECT_TIMEOUT`] for the connection (it is made
+    /// in the background, at start and after an outage).
+    pub async fn connected_sink(&self) -> Option<PubSubSink> {
+        let deadline = tokio::time::Instant::now() + CONNECT_TIMEOUT;
+        loop {
+            if let Some(sink) = self.sink() {
+                return Some(sink);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Drops every follower (their watchers' streams end).
+    pub fn stop(&self) {
+        self.followed().clear();
+    }
+
+    /// Joins `id`'s follower if there is one.
+    pub fn join(
+        &self,
+        id: GameId,
+        limit: usize,
+        new: Option<Arc<Follower>>,
+    ) -> Result<Option<Joined>, ServiceError> {
+        let mut followed = self.followed();
+        let follower = match (followed.get(&id), new) {
+            (Some(f), _) => f.clone(),
+            (None, Some(new)) => {
+                followed.insert(id, new.clone());
+                new
+            }
+            (None, None) => return Ok(None),
+        };
+        if follower.tx.receiver_count() >= limit {
+            return Err(ServiceError::TooManyWatchers { limit });
+        }
+        let rx = follower.tx.subscribe();
+        Ok(Some((follower, rx)))
+    }
+
+    /// Drops `id`'s follower and its channel subscription.
+    pub async fn drop_follower(&self, id: GameId) {
+        self.followed().remove(&id);
+        self.unsubscribe(id).await;
+    }
+
+    pub async fn unsubscribe(&self, id: GameId) {
+        // A watcher may have followed the game again since it was dropped: its follower's
+        // subscription must stand (it would otherwise hear of moves only at the resync).
+        if self.followed().contains_key(&id) {
+            return;
+        }
+        if let Some(mut sink) = self.sink() {
+            // A failure means the connection is gone, and its subscriptions with it.
+            let _ = sink.unsubscribe(keys::channel(id)).await;
+        }
+    }
+}

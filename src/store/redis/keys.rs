@@ -1,0 +1,197 @@
+//! Where a game lives in Redis: the buckets games are sharded into, the key names (every key of
+//! a bucket shares its hash tag, so one cluster slot holds it all), the pub/sub channel names,
+//! and the keys request ids are remembered by.
+
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use crate::game::GameId;
+
+/// Buckets the games are sharded into. Every key a script touches is one bucket's: the
+/// game's own keys and its bucket's list, deadlines, finished set, live count and result
+/// counts share the bucket's hash tag, so each script is one atomic change in one Redis
+/// Cluster slot, and the counts stay exact. Readers go over every bucket (ListGames merges
+/// their lists, GetStats sums their counts, every replica sweeps every bucket's deadlines), so
+/// more buckets spread a cluster's load more evenly at the price of more reads per list and
+/// sweep. Part of the key layout: changing it moves games to other keys.
+pub const BUCKETS: usize = 16;
+
+// A bucket is read from an id's low bits, of which there are 22: a power of two keeps every
+// bucket equally likely and lets [`in_bucket`] place an id in a chosen one.
+const _: () = assert!(BUCKETS.is_power_of_two() && BUCKETS <= 1 << 22);
+
+/// Keys of the layout before buckets (one shared list, deadline set, counts), checked at start
+/// so a deployment never serves while games of the old layout sit unseen.
+pub const OLD_LAYOUT_KEYS: [&str; 3] = ["chessd:games", "chessd:live", "chessd:stats"];
+
+/// A game's bucket: its id's random low bits, so games spread evenly and every replica finds
+/// the bucket from the id alone.
+#[must_use]
+pub fn bucket_of(id: GameId) -> usize {
+    (id.get() % BUCKETS as u64) as usize
+}
+
+/// `random` with its low bits replaced so that the id drawn from it falls in `bucket`.
+#[must_use]
+pub fn in_bucket(random: u64, bucket: usize) -> u64 {
+    (random & !(BUCKETS as u64 - 1)) | bucket as u64
+}
+
+/// The bucket a CreateGame request id's record lives in (the game it makes is drawn in the
+/// same bucket, so the script sees both).
+#[must_use]
+pub fn bucket_of_request(request_id: &str) -> usize {
+    let h = sha256("chessd create bucket", &[request_id.as_bytes()]);
+    (u64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]) % BUCKETS as u64) as usize
+}
+
+/// A bucket's keys: `{chessd:bNN}` is the hash tag that puts them all in one cluster slot.
+#[must_use]
+pub fn bucket_key(bucket: usize, name: &str) -> String {
+    format!("{{chessd:b{bucket:02}}}:{name}")
+}
+
+/// Every game id of a bucket, ordered by id (a sorted set with score 0, read by lexical range:
+/// ids are fixed-width base32, so text order is creation order).
+#[must_use]
+pub fn games_key(bucket: usize) -> String {
+    bucket_key(bucket, "games")
+}
+
+/// Deadlines of a bucket's ongoing games, the earlier of the flag and `--abandon-after` since
+/// the last move (score: Unix milliseconds).
+#[must_use]
+pub fn deadlines_key(bucket: usize) -> String {
+    bucket_key(bucket, "deadlines")
+}
+
+/// A bucket's finished games (score: when they ended, Unix milliseconds), for the count limit
+/// and retention.
+#[must_use]
+pub fn finished_key(bucket: usize) -> String {
+    bucket_key(bucket, "finished")
+}
+
+/// A bucket's result counts: `<variant>:w`, `<variant>:b`, `<variant>:d`.
+#[must_use]
+pub fn stats_key(bucket: usize) -> String {
+    bucket_key(bucket, "stats")
+}
+
+/// A bucket's ongoing games, for `--max-live-games` across replicas.
+#[must_use]
+pub fn live_key(bucket: usize) -> String {
+    bucket_key(bucket, "live")
+}
+
+/// How long a CreateGame request id is remembered (a retry comes within seconds).
+pub const CREATE_RECORD_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// The game's hash, in its bucket's slot.
+#[must_use]
+pub fn game_key(id: GameId) -> String {
+    bucket_key(bucket_of(id), &format!("game:{id}"))
+}
+
+/// The game's event stream; entry `<seq>-0` is event `seq`.
+#[must_use]
+pub fn events_key(id: GameId) -> String {
+    bucket_key(bucket_of(id), &format!("events:{id}"))
+}
+
+/// The pub/sub channel that announces a game's new events (the payload is the last seq).
+/// Published with plain PUBLISH, which a Redis Cluster relays to every node, so its slot does
+/// not matter (see `follow`).
+#[must_use]
+pub fn channel(id: GameId) -> String {
+    format!("chessd:{{{id}}}:appended")
+}
+
+/// The game a channel name announces.
+#[must_use]
+pub fn game_of_channel(name: &str) -> Option<GameId> {
+    name.strip_prefix("chessd:{")?
+        .strip_suffix("}:appended")?
+        .parse()
+        .ok()
+}
+
+/// Lowercase hex.
+#[must_use]
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A SHA-256 of `parts`, each length-prefixed so no two lists hash alike.
+pub fn sha256(domain: &str, parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(domain.as_bytes());
+    for part in parts {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part);
+    }
+    h.finalize().into()
+}
+
+/// The key a move's request id is remembered by. Every replica must compute the same key, so
+/// it is a hash with no per-process secret: SHA-256, whose 64-bit prefix nobody can aim a
+/// collision at.
+#[must_use]
+pub fn request_key(request_id: &str) -> u64 {
+    let h = sha256("chessd move request", &[request_id.as_bytes()]);
+    u64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]])
+}
+
+/// The Redis key of a CreateGame request id's record (the id itself is not stored), in the
+/// bucket [`bucket_of_request`] names.
+#[must_use]
+pub fn create_key(request_id: &str) -> String {
+    let digest = hex(&sha256("chessd create request", &[request_id.as_bytes()]));
+    bucket_key(bucket_of_request(request_id), &format!("create:{digest}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{SystemTime, UNIX_EPOCH};
+
+    use super::*;
+
+    /// Channel names carry the game id back.
+    #[test]
+    fn channels_name_games() {
+        let id: GameId = "0000000000001".parse().unwrap();
+        assert_eq!(game_of_channel(&channel(id)), Some(id));
+        assert_eq!(game_of_channel("chessd:{zz}:appended"), None);
+    }
+
+    /// A game's keys and its bucket's shared keys carry one hash tag (one cluster slot), and a
+    /// creation's request record is in the bucket of the game drawn for it.
+    #[test]
+    fn a_game_and_its_bucket_share_a_tag() {
+        let tag = |key: &str| key[..key.find('}').unwrap() + 1].to_owned();
+        for n in 0..64u64 {
+            let id = GameId::new(UNIX_EPOCH + Duration::from_secs(1_700_000_000), n);
+            let b = bucket_of(id);
+            assert_eq!(b, (n % BUCKETS as u64) as usize);
+            let tags = [
+                tag(&game_key(id)),
+                tag(&events_key(id)),
+                tag(&games_key(b)),
+                tag(&deadlines_key(b)),
+                tag(&finished_key(b)),
+                tag(&stats_key(b)),
+                tag(&live_key(b)),
+            ];
+            assert!(tags.iter().all(|t| *t == tags[0]), "{tags:?}");
+        }
+        let id = GameId::new(SystemTime::now(), in_bucket(u64::MAX, 5));
+        assert_eq!(bucket_of(id), 5);
+        let rid = "create-1";
+        assert_eq!(
+            tag(&create_key(rid)),
+            tag(&games_key(bucket_of_request(rid)))
+        );
+        assert!(OLD_LAYOUT_KEYS.iter().all(|k| !k.starts_with('{')));
+    }
+}

@@ -1,0 +1,178 @@
+//! Reads across the buckets: ListGames merges the buckets' lists by id (ids sort by creation
+//! and are unique across buckets, so the page and its cursor are what one list would give);
+//! GetStats sums their result counts.
+
+use std::collections::HashMap;
+
+use chessd_rules::Variant;
+
+use crate::error::ServiceError;
+use crate::game::{GameId, GameSummary, Stats, VariantStats};
+use crate::store::config::MAX_LIST_SCAN;
+use crate::store::game_store::{GamePage, ListQuery};
+use crate::store::redis::codec;
+use crate::store::redis::keys;
+use crate::store::redis::keys::BUCKETS;
+use crate::store::redis::state::{Inner, damaged, unavailable};
+
+/// Game ids ListGames reads per round trip.
+const LIST_BATCH: usize = 256;
+
+/// One bucket's side of a ListGames merge.
+struct Lane {
+    bucket: usize,
+    /// Ids read and not merged yet with their summary fields, newest last.
+    ahead: Vec<(GameId, Vec<Option<String>>)>,
+    /// Where the next read starts: `+`, or `(<id>` below the last id read.
+    cursor: String,
+    /// Nothing is left below the cursor.
+    done: bool,
+    /// Ids the next read asks for.
+    batch: usize,
+}
+
+impl Inner {
+    /// A page of games, newest first: the buckets' lists merged by id (ids sort by creation
+    /// and are unique across buckets, so the page and its cursor are what one list would give).
+    pub async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
+        let page_size = query.page_size.max(1);
+        let start = query
+            .before
+            .map_or_else(|| "+".to_owned(), |b| format!("({b}"));
+        // A page takes about page_size / BUCKETS games from each bucket: read a little more
+        // than that first, and more each time a bucket runs dry.
+        let batch = (page_size / BUCKETS + 8).min(LIST_BATCH);
+        let mut lanes: Vec<Lane> = (0..BUCKETS)
+            .map(|bucket| Lane {
+                bucket,
+                ahead: Vec::new(),
+                cursor: start.clone(),
+                done: false,
+                batch,
+            })
+            .collect();
+        let mut found = Vec::new();
+        let mut scanned = 0usize;
+        let mut next = None;
+        loop {
+            for lane in &mut lanes {
+                if lane.ahead.is_empty() && !lane.done {
+                    self.read_lane(lane).await?;
+                }
+            }
+            let newest = lanes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, lane)| lane.ahead.last().map(|(id, _)| (*id, i)))
+                .max();
+            let Some((_, i)) = newest else { break };
+            let Some((id, values)) = lanes[i].ahead.pop() else {
+                break;
+            };
+            if scanned == MAX_LIST_SCAN {
+                // The scan budget ran out: continue below the last game examined.
+                next = Some(id.successor());
+                break;
+            }
+            scanned += 1;
+            let Some((variant, players, summary)) =
+                codec::decode_summary(&values).map_err(|d| damaged(id, &d))?
+            else {
+                continue;
+            };
+            if !query.filter.matches(variant, summary.status, &players) {
+                continue;
+            }
+            let position = chessd_rules::Position::from_fen(variant, &summary.fen)
+                .map_err(|e| damaged(id, &format!("position: {e}")))?;
+            found.push(GameSummary {
+                id,
+                variant,
+                players,
+                outcome: summary.outcome,
+                ply: summary.ply,
+                position,
+                created_at: id.created_at(),
+            });
+            if found.len() == page_size {
+                next = Some(id);
+                break;
+            }
+        }
+        Ok(GamePage { games: found, next })
+    }
+
+    /// Reads the next ids of a bucket's list below its cursor, with their summaries (one
+    /// pipeline: a bucket is one slot).
+    async fn read_lane(&self, lane: &mut Lane) -> Result<(), ServiceError> {
+        let ids: Vec<String> = ::redis::cmd("ZREVRANGEBYLEX")
+            .arg(keys::games_key(lane.bucket))
+            .arg(&lane.cursor)
+            .arg("-")
+            .arg("LIMIT")
+            .arg(0)
+            .arg(lane.batch)
+            .query_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        lane.done = ids.len() < lane.batch;
+        let Some(last) = ids.last() else {
+            return Ok(());
+        };
+        lane.cursor = format!("({last}");
+        lane.batch = (lane.batch * 2).min(LIST_BATCH);
+        let mut pipe = ::redis::pipe();
+        let mut parsed = Vec::with_capacity(ids.len());
+        for text in &ids {
+            let id: GameId = text.parse().map_err(|_| {
+                ServiceError::Internal(format!("bad game id {text:?} in the list").into())
+            })?;
+            pipe.cmd("HMGET")
+                .arg(keys::game_key(id))
+                .arg(&codec::SUMMARY_FIELDS[..]);
+            parsed.push(id);
+        }
+        let rows: Vec<Vec<Option<String>>> = pipe
+            .query_async(&mut self.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        // Newest last: the merge pops from the end.
+        lane.ahead = parsed.into_iter().zip(rows).rev().collect();
+        Ok(())
+    }
+
+    /// The result counts summed over the buckets (one HGETALL each: they are in different
+    /// slots). A game ending meanwhile may be counted in one bucket read and not yet in another,
+    /// as any read racing a write; every count is a game's, exactly once.
+    pub async fn stats(&self) -> Result<Stats, ServiceError> {
+        let mut counts: HashMap<String, u64> = HashMap::new();
+        for bucket in 0..BUCKETS {
+            let part: HashMap<String, u64> = ::redis::cmd("HGETALL")
+                .arg(keys::stats_key(bucket))
+                .query_async(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e))?;
+            for (field, n) in part {
+                *counts.entry(field).or_default() += n;
+            }
+        }
+        let count = |v: Variant, side: &str| {
+            counts
+                .get(&format!("{}:{side}", v.key()))
+                .copied()
+                .unwrap_or(0)
+        };
+        Ok(Stats {
+            // The API has values for these two variants only, so far.
+            variants: [Variant::Chess, Variant::RacingKings]
+                .iter()
+                .map(|&variant| VariantStats {
+                    variant,
+                    white_wins: count(variant, "w"),
+                    black_wins: count(variant, "b"),
+                    draws: count(variant, "d"),
+                })
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,77 @@
+//! A replica's shared state ([`Inner`]): the connection, the limits, the cache of recently
+//! used games, the follower hub, the creations it remembers, its readiness; and how a Redis
+//! failure or damaged data is reported.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ::redis::RedisError;
+use tokio::sync::watch;
+
+use crate::error::ServiceError;
+use crate::game::{GameId, SeatToken};
+use crate::store::config::StoreLimits;
+use crate::store::redis::cached::Cached;
+use crate::store::redis::conn::Conn;
+use crate::store::redis::hub::Hub;
+
+/// Games a replica keeps cached; beyond it an arbitrary entry is dropped (it is only a cache).
+pub const CACHE_GAMES: usize = 16_384;
+
+/// How many times an action is applied again after losing a race before giving up.
+pub const MAX_ATTEMPTS: usize = 16;
+
+#[derive(Debug)]
+pub struct Inner {
+    /// Multiplexed and self-reconnecting (one Redis, or every node of a cluster): every call
+    /// shares it (cloning is cheap).
+    pub conn: Conn,
+    pub limits: StoreLimits,
+    /// Recently used games. A std mutex: held only to take or put back an entry.
+    pub cache: Mutex<HashMap<GameId, Box<Cached>>>,
+    pub hub: Hub,
+    /// The tokens of this replica's recent creations by request key, oldest first, so a
+    /// CreateGame retried here gets its tokens back (Redis keeps only their digests). A std
+    /// mutex: held to insert or look up one entry.
+    pub creations: Mutex<VecDeque<(String, GameId, chessd_rules::ByColor<SeatToken>)>>,
+    /// Whether Redis answered the last probe (the health service follows it).
+    pub ready: watch::Sender<bool>,
+    /// The last probe that reached Redis found keys of the layout before buckets: every call
+    /// is refused until they are gone, so games this version cannot see never look lost.
+    pub old_layout: AtomicBool,
+}
+
+/// A Redis failure: logged here, reported to the client as UNAVAILABLE.
+pub fn unavailable(e: &RedisError) -> ServiceError {
+    use ::redis::{ErrorKind, ServerErrorKind};
+    if e.kind() == ErrorKind::Server(ServerErrorKind::ClusterDown) {
+        // The cluster refuses while a slot has no reachable primary: it heals by itself once
+        // one is back (or a replica is promoted), and so do the calls.
+        tracing::warn!(error = %e, "redis cluster is down (a slot has no primary)");
+    } else {
+        tracing::warn!(error = %e, "redis call failed");
+    }
+    ServiceError::StoreUnavailable
+}
+
+/// Data in Redis that does not decode: logged with its cause, INTERNAL for the client.
+pub fn damaged(id: GameId, detail: &str) -> ServiceError {
+    tracing::error!(game_id = %id, detail, "damaged game in redis");
+    ServiceError::Internal(format!("game {id} in redis: {detail}").into())
+}
+
+impl Inner {
+    /// Refuses a call while Redis holds old-layout keys (the probe logged which).
+    pub fn usable(&self) -> Result<(), ServiceError> {
+        if self.old_layout.load(Ordering::Relaxed) {
+            tracing::warn!("call refused: redis holds keys of the layout before buckets");
+            return Err(ServiceError::StoreUnavailable);
+        }
+        Ok(())
+    }
+
+    pub fn conn(&self) -> Conn {
+        self.conn.clone()
+    }
+}

@@ -1,0 +1,280 @@
+//! Bringing a database back at start: retention applied, result counts restored, and every
+//! game played back from its stored events into the memory store.
+
+use std::path::Path;
+use std::time::Duration;
+
+use chessd_rules::{
+    ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, UciMove, Variant,
+};
+use rusqlite::{Connection, OptionalExtension};
+
+use crate::game::{
+    EventRow, GameId, GameRecord, LogKind, Now, Players, Seats, Stored, TimeControl, TokenDigest,
+    VariantStats, epoch_ms, from_epoch_ms,
+};
+use crate::store::config::StoreLimits;
+use crate::store::memory::MemoryStore;
+use crate::store::sqlite::schema::{
+    KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
+};
+
+/// Why loading stopped.
+pub enum LoadError {
+    Sql(rusqlite::Error),
+    Game { game: String, detail: String },
+}
+
+impl From<rusqlite::Error> for LoadError {
+    fn from(e: rusqlite::Error) -> LoadError {
+        LoadError::Sql(e)
+    }
+}
+
+/// Brings every stored game and the result counts back into `memory`; deletes the finished
+/// games already past retention or beyond the count limit.
+pub fn load(
+    conn: &mut Connection,
+    path: &Path,
+    memory: &MemoryStore,
+    limits: StoreLimits,
+) -> Result<(), LoadError> {
+    let now = Now::read();
+    let alive_ms: Option<u64> = conn
+        .query_row("SELECT value FROM meta WHERE key = 'alive_ms'", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .optional()?
+        .map(|v| v.max(0) as u64);
+    let tx = conn.transaction()?;
+    if let Some(retention) = limits.retention {
+        let cutoff = epoch_ms(now.wall)
+            .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));
+        let expired = tx.execute(
+            "DELETE FROM events WHERE game_id IN
+                 (SELECT id FROM games WHERE ended_at_ms IS NOT NULL AND ended_at_ms < ?1)",
+            [cutoff as i64],
+        )?;
+        let games = tx.execute(
+            "DELETE FROM games WHERE ended_at_ms IS NOT NULL AND ended_at_ms < ?1",
+            [cutoff as i64],
+        )?;
+        if games > 0 {
+            tracing::info!(
+                games,
+                events = expired,
+                "finished games past retention deleted"
+            );
+        }
+    }
+    {
+        let mut stats = tx.prepare("SELECT variant, white_wins, black_wins, draws FROM stats")?;
+        let rows = stats.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })?;
+        for row in rows {
+            let (variant, white, black, draws) = row?;
+            let Some(variant) = variant.parse::<Variant>().ok() else {
+                return Err(LoadError::Game {
+                    game: "-".into(),
+                    detail: format!("unknown variant {variant:?} in the statistics"),
+                });
+            };
+            memory.restore_stats(VariantStats {
+                variant,
+                white_wins: white.max(0) as u64,
+                black_wins: black.max(0) as u64,
+                draws: draws.max(0) as u64,
+            });
+        }
+    }
+    let mut forgotten = Vec::new();
+    let mut count = 0usize;
+    {
+        // Ongoing games first, then finished ones in the order they ended (retention order).
+        let mut games = tx.prepare(
+            "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
+                    white_digest, black_digest, created_at_ms, request_id
+             FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
+        )?;
+        let mut events = tx.prepare(
+            "SELECT seq, at_ms, kind, seat, mv, request_id, log_white_ms, log_black_ms,
+                    clocks_stopped, white_ms, black_ms, winner, termination
+             FROM events WHERE game_id = ?1 ORDER BY seq",
+        )?;
+        let mut rows = games.query([])?;
+        while let Some(row) = rows.next()? {
+            let id_text: String = row.get(0)?;
+            let bad = |detail: String| LoadError::Game {
+                game: id_text.clone(),
+                detail,
+            };
+            let id: GameId = id_text.parse().map_err(|_| bad("bad id".into()))?;
+            let variant_text: String = row.get(1)?;
+            let variant = variant_text
+                .parse::<Variant>()
+                .ok()
+                .ok_or_else(|| bad(format!("variant {variant_text:?}")))?;
+            let fen: String = row.get(2)?;
+            let start = Position::from_fen(variant, &fen)
+                .map_err(|e| bad(format!("start position {fen:?}: {e}")))?;
+            let players = Players {
+                white: row.get(3)?,
+                black: row.get(4)?,
+            };
+            let initial: Option<i64> = row.get(5)?;
+            let increment: Option<i64> = row.get(6)?;
+            let time_control = initial.map(|initial| TimeControl {
+                initial: Duration::from_millis(initial.max(0) as u64),
+                increment: Duration::from_millis(increment.unwrap_or(0).max(0) as u64),
+            });
+            let draw_rule = match row.get::<_, i64>(7)? {
+                0 => DrawRule::Claim,
+                _ => DrawRule::Automatic,
+            };
+            let digest = |i: usize| -> Result<TokenDigest, LoadError> {
+                let bytes: Vec<u8> = row.get(i)?;
+                TokenDigest::from_slice(&bytes)
+                    .ok_or_else(|| bad("a malformed seat token digest".into()))
+            };
+            let seats = Seats::new(ByColor::new(digest(8)?, digest(9)?));
+            let created_at_ms = row.get::<_, i64>(10)?.max(0) as u64;
+            let request_id: Option<String> = row.get(11)?;
+
+            let mut position = start;
+            let mut stored_events = Vec::new();
+            let mut event_rows = events.query([&id_text])?;
+            while let Some(e) = event_rows.next()? {
+                let event = event_row(e, &mut position).map_err(|d| match d {
+                    RowError::Sql(e) => LoadError::Sql(e),
+                    RowError::Bad(detail) => bad(detail),
+                })?;
+                stored_events.push(event);
+            }
+            let last_at = stored_events.last().map_or(created_at_ms, |e| e.at_ms);
+            let charged =
+                Duration::from_millis(alive_ms.unwrap_or(last_at).saturating_sub(last_at));
+            let stored = Stored {
+                start,
+                draw_rule,
+                time_control,
+                seats,
+                created_at: from_epoch_ms(created_at_ms),
+                events: stored_events,
+                charged,
+            };
+            let record =
+                GameRecord::restore(stored, |rid| memory.request_key(rid), now).map_err(bad)?;
+            forgotten.extend(memory.restore(id, players, record, request_id.as_deref()));
+            count += 1;
+        }
+    }
+    for id in &forgotten {
+        let id = id.to_string();
+        tx.execute("DELETE FROM events WHERE game_id = ?1", [&id])?;
+        tx.execute("DELETE FROM games WHERE id = ?1", [&id])?;
+    }
+    tx.commit()?;
+    tracing::info!(
+        path = %path.display(),
+        games = count - forgotten.len(),
+        forgotten = forgotten.len(),
+        "games restored"
+    );
+    Ok(())
+}
+
+enum RowError {
+    Sql(rusqlite::Error),
+    Bad(String),
+}
+
+impl From<rusqlite::Error> for RowError {
+    fn from(e: rusqlite::Error) -> RowError {
+        RowError::Sql(e)
+    }
+}
+
+/// One stored event; `position` is the position before it, advanced past a move.
+fn event_row(r: &rusqlite::Row<'_>, position: &mut Position) -> Result<EventRow, RowError> {
+    let seq = r.get::<_, i64>(0)?.max(0) as u64;
+    let at_ms = r.get::<_, i64>(1)?.max(0) as u64;
+    let kind_code: i64 = r.get(2)?;
+    let seat = r.get::<_, Option<i64>>(3)?.map(color_of);
+    let mv_text: Option<String> = r.get(4)?;
+    let request_id: Option<String> = r.get(5)?;
+    let log_ms = |i: usize| -> Result<u32, RowError> {
+        let v: Option<i64> = r.get(i)?;
+        Ok(u32::try_from(v.unwrap_or(0).max(0)).unwrap_or(u32::MAX))
+    };
+    let clocks_stopped = r.get::<_, Option<i64>>(8)?.unwrap_or(0) != 0;
+    let white_ms: Option<i64> = r.get(9)?;
+    let black_ms: Option<i64> = r.get(10)?;
+    let clocks_ms = white_ms
+        .zip(black_ms)
+        .map(|(w, b)| ByColor::new(w.max(0) as u64, b.max(0) as u64));
+    let winner = r.get::<_, Option<i64>>(11)?.map(color_of);
+    let termination: Option<i64> = r.get(12)?;
+    let seat_of = |what: &str| {
+        seat.ok_or_else(|| RowError::Bad(format!("event {seq}: {what} without a side")))
+    };
+    let mut mv = None;
+    let kind = match kind_code {
+        KIND_MOVE => {
+            let text = mv_text
+                .ok_or_else(|| RowError::Bad(format!("event {seq}: a move without its move")))?;
+            let uci: UciMove = text
+                .parse()
+                .map_err(|_| RowError::Bad(format!("event {seq}: move {text:?}")))?;
+            let m = uci.to_move(position).map_err(|e| {
+                RowError::Bad(format!("event {seq}: {text} in {}: {e}", position.fen()))
+            })?;
+            position.play_unchecked(m);
+            mv = Some(m);
+            LogKind::Move {
+                clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
+                clocks_stopped,
+            }
+        }
+        KIND_DRAW_OFFERED => LogKind::DrawOffered(seat_of("a draw offer")?),
+        KIND_DRAW_DECLINED => LogKind::DrawDeclined(seat_of("a declined draw")?),
+        KIND_GAME_OVER => LogKind::GameOver,
+        other => return Err(RowError::Bad(format!("event {seq}: unknown kind {other}"))),
+    };
+    let outcome = match termination {
+        None => None,
+        Some(t) => {
+            let termination = usize::try_from(t)
+                .ok()
+                .and_then(|t| Termination::ALL.get(t).copied())
+                .ok_or_else(|| RowError::Bad(format!("event {seq}: termination {t}")))?;
+            Some(Outcome {
+                winner,
+                termination,
+            })
+        }
+    };
+    Ok(EventRow {
+        seq,
+        at_ms,
+        kind,
+        mv,
+        seat,
+        request_id,
+        clocks_ms,
+        outcome,
+    })
+}
+
+pub fn color_of(index: i64) -> Color {
+    if index == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}

@@ -1,0 +1,241 @@
+//! The database file: its schema (and the kinds events are stored as), opening it locked and
+//! checked, and the migration from schema 1 (clear seat tokens) to 2 (their digests).
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, params};
+
+use crate::game::{SeatToken, TokenDigest};
+use crate::store::config::SyncMode;
+use crate::store::sqlite::error::OpenError;
+
+/// The database file inside the data directory.
+pub const DB_FILE: &str = "chessd.db";
+
+/// The schema this build writes; older files are migrated to it at start (see
+/// [`migrate_v1`]), newer ones are refused.
+///
+/// - 1: seat tokens in clear (`white_token`, `black_token`).
+/// - 2: their SHA-256 digests instead (`white_digest`, `black_digest`, 32-byte blobs).
+pub const SCHEMA_VERSION: i64 = 2;
+
+const SCHEMA: &str = "
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    variant TEXT NOT NULL,
+    start_fen TEXT NOT NULL,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    initial_ms INTEGER,
+    increment_ms INTEGER,
+    draw_rule INTEGER NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    request_id TEXT,
+    ended_at_ms INTEGER,
+    -- Last, where the migration from schema 1 adds them, so both paths give one table.
+    white_digest BLOB NOT NULL DEFAULT x'',
+    black_digest BLOB NOT NULL DEFAULT x''
+) WITHOUT ROWID;
+CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
+CREATE TABLE events (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    seat INTEGER,
+    mv TEXT,
+    request_id TEXT,
+    log_white_ms INTEGER,
+    log_black_ms INTEGER,
+    clocks_stopped INTEGER,
+    white_ms INTEGER,
+    black_ms INTEGER,
+    winner INTEGER,
+    termination INTEGER,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE stats (
+    variant TEXT PRIMARY KEY,
+    white_wins INTEGER NOT NULL,
+    black_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL
+) WITHOUT ROWID;
+";
+
+/// Event kinds as stored.
+pub const KIND_MOVE: i64 = 0;
+pub const KIND_DRAW_OFFERED: i64 = 1;
+pub const KIND_DRAW_DECLINED: i64 = 2;
+pub const KIND_GAME_OVER: i64 = 3;
+
+/// Opens, locks, checks and, when new, creates the database. Nothing is written to a file
+/// before it is known to be a healthy chessd database of a known version (or a new one).
+pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
+    let conn = Connection::open(path).map_err(|e| sql_error(path, &e))?;
+    let lock = || -> rusqlite::Result<()> {
+        // A locked file must fail at once, not after rusqlite's default five-second wait.
+        conn.busy_timeout(Duration::ZERO)?;
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+        // Takes the exclusive lock now; locking_mode=EXCLUSIVE keeps it until the file closes.
+        conn.execute_batch("BEGIN EXCLUSIVE; COMMIT;")
+    };
+    lock().map_err(|e| sql_error(path, &e))?;
+    let check: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .map_err(|e| sql_error(path, &e))?;
+    if check != "ok" {
+        return Err(OpenError::Corrupt {
+            path: path.to_owned(),
+            detail: check,
+        });
+    }
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(|e| sql_error(path, &e))?;
+    let mut migrate = false;
+    let new = match version {
+        0 => {
+            let tables: i64 = conn
+                .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+                .map_err(|e| sql_error(path, &e))?;
+            if tables > 0 {
+                return Err(OpenError::Foreign {
+                    path: path.to_owned(),
+                });
+            }
+            true
+        }
+        SCHEMA_VERSION => false,
+        1 => {
+            migrate = true;
+            false
+        }
+        found => {
+            return Err(OpenError::NewerSchema {
+                path: path.to_owned(),
+                found,
+                known: SCHEMA_VERSION,
+            });
+        }
+    };
+    let setup = || -> rusqlite::Result<()> {
+        let mode: String =
+            conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(rusqlite::Error::InvalidParameterName(format!(
+                "journal mode {mode} instead of wal"
+            )));
+        }
+        let synchronous = match sync {
+            SyncMode::Full => "FULL",
+            SyncMode::Normal => "NORMAL",
+        };
+        conn.pragma_update(None, "synchronous", synchronous)?;
+        if new {
+            conn.execute_batch(&format!(
+                "BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+            ))?;
+        }
+        Ok(())
+    };
+    setup().map_err(|e| sql_error(path, &e))?;
+    if migrate {
+        migrate_v1(&conn, path)?;
+    }
+    Ok(conn)
+}
+
+/// Migrates a schema 1 database to schema 2: each game's clear seat tokens become their
+/// digests, in one transaction (a failure changes nothing), then the file is vacuumed and its
+/// WAL truncated so the clear tokens are gone from every page, not just unlinked.
+pub fn migrate_v1(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+    let fail = |detail: String| OpenError::Migration {
+        path: path.to_owned(),
+        detail,
+        to: SCHEMA_VERSION,
+    };
+    let sql = |e: rusqlite::Error| fail(e.to_string());
+    conn.execute_batch("PRAGMA secure_delete = ON; BEGIN IMMEDIATE;")
+        .map_err(sql)?;
+    let migrated = (|| -> Result<usize, OpenError> {
+        conn.execute_batch(
+            "ALTER TABLE games ADD COLUMN white_digest BLOB NOT NULL DEFAULT x'';
+             ALTER TABLE games ADD COLUMN black_digest BLOB NOT NULL DEFAULT x'';",
+        )
+        .map_err(sql)?;
+        let mut rows = Vec::new();
+        {
+            let mut select = conn
+                .prepare("SELECT id, white_token, black_token FROM games")
+                .map_err(sql)?;
+            let mut found = select.query([]).map_err(sql)?;
+            while let Some(row) = found.next().map_err(sql)? {
+                let id: String = row.get(0).map_err(sql)?;
+                let digest = |i: usize| -> Result<TokenDigest, OpenError> {
+                    let text: String = row.get(i).map_err(sql)?;
+                    let token: SeatToken = text
+                        .parse()
+                        .map_err(|()| fail(format!("game {id}: a malformed seat token")))?;
+                    Ok(token.digest())
+                };
+                rows.push((id.clone(), digest(1)?, digest(2)?));
+            }
+        }
+        let mut update = conn
+            .prepare("UPDATE games SET white_digest = ?2, black_digest = ?3 WHERE id = ?1")
+            .map_err(sql)?;
+        for (id, white, black) in &rows {
+            update
+                .execute(params![id, &white.as_bytes()[..], &black.as_bytes()[..]])
+                .map_err(sql)?;
+        }
+        conn.execute_batch(&format!(
+            "ALTER TABLE games DROP COLUMN white_token;
+             ALTER TABLE games DROP COLUMN black_token;
+             PRAGMA user_version = {SCHEMA_VERSION};"
+        ))
+        .map_err(sql)?;
+        Ok(rows.len())
+    })();
+    let games = match migrated {
+        Ok(games) => {
+            conn.execute_batch("COMMIT;").map_err(sql)?;
+            games
+        }
+        Err(e) => {
+            // The rollback's own failure would only hide the cause; the transaction is
+            // abandoned with the connection either way.
+            let _ = conn.execute_batch("ROLLBACK;");
+            return Err(e);
+        }
+    };
+    conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+        .map_err(sql)?;
+    tracing::info!(
+        path = %path.display(),
+        games,
+        "database migrated to schema {SCHEMA_VERSION}: seat tokens replaced by their digests"
+    );
+    Ok(())
+}
+
+/// A SQLite failure at start, said in terms an operator can act on.
+pub fn sql_error(path: &Path, e: &rusqlite::Error) -> OpenError {
+    let path = path.to_owned();
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => OpenError::Locked { path },
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => OpenError::Corrupt {
+            path,
+            detail: e.to_string(),
+        },
+        _ => OpenError::Open {
+            path,
+            cause: e.to_string(),
+        },
+    }
+}

@@ -1,0 +1,207 @@
+//! The writer thread: it owns the connection and commits the journal's queue in groups (one
+//! transaction, one flush, for whatever is queued), then publishes the batch's events to
+//! watchers and raises the committed watermark; plus the heartbeat that stamps `alive_ms`
+//! while the server is idle.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use chessd_rules::{Color, DrawRule, Termination, Variant};
+use rusqlite::{Connection, Transaction, params};
+
+use crate::game::{EventRow, GameId, LogKind, epoch_ms};
+use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
+use crate::store::sqlite::schema::{
+    KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
+};
+
+/// Most changes committed in one transaction: large enough that a burst from thousands of
+/// games shares one flush, small enough that one transaction stays a few milliseconds.
+pub const MAX_BATCH: usize = 1024;
+
+/// How often an idle writer stamps `alive_ms` (the downtime rule's resolution).
+pub const ALIVE_PERIOD: Duration = Duration::from_secs(1);
+
+/// How long dropping the store waits for the writer to commit what is queued.
+pub const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Stamps `alive_ms` every [`ALIVE_PERIOD`] while the store exists. Skips a beat when the
+/// queue is full: the writer is busy then, and every commit stamps the time anyway.
+pub async fn heartbeat(journal: std::sync::Weak<Journal>) {
+    let mut tick = tokio::time::interval(ALIVE_PERIOD);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(journal) = journal.upgrade() else {
+            return;
+        };
+        if let Some(place) = journal.try_reserve() {
+            place.send(Change::Alive, None);
+        }
+    }
+}
+
+/// The writer thread: commits queued changes in groups until the journal closes.
+pub fn writer(mut conn: Connection, ends: WriterEnds) {
+    let WriterEnds { mut rx, committed } = ends;
+    let mut failed = false;
+    while let Some(first) = rx.blocking_recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(q) => batch.push(q),
+                Err(_) => break,
+            }
+        }
+        if failed {
+            // Drained so that nobody waits on a full queue; their tickets fail.
+            continue;
+        }
+        let through = batch.last().map_or(0, |q| q.ticket);
+        match commit(&mut conn, &batch) {
+            Ok(()) => {
+                for queued in batch {
+                    if let Some((tx, events)) = queued.publish {
+                        for event in events {
+                            // An error means no watcher is left.
+                            let _ = tx.send(Arc::new(event));
+                        }
+                    }
+                }
+                committed.send_modify(|c| c.through = through);
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "durable store: commit failed; refusing every change from now on");
+                failed = true;
+                committed.send_modify(|c: &mut Committed| c.failed = true);
+            }
+        }
+    }
+    // A clean close checkpoints the WAL into the file; failing that only costs the next start
+    // a recovery.
+    let _ = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);");
+}
+
+/// Commits one batch in one transaction.
+fn commit(conn: &mut Connection, batch: &[Queued]) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    for queued in batch {
+        match &queued.change {
+            Change::Created(game) => insert_game(&tx, game)?,
+            Change::Events {
+                game,
+                variant,
+                rows,
+            } => insert_events(&tx, *game, *variant, rows)?,
+            Change::Forget(ids) => {
+                let mut events = tx.prepare_cached("DELETE FROM events WHERE game_id = ?1")?;
+                let mut games = tx.prepare_cached("DELETE FROM games WHERE id = ?1")?;
+                for id in ids {
+                    let id = id.to_string();
+                    events.execute([&id])?;
+                    games.execute([&id])?;
+                }
+            }
+            Change::Alive => {}
+        }
+    }
+    tx.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_ms', ?1)")?
+        .execute([epoch_ms(SystemTime::now()) as i64])?;
+    tx.commit()
+}
+
+fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()> {
+    let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    tx.prepare_cached(
+        "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
+             draw_rule, white_digest, black_digest, created_at_ms, request_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?
+    .execute(params![
+        game.id.to_string(),
+        game.variant.key(),
+        game.start_fen,
+        game.players.white,
+        game.players.black,
+        game.time_control.map(|tc| ms(tc.initial)),
+        game.time_control.map(|tc| ms(tc.increment)),
+        match game.draw_rule {
+            DrawRule::Claim => 0,
+            DrawRule::Automatic => 1,
+        },
+        &game.seats.digest(Color::White).as_bytes()[..],
+        &game.seats.digest(Color::Black).as_bytes()[..],
+        game.created_at_ms as i64,
+        game.request_id,
+    ])?;
+    Ok(())
+}
+
+fn insert_events(
+    tx: &Transaction<'_>,
+    game: GameId,
+    variant: Variant,
+    rows: &[EventRow],
+) -> rusqlite::Result<()> {
+    let id = game.to_string();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, request_id, log_white_ms,
+             log_black_ms, clocks_stopped, white_ms, black_ms, winner, termination)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+    )?;
+    for row in rows {
+        let (kind, log_ms, stopped) = match row.kind {
+            LogKind::Move {
+                clocks_ms,
+                clocks_stopped,
+            } => (KIND_MOVE, Some(clocks_ms), Some(i64::from(clocks_stopped))),
+            LogKind::DrawOffered(_) => (KIND_DRAW_OFFERED, None, None),
+            LogKind::DrawDeclined(_) => (KIND_DRAW_DECLINED, None, None),
+            LogKind::GameOver => (KIND_GAME_OVER, None, None),
+        };
+        let clock = |side: Color| {
+            row.clocks_ms
+                .map(|c| i64::try_from(c[side]).unwrap_or(i64::MAX))
+        };
+        insert.execute(params![
+            id,
+            row.seq as i64,
+            row.at_ms as i64,
+            kind,
+            row.seat.map(|c| c.index() as i64),
+            row.mv.map(|m| m.to_string()),
+            row.request_id,
+            log_ms.map(|c| i64::from(*c.white())),
+            log_ms.map(|c| i64::from(*c.black())),
+            stopped,
+            clock(Color::White),
+            clock(Color::Black),
+            row.outcome.and_then(|o| o.winner).map(|c| c.index() as i64),
+            row.outcome.map(|o| termination_code(o.termination)),
+        ])?;
+        if let (LogKind::GameOver, Some(outcome)) = (row.kind, row.outcome) {
+            tx.prepare_cached("UPDATE games SET ended_at_ms = ?2 WHERE id = ?1")?
+                .execute(params![id, row.at_ms as i64])?;
+            if outcome.termination != Termination::Aborted {
+                let (w, b, d) = match outcome.winner {
+                    Some(Color::White) => (1, 0, 0),
+                    Some(Color::Black) => (0, 1, 0),
+                    None => (0, 0, 1),
+                };
+                tx.prepare_cached(
+                    "INSERT INTO stats (variant, white_wins, black_wins, draws)
+                     VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (variant) DO UPDATE SET
+                         white_wins = white_wins + excluded.white_wins,
+                         black_wins = black_wins + excluded.black_wins,
+                         draws = draws + excluded.draws",
+                )?
+                .execute(params![variant.key(), w, b, d])?;
+            }
+        }
+    }
+    Ok(())
+}
+fn termination_code(t: Termination) -> i64 {
+    Termination::ALL.iter().position(|&x| x == t).unwrap_or(0) as i64
+}

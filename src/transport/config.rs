@@ -1,0 +1,40 @@
+//! The transport's bounds ([`TransportConfig`]) and their defaults.
+
+use std::time::Duration;
+
+/// How long a new connection has to greet: finish its TLS handshake, then send the HTTP/2
+/// preface and SETTINGS (any client does at once) or an HTTP/1.1 request.
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a connection may stay open with no call before it is sent GOAWAY (clients
+/// reconnect when they next need to; keepalive pings alone do not keep it).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+/// How long a peer may take nothing: no byte of a pending write, or no event of its watch
+/// stream. Then the connection is closed, or the watch stream cut.
+pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(10);
+/// The longest an HTTP/1.1 connection waits for a request's headers, idle keep-alive
+/// included (hyper's own default, made explicit).
+pub const HTTP1_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+/// Accept-loop warnings are logged at most this often (a flood would otherwise flood the log).
+pub const LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// The transport's bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransportConfig {
+    /// Open connections at once.
+    pub max_connections: usize,
+    /// Concurrent HTTP/2 streams per connection.
+    pub max_streams_per_connection: u32,
+    /// HTTP/2 keepalive: how often an idle connection is pinged.
+    pub keepalive_interval: Duration,
+    /// HTTP/2 keepalive: how long a ping may go unanswered.
+    pub keepalive_timeout: Duration,
+    /// See [`DEFAULT_HANDSHAKE_TIMEOUT`].
+    pub handshake_timeout: Duration,
+    /// See [`DEFAULT_IDLE_TIMEOUT`].
+    pub idle_timeout: Duration,
+    /// See [`DEFAULT_STALL_TIMEOUT`].
+    pub stall_timeout: Duration,
+    /// After GOAWAY for idleness, how long open streams may take before the connection is
+    /// dropped.
+    pub close_grace: Duration,
+}
