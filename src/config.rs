@@ -15,6 +15,7 @@ use crate::api::ApiConfig;
 use crate::security::{SecurityArgs, SecurityConfig};
 use crate::server::web::WebConfig;
 use crate::store::{Backend, StoreConfig, StoreLimits, SyncMode};
+use crate::transport::TransportConfig;
 use crate::units::{count, duration, duration_or_zero, retention};
 
 /// Where the server listens by default: every interface, gRPC's customary port.
@@ -63,8 +64,10 @@ pub struct ServerConfig {
     pub drain_timeout: Duration,
     /// The spectator page and CORS for gRPC-Web (`--no-web`, `--cors-allow-origin`).
     pub web: WebConfig,
-    /// TLS, API keys, rate limits and connection bounds (see `security`).
+    /// TLS, API keys, rate limits and per-address bounds (see `security`).
     pub security: SecurityConfig,
+    /// The bounds on connections and streams (see `transport`; flags in `SecurityArgs`).
+    pub transport: TransportConfig,
 }
 
 impl ServerConfig {
@@ -74,6 +77,7 @@ impl ServerConfig {
         ApiConfig {
             max_page_size: self.max_page_size,
             heartbeat: self.heartbeat,
+            stall_timeout: self.transport.stall_timeout,
         }
     }
 }
@@ -99,6 +103,7 @@ impl Default for ServerConfig {
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             web: WebConfig::default(),
             security: SecurityConfig::default(),
+            transport: TransportConfig::default(),
         }
     }
 }
@@ -255,6 +260,7 @@ impl ServeArgs {
                 cors_allow_origins: self.cors_allow_origins.clone(),
             },
             security: self.security.config(),
+            transport: self.security.transport(),
         }
     }
 }

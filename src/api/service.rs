@@ -30,6 +30,8 @@ pub struct ApiConfig {
     pub max_page_size: usize,
     /// Quiet time before a watcher's heartbeat.
     pub heartbeat: std::time::Duration,
+    /// How long a watcher may take no message before it is cut off.
+    pub stall_timeout: std::time::Duration,
 }
 
 /// The GameService implementation over a store.
@@ -59,7 +61,7 @@ impl<S: GameStore> GameApi<S> {
             store,
             pump: PumpConfig {
                 heartbeat: config.heartbeat,
-                stall: security.stall_timeout,
+                stall: config.stall_timeout,
                 draining: draining.clone(),
             },
             draining,

@@ -28,17 +28,9 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::transport::TransportConfig;
 use crate::units::{count, duration, rate};
 
-/// Open connections at once; the accept loop waits (the kernel queues) beyond it.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
-/// Concurrent HTTP/2 streams (calls and watches) per connection.
-pub const DEFAULT_MAX_STREAMS_PER_CONNECTION: u32 = 256;
-/// How often an idle HTTP/2 connection is pinged, so dead peers (and their watch streams) are
-/// noticed.
-pub const DEFAULT_KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
-/// How long a keepalive ping may go unanswered before the connection is closed.
-pub const DEFAULT_KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
 /// WatchGame streams one address may hold on one game, and in all (callers with an API key
 /// are not bound: a backend watches from few addresses). One address may be a household or
 /// an office behind NAT, so these are well above one person's needs, and far below
@@ -122,11 +114,11 @@ pub struct SecurityArgs {
 
     /// Open connections at once: at the cap, connections that have not greeted yet are closed
     /// to make room, else new ones wait in the kernel's queue.
-    #[arg(long, env = "CHESSD_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = count)]
+    #[arg(long, env = "CHESSD_MAX_CONNECTIONS", default_value_t = crate::transport::DEFAULT_MAX_CONNECTIONS, value_parser = count)]
     pub max_connections: usize,
 
     /// Concurrent calls and watches per connection.
-    #[arg(long, env = "CHESSD_MAX_STREAMS_PER_CONNECTION", default_value_t = DEFAULT_MAX_STREAMS_PER_CONNECTION, value_parser = rate)]
+    #[arg(long, env = "CHESSD_MAX_STREAMS_PER_CONNECTION", default_value_t = crate::transport::DEFAULT_MAX_STREAMS_PER_CONNECTION, value_parser = rate)]
     pub max_streams_per_connection: u32,
 
     /// How often an idle connection is pinged (e.g. 30s).
@@ -161,6 +153,20 @@ pub struct SecurityArgs {
 }
 
 impl SecurityArgs {
+    /// The transport's bounds these flags describe.
+    #[must_use]
+    pub fn transport(&self) -> TransportConfig {
+        TransportConfig {
+            max_connections: self.max_connections,
+            max_streams_per_connection: self.max_streams_per_connection,
+            keepalive_interval: self.keepalive_interval,
+            keepalive_timeout: self.keepalive_timeout,
+            handshake_timeout: self.handshake_timeout,
+            idle_timeout: self.idle_timeout,
+            stall_timeout: self.stall_timeout,
+        }
+    }
+
     /// The configuration these flags describe.
     #[must_use]
     pub fn config(&self) -> SecurityConfig {
@@ -183,13 +189,6 @@ impl SecurityArgs {
                 token: Rate::new(self.token_rate, self.token_burst),
                 move_floor: Rate::new(self.move_floor, self.move_floor.saturating_mul(2)),
             },
-            max_connections: self.max_connections,
-            max_streams_per_connection: self.max_streams_per_connection,
-            keepalive_interval: self.keepalive_interval,
-            keepalive_timeout: self.keepalive_timeout,
-            handshake_timeout: self.handshake_timeout,
-            idle_timeout: self.idle_timeout,
-            stall_timeout: self.stall_timeout,
             max_peer_watchers_per_game: self.max_peer_watchers_per_game,
             max_peer_watchers: self.max_peer_watchers,
         }
@@ -250,13 +249,6 @@ pub struct SecurityConfig {
     /// `false` (`--no-rate-limits`): no limiter is consulted.
     pub rate_limits: bool,
     pub rates: Rates,
-    pub max_connections: usize,
-    pub max_streams_per_connection: u32,
-    pub keepalive_interval: Duration,
-    pub keepalive_timeout: Duration,
-    pub handshake_timeout: Duration,
-    pub idle_timeout: Duration,
-    pub stall_timeout: Duration,
     pub max_peer_watchers_per_game: usize,
     pub max_peer_watchers: usize,
 }
@@ -274,13 +266,6 @@ impl Default for SecurityConfig {
                 token: Rate::new(DEFAULT_TOKEN_RATE, DEFAULT_TOKEN_BURST),
                 move_floor: Rate::new(DEFAULT_MOVE_FLOOR, DEFAULT_MOVE_FLOOR * 2),
             },
-            max_connections: DEFAULT_MAX_CONNECTIONS,
-            max_streams_per_connection: DEFAULT_MAX_STREAMS_PER_CONNECTION,
-            keepalive_interval: DEFAULT_KEEPALIVE_INTERVAL,
-            keepalive_timeout: DEFAULT_KEEPALIVE_TIMEOUT,
-            handshake_timeout: crate::transport::DEFAULT_HANDSHAKE_TIMEOUT,
-            idle_timeout: crate::transport::DEFAULT_IDLE_TIMEOUT,
-            stall_timeout: crate::transport::DEFAULT_STALL_TIMEOUT,
             max_peer_watchers_per_game: DEFAULT_MAX_PEER_WATCHERS_PER_GAME,
             max_peer_watchers: DEFAULT_MAX_PEER_WATCHERS,
         }

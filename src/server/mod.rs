@@ -26,7 +26,7 @@ use crate::api::GameApi;
 use crate::api::refusals;
 use crate::config::ServerConfig;
 use crate::proto::game_service_server::GameServiceServer;
-use crate::transport::{Transport, TransportConfig};
+use crate::transport::Transport;
 use crate::{proto, security, store};
 
 /// Why the server could not run.
@@ -114,20 +114,11 @@ pub async fn run(
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "chessd listening");
     }
-    let sec = &config.security;
     let transport = Transport::start(
         listener,
         services,
-        TransportConfig {
-            max_connections: sec.max_connections,
-            max_streams_per_connection: sec.max_streams_per_connection,
-            keepalive_interval: sec.keepalive_interval,
-            keepalive_timeout: sec.keepalive_timeout,
-            handshake_timeout: sec.handshake_timeout,
-            idle_timeout: sec.idle_timeout,
-            stall_timeout: sec.stall_timeout,
-            close_grace: config.drain_timeout,
-        },
+        config.transport.clone(),
+        config.drain_timeout,
         security.tls.clone(),
     );
     shutdown.await;

@@ -2,6 +2,15 @@
 
 use std::time::Duration;
 
+/// Open connections at once (see `listener` for what happens at the cap).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+/// Concurrent HTTP/2 streams (calls and watches) per connection.
+pub const DEFAULT_MAX_STREAMS_PER_CONNECTION: u32 = 256;
+/// How often an idle HTTP/2 connection is pinged, so dead peers (and their watch streams) are
+/// noticed.
+pub const DEFAULT_KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+/// How long a keepalive ping may go unanswered before the connection is closed.
+pub const DEFAULT_KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a new connection has to greet: finish its TLS handshake, then send the HTTP/2
 /// preface and SETTINGS (any client does at once) or an HTTP/1.1 request.
 pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -34,7 +43,18 @@ pub struct TransportConfig {
     pub idle_timeout: Duration,
     /// See [`DEFAULT_STALL_TIMEOUT`].
     pub stall_timeout: Duration,
-    /// After GOAWAY for idleness, how long open streams may take before the connection is
-    /// dropped.
-    pub close_grace: Duration,
+}
+
+impl Default for TransportConfig {
+    fn default() -> TransportConfig {
+        TransportConfig {
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_streams_per_connection: DEFAULT_MAX_STREAMS_PER_CONNECTION,
+            keepalive_interval: DEFAULT_KEEPALIVE_INTERVAL,
+            keepalive_timeout: DEFAULT_KEEPALIVE_TIMEOUT,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            stall_timeout: DEFAULT_STALL_TIMEOUT,
+        }
+    }
 }

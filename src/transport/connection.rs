@@ -102,7 +102,7 @@ where
                     connection.as_mut().graceful_shutdown();
                     goaway = true;
                     idled = true;
-                    drop_at = Some(Instant::now() + config.close_grace);
+                    drop_at = Some(Instant::now() + shared.close_grace);
                 }
             }
             () = shared.draining.cancelled(), if !goaway => {

@@ -35,7 +35,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use self::config::{
-    DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_STALL_TIMEOUT, TransportConfig,
+    DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_KEEPALIVE_INTERVAL,
+    DEFAULT_KEEPALIVE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_STREAMS_PER_CONNECTION,
+    DEFAULT_STALL_TIMEOUT, TransportConfig,
 };
 pub use self::state::Closed;
 use self::state::Shared;
@@ -51,11 +53,14 @@ pub struct Transport {
 }
 
 impl Transport {
-    /// Serves `service` on `listener` (TLS when `tls` is given), in tasks of its own.
+    /// Serves `service` on `listener` (TLS when `tls` is given), in tasks of its own. After
+    /// GOAWAY for idleness, a connection's open streams get `close_grace` before it is
+    /// dropped.
     pub fn start<S, B>(
         listener: TcpListener,
         service: S,
         config: TransportConfig,
+        close_grace: std::time::Duration,
         tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     ) -> Transport
     where
@@ -80,6 +85,7 @@ impl Transport {
         let shared = Arc::new(Shared {
             service,
             config,
+            close_grace,
             tls: tls.map(TlsAcceptor::from),
             greeting: Arc::default(),
             draining: transport.draining.clone(),

@@ -56,6 +56,9 @@ pub fn closed(reason: Closed) {
 pub struct Shared<S> {
     pub service: S,
     pub config: TransportConfig,
+    /// After GOAWAY for idleness, how long open streams may take before the connection is
+    /// dropped.
+    pub close_grace: Duration,
     pub tls: Option<TlsAcceptor>,
     pub greeting: Arc<Greeting>,
     /// Cancelled when the drain starts: every connection is sent GOAWAY.

@@ -60,7 +60,7 @@ async fn still_waiting<T>(call: &mut tokio::task::JoinHandle<T>) -> bool {
 #[tokio::test]
 async fn connection_cap() {
     let mut config = ServerConfig::default();
-    config.security.max_connections = 1;
+    config.transport.max_connections = 1;
     let server = support::start_with(config).await;
     let mut first = server.client().await;
     first.get_stats(pb::GetStatsRequest {}).await.unwrap();
@@ -85,7 +85,7 @@ async fn connection_cap() {
 #[tokio::test]
 async fn stream_cap() {
     let mut config = ServerConfig::default();
-    config.security.max_streams_per_connection = 2;
+    config.transport.max_streams_per_connection = 2;
     let server = support::start_with(config).await;
     let channel = server.channel().await;
     let mut client = GameServiceClient::new(channel.clone());

@@ -137,7 +137,7 @@ async fn hundred_events(client: &mut Client, seats: &support::Seats) {
 async fn stalled_watchers_are_cut_and_free_their_seats() {
     let mut config = ServerConfig::default();
     config.store.limits.max_watchers_per_game = 60;
-    config.security.stall_timeout = Duration::from_secs(1);
+    config.transport.stall_timeout = Duration::from_secs(1);
     // 100 calls from two seats in a burst: rate limits are not what this test is about (they
     // also lift the per-address watcher bounds, tested below).
     config.security.rate_limits = false;
@@ -186,7 +186,7 @@ async fn stalled_watchers_are_cut_and_free_their_seats() {
 #[tokio::test]
 async fn slow_but_steady_watchers_stay() {
     let mut config = ServerConfig::default();
-    config.security.stall_timeout = Duration::from_secs(1);
+    config.transport.stall_timeout = Duration::from_secs(1);
     config.security.rate_limits = false;
     let server = support::start_with(config).await;
     let mut client = server.client().await;
@@ -223,8 +223,8 @@ async fn closed_by(socket: &mut TcpStream, by: Instant) -> bool {
 #[tokio::test]
 async fn silent_sockets_never_lock_clients_out() {
     let mut config = ServerConfig::default();
-    config.security.max_connections = 5;
-    config.security.handshake_timeout = Duration::from_secs(1);
+    config.transport.max_connections = 5;
+    config.transport.handshake_timeout = Duration::from_secs(1);
     let server = support::start_with(config).await;
     let started = Instant::now();
     let mut silent = Vec::new();
@@ -294,8 +294,8 @@ async fn silent_sockets_never_lock_clients_out() {
 #[tokio::test]
 async fn greeting_deadline_and_idle_timeout() {
     let mut config = ServerConfig::default();
-    config.security.handshake_timeout = Duration::from_secs(1);
-    config.security.idle_timeout = Duration::from_secs(3);
+    config.transport.handshake_timeout = Duration::from_secs(1);
+    config.transport.idle_timeout = Duration::from_secs(3);
     let server = support::start_with(config).await;
     let started = Instant::now();
     let mut silent = TcpStream::connect(server.addr).await.unwrap();
