@@ -19,7 +19,7 @@ use tokio::net::TcpStream;
 use tokio::time::{Instant, timeout};
 use tonic::Code;
 
-use crate::support::{self, Client, assert_refused, authed, watch};
+use crate::support::{self, Client, assert_refused, watch};
 
 /// The HTTP/2 preface every client sends first.
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -108,25 +108,8 @@ async fn raw_end(response: ResponseFuture, by: Instant) -> String {
 /// 50 offers and declines: 100 events on the game, far past a stalled watcher's window.
 async fn hundred_events(client: &mut Client, seats: &support::Seats) {
     for _ in 0..50 {
-        client
-            .offer_draw(authed(
-                pb::OfferDrawRequest {
-                    game_id: seats.id.clone(),
-                },
-                &seats.white,
-            ))
-            .await
-            .unwrap();
-        client
-            .respond_to_draw(authed(
-                pb::RespondToDrawRequest {
-                    game_id: seats.id.clone(),
-                    accept: false,
-                },
-                &seats.black,
-            ))
-            .await
-            .unwrap();
+        support::offer_draw(client, seats, 'w').await;
+        support::decline_draw(client, seats, 'b').await;
     }
 }
 

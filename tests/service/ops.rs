@@ -254,24 +254,8 @@ async fn stats_shares() {
         client.resign(resign(&seats, loser)).await.unwrap();
     }
     let (_, seats) = create(&mut client, "chess", "").await;
-    client
-        .offer_draw(authed(
-            pb::OfferDrawRequest {
-                game_id: seats.id.clone(),
-            },
-            &seats.white,
-        ))
-        .await
-        .unwrap();
-    client
-        .offer_draw(authed(
-            pb::OfferDrawRequest {
-                game_id: seats.id.clone(),
-            },
-            &seats.black,
-        ))
-        .await
-        .unwrap();
+    offer_draw(&mut client, &seats, 'w').await;
+    offer_draw(&mut client, &seats, 'b').await;
     let (_, seats) = create(&mut client, "chess", "").await;
     client
         .abort(authed(

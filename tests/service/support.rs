@@ -253,6 +253,29 @@ pub async fn play(
     }
 }
 
+/// `side` ('w' or 'b') offers a draw; panics on refusal.
+pub async fn offer_draw(client: &mut Client, seats: &Seats, side: char) {
+    let request = pb::OfferDrawRequest {
+        game_id: seats.id.clone(),
+    };
+    client
+        .offer_draw(authed(request, seats.token(side)))
+        .await
+        .unwrap_or_else(|s| panic!("{side} offers a draw: {}", s.message()));
+}
+
+/// `side` ('w' or 'b') declines the standing draw offer; panics on refusal.
+pub async fn decline_draw(client: &mut Client, seats: &Seats, side: char) {
+    let request = pb::RespondToDrawRequest {
+        game_id: seats.id.clone(),
+        accept: false,
+    };
+    client
+        .respond_to_draw(authed(request, seats.token(side)))
+        .await
+        .unwrap_or_else(|s| panic!("{side} declines a draw: {}", s.message()));
+}
+
 /// Plays moves alternately, starting with `first` ('w' or 'b').
 pub async fn play_all(client: &mut Client, seats: &Seats, first: char, moves: &str) -> pb::Game {
     let mut side = first;

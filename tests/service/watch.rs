@@ -258,22 +258,9 @@ async fn slow_watcher_is_cut_off_and_resumes() {
     assert_eq!(snapshot.seq, 0);
 
     // 40 events (offers and declines) while the watcher reads nothing.
-    let offer = pb::OfferDrawRequest {
-        game_id: seats.id.clone(),
-    };
-    let decline = pb::RespondToDrawRequest {
-        game_id: seats.id.clone(),
-        accept: false,
-    };
     for _ in 0..20 {
-        client
-            .offer_draw(authed(offer.clone(), &seats.white))
-            .await
-            .unwrap();
-        client
-            .respond_to_draw(authed(decline.clone(), &seats.black))
-            .await
-            .unwrap();
+        offer_draw(&mut client, &seats, 'w').await;
+        decline_draw(&mut client, &seats, 'b').await;
     }
     let mut seqs = Vec::new();
     let status = loop {
