@@ -170,7 +170,10 @@ export async function showGame(
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
         play: (m) => void submit(m, m.uci),
-        redraw: () => renderBoard(),
+        redraw: (moved) => {
+          if (moved) boardKey = "";
+          renderBoard();
+        },
         announce: (text) => {
           announce.textContent = text;
         },

@@ -21,8 +21,11 @@ export interface MoveSource {
   white(): boolean;
   /** The player chose `move` (one of `legal()`). */
   play(move: MoveNotation): void;
-  /** Redraw the board with `marks()`. */
-  redraw(): void;
+  /**
+   * Redraw the board with `marks()`; after a drag (`moved`) even when they are unchanged, to put
+   * the dragged piece back.
+   */
+  redraw(moved?: boolean): void;
   /** Say something to screen readers. */
   announce(text: string): void;
 }
@@ -189,7 +192,8 @@ export class MoveInput {
   #cancelPicker(): void {
     this.#closePicker();
     this.#selected = null;
-    this.#src.redraw();
+    // The pawn may have been dragged to the last rank.
+    this.#src.redraw(true);
     this.#box.focus();
   }
 
@@ -254,7 +258,7 @@ export class MoveInput {
       }
       // Dropped off its targets: back to its square; still picked only if dropped on it.
       if (sq !== drag.from) this.#selected = null;
-      this.#src.redraw();
+      this.#src.redraw(true);
       return;
     }
     if (drag.toggle) {
@@ -264,8 +268,9 @@ export class MoveInput {
   }
 
   #cancel(): void {
+    const moved = this.#drag?.moving ?? false;
     this.#drag = null;
-    this.#src.redraw();
+    this.#src.redraw(moved);
   }
 
   #describe(sq: number): string {
