@@ -296,7 +296,25 @@ export async function playScenarios(
     await keys(w, "ArrowUp", "ArrowUp", "ArrowUp", "Enter", "ArrowUp", "Enter");
     await played();
 
-    // 2... d5 dragged; 3. exd6 (en passant) dragged.
+    // A pawn dragged away and dropped back beside its centre returns to its square, still
+    // picked up; 2... d5 dragged; 3. exd6 (en passant) dragged.
+    const d7 = await centre(b, "d7");
+    const d4 = await centre(b, "d4");
+    await b.page.mouse.move(d7.x, d7.y);
+    await b.page.mouse.down();
+    await b.page.mouse.move(d4.x, d4.y, { steps: 4 });
+    await b.page.mouse.move(d7.x + 9, d7.y - 7, { steps: 4 });
+    await b.page.mouse.up();
+    const pawn = b.page.locator('#board .piece[data-square="d7"]');
+    await waitFor(
+      "the pawn back on d7",
+      async () =>
+        (await pawn.getAttribute("transform")) === "translate(400 600)" &&
+        !(await b.page.locator("#board .dragging").count()) &&
+        (await targets(b)) === "d5 d6",
+    );
+    await clickSquare(b, "d7");
+    await waitFor("the pawn put down", async () => (await targets(b)) === "");
     await dragMove(b, "d7", "d5");
     await played();
     await dragMove(w, "e5", "d6");
