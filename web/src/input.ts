@@ -310,6 +310,12 @@ export class MoveInput {
         this.#src.announce("You cannot move now.");
         return;
       }
+      if (sq === this.#selected) {
+        this.#selected = null;
+        this.#src.redraw();
+        this.#src.announce("Put down");
+        return;
+      }
       const result = this.#act(sq);
       if (result === "picked") {
         const board = this.#src.board() ?? [];
