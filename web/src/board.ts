@@ -1,8 +1,9 @@
-// The board as SVG: squares, coordinates, last-move highlight and pieces. The piece shapes are
-// drawn here from scratch (simple geometric figures on a 100 x 100 square), so the page ships
-// no third-party artwork and fetches nothing.
+// The board as SVG: squares, coordinates, pieces, and the marks of play (last move, check, the
+// picked piece, its targets, the keyboard's square); and the square under a pointer. The piece
+// shapes are drawn here from scratch (simple geometric figures on a 100 x 100 square), so the
+// page ships no third-party artwork and fetches nothing.
 
-import { type Board, FILES, uciSquares } from "./chess.js";
+import { type Board, FILES, squareName, uciSquares } from "./chess.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -47,7 +48,9 @@ const SHAPES: Record<string, Shape[]> = {
   ],
   k: [
     path("M46 5 H54 V13 H62 V21 H54 V31 H46 V21 H38 V13 H46 Z"),
-    path("M50 36 C40 26 21 30 24 46 C26 58 32 66 34 74 H66 C68 66 74 58 76 46 C79 30 60 26 50 36 Z"),
+    path(
+      "M50 36 C40 26 21 30 24 46 C26 58 32 66 34 74 H66 C68 66 74 58 76 46 C79 30 60 26 50 36 Z",
+    ),
     base(28, 74, 44, 14),
   ],
 };
@@ -88,6 +91,12 @@ function pieceNode(piece: string, x: number, y: number): SVGElement {
   return g;
 }
 
+/** "white knight" for "N". */
+export function pieceName(piece: string): string {
+  const kind = piece.toLowerCase();
+  return `${piece === kind ? "black" : "white"} ${PIECE_NAMES[kind] ?? "piece"}`;
+}
+
 /** A spoken description of the position, for screen readers. */
 export function describeBoard(board: Board): string {
   const sides: string[] = [];
@@ -97,7 +106,7 @@ export function describeBoard(board: Board): string {
       const squares: string[] = [];
       board.forEach((p, i) => {
         if (p !== "" && p.toLowerCase() === kind && (p !== kind) === white) {
-          squares.push(FILES[i % 8] + String(Math.floor(i / 8) + 1));
+          squares.push(squareName(i));
         }
       });
       if (squares.length) parts.push(`${PIECE_NAMES[kind]} ${squares.join(" ")}`);
@@ -107,36 +116,73 @@ export function describeBoard(board: Board): string {
   return sides.join(". ");
 }
 
-/**
- * Draws `board` into a fresh SVG element; `lastMove` (UCI) is highlighted, and so is the king
- * in check (`check`: "K" or "k").
- */
-export function drawBoard(
-  board: Board,
-  lastMove: string | null,
-  flipped: boolean,
-  check: "K" | "k" | null = null,
-): SVGElement {
+/** What is marked on the board besides the pieces. */
+export interface BoardMarks {
+  /** The last move (UCI), highlighted. */
+  lastMove?: string | null;
+  /** The king in check: "K" or "k". */
+  check?: "K" | "k" | null;
+  /** The square of the piece the player picked up. */
+  selected?: number | null;
+  /** Where the picked piece may go; true for a capture. */
+  targets?: ReadonlyMap<number, boolean>;
+  /** The keyboard's square, while the board has the focus. */
+  cursor?: number | null;
+}
+
+/** Where square `index` is drawn, in board units (100 per square). */
+export function squareOrigin(index: number, flipped: boolean): [number, number] {
+  const file = index % 8;
+  const rank = Math.floor(index / 8);
+  return flipped ? [(7 - file) * 100, rank * 100] : [file * 100, (7 - rank) * 100];
+}
+
+/** The square under a point of the page, or -1 when the point is off the board. */
+export function squareAt(svg: Element, clientX: number, clientY: number, flipped: boolean): number {
+  const box = svg.getBoundingClientRect();
+  const col = Math.floor(((clientX - box.left) / box.width) * 8);
+  const row = Math.floor(((clientY - box.top) / box.height) * 8);
+  if (col < 0 || col > 7 || row < 0 || row > 7) return -1;
+  return flipped ? row * 8 + (7 - col) : (7 - row) * 8 + col;
+}
+
+/** A piece on its own, for buttons (the promotion picker). */
+export function pieceIcon(piece: string): SVGElement {
+  const svg = el("svg", { viewBox: "0 0 100 100", class: "piece-icon", "aria-hidden": "true" });
+  svg.append(pieceNode(piece, 0, 0));
+  return svg;
+}
+
+/** Draws `board` into a fresh SVG element, White at the bottom unless `flipped`. */
+export function drawBoard(board: Board, flipped: boolean, marks: BoardMarks = {}): SVGElement {
   const svg = el("svg", {
     viewBox: "0 0 800 800",
     class: "board",
     role: "img",
     "aria-label": describeBoard(board),
   });
-  const at = (index: number): [number, number] => {
-    const file = index % 8;
-    const rank = Math.floor(index / 8);
-    return flipped ? [(7 - file) * 100, rank * 100] : [file * 100, (7 - rank) * 100];
-  };
-  const highlight = lastMove ? uciSquares(lastMove) : null;
+  const at = (index: number) => squareOrigin(index, flipped);
+  const highlight = marks.lastMove ? uciSquares(marks.lastMove) : null;
   for (let i = 0; i < 64; i++) {
     const [x, y] = at(i);
     const light = (i % 8) % 2 !== Math.floor(i / 8) % 2;
-    svg.append(el("rect", { x, y, width: 100, height: 100, class: light ? "sq light" : "sq dark" }));
+    svg.append(
+      el("rect", {
+        x,
+        y,
+        width: 100,
+        height: 100,
+        class: light ? "sq light" : "sq dark",
+        "data-square": squareName(i),
+      }),
+    );
     if (highlight && (i === highlight.from || i === highlight.to)) {
       svg.append(el("rect", { x, y, width: 100, height: 100, class: "sq last" }));
     }
-    if (check && board[i] === check) {
+    if (i === marks.selected) {
+      svg.append(el("rect", { x, y, width: 100, height: 100, class: "sq selected" }));
+    }
+    if (marks.check && board[i] === marks.check) {
       svg.append(el("circle", { cx: x + 50, cy: y + 50, r: 46, class: "check" }));
     }
   }
@@ -156,8 +202,27 @@ export function drawBoard(
     if (piece === "") return;
     const [x, y] = at(i);
     const node = pieceNode(piece, x, y);
-    node.setAttribute("data-square", FILES[i % 8] + String(Math.floor(i / 8) + 1));
+    node.setAttribute("data-square", squareName(i));
     svg.append(node);
   });
+  for (const [i, capture] of marks.targets ?? []) {
+    const [x, y] = at(i);
+    const square = squareName(i);
+    svg.append(
+      capture
+        ? el("circle", {
+            cx: x + 50,
+            cy: y + 50,
+            r: 44,
+            class: "target capture",
+            "data-target": square,
+          })
+        : el("circle", { cx: x + 50, cy: y + 50, r: 15, class: "target", "data-target": square }),
+    );
+  }
+  if (marks.cursor !== null && marks.cursor !== undefined) {
+    const [x, y] = at(marks.cursor);
+    svg.append(el("rect", { x: x + 3, y: y + 3, width: 94, height: 94, class: "cursor" }));
+  }
   return svg;
 }

@@ -1,6 +1,7 @@
-// Positions for drawing only: FEN placement parsing and playing a move the server already
-// accepted (the server enforces the rules; the page needs the board after each ply to step
-// through a game whose snapshot lists moves but not the positions between them).
+// Positions for drawing only: FEN placement parsing and playing a move from the server's list
+// (the server enforces the rules; the page needs the board after each ply to step through a
+// game whose snapshot lists moves but not the positions between them, and the board after the
+// player's own move while the server has not answered yet).
 
 /** A piece as FEN writes it: "K", "q", ... (upper case White). */
 export type Piece = string;
@@ -81,4 +82,9 @@ export function playUci(board: Board, uci: string): Board {
   const promotion = uci[4];
   next[to] = promotion ? (white ? promotion.toUpperCase() : promotion.toLowerCase()) : piece;
   return next;
+}
+
+/** Whether two boards hold the same pieces on the same squares. */
+export function samePlacement(a: Board, b: Board): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
 }

@@ -1,0 +1,174 @@
+// The player's buttons besides moves: abort, draw offers and answers, draw claims, resign.
+// Each is a row of `ACTIONS` saying when it applies; the bar shows exactly the rows that apply
+// to the game as the stream last showed it. The controls issue 18 adds next slot in as rows:
+// propose a takeback (when the game's takeback policy allows it) and accept or decline the
+// opponent's, and claim victory (or a draw) when the opponent has been gone long enough, once
+// the API has ProposeTakeback, RespondToTakeback, PlayerPresence and ClaimVictory.
+
+import { h } from "./dom.js";
+import { Color, DrawClaim, GameStatus } from "./gen/chessd/v1/chessd_pb.js";
+import { refusal, refusalText } from "./refusal.js";
+import type { Seat } from "./seat.js";
+import { type GameState, claimableDraws, plyOf, turnOf } from "./state.js";
+import { opponent } from "./text.js";
+
+/** What an action's rule looks at. */
+export interface ActionView {
+  state: GameState;
+  /** The seat's side. */
+  color: Color;
+}
+
+interface Action {
+  id: string;
+  label: string;
+  /** Asked first; the action is sent only on "yes". */
+  confirm?: { question: string; yes: string };
+  applies(v: ActionView): boolean;
+  run(seat: Seat, signal: AbortSignal): Promise<unknown>;
+  /** Said once the server took it (the stream shows the rest). */
+  done: string;
+}
+
+const ongoing = (v: ActionView) => v.state.status === GameStatus.ONGOING;
+const claimable = (v: ActionView, claim: DrawClaim) =>
+  ongoing(v) && turnOf(v.state) === v.color && claimableDraws(v.state).includes(claim);
+
+const ACTIONS: Action[] = [
+  {
+    id: "abort",
+    label: "Abort game",
+    // The server allows it until both sides have moved.
+    applies: (v) => ongoing(v) && plyOf(v.state) < 2,
+    run: (seat, signal) => seat.abort(signal),
+    done: "Game aborted.",
+  },
+  {
+    id: "offer-draw",
+    label: "Offer draw",
+    applies: (v) => ongoing(v) && v.state.drawOffer === Color.UNSPECIFIED,
+    run: (seat, signal) => seat.offerDraw(signal),
+    done: "Draw offered.",
+  },
+  {
+    id: "accept-draw",
+    label: "Accept draw",
+    applies: (v) => ongoing(v) && v.state.drawOffer === opponent(v.color),
+    run: (seat, signal) => seat.respondToDraw(true, signal),
+    done: "Draw accepted.",
+  },
+  {
+    id: "decline-draw",
+    label: "Decline draw",
+    applies: (v) => ongoing(v) && v.state.drawOffer === opponent(v.color),
+    run: (seat, signal) => seat.respondToDraw(false, signal),
+    done: "Draw declined.",
+  },
+  {
+    id: "claim-threefold",
+    label: "Claim draw: threefold repetition",
+    applies: (v) => claimable(v, DrawClaim.THREEFOLD_REPETITION),
+    run: (seat, signal) => seat.claimDraw(DrawClaim.THREEFOLD_REPETITION, signal),
+    done: "Draw claimed.",
+  },
+  {
+    id: "claim-fifty",
+    label: "Claim draw: fifty-move rule",
+    applies: (v) => claimable(v, DrawClaim.FIFTY_MOVES),
+    run: (seat, signal) => seat.claimDraw(DrawClaim.FIFTY_MOVES, signal),
+    done: "Draw claimed.",
+  },
+  {
+    id: "resign",
+    label: "Resign",
+    confirm: { question: "Resign this game?", yes: "Yes, resign" },
+    applies: ongoing,
+    run: (seat, signal) => seat.resign(signal),
+    done: "You resigned.",
+  },
+];
+
+export class ActionBar {
+  readonly element = h("div", {
+    id: "actions",
+    class: "actions",
+    role: "group",
+    "aria-label": "Game actions",
+  });
+  #seat: Seat;
+  #signal: AbortSignal;
+  #say: (text: string) => void;
+  #view: ActionView | null = null;
+  #confirming: Action | null = null;
+  #busy: Action | null = null;
+  /** What the bar shows, to redraw only when it changes (a redraw would take the focus). */
+  #shown = "";
+
+  constructor(seat: Seat, signal: AbortSignal, say: (text: string) => void) {
+    this.#seat = seat;
+    this.#signal = signal;
+    this.#say = say;
+  }
+
+  /** Shows the actions that apply to `view` (none while the seat's side is unknown). */
+  update(view: ActionView | null): void {
+    this.#view = view;
+    const applying = view ? ACTIONS.filter((a) => a.applies(view)) : [];
+    if (this.#confirming && !applying.includes(this.#confirming)) this.#confirming = null;
+    const key = `${applying.map((a) => a.id).join()}|${this.#confirming?.id}|${this.#busy?.id}`;
+    if (key === this.#shown) return;
+    this.#shown = key;
+    const confirming = this.#confirming;
+    if (confirming?.confirm) {
+      const yes = h(
+        "button",
+        { type: "button", "data-action": `${confirming.id}-yes`, class: "danger" },
+        confirming.confirm.yes,
+      );
+      const no = h("button", { type: "button", "data-action": `${confirming.id}-no` }, "Cancel");
+      yes.addEventListener("click", () => void this.#run(confirming));
+      no.addEventListener("click", () => {
+        this.#confirming = null;
+        this.update(this.#view);
+        this.element.querySelector<HTMLButtonElement>(`[data-action="${confirming.id}"]`)?.focus();
+      });
+      this.element.replaceChildren(
+        h("span", { class: "question" }, confirming.confirm.question),
+        yes,
+        no,
+      );
+      no.focus();
+      return;
+    }
+    this.element.replaceChildren(
+      ...applying.map((a) => {
+        const b = h("button", { type: "button", "data-action": a.id }, a.label);
+        if (this.#busy) b.disabled = true;
+        b.addEventListener("click", () => {
+          if (a.confirm) {
+            this.#confirming = a;
+            this.update(this.#view);
+          } else {
+            void this.#run(a);
+          }
+        });
+        return b;
+      }),
+    );
+  }
+
+  async #run(a: Action): Promise<void> {
+    this.#confirming = null;
+    this.#busy = a;
+    this.update(this.#view);
+    try {
+      await a.run(this.#seat, this.#signal);
+      this.#say(a.done);
+    } catch (e) {
+      if (!this.#signal.aborted) this.#say(refusalText(refusal(e)));
+    } finally {
+      this.#busy = null;
+      this.update(this.#view);
+    }
+  }
+}

@@ -1,0 +1,489 @@
+// The game view (`#/game/<id>`): the board, clocks, moves and result of one game, live over
+// WatchGame (resumed from the last seq after a drop, restarted from a snapshot after a gap).
+// With a seat (see seat.ts) the same view is the player's: the board from the player's side,
+// moves by click, drag, keyboard or typing (input.ts), the buttons that apply (actions.ts),
+// and the player's own move shown at once, then confirmed by the stream or taken back with the
+// server's reason.
+
+import { type ActionView, ActionBar } from "./actions.js";
+import { client } from "./api.js";
+import { type BoardMarks, drawBoard } from "./board.js";
+import { type Board, playUci, uciSquares } from "./chess.js";
+import { h, sleep } from "./dom.js";
+import {
+  Color,
+  GameStatus,
+  type MoveNotation,
+  type WatchGameResponse,
+} from "./gen/chessd/v1/chessd_pb.js";
+import { MoveInput, typedMove } from "./input.js";
+import { renderMoves } from "./movelist.js";
+import { refusal, refusalText } from "./refusal.js";
+import { Seat, type SeatLink, forgetSeat } from "./seat.js";
+import { type ClockState, type GameState, applyEvent, plyOf, tsMs, turnOf } from "./state.js";
+import { colorName, formatClock, outcomeText, variantName } from "./text.js";
+import { type Connection, follow } from "./watch.js";
+
+/** How long to wait before asking again for legal moves a lagging replica did not have yet. */
+const LEGAL_RETRY_MS = 200;
+const LEGAL_ATTEMPTS = 25;
+
+/** The connection line and its `data-state` (the stylesheet colours "Reconnecting…"). */
+const CONNECTION_TEXT: Record<Connection["kind"], [string, string]> = {
+  live: ["Live", "Live"],
+  reconnecting: ["Reconnecting…", "Reconnecting…"],
+  over: ["Game over", "over"],
+  missing: ["Not found", "missing"],
+  private: ["Private", "private"],
+};
+
+/** The player's move while the server has not shown it yet. */
+interface Pending {
+  /** Plies played when it was sent. */
+  ply: number;
+  move: MoveNotation;
+}
+
+export async function showGame(
+  main: HTMLElement,
+  id: string,
+  signal: AbortSignal,
+  link: SeatLink,
+): Promise<void> {
+  document.title = `chessd · ${id}`;
+  let state = null as GameState | null;
+  /** The ply shown; null follows the game live. */
+  let viewPly: number | null = null;
+  /** The flip button: the board turned from its default side (the player's, else White's). */
+  let flipped = false;
+  /** Server clock minus ours, from each message's server_time. */
+  let offset = 0;
+  let connection = "Connecting…";
+
+  let seat: Seat | null = link.kind === "seat" ? new Seat(id, link.token) : null;
+  /** The seat's side, once the server told. */
+  let color: Color | null = null;
+  let seatNote =
+    link.kind === "malformed"
+      ? "This seat link is malformed (a seat token is 32 hex digits): you can watch, not play."
+      : seat
+        ? "Checking your seat…"
+        : "";
+  let pending: Pending | null = null;
+  /** GetGame for the legal moves is under way. */
+  let fetchingLegal = false;
+  /** The ply whose legal moves GetGame failed to get: not asked again until the game moves. */
+  let legalFailedAt = -1;
+
+  const title = h("h2", { id: "game-title" }, `Game ${id}`);
+  const seatLine = h("p", { id: "seat", class: "seat", role: "status" });
+  const boardBox = h("div", { class: "board-box", id: "board" });
+  const clockTop = h("div", { class: "clock", id: "clock-top" });
+  const clockBottom = h("div", { class: "clock", id: "clock-bottom" });
+  const result = h("p", { id: "result", class: "result", role: "status" });
+  const offer = h("p", { id: "draw-offer", class: "offer", role: "status" });
+  const conn = h("p", { id: "connection", class: "connection", role: "status" });
+  const moves = h("ol", { id: "moves", class: "moves", "aria-label": "Moves" });
+  const announce = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  const playMessage = h("p", { id: "play-message", class: "play-message", role: "alert" });
+  const flip = h("button", { type: "button", id: "flip", "aria-pressed": "false" }, "Flip board");
+  const nav = (label: string, text: string, go: () => void) => {
+    const b = h("button", { type: "button", "aria-label": label, title: label }, text);
+    b.addEventListener("click", go);
+    return b;
+  };
+  const controls = h(
+    "div",
+    { class: "controls" },
+    nav("First position", "«", () => step("first")),
+    nav("Previous move", "‹", () => step("prev")),
+    nav("Next move", "›", () => step("next")),
+    nav("Latest move", "»", () => step("last")),
+    flip,
+  );
+  const moveText = h("input", {
+    id: "move-input",
+    name: "move",
+    autocomplete: "off",
+    spellcheck: "false",
+    autocapitalize: "off",
+    placeholder: "e4, Nf3, O-O",
+  });
+  const moveForm = h(
+    "form",
+    { id: "move-form", class: "move-form" },
+    h("label", { for: "move-input" }, "Type a move"),
+    moveText,
+    h("button", { type: "submit" }, "Play"),
+  );
+  moveForm.hidden = true;
+  const say = (text: string) => {
+    playMessage.textContent = text;
+  };
+  const bar = seat ? new ActionBar(seat, signal, say) : null;
+  const sideCol = h("div", { class: "side-col" }, seatLine, conn, result, offer);
+  if (bar) sideCol.append(bar.element, moveForm, playMessage);
+  sideCol.append(moves, announce);
+  main.append(
+    h("p", {}, h("a", { href: "#/" }, "← All games")),
+    title,
+    h(
+      "div",
+      { class: "game" },
+      h("div", { class: "board-col" }, clockTop, boardBox, clockBottom, controls),
+      sideCol,
+    ),
+  );
+
+  const plies = () => (state ? plyOf(state) : 0);
+  const shown = () => (viewPly === null ? plies() : Math.min(viewPly, plies()));
+  /** Black at the bottom: the player's side first, then the flip button. */
+  const blackBelow = () => (color === Color.BLACK) !== flipped;
+  const myTurn = () =>
+    !!state && color !== null && state.status === GameStatus.ONGOING && turnOf(state) === color;
+  const canMove = () =>
+    !!seat && myTurn() && viewPly === null && pending === null && state?.legal?.ply === plies();
+
+  /** The board on the screen, with the player's unanswered move on it. */
+  function displayed(): { board: Board; lastMove: string | null; san: string } {
+    const s = state as GameState;
+    const at = shown();
+    if (pending && viewPly === null && pending.ply === plies()) {
+      return {
+        board: playUci(s.boards[at] as Board, pending.move.uci),
+        lastMove: pending.move.uci,
+        san: pending.move.san,
+      };
+    }
+    return {
+      board: s.boards[at] as Board,
+      lastMove: at > 0 ? (s.ucis[at - 1] ?? null) : null,
+      san: at > 0 ? (s.sans[at - 1] ?? "") : "",
+    };
+  }
+
+  const input = seat
+    ? new MoveInput(boardBox, {
+        board: () => (canMove() && state ? (state.boards[plies()] as Board) : null),
+        shown: () => (state ? displayed().board : []),
+        legal: () => state?.legal?.moves ?? [],
+        flipped: blackBelow,
+        white: () => color !== Color.BLACK,
+        play: (m) => void submit(m, m.uci),
+        redraw: (moved) => {
+          if (moved) boardKey = "";
+          renderBoard();
+        },
+        announce: (text) => {
+          announce.textContent = text;
+        },
+      })
+    : null;
+  if (input) {
+    boardBox.tabIndex = 0;
+    boardBox.setAttribute(
+      "aria-label",
+      "Board: arrow keys move over the squares, Enter or Space picks a piece and its square",
+    );
+  }
+
+  function step(where: "first" | "prev" | "next" | "last"): void {
+    if (!state) return;
+    const at = shown();
+    const target =
+      where === "first" ? 0 : where === "prev" ? at - 1 : where === "next" ? at + 1 : plies();
+    const clamped = Math.max(0, Math.min(plies(), target));
+    viewPly = clamped === plies() ? null : clamped;
+    input?.reset();
+    render();
+    const button = moves.querySelector<HTMLButtonElement>(`button[data-ply="${clamped}"]`);
+    if (moves.contains(document.activeElement) && button) button.focus();
+  }
+
+  flip.addEventListener("click", () => {
+    flipped = !flipped;
+    flip.setAttribute("aria-pressed", String(flipped));
+    render();
+  });
+  moves.addEventListener("click", (e) => {
+    const ply = (e.target as HTMLElement).closest("button")?.dataset.ply;
+    if (ply === undefined || !state) return;
+    viewPly = Number(ply) === plies() ? null : Number(ply);
+    input?.reset();
+    render();
+  });
+  moveForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = moveText.value.trim();
+    if (!text || !state) return;
+    if (!myTurn()) {
+      say(`It is not your turn: ${colorName(turnOf(state))} is to move.`);
+      return;
+    }
+    if (!canMove()) {
+      say(pending ? "Your last move has not been answered yet." : "Go to the latest move to play.");
+      return;
+    }
+    moveText.value = "";
+    // A text that names no legal move goes to the server anyway: its refusal says what is wrong.
+    const m = typedMove(text, state.legal?.moves ?? []);
+    void submit(m, m ? m.uci : text);
+  });
+  const onKey = (e: KeyboardEvent) => {
+    const target = e.target as HTMLElement;
+    // The board's own keys (arrows, Enter, Space, Escape) stop at the board (input.ts).
+    if (target.closest("input, select, textarea")) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => step("prev"),
+      ArrowRight: () => step("next"),
+      ArrowUp: () => step("prev"),
+      ArrowDown: () => step("next"),
+      Home: () => step("first"),
+      End: () => step("last"),
+      f: () => flip.click(),
+    };
+    const action = keys[e.key];
+    if (!action) return;
+    // Up and down scroll the page unless the move list has the focus.
+    if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !moves.contains(target)) return;
+    e.preventDefault();
+    action();
+  };
+  document.addEventListener("keydown", onKey);
+  signal.addEventListener("abort", () => document.removeEventListener("keydown", onKey));
+
+  /**
+   * Sends the player's move: `move` is the legal move picked (shown at once), or null for a
+   * typed text that names none (shown only if the server plays it).
+   */
+  async function submit(move: MoveNotation | null, text: string): Promise<void> {
+    if (!state || !seat) return;
+    const ply = plies();
+    pending = move ? { ply, move } : null;
+    say("");
+    render();
+    try {
+      await seat.submitMove(text, ply, signal, () =>
+        say("No answer from chessd yet: sending your move again (it can only be played once)…"),
+      );
+      say("");
+    } catch (e) {
+      if (signal.aborted) return;
+      // Taken back: the board shows the server's position again.
+      if (pending?.ply === ply) pending = null;
+      say(refusalText(refusal(e)));
+    }
+    // Answered: the stream shows the move (and clears `pending`) when it gets there.
+    render();
+  }
+
+  /** Fetches the legal moves when it is the player's turn (move events do not carry them). */
+  async function ensureLegal(): Promise<void> {
+    if (!seat || !state || !myTurn() || fetchingLegal || legalFailedAt === plies()) return;
+    // Known for this ply, or for a later one the stream has not shown yet.
+    if (state.legal && state.legal.ply >= plies()) return;
+    fetchingLegal = true;
+    const asked = plies();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const g = await seat.game(signal);
+        if (!state || signal.aborted) break;
+        if (g && g.ply >= plies()) {
+          state.legal = { ply: g.ply, moves: g.legalMoves };
+          break;
+        }
+        // A replica behind the stream's: ask again, a few times.
+        if (attempt === LEGAL_ATTEMPTS) {
+          legalFailedAt = asked;
+          say("The server has not caught up with this game yet: reload the page to play on.");
+          break;
+        }
+        await sleep(LEGAL_RETRY_MS, signal);
+      }
+    } catch (e) {
+      if (!signal.aborted) {
+        legalFailedAt = plies();
+        say(`Cannot get the legal moves: ${refusalText(refusal(e))}`);
+      }
+    } finally {
+      fetchingLegal = false;
+    }
+    render();
+  }
+
+  function clockMs(c: ClockState, side: Color): number {
+    const base = side === Color.WHITE ? c.white : c.black;
+    if (c.running !== side) return base;
+    return Math.max(0, base - (Date.now() + offset - c.readAt));
+  }
+
+  function renderClocks(): void {
+    const bottomColor = blackBelow() ? Color.BLACK : Color.WHITE;
+    for (const [node, side] of [
+      [clockBottom, bottomColor],
+      [clockTop, bottomColor === Color.WHITE ? Color.BLACK : Color.WHITE],
+    ] as const) {
+      const white = side === Color.WHITE;
+      const name = state ? (white ? state.white : state.black) || colorName(side) : "";
+      const c = state?.clocks;
+      const time = c ? formatClock(clockMs(c, side)) : "–";
+      node.dataset.color = white ? "white" : "black";
+      node.classList.toggle("running", !!c && c.running === side);
+      // Where a player's presence (issue 18) will show, beside the name.
+      node.replaceChildren(
+        h(
+          "span",
+          { class: "name" },
+          h("span", { class: `swatch ${white ? "white" : "black"}` }),
+          name,
+          side === color ? h("span", { class: "you" }, " (you)") : "",
+        ),
+        h("span", { class: "time", "data-clock": white ? "white" : "black" }, time),
+      );
+    }
+  }
+
+  /** The board's last drawing, to redraw only what changed (a drag survives other events). */
+  let boardKey = "";
+
+  function renderBoard(): void {
+    if (!state) return;
+    const at = shown();
+    const { board, lastMove, san } = displayed();
+    // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
+    const moved = lastMove ? uciSquares(lastMove) : null;
+    const mover = moved ? (board[moved.to] ?? "") : "";
+    const check = /[+#]$/.test(san) && mover ? (mover === mover.toUpperCase() ? "k" : "K") : null;
+    const marks: BoardMarks = { lastMove, check, ...(input?.marks() ?? {}) };
+    const key = JSON.stringify([
+      board,
+      blackBelow(),
+      marks.lastMove,
+      check,
+      marks.selected,
+      [...(marks.targets ?? [])],
+      marks.cursor,
+    ]);
+    boardBox.dataset.ply = String(at);
+    boardBox.classList.toggle("playable", canMove());
+    if (pending) boardBox.dataset.pending = pending.move.uci;
+    else delete boardBox.dataset.pending;
+    if (key === boardKey) return;
+    boardKey = key;
+    const svg = drawBoard(board, blackBelow(), marks);
+    const old = boardBox.querySelector("svg.board");
+    if (old) old.replaceWith(svg);
+    else boardBox.prepend(svg);
+  }
+
+  function seatText(s: GameState): string {
+    if (color === null) return seatNote;
+    const you = `You play ${colorName(color)}`;
+    if (s.status === GameStatus.ABORTED) return `${you} · the game was aborted`;
+    if (s.status !== GameStatus.ONGOING) {
+      const winner = s.outcome?.winner ?? Color.UNSPECIFIED;
+      return `${you} · ${winner === Color.UNSPECIFIED ? "drawn" : winner === color ? "you won" : "you lost"}`;
+    }
+    if (myTurn())
+      return `${you} · your move${viewPly !== null ? " (press End to return to the game)" : ""}`;
+    return `${you} · ${colorName(turnOf(s))} to move`;
+  }
+
+  function render(): void {
+    if (!state) {
+      seatLine.textContent = seatNote;
+      return;
+    }
+    const at = shown();
+    title.textContent = `${state.white || "White"} – ${state.black || "Black"} · ${variantName(state.variant)}`;
+    renderBoard();
+    renderClocks();
+    seatLine.textContent = seatText(state);
+    result.textContent = state.outcome ? outcomeText(state.outcome) : "";
+    offer.textContent =
+      state.drawOffer !== Color.UNSPECIFIED
+        ? `${colorName(state.drawOffer)} offers a draw`
+        : state.note;
+    conn.textContent = connection;
+    conn.dataset.state = state.status === GameStatus.ONGOING ? connection : "over";
+    const view: ActionView | null = color !== null && seat ? { state, color } : null;
+    bar?.update(view);
+    moveForm.hidden = !(seat && color !== null && state.status === GameStatus.ONGOING);
+
+    renderMoves(moves, state.sans, at, pending?.ply === plies() ? pending.move.san : null);
+    if (viewPly === null) moves.lastElementChild?.scrollIntoView({ block: "nearest" });
+    void ensureLegal();
+  }
+
+  function apply(msg: WatchGameResponse): void {
+    if (msg.serverTime) offset = tsMs(msg.serverTime) - Date.now();
+    const before = plies();
+    const next = applyEvent(state, msg);
+    state = next.state;
+    if (!state || msg.event.case === "heartbeat") return;
+    if (plyOf(state) !== before || msg.event.case === "snapshot") {
+      input?.reset();
+      // The server has shown the ply the player's move was sent at: the move or another.
+      if (pending && plyOf(state) > pending.ply) pending = null;
+    }
+    if (next.announce) announce.textContent = next.announce;
+    render();
+  }
+
+  if (seat) {
+    const probing = seat;
+    void (async () => {
+      try {
+        color = await probing.color(signal);
+        if (color === null) seatNote = "The game is over: your seat link has nothing left to do.";
+      } catch (e) {
+        if (signal.aborted) return;
+        const r = refusal(e);
+        if (r.reason === "TOKEN_INVALID") {
+          forgetSeat(id);
+          seat = null;
+        }
+        seatNote =
+          r.reason === "TOKEN_INVALID"
+            ? refusalText(r)
+            : `Cannot check your seat: ${refusalText(r)}`;
+      }
+      render();
+    })();
+  }
+  render();
+
+  const ticker = setInterval(() => {
+    if (state?.clocks?.running) renderClocks();
+  }, 100);
+  signal.addEventListener("abort", () => clearInterval(ticker));
+
+  await follow(
+    {
+      open: (afterSeq, streamSignal) =>
+        seat
+          ? seat.watch(afterSeq, streamSignal)
+          : client.watchGame({ gameId: id, afterSeq }, { signal: streamSignal }),
+      resumeAfter: () => (!state ? 0n : state.status === GameStatus.ONGOING ? state.lastSeq : null),
+      message: apply,
+      restart: () => {
+        state = null;
+      },
+      connection: (c) => {
+        const [line, data] = CONNECTION_TEXT[c.kind];
+        connection = line;
+        if (state) render();
+        // What render writes, unless no game was ever shown (or the line says more).
+        conn.textContent =
+          c.kind === "missing"
+            ? `No game ${id} on this server.`
+            : c.kind === "private"
+              ? c.text
+              : line;
+        conn.dataset.state = data;
+      },
+    },
+    signal,
+  );
+}

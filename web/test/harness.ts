@@ -1,0 +1,218 @@
+// What the browser test's scenarios share: chessd on a free port, a cuttable proxy in front
+// of it per page, waiting for the page, and reading the board the page draws.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import type { Page } from "playwright-core";
+
+import { FILES, parseFen } from "../src/chess.js";
+
+/** How long any one expectation may take before the test fails (not a speed assertion). */
+export const WAIT_MS = 15_000;
+
+export function fail(message: string): never {
+  throw new Error(message);
+}
+
+/** Starts chessd on a free port and resolves with its address once it listens. */
+export function startChessd(binary: string): Promise<{ proc: ChildProcess; addr: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(binary, ["--listen", "127.0.0.1:0", "--heartbeat", "1s"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, RUST_LOG: "info", NO_COLOR: "1" },
+    });
+    let log = "";
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /chessd listening addr=(\S+)/.exec(log);
+      if (m?.[1]) resolve({ proc, addr: m[1] });
+    };
+    proc.stdout?.on("data", onData);
+    proc.stderr?.on("data", onData);
+    proc.on("error", reject);
+    proc.on("exit", (code) =>
+      reject(new Error(`chessd exited (${code}) before listening:\n${log}`)),
+    );
+  });
+}
+
+export type Proxy = Awaited<ReturnType<typeof startProxy>>;
+
+/**
+ * A TCP proxy between the browser and chessd that the test can cut: `cut()` drops every open
+ * connection and refuses new ones until `restore()`. It reads the HTTP/1.1 requests that pass
+ * (the browser speaks HTTP/1.1 to a plain-http origin), so `dropAnswers(method, n)` can let
+ * the next n calls of a method reach chessd and then cut their answers after the headers: an
+ * answer lost on the way back.
+ */
+export async function startProxy(target: string) {
+  const [host, port] = [target.slice(0, target.lastIndexOf(":")), Number(target.split(":").pop())];
+  const open = new Set<net.Socket>();
+  let refusing = false;
+  let connections = 0;
+  const dropping = new Map<string, number>();
+  let dropped = 0;
+  const server = net.createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
+    connections += 1;
+    const upstream = net.connect(port, host);
+    open.add(client);
+    open.add(upstream);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    // Requests follow one another on a connection: the one last read is the one answered.
+    let pending = Buffer.alloc(0);
+    let dropNext = false;
+    client.on("data", (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      for (;;) {
+        const end = pending.indexOf("\r\n\r\n");
+        if (end < 0) break;
+        const head = pending.subarray(0, end).toString("latin1");
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (pending.length < end + 4 + length) break;
+        pending = pending.subarray(end + 4 + length);
+        const method = /^POST \/chessd\.v1\.GameService\/(\w+) /.exec(head)?.[1] ?? "";
+        const left = dropping.get(method) ?? 0;
+        if (left > 0) {
+          dropping.set(method, left - 1);
+          dropNext = true;
+        }
+      }
+      upstream.write(chunk);
+    });
+    let answer = Buffer.alloc(0);
+    upstream.on("data", (chunk: Buffer) => {
+      if (!dropNext) {
+        client.write(chunk);
+        return;
+      }
+      // Only the status line and headers get through: a browser may resend a request whose
+      // connection closed before any answer, but not one whose answer had begun.
+      answer = Buffer.concat([answer, chunk]);
+      const end = answer.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      dropped += 1;
+      client.end(answer.subarray(0, end + 4), close);
+    });
+    client.on("error", close);
+    upstream.on("error", close);
+    client.on("close", close);
+    upstream.on("close", close);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    connections: () => connections,
+    /** Answers lost so far by `dropAnswers`. */
+    dropped: () => dropped,
+    dropAnswers(method: string, n: number) {
+      dropping.set(method, n);
+    },
+    cut() {
+      refusing = true;
+      for (const s of open) s.destroy();
+      open.clear();
+    },
+    restore() {
+      refusing = false;
+    },
+    /** Stops listening and drops the connections left (the browser keeps idle ones open). */
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of open) s.destroy();
+        open.clear();
+      }),
+  };
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline)
+      fail(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The SAN of every move button on the page, in order. */
+export async function pageMoves(page: Page): Promise<string[]> {
+  return page.locator("#moves button").allTextContents();
+}
+
+export async function expectMoves(page: Page, sans: string[]): Promise<void> {
+  await waitFor(`moves ${sans.join(" ")}`, async () => {
+    const shown = await pageMoves(page);
+    if (shown.length > sans.length) fail(`page shows extra moves: ${shown.join(" ")}`);
+    return shown.join(" ") === sans.join(" ");
+  });
+}
+
+export async function text(page: Page, selector: string): Promise<string> {
+  return ((await page.locator(selector).textContent()) ?? "").trim();
+}
+
+/** "a1R b1N ..." for a FEN's placement: what `shownPieces` must read. */
+export function fenPieces(fen: string): string {
+  return parseFen(fen)
+    .map((piece, i) => (piece ? `${FILES[i % 8]}${Math.floor(i / 8) + 1}${piece}` : ""))
+    .filter(Boolean)
+    .sort()
+    .join(" ");
+}
+
+/** The pieces the page draws, in `fenPieces`' form. */
+export async function shownPieces(page: Page): Promise<string> {
+  return (
+    await page
+      .locator("#board .piece")
+      .evaluateAll((nodes) =>
+        nodes.map((n) => `${n.getAttribute("data-square")}${n.getAttribute("data-piece")}`),
+      )
+  )
+    .sort()
+    .join(" ");
+}
+
+/** Waits until the page's board is the server's `fen` at `ply`, with no move of its own pending. */
+export async function expectBoard(
+  page: Page,
+  ply: number,
+  fen: string,
+  who: string,
+): Promise<void> {
+  const want = fenPieces(fen);
+  let seen = "";
+  try {
+    await waitFor(`${who}'s board at ply ${ply}`, async () => {
+      seen = await shownPieces(page);
+      const box = page.locator("#board");
+      return (
+        seen === want &&
+        (await box.getAttribute("data-ply")) === String(ply) &&
+        (await box.getAttribute("data-pending")) === null
+      );
+    });
+  } catch {
+    fail(`${who}'s page at ply ${ply} shows ${seen}; the server's FEN is ${fen}`);
+  }
+}

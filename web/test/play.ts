@@ -1,0 +1,488 @@
+// The player's scenarios: two pages, one per seat link, play a whole game to checkmate through
+// the page (clicks, drags, the keyboard, a typed move, en passant, an underpromotion through the
+// picker), with a draw offer declined, a typed move refused, a move refused because another
+// device of the same seat moved first (shown, then taken back), and an answer lost on the way
+// back (retried with the same request id, played once). Every board is checked against the
+// server's FEN. Then a threefold repetition claimed from the page, and a game aborted. All
+// along: the seat tokens appear in no request URL and nowhere in the page's DOM, and go only on
+// the seat's own game calls.
+
+import path from "node:path";
+import { fromBinary } from "@bufbuild/protobuf";
+import type { Client } from "@connectrpc/connect";
+import type { BrowserContext, Page } from "playwright-core";
+
+import {
+  GameService,
+  type SubmitMoveRequest,
+  SubmitMoveRequestSchema,
+  Variant,
+} from "../src/gen/chessd/v1/chessd_pb.js";
+import {
+  type Proxy,
+  expectBoard,
+  expectMoves,
+  fail,
+  startProxy,
+  text,
+  waitFor,
+} from "./harness.js";
+
+/** The game: 3. exd6 is en passant, 5. c8=N the underpromotion that mates on move 6. */
+const GAME = "e4 a6 e5 d5 exd6 e6 dxc7 Bd7 c8=N Ne7 Nd6#".split(" ");
+
+/** The calls that act on or read one game: the only ones a seat's token may ride on. */
+const SEAT_METHODS = new Set([
+  "SubmitMove",
+  "Resign",
+  "OfferDraw",
+  "RespondToDraw",
+  "ClaimDraw",
+  "Abort",
+  "GetGame",
+  "WatchGame",
+]);
+
+interface Player {
+  page: Page;
+  proxy: Proxy;
+  name: string;
+  tokens: string[];
+  /** Every SubmitMove the page sent, decoded. */
+  submits: SubmitMoveRequest[];
+  /** SubmitMove requests that got no answer (connection refused or cut). */
+  failed: number;
+  /** Every request URL the page asked for. */
+  urls: string[];
+  /** [method, authorization header] of every API call. */
+  calls: [string, string | undefined][];
+}
+
+function player(page: Page, proxy: Proxy, name: string): Player {
+  const p: Player = { page, proxy, name, tokens: [], submits: [], failed: 0, urls: [], calls: [] };
+  page.on("request", (r) => {
+    p.urls.push(r.url());
+    const method = /\/chessd\.v1\.GameService\/(\w+)$/.exec(r.url())?.[1];
+    if (!method) return;
+    p.calls.push([method, r.headers().authorization]);
+    const body = r.postDataBuffer();
+    if (method === "SubmitMove" && body && body.length >= 5) {
+      p.submits.push(fromBinary(SubmitMoveRequestSchema, body.subarray(5)));
+    }
+  });
+  page.on("requestfailed", (r) => {
+    if (r.url().endsWith("/SubmitMove")) p.failed += 1;
+  });
+  return p;
+}
+
+/** Opens `token`'s seat link and waits until the page knows its side. */
+async function sit(p: Player, id: string, token: string, side: "White" | "Black"): Promise<void> {
+  p.tokens.push(token);
+  await p.page.goto(`${p.proxy.url}/#/game/${id}?seat=${token}`);
+  await waitFor(`${p.name} seated as ${side}`, async () =>
+    (await text(p.page, "#seat")).startsWith(`You play ${side}`),
+  );
+  const href = await p.page.evaluate(() => location.href);
+  if (href.includes(token)) fail(`${p.name}: the token is still in the address: ${href}`);
+  if (!href.endsWith(`#/game/${id}`)) fail(`${p.name}: the address became ${href}`);
+  await noTokenInPage(p);
+}
+
+/** The token is nowhere in the document: not in its text, not in an attribute. */
+async function noTokenInPage(p: Player): Promise<void> {
+  const { html, shown } = await p.page.evaluate(() => ({
+    html: document.documentElement.outerHTML,
+    shown: document.body.innerText,
+  }));
+  for (const token of p.tokens) {
+    if (html.includes(token) || shown.includes(token))
+      fail(`${p.name}: the seat token is in the page's DOM`);
+  }
+}
+
+async function centre(p: Player, square: string): Promise<{ x: number; y: number }> {
+  const box = await p.page.locator(`#board rect[data-square="${square}"]`).boundingBox();
+  if (!box) fail(`${p.name}: no square ${square} on the board`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function clickSquare(p: Player, square: string): Promise<void> {
+  const { x, y } = await centre(p, square);
+  await p.page.mouse.click(x, y);
+}
+
+async function clickMove(p: Player, from: string, to: string): Promise<void> {
+  await clickSquare(p, from);
+  await waitFor(`${p.name}: ${to} marked`, () =>
+    p.page.locator(`#board [data-target="${to}"]`).count(),
+  );
+  await clickSquare(p, to);
+}
+
+async function dragMove(p: Player, from: string, to: string): Promise<void> {
+  const a = await centre(p, from);
+  const b = await centre(p, to);
+  await p.page.mouse.move(a.x, a.y);
+  await p.page.mouse.down();
+  await p.page.mouse.move(b.x, b.y, { steps: 6 });
+  await p.page.mouse.up();
+}
+
+async function keys(p: Player, ...presses: string[]): Promise<void> {
+  await p.page.locator("#board").focus();
+  for (const k of presses) await p.page.keyboard.press(k);
+}
+
+async function typeMove(p: Player, move: string): Promise<void> {
+  await p.page.fill("#move-input", move);
+  await p.page.press("#move-input", "Enter");
+}
+
+async function targets(p: Player): Promise<string> {
+  const squares = await p.page
+    .locator("#board [data-target]")
+    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-target") ?? ""));
+  return squares.sort().join(" ");
+}
+
+async function actions(p: Player): Promise<string> {
+  const ids = await p.page
+    .locator("#actions button")
+    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-action") ?? ""));
+  return ids.join(" ");
+}
+
+export async function playScenarios(
+  context: BrowserContext,
+  api: Client<typeof GameService>,
+  addr: string,
+  artifacts: string,
+): Promise<string> {
+  const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+  /** A chess game between wendy and bert: its id and seat tokens. */
+  const newGame = async (seconds?: bigint) => {
+    const created = await api.createGame({
+      variant: Variant.CHESS,
+      whitePlayer: "wendy",
+      blackPlayer: "bert",
+      timeControl: seconds ? { initial: { seconds }, increment: { seconds: 0n } } : undefined,
+    });
+    const id = created.game?.gameId ?? fail("no game id");
+    return { id, whiteToken: created.whiteToken, blackToken: created.blackToken };
+  };
+  const proxies = [await startProxy(addr), await startProxy(addr)] as const;
+  const pages = [await context.newPage(), await context.newPage()] as const;
+  const w = player(pages[0], proxies[0], "White's page");
+  const b = player(pages[1], proxies[1], "Black's page");
+  try {
+    const { id, ...created } = await newGame(600n);
+    await sit(w, id, created.whiteToken, "White");
+    await sit(b, id, created.blackToken, "Black");
+
+    const sans: string[] = [];
+    /** Both boards and move lists are the server's. */
+    const synced = async () => {
+      // The page's call may still be on its way.
+      const g = await waitFor(`the server at ply ${sans.length}`, async () => {
+        const game = (await api.getGame({ gameId: id })).game ?? fail("no game");
+        if (game.ply > sans.length)
+          fail(`the server is at ply ${game.ply}, the script at ${sans.length}`);
+        return game.ply === sans.length && game;
+      });
+      const played = g.moves.map((m) => m.san);
+      if (played.join(" ") !== GAME.slice(0, g.ply).join(" "))
+        fail(`the server played ${played.join(" ")}`);
+      for (const p of [w, b]) {
+        await expectBoard(p.page, g.ply, g.fen, p.name);
+        await expectMoves(p.page, played);
+      }
+      return g;
+    };
+    const next = () => {
+      sans.push(GAME[sans.length] ?? fail("the script ended"));
+    };
+    /** The script's next move was played: both pages show it. */
+    const played = () => {
+      next();
+      return synced();
+    };
+
+    // Each side sees the board from its own side: White's king at the top of Black's board.
+    if (
+      !(
+        await b.page.locator('#board .piece[data-square="e1"]').getAttribute("transform")
+      )?.endsWith(" 0)")
+    ) {
+      fail("Black's board is not turned to Black's side");
+    }
+    if ((await b.page.locator("#clock-bottom").getAttribute("data-color")) !== "black")
+      fail("Black's clock is not at the bottom");
+    if ((await w.page.locator("#clock-bottom").getAttribute("data-color")) !== "white")
+      fail("White's clock is not at the bottom");
+    for (const p of [w, b]) {
+      if ((await actions(p)) !== "abort offer-draw resign")
+        fail(`${p.name} offers ${await actions(p)} before the first move`);
+    }
+
+    // 1. e4 by clicks; the marked squares are the server's legal moves from e2.
+    const start = await synced();
+    await clickSquare(w, "e2");
+    const legal = start.legalMoves
+      .filter((m) => m.uci.startsWith("e2"))
+      .map((m) => m.uci.slice(2, 4));
+    await waitFor("e2's targets", async () => (await targets(w)) === legal.sort().join(" "));
+    await w.page.screenshot({ path: path.join(artifacts, "play-targets.png") });
+    // Not Black's turn: Black's pieces do not pick up.
+    await clickSquare(b, "e7");
+    if (await b.page.locator("#board [data-target]").count())
+      fail("Black picked up a piece on White's turn");
+    await clickSquare(w, "e4");
+    await played();
+
+    // A typed move that is not legal is refused with the reason, and nothing moves; then 1... a6
+    // typed. Both abort buttons go once both sides have moved.
+    await typeMove(b, "Ke7");
+    await waitFor(
+      "the refusal of Ke7",
+      async () =>
+        (await text(b.page, "#play-message")) === "That move is not legal in this position.",
+    );
+    await typeMove(b, "a6");
+    await played();
+    for (const p of [w, b]) {
+      await waitFor(
+        `${p.name} without abort`,
+        async () => (await actions(p)) === "offer-draw resign",
+      );
+    }
+
+    // A reload keeps the seat (this tab's sessionStorage), still without the token in the address.
+    await w.page.reload();
+    await waitFor("White seated again after a reload", async () =>
+      (await text(w.page, "#seat")).startsWith("You play White"),
+    );
+    if ((await w.page.evaluate(() => location.href)).includes(created.whiteToken))
+      fail("the token is back in the address");
+    await synced();
+
+    // A draw offer, declined.
+    await w.page.click('[data-action="offer-draw"]');
+    for (const p of [w, b]) {
+      await waitFor(
+        `${p.name}: the offer`,
+        async () => (await text(p.page, "#draw-offer")) === "White offers a draw",
+      );
+    }
+    if ((await actions(w)) !== "resign")
+      fail(`White's page offers ${await actions(w)} while its offer stands`);
+    await waitFor(
+      "Black's answers",
+      async () => (await actions(b)) === "accept-draw decline-draw resign",
+    );
+    await b.page.click('[data-action="decline-draw"]');
+    for (const p of [w, b]) {
+      await waitFor(
+        `${p.name}: the refusal`,
+        async () => (await text(p.page, "#draw-offer")) === "Black declined the draw",
+      );
+      await waitFor(
+        `${p.name}: offer again`,
+        async () => (await actions(p)) === "offer-draw resign",
+      );
+    }
+
+    // 2. e5 from the keyboard: the cursor starts on the king (e1), up to e4, pick, up, put.
+    await keys(w, "ArrowUp", "ArrowUp", "ArrowUp", "Enter", "ArrowUp", "Enter");
+    await played();
+
+    // A pawn dragged away and dropped back beside its centre returns to its square, still
+    // picked up; 2... d5 dragged; 3. exd6 (en passant) dragged.
+    const d7 = await centre(b, "d7");
+    const d4 = await centre(b, "d4");
+    await b.page.mouse.move(d7.x, d7.y);
+    await b.page.mouse.down();
+    await b.page.mouse.move(d4.x, d4.y, { steps: 4 });
+    await b.page.mouse.move(d7.x + 9, d7.y - 7, { steps: 4 });
+    await b.page.mouse.up();
+    const pawn = b.page.locator('#board .piece[data-square="d7"]');
+    await waitFor(
+      "the pawn back on d7",
+      async () =>
+        (await pawn.getAttribute("transform")) === "translate(400 600)" &&
+        !(await b.page.locator("#board .dragging").count()) &&
+        (await targets(b)) === "d5 d6",
+    );
+    await clickSquare(b, "d7");
+    await waitFor("the pawn put down", async () => (await targets(b)) === "");
+    await dragMove(b, "d7", "d5");
+    await played();
+    await dragMove(w, "e5", "d6");
+    await played();
+
+    // Black's other device plays 3... e6 while this page is cut off; the page's own 3... exd6
+    // shows at once, is retried with the same request id when the connection is back, is
+    // refused (the game is no longer at ply 5), and goes.
+    b.proxy.cut();
+    await waitFor("Black's page cut off", async () =>
+      (await text(b.page, "#connection")).startsWith("Reconnecting"),
+    );
+    await api.submitMove({ gameId: id, move: "e6" }, as(created.blackToken));
+    next();
+    const sentBefore = b.submits.length;
+    const failedBefore = b.failed;
+    await clickMove(b, "e7", "d6");
+    await waitFor(
+      "Black's move shown before any answer",
+      async () => (await b.page.locator("#board").getAttribute("data-pending")) === "e7d6",
+    );
+    await waitFor("Black's move failing to go", async () => b.failed > failedBefore);
+    b.proxy.restore();
+    await waitFor("the refusal of 3... exd6", async () =>
+      (await text(b.page, "#play-message")).includes("moved on"),
+    );
+    await synced();
+    const tries = b.submits.slice(sentBefore);
+    if (
+      tries.length < 2 ||
+      tries.some(
+        (t) => t.requestId !== tries[0]?.requestId || t.expectedPly !== 5 || t.move !== "e7d6",
+      )
+    ) {
+      fail(
+        `3... exd6 was sent as ${JSON.stringify(tries.map((t) => [t.move, t.requestId, t.expectedPly]))}`,
+      );
+    }
+
+    // 4. dxc7 whose first answer is lost: retried with the same request id, played once, and
+    // no refusal shown (a retry without the id would have met PLY_MISMATCH).
+    const wBefore = w.submits.length;
+    w.proxy.dropAnswers("SubmitMove", 1);
+    await clickMove(w, "d6", "c7");
+    await played();
+    // The stream may show the move before the retry has its answer: wait for the answer.
+    await waitFor(
+      "the retried move's answer",
+      async () => w.submits.length - wBefore >= 2 && (await text(w.page, "#play-message")) === "",
+    );
+    const wTries = w.submits.slice(wBefore);
+    if (w.proxy.dropped() !== 1) fail(`${w.proxy.dropped()} answers were lost, not 1`);
+    if (
+      wTries.length < 2 ||
+      wTries.some((t) => t.requestId !== wTries[0]?.requestId || t.expectedPly !== 6)
+    ) {
+      fail(
+        `4. dxc7 was sent as ${JSON.stringify(wTries.map((t) => [t.move, t.requestId, t.expectedPly]))}`,
+      );
+    }
+
+    // 4... Bd7 from the keyboard on Black's turned board: from the king (e8) right twice is c8.
+    await keys(b, "ArrowRight", "ArrowRight", "Enter", "ArrowUp", "ArrowLeft", "Enter");
+    await played();
+
+    // Resigning asks first; "Cancel" keeps the game on.
+    await b.page.click('[data-action="resign"]');
+    await waitFor("the question", async () =>
+      (await text(b.page, "#actions")).startsWith("Resign this game?"),
+    );
+    await b.page.click('[data-action="resign-no"]');
+    await waitFor("the buttons back", async () => (await actions(b)) === "offer-draw resign");
+
+    // Phone width: the player's page fits, board, buttons and the move form.
+    await b.page.setViewportSize({ width: 375, height: 740 });
+    const box = await b.page.locator("#board svg").boundingBox();
+    if (!box || box.width > 375) fail(`the board is ${box?.width}px wide at phone width`);
+    const wide = await b.page.evaluate(() => document.documentElement.scrollWidth);
+    if (wide > 375) fail(`the player's page is ${wide}px wide at phone width`);
+    await b.page.screenshot({ path: path.join(artifacts, "play-phone.png"), fullPage: true });
+    await b.page.setViewportSize({ width: 1000, height: 800 });
+
+    // 5. c8=N: dragged to the last rank, the picker offers the four pieces, the knight is taken.
+    await dragMove(w, "c7", "c8");
+    const choices = await w.page
+      .locator("#promotion [data-promotion]")
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-promotion")));
+    if (choices.join("") !== "qrbn") fail(`the picker offers ${choices.join(",")}`);
+    await w.page.screenshot({ path: path.join(artifacts, "play-promotion.png") });
+    await w.page.click('#promotion [data-promotion="n"]');
+    await played();
+
+    // 5... Ne7, 6. Nd6#.
+    await clickMove(b, "g8", "e7");
+    await played();
+    await clickMove(w, "c8", "d6");
+    await played();
+    for (const p of [w, b]) {
+      await waitFor(
+        `${p.name}: the result`,
+        async () => (await text(p.page, "#result")) === "1-0 · White wins by checkmate",
+      );
+      if ((await actions(p)) !== "") fail(`${p.name} still offers ${await actions(p)}`);
+      if (await p.page.locator("#move-form").isVisible())
+        fail(`${p.name} still shows the move form`);
+    }
+    await waitFor("White's win", async () => (await text(w.page, "#seat")).endsWith("you won"));
+    await waitFor("Black's loss", async () => (await text(b.page, "#seat")).endsWith("you lost"));
+    await w.page.screenshot({ path: path.join(artifacts, "play-mate.png"), fullPage: true });
+
+    for (const p of [w, b]) await noTokenInPage(p);
+
+    // Threefold repetition: the knights go out and back twice; the claim appears on White's
+    // turn when the start position stands for the third time, not before, and draws the game.
+    const { id: repId, ...rep } = await newGame();
+    await sit(w, repId, rep.whiteToken, "White");
+    const shuffle = "Nf3 Nf6 Ng1 Ng8".split(" ");
+    for (const [i, san] of [...shuffle, ...shuffle].entries()) {
+      await api.submitMove(
+        { gameId: repId, move: san },
+        as(i % 2 ? rep.blackToken : rep.whiteToken),
+      );
+      if (i === 3) {
+        await waitFor(
+          "ply 4",
+          async () => (await w.page.locator("#board").getAttribute("data-ply")) === "4",
+        );
+        if ((await actions(w)).includes("claim"))
+          fail("a claim is offered at the second occurrence");
+      }
+    }
+    await waitFor(
+      "the claim",
+      async () => (await actions(w)) === "offer-draw claim-threefold resign",
+    );
+    await w.page.click('[data-action="claim-threefold"]');
+    await waitFor(
+      "the draw",
+      async () => (await text(w.page, "#result")) === "½-½ · Draw by repetition",
+    );
+
+    // Abort before both sides moved.
+    const { id: abId, ...ab } = await newGame();
+    await sit(b, abId, ab.blackToken, "Black");
+    await b.page.click('[data-action="abort"]');
+    await waitFor("the abort", async () => (await text(b.page, "#result")) === "Game aborted");
+    await waitFor("the seat's line", async () =>
+      (await text(b.page, "#seat")).endsWith("the game was aborted"),
+    );
+
+    // The tokens: in no URL, only on the seat's game calls, never on ListGames.
+    for (const p of [w, b]) {
+      await noTokenInPage(p);
+      for (const url of p.urls) {
+        if (p.tokens.some((t) => url.includes(t))) fail(`${p.name} put a seat token in a URL`);
+      }
+      for (const [method, auth] of p.calls) {
+        if (auth === undefined) continue;
+        if (!SEAT_METHODS.has(method)) fail(`${p.name} sent a seat token with ${method}`);
+        if (!p.tokens.some((t) => auth === `Bearer ${t}`))
+          fail(`${p.name} sent authorization ${auth.slice(0, 10)}…`);
+      }
+      if (!p.calls.some(([m, a]) => m === "SubmitMove" && a))
+        fail(`${p.name} never sent a move with its token`);
+    }
+    return `two seats played ${GAME.length} plies to mate (${b.failed} failed sends, ${w.proxy.dropped()} lost answers), a threefold claim, an abort`;
+  } finally {
+    for (const p of pages) await p.close();
+    for (const p of proxies) await p.close();
+  }
+}
