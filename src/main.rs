@@ -29,7 +29,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "chessd",
     version,
-    about = "gRPC game-state service for chess and Racing Kings",
+    about = "gRPC game-state service for chess and its variants",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -51,7 +51,8 @@ enum Command {
     Bench(BenchArgs),
     /// Count the legal-move tree of a position to a depth (perft).
     Perft {
-        /// chess or racingkings
+        /// chess, racingkings, chess960, threecheck, kingofthehill, antichess, atomic, horde
+        /// or crazyhouse (lichess and UCI_Variant names are understood too)
         #[arg(long, default_value = "chess")]
         variant: String,
         /// Plies to search.

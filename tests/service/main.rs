@@ -10,6 +10,7 @@ mod games;
 mod idempotency;
 mod ops;
 mod support;
+mod variants;
 mod views;
 mod watch;
 mod web;
