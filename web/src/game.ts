@@ -1,14 +1,23 @@
 // The game view (`#/game/<id>`): the board, clocks, moves and result of one game, live over
-// WatchGame (resumed from the last seq after a drop, restarted from a snapshot after a gap).
-// With a seat (see seat.ts) the same view is the player's: the board from the player's side,
-// moves by click, drag, keyboard or typing (input.ts), the buttons that apply (actions.ts),
-// and the player's own move shown at once, then confirmed by the stream or taken back with the
-// server's reason.
+// WatchGame (resumed from the last seq after a drop, restarted from a snapshot after a gap),
+// with what its variant keeps off the board (pockets, checks given; pocket.ts). Each position
+// drawn is the server's FEN; those a snapshot does not carry come from a replay of the game's
+// events (history.ts). With a seat (see seat.ts) the same view is the player's: the board from
+// the player's side, moves by click, drag, keyboard or typing (input.ts), drops from the
+// pocket, the buttons that apply (actions.ts), and the player's own move shown at once, then
+// confirmed by the stream or taken back with the server's reason.
 
 import { type ActionView, ActionBar } from "./actions.js";
 import { client } from "./api.js";
 import { type BoardMarks, drawBoard } from "./board.js";
-import { type Board, playUci, uciSquares } from "./chess.js";
+import {
+  type PocketRole,
+  type Position,
+  moveSquares,
+  parseFen,
+  parseUci,
+  sketch,
+} from "./chess.js";
 import { h, sleep } from "./dom.js";
 import {
   Color,
@@ -16,11 +25,23 @@ import {
   type MoveNotation,
   type WatchGameResponse,
 } from "./gen/chessd/v1/chessd_pb.js";
+import { replayPositions } from "./history.js";
 import { MoveInput, typedMove } from "./input.js";
 import { renderMoves } from "./movelist.js";
+import { renderChecks, renderPocket } from "./pocket.js";
 import { refusal, refusalText } from "./refusal.js";
 import { Seat, type SeatLink, forgetSeat } from "./seat.js";
-import { type ClockState, type GameState, applyEvent, plyOf, tsMs, turnOf } from "./state.js";
+import {
+  type ClockState,
+  type GameState,
+  addPositions,
+  applyEvent,
+  current,
+  missingPositions,
+  plyOf,
+  tsMs,
+  turnOf,
+} from "./state.js";
 import { colorName, formatClock, outcomeText, variantName } from "./text.js";
 import { type Connection, follow } from "./watch.js";
 
@@ -37,11 +58,17 @@ const CONNECTION_TEXT: Record<Connection["kind"], [string, string]> = {
   private: ["Private", "private"],
 };
 
-/** The player's move while the server has not shown it yet. */
+/** How often, and how long apart, the replay of a snapshot's positions is tried. */
+const HISTORY_ATTEMPTS = 4;
+const HISTORY_RETRY_MS = 1000;
+
+/** The player's move while the stream has not shown it yet. */
 interface Pending {
   /** Plies played when it was sent. */
   ply: number;
   move: MoveNotation;
+  /** The server's FEN after it, once SubmitMove answered; till then the page's sketch. */
+  fen: string | null;
 }
 
 export async function showGame(
@@ -80,6 +107,11 @@ export async function showGame(
   const boardBox = h("div", { class: "board-box", id: "board" });
   const clockTop = h("div", { class: "clock", id: "clock-top" });
   const clockBottom = h("div", { class: "clock", id: "clock-bottom" });
+  const pocketTop = h("div", { class: "pocket", id: "pocket-top" });
+  const pocketBottom = h("div", { class: "pocket", id: "pocket-bottom" });
+  pocketTop.hidden = true;
+  pocketBottom.hidden = true;
+  const boardNote = h("p", { class: "board-note", id: "board-note", role: "status" });
   const result = h("p", { id: "result", class: "result", role: "status" });
   const offer = h("p", { id: "draw-offer", class: "offer", role: "status" });
   const conn = h("p", { id: "connection", class: "connection", role: "status" });
@@ -107,7 +139,7 @@ export async function showGame(
     autocomplete: "off",
     spellcheck: "false",
     autocapitalize: "off",
-    placeholder: "e4, Nf3, O-O",
+    placeholder: "e4, Nf3, O-O, P@e4",
   });
   const moveForm = h(
     "form",
@@ -130,7 +162,17 @@ export async function showGame(
     h(
       "div",
       { class: "game" },
-      h("div", { class: "board-col" }, clockTop, boardBox, clockBottom, controls),
+      h(
+        "div",
+        { class: "board-col" },
+        clockTop,
+        pocketTop,
+        boardBox,
+        pocketBottom,
+        clockBottom,
+        boardNote,
+        controls,
+      ),
       sideCol,
     ),
   );
@@ -144,28 +186,37 @@ export async function showGame(
   const canMove = () =>
     !!seat && myTurn() && viewPly === null && pending === null && state?.legal?.ply === plies();
 
-  /** The board on the screen, with the player's unanswered move on it. */
-  function displayed(): { board: Board; lastMove: string | null; san: string } {
+  /**
+   * The position on the screen (null while the replay has not brought it), with the player's
+   * unanswered move on it: the server's FEN once SubmitMove answered, the page's sketch before.
+   */
+  function displayed(): { position: Position | null; highlight: number[]; san: string } {
     const s = state as GameState;
     const at = shown();
     if (pending && viewPly === null && pending.ply === plies()) {
+      const before = current(s);
       return {
-        board: playUci(s.boards[at] as Board, pending.move.uci),
-        lastMove: pending.move.uci,
+        position: pending.fen
+          ? parseFen(pending.fen)
+          : sketch(before, pending.move.uci, pending.move.san),
+        highlight: moveSquares(pending.move.uci, pending.move.san, before.board),
         san: pending.move.san,
       };
     }
+    const uci = at > 0 ? (s.ucis[at - 1] ?? "") : "";
+    const san = at > 0 ? (s.sans[at - 1] ?? "") : "";
+    const before = at > 0 ? (s.positions[at - 1] ?? null) : null;
     return {
-      board: s.boards[at] as Board,
-      lastMove: at > 0 ? (s.ucis[at - 1] ?? null) : null,
-      san: at > 0 ? (s.sans[at - 1] ?? "") : "",
+      position: s.positions[at] ?? null,
+      highlight: uci ? moveSquares(uci, san, before?.board ?? null) : [],
+      san,
     };
   }
 
   const input = seat
     ? new MoveInput(boardBox, {
-        board: () => (canMove() && state ? (state.boards[plies()] as Board) : null),
-        shown: () => (state ? displayed().board : []),
+        board: () => (canMove() && state ? current(state).board : null),
+        shown: () => (state ? (displayed().position?.board ?? []) : []),
         legal: () => state?.legal?.moves ?? [],
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
@@ -173,6 +224,7 @@ export async function showGame(
         redraw: (moved) => {
           if (moved) boardKey = "";
           renderBoard();
+          renderSides();
         },
         announce: (text) => {
           announce.textContent = text;
@@ -180,6 +232,8 @@ export async function showGame(
       })
     : null;
   if (input) {
+    input.attachPocket(pocketTop);
+    input.attachPocket(pocketBottom);
     boardBox.tabIndex = 0;
     boardBox.setAttribute(
       "aria-label",
@@ -226,7 +280,7 @@ export async function showGame(
     }
     moveText.value = "";
     // A text that names no legal move goes to the server anyway: its refusal says what is wrong.
-    const m = typedMove(text, state.legal?.moves ?? []);
+    const m = typedMove(text, state.legal?.moves ?? [], current(state).board);
     void submit(m, m ? m.uci : text);
   });
   const onKey = (e: KeyboardEvent) => {
@@ -260,13 +314,18 @@ export async function showGame(
   async function submit(move: MoveNotation | null, text: string): Promise<void> {
     if (!state || !seat) return;
     const ply = plies();
-    pending = move ? { ply, move } : null;
+    pending = move ? { ply, move, fen: null } : null;
     say("");
     render();
     try {
-      await seat.submitMove(text, ply, signal, () =>
+      const answer = await seat.submitMove(text, ply, signal, () =>
         say("No answer from chessd yet: sending your move again (it can only be played once)…"),
       );
+      // The server's position replaces the sketch until the stream shows the move.
+      const fen = answer.game?.fen;
+      if (pending?.ply === ply && answer.move?.uci === pending.move.uci && fen) {
+        if (answer.game?.ply === ply + 1) pending.fen = fen;
+      }
       say("");
     } catch (e) {
       if (signal.aborted) return;
@@ -330,6 +389,10 @@ export async function showGame(
       const time = c ? formatClock(clockMs(c, side)) : "–";
       node.dataset.color = white ? "white" : "black";
       node.classList.toggle("running", !!c && c.running === side);
+      // Three-check: the checks this side has given, in the position shown.
+      const left = state ? displayed().position?.checksLeft : null;
+      const checks = h("span", { class: "checks", "data-checks": white ? "white" : "black" });
+      if (left) renderChecks(checks, white, white ? left.white : left.black);
       // Where a player's presence (issue 18) will show, beside the name.
       node.replaceChildren(
         h(
@@ -339,6 +402,7 @@ export async function showGame(
           name,
           side === color ? h("span", { class: "you" }, " (you)") : "",
         ),
+        left ? checks : "",
         h("span", { class: "time", "data-clock": white ? "white" : "black" }, time),
       );
     }
@@ -346,25 +410,110 @@ export async function showGame(
 
   /** The board's last drawing, to redraw only what changed (a drag survives other events). */
   let boardKey = "";
+  /** The pockets' last drawing, likewise (a redraw would take a pocket button's focus). */
+  let pocketKey = "";
+
+  /** Crazyhouse's pockets of the position shown, each beside its side of the board. */
+  function renderSides(): void {
+    if (!state) return;
+    const pockets = displayed().position?.pockets ?? null;
+    const legal = canMove() ? (state.legal?.moves ?? []) : [];
+    const droppable = new Set<PocketRole>();
+    for (const m of legal) {
+      const parts = parseUci(m.uci);
+      if (parts?.kind === "drop") droppable.add(parts.role);
+    }
+    const picked = input?.marks().pocketRole ?? null;
+    const bottomWhite = !blackBelow();
+    const key = JSON.stringify([pockets, bottomWhite, color, [...droppable], picked]);
+    if (key === pocketKey) return;
+    pocketKey = key;
+    for (const [node, white] of [
+      [pocketBottom, bottomWhite],
+      [pocketTop, !bottomWhite],
+    ] as const) {
+      node.hidden = !pockets;
+      if (!pockets) continue;
+      const focused = node.contains(document.activeElement)
+        ? (document.activeElement as HTMLElement).dataset.role
+        : undefined;
+      const own = !!seat && color !== null && (color === Color.WHITE) === white;
+      renderPocket(node, {
+        white,
+        pocket: white ? pockets.white : pockets.black,
+        own,
+        droppable: own ? droppable : new Set(),
+        picked: own ? picked : null,
+      });
+      if (focused) node.querySelector<HTMLElement>(`[data-role="${focused}"]`)?.focus();
+    }
+  }
+
+  /** The snapshot whose positions are being replayed (or were), and whether that failed. */
+  let historyOf: GameState | null = null;
+  let historyFailed = false;
+
+  /** Fetches the positions a snapshot lists only as moves (see history.ts). */
+  async function loadHistory(): Promise<void> {
+    const s = state;
+    if (!s || historyOf === s || !missingPositions(s) || s.lastSeq < 2n) return;
+    historyOf = s;
+    historyFailed = false;
+    const lastSeq = s.lastSeq;
+    const open = (afterSeq: bigint, streamSignal: AbortSignal) =>
+      seat
+        ? seat.watch(afterSeq, streamSignal)
+        : client.watchGame({ gameId: id, afterSeq }, { signal: streamSignal });
+    for (let attempt = 1; attempt <= HISTORY_ATTEMPTS && !signal.aborted; attempt++) {
+      try {
+        addPositions(s, await replayPositions(open, lastSeq, signal));
+        // What is still missing after a full replay is the first move's position, sketched.
+        if (!s.positions.some((p) => p === null)) break;
+      } catch {
+        // Tried again; the board says so if it never comes.
+      }
+      if (state !== s) return;
+      if (attempt < HISTORY_ATTEMPTS) await sleep(HISTORY_RETRY_MS * attempt, signal);
+    }
+    if (state !== s) return;
+    historyFailed = s.positions.some((p) => p === null);
+    boardKey = "";
+    render();
+  }
 
   function renderBoard(): void {
     if (!state) return;
     const at = shown();
-    const { board, lastMove, san } = displayed();
+    const { position, highlight, san } = displayed();
+    const board = position?.board ?? new Array<string>(64).fill("");
     // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
-    const moved = lastMove ? uciSquares(lastMove) : null;
-    const mover = moved ? (board[moved.to] ?? "") : "";
-    const check = /[+#]$/.test(san) && mover ? (mover === mover.toUpperCase() ? "k" : "K") : null;
-    const marks: BoardMarks = { lastMove, check, ...(input?.marks() ?? {}) };
+    const check =
+      /[+#]$/.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
+    const picked = input?.marks();
+    const marks: BoardMarks = {
+      highlight,
+      check,
+      selected: picked?.selected ?? null,
+      targets: picked?.targets,
+      cursor: picked?.cursor ?? null,
+    };
     const key = JSON.stringify([
       board,
       blackBelow(),
-      marks.lastMove,
+      highlight,
       check,
       marks.selected,
       [...(marks.targets ?? [])],
       marks.cursor,
     ]);
+    // A position the replay has not brought yet (or could not) is not drawn from the rules.
+    boardNote.textContent = position
+      ? ""
+      : historyFailed
+        ? "This position could not be loaded from the server: reload the page to try again."
+        : "Loading this position from the server…";
+    if (state.sketched.has(at)) boardBox.dataset.source = "sketch";
+    else delete boardBox.dataset.source;
     boardBox.dataset.ply = String(at);
     boardBox.classList.toggle("playable", canMove());
     if (pending) boardBox.dataset.pending = pending.move.uci;
@@ -398,6 +547,7 @@ export async function showGame(
     const at = shown();
     title.textContent = `${state.white || "White"} – ${state.black || "Black"} · ${variantName(state.variant)}`;
     renderBoard();
+    renderSides();
     renderClocks();
     seatLine.textContent = seatText(state);
     result.textContent = state.outcome ? outcomeText(state.outcome) : "";
@@ -429,6 +579,7 @@ export async function showGame(
     }
     if (next.announce) announce.textContent = next.announce;
     render();
+    if (msg.event.case === "snapshot") void loadHistory();
   }
 
   if (seat) {
