@@ -17,7 +17,6 @@
 //! - `error`: the service error enum and its single mapping to `tonic::Status`.
 //! - `logfields`: the text log's field formatter (`DefaultFields` output, cheaper per call).
 //! - `metrics`: the Prometheus series and the `/metrics` endpoint (`--metrics-listen`).
-//! - `loadgen`: `chessd bench`, the load generator: bots over real gRPC, latency and memory.
 //! - `recode`: tonic's own refusals recoded: oversized requests RESOURCE_EXHAUSTED (tonic says
 //!   OUT_OF_RANGE), undecodable ones INVALID_ARGUMENT (tonic says INTERNAL).
 //! - `token`: seat tokens (generation, bearer parsing, digests, constant-time comparison).
@@ -33,7 +32,6 @@
 pub mod config;
 pub mod convert;
 pub mod error;
-pub mod loadgen;
 pub mod logfields;
 pub mod metrics;
 pub mod perft_cmd;
