@@ -19,6 +19,9 @@ const MAX_GAMES: usize = 10_000;
 const MAX_WATCHERS: usize = 10_000;
 const MAX_IDLE_GAMES: usize = 1_000_000;
 const MAX_CONNECTIONS: usize = 1_000;
+const MAX_CONCURRENCY: usize = 10_000;
+const MAX_SUBSCRIBERS: usize = 100_000;
+const MAX_MESSAGES: u32 = 1_000_000;
 const MAX_ROUNDS: usize = 100;
 const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
 const MAX_WARMUP: Duration = Duration::from_secs(3600);
@@ -28,7 +31,7 @@ const MAX_WARMUP: Duration = Duration::from_secs(3600);
 #[command(
     name = "chessd-bench",
     version,
-    about = "Load generator for chessd over real gRPC on loopback",
+    about = "Load generator for chessd over real gRPC on loopback, with its own bare-tonic echo yardstick",
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -49,6 +52,9 @@ pub enum Command {
     /// SubmitMove throughput of an in-process chessd in memory and on SQLite (both sync
     /// modes), alternating in one run.
     Stores(StoresArgs),
+    /// The bare-tonic echo yardstick: its server and its two loads.
+    #[command(subcommand)]
+    Echo(EchoCommand),
 }
 
 /// How a bot learns that it is its turn.
@@ -135,6 +141,78 @@ pub struct StoresArgs {
     /// Default: the system's temporary folder.
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+}
+
+/// The echo yardstick's commands.
+#[derive(Subcommand, Debug)]
+pub enum EchoCommand {
+    /// Serve the echo service until Ctrl-C or SIGTERM.
+    Serve(EchoServeArgs),
+    /// Closed-loop unary Echo calls: throughput, latency and CPU per call.
+    LoadUnary(UnaryArgs),
+    /// Streams on one topic and a publisher: delivery latency and CPU per delivery.
+    LoadFanout(FanoutArgs),
+}
+
+/// The flags of `chessd-bench echo serve`.
+#[derive(Args, Clone, Debug)]
+pub struct EchoServeArgs {
+    /// Where to listen (loopback only; port 0 picks one, printed on stdout).
+    #[arg(long, default_value = "127.0.0.1:50551")]
+    pub addr: SocketAddr,
+    /// Runtime worker threads (default: one per core, as a tokio server has by default).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The target of an echo load.
+#[derive(Args, Clone, Debug)]
+pub struct EchoTarget {
+    /// The echo server (loopback only).
+    #[arg(long, default_value = "127.0.0.1:50551")]
+    pub addr: SocketAddr,
+    /// The server's pid, to read its CPU time from /proc.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+}
+
+/// The flags of `chessd-bench echo load-unary`.
+#[derive(Args, Clone, Debug)]
+pub struct UnaryArgs {
+    #[command(flatten)]
+    pub target: EchoTarget,
+    /// HTTP/2 connections the callers share.
+    #[arg(long, default_value_t = 4)]
+    pub connections: usize,
+    /// Callers, each with one call in flight.
+    #[arg(long, default_value_t = 64)]
+    pub concurrency: usize,
+    /// Measured time (after the warm-up).
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    pub duration: Duration,
+    /// Unmeasured time first.
+    #[arg(long, default_value = "1s", value_parser = humantime::parse_duration)]
+    pub warmup: Duration,
+}
+
+/// The flags of `chessd-bench echo load-fanout`.
+#[derive(Args, Clone, Debug)]
+pub struct FanoutArgs {
+    #[command(flatten)]
+    pub target: EchoTarget,
+    /// Streams on the topic.
+    #[arg(long, default_value_t = 1_000)]
+    pub subscribers: usize,
+    /// HTTP/2 connections the streams share (raised to keep at most 150 streams on each);
+    /// the publisher has one of its own.
+    #[arg(long, default_value_t = 8)]
+    pub connections: usize,
+    /// Moves published.
+    #[arg(long, default_value_t = 100)]
+    pub messages: u32,
+    /// Moves published per second; 0 publishes back to back (one Publish in flight).
+    #[arg(long, default_value_t = 5.0)]
+    pub rate: f64,
 }
 
 fn variant(text: &str) -> Result<Variant, String> {
@@ -237,6 +315,50 @@ impl StoresArgs {
     }
 }
 
+impl EchoServeArgs {
+    /// Refuses a non-loopback address and a thread count out of bounds.
+    pub fn check(&self) -> Result<(), BenchError> {
+        loopback(self.addr)?;
+        if self.threads.is_some_and(|n| !(1..=256).contains(&n)) {
+            return Err(BenchError::new("threads must be 1 to 256"));
+        }
+        Ok(())
+    }
+}
+
+impl UnaryArgs {
+    /// Refuses flags out of bounds.
+    pub fn check(&self) -> Result<(), BenchError> {
+        loopback(self.target.addr)?;
+        connections(self.connections)?;
+        if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
+            return Err(BenchError::new(format!(
+                "concurrency must be 1 to {MAX_CONCURRENCY}"
+            )));
+        }
+        window(self.duration, self.warmup)
+    }
+}
+
+impl FanoutArgs {
+    /// Refuses flags out of bounds.
+    pub fn check(&self) -> Result<(), BenchError> {
+        loopback(self.target.addr)?;
+        connections(self.connections)?;
+        if !(1..=MAX_SUBSCRIBERS).contains(&self.subscribers) {
+            return Err(BenchError::new(format!(
+                "subscribers must be 1 to {MAX_SUBSCRIBERS}"
+            )));
+        }
+        if !(1..=MAX_MESSAGES).contains(&self.messages) {
+            return Err(BenchError::new(format!(
+                "messages must be 1 to {MAX_MESSAGES}"
+            )));
+        }
+        rate(self.rate)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,10 +393,16 @@ mod tests {
         let cli = parse(&["--addr", "192.0.2.1:50051"]).unwrap();
         let e = cli.play.check().unwrap_err().to_string();
         assert!(e.contains("loopback"), "{e}");
-        let cli = parse(&["--addr", "[2001:db8::1]:1"]).unwrap();
-        assert!(cli.play.check().is_err());
-        let cli = parse(&["--addr", "[::1]:50051"]).unwrap();
-        cli.play.check().unwrap();
+        let cli = parse(&["echo", "load-unary", "--addr", "[2001:db8::1]:1"]).unwrap();
+        let Some(Command::Echo(EchoCommand::LoadUnary(args))) = cli.command else {
+            panic!("not load-unary");
+        };
+        assert!(args.check().is_err());
+        let cli = parse(&["echo", "serve", "--addr", "[::1]:0"]).unwrap();
+        let Some(Command::Echo(EchoCommand::Serve(args))) = cli.command else {
+            panic!("not serve");
+        };
+        args.check().unwrap();
     }
 
     /// Bounds hold: a typo of a few zeros does not start ten million games.
@@ -304,6 +432,6 @@ mod tests {
     fn bad_text_is_a_parse_error() {
         assert!(parse(&["--duration", "ten seconds"]).is_err());
         assert!(parse(&["--variant", "checkers"]).is_err());
-        assert!(parse(&["stores", "--rounds", "many"]).is_err());
+        assert!(parse(&["echo", "load-fanout", "--messages", "many"]).is_err());
     }
 }

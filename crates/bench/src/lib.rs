@@ -5,7 +5,8 @@
 //! - the default mode (`play`): bot games over real gRPC on loopback, with watchers, then idle
 //!   games: SubmitMove throughput and latency, WatchGame delivery latency, server CPU and
 //!   memory per idle game;
-//! - `stores`: SubmitMove in memory and on SQLite, side by side.
+//! - `stores`: SubmitMove in memory and on SQLite, side by side;
+//! - `echo`: a bare-tonic echo service and its loads, the yardstick chessd is read against.
 //!
 //! The target is a running chessd (`--addr`, loopback only) or, by default, one started in
 //! this process through `chessd::run`.
@@ -17,11 +18,13 @@
 //!   spectators and delivery latency; `play`: the play phase; `idle`: the idle-games phase.
 //! - `measure`: histograms, `/proc` memory and CPU; `report`: the printed lines.
 //! - `load`: the default mode end to end; `stores`: memory against SQLite.
+//! - `echo`: the yardstick's proto, server and loads.
 
 #![forbid(unsafe_code)]
 
 pub mod bots;
 pub mod channels;
+pub mod echo;
 pub mod error;
 pub mod flags;
 pub mod idle;

@@ -7,8 +7,8 @@
 use std::process::ExitCode;
 
 use chessd_bench::error::BenchError;
-use chessd_bench::flags::{Cli, Command};
-use chessd_bench::{load, stores};
+use chessd_bench::flags::{Cli, Command, EchoCommand};
+use chessd_bench::{echo, load, stores};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
@@ -33,7 +33,14 @@ fn main() -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
+    let threads = match &cli.command {
+        Some(Command::Echo(EchoCommand::Serve(args))) => args.threads,
+        _ => None,
+    };
     let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = threads {
+        builder.worker_threads(n);
+    }
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -48,6 +55,15 @@ fn main() -> ExitCode {
             None => load::run(&cli.play, &mut out).await,
             Some(Command::Play(args)) => load::run(args, &mut out).await,
             Some(Command::Stores(args)) => stores::run(args, &mut out).await,
+            Some(Command::Echo(EchoCommand::Serve(args))) => {
+                echo::server::run(args, &mut out).await
+            }
+            Some(Command::Echo(EchoCommand::LoadUnary(args))) => {
+                echo::unary::run(args, &mut out).await
+            }
+            Some(Command::Echo(EchoCommand::LoadFanout(args))) => {
+                echo::fanout::run(args, &mut out).await
+            }
         }
     });
     match result {

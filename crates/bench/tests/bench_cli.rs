@@ -1,8 +1,10 @@
 //! `chessd-bench` end to end, each run a second or two: the default mode against its own
 //! in-process server reports moves, latencies and memory per idle game; `stores` compares
-//! memory and SQLite; a non-loopback target and bad flags are refused with one line.
+//! memory and SQLite; the echo yardstick serves and both its loads report; a non-loopback
+//! target and bad flags are refused with one line.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 
 fn bench(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_chessd-bench"))
@@ -114,12 +116,113 @@ fn stores_compares_memory_and_sqlite() {
     assert!(left.is_empty(), "stores left {left:?} behind");
 }
 
+/// `echo serve` on a free port, stopped when dropped.
+struct EchoServer {
+    child: Child,
+    addr: String,
+}
+
+impl EchoServer {
+    fn start() -> EchoServer {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chessd-bench"))
+            .args(["echo", "serve", "--addr", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start echo serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("read the address");
+        let addr = line
+            .trim()
+            .strip_prefix("echo: listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        EchoServer { child, addr }
+    }
+
+    fn pid(&self) -> String {
+        self.child.id().to_string()
+    }
+}
+
+impl Drop for EchoServer {
+    fn drop(&mut self) {
+        // Already gone is fine: the test has its figures.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The unary load counts calls, their latency and the server's CPU per call.
+#[test]
+fn echo_unary_reports_calls_and_server_cpu() {
+    let server = EchoServer::start();
+    let (ok, stdout, stderr) = bench(&[
+        "echo",
+        "load-unary",
+        "--addr",
+        &server.addr,
+        "--server-pid",
+        &server.pid(),
+        "--connections",
+        "2",
+        "--concurrency",
+        "8",
+        "--duration",
+        "1s",
+        "--warmup",
+        "0s",
+    ]);
+    assert!(ok, "load-unary failed: {stderr}\n{stdout}");
+    let result = result_line(&stdout, "echo-unary");
+    assert!(field(result, "calls") > 0.0, "{result}");
+    assert!(
+        field(result, "p99_us") >= field(result, "p50_us"),
+        "{result}"
+    );
+    assert!(field(result, "server_cpu_us_per_call") > 0.0, "{result}");
+    assert!(stdout.contains("errors: []"), "{stdout}");
+}
+
+/// Every stream receives every published move, in a fan-out of 50 streams and 5 moves.
+#[test]
+fn echo_fanout_delivers_every_move_to_every_stream() {
+    let server = EchoServer::start();
+    let (ok, stdout, stderr) = bench(&[
+        "echo",
+        "load-fanout",
+        "--addr",
+        &server.addr,
+        "--subscribers",
+        "50",
+        "--connections",
+        "2",
+        "--messages",
+        "5",
+        "--rate",
+        "20",
+    ]);
+    assert!(ok, "load-fanout failed: {stderr}\n{stdout}");
+    let result = result_line(&stdout, "echo-fanout");
+    assert_eq!(field(result, "deliveries"), 250.0, "{result}");
+    assert_eq!(field(result, "lost"), 0.0, "{result}");
+    assert!(field(result, "delivery_p50_us") > 0.0, "{result}");
+}
+
 /// The bench only loads loopback servers.
 #[test]
 fn refuses_non_loopback_targets() {
-    let (ok, _, stderr) = bench(&["--addr", "10.1.2.3:50051", "--duration", "1s"]);
-    assert!(!ok);
-    assert!(stderr.contains("loopback"), "{stderr}");
+    for args in [
+        &["--addr", "10.1.2.3:50051", "--duration", "1s"][..],
+        &["echo", "load-unary", "--addr", "10.1.2.3:50551"],
+        &["echo", "serve", "--addr", "0.0.0.0:50551"],
+    ] {
+        let (ok, _, stderr) = bench(args);
+        assert!(!ok, "{args:?} accepted");
+        assert!(stderr.contains("loopback"), "{args:?}: {stderr}");
+    }
 }
 
 /// A bad flag is one line on stderr and exit code 2, never a panic.
