@@ -29,10 +29,9 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
         Some(l) => vec![l.addr],
         None => args.addr.clone(),
     };
-    let server = match (&local, args.server_pid) {
-        (Some(_), _) => ServerProc::OwnProcess,
-        (None, Some(pid)) => ServerProc::Pid(pid),
-        (None, None) => ServerProc::Unknown,
+    let server = match &local {
+        Some(_) => ServerProc::OwnProcess,
+        None => ServerProc::external(args.server_pid),
     };
     report::write_lines(out, [report::header(args, &addrs, local.is_some())])?;
     if args.play.games > 0 {

@@ -94,6 +94,11 @@ pub enum ServerProc {
 }
 
 impl ServerProc {
+    /// A separate server: by its pid where given, else not readable.
+    pub fn external(pid: Option<u32>) -> ServerProc {
+        pid.map_or(ServerProc::Unknown, ServerProc::Pid)
+    }
+
     fn path(self) -> Option<String> {
         match self {
             ServerProc::OwnProcess => Some("/proc/self".into()),
@@ -182,9 +187,11 @@ impl CpuUse {
         }
     }
 
-    /// The server's CPU microseconds per operation, where a separate server was read.
+    /// The server's CPU microseconds per operation, where a separate server was read and
+    /// there were operations.
     pub fn server_us_per(&self, operations: u64) -> Option<f64> {
-        Some(1e6 * self.server?.as_secs_f64() / operations.max(1) as f64)
+        let server = self.server?;
+        (operations > 0).then(|| 1e6 * server.as_secs_f64() / operations as f64)
     }
 }
 
@@ -263,6 +270,13 @@ mod tests {
         );
         assert!(used.own.is_some_and(|d| d > Duration::ZERO), "{used:?}");
         assert!(used.server.is_none() && used.server_in_process);
+        assert_eq!(used.server_us_per(10), None);
+        let separate = CpuUse {
+            server: Some(Duration::from_millis(3)),
+            ..used
+        };
+        assert_eq!(separate.server_us_per(3), Some(1000.0));
+        assert_eq!(separate.server_us_per(0), None, "no operations, no figure");
         assert_eq!(ServerProc::Unknown.rss(), None);
     }
 }

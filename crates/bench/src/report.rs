@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use crate::error::{BenchError, fail};
 use crate::flags::PlayArgs;
 use crate::idle::IdleFigures;
-use crate::measure::CpuUse;
+use crate::measure::{CpuUse, Latency};
 use crate::play::PlayFigures;
 
 const MIB: f64 = 1024.0 * 1024.0;
@@ -82,8 +82,19 @@ pub fn cpu_line(cpu: &CpuUse, operations: u64, unit: &str) -> String {
     }
 }
 
+/// `p50 .. us, p99 .. us, p99.9 .. us, max .. us`.
+pub fn latency_summary(latency: &Latency) -> String {
+    format!(
+        "p50 {:.0} us, p99 {:.0} us, p99.9 {:.0} us, max {:.0} us",
+        latency.quantile_us(0.5),
+        latency.quantile_us(0.99),
+        latency.quantile_us(0.999),
+        latency.max_us()
+    )
+}
+
 /// A figure for a `RESULT` field: `-` where it was not readable.
-fn field(value: Option<f64>) -> String {
+pub fn field(value: Option<f64>) -> String {
     value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
 }
 
@@ -99,13 +110,7 @@ pub fn play(args: &PlayArgs, figures: &PlayFigures) -> Vec<String> {
             stats.moves_total,
             stats.games_finished
         ),
-        format!(
-            "SubmitMove latency: p50 {:.0} us, p99 {:.0} us, p99.9 {:.0} us, max {:.0} us",
-            stats.submit.quantile_us(0.5),
-            stats.submit.quantile_us(0.99),
-            stats.submit.quantile_us(0.999),
-            stats.submit.max_us(),
-        ),
+        format!("SubmitMove latency: {}", latency_summary(&stats.submit)),
         format!(
             "WatchGame delivery ({} recording streams/game, {} deliveries): send-to-receipt p50 {:.0} us, p99 {:.0} us, p99.9 {:.0} us; server-time-to-receipt p50 {:.1} ms, p99 {:.1} ms",
             args.watchers.max(1),

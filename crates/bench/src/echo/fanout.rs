@@ -22,7 +22,7 @@ use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::{BenchError, fail};
 use crate::flags::FanoutArgs;
 use crate::measure::{CodeCounts, CpuMark, CpuUse, Latency, ServerProc};
-use crate::report::{cpu_line, write_lines};
+use crate::report::{cpu_line, field, latency_summary, write_lines};
 
 /// What one stream saw.
 struct Stream {
@@ -36,10 +36,7 @@ struct Stream {
 pub async fn run(args: &FanoutArgs, out: &mut dyn Write) -> Result<(), BenchError> {
     args.check()?;
     let addr = args.target.addr;
-    let server = args
-        .target
-        .server_pid
-        .map_or(ServerProc::Unknown, ServerProc::Pid);
+    let server = ServerProc::external(args.target.server_pid);
     let n = channels::for_streams(args.subscribers, args.connections);
     let sample = PublishRequest {
         topic: TOPIC.into(),
@@ -136,11 +133,8 @@ pub async fn run(args: &FanoutArgs, out: &mut dyn Write) -> Result<(), BenchErro
                 received as f64 / secs
             ),
             format!(
-                "delivery latency (publish send to receipt): p50 {:.0} us, p99 {:.0} us, p99.9 {:.0} us, max {:.0} us",
-                latency.quantile_us(0.5),
-                latency.quantile_us(0.99),
-                latency.quantile_us(0.999),
-                latency.max_us()
+                "delivery latency (publish send to receipt): {}",
+                latency_summary(&latency)
             ),
             format!("errors: {}, broken streams: {broken}", errors.list()),
             cpu_line(&cpu, received, "delivery"),
@@ -152,8 +146,7 @@ pub async fn run(args: &FanoutArgs, out: &mut dyn Write) -> Result<(), BenchErro
                 latency.quantile_us(0.5),
                 latency.quantile_us(0.99),
                 latency.quantile_us(0.999),
-                cpu.server_us_per(received)
-                    .map_or_else(|| "-".into(), |v| format!("{v:.1}")),
+                field(cpu.server_us_per(received)),
             ),
         ],
     )

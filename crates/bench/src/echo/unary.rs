@@ -21,7 +21,7 @@ use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::BenchError;
 use crate::flags::UnaryArgs;
 use crate::measure::{CodeCounts, CpuMark, CpuUse, Latency, ServerProc};
-use crate::report::{cpu_line, write_lines};
+use crate::report::{cpu_line, field, latency_summary, write_lines};
 
 /// A failed call's pause before the next, so a server that is gone is not spun against.
 const ERROR_PAUSE: Duration = Duration::from_millis(10);
@@ -37,10 +37,7 @@ struct Caller {
 pub async fn run(args: &UnaryArgs, out: &mut dyn Write) -> Result<(), BenchError> {
     args.check()?;
     let addr = args.target.addr;
-    let server = args
-        .target
-        .server_pid
-        .map_or(ServerProc::Unknown, ServerProc::Pid);
+    let server = ServerProc::external(args.target.server_pid);
     let template = EchoRequest {
         r#move: Some(sample_move(0)),
     };
@@ -91,13 +88,7 @@ pub async fn run(args: &UnaryArgs, out: &mut dyn Write) -> Result<(), BenchError
                 "calls: {calls} in {secs:.2} s measured = {:.0} calls/s",
                 calls as f64 / secs
             ),
-            format!(
-                "Echo latency: p50 {:.0} us, p99 {:.0} us, p99.9 {:.0} us, max {:.0} us",
-                latency.quantile_us(0.5),
-                latency.quantile_us(0.99),
-                latency.quantile_us(0.999),
-                latency.max_us()
-            ),
+            format!("Echo latency: {}", latency_summary(&latency)),
             format!(
                 "errors: {}{}",
                 errors.list(),
@@ -116,8 +107,7 @@ pub async fn run(args: &UnaryArgs, out: &mut dyn Write) -> Result<(), BenchError
                 latency.quantile_us(0.5),
                 latency.quantile_us(0.99),
                 latency.quantile_us(0.999),
-                cpu.server_us_per(calls)
-                    .map_or_else(|| "-".into(), |v| format!("{v:.1}")),
+                field(cpu.server_us_per(calls)),
             ),
         ],
     )
