@@ -39,7 +39,7 @@ fn main() -> ExitCode {
     };
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = threads {
-        builder.worker_threads(n);
+        builder.worker_threads(usize::from(n));
     }
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
