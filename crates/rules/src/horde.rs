@@ -115,7 +115,7 @@ impl Rules for Horde {
         outcome(self)
     }
 
-    /// Black can always win by capturing the horde; White per [`horde_cannot_mate`].
+    /// Black can always win by capturing the horde; White only if the horde has mating material.
     fn has_insufficient_material(&self, color: Color) -> bool {
         color == Color::White && horde_cannot_mate(&Material::of(&self.core))
     }
