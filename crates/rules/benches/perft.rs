@@ -14,10 +14,18 @@ fn bench(c: &mut Criterion) {
     let cases = [
         ("chess start d5", Position::new(Variant::Chess), 5),
         ("kiwipete d4", at(Variant::Chess, KIWIPETE), 4),
-        ("racingkings start d5", Position::new(Variant::RacingKings), 5),
+        (
+            "racingkings start d5",
+            Position::new(Variant::RacingKings),
+            5,
+        ),
         ("chess960 shuffled d5", at(Variant::Chess960, SHUFFLED), 5),
         ("threecheck start d5", Position::new(Variant::ThreeCheck), 5),
-        ("kingofthehill start d5", Position::new(Variant::KingOfTheHill), 5),
+        (
+            "kingofthehill start d5",
+            Position::new(Variant::KingOfTheHill),
+            5,
+        ),
         ("antichess start d5", Position::new(Variant::Antichess), 5),
         ("atomic start d5", Position::new(Variant::Atomic), 5),
         ("horde start d6", Position::new(Variant::Horde), 6),

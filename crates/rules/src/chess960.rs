@@ -19,13 +19,11 @@
 
 use core::fmt;
 
-use crate::chess::{count_legal_moves, insufficient_material, legal_moves_into, outcome};
+use crate::chess::standard_rules;
 use crate::core::{CastlingMode, Core};
-use crate::movegen;
 use crate::rules::{core_accessors, start_position};
 use crate::{
-    Board, Color, File, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
-    Variant, validate,
+    Board, Color, File, PositionError, Rank, Role, Rules, Setup, Square, Variant, validate,
 };
 
 /// A validated Chess960 position.
@@ -138,31 +136,7 @@ impl Rules for Chess960 {
 
     start_position!(Variant::Chess960);
     core_accessors!(play);
-
-    fn legal_ep_square(&self) -> Option<Square> {
-        movegen::legal_ep_square(&self.core)
-    }
-
-    fn legal_moves_into(&self, moves: &mut MoveList) {
-        legal_moves_into(&self.core, moves);
-    }
-
-    #[inline(always)]
-    fn count_legal_moves(&self) -> u64 {
-        count_legal_moves(&self.core)
-    }
-
-    fn is_check(&self) -> bool {
-        self.core.checkers().any()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        outcome(self)
-    }
-
-    fn has_insufficient_material(&self, color: Color) -> bool {
-        insufficient_material(&self.core.board, color)
-    }
+    standard_rules!();
 }
 
 #[cfg(test)]

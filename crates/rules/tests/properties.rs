@@ -4,8 +4,8 @@
 //! agreement, rejected moves changing nothing, and parsers that never panic.
 
 use chessd_rules::{
-    CastlingMode, Color, DrawRule, Game, Move, MoveKind, Position, Role, Rules, San, Setup,
-    Square, UciMove, Variant, parse_move, san_plus, zobrist_hash,
+    CastlingMode, Color, DrawRule, Game, Move, MoveKind, Position, Role, Rules, San, Setup, Square,
+    UciMove, Variant, parse_move, san_plus, zobrist_hash,
 };
 use proptest::prelude::*;
 
@@ -72,7 +72,11 @@ fn other_fen_forms(pos: &Position) -> Vec<String> {
     }
     if let Some(checks) = pos.remaining_checks() {
         let fields: Vec<&str> = fen.split(' ').collect();
-        let mut lichess: Vec<&str> = fields.iter().copied().filter(|f| !f.contains('+')).collect();
+        let mut lichess: Vec<&str> = fields
+            .iter()
+            .copied()
+            .filter(|f| !f.contains('+'))
+            .collect();
         let given = format!("+{}+{}", 3 - checks[Color::White], 3 - checks[Color::Black]);
         lichess.push(&given);
         forms.push(lichess.join(" "));

@@ -245,8 +245,16 @@ fn check_variant(variant: Variant, text: &str) -> (usize, usize) {
             let pos = game.position();
             assert_eq!(pos.fen(), ply["fen"].as_str().unwrap(), "fen at {context}");
             let reps = game.repetitions();
-            assert_eq!(reps >= 3, ply["threefold_now"].as_bool().unwrap(), "threefold at {context}");
-            assert_eq!(reps >= 5, ply["fivefold"].as_bool().unwrap(), "fivefold at {context}");
+            assert_eq!(
+                reps >= 3,
+                ply["threefold_now"].as_bool().unwrap(),
+                "threefold at {context}"
+            );
+            assert_eq!(
+                reps >= 5,
+                ply["fivefold"].as_bool().unwrap(),
+                "fivefold at {context}"
+            );
             let counted = variant.has_move_count_rule() && !pos.legal_moves().is_empty();
             assert_eq!(
                 counted && pos.halfmoves() >= 100,
@@ -317,10 +325,8 @@ fn antichess_matches_python_chess() {
 /// Atomic: explosions, touching kings, checks, exploded kings.
 #[test]
 fn atomic_matches_python_chess() {
-    let (positions, plies) = check_variant(
-        Variant::Atomic,
-        include_str!("data/reference-atomic.json"),
-    );
+    let (positions, plies) =
+        check_variant(Variant::Atomic, include_str!("data/reference-atomic.json"));
     assert!(positions >= 150 && plies > 500);
 }
 
@@ -328,10 +334,8 @@ fn atomic_matches_python_chess() {
 /// mating material.
 #[test]
 fn horde_matches_python_chess() {
-    let (positions, plies) = check_variant(
-        Variant::Horde,
-        include_str!("data/reference-horde.json"),
-    );
+    let (positions, plies) =
+        check_variant(Variant::Horde, include_str!("data/reference-horde.json"));
     assert!(positions >= 150 && plies > 500);
 }
 
