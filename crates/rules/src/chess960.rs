@@ -122,7 +122,16 @@ impl Chess960 {
     /// first move, both sides' castling rights intact).
     #[must_use]
     pub fn start_number(&self) -> Option<u32> {
-        (0..960).find(|&n| Chess960::from_number(n).is_ok_and(|start| start == *self))
+        let board = &self.core.board;
+        let white_rank = File::ALL.map(|file| {
+            board
+                .piece_at(Square::from_coords(file, Rank::First))
+                .filter(|p| p.color == Color::White)
+                .map(|p| p.role)
+        });
+        let number = (0..960)
+            .find(|&n| Chess960::back_rank(n).ok().map(|r| r.map(Some)) == Some(white_rank))?;
+        (Chess960::from_number(number).ok()? == *self).then_some(number)
     }
 }
 
