@@ -1,8 +1,8 @@
 // The game view (`#/game/<id>`): the board, clocks, moves and result of one game, live over
 // WatchGame (resumed from the last seq after a drop, restarted from a snapshot after a gap),
-// with what its variant keeps off the board (pockets, checks given; pocket.ts). Each position
-// drawn is the server's FEN; those a snapshot does not carry come from a replay of the game's
-// events (history.ts). With a seat (see seat.ts) the same view is the player's: the board from
+// with what its variant keeps off the board (pockets, pocket.ts; checks given, clock.ts). Each
+// position drawn is the server's FEN; those a snapshot does not carry come from a replay of the
+// game's events (history.ts). The elements are laid out in layout.ts. With a seat (see seat.ts) the same view is the player's: the board from
 // the player's side, moves by click, drag, keyboard or typing (input.ts), drops from the
 // pocket, the buttons that apply (actions.ts), and the player's own move shown at once, then
 // confirmed by the stream or taken back with the server's reason.
@@ -10,31 +10,24 @@
 import { type ActionView, ActionBar } from "./actions.js";
 import { client } from "./api.js";
 import { type BoardMarks, drawBoard } from "./board.js";
-import {
-  type PocketRole,
-  type Position,
-  moveSquares,
-  parseFen,
-  parseUci,
-  sketch,
-} from "./chess.js";
-import { h, sleep } from "./dom.js";
+import { renderClock } from "./clock.js";
+import { type Position, moveSquares, parseFen, sketch } from "./chess.js";
 import {
   Color,
   GameStatus,
   type MoveNotation,
   type WatchGameResponse,
 } from "./gen/chessd/v1/chessd_pb.js";
-import { replayPositions } from "./history.js";
-import { MoveInput, typedMove } from "./input.js";
+import { fillPositions } from "./history.js";
+import { MoveInput } from "./input.js";
+import { type Step, gameLayout } from "./layout.js";
 import { renderMoves } from "./movelist.js";
-import { renderChecks, renderPocket } from "./pocket.js";
+import { typedMove } from "./moves.js";
+import { PocketStrips } from "./pocket.js";
 import { refusal, refusalText } from "./refusal.js";
 import { Seat, type SeatLink, forgetSeat } from "./seat.js";
 import {
-  type ClockState,
   type GameState,
-  addPositions,
   applyEvent,
   current,
   missingPositions,
@@ -42,12 +35,8 @@ import {
   tsMs,
   turnOf,
 } from "./state.js";
-import { colorName, formatClock, outcomeText, variantName } from "./text.js";
+import { colorName, gameTitle, outcomeText, seatText } from "./text.js";
 import { type Connection, follow } from "./watch.js";
-
-/** How long to wait before asking again for legal moves a lagging replica did not have yet. */
-const LEGAL_RETRY_MS = 200;
-const LEGAL_ATTEMPTS = 25;
 
 /** The connection line and its `data-state` (the stylesheet colours "Reconnecting…"). */
 const CONNECTION_TEXT: Record<Connection["kind"], [string, string]> = {
@@ -57,10 +46,6 @@ const CONNECTION_TEXT: Record<Connection["kind"], [string, string]> = {
   missing: ["Not found", "missing"],
   private: ["Private", "private"],
 };
-
-/** How often, and how long apart, the replay of a snapshot's positions is tried. */
-const HISTORY_ATTEMPTS = 4;
-const HISTORY_RETRY_MS = 1000;
 
 /** The player's move while the stream has not shown it yet. */
 interface Pending {
@@ -97,85 +82,23 @@ export async function showGame(
         ? "Checking your seat…"
         : "";
   let pending: Pending | null = null;
+  /** WatchGame for this game, with the seat's token where there is one. */
+  const openStream = (afterSeq: bigint, streamSignal: AbortSignal) =>
+    seat
+      ? seat.watch(afterSeq, streamSignal)
+      : client.watchGame({ gameId: id, afterSeq }, { signal: streamSignal });
   /** GetGame for the legal moves is under way. */
   let fetchingLegal = false;
   /** The ply whose legal moves GetGame failed to get: not asked again until the game moves. */
   let legalFailedAt = -1;
 
-  const title = h("h2", { id: "game-title" }, `Game ${id}`);
-  const seatLine = h("p", { id: "seat", class: "seat", role: "status" });
-  const boardBox = h("div", { class: "board-box", id: "board" });
-  const clockTop = h("div", { class: "clock", id: "clock-top" });
-  const clockBottom = h("div", { class: "clock", id: "clock-bottom" });
-  const pocketTop = h("div", { class: "pocket", id: "pocket-top" });
-  const pocketBottom = h("div", { class: "pocket", id: "pocket-bottom" });
-  pocketTop.hidden = true;
-  pocketBottom.hidden = true;
-  const boardNote = h("p", { class: "board-note", id: "board-note", role: "status" });
-  const result = h("p", { id: "result", class: "result", role: "status" });
-  const offer = h("p", { id: "draw-offer", class: "offer", role: "status" });
-  const conn = h("p", { id: "connection", class: "connection", role: "status" });
-  const moves = h("ol", { id: "moves", class: "moves", "aria-label": "Moves" });
-  const announce = h("p", { class: "visually-hidden", "aria-live": "polite" });
-  const playMessage = h("p", { id: "play-message", class: "play-message", role: "alert" });
-  const flip = h("button", { type: "button", id: "flip", "aria-pressed": "false" }, "Flip board");
-  const nav = (label: string, text: string, go: () => void) => {
-    const b = h("button", { type: "button", "aria-label": label, title: label }, text);
-    b.addEventListener("click", go);
-    return b;
-  };
-  const controls = h(
-    "div",
-    { class: "controls" },
-    nav("First position", "«", () => step("first")),
-    nav("Previous move", "‹", () => step("prev")),
-    nav("Next move", "›", () => step("next")),
-    nav("Latest move", "»", () => step("last")),
-    flip,
-  );
-  const moveText = h("input", {
-    id: "move-input",
-    name: "move",
-    autocomplete: "off",
-    spellcheck: "false",
-    autocapitalize: "off",
-    placeholder: "e4, Nf3, O-O, P@e4",
-  });
-  const moveForm = h(
-    "form",
-    { id: "move-form", class: "move-form" },
-    h("label", { for: "move-input" }, "Type a move"),
-    moveText,
-    h("button", { type: "submit" }, "Play"),
-  );
-  moveForm.hidden = true;
   const say = (text: string) => {
-    playMessage.textContent = text;
+    view.playMessage.textContent = text;
   };
   const bar = seat ? new ActionBar(seat, signal, say) : null;
-  const sideCol = h("div", { class: "side-col" }, seatLine, conn, result, offer);
-  if (bar) sideCol.append(bar.element, moveForm, playMessage);
-  sideCol.append(moves, announce);
-  main.append(
-    h("p", {}, h("a", { href: "#/" }, "← All games")),
-    title,
-    h(
-      "div",
-      { class: "game" },
-      h(
-        "div",
-        { class: "board-col" },
-        clockTop,
-        pocketTop,
-        boardBox,
-        pocketBottom,
-        clockBottom,
-        boardNote,
-        controls,
-      ),
-      sideCol,
-    ),
-  );
+  const view = gameLayout(main, id, bar?.element ?? null, (where) => step(where));
+  const { title, seatLine, boardBox, clockTop, clockBottom, pocketTop, pocketBottom } = view;
+  const { boardNote, result, offer, conn, moves, announce, flip, moveText, moveForm } = view;
 
   const plies = () => (state ? plyOf(state) : 0);
   const shown = () => (viewPly === null ? plies() : Math.min(viewPly, plies()));
@@ -241,7 +164,7 @@ export async function showGame(
     );
   }
 
-  function step(where: "first" | "prev" | "next" | "last"): void {
+  function step(where: Step): void {
     if (!state) return;
     const at = shown();
     const target =
@@ -345,20 +268,11 @@ export async function showGame(
     fetchingLegal = true;
     const asked = plies();
     try {
-      for (let attempt = 1; ; attempt++) {
-        const g = await seat.game(signal);
-        if (!state || signal.aborted) break;
-        if (g && g.ply >= plies()) {
-          state.legal = { ply: g.ply, moves: g.legalMoves };
-          break;
-        }
-        // A replica behind the stream's: ask again, a few times.
-        if (attempt === LEGAL_ATTEMPTS) {
-          legalFailedAt = asked;
-          say("The server has not caught up with this game yet: reload the page to play on.");
-          break;
-        }
-        await sleep(LEGAL_RETRY_MS, signal);
+      const g = await seat.gameAtLeast(plies, signal);
+      if (g && state) state.legal = { ply: g.ply, moves: g.legalMoves };
+      else if (!signal.aborted) {
+        legalFailedAt = asked;
+        say("The server has not caught up with this game yet: reload the page to play on.");
       }
     } catch (e) {
       if (!signal.aborted) {
@@ -371,82 +285,41 @@ export async function showGame(
     render();
   }
 
-  function clockMs(c: ClockState, side: Color): number {
-    const base = side === Color.WHITE ? c.white : c.black;
-    if (c.running !== side) return base;
-    return Math.max(0, base - (Date.now() + offset - c.readAt));
-  }
-
   function renderClocks(): void {
+    if (!state) return;
+    const s = state;
     const bottomColor = blackBelow() ? Color.BLACK : Color.WHITE;
+    const left = displayed().position?.checksLeft ?? null;
     for (const [node, side] of [
       [clockBottom, bottomColor],
       [clockTop, bottomColor === Color.WHITE ? Color.BLACK : Color.WHITE],
     ] as const) {
       const white = side === Color.WHITE;
-      const name = state ? (white ? state.white : state.black) || colorName(side) : "";
-      const c = state?.clocks;
-      const time = c ? formatClock(clockMs(c, side)) : "–";
-      node.dataset.color = white ? "white" : "black";
-      node.classList.toggle("running", !!c && c.running === side);
-      // Three-check: the checks this side has given, in the position shown.
-      const left = state ? displayed().position?.checksLeft : null;
-      const checks = h("span", { class: "checks", "data-checks": white ? "white" : "black" });
-      if (left) renderChecks(checks, white, white ? left.white : left.black);
-      // Where a player's presence (issue 18) will show, beside the name.
-      node.replaceChildren(
-        h(
-          "span",
-          { class: "name" },
-          h("span", { class: `swatch ${white ? "white" : "black"}` }),
-          name,
-          side === color ? h("span", { class: "you" }, " (you)") : "",
-        ),
-        left ? checks : "",
-        h("span", { class: "time", "data-clock": white ? "white" : "black" }, time),
-      );
+      renderClock(node, {
+        side,
+        name: white ? s.white : s.black,
+        you: side === color,
+        clocks: s.clocks,
+        serverNow: Date.now() + offset,
+        checksLeft: left ? (white ? left.white : left.black) : null,
+      });
     }
   }
 
   /** The board's last drawing, to redraw only what changed (a drag survives other events). */
   let boardKey = "";
-  /** The pockets' last drawing, likewise (a redraw would take a pocket button's focus). */
-  let pocketKey = "";
+  const pocketStrips = new PocketStrips(pocketTop, pocketBottom);
 
   /** Crazyhouse's pockets of the position shown, each beside its side of the board. */
   function renderSides(): void {
     if (!state) return;
-    const pockets = displayed().position?.pockets ?? null;
-    const legal = canMove() ? (state.legal?.moves ?? []) : [];
-    const droppable = new Set<PocketRole>();
-    for (const m of legal) {
-      const parts = parseUci(m.uci);
-      if (parts?.kind === "drop") droppable.add(parts.role);
-    }
-    const picked = input?.marks().pocketRole ?? null;
-    const bottomWhite = !blackBelow();
-    const key = JSON.stringify([pockets, bottomWhite, color, [...droppable], picked]);
-    if (key === pocketKey) return;
-    pocketKey = key;
-    for (const [node, white] of [
-      [pocketBottom, bottomWhite],
-      [pocketTop, !bottomWhite],
-    ] as const) {
-      node.hidden = !pockets;
-      if (!pockets) continue;
-      const focused = node.contains(document.activeElement)
-        ? (document.activeElement as HTMLElement).dataset.role
-        : undefined;
-      const own = !!seat && color !== null && (color === Color.WHITE) === white;
-      renderPocket(node, {
-        white,
-        pocket: white ? pockets.white : pockets.black,
-        own,
-        droppable: own ? droppable : new Set(),
-        picked: own ? picked : null,
-      });
-      if (focused) node.querySelector<HTMLElement>(`[data-role="${focused}"]`)?.focus();
-    }
+    pocketStrips.update({
+      pockets: displayed().position?.pockets ?? null,
+      bottomWhite: !blackBelow(),
+      own: seat && color !== null ? color === Color.WHITE : null,
+      legal: canMove() ? (state.legal?.moves ?? []) : [],
+      picked: input?.marks().pocketRole ?? null,
+    });
   }
 
   /** The snapshot whose positions are being replayed (or were), and whether that failed. */
@@ -459,24 +332,9 @@ export async function showGame(
     if (!s || historyOf === s || !missingPositions(s) || s.lastSeq < 2n) return;
     historyOf = s;
     historyFailed = false;
-    const lastSeq = s.lastSeq;
-    const open = (afterSeq: bigint, streamSignal: AbortSignal) =>
-      seat
-        ? seat.watch(afterSeq, streamSignal)
-        : client.watchGame({ gameId: id, afterSeq }, { signal: streamSignal });
-    for (let attempt = 1; attempt <= HISTORY_ATTEMPTS && !signal.aborted; attempt++) {
-      try {
-        addPositions(s, await replayPositions(open, lastSeq, signal));
-        // What is still missing after a full replay is the first move's position, sketched.
-        if (!s.positions.some((p) => p === null)) break;
-      } catch {
-        // Tried again; the board says so if it never comes.
-      }
-      if (state !== s) return;
-      if (attempt < HISTORY_ATTEMPTS) await sleep(HISTORY_RETRY_MS * attempt, signal);
-    }
-    if (state !== s) return;
-    historyFailed = s.positions.some((p) => p === null);
+    const found = await fillPositions(s, openStream, signal, () => state === s);
+    if (found === "stale") return;
+    historyFailed = found === "failed";
     boardKey = "";
     render();
   }
@@ -526,30 +384,26 @@ export async function showGame(
     else boardBox.prepend(svg);
   }
 
-  function seatText(s: GameState): string {
-    if (color === null) return seatNote;
-    const you = `You play ${colorName(color)}`;
-    if (s.status === GameStatus.ABORTED) return `${you} · the game was aborted`;
-    if (s.status !== GameStatus.ONGOING) {
-      const winner = s.outcome?.winner ?? Color.UNSPECIFIED;
-      return `${you} · ${winner === Color.UNSPECIFIED ? "drawn" : winner === color ? "you won" : "you lost"}`;
-    }
-    if (myTurn())
-      return `${you} · your move${viewPly !== null ? " (press End to return to the game)" : ""}`;
-    return `${you} · ${colorName(turnOf(s))} to move`;
-  }
-
   function render(): void {
     if (!state) {
       seatLine.textContent = seatNote;
       return;
     }
     const at = shown();
-    title.textContent = `${state.white || "White"} – ${state.black || "Black"} · ${variantName(state.variant)}`;
+    title.textContent = gameTitle(state.white, state.black, state.variant, state.startFen);
     renderBoard();
     renderSides();
     renderClocks();
-    seatLine.textContent = seatText(state);
+    seatLine.textContent =
+      color === null
+        ? seatNote
+        : seatText(
+            color,
+            state.status,
+            state.outcome?.winner ?? Color.UNSPECIFIED,
+            turnOf(state),
+            viewPly !== null,
+          );
     result.textContent = state.outcome ? outcomeText(state.outcome) : "";
     offer.textContent =
       state.drawOffer !== Color.UNSPECIFIED
@@ -612,10 +466,7 @@ export async function showGame(
 
   await follow(
     {
-      open: (afterSeq, streamSignal) =>
-        seat
-          ? seat.watch(afterSeq, streamSignal)
-          : client.watchGame({ gameId: id, afterSeq }, { signal: streamSignal }),
+      open: openStream,
       resumeAfter: () => (!state ? 0n : state.status === GameStatus.ONGOING ? state.lastSeq : null),
       message: apply,
       restart: () => {

@@ -3,10 +3,18 @@
 // rules, so it replays the game's events (WatchGame after the first event, whose move events
 // carry the FEN after each move) up to the snapshot's last event, then closes the stream.
 
+import { sleep } from "./dom.js";
 import type { WatchGameResponse } from "./gen/chessd/v1/chessd_pb.js";
+import { type GameState, addPositions } from "./state.js";
 
 /** How long the replay may take before the page gives up on it for now. */
 const REPLAY_MS = 15_000;
+
+/** How often, and how long apart, the replay of a snapshot's positions is tried. */
+const HISTORY_ATTEMPTS = 4;
+const HISTORY_RETRY_MS = 1000;
+
+type Open = (afterSeq: bigint, signal: AbortSignal) => AsyncIterable<WatchGameResponse>;
 
 export interface FoundPosition {
   ply: number;
@@ -20,7 +28,7 @@ export interface FoundPosition {
  * first event's move (when it was one) is never among them. Throws what the stream throws.
  */
 export async function replayPositions(
-  open: (afterSeq: bigint, signal: AbortSignal) => AsyncIterable<WatchGameResponse>,
+  open: Open,
   lastSeq: bigint,
   signal: AbortSignal,
 ): Promise<FoundPosition[]> {
@@ -47,4 +55,32 @@ export async function replayPositions(
     stream.abort();
   }
   return found;
+}
+
+/**
+ * Fills the positions `s` lacks from replays of its events, tried a few times: "done" when
+ * every ply has one (the first move's may still be the page's sketch, see state.ts), "failed"
+ * when some are still missing, "stale" when the view moved on to another state meanwhile
+ * (`isCurrent` false) or closed.
+ */
+export async function fillPositions(
+  s: GameState,
+  open: Open,
+  signal: AbortSignal,
+  isCurrent: () => boolean,
+): Promise<"done" | "failed" | "stale"> {
+  const missing = () => s.positions.some((p) => p === null);
+  const lastSeq = s.lastSeq;
+  for (let attempt = 1; attempt <= HISTORY_ATTEMPTS && !signal.aborted; attempt++) {
+    try {
+      addPositions(s, await replayPositions(open, lastSeq, signal));
+      if (!missing()) break;
+    } catch {
+      // Tried again; the board says so if it never comes.
+    }
+    if (!isCurrent()) return "stale";
+    if (attempt < HISTORY_ATTEMPTS) await sleep(HISTORY_RETRY_MS * attempt, signal);
+  }
+  if (!isCurrent() || signal.aborted) return "stale";
+  return missing() ? "failed" : "done";
 }

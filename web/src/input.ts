@@ -1,22 +1,14 @@
 // How a player picks a move on the board: click the piece then its square, or drag it; from
 // the keyboard, arrows move a cursor and Enter or Space pick; a picker offers the promotions.
 // In Crazyhouse a piece is picked from the player's pocket the same ways (click, drag, or
-// Enter on it) and put on a square. A castling king goes onto its own rook or onto the square
-// it lands on. Only the server's legal moves can be picked, and their targets are marked.
-// Typed moves (SAN or UCI) are matched against the same list.
+// Enter on it) and put on a square. Only the server's legal moves can be picked (moves.ts
+// says which a pick makes), and their targets are marked.
 
 import { type TargetKind, pieceIcon, pieceName, pieceNode, roleName, squareAt } from "./board.js";
-import {
-  type Board,
-  type PocketRole,
-  castlingOf,
-  isWhite,
-  parseUci,
-  squareIndex,
-  squareName,
-} from "./chess.js";
+import { type Board, type PocketRole, squareIndex, squareName } from "./chess.js";
 import { h } from "./dom.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
+import { type Pick, movesOf, samePick, targetKinds } from "./moves.js";
 
 /** What the input needs from the game view. */
 export interface MoveSource {
@@ -39,9 +31,6 @@ export interface MoveSource {
   /** Say something to screen readers. */
   announce(text: string): void;
 }
-
-/** What the player has picked up: a piece on the board, or one from their pocket. */
-export type Pick = { kind: "square"; square: number } | { kind: "pocket"; role: PocketRole };
 
 const PROMOTION_ORDER = "qrbnk";
 const PROMOTION_NAMES: Record<string, string> = {
@@ -70,65 +59,6 @@ interface Drag {
   toggle: boolean;
 }
 
-const samePick = (a: Pick | null, b: Pick | null) =>
-  !!a &&
-  !!b &&
-  (a.kind === "square"
-    ? b.kind === "square" && a.square === b.square
-    : b.kind === "pocket" && a.role === b.role);
-
-/**
- * The moves of `legal` that `pick` can make, by target square (several where a promotion is
- * to be chosen). A castling king also reaches its rook's square and its landing square, as
- * chessd reads castling in both UCI forms, unless another move of the king goes there.
- */
-export function movesOf(
-  board: Board,
-  legal: readonly MoveNotation[],
-  pick: Pick,
-): Map<number, MoveNotation[]> {
-  const by = new Map<number, MoveNotation[]>();
-  const add = (sq: number, m: MoveNotation) => by.set(sq, [...(by.get(sq) ?? []), m]);
-  const castles: MoveNotation[] = [];
-  for (const m of legal) {
-    const parts = parseUci(m.uci);
-    if (!parts) continue;
-    if (pick.kind === "pocket") {
-      if (parts.kind === "drop" && parts.role === pick.role) add(parts.to, m);
-    } else if (parts.kind === "move" && parts.from === pick.square) {
-      add(parts.to, m);
-      if (castlingOf(board, m.uci, m.san)) castles.push(m);
-    }
-  }
-  for (const m of castles) {
-    const c = castlingOf(board, m.uci, m.san);
-    for (const sq of c ? [c.rook, c.kingTo] : []) {
-      if (sq !== c?.king && !by.has(sq)) by.set(sq, [m]);
-    }
-  }
-  return by;
-}
-
-/** How each target of `pick` is marked. */
-function targetKinds(
-  board: Board,
-  pick: Pick,
-  moves: Map<number, MoveNotation[]>,
-): Map<number, TargetKind> {
-  const kinds = new Map<number, TargetKind>();
-  const piece = pick.kind === "square" ? (board[pick.square] ?? "") : "";
-  for (const [to, ms] of moves) {
-    const there = board[to] ?? "";
-    const castle = ms.some((m) => castlingOf(board, m.uci, m.san));
-    if (castle) kinds.set(to, there === "" ? "move" : "castle");
-    else if (there !== "" && isWhite(there) !== isWhite(piece)) kinds.set(to, "capture");
-    // En passant takes on an empty square.
-    else if (piece.toLowerCase() === "p" && pick.kind === "square" && to % 8 !== pick.square % 8)
-      kinds.set(to, "capture");
-    else kinds.set(to, "move");
-  }
-  return kinds;
-}
 
 export class MoveInput {
   #box: HTMLElement;
@@ -486,42 +416,4 @@ export class MoveInput {
     const at = this.#src.shown().indexOf(king);
     return at >= 0 ? at : this.#src.white() ? squareIndex("e1") : squareIndex("e8");
   }
-}
-
-/**
- * SAN as a player may type it: without check marks, with "0-0" for "O-O", "e8Q" for "e8=Q",
- * "n@f3" for "N@f3" and "@e4" for a pawn's drop "P@e4".
- */
-function normalSan(text: string): string {
-  return text
-    .trim()
-    .replace(/[+#!?]+$/, "")
-    .replace(/0/g, "O")
-    .replace("=", "")
-    .replace(/^@/, "P@")
-    .replace(/^[pnbrq]@/, (drop) => drop.toUpperCase());
-}
-
-/**
- * The legal move a typed text names (its UCI, its SAN without check marks, or a castling in the
- * other UCI form chessd also reads: the king onto its rook or onto its landing square), or
- * null. `board` is the position the moves are legal in.
- */
-export function typedMove(
-  text: string,
-  legal: readonly MoveNotation[],
-  board: Board,
-): MoveNotation | null {
-  const t = text.trim();
-  // UCI is lower case but for a drop's piece ("P@e4"); either case is taken.
-  const uci = /^[pnbrq]@/i.test(t) ? t[0]?.toUpperCase() + t.slice(1).toLowerCase() : t.toLowerCase();
-  const exact = legal.find((m) => m.uci === uci);
-  if (exact) return exact;
-  const parts = parseUci(uci);
-  if (parts?.kind === "move" && !parts.promotion) {
-    const castle = movesOf(board, legal, { kind: "square", square: parts.from }).get(parts.to);
-    if (castle?.length === 1 && castle[0]) return castle[0];
-  }
-  const san = normalSan(t);
-  return legal.find((m) => normalSan(m.san) === san) ?? null;
 }

@@ -1,11 +1,12 @@
-// Beside each side of the board, what a variant keeps off it: Crazyhouse's pocket (the pieces a
-// side holds to drop, with their counts; the player's own are buttons to pick a piece from,
-// see input.ts) and Three-check's checks given. Both come from the FEN of the position shown,
-// and both have a sentence for screen readers.
+// Crazyhouse's pockets beside the board, each on its side's edge: the pieces a side holds to
+// drop, with their counts, from the FEN of the position shown, and a sentence for screen
+// readers. The seat's own pieces are buttons to pick a piece from (see input.ts), enabled for
+// the drops the server lists as legal.
 
 import { pieceIcon, roleName } from "./board.js";
-import { CHECKS_TO_WIN, POCKET_ROLES, type Pocket, type PocketRole } from "./chess.js";
+import { POCKET_ROLES, type Pocket, type PocketRole, type Sides, parseUci } from "./chess.js";
 import { h } from "./dom.js";
+import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
 
 export interface PocketView {
   white: boolean;
@@ -58,16 +59,59 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
   );
 }
 
-/** "White has given 1 of 3 checks" for screen readers; the strip shows "Checks 1/3". */
-export function renderChecks(node: HTMLElement, white: boolean, left: number): void {
-  const given = Math.max(0, CHECKS_TO_WIN - left);
-  node.dataset.given = String(given);
-  node.replaceChildren(
-    h("span", { "aria-hidden": "true" }, `Checks ${given}/${CHECKS_TO_WIN}`),
-    h(
-      "span",
-      { class: "visually-hidden" },
-      `${white ? "White" : "Black"} has given ${given} of ${CHECKS_TO_WIN} checks`,
-    ),
-  );
+/** What both pockets show: the position's, and what the seat may pick from its own. */
+export interface PocketsView {
+  /** The position's pockets; null outside Crazyhouse (the strips are hidden). */
+  pockets: Sides<Pocket> | null;
+  /** White's pocket is below the board. */
+  bottomWhite: boolean;
+  /** The seat's side: true for White, false for Black; null for a spectator. */
+  own: boolean | null;
+  /** The moves the seat may play now (none when it may not move). */
+  legal: readonly MoveNotation[];
+  picked: PocketRole | null;
+}
+
+/** The two pocket strips, above and below the board. */
+export class PocketStrips {
+  #top: HTMLElement;
+  #bottom: HTMLElement;
+  /** The last drawing: redrawn only when it changes, as a redraw takes a button's focus. */
+  #key = "";
+
+  constructor(top: HTMLElement, bottom: HTMLElement) {
+    this.#top = top;
+    this.#bottom = bottom;
+  }
+
+  update(v: PocketsView): void {
+    const droppable = new Set<PocketRole>();
+    for (const m of v.legal) {
+      const parts = parseUci(m.uci);
+      if (parts?.kind === "drop") droppable.add(parts.role);
+    }
+    const key = JSON.stringify([v.pockets, v.bottomWhite, v.own, [...droppable], v.picked]);
+    if (key === this.#key) return;
+    this.#key = key;
+    const pockets = v.pockets;
+    for (const [node, white] of [
+      [this.#bottom, v.bottomWhite],
+      [this.#top, !v.bottomWhite],
+    ] as const) {
+      node.hidden = !pockets;
+      if (!pockets) continue;
+      const focused = node.contains(document.activeElement)
+        ? (document.activeElement as HTMLElement).dataset.role
+        : undefined;
+      const own = v.own === white;
+      renderPocket(node, {
+        white,
+        pocket: white ? pockets.white : pockets.black,
+        own,
+        droppable: own ? droppable : new Set(),
+        picked: own ? v.picked : null,
+      });
+      if (focused) node.querySelector<HTMLElement>(`[data-role="${focused}"]`)?.focus();
+    }
+  }
 }

@@ -54,7 +54,8 @@ export interface GameState {
   positions: (Position | null)[];
   /** Plies whose position is the page's sketch (see `chess.ts`), not a FEN of the server. */
   sketched: Set<number>;
-  /** The server's FEN of the current position. */
+  /** The server's FEN of the start position and of the current one. */
+  startFen: string;
   fen: string;
   status: GameStatus;
   outcome: Outcome | null;
@@ -111,6 +112,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     ucis: g.moves.map((m) => m.uci),
     positions,
     sketched,
+    startFen: g.startFen,
     fen: g.fen,
     status: g.status,
     outcome: g.outcome ?? null,

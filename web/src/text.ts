@@ -1,8 +1,16 @@
 // What the page writes about a game: variant and side names, results and why games end, clock
-// readings, move labels. The variant and termination tables are `Record`s over the generated
-// enums, so a value added to the proto fails the type check until it has its words here.
+// readings, move labels, the title and the seat's line. The variant and termination tables are
+// `Record`s over the generated enums, so a value added to the proto fails the type check until
+// it has its words here.
 
-import { Color, type Outcome, Termination, Variant } from "./gen/chessd/v1/chessd_pb.js";
+import { startNumberOfFen } from "./chess960.js";
+import {
+  Color,
+  GameStatus,
+  type Outcome,
+  Termination,
+  Variant,
+} from "./gen/chessd/v1/chessd_pb.js";
 
 const VARIANT_NAMES: Record<Variant, string> = {
   [Variant.UNSPECIFIED]: "Unknown variant",
@@ -24,6 +32,35 @@ export const VARIANTS: readonly Variant[] = (Object.values(Variant) as (string |
 
 export function variantName(v: Variant): string {
   return VARIANT_NAMES[v] ?? `Variant ${v}`;
+}
+
+/**
+ * The game view's title: "wendy – bert · Crazyhouse", with a Chess960 game's start number when
+ * it started from one ("· Chess960 · start 300").
+ */
+export function gameTitle(white: string, black: string, variant: Variant, startFen: string): string {
+  const start = variant === Variant.CHESS960 ? startNumberOfFen(startFen) : null;
+  const name = start === null ? variantName(variant) : `${variantName(variant)} · start ${start}`;
+  return `${white || "White"} – ${black || "Black"} · ${name}`;
+}
+
+/** The seat's line once its side is known: "You play White · your move", "… · you won". */
+export function seatText(
+  you: Color,
+  status: GameStatus,
+  winner: Color,
+  toMove: Color,
+  stepping: boolean,
+): string {
+  const line = `You play ${colorName(you)}`;
+  if (status === GameStatus.ABORTED) return `${line} · the game was aborted`;
+  if (status !== GameStatus.ONGOING) {
+    const end = winner === Color.UNSPECIFIED ? "drawn" : winner === you ? "you won" : "you lost";
+    return `${line} · ${end}`;
+  }
+  if (toMove === you)
+    return `${line} · your move${stepping ? " (press End to return to the game)" : ""}`;
+  return `${line} · ${colorName(toMove)} to move`;
 }
 
 export function colorName(c: Color): string {
