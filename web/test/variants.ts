@@ -1,11 +1,12 @@
 // The variants' scenarios. Watched: a Three-check game (the counters after each check, the
 // third check's result, the counters again at an earlier ply of the game opened afresh), King
-// of the Hill's end, and an Atomic capture whose explosion is on the board live and when the
-// game is stepped through from a snapshot. Played from seat links: a Crazyhouse game with
-// captures filling the pockets and four drops through the page (dragged, typed, clicked,
-// keyboard), a Chess960 game from start 300 castled on both sides through the page (the king
-// onto its landing square, the king onto its rook), and an Antichess promotion to king from the
-// picker. Every board, pocket and counter is checked against the server's FEN and Game fields.
+// of the Hill's end, an Atomic capture whose explosion is on the board live and when the game
+// is stepped through from a snapshot, and Antichess's and Horde's ends in words. Played from
+// seat links: a Crazyhouse game with captures filling the pockets and four drops through the
+// page (dragged, typed, clicked, keyboard), a Chess960 game from start 300 (named in the title)
+// castled on both sides through the page (the king onto its landing square, the king onto its
+// rook), and an Antichess promotion to king from the picker. Every board, pocket and counter is
+// checked against the server's FEN and Game fields.
 
 import path from "node:path";
 import type { Client } from "@connectrpc/connect";
@@ -265,7 +266,38 @@ async function watched(page: Page, api: Api, base: string, artifacts: string): P
   );
   await stepThrough(page, atomicFens, "the Atomic game");
   await page.screenshot({ path: path.join(artifacts, "atomic.png"), fullPage: true });
-  return `Three-check ${tcMoves.length} plies, King of the Hill, Atomic to the explosion`;
+
+  // --- The other variants' ends, each from a position one capture away from it.
+  for (const [variant, startFen, uci, termination, line] of [
+    [
+      Variant.ANTICHESS,
+      "8/8/8/8/8/8/1p6/2R5 b - - 0 1",
+      "b2c1q",
+      Termination.ALL_PIECES_LOST,
+      "1-0 · White wins by losing every piece",
+    ],
+    [
+      Variant.HORDE,
+      "4k3/8/8/8/8/8/1q6/P7 b - - 0 1",
+      "b2a1",
+      Termination.HORDE_DESTROYED,
+      "0-1 · Black wins by capturing the whole horde",
+    ],
+  ] as const) {
+    const g = await create(api, { variant, startFen });
+    await page.goto(`${base}/#/game/${g.id}`);
+    await waitFor(`the ${line} game`, async () => (await text(page, "#connection")) === "Live");
+    await playApi(api, g, [uci]);
+    const end = await serverGame(api, g.id);
+    if (end.outcome?.termination !== termination)
+      fail(`the server ended the game from ${startFen} with ${JSON.stringify(end.outcome)}`);
+    await waitFor(`the result "${line}"`, async () => (await text(page, "#result")) === line);
+    await expectBoard(page, 1, end.fen, `the page of ${startFen}`);
+  }
+  return (
+    `Three-check ${tcMoves.length} plies, King of the Hill, Atomic to the explosion, ` +
+    "Antichess's and Horde's ends"
+  );
 }
 
 /** Both boards and both pocket strips are the server's, at the server's ply. */
@@ -379,6 +411,8 @@ async function chess960(api: Api, w: Player, b: Player, artifacts: string): Prom
   if (g.game.startFen !== START_300) fail(`start 300 is ${g.game.startFen}`);
   await sit(w, g.id, g.whiteToken, "White");
   await sit(b, g.id, g.blackToken, "Black");
+  const title = await text(w.page, "#game-title");
+  if (title !== "wendy – bert · Chess960 · start 300") fail(`the Chess960 title is ${title}`);
   await playApi(api, g, ["h3", "h6", "Bh2", "Bh7"]);
   let game = await synced(api, g.id, [w, b], 4);
 
