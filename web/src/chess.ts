@@ -33,6 +33,8 @@ export interface Position {
   pockets: Sides<Pocket> | null;
   /** Three-check: the checks each side has still to give to win; null in the other variants. */
   checksLeft: Sides<number> | null;
+  /** Crazyhouse: the squares of promoted pieces (marked `~`), ascending. */
+  promoted: number[];
   whiteToMove: boolean;
   /** Plies since the last capture or pawn move. */
   halfmoves: number;
@@ -59,10 +61,13 @@ export function emptyPocket(): Pocket {
 /**
  * The board field of a FEN: the placement, with Crazyhouse's pockets in brackets
  * (`.../RNBQKBNR[Qp]`) or as a ninth rank (`.../RNBQKBNR/Qp`), and promoted pieces marked `~`
- * (which only matters to the server: a promoted piece captured joins a pocket as a pawn).
- * Throws on a malformed field.
+ * (a promoted piece captured joins a pocket as a pawn). Throws on a malformed field.
  */
-function parseBoardField(field: string): { board: Board; pockets: Sides<Pocket> | null } {
+function parseBoardField(field: string): {
+  board: Board;
+  pockets: Sides<Pocket> | null;
+  promoted: number[];
+} {
   let placement = field;
   let pocketText: string | null = null;
   const open = field.indexOf("[");
@@ -78,6 +83,7 @@ function parseBoardField(field: string): { board: Board; pockets: Sides<Pocket> 
   }
   if (ranks.length !== 8) throw new Error(`bad FEN placement: ${placement}`);
   const board: Board = new Array<Piece>(64).fill("");
+  const promoted: number[] = [];
   ranks.forEach((row, i) => {
     const rank = 7 - i;
     let file = 0;
@@ -89,14 +95,17 @@ function parseBoardField(field: string): { board: Board; pockets: Sides<Pocket> 
         if (file > 7) throw new Error(`bad FEN rank: ${row}`);
         board[rank * 8 + file] = ch;
         file += 1;
-      } else if (ch !== "~" || !/[pnbrqkPNBRQK]/.test(last)) {
+      } else if (ch === "~" && /[pnbrqkPNBRQK]/.test(last)) {
+        promoted.push(rank * 8 + file - 1);
+      } else {
         throw new Error(`bad FEN character: ${ch}`);
       }
       last = ch;
     }
     if (file !== 8) throw new Error(`bad FEN rank: ${row}`);
   });
-  if (pocketText === null) return { board, pockets: null };
+  promoted.sort((a, b) => a - b);
+  if (pocketText === null) return { board, pockets: null, promoted };
   const pockets = { white: emptyPocket(), black: emptyPocket() };
   for (const ch of pocketText) {
     if (ch === "-") continue;
@@ -104,7 +113,7 @@ function parseBoardField(field: string): { board: Board; pockets: Sides<Pocket> 
     if (!POCKET_ROLES.includes(role)) throw new Error(`bad FEN pocket piece: ${ch}`);
     pockets[isWhite(ch) ? "white" : "black"][role] += 1;
   }
-  return { board, pockets };
+  return { board, pockets, promoted };
 }
 
 /**
@@ -114,7 +123,7 @@ function parseBoardField(field: string): { board: Board; pockets: Sides<Pocket> 
  */
 export function parseFen(fen: string): Position {
   const fields = fen.trim().split(/\s+/);
-  const { board, pockets } = parseBoardField(fields[0] ?? "");
+  const { board, pockets, promoted } = parseBoardField(fields[0] ?? "");
   let checksLeft: Sides<number> | null = null;
   const clocks: string[] = [];
   for (const f of fields.slice(4)) {
@@ -133,6 +142,7 @@ export function parseFen(fen: string): Position {
     board,
     pockets,
     checksLeft,
+    promoted,
     whiteToMove: fields[1] !== "b",
     halfmoves: Number.isInteger(halfmoves) && halfmoves >= 0 ? halfmoves : 0,
   };
@@ -220,6 +230,7 @@ export function sketch(pos: Position, uci: string, san: string): Position {
   if (!parts) return pos;
   const board = pos.board.slice();
   const pockets = copyPockets(pos.pockets);
+  let promoted = pos.promoted;
   const white = pos.whiteToMove;
   if (parts.kind === "drop") {
     board[parts.to] = white ? parts.role.toUpperCase() : parts.role;
@@ -242,12 +253,29 @@ export function sketch(pos: Position, uci: string, san: string): Position {
         board[to + (isWhite(piece) ? -8 : 8)] = "";
       }
       board[to] = promotion ? (isWhite(piece) ? promotion.toUpperCase() : promotion) : piece;
+      // Crazyhouse marks a promoted piece, wherever it goes.
+      const marked = pockets !== null && (promotion !== "" || promoted.includes(from));
+      promoted = promoted.filter((sq) => sq !== from && sq !== to);
+      if (marked) promoted = [...promoted, to].sort((a, b) => a - b);
     }
   }
-  return { ...pos, board, pockets, whiteToMove: !white };
+  return { ...pos, board, pockets, promoted, whiteToMove: !white };
 }
 
 /** Whether two boards hold the same pieces on the same squares. */
 export function samePlacement(a: Board, b: Board): boolean {
   return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+/**
+ * Whether two positions are alike in all the FEN says that makes a repetition but castling and
+ * en passant rights: the placement, and the variants' own state (Crazyhouse's pockets and
+ * promoted pieces, Three-check's checks left).
+ */
+export function sameStanding(a: Position, b: Position): boolean {
+  return (
+    samePlacement(a.board, b.board) &&
+    JSON.stringify([a.pockets, a.checksLeft, a.promoted]) ===
+      JSON.stringify([b.pockets, b.checksLeft, b.promoted])
+  );
 }

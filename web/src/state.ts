@@ -9,7 +9,7 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 
-import { type Position, parseFen, samePlacement, sketch } from "./chess.js";
+import { type Position, parseFen, sameStanding, sketch } from "./chess.js";
 import {
   type Clocks,
   Color,
@@ -159,12 +159,13 @@ export function missingPositions(s: GameState): boolean {
 
 /**
  * The draws the side to move may claim, as far as the page can tell. The fifty-move count
- * is the server's (its FEN). For threefold repetition the page compares piece placements
- * since the last capture or pawn move, two plies apart, as the server does: the same
- * placement three times is necessary, and the server, which also compares castling and en
- * passant rights, decides. So a claim that holds is always offered, and a refused one (rights
- * that differed) is rare and answered with the server's reason. The API does not say which
- * claims hold (see docs/web.md).
+ * is the server's (its FEN). For threefold repetition the page compares the positions since
+ * the last capture or pawn move, two plies apart, as the server does, by what their FENs say
+ * but castling and en passant rights (the placement, and the pockets, promoted pieces and
+ * checks left of the variants that have them): the same three times is necessary, and the
+ * server, which also compares those rights, decides. So a claim that holds is always offered,
+ * and a refused one (rights that differed) is rare and answered with the server's reason. The
+ * API does not say which claims hold (see docs/web.md).
  */
 export function claimableDraws(s: GameState): DrawClaim[] {
   if (s.status !== GameStatus.ONGOING || s.drawRule === DrawRule.AUTOMATIC) return [];
@@ -176,7 +177,7 @@ export function claimableDraws(s: GameState): DrawClaim[] {
   for (let back = 0; back <= window; back += 2) {
     // A position not known yet (being fetched) is not counted: the claim shows once it is.
     const then = s.positions[n - back];
-    if (then && samePlacement(then.board, now.board)) seen += 1;
+    if (then && sameStanding(then, now)) seen += 1;
   }
   if (seen >= 3) claims.push(DrawClaim.THREEFOLD_REPETITION);
   if (now.halfmoves >= 100) claims.push(DrawClaim.FIFTY_MOVES);
