@@ -2,10 +2,11 @@
 // WatchGame (resumed from the last seq after a drop, restarted from a snapshot after a gap),
 // with what its variant keeps off the board (pockets, pocket.ts; checks given, clock.ts). Each
 // position drawn is the server's FEN; those a snapshot does not carry come from a replay of the
-// game's events (history.ts). The elements are laid out in layout.ts. With a seat (see seat.ts) the same view is the player's: the board from
-// the player's side, moves by click, drag, keyboard or typing (input.ts), drops from the
-// pocket, the buttons that apply (actions.ts), and the player's own move shown at once, then
-// confirmed by the stream or taken back with the server's reason.
+// game's events (history.ts). The elements are laid out in layout.ts. With a seat (see
+// seat.ts) the same view is the player's: the board from the player's side, moves by click,
+// drag, keyboard or typing (input.ts), drops from the pocket, the buttons that apply
+// (actions.ts), and the player's own move shown at once, then confirmed by the stream or taken
+// back with the server's reason.
 
 import { type ActionView, ActionBar } from "./actions.js";
 import { client } from "./api.js";

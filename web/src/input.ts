@@ -323,7 +323,8 @@ export class MoveInput {
     const board = this.#src.board();
     const from = drag.pick.kind === "square" ? drag.pick.square : -1;
     if (drag.moving) {
-      const options = board && sq >= 0 && sq !== from ? this.#moves(board, drag.pick).get(sq) : null;
+      const options =
+        board && sq >= 0 && sq !== from ? this.#moves(board, drag.pick).get(sq) : null;
       if (options) {
         this.#choose(options, sq);
         return;

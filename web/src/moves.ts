@@ -97,7 +97,9 @@ export function typedMove(
 ): MoveNotation | null {
   const t = text.trim();
   // UCI is lower case but for a drop's piece ("P@e4"); either case is taken.
-  const uci = /^[pnbrq]@/i.test(t) ? t[0]?.toUpperCase() + t.slice(1).toLowerCase() : t.toLowerCase();
+  const uci = /^[pnbrq]@/i.test(t)
+    ? t[0]?.toUpperCase() + t.slice(1).toLowerCase()
+    : t.toLowerCase();
   const exact = legal.find((m) => m.uci === uci);
   if (exact) return exact;
   const parts = parseUci(uci);

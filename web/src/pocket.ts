@@ -37,7 +37,10 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
     const count = v.pocket[role];
     const piece = v.white ? role.toUpperCase() : role;
     const label = `${count} ${roleName(role, count)}`;
-    const content = [pieceIcon(piece), h("span", { class: "count", "aria-hidden": "true" }, String(count))];
+    const content = [
+      pieceIcon(piece),
+      h("span", { class: "count", "aria-hidden": "true" }, String(count)),
+    ];
     const attrs = { class: "pocket-piece", "data-role": role, "data-count": String(count) };
     if (!v.own) return h("span", { ...attrs, title: label }, ...content);
     const b = h(
@@ -54,7 +57,11 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
     return b;
   });
   node.replaceChildren(
-    h("span", { class: "visually-hidden", "data-pocket-text": side }, pocketText(v.white, v.pocket)),
+    h(
+      "span",
+      { class: "visually-hidden", "data-pocket-text": side },
+      pocketText(v.white, v.pocket),
+    ),
     ...items,
   );
 }

@@ -38,7 +38,12 @@ export function variantName(v: Variant): string {
  * The game view's title: "wendy – bert · Crazyhouse", with a Chess960 game's start number when
  * it started from one ("· Chess960 · start 300").
  */
-export function gameTitle(white: string, black: string, variant: Variant, startFen: string): string {
+export function gameTitle(
+  white: string,
+  black: string,
+  variant: Variant,
+  startFen: string,
+): string {
   const start = variant === Variant.CHESS960 ? startNumberOfFen(startFen) : null;
   const name = start === null ? variantName(variant) : `${variantName(variant)} · start ${start}`;
   return `${white || "White"} – ${black || "Black"} · ${name}`;

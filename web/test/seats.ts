@@ -53,7 +53,12 @@ export function player(page: Page, proxy: Proxy, name: string): Player {
 }
 
 /** Opens `token`'s seat link and waits until the page knows its side. */
-export async function sit(p: Player, id: string, token: string, side: "White" | "Black"): Promise<void> {
+export async function sit(
+  p: Player,
+  id: string,
+  token: string,
+  side: "White" | "Black",
+): Promise<void> {
   p.tokens.push(token);
   await p.page.goto(`${p.proxy.url}/#/game/${id}?seat=${token}`);
   await waitFor(`${p.name} seated as ${side}`, async () =>

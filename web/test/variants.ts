@@ -92,7 +92,7 @@ function pocketWords(color: string, p: Pocket | undefined): string {
   return `${color} p${c.pawns} n${c.knights} b${c.bishops} r${c.rooks} q${c.queens}`;
 }
 
-/** Both pockets as the page draws them, in `pocketWords`' form with their sentences, Black's first. */
+/** Both pockets as the page draws them, as `pocketWords` with their sentences, Black's first. */
 async function shownPockets(page: Page): Promise<string> {
   const strips = await page.locator(".pocket:not([hidden])").evaluateAll((nodes) =>
     nodes.map((n) => {
@@ -228,7 +228,10 @@ async function watched(page: Page, api: Api, base: string, artifacts: string): P
   // --- King of the Hill: the king walks to d4.
   const koth = await create(api, { variant: Variant.KING_OF_THE_HILL });
   await page.goto(`${base}/#/game/${koth.id}`);
-  await waitFor("the King of the Hill game", async () => (await text(page, "#connection")) === "Live");
+  await waitFor(
+    "the King of the Hill game",
+    async () => (await text(page, "#connection")) === "Live",
+  );
   await playApi(api, koth, "e3 e6 Ke2 Ke7 Kd3 Kd6 Kd4".split(" "));
   const kothGame = await serverGame(api, koth.id);
   if (kothGame.outcome?.termination !== Termination.KING_OF_THE_HILL)
