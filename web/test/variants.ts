@@ -387,6 +387,8 @@ async function crazyhouse(api: Api, w: Player, b: Player, artifacts: string): Pr
   // 7. P@d5: the pocket pawn clicked, then its square.
   await w.page.locator('#pocket-bottom button[data-role="p"]').click();
   await waitFor("d5 marked", () => w.page.locator('#board [data-target="d5"]').count());
+  // docs/crazyhouse.png: both pockets filled, the pawn picked, its drop squares marked.
+  await w.page.screenshot({ path: path.join(artifacts, "crazyhouse-pick.png"), fullPage: true });
   await clickSquare(w, "d5");
   plies = 13;
   game = await synced(api, zh.id, [w, b], plies);
