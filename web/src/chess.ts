@@ -217,13 +217,14 @@ function copyPockets(p: Sides<Pocket> | null): Sides<Pocket> | null {
 }
 
 /**
- * A sketch of the position after `uci` (SAN `san`), drawn without the rules: the piece moves
+ * A sketch of the position after `uci` (SAN `san`), drawn from the move alone: the piece moves
  * (promoted if the move says so), a dropped piece leaves its pocket for its square, a castling
- * king and rook land on their squares, a pawn taken en passant goes. Nothing else: no Atomic
- * explosion, no captured piece joining a Crazyhouse pocket, no check counted. The page draws it
- * only where the server has sent no position: the player's own move until the server answers
- * (its FEN replaces the sketch), and the first move of a game the page joined later, which no
- * call of the API returns (for a variant's usual start, the sketch is that position exactly).
+ * king and rook land on their squares, a pawn taken en passant goes, a piece taken joins the
+ * taker's pocket where there are pockets (a promoted one as a pawn), and a check the SAN marks
+ * counts where checks are counted. Nothing else: no Atomic explosion. The page draws it only
+ * where the server has sent no position: the player's own move until the server answers (its
+ * FEN replaces the sketch), and the first move of a game the page joined later, which no call
+ * of the API returns (for a variant's usual start, the sketch is that position exactly).
  */
 export function sketch(pos: Position, uci: string, san: string): Position {
   const parts = parseUci(uci);
@@ -249,8 +250,16 @@ export function sketch(pos: Position, uci: string, san: string): Position {
       const { from, to, promotion } = parts;
       const piece = board[from] ?? "";
       board[from] = "";
+      let taken = board[to] ?? "";
+      if (taken !== "" && isWhite(taken) === white) taken = "";
       if (piece.toLowerCase() === "p" && from % 8 !== to % 8 && board[to] === "") {
+        taken = "p";
         board[to + (isWhite(piece) ? -8 : 8)] = "";
+      }
+      const mine = pockets?.[white ? "white" : "black"];
+      if (mine && taken !== "") {
+        const role = promoted.includes(to) ? "p" : (taken.toLowerCase() as PocketRole);
+        if (POCKET_ROLES.includes(role)) mine[role] += 1;
       }
       board[to] = promotion ? (isWhite(piece) ? promotion.toUpperCase() : promotion) : piece;
       // Crazyhouse marks a promoted piece, wherever it goes.
@@ -259,7 +268,12 @@ export function sketch(pos: Position, uci: string, san: string): Position {
       if (marked) promoted = [...promoted, to].sort((a, b) => a - b);
     }
   }
-  return { ...pos, board, pockets, promoted, whiteToMove: !white };
+  let checksLeft = pos.checksLeft;
+  if (checksLeft && /[+#]$/.test(san)) {
+    const side = white ? "white" : "black";
+    checksLeft = { ...checksLeft, [side]: Math.max(0, checksLeft[side] - 1) };
+  }
+  return { ...pos, board, pockets, promoted, checksLeft, whiteToMove: !white };
 }
 
 /** Whether two boards hold the same pieces on the same squares. */
