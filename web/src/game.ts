@@ -198,13 +198,19 @@ export async function showGame(
       say(`It is not your turn: ${colorName(turnOf(state))} is to move.`);
       return;
     }
-    if (!canMove()) {
-      say(pending ? "Your last move has not been answered yet." : "Go to the latest move to play.");
+    if (pending) {
+      say("Your last move has not been answered yet.");
+      return;
+    }
+    if (viewPly !== null) {
+      say("Go to the latest move to play.");
       return;
     }
     moveText.value = "";
-    // A text that names no legal move goes to the server anyway: its refusal says what is wrong.
-    const m = typedMove(text, state.legal?.moves ?? [], current(state).board);
+    // A text that names no legal move, or typed before this ply's legal moves came, goes to the
+    // server as typed: it plays it, or its refusal says what is wrong.
+    const legal = state.legal?.ply === plies() ? state.legal.moves : [];
+    const m = typedMove(text, legal, current(state).board);
     void submit(m, m ? m.uci : text);
   });
   const onKey = (e: KeyboardEvent) => {
