@@ -93,7 +93,17 @@ export async function clickSquare(p: Player, square: string): Promise<void> {
   await p.page.mouse.click(x, y);
 }
 
+/**
+ * Waits until the page takes a move from the board: its seat is to move and it has this ply's
+ * legal moves (a GetGame after each move event, which a loaded machine may take a while to
+ * answer); a click before then picks nothing up.
+ */
+export async function ready(p: Player): Promise<void> {
+  await waitFor(`${p.name} ready to move`, () => p.page.locator("#board.playable").count());
+}
+
 export async function clickMove(p: Player, from: string, to: string): Promise<void> {
+  await ready(p);
   await clickSquare(p, from);
   await waitFor(`${p.name}: ${to} marked`, () =>
     p.page.locator(`#board [data-target="${to}"]`).count(),
@@ -104,6 +114,7 @@ export async function clickMove(p: Player, from: string, to: string): Promise<vo
 export async function dragMove(p: Player, from: string, to: string): Promise<void> {
   // A page behind another draws a frame a second at most, and each step of a drag waits for one.
   await p.page.bringToFront();
+  await ready(p);
   const a = await centre(p, from);
   const b = await centre(p, to);
   await p.page.mouse.move(a.x, a.y);
@@ -112,7 +123,9 @@ export async function dragMove(p: Player, from: string, to: string): Promise<voi
   await p.page.mouse.up();
 }
 
+/** Presses `presses` on the board, once the page takes a move. */
 export async function keys(p: Player, ...presses: string[]): Promise<void> {
+  await ready(p);
   await p.page.locator("#board").focus();
   for (const k of presses) await p.page.keyboard.press(k);
 }

@@ -16,6 +16,7 @@ import {
   clickSquare,
   dragMove,
   player,
+  ready,
   sit,
   targets,
   typeMove,
@@ -116,6 +117,7 @@ async function crazyhouse(api: Api, w: Player, b: Player, artifacts: string): Pr
   game = await synced(api, zh.id, [w, b], plies);
 
   // 7. P@d5: the pocket pawn clicked, then its square.
+  await ready(w);
   await w.page.locator('#pocket-bottom button[data-role="p"]').click();
   await waitFor("d5 marked", () => w.page.locator('#board [data-target="d5"]').count());
   // docs/crazyhouse.png: both pockets filled, the pawn picked, its drop squares marked.
@@ -127,6 +129,7 @@ async function crazyhouse(api: Api, w: Player, b: Player, artifacts: string): Pr
   // 7... B@b4 from the keyboard: Enter on the pocket's bishop, then the board's cursor from
   // the king (e8; on Black's turned board right is towards a, up towards rank 1) to b4, and
   // Enter.
+  await ready(b);
   await b.page.locator('#pocket-bottom button[data-role="b"]').focus();
   await b.page.keyboard.press("Enter");
   await waitFor("the bishop's targets", async () => (await targets(b)).includes("b4"));
@@ -156,6 +159,7 @@ async function chess960(api: Api, w: Player, b: Player, artifacts: string): Prom
   // mark the rook (castling) and g1; the server lists the move as e1f1, king takes rook.
   const castle = game.legalMoves.find((m) => m.san === "O-O") ?? fail("no O-O for White");
   if (castle.uci !== "e1f1") fail(`White's castling is ${castle.uci}`);
+  await ready(w);
   await clickSquare(w, "e1");
   await waitFor("the king's targets", async () => (await targets(w)).split(" ").includes("g1"));
   if (!(await w.page.locator('#board .target.castle[data-target="f1"]').count()))
@@ -172,6 +176,7 @@ async function chess960(api: Api, w: Player, b: Player, artifacts: string): Prom
   }
 
   // 5... O-O: the king clicked, then its own rook on f8.
+  await ready(b);
   await clickSquare(b, "e8");
   await waitFor("the black king's targets", async () =>
     (await targets(b)).split(" ").includes("f8"),
