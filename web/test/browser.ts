@@ -1,9 +1,9 @@
 // End-to-end test of the page in a real headless Chromium: starts chessd, then runs the
 // spectator's scenarios (spectator.ts: games played over gRPC from here, watched, resumed
 // after a cut, stepped through), the player's (play.ts: two pages, one per seat link, play
-// a whole game to mate) and the variants' (variants.ts: Three-check, King of the Hill, Atomic,
-// Antichess and Horde watched to their ends; Crazyhouse drops, Chess960 castling and an
-// Antichess promotion played). Every page must ask nothing of another origin and hit no
+// a whole game to mate) and the variants' (watchvariants.ts: Three-check, King of the Hill,
+// Atomic, Antichess and Horde watched to their ends; variants.ts: Crazyhouse drops, Chess960
+// castling and an Antichess promotion played). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.
 //
 // Usage (web/test/run.sh bundles and runs it): node browser.mjs <path-to-chessd>
