@@ -15,6 +15,7 @@ use crate::api::ApiConfig;
 use crate::security::{SecurityArgs, SecurityConfig};
 use crate::server::web::WebConfig;
 use crate::store::{Backend, StoreConfig, StoreLimits, SyncMode};
+use crate::telemetry::{OtlpEndpoint, TelemetryConfig};
 use crate::transport::TransportConfig;
 use crate::units::{count, duration, duration_or_zero, retention};
 
@@ -68,6 +69,9 @@ pub struct ServerConfig {
     pub security: SecurityConfig,
     /// The bounds on connections and streams (see `transport`; flags in `SecurityArgs`).
     pub transport: TransportConfig,
+    /// Traces are exported (`--otlp-endpoint`; the exporter itself is set up with the logs):
+    /// calls read their caller's `traceparent` and their spans record the gRPC code.
+    pub traces: bool,
 }
 
 impl ServerConfig {
@@ -104,6 +108,7 @@ impl Default for ServerConfig {
             web: WebConfig::default(),
             security: SecurityConfig::default(),
             transport: TransportConfig::default(),
+            traces: false,
         }
     }
 }
@@ -209,6 +214,20 @@ pub struct ServeArgs {
     /// both sides moved, else lost by the side to move.
     #[arg(long, env = "CHESSD_ABANDON_AFTER", default_value = "24h", value_parser = abandon_after)]
     pub abandon_after: AbandonAfter,
+
+    /// Export traces over OTLP/gRPC to this collector (http://HOST:4317 or https://...; also
+    /// read from OTEL_EXPORTER_OTLP_ENDPOINT). Off by default.
+    #[arg(long, env = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", value_parser = OtlpUrl)]
+    pub otlp_endpoint: Option<OtlpEndpoint>,
+    /// OTEL_EXPORTER_OTLP_ENDPOINT, the endpoint of every signal, which the traces' own
+    /// variable and the flag override (a flag of its own only because clap reads one variable
+    /// per flag).
+    #[arg(long = "otel-exporter-otlp-endpoint", env = "OTEL_EXPORTER_OTLP_ENDPOINT", value_parser = OtlpUrl, hide = true)]
+    pub otlp_endpoint_any_signal: Option<OtlpEndpoint>,
+    /// The service name traces carry (default: service.name in OTEL_RESOURCE_ATTRIBUTES, else
+    /// chessd).
+    #[arg(long, env = "OTEL_SERVICE_NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub otel_service_name: Option<String>,
 }
 
 /// `--abandon-after`: a time, or `None` for `off`.
@@ -261,7 +280,22 @@ impl ServeArgs {
             },
             security: self.security.config(),
             transport: self.security.transport(),
+            traces: self.telemetry().is_some(),
         }
+    }
+
+    /// Where traces go, if anywhere: `--otlp-endpoint` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`),
+    /// else `OTEL_EXPORTER_OTLP_ENDPOINT`, as OpenTelemetry's own precedence has it.
+    #[must_use]
+    pub fn telemetry(&self) -> Option<TelemetryConfig> {
+        let endpoint = self
+            .otlp_endpoint
+            .clone()
+            .or_else(|| self.otlp_endpoint_any_signal.clone())?;
+        Some(TelemetryConfig {
+            endpoint,
+            service_name: self.otel_service_name.clone(),
+        })
     }
 }
 
@@ -292,6 +326,41 @@ impl clap::builder::TypedValueParser for RedisUrl {
             .ok_or_else(|| refuse("--redis: the url is not UTF-8".to_owned()))?;
         crate::store::check_redis_url(text).map_err(|e| refuse(format!("--redis: {e}")))?;
         Ok(text.to_owned())
+    }
+}
+
+/// An OTLP endpoint (see [`OtlpEndpoint::parse`]). A parser of its own, like [`RedisUrl`], so
+/// that a refused value is not quoted back: it may carry credentials.
+#[derive(Clone, Copy, Debug)]
+struct OtlpUrl;
+
+impl clap::builder::TypedValueParser for OtlpUrl {
+    type Value = OtlpEndpoint;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<OtlpEndpoint, clap::Error> {
+        // The hidden flag is only ever its variable.
+        let name = match arg {
+            Some(arg) if arg.is_hide_set() => arg
+                .get_env()
+                .map_or_else(String::new, |v| v.to_string_lossy().into_owned()),
+            _ => "--otlp-endpoint".to_owned(),
+        };
+        let refuse = |why: String| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("{name}: {why}\n"),
+            )
+            .with_cmd(cmd)
+        };
+        let text = value
+            .to_str()
+            .ok_or_else(|| refuse("the endpoint is not UTF-8".to_owned()))?;
+        OtlpEndpoint::parse(text).map_err(refuse)
     }
 }
 
