@@ -5,7 +5,6 @@
 //!   Ctrl-C or SIGTERM, then flushes the traces (bounded); exit code 0 after the grace and a
 //!   graceful drain, 1 if a second signal cut them short.
 //! - `chessd perft ...` counts move trees.
-//! - `chessd bench ...` loads a server and prints what it measured.
 //!
 //! Argument errors are one line on stderr with exit code 2.
 
@@ -20,7 +19,6 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Layer, fmt};
 
 use chessd::config::{LogFormat, ServeArgs};
-use chessd::loadgen::BenchArgs;
 use chessd::perft_cmd::PerftRequest;
 use chessd::telemetry::{Telemetry, TraceIds};
 
@@ -53,9 +51,6 @@ struct Cli {
 enum Command {
     /// Serve the gRPC API (the default when no subcommand is given).
     Serve(ServeArgs),
-    /// Load a server with bot games, watchers and idle games; report throughput, latency and
-    /// memory (loopback only).
-    Bench(BenchArgs),
     /// Count the legal-move tree of a position to a depth (perft).
     Perft {
         /// chess, racingkings, chess960, threecheck, kingofthehill, antichess, atomic, horde
@@ -139,7 +134,6 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Bench(args)) => bench(args),
         Some(Command::Serve(args)) => serve(&args),
         None => serve(&cli.serve),
     }
@@ -197,7 +191,7 @@ fn init_tracing(format: LogFormat, telemetry: Option<&Telemetry>) {
     dispatch.init();
 }
 
-/// The multi-threaded tokio runtime both `serve` and `bench` run on; failure is reported here.
+/// The multi-threaded tokio runtime `serve` runs on; failure is reported here.
 fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -286,28 +280,6 @@ async fn serving(args: &ServeArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "server failed");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Runs the load generator; its report goes to stdout, logs (warnings only by default) to
-/// stderr.
-fn bench(args: BenchArgs) -> ExitCode {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
-    let runtime = match runtime() {
-        Ok(rt) => rt,
-        Err(code) => return code,
-    };
-    let stdout = std::io::stdout();
-    match runtime.block_on(chessd::loadgen::run(args, &mut stdout.lock())) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("chessd bench: {e}");
             ExitCode::FAILURE
         }
     }
