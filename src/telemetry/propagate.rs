@@ -52,10 +52,39 @@ where
 
 /// The trace context in `headers` (an empty context when there is none, or it is malformed).
 pub fn extract(headers: &HeaderMap) -> TraceParent {
+    let shaped = headers
+        .get("traceparent")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(well_formed);
+    if !shaped {
+        return TraceParent::default();
+    }
     // From an empty context, not the thread's current one: a call's trace is its caller's.
     let cx = TraceContextPropagator::new()
         .extract_with_context(&opentelemetry::Context::new(), &Headers(headers));
     TraceParent(cx)
+}
+
+/// Whether `value` has the shape W3C Trace Context gives `traceparent`: version, trace id,
+/// parent id and flags of exactly 2, 32, 16 and 2 lowercase hex digits (a later version may
+/// add fields after them). The propagator checks the values but not every length: a short
+/// trace id would otherwise be read with leading zeros, a trace the caller never had.
+fn well_formed(value: &str) -> bool {
+    let mut fields = value.trim().split('-');
+    let hex = |field: Option<&str>, len: usize| {
+        field.is_some_and(|f| {
+            f.len() == len
+                && f.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+    };
+    let version = fields.next();
+    let shaped = hex(version, 2)
+        && hex(fields.next(), 32)
+        && hex(fields.next(), 16)
+        && hex(fields.next(), 2);
+    // Version 00 has nothing more.
+    shaped && (version != Some("00") || fields.next().is_none())
 }
 
 /// Headers as the propagator reads them.
@@ -107,6 +136,16 @@ mod tests {
         assert_eq!(sc.trace_state().get("vendor"), Some("value"));
     }
 
+    /// A later version may carry more fields after the four it shares with 00.
+    #[test]
+    fn reads_later_versions() {
+        let parent = extract(&headers(&[(
+            "traceparent",
+            "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-later",
+        )]));
+        assert!(parent.0.span().span_context().is_valid());
+    }
+
     /// No header, or a malformed one (bad version, all-zero ids, wrong length), gives an
     /// empty context: the call starts its own trace.
     #[test]
@@ -117,6 +156,10 @@ mod tests {
             Some("00-00000000000000000000000000000000-00f067aa0ba902b7-01"),
             Some("00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01"),
             Some("00-4bf92f3577b34da6a3ce929d0e0e47-00f067aa0ba902b7-01"),
+            Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902-01"),
+            Some("00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01"),
+            Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra"),
+            Some("0-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
             Some("not a traceparent"),
         ] {
             let map = match value {
