@@ -15,7 +15,7 @@ use crate::api::ApiConfig;
 use crate::security::{SecurityArgs, SecurityConfig};
 use crate::server::web::WebConfig;
 use crate::store::{Backend, StoreConfig, StoreLimits, SyncMode};
-use crate::telemetry::{OtlpEndpoint, TelemetryConfig};
+use crate::telemetry::{TelemetryArgs, TelemetryConfig};
 use crate::transport::TransportConfig;
 use crate::units::{count, duration, duration_or_zero, retention};
 
@@ -215,19 +215,9 @@ pub struct ServeArgs {
     #[arg(long, env = "CHESSD_ABANDON_AFTER", default_value = "24h", value_parser = abandon_after)]
     pub abandon_after: AbandonAfter,
 
-    /// Export traces over OTLP/gRPC to this collector (http://HOST:4317 or https://...; also
-    /// read from OTEL_EXPORTER_OTLP_ENDPOINT). Off by default.
-    #[arg(long, env = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", value_parser = OtlpUrl)]
-    pub otlp_endpoint: Option<OtlpEndpoint>,
-    /// OTEL_EXPORTER_OTLP_ENDPOINT, the endpoint of every signal, which the traces' own
-    /// variable and the flag override (a flag of its own only because clap reads one variable
-    /// per flag).
-    #[arg(long = "otel-exporter-otlp-endpoint", env = "OTEL_EXPORTER_OTLP_ENDPOINT", value_parser = OtlpUrl, hide = true)]
-    pub otlp_endpoint_any_signal: Option<OtlpEndpoint>,
-    /// The service name traces carry (default: service.name in OTEL_RESOURCE_ATTRIBUTES, else
-    /// chessd).
-    #[arg(long, env = "OTEL_SERVICE_NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
-    pub otel_service_name: Option<String>,
+    /// Traces over OTLP (see `telemetry`).
+    #[command(flatten)]
+    pub telemetry: TelemetryArgs,
 }
 
 /// `--abandon-after`: a time, or `None` for `off`.
@@ -284,18 +274,10 @@ impl ServeArgs {
         }
     }
 
-    /// Where traces go, if anywhere: `--otlp-endpoint` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`),
-    /// else `OTEL_EXPORTER_OTLP_ENDPOINT`, as OpenTelemetry's own precedence has it.
+    /// Where traces go, if anywhere (see [`TelemetryArgs::config`]).
     #[must_use]
     pub fn telemetry(&self) -> Option<TelemetryConfig> {
-        let endpoint = self
-            .otlp_endpoint
-            .clone()
-            .or_else(|| self.otlp_endpoint_any_signal.clone())?;
-        Some(TelemetryConfig {
-            endpoint,
-            service_name: self.otel_service_name.clone(),
-        })
+        self.telemetry.config()
     }
 }
 
@@ -326,41 +308,6 @@ impl clap::builder::TypedValueParser for RedisUrl {
             .ok_or_else(|| refuse("--redis: the url is not UTF-8".to_owned()))?;
         crate::store::check_redis_url(text).map_err(|e| refuse(format!("--redis: {e}")))?;
         Ok(text.to_owned())
-    }
-}
-
-/// An OTLP endpoint (see [`OtlpEndpoint::parse`]). A parser of its own, like [`RedisUrl`], so
-/// that a refused value is not quoted back: it may carry credentials.
-#[derive(Clone, Copy, Debug)]
-struct OtlpUrl;
-
-impl clap::builder::TypedValueParser for OtlpUrl {
-    type Value = OtlpEndpoint;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<OtlpEndpoint, clap::Error> {
-        // The hidden flag is only ever its variable.
-        let name = match arg {
-            Some(arg) if arg.is_hide_set() => arg
-                .get_env()
-                .map_or_else(String::new, |v| v.to_string_lossy().into_owned()),
-            _ => "--otlp-endpoint".to_owned(),
-        };
-        let refuse = |why: String| {
-            clap::Error::raw(
-                clap::error::ErrorKind::ValueValidation,
-                format!("{name}: {why}\n"),
-            )
-            .with_cmd(cmd)
-        };
-        let text = value
-            .to_str()
-            .ok_or_else(|| refuse("the endpoint is not UTF-8".to_owned()))?;
-        OtlpEndpoint::parse(text).map_err(refuse)
     }
 }
 

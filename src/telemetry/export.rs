@@ -16,13 +16,17 @@
 //!   and `OTEL_TRACES_SAMPLER_ARG`, `OTEL_BSP_*`, `OTEL_RESOURCE_ATTRIBUTES`.
 
 use std::fmt;
+use std::path::Path;
 use std::time::Duration;
 
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry::{InstrumentationScope, Key, KeyValue};
-use opentelemetry_otlp::{SpanExporter, WithExportConfig};
+use opentelemetry_otlp::{SpanExporter, WithExportConfig, WithTonicConfig};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::SdkTracerProvider;
+use rustls_pki_types::CertificateDer;
+use rustls_pki_types::pem::PemObject;
+use tonic::transport::{Certificate, ClientTlsConfig};
 use tracing::level_filters::LevelFilter;
 use tracing::{Level, Metadata, Subscriber};
 use tracing_subscriber::Layer;
@@ -44,7 +48,7 @@ pub struct StartError(String);
 
 impl fmt::Display for StartError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "--otlp-endpoint: {}", self.0)
+        f.write_str(&self.0)
     }
 }
 
@@ -62,11 +66,31 @@ impl Telemetry {
     /// down does not delay the start. Must run inside the tokio runtime that serves (the
     /// exporter's channel lives on it), which must outlive [`Telemetry::shutdown`].
     pub fn start(config: &TelemetryConfig) -> Result<Telemetry, StartError> {
-        let exporter = SpanExporter::builder()
+        if let Some((variable, protocol)) = &config.protocol
+            && protocol.trim() != "grpc"
+        {
+            return Err(StartError(format!(
+                "{variable} is {protocol:?}, but chessd exports OTLP over gRPC only (grpc)"
+            )));
+        }
+        let mut builder = SpanExporter::builder()
             .with_tonic()
-            .with_endpoint(config.endpoint.as_str())
+            .with_endpoint(config.endpoint.as_str());
+        match (&config.ca_file, config.endpoint.is_https()) {
+            (Some(_), false) => {
+                return Err(StartError(
+                    "--otlp-ca-file is for an https:// endpoint".to_owned(),
+                ));
+            }
+            (Some(path), true) => builder = builder.with_tls_config(trusting(path)?),
+            (None, true) => {
+                builder = builder.with_tls_config(ClientTlsConfig::new().with_native_roots());
+            }
+            (None, false) => {}
+        }
+        let exporter = builder
             .build()
-            .map_err(|e| StartError(e.to_string()))?;
+            .map_err(|e| StartError(format!("--otlp-endpoint: {e}")))?;
         let provider = SdkTracerProvider::builder()
             .with_batch_exporter(exporter)
             .with_resource(resource(config.service_name.as_deref()))
@@ -117,6 +141,21 @@ impl Telemetry {
             Err(e) => tracing::warn!(error = %e, "traces not flushed"),
         }
     }
+}
+
+/// TLS to a collector whose certificate `path`'s CA signed, read and checked now, so that a
+/// wrong file stops the start rather than every export.
+fn trusting(path: &Path) -> Result<ClientTlsConfig, StartError> {
+    let refuse = |why: String| StartError(format!("--otlp-ca-file {}: {why}", path.display()));
+    let pem = std::fs::read(path).map_err(|e| refuse(e.to_string()))?;
+    let count = CertificateDer::pem_slice_iter(&pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| refuse("malformed PEM certificate".to_owned()))?
+        .len();
+    if count == 0 {
+        return Err(refuse("no PEM certificate in the file".to_owned()));
+    }
+    Ok(ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem)))
 }
 
 /// What the exporter takes: chessd's spans (debug and above), and its events at info and

@@ -18,7 +18,7 @@ pub mod logs;
 pub mod propagate;
 pub mod spans;
 
-pub use self::config::{OtlpEndpoint, TelemetryConfig};
+pub use self::config::{OtlpEndpoint, TelemetryArgs, TelemetryConfig};
 pub use self::export::{StartError, Telemetry};
 pub use self::logs::TraceIds;
 pub use self::propagate::PropagateLayer;

@@ -17,6 +17,7 @@ use opentelemetry_proto::tonic::common::v1::any_value::Value;
 use opentelemetry_proto::tonic::trace::v1::Span;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
+use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic::{Request, Response, Status};
 
 /// One span as the collector received it.
@@ -109,25 +110,51 @@ impl TraceService for Receiver {
 pub struct Collector {
     addr: SocketAddr,
     shared: Arc<Shared>,
+    tls: bool,
 }
 
 impl Collector {
+    /// A plaintext receiver.
     pub async fn start() -> Collector {
+        Collector::serve(None).await
+    }
+
+    /// A receiver over TLS with this PEM certificate and key (for `localhost`).
+    pub async fn start_tls(cert: &str, key: &str) -> Collector {
+        Collector::serve(Some(
+            ServerTlsConfig::new().identity(Identity::from_pem(cert, key)),
+        ))
+        .await
+    }
+
+    async fn serve(tls: Option<ServerTlsConfig>) -> Collector {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().unwrap();
         let shared = Arc::new(Shared::default());
         let service = TraceServiceServer::new(Receiver(shared.clone()));
+        let mut server = Server::builder();
+        if let Some(tls) = &tls {
+            server = server.tls_config(tls.clone()).expect("TLS configuration");
+        }
         tokio::spawn(
-            tonic::transport::Server::builder()
+            server
                 .add_service(service)
                 .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
         );
-        Collector { addr, shared }
+        Collector {
+            addr,
+            shared,
+            tls: tls.is_some(),
+        }
     }
 
     /// The endpoint to give `--otlp-endpoint`.
     pub fn endpoint(&self) -> String {
-        format!("http://{}", self.addr)
+        if self.tls {
+            format!("https://localhost:{}", self.addr.port())
+        } else {
+            format!("http://{}", self.addr)
+        }
     }
 
     /// Every span received so far.

@@ -14,6 +14,7 @@ use std::time::Duration;
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb};
 use prost::Message;
+use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tonic::Request;
@@ -401,4 +402,116 @@ async fn off_without_an_endpoint() {
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert!(!lines[0].contains("trace_id"), "{}", lines[0]);
     assert!(!lines[0].contains(MISSING.trace_id), "{}", lines[0]);
+}
+
+/// To a collector over TLS, trusting the CA in `--otlp-ca-file`: the spans arrive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_to_the_collector() {
+    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = CertifiedIssuer::self_signed(params, KeyPair::generate().unwrap()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["localhost".to_owned()])
+        .unwrap()
+        .signed_by(&key, &ca)
+        .unwrap();
+    let collector = Collector::start_tls(&cert.pem(), &key.serialize_pem()).await;
+    let dir = TempDir::new("tls");
+    let ca_file = dir.0.join("ca.pem");
+    std::fs::write(&ca_file, ca.pem()).unwrap();
+    let endpoint = collector.endpoint();
+    assert!(endpoint.starts_with("https://"));
+    let server = Chessd::start_with_env(
+        &[
+            "--otlp-endpoint",
+            &endpoint,
+            "--otlp-ca-file",
+            ca_file.to_str().unwrap(),
+        ],
+        &[("OTEL_BSP_SCHEDULE_DELAY", BATCH_DELAY_MS)],
+        None,
+    )
+    .await;
+    let mut client = client(&server).await;
+    create(&mut client, &CREATE, "").await;
+    let created = collector
+        .span("chessd.v1.GameService/CreateGame", CREATE.trace_id)
+        .await;
+    CREATE.assert_parent_of(&created);
+}
+
+/// `chessd serve` with `args` and `env`, expected to stop at once: its status and output.
+fn start_failing(args: &[&str], env: &[(&str, &str)]) -> (std::process::ExitStatus, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_chessd"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run chessd");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status, text)
+}
+
+/// A setting that cannot work stops the start with one line saying why, never quoting
+/// credentials: an endpoint without a scheme, one for OTLP over HTTP, one with a password, a
+/// CA file that is not there, or a protocol other than gRPC.
+#[test]
+fn bad_settings_stop_the_start() {
+    for (args, env, expected) in [
+        (
+            &["--otlp-endpoint", "collector:4317"][..],
+            &[][..],
+            "--otlp-endpoint (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): no scheme",
+        ),
+        (
+            &[],
+            &[(
+                "OTEL_EXPORTER_OTLP_ENDPOINT",
+                "http://collector:4318/v1/traces",
+            )][..],
+            "OTEL_EXPORTER_OTLP_ENDPOINT: a path (/v1/traces) is for OTLP over HTTP",
+        ),
+        (
+            &["--otlp-endpoint", "http://user:s3cret@collector:4317"],
+            &[],
+            "OTEL_EXPORTER_OTLP_HEADERS",
+        ),
+        (
+            &[
+                "--otlp-endpoint",
+                "https://collector:4317",
+                "--otlp-ca-file",
+                "/nonexistent/ca.pem",
+            ],
+            &[],
+            "--otlp-ca-file /nonexistent/ca.pem",
+        ),
+        (
+            &["--otlp-endpoint", "http://collector:4317"],
+            &[("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")],
+            "OTEL_EXPORTER_OTLP_PROTOCOL is \"http/protobuf\", but chessd exports OTLP over gRPC only",
+        ),
+    ] {
+        let (status, text) = start_failing(args, env);
+        assert!(!status.success(), "{args:?} {env:?}: {text}");
+        assert!(text.contains(expected), "{args:?} {env:?}: {text}");
+        assert!(!text.contains("s3cret"), "{text}");
+        assert!(!text.contains("panicked"), "{text}");
+    }
+}
+
+/// OTEL_SDK_DISABLED=true turns traces off even with an endpoint.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sdk_disabled_wins() {
+    let collector = Collector::start().await;
+    let endpoint = collector.endpoint();
+    let server = Chessd::start_with_env(
+        &["--otlp-endpoint", &endpoint],
+        &[("OTEL_SDK_DISABLED", "true")],
+        None,
+    )
+    .await;
+    assert!(server.logged("exporting traces").is_empty());
 }
