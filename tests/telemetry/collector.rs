@@ -17,6 +17,7 @@ use opentelemetry_proto::tonic::common::v1::any_value::Value;
 use opentelemetry_proto::tonic::trace::v1::Span;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
+use tonic::codec::CompressionEncoding;
 use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic::{Request, Response, Status};
 
@@ -71,6 +72,8 @@ fn hex(bytes: &[u8]) -> String {
 #[derive(Default)]
 struct Shared {
     spans: Mutex<Vec<Received>>,
+    /// The `grpc-encoding` of each export request (`identity` when none).
+    encodings: Mutex<Vec<String>>,
     arrived: Notify,
 }
 
@@ -83,6 +86,13 @@ impl TraceService for Receiver {
         &self,
         request: Request<ExportTraceServiceRequest>,
     ) -> Result<Response<ExportTraceServiceResponse>, Status> {
+        let encoding = request
+            .metadata()
+            .get("grpc-encoding")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("identity")
+            .to_owned();
+        self.0.encodings.lock().unwrap().push(encoding);
         let mut kept = Vec::new();
         for resource_spans in request.into_inner().resource_spans {
             let service = resource_spans
@@ -131,7 +141,8 @@ impl Collector {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().unwrap();
         let shared = Arc::new(Shared::default());
-        let service = TraceServiceServer::new(Receiver(shared.clone()));
+        let service = TraceServiceServer::new(Receiver(shared.clone()))
+            .accept_compressed(CompressionEncoding::Gzip);
         let mut server = Server::builder();
         if let Some(tls) = &tls {
             server = server.tls_config(tls.clone()).expect("TLS configuration");
@@ -155,6 +166,11 @@ impl Collector {
         } else {
             format!("http://{}", self.addr)
         }
+    }
+
+    /// The encoding of every export request so far.
+    pub fn encodings(&self) -> Vec<String> {
+        self.shared.encodings.lock().unwrap().clone()
     }
 
     /// Every span received so far.

@@ -263,8 +263,9 @@ async fn calls_and_commits_join_the_callers_trace() {
         .await;
 }
 
-/// On Redis, with the endpoint from OTEL_EXPORTER_OTLP_ENDPOINT: a move's Lua script is a
-/// client span of the call, named after the command and the script.
+/// On Redis, with the endpoint from OTEL_EXPORTER_OTLP_ENDPOINT (and batches gzipped, as
+/// OTEL_EXPORTER_OTLP_COMPRESSION asks): a move's Lua script is a client span of the call,
+/// named after the command and the script.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_scripts_are_children_of_the_call() {
     let collector = Collector::start().await;
@@ -275,6 +276,7 @@ async fn redis_scripts_are_children_of_the_call() {
         &[
             ("OTEL_BSP_SCHEDULE_DELAY", BATCH_DELAY_MS),
             ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+            ("OTEL_EXPORTER_OTLP_COMPRESSION", "gzip"),
         ],
         None,
     )
@@ -303,6 +305,8 @@ async fn redis_scripts_are_children_of_the_call() {
         script.attr("db.stored_procedure.name").as_deref(),
         Some("append")
     );
+    let encodings = collector.encodings();
+    assert!(encodings.iter().all(|e| e == "gzip"), "{encodings:?}");
     drop(server);
 }
 
@@ -382,6 +386,8 @@ async fn grpc_web_and_gate_refusals_join_the_callers_trace() {
         .await;
     KEYLESS.assert_parent_of(&span);
     assert_eq!(span.attr("rpc.grpc.status_code").as_deref(), Some("16"));
+    let encodings = collector.encodings();
+    assert!(encodings.iter().all(|e| e == "identity"), "{encodings:?}");
 }
 
 /// Without an endpoint nothing is traced: a caller's `traceparent` is not read, and JSON log
