@@ -18,6 +18,7 @@ mod outage;
 mod play;
 mod race;
 mod shared;
+mod stale;
 mod support;
 mod sweep;
 mod variants;

@@ -62,8 +62,10 @@ impl GameRecord {
                         .mv
                         .ok_or_else(|| format!("event {seq}: a move without its move"))?;
                     let mover = self.game.position().turn();
-                    let before = self.game.position().fen();
-                    self.game_mut().play(mv).map_err(|e| {
+                    // A refused move leaves the game as it was, so the error can name it.
+                    let played = self.game_mut().play(mv);
+                    played.map_err(|e| {
+                        let before = self.game.position().fen();
                         format!("event {seq}: {mv} cannot be played in {before}: {e}")
                     })?;
                     self.draw_offer = offer_after_move(self.draw_offer, mover);

@@ -52,11 +52,12 @@ pub struct Stored {
 }
 
 /// One game's state.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct GameRecord {
     /// Shared with the views handed out: a view takes a reference, not a copy of every move,
-    /// and the next change copies the game only if a view still holds it (answers are encoded
-    /// and dropped long before the next move, so in practice it never does).
+    /// and the next change copies the game only if a view or a clone still holds it (answers
+    /// are encoded and dropped long before the next move; the Redis store clones a record it
+    /// acts on unread, to go back to if its append finds the copy stale).
     game: Arc<Game>,
     /// Digests of the seats' tokens (never the tokens: see `token::TokenDigest`).
     seats: Seats,

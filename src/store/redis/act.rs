@@ -1,8 +1,13 @@
-//! Changing a game on Redis: an action applied to the game as Redis has it, then its events
-//! appended by one compare-and-append script on the seq it played from. Two replicas racing on
-//! one game cannot both append: the loser reloads and applies again, which answers as the
-//! memory store would. The same claim ends overdue games (`settled`), whichever replica sees
-//! them first.
+//! Changing a game on Redis: an action applied to the game, then its events appended by one
+//! compare-and-append script on the seq it played from. Two replicas racing on one game cannot
+//! both append: the loser catches up on what the winner wrote (the script's reply carries it)
+//! and applies again, which answers as the memory store would. The same claim ends overdue
+//! games (`settled`), whichever replica sees them first.
+//!
+//! A move costs one round trip when the replica's cached copy is current: the seat to move in
+//! the copy acts on it unread, and the append's seq comparison is the freshness check. A copy
+//! in which the seat is not to move is read first (the admission must see the side to move as
+//! it is), and so is a refusal found on an unread copy before it is answered.
 
 use chessd_rules::Rules;
 
@@ -19,8 +24,9 @@ use crate::store::redis::state::{Inner, MAX_ATTEMPTS, unavailable};
 /// What a compare-and-append did.
 pub enum Appended {
     Done,
-    /// Another change came first; nothing was written.
-    Stale,
+    /// Another change came first; nothing was written. The stream entries after the seq the
+    /// replica played from.
+    Stale(Vec<codec::Entry>),
 }
 
 impl Inner {
@@ -72,7 +78,7 @@ impl Inner {
             let fields = codec::row_fields(row);
             invocation.arg(fields.len()).arg(fields);
         }
-        let (status, _seq): (i64, u64) = invocation
+        let (status, _seq, missed): (i64, u64, Vec<codec::Entry>) = invocation
             .invoke_async(&mut self.conn())
             .await
             .map_err(|e| unavailable(&e))?;
@@ -90,7 +96,7 @@ impl Inner {
                 }
                 Ok(Appended::Done)
             }
-            0 => Ok(Appended::Stale),
+            0 => Ok(Appended::Stale(missed)),
             _ => Err(ServiceError::GameNotFound { id }),
         }
     }
@@ -113,14 +119,15 @@ impl Inner {
                     return Ok((game, now));
                 }
                 // Another replica changed the game first (perhaps ended it): read it again.
-                Appended::Stale => {}
+                Appended::Stale(_) => {}
             }
         }
         Ok((self.fetch(id).await?, Now::read()))
     }
 
-    /// Performs a seat's action (see `GameStore::act`): `admit` is asked on the first load,
-    /// once; a lost race plays the action again from the winner's state.
+    /// Performs a seat's action (see `GameStore::act`): `admit` is asked once, on the first
+    /// copy of the game it is applied to; a lost race plays the action again from the winner's
+    /// state.
     pub async fn act<A: Admit>(
         &self,
         id: GameId,
@@ -132,8 +139,13 @@ impl Inner {
         let request_key = request_id.map(|r| keys::request_key(r.as_str()));
         let mut admit = Some(admit);
         let mut last_ply = None;
+        // The game as Redis has it, when an attempt already brought it up to date.
+        let mut current: Option<Box<Cached>> = None;
         for _ in 0..MAX_ATTEMPTS {
-            let mut game = self.load(id).await?;
+            let (mut game, read) = match current.take() {
+                Some(game) => (game, true),
+                None => self.copy_to_act_on(id, &token).await?,
+            };
             let seat = game
                 .record
                 .seat_of(&token)
@@ -151,12 +163,20 @@ impl Inner {
             let now = Now::read();
             let before = game.record.last_seq();
             last_ply = Some(game.record.game().ply());
+            // What to go back to if the append finds this copy stale.
+            let unplayed = game.record.clone();
             let mut events = Vec::new();
             let result = game
                 .record
                 .apply(seat, &action, request_key, now, &mut events);
             let view = |game: &Cached| game.record.view(id, &game.meta.players, now);
             if game.record.last_seq() == before {
+                if !read {
+                    // The refusal may be the copy's staleness (a ply the client saw elsewhere,
+                    // a game ended elsewhere): it is answered only from the game as it is.
+                    current = Some(self.catch_up(id, game).await?);
+                    continue;
+                }
                 let acted = result.map(|played| Acted {
                     played,
                     view: view(&game),
@@ -174,8 +194,10 @@ impl Inner {
                     return acted;
                 }
                 // Another replica changed the game first: play again from its state.
-                Appended::Stale => {
+                Appended::Stale(missed) => {
                     tracing::debug!(game_id = %id, "lost a race for the game; playing again");
+                    game.record = unplayed;
+                    current = Some(self.caught_up(id, game, &missed)?);
                 }
             }
         }
@@ -184,5 +206,27 @@ impl Inner {
             expected: current,
             current: current + 1,
         })
+    }
+
+    /// The copy of the game an action starts from, and whether it was just read: the cached
+    /// copy unread if the seat is to move in it, else the copy brought up to date, else a
+    /// fresh load.
+    async fn copy_to_act_on(
+        &self,
+        id: GameId,
+        token: &SeatToken,
+    ) -> Result<(Box<Cached>, bool), ServiceError> {
+        match self.take_cached(id) {
+            Some(game)
+                if game
+                    .record
+                    .seat_of(token)
+                    .is_ok_and(|seat| game.record.turn() == Some(seat)) =>
+            {
+                Ok((game, false))
+            }
+            Some(game) => Ok((self.catch_up(id, game).await?, true)),
+            None => Ok((self.fetch(id).await?, true)),
+        }
     }
 }

@@ -74,7 +74,7 @@ impl Inner {
     pub async fn catch_up(
         &self,
         id: GameId,
-        mut game: Box<Cached>,
+        game: Box<Cached>,
     ) -> Result<Box<Cached>, ServiceError> {
         let next = game.record.last_seq() + 1;
         // The hash is checked too: a game forgotten by another replica must not live on here.
@@ -90,12 +90,23 @@ impl Inner {
         if !exists {
             return Err(ServiceError::GameNotFound { id });
         }
+        self.caught_up(id, game, &entries)
+    }
+
+    /// `game` with `entries` played onto it: the stream entries after its last event, as
+    /// XRANGE (or a stale append's reply) gave them.
+    pub fn caught_up(
+        &self,
+        id: GameId,
+        mut game: Box<Cached>,
+        entries: &[Entry],
+    ) -> Result<Box<Cached>, ServiceError> {
         if entries.is_empty() {
             return Ok(game);
         }
+        let next = game.record.last_seq() + 1;
         let mut position = *game.record.game().position();
-        let rows =
-            codec::decode_rows(&mut position, next, &entries).map_err(|d| damaged(id, &d))?;
+        let rows = codec::decode_rows(&mut position, next, entries).map_err(|d| damaged(id, &d))?;
         let now = Now::read();
         let last_ms = rows.last().map_or(0, |r| r.at_ms);
         let charged = Duration::from_millis(epoch_ms(now.wall).saturating_sub(last_ms));

@@ -8,8 +8,8 @@
 //!   played from, then appends the events to the stream, updates the game hash (seq, status,
 //!   ply, position, outcome), the deadline (flag or abandonment), and, when the game ended,
 //!   the live count, the finished set and the result counts; then announces the new seq on
-//!   the game's channel. A replica that played from a stale seq gets the current seq back and
-//!   nothing is written.
+//!   the game's channel. A replica that played from a stale seq gets the events it missed back
+//!   and nothing is written.
 //! - [`REDEADLINE`]: the deadline sweep's repair of a due entry whose game did not end (see
 //!   `sweep`): the entry is set to the game's true deadline, only if the game is still at the
 //!   seq the sweep read, so it never undoes a concurrent APPEND's deadline.
@@ -102,8 +102,9 @@ return {'created'}
 /// "-" for an aborted game, else the count to raise), end time ms, channel, then the number
 /// of hash field/value strings and those strings, then the number of events and, for each,
 /// its number of field strings and those strings.
-/// Returns `{1, seq}` (appended; the new last seq), `{0, seq}` (stale: the current seq) or
-/// `{-1, 0}` (no such game).
+/// Returns `{1, seq, {}}` (appended; the new last seq), `{0, seq, entries}` (stale: the current
+/// seq and the stream entries after the expected one, so the replica catches up without another
+/// round trip) or `{-1, 0, {}}` (no such game).
 pub static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -111,11 +112,11 @@ local game, events, deadlines, stats, live, finished =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local current = redis.call('HGET', game, 'seq')
 if not current then
-  return {-1, 0}
+  return {-1, 0, {}}
 end
 local seq = tonumber(current)
 if seq ~= tonumber(ARGV[1]) then
-  return {0, seq}
+  return {0, seq, redis.call('XRANGE', events, (tonumber(ARGV[1]) + 1) .. '-0', '+')}
 end
 local id, deadline, result, ended_ms, channel = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local i = 7
@@ -151,7 +152,7 @@ if result ~= '' then
   end
 end
 redis.call('PUBLISH', channel, seq)
-return {1, seq}
+return {1, seq, {}}
 ",
     )
 });
