@@ -96,6 +96,22 @@ impl Chessd {
             .collect()
     }
 
+    /// The first log line that contains `text`, waiting up to 10 s for it: the reader thread
+    /// may not have seen a line the server has already written.
+    pub async fn wait_logged(&self, text: &str) -> String {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(line) = self.logged(text).into_iter().next() {
+                return line;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no log line with {text:?} within 10 s"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// Sends SIGTERM.
     pub fn terminate(&self) {
         let pid = self.child.id().to_string();

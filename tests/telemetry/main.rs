@@ -213,10 +213,11 @@ async fn calls_and_commits_join_the_callers_trace() {
     assert_eq!(refused.attr("rpc.grpc.status_code").as_deref(), Some("5"));
     // NOT_FOUND is the caller's doing: the span's status stays unset.
     assert_eq!(refused.span.status.as_ref().map_or(0, |s| s.code), 0);
-    // The refusal's log line is in the trace, at the call's span.
+    // The refusal's log line is in the trace, at the call's span, and the only one.
+    let line = server.wait_logged(MISSING.trace_id).await;
     let lines = server.logged(MISSING.trace_id);
     assert_eq!(lines.len(), 1, "{lines:#?}");
-    let line: serde_json::Value = serde_json::from_str(&lines[0]).expect("a JSON line");
+    let line: serde_json::Value = serde_json::from_str(&line).expect("a JSON line");
     assert_eq!(line["trace_id"], MISSING.trace_id);
     assert_eq!(line["span_id"], refused.span_id());
     assert_eq!(line["fields"]["message"], "refused");
@@ -256,7 +257,7 @@ async fn calls_and_commits_join_the_callers_trace() {
     server.terminate();
     let status = server.exit_within(Duration::from_secs(15)).await;
     assert!(status.success(), "{status:?}");
-    assert_eq!(server.logged("traces flushed").len(), 1);
+    server.wait_logged("traces flushed").await;
     assert!(collector.spans().len() > before);
     collector
         .span("chessd.v1.GameService/GetGame", CREATE.trace_id)
@@ -403,11 +404,11 @@ async fn off_without_an_endpoint() {
         }))
         .await;
     assert_eq!(missing.unwrap_err().code(), tonic::Code::NotFound);
-    // The refusal is logged (the line is written before the answer), without trace ids.
-    let lines = server.logged("\"refused\"");
-    assert_eq!(lines.len(), 1, "{lines:#?}");
-    assert!(!lines[0].contains("trace_id"), "{}", lines[0]);
-    assert!(!lines[0].contains(MISSING.trace_id), "{}", lines[0]);
+    // The refusal is logged, without trace ids.
+    let line = server.wait_logged("\"refused\"").await;
+    assert!(line.contains("0000000000000"), "{line}");
+    assert!(!line.contains("trace_id"), "{line}");
+    assert!(!line.contains(MISSING.trace_id), "{line}");
 }
 
 /// To a collector over TLS, trusting the CA in `--otlp-ca-file`: the spans arrive.
