@@ -8,13 +8,15 @@
 //!   own game list, flag deadlines, finished games, live count and result counts, and all of a
 //!   bucket's keys (its games' too) share one hash tag, so every script touches one cluster
 //!   slot. Readers that span buckets (ListGames, GetStats, the sweeps) go bucket by bucket.
-//! - **Acting** (see `act`, `scripts`): a replica loads the game (its cached [`GameRecord`] brought up
-//!   to date with the stream's new entries), applies the action with the same `GameRecord`
-//!   logic as the memory store, then appends the new events with one compare-and-append
-//!   script on the seq it played from. Two replicas racing on one game cannot both append: the
-//!   loser reloads and applies again, which answers as the memory store would (a stale
-//!   `expected_ply` gets PLY_MISMATCH, the side no longer to move NOT_YOUR_TURN, a retried
-//!   request id its first answer).
+//! - **Acting** (see `act`, `scripts`): a replica applies the action to its copy of the game
+//!   with the same `GameRecord` logic as the memory store, then appends the new events with
+//!   one compare-and-append script on the seq it played from. The seat to move acts on the
+//!   cached copy unread, so a move on a current copy is one round trip; any other action, or
+//!   a refusal found on an unread copy, first brings the copy up to date with the stream's new
+//!   entries. Two replicas racing on one game cannot both append: the loser gets the events
+//!   it missed in the script's reply, catches up and applies again, which answers as the
+//!   memory store would (a stale `expected_ply` gets PLY_MISMATCH, the side no longer to move
+//!   NOT_YOUR_TURN, a retried request id its first answer).
 //! - **Watching** (see `follow`): one follower per watched game per replica reads the stream
 //!   and feeds a bounded local broadcast channel shared by that replica's watchers.
 //! - **Clocks and abandonment** (see `sweep`): deadlines (the flag, or `--abandon-after` since
@@ -26,9 +28,9 @@
 //!   logged; a probe sets the store's readiness, which drives the health service. The
 //!   connection manager reconnects by itself. A change is one script: all of it or nothing.
 //!
-//! Caching: a replica keeps recently used games (bounded) so a call costs one XRANGE of the
-//! stream's tail plus the script, and events other replicas appended are played onto the
-//! cached record (`GameRecord::catch_up`, see `cache`) rather than replaying the whole game.
+//! Caching: a replica keeps recently used games (bounded) so a call costs at most one XRANGE
+//! of the stream's tail plus the script, and events other replicas appended are played onto
+//! the cached record (`GameRecord::catch_up`, see `cache`) rather than replaying the whole game.
 //! An entry is taken out of the cache while a call uses it (the cache's std mutex is held
 //! only to take or put back), so no lock is held across an `.await` and two calls never share
 //! a record; a call that finds no entry loads the game.
