@@ -11,6 +11,9 @@
 //! - **Only chessd's spans, and its events at info and above** go to the exporter, whatever
 //!   `RUST_LOG` says: the log's level does not thin the traces, and a dependency's spans (or
 //!   the exporter's own gRPC calls) never become traces.
+//! - **Settings that cannot work stop the start**: a CA file that is missing or holds no
+//!   certificate, a CA file without https, a protocol other than gRPC. An `https://` endpoint
+//!   trusts the system's roots unless a CA file is given.
 //! - The standard variables the SDK reads still apply: `OTEL_EXPORTER_OTLP_HEADERS`,
 //!   `OTEL_EXPORTER_OTLP_TIMEOUT`, `OTEL_EXPORTER_OTLP_COMPRESSION`, `OTEL_TRACES_SAMPLER`
 //!   and `OTEL_TRACES_SAMPLER_ARG`, `OTEL_BSP_*`, `OTEL_RESOURCE_ATTRIBUTES`.

@@ -3,12 +3,13 @@
 //!
 //! With an endpoint, every GameService call is a server span in its caller's trace (W3C
 //! `traceparent` from gRPC or gRPC-Web headers), with the game id, request id and gRPC code;
-//! inside it, the durable store's journal wait and SQLite transaction, and each Redis
-//! command or script, are client spans. JSON log lines inside a call name its `trace_id`.
+//! inside it, the durable store's journal wait (an internal span) and SQLite transaction, and
+//! each Redis command or script (client spans). JSON log lines inside a call name its
+//! `trace_id`.
 //!
 //! Files, bottom to top: `spans` (the spans and the caller's context, used by the API, the
 //! gate and the stores), `conventions` (their OpenTelemetry names), `propagate` (the tower
-//! layer reading `traceparent`), `logs` (trace ids in JSON lines), `config` (the endpoint),
+//! layer reading `traceparent`), `logs` (trace ids in JSON lines), `config` (the flags and OpenTelemetry's variables),
 //! `export` (the SDK pipeline and its bounded shutdown).
 
 pub mod config;
