@@ -4,11 +4,10 @@
 //! memory store would. The same claim ends overdue games (`settled`), whichever replica sees
 //! them first.
 
-use chessd_rules::Rules;
-
 use crate::error::ServiceError;
-use crate::game::{Acted, Action, GameId, LogKind, Now, RequestId, SeatToken};
+use crate::game::{Acted, Action, FeedEvent, GameId, Holder, LogKind, Now, RequestId};
 use crate::metrics;
+use crate::store::feed::codec as feed_codec;
 use crate::store::game_store::Admit;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec;
@@ -34,7 +33,20 @@ impl Inner {
         request_id: Option<&RequestId>,
     ) -> Result<Appended, ServiceError> {
         let rows = game.record.rows_after(seq_before, now, request_id);
-        let variant = game.meta.start.variant();
+        let header = &game.meta.header;
+        let variant = header.variant();
+        let ply = game.record.game().ply();
+        let feed: Vec<Vec<String>> = game
+            .record
+            .replay_after(seq_before)
+            .filter_map(|event| FeedEvent::of_event(header, &event, ply))
+            .map(|event| {
+                feed_codec::fields(&event)
+                    .into_iter()
+                    .flat_map(|(k, v)| [k.to_owned(), v])
+                    .collect()
+            })
+            .collect();
         let ended_ms = game.record.ended_at_ms();
         let result = if ended_ms.is_some() {
             codec::result_field(variant, &game.record)
@@ -55,6 +67,14 @@ impl Inner {
             .key(keys::stats_key(bucket))
             .key(keys::live_key(bucket))
             .key(keys::finished_key(bucket))
+            .key(keys::feed_key(bucket))
+            .key(
+                header
+                    .players
+                    .bound()
+                    .map(|p| keys::player_games_key(bucket, p.as_str()))
+                    .collect::<Vec<_>>(),
+            )
             .arg(seq_before)
             .arg(id.to_string())
             .arg(
@@ -65,11 +85,17 @@ impl Inner {
             .arg(result)
             .arg(ended_ms.unwrap_or(0))
             .arg(keys::channel(id))
+            .arg(keys::FEED_CHANNEL)
+            .arg(bucket)
             .arg(state.len())
             .arg(state)
             .arg(rows.len());
         for row in &rows {
             let fields = codec::row_fields(row);
+            invocation.arg(fields.len()).arg(fields);
+        }
+        invocation.arg(feed.len());
+        for fields in &feed {
             invocation.arg(fields.len()).arg(fields);
         }
         let (status, _seq): (i64, u64) = invocation
@@ -124,7 +150,7 @@ impl Inner {
     pub async fn act<A: Admit>(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
         action: Action,
         admit: A,
     ) -> Result<Acted, ServiceError> {
@@ -134,9 +160,8 @@ impl Inner {
         let mut last_ply = None;
         for _ in 0..MAX_ATTEMPTS {
             let mut game = self.load(id).await?;
-            let seat = game
-                .record
-                .seat_of(&token)
+            let seat = holder
+                .seat_in(game.record.seats(), &game.meta.header.players)
                 .and_then(|seat| match admit.take() {
                     Some(admit) => admit(seat, game.record.turn()).map(|()| seat),
                     None => Ok(seat),
@@ -155,7 +180,7 @@ impl Inner {
             let result = game
                 .record
                 .apply(seat, &action, request_key, now, &mut events);
-            let view = |game: &Cached| game.record.view(id, &game.meta.players, now);
+            let view = |game: &Cached| game.record.view(&game.meta.header, now);
             if game.record.last_seq() == before {
                 let acted = result.map(|played| Acted {
                     played,
