@@ -6,6 +6,7 @@
 mod common;
 mod concurrency;
 mod errors;
+mod feed;
 mod games;
 mod idempotency;
 mod ops;
