@@ -148,11 +148,17 @@ fn check_exactly_once(events: &[pb::WatchGamesResponse], games: &[String]) {
             Some(Event::GameFinished(_)) => 3,
             _ => continue,
         };
-        assert!(next >= *s && !(next == 1 && *s == 1), "out of order: {names:#?}");
+        assert!(
+            next >= *s && !(next == 1 && *s == 1),
+            "out of order: {names:#?}"
+        );
         *s = next;
     }
     for g in games {
-        assert!(names.contains(&format!("created {g}")), "{g} not created: {names:#?}");
+        assert!(
+            names.contains(&format!("created {g}")),
+            "{g} not created: {names:#?}"
+        );
     }
 }
 
@@ -203,8 +209,14 @@ async fn resuming_sees_every_event_exactly_once() {
     // Nothing more is pending: the next message on either is a heartbeat, not a ninth+1 event
     // (checked by creating one more game and seeing exactly it next).
     let last = labelled(&mut client, "w", "b", &[]).await;
-    assert_eq!(what(&next_feed(&mut resumed).await.unwrap()), format!("created {}", last.id));
-    assert_eq!(what(&next_feed(&mut steady).await.unwrap()), format!("created {}", last.id));
+    assert_eq!(
+        what(&next_feed(&mut resumed).await.unwrap()),
+        format!("created {}", last.id)
+    );
+    assert_eq!(
+        what(&next_feed(&mut steady).await.unwrap()),
+        format!("created {}", last.id)
+    );
     let _ = cursor;
 }
 
@@ -235,11 +247,18 @@ async fn events_carry_the_game() {
     };
     let game = created.game.unwrap();
     assert_eq!(game.game_id, seats.id);
-    assert_eq!((game.white_player.as_str(), game.black_player.as_str()), ("ann", "bob"));
+    assert_eq!(
+        (game.white_player.as_str(), game.black_player.as_str()),
+        ("ann", "bob")
+    );
     assert_eq!(game.labels["tournament"], "spring");
     assert_eq!(game.start_fen, CHESS_START);
     assert_eq!(game.time_control.unwrap().initial.unwrap().seconds, 300);
-    assert_eq!(created.seat, pb::Color::Unspecified as i32, "no seat for a backend");
+    assert_eq!(
+        created.seat,
+        pb::Color::Unspecified as i32,
+        "no seat for a backend"
+    );
     let end = next_feed(&mut stream).await.unwrap();
     let Some(Event::GameFinished(finished)) = end.event else {
         panic!("then its end (moves only with include_moves)");
@@ -249,7 +268,11 @@ async fn events_carry_the_game() {
     assert_eq!(outcome.pgn_result, "0-1");
     assert_eq!(outcome.termination, pb::Termination::Checkmate as i32);
     assert_eq!(finished.ply, 4);
-    assert!(finished.fen.starts_with("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w"));
+    assert!(
+        finished
+            .fen
+            .starts_with("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w")
+    );
     assert!(finished.ended_at.is_some());
 }
 
@@ -259,8 +282,8 @@ async fn events_carry_the_game() {
 async fn moves_and_filters() {
     let server = start().await;
     let mut client = server.client().await;
-    let request = |labels: &[(&str, &str)], variant: pb::Variant, moves: bool| {
-        pb::WatchGamesRequest {
+    let request =
+        |labels: &[(&str, &str)], variant: pb::Variant, moves: bool| pb::WatchGamesRequest {
             include_moves: moves,
             labels: labels
                 .iter()
@@ -268,14 +291,17 @@ async fn moves_and_filters() {
                 .collect(),
             variant: variant as i32,
             ..Default::default()
-        }
-    };
+        };
     let mut moves = feed(&mut client, request(&[], pb::Variant::Unspecified, true))
         .await
         .unwrap();
     let mut round2 = feed(
         &mut client,
-        request(&[("round", "2"), ("tournament", "t1")], pb::Variant::Unspecified, false),
+        request(
+            &[("round", "2"), ("tournament", "t1")],
+            pb::Variant::Unspecified,
+            false,
+        ),
     )
     .await
     .unwrap();
@@ -292,8 +318,20 @@ async fn moves_and_filters() {
     .await
     .unwrap();
 
-    let r1 = labelled(&mut client, "a", "b", &[("tournament", "t1"), ("round", "1")]).await;
-    let r2 = labelled(&mut client, "a", "b", &[("tournament", "t1"), ("round", "2")]).await;
+    let r1 = labelled(
+        &mut client,
+        "a",
+        "b",
+        &[("tournament", "t1"), ("round", "1")],
+    )
+    .await;
+    let r2 = labelled(
+        &mut client,
+        "a",
+        "b",
+        &[("tournament", "t1"), ("round", "2")],
+    )
+    .await;
     play_all(&mut client, &r2, 'w', "e4 e5").await;
     resign(&mut client, &r2, 'b').await;
     let (_, rk) = create(&mut client, "racingkings", "").await;
@@ -325,13 +363,22 @@ async fn moves_and_filters() {
     ];
     assert_in_order(&got, &expected);
 
-    assert_eq!(what(&next_feed(&mut round2).await.unwrap()), format!("created {}", r2.id));
+    assert_eq!(
+        what(&next_feed(&mut round2).await.unwrap()),
+        format!("created {}", r2.id)
+    );
     assert_eq!(
         what(&next_feed(&mut round2).await.unwrap()),
         format!("finished {} 1-0", r2.id)
     );
-    assert_eq!(what(&next_feed(&mut racing).await.unwrap()), format!("created {}", rk.id));
-    assert_eq!(what(&next_feed(&mut bound).await.unwrap()), format!("created {}", user9.id));
+    assert_eq!(
+        what(&next_feed(&mut racing).await.unwrap()),
+        format!("created {}", rk.id)
+    );
+    assert_eq!(
+        what(&next_feed(&mut bound).await.unwrap()),
+        format!("created {}", user9.id)
+    );
     assert_eq!(
         what(&next_feed(&mut bound).await.unwrap()),
         format!("finished {} 1-0", user9.id)
@@ -350,14 +397,24 @@ async fn moves_and_filters() {
     .unwrap();
     let marker = labelled(&mut client, "a", "b", &[("round", "2")]).await;
     play(&mut client, &marker, 'w', "d4").await;
-    assert_eq!(what(&next_feed(&mut from_start).await.unwrap()), format!("created {}", marker.id));
+    assert_eq!(
+        what(&next_feed(&mut from_start).await.unwrap()),
+        format!("created {}", marker.id)
+    );
     let Some(Event::GameMoved(moved)) = next_feed(&mut from_start).await.unwrap().event else {
         panic!("a move");
     };
     let mv = moved.r#move.unwrap();
-    assert_eq!((mv.uci.as_str(), mv.san.as_str(), mv.ply, mv.seq), ("d2d4", "d4", 1, 1));
+    assert_eq!(
+        (mv.uci.as_str(), mv.san.as_str(), mv.ply, mv.seq),
+        ("d2d4", "d4", 1, 1)
+    );
     assert_eq!(mv.color, pb::Color::White as i32);
-    assert!(moved.fen.starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b"));
+    assert!(
+        moved
+            .fen
+            .starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b")
+    );
 }
 
 /// Heartbeats carry the current cursor, which moves on past events the filter drops: resuming
@@ -432,7 +489,10 @@ async fn old_cursors_are_refused_with_the_oldest() {
         match feed(&mut client, after(&old)).await {
             Err(status) => break status,
             Ok(_) => {
-                assert!(tokio::time::Instant::now() < deadline, "the old cursor stays valid");
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the old cursor stays valid"
+                );
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         }
@@ -441,7 +501,11 @@ async fn old_cursors_are_refused_with_the_oldest() {
     let oldest = status.get_details_error_info().unwrap().metadata["oldest_cursor"].clone();
     let mut rest = feed(&mut client, after(&oldest)).await.unwrap();
     let m = next_feed(&mut rest).await.unwrap();
-    assert!(ids.contains(&game_of(&m)), "resumes within the games kept: {}", what(&m));
+    assert!(
+        ids.contains(&game_of(&m)),
+        "resumes within the games kept: {}",
+        what(&m)
+    );
 
     let garbage = feed(&mut client, after("not a cursor")).await.map(|_| ());
     let status = assert_refused(garbage, Code::InvalidArgument, "INVALID_FIELD");

@@ -9,6 +9,7 @@ mod errors;
 mod feed;
 mod games;
 mod idempotency;
+mod labels;
 mod ops;
 mod support;
 mod views;
