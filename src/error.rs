@@ -506,9 +506,17 @@ mod tests {
             ),
             (E::MissingToken, Code::Unauthenticated, "TOKEN_MISSING"),
             (E::InvalidToken, Code::Unauthenticated, "TOKEN_INVALID"),
-            (E::InvalidPlayerToken, Code::Unauthenticated, "TOKEN_INVALID"),
+            (
+                E::InvalidPlayerToken,
+                Code::Unauthenticated,
+                "TOKEN_INVALID",
+            ),
             (E::TokenRevoked, Code::Unauthenticated, "TOKEN_REVOKED"),
-            (E::PlayerNotSeated, Code::PermissionDenied, "PLAYER_NOT_SEATED"),
+            (
+                E::PlayerNotSeated,
+                Code::PermissionDenied,
+                "PLAYER_NOT_SEATED",
+            ),
             (
                 E::PlayerTokensDisabled,
                 Code::FailedPrecondition,
@@ -711,7 +719,10 @@ mod tests {
             limit: 8,
             per_peer: false,
         });
-        assert_eq!((full["limit"].as_str(), full["scope"].as_str()), ("8", "server"));
+        assert_eq!(
+            (full["limit"].as_str(), full["scope"].as_str()),
+            ("8", "server")
+        );
     }
 
     /// An internal error never shows its cause to the client.

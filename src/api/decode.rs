@@ -293,12 +293,15 @@ pub fn token_player(req: &pb::IssuePlayerTokenRequest) -> Result<PlayerId, Servi
 pub fn revoke(req: &pb::RevokePlayerTokenRequest) -> Result<Revoke, ServiceError> {
     use pb::revoke_player_token_request::Target;
     match &req.target {
-        Some(Target::TokenId(text)) => text.trim().parse::<TokenId>().map(Revoke::Token).map_err(|()| {
-            ServiceError::InvalidField {
-                field: "token_id",
-                message: "expected the 16 hex digits IssuePlayerToken returned".into(),
-            }
-        }),
+        Some(Target::TokenId(text)) => {
+            text.trim()
+                .parse::<TokenId>()
+                .map(Revoke::Token)
+                .map_err(|()| ServiceError::InvalidField {
+                    field: "token_id",
+                    message: "expected the 16 hex digits IssuePlayerToken returned".into(),
+                })
+        }
         Some(Target::PlayerId(text)) => PlayerId::parse("player_id", text)?
             .map(Revoke::Player)
             .ok_or(ServiceError::InvalidField {

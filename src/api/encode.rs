@@ -31,7 +31,9 @@ pub fn proto_duration(d: Duration) -> prost_types::Duration {
 
 /// Labels as the protobuf map.
 fn labels(l: &Labels) -> HashMap<String, String> {
-    l.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+    l.iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
 }
 
 /// The player id bound to `side`'s seat, or "".
@@ -340,7 +342,11 @@ pub fn header(g: &GameHeader) -> pb::GameHeader {
 /// running game announced at a player-mode stream's start). `seat` is the stream's player's
 /// seat (player mode).
 #[must_use]
-pub fn feed_event(e: &FeedEvent, cursor: String, seat: Option<rules::Color>) -> pb::WatchGamesResponse {
+pub fn feed_event(
+    e: &FeedEvent,
+    cursor: String,
+    seat: Option<rules::Color>,
+) -> pb::WatchGamesResponse {
     use pb::watch_games_response::Event as E;
     let seat = maybe_color(seat);
     let body = match &e.kind {

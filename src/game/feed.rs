@@ -109,7 +109,9 @@ impl FeedEvent {
                 fen: position.fen(),
                 ply,
             },
-            EventKind::Snapshot(_) | EventKind::DrawOffered { .. } | EventKind::DrawDeclined { .. } => {
+            EventKind::Snapshot(_)
+            | EventKind::DrawOffered { .. }
+            | EventKind::DrawDeclined { .. } => {
                 return None;
             }
         };

@@ -26,9 +26,7 @@ impl Holder {
     pub fn seat_in(&self, seats: &Seats, players: &Players) -> Result<Color, ServiceError> {
         match self {
             Holder::Seat(token) => seats.seat_of(token),
-            Holder::Player(player) => players
-                .seat_of(player)
-                .ok_or(ServiceError::PlayerNotSeated),
+            Holder::Player(player) => players.seat_of(player).ok_or(ServiceError::PlayerNotSeated),
         }
     }
 }

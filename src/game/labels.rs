@@ -188,7 +188,11 @@ mod tests {
     /// Keys are PGN-safe lowercase names; values are one line of up to 256 characters.
     #[test]
     fn validation_names_the_key() {
-        let ok = parse(&[("tournament", "spring-2026"), ("round", "3"), ("rated", "yes")]);
+        let ok = parse(&[
+            ("tournament", "spring-2026"),
+            ("round", "3"),
+            ("rated", "yes"),
+        ]);
         assert_eq!(ok.unwrap().len(), 3);
         assert!(refusal(&[("Tournament", "x")]).contains("\"Tournament\""));
         assert!(refusal(&[("1st", "x")]).contains("lowercase letter"));

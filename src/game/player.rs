@@ -194,7 +194,12 @@ mod tests {
         assert_eq!(back.id(), token.id());
         assert_eq!(format!("{token:?}"), "PlayerToken(..)");
         assert_eq!(token.id().to_string().parse::<TokenId>(), Ok(token.id()));
-        for bad in ["", "chp_", "0123456789abcdef0123456789abcdef", &text.to_uppercase()] {
+        for bad in [
+            "",
+            "chp_",
+            "0123456789abcdef0123456789abcdef",
+            &text.to_uppercase(),
+        ] {
             assert!(bad.parse::<PlayerToken>().is_err(), "{bad}");
         }
         assert!(PlayerToken::looks_like(&text));

@@ -160,8 +160,14 @@ impl Seats {
     pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
         let digest = token.digest();
         let none = TokenDigest([0; 32]);
-        let white = self.0[Color::White].as_ref().unwrap_or(&none).matches(&digest);
-        let black = self.0[Color::Black].as_ref().unwrap_or(&none).matches(&digest);
+        let white = self.0[Color::White]
+            .as_ref()
+            .unwrap_or(&none)
+            .matches(&digest);
+        let black = self.0[Color::Black]
+            .as_ref()
+            .unwrap_or(&none)
+            .matches(&digest);
         match (white, black) {
             (true, _) => Ok(Color::White),
             (false, true) => Ok(Color::Black),

@@ -9,8 +9,8 @@ use tokio::sync::{broadcast, watch};
 
 use crate::error::ServiceError;
 use crate::game::{
-    Acted, Action, Created, Event, GameId, GameStatus, GameSummary, GameView, Holder,
-    IssuedToken, Labels, NewGame, PlayerId, PlayerToken, Players, Replay, Revoke, Stats,
+    Acted, Action, Created, Event, GameId, GameStatus, GameSummary, GameView, Holder, IssuedToken,
+    Labels, NewGame, PlayerId, PlayerToken, Players, Replay, Revoke, Stats,
 };
 use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
@@ -60,8 +60,7 @@ pub trait GameStore: Send + Sync + 'static {
 
     /// Result counts per variant: of every game since the store began, or, with labels, of
     /// the finished games still kept that carry them all.
-    fn stats(&self, labels: &Labels)
-    -> impl Future<Output = Result<Stats, ServiceError>> + Send;
+    fn stats(&self, labels: &Labels) -> impl Future<Output = Result<Stats, ServiceError>> + Send;
 
     /// A feed consumer's start: after `after` (CURSOR_OUT_OF_RANGE when the feed no longer
     /// holds what follows it), or live from now; a live start for `player` also gets the

@@ -23,7 +23,9 @@ use chessd_rules::Variant;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::error::ServiceError;
-use crate::game::{Event, EventRow, FeedEvent, GameHeader, GameId, PlayerId, Seats, TokenDigest, TokenId};
+use crate::game::{
+    Event, EventRow, FeedEvent, GameHeader, GameId, PlayerId, Seats, TokenDigest, TokenId,
+};
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
 /// about 200 bytes each this bounds the queue near 1 MiB; a full queue makes new actions wait.

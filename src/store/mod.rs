@@ -37,7 +37,8 @@ use chessd_rules::Color;
 use tokio::sync::watch;
 
 pub use self::config::{
-    Backend, FEED_LIVE_BUFFER, FEED_PAGE, MAX_LIST_SCAN, REMEMBERED_CREATIONS, StoreConfig, StoreLimits, SyncMode,
+    Backend, FEED_LIVE_BUFFER, FEED_PAGE, MAX_LIST_SCAN, REMEMBERED_CREATIONS, StoreConfig,
+    StoreLimits, SyncMode,
 };
 pub use self::error::OpenError;
 pub use self::feed::{FeedCursor, FeedEntry, FeedSubscription, LanePos};

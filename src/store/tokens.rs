@@ -112,7 +112,10 @@ mod tests {
         assert!(tokens.check(&a.token).is_err());
         assert!(tokens.check(&b.token).is_ok());
         assert!(tokens.revoke(&Revoke::Token(a.id)).is_empty(), "idempotent");
-        assert!(!notified.has_changed().unwrap(), "nothing ended, nobody told");
+        assert!(
+            !notified.has_changed().unwrap(),
+            "nothing ended, nobody told"
+        );
         assert_eq!(tokens.revoke(&Revoke::Player(bot)), [b.id]);
         assert!(tokens.check(&b.token).is_err());
         assert!(tokens.check(&other.token).is_ok());

@@ -63,11 +63,17 @@ async fn connection_cap() {
     config.transport.max_connections = 1;
     let server = support::start_with(config).await;
     let mut first = server.client().await;
-    first.get_stats(pb::GetStatsRequest::default()).await.unwrap();
+    first
+        .get_stats(pb::GetStatsRequest::default())
+        .await
+        .unwrap();
     let url = server.url();
     let mut second = tokio::spawn(async move {
         let mut client = GameServiceClient::connect(url).await.unwrap();
-        client.get_stats(pb::GetStatsRequest::default()).await.map(|_| ())
+        client
+            .get_stats(pb::GetStatsRequest::default())
+            .await
+            .map(|_| ())
     });
     assert!(
         still_waiting(&mut second).await,

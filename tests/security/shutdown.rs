@@ -64,7 +64,10 @@ async fn sigterm_grace_then_drain() {
     // Still serving: a move on the open connection, a call on a new one.
     support::play(&mut client, &seats, 'w', "e4").await;
     let mut fresh = GameServiceClient::connect(server.url()).await.unwrap();
-    fresh.get_stats(pb::GetStatsRequest::default()).await.unwrap();
+    fresh
+        .get_stats(pb::GetStatsRequest::default())
+        .await
+        .unwrap();
     assert!(
         signalled.elapsed() < Duration::from_secs(2),
         "the checks took the whole grace"
@@ -179,7 +182,10 @@ async fn connection_cap_is_logged_and_counted() {
     .await
     .expect("connected at the cap")
     .unwrap();
-    client.get_stats(pb::GetStatsRequest::default()).await.unwrap();
+    client
+        .get_stats(pb::GetStatsRequest::default())
+        .await
+        .unwrap();
     assert!(counted(&metrics, "chessd_connection_cap_reached_total").await >= 1.0);
     assert!(
         counted(

@@ -160,7 +160,9 @@ impl<S: GameStore> FeedPump<S> {
                 let seat = self.seat_in(&event);
                 // Not a feed event: no cursor (the consumer sees it again only by starting
                 // live again).
-                if let Err(stop) = self.deliver(encode::feed_event(&event, String::new(), seat)).await
+                if let Err(stop) = self
+                    .deliver(encode::feed_event(&event, String::new(), seat))
+                    .await
                 {
                     return stop;
                 }

@@ -120,10 +120,7 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
                 .iter()
                 .position(|&t| t == outcome.termination)
                 .unwrap_or(0);
-            f.push((
-                "o",
-                format!("{}:{term}", outcome.winner.map_or("-", side)),
-            ));
+            f.push(("o", format!("{}:{term}", outcome.winner.map_or("-", side))));
             f.push(("fen", fen.clone()));
             f.push(("ply", ply.to_string()));
         }
@@ -294,10 +291,7 @@ fn clock_reading(text: &str) -> Result<ClockReading, String> {
     };
     let ms = |t: &str| t.parse::<u64>().map_err(|_| bad());
     Ok(ClockReading {
-        remaining: ByColor::new(
-            Duration::from_millis(ms(w)?),
-            Duration::from_millis(ms(b)?),
-        ),
+        remaining: ByColor::new(Duration::from_millis(ms(w)?), Duration::from_millis(ms(b)?)),
         running: match *running {
             "-" => None,
             side => Some(parse_side(side)?),
@@ -355,7 +349,10 @@ mod tests {
                     },
                     fen: "8/8/8/8/8/7K/krbnNBR1/qrbnNBRQ b - - 1 1".into(),
                     clocks: Some(ClockReading {
-                        remaining: ByColor::new(Duration::from_millis(181_000), Duration::from_secs(180)),
+                        remaining: ByColor::new(
+                            Duration::from_millis(181_000),
+                            Duration::from_secs(180),
+                        ),
                         running: Some(Color::Black),
                         read_at: at,
                     }),
@@ -388,12 +385,20 @@ mod tests {
         let f = fields(&FeedEvent::created(sample_header()));
         let broken: Vec<(&str, String)> = f
             .into_iter()
-            .map(|(k, v)| if k == "v" { (k, "chess9".into()) } else { (k, v) })
+            .map(|(k, v)| {
+                if k == "v" {
+                    (k, "chess9".into())
+                } else {
+                    (k, v)
+                }
+            })
             .collect();
         let err = decode_joined(&join(&broken), &mut Headers::new()).unwrap_err();
         assert!(err.contains("variant"), "{err}");
-        assert!(decode_joined("k\u{1e}c", &mut Headers::new())
-            .unwrap_err()
-            .contains("field g missing"));
+        assert!(
+            decode_joined("k\u{1e}c", &mut Headers::new())
+                .unwrap_err()
+                .contains("field g missing")
+        );
     }
 }

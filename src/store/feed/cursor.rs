@@ -32,7 +32,10 @@ impl core::str::FromStr for LanePos {
     /// A Redis stream id: `ms-seq`.
     fn from_str(s: &str) -> Result<LanePos, ()> {
         let (a, b) = s.split_once('-').ok_or(())?;
-        Ok(LanePos(a.parse().map_err(|_| ())?, b.parse().map_err(|_| ())?))
+        Ok(LanePos(
+            a.parse().map_err(|_| ())?,
+            b.parse().map_err(|_| ())?,
+        ))
     }
 }
 
@@ -83,9 +86,7 @@ impl core::str::FromStr for FeedCursor {
     /// A cursor this server wrote; anything else is refused with the reason.
     fn from_str(text: &str) -> Result<FeedCursor, &'static str> {
         let malformed = "not a cursor this server wrote: pass a cursor from a WatchGames message";
-        let bytes = URL_SAFE_NO_PAD
-            .decode(text.trim())
-            .map_err(|_| malformed)?;
+        let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| malformed)?;
         let mut rest = bytes.as_slice();
         if rest.first() != Some(&VERSION) {
             return Err(malformed);
@@ -162,7 +163,10 @@ mod tests {
             },
         ] {
             let text = cursor.to_string();
-            assert!(text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+            assert!(
+                text.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            );
             assert_eq!(text.parse::<FeedCursor>(), Ok(cursor), "{text}");
         }
     }
@@ -182,7 +186,9 @@ mod tests {
             &format!("{good}A"),
             &good[..good.len() - 1],
             // Ten bytes of 0xff: a varint longer than 64 bits.
-            &URL_SAFE_NO_PAD.encode([1u8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]),
+            &URL_SAFE_NO_PAD.encode([
+                1u8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+            ]),
         ] {
             assert!(bad.parse::<FeedCursor>().is_err(), "{bad:?}");
         }

@@ -217,7 +217,13 @@ impl FeedLog {
         self.evict(&mut state, SystemTime::now());
         let after = self.position(&state, cursor)?;
         let skip = usize::try_from(after - state.floor).unwrap_or(usize::MAX);
-        Ok(state.entries.iter().skip(skip).take(limit).cloned().collect())
+        Ok(state
+            .entries
+            .iter()
+            .skip(skip)
+            .take(limit)
+            .cloned()
+            .collect())
     }
 }
 
@@ -301,7 +307,10 @@ mod tests {
         let start = feed.subscribe(None, None).unwrap().start;
         assert_eq!(start.lanes, [LanePos(5, 0)]);
         let from = |pos| feed.cursor(pos);
-        assert_eq!(positions(&feed.page(&from(0), 10).unwrap()), [1, 2, 3, 4, 5]);
+        assert_eq!(
+            positions(&feed.page(&from(0), 10).unwrap()),
+            [1, 2, 3, 4, 5]
+        );
         assert_eq!(positions(&feed.page(&from(2), 2).unwrap()), [3, 4]);
         assert!(feed.page(&from(5), 10).unwrap().is_empty());
         // A cursor from the future, or from another feed, names nothing here.
@@ -371,7 +380,10 @@ mod tests {
         feed.seal();
         assert_eq!(positions(&feed.page(&feed.cursor(40), 9).unwrap()), [41]);
         feed.append(vec![FeedEvent::created(header(2, None, now))]);
-        assert_eq!(positions(&feed.page(&feed.cursor(40), 9).unwrap()), [41, 42]);
+        assert_eq!(
+            positions(&feed.page(&feed.cursor(40), 9).unwrap()),
+            [41, 42]
+        );
         assert!(feed.page(&feed.cursor(39), 9).is_err());
     }
 }

@@ -80,7 +80,11 @@ impl MemoryStore {
     pub fn new(limits: StoreLimits) -> MemoryStore {
         // A new feed for each process: its cursors mean nothing to another one.
         let epoch = getrandom::u64().unwrap_or_else(|_| epoch_ms(std::time::SystemTime::now()));
-        MemoryStore::build(limits, Durability::default(), Arc::new(new_feed(limits, epoch, 0)))
+        MemoryStore::build(
+            limits,
+            Durability::default(),
+            Arc::new(new_feed(limits, epoch, 0)),
+        )
     }
 
     /// An empty store whose changes go through `journal` and whose feed is `feed` (appended by
@@ -136,7 +140,9 @@ impl MemoryStore {
             inner.remember_restored(rid, &header, &record);
         }
         if ended_ms.is_none() {
-            inner.feed.restore_running(FeedEvent::created(header.clone()));
+            inner
+                .feed
+                .restore_running(FeedEvent::created(header.clone()));
         }
         let entry = Arc::new(GameEntry::new(header, record, 0));
         inner.insert(entry.clone());

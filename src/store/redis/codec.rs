@@ -23,8 +23,8 @@ use chessd_rules::{
 };
 
 use crate::game::{
-    EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind, Now, PlayerId,
-    Players, Seats, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
+    EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind, Now, PlayerId, Players,
+    Seats, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
 };
 use crate::store::redis::keys::{hex, sha256};
 
@@ -63,7 +63,11 @@ pub fn fingerprint(meta: &Meta) -> String {
     if bound || !h.labels.is_empty() {
         parts.push(h.labels.to_stored().into_bytes());
         for c in [Color::White, Color::Black] {
-            parts.push(h.players.ids[c].as_ref().map_or(Vec::new(), |p| p.as_str().into()));
+            parts.push(
+                h.players.ids[c]
+                    .as_ref()
+                    .map_or(Vec::new(), |p| p.as_str().into()),
+            );
             parts.push(vec![u8::from(meta.seats.digest(c).is_some())]);
         }
     }
@@ -114,7 +118,10 @@ impl Summary {
 
 /// A seat's digest as the hash keeps it ("": no seat token).
 fn digest_field(seats: &Seats, c: Color) -> String {
-    seats.digest(c).map(|d| hex(d.as_bytes())).unwrap_or_default()
+    seats
+        .digest(c)
+        .map(|d| hex(d.as_bytes()))
+        .unwrap_or_default()
 }
 
 /// Every field of a new game's hash (its seq starts at 0). `nonce` names this creation: the
@@ -137,11 +144,21 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
         ("labels", h.labels.to_stored()),
         (
             "white_id",
-            h.players.ids.white().as_ref().map(ToString::to_string).unwrap_or_default(),
+            h.players
+                .ids
+                .white()
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
         ),
         (
             "black_id",
-            h.players.ids.black().as_ref().map(ToString::to_string).unwrap_or_default(),
+            h.players
+                .ids
+                .black()
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
         ),
     ];
     if let Some(tc) = h.time_control {
@@ -211,7 +228,10 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
             players: Players {
                 white: field("white")?.to_owned(),
                 black: field("black")?.to_owned(),
-                ids: ByColor::new(player_field(map, "white_id")?, player_field(map, "black_id")?),
+                ids: ByColor::new(
+                    player_field(map, "white_id")?,
+                    player_field(map, "black_id")?,
+                ),
             },
             labels: Arc::new(labels),
             start,

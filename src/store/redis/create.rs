@@ -23,12 +23,7 @@ use crate::store::redis::state::{Inner, damaged, unavailable};
 impl Inner {
     /// Remembers a creation's tokens for a retry on this replica (the oldest is forgotten
     /// beyond `REMEMBERED_CREATIONS`).
-    fn remember_creation(
-        &self,
-        request_key: &str,
-        id: GameId,
-        tokens: ByColor<Option<SeatToken>>,
-    ) {
+    fn remember_creation(&self, request_key: &str, id: GameId, tokens: ByColor<Option<SeatToken>>) {
         let mut creations = self
             .creations
             .lock()
@@ -61,7 +56,11 @@ impl Inner {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
         let seats = Seats::of(&tokens);
         let now = Now::read();
-        let nonce = keys::hex(&getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?.to_be_bytes());
+        let nonce = keys::hex(
+            &getrandom::u64()
+                .map_err(|e| ServiceError::Internal(Box::new(e)))?
+                .to_be_bytes(),
+        );
         let record = GameRecord::new(&new, seats, now).abandoned_after(self.limits.abandon_after);
         // The fingerprint and the request record do not depend on the id drawn.
         let fingerprint = codec::fingerprint(&Meta {
@@ -87,11 +86,10 @@ impl Inner {
                     .into_iter()
                     .flat_map(|(k, v)| [k.to_owned(), v])
                     .collect();
-            let entry: Vec<String> =
-                feed_codec::fields(&FeedEvent::created(meta.header.clone()))
-                    .into_iter()
-                    .flat_map(|(k, v)| [k.to_owned(), v])
-                    .collect();
+            let entry: Vec<String> = feed_codec::fields(&FeedEvent::created(meta.header.clone()))
+                .into_iter()
+                .flat_map(|(k, v)| [k.to_owned(), v])
+                .collect();
             let label_keys: Vec<String> = new
                 .labels
                 .iter()

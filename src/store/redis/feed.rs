@@ -98,10 +98,15 @@ impl Inner {
             "gone" => return Ok(LaneRead::Gone),
             "ahead" => return Ok(LaneRead::Ahead),
             "ok" => {}
-            other => return Err(damaged_feed(bucket, &format!("feed read answered {other:?}"))),
+            other => {
+                return Err(damaged_feed(
+                    bucket,
+                    &format!("feed read answered {other:?}"),
+                ));
+            }
         }
-        let entries: Vec<(String, Vec<String>)> = ::redis::from_redis_value(body)
-            .map_err(|e| damaged_feed(bucket, &e.to_string()))?;
+        let entries: Vec<(String, Vec<String>)> =
+            ::redis::from_redis_value(body).map_err(|e| damaged_feed(bucket, &e.to_string()))?;
         let mut out = Vec::with_capacity(entries.len());
         for (id, flat) in &entries {
             let pos: LanePos = id
@@ -256,7 +261,10 @@ impl Inner {
         let mut all: Vec<(LanePos, usize, FeedEvent)> = Vec::new();
         let mut frontier: Option<LanePos> = None;
         for (bucket, &pos) in after.lanes.iter().enumerate() {
-            let entries = match self.read_feed_lane(bucket, pos, limit, &mut headers).await? {
+            let entries = match self
+                .read_feed_lane(bucket, pos, limit, &mut headers)
+                .await?
+            {
                 LaneRead::Entries(entries) => entries,
                 LaneRead::Gone | LaneRead::Ahead => {
                     return Err(self.out_of_range(after.epoch).await);

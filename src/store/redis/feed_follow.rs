@@ -43,7 +43,11 @@ impl FeedFollow {
             let state = self.lock();
             state.positions.is_none() || state.epoch != epoch
         };
-        let tails = if fresh { Some(inner.tails().await?) } else { None };
+        let tails = if fresh {
+            Some(inner.tails().await?)
+        } else {
+            None
+        };
         let mut state = self.lock();
         if let Some(tails) = tails
             && (state.positions.is_none() || state.epoch != epoch)
@@ -52,7 +56,9 @@ impl FeedFollow {
             state.epoch = epoch;
         }
         let Some(positions) = state.positions.clone() else {
-            return Err(ServiceError::Internal("feed follower without positions".into()));
+            return Err(ServiceError::Internal(
+                "feed follower without positions".into(),
+            ));
         };
         let rx = state.tx.subscribe();
         drop(state);
@@ -79,7 +85,10 @@ impl FeedFollow {
         for (bucket, &from) in positions.iter().enumerate().take(BUCKETS) {
             let mut at = from;
             loop {
-                match inner.read_feed_lane(bucket, at, READ_BATCH, &mut headers).await {
+                match inner
+                    .read_feed_lane(bucket, at, READ_BATCH, &mut headers)
+                    .await
+                {
                     Ok(LaneRead::Entries(entries)) => {
                         let full = entries.len() == READ_BATCH;
                         if let Some(&(last, _)) = entries.last() {
@@ -124,7 +133,9 @@ impl FeedFollow {
 /// The follower task: a round at every nudge and every [`FEED_RESYNC`]. Holds the store weakly.
 pub async fn follow(inner: Weak<Inner>) {
     loop {
-        let Some(strong) = inner.upgrade() else { return };
+        let Some(strong) = inner.upgrade() else {
+            return;
+        };
         let _ = tokio::time::timeout(FEED_RESYNC, strong.feed_follow.nudge.notified()).await;
         strong.feed_follow.round(&strong).await;
     }

@@ -235,7 +235,8 @@ impl Inner {
                     .await
                     .map_err(|e| unavailable(&e))?;
                 for (id, values) in parsed.into_iter().zip(rows) {
-                    let Some(listed) = codec::decode_summary(&values).map_err(|d| damaged(id, &d))?
+                    let Some(listed) =
+                        codec::decode_summary(&values).map_err(|d| damaged(id, &d))?
                     else {
                         continue;
                     };

@@ -309,9 +309,8 @@ async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
 
 /// Trims every bucket's feed lane to the feed's retention and its share of the event cap.
 async fn trim_feed(inner: &Arc<Inner>) -> Result<(), ServiceError> {
-    let cutoff = epoch_ms(SystemTime::now()).saturating_sub(
-        u64::try_from(inner.limits.feed_retention.as_millis()).unwrap_or(u64::MAX),
-    );
+    let cutoff = epoch_ms(SystemTime::now())
+        .saturating_sub(u64::try_from(inner.limits.feed_retention.as_millis()).unwrap_or(u64::MAX));
     let cap = (inner.limits.feed_max_events / BUCKETS).max(1);
     let mut trimmed = 0u64;
     for bucket in 0..BUCKETS {

@@ -12,9 +12,7 @@
 use std::time::SystemTime;
 
 use crate::error::ServiceError;
-use crate::game::{
-    IssuedToken, PlayerId, PlayerToken, Revoke, TokenDigest, TokenId, epoch_ms,
-};
+use crate::game::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenDigest, TokenId, epoch_ms};
 use crate::store::redis::codec;
 use crate::store::redis::keys;
 use crate::store::redis::state::{Inner, unavailable};
@@ -57,12 +55,11 @@ impl Inner {
             .and_then(codec::unhex::<32>)
             .and_then(|bytes| TokenDigest::from_slice(&bytes));
         match (stored, player) {
-            (Some(stored), Some(player)) if stored.matches(&digest) => {
-                PlayerId::checked(&player).map_err(|e| {
+            (Some(stored), Some(player)) if stored.matches(&digest) => PlayerId::checked(&player)
+                .map_err(|e| {
                     tracing::error!(error = %e, "damaged player token in redis");
                     ServiceError::Internal("damaged player token in redis".into())
-                })
-            }
+                }),
             _ => Err(ServiceError::InvalidPlayerToken),
         }
     }

@@ -248,7 +248,10 @@ pub fn load(
 }
 
 /// Puts the stored player tokens back in force; returns how many.
-fn restore_tokens(tx: &rusqlite::Transaction<'_>, memory: &MemoryStore) -> Result<usize, LoadError> {
+fn restore_tokens(
+    tx: &rusqlite::Transaction<'_>,
+    memory: &MemoryStore,
+) -> Result<usize, LoadError> {
     let mut select = tx.prepare("SELECT token_id, digest, player_id FROM player_tokens")?;
     let mut rows = select.query([])?;
     let mut n = 0;

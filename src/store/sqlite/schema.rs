@@ -182,7 +182,8 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
 
 /// A new feed's epoch (see `feed::cursor`), as SQLite's signed integer.
 fn feed_epoch() -> i64 {
-    let n = getrandom::u64().unwrap_or_else(|_| crate::game::epoch_ms(std::time::SystemTime::now()));
+    let n =
+        getrandom::u64().unwrap_or_else(|_| crate::game::epoch_ms(std::time::SystemTime::now()));
     i64::from_be_bytes(n.to_be_bytes())
 }
 

@@ -66,7 +66,13 @@ pub fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
         let through = batch.last().map_or(0, |q| q.ticket);
         let events: Vec<FeedEvent> = batch.iter().flat_map(|q| feed_events(&q.change)).collect();
         let floor = feed.floor();
-        match commit(&mut conn, &batch, &events, feed.last(), (trimmed < floor).then_some(floor)) {
+        match commit(
+            &mut conn,
+            &batch,
+            &events,
+            feed.last(),
+            (trimmed < floor).then_some(floor),
+        ) {
             Ok(()) => {
                 trimmed = trimmed.max(floor);
                 for queued in batch {
