@@ -20,7 +20,6 @@
 //!   parsers. `shutdown`: Ctrl-C or SIGTERM. `perft_cmd`: `chessd perft`.
 //! - `metrics`: the Prometheus series and `/metrics`. `logfields`: the text log's field
 //!   formatter (`DefaultFields` output, cheaper per call).
-//! - `loadgen`: `chessd bench`, the load generator.
 //! - [`proto`]: the generated protobuf types, server and client (`proto/chessd/v1`).
 
 #![forbid(unsafe_code)]
@@ -29,7 +28,6 @@ pub mod api;
 pub mod config;
 pub mod error;
 pub mod game;
-pub mod loadgen;
 pub mod logfields;
 pub mod metrics;
 pub mod perft_cmd;
@@ -43,26 +41,10 @@ pub mod units;
 pub use config::ServerConfig;
 pub use server::{RunError, run};
 
-/// The generated code, kept private so its lint exemptions stay here.
-mod pb {
-    #![allow(
-        clippy::all,
-        clippy::pedantic,
-        missing_docs,
-        rustdoc::all,
-        unreachable_pub
-    )]
-    tonic::include_proto!("chessd.v1");
-
-    /// The encoded descriptors of `chessd.v1` and its imports, for server reflection.
-    pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("chessd_descriptor");
-}
-
 /// The `chessd.v1` protobuf types, the server and the client
-/// (`proto::game_service_client::GameServiceClient`).
-pub mod proto {
-    pub use crate::pb::*;
-}
+/// (`proto::game_service_client::GameServiceClient`): the `chessd-proto` crate, which the
+/// bot, the bench and Rust clients share.
+pub use chessd_proto as proto;
 
 /// The fully qualified name of the game service, as health checks and reflection know it.
-pub const SERVICE_NAME: &str = "chessd.v1.GameService";
+pub const SERVICE_NAME: &str = proto::game_service_server::SERVICE_NAME;

@@ -4,7 +4,6 @@
 //!   the server until Ctrl-C or SIGTERM; exit code 0 after the grace and a graceful drain, 1
 //!   if a second signal cut them short.
 //! - `chessd perft ...` counts move trees.
-//! - `chessd bench ...` loads a server and prints what it measured.
 //!
 //! Argument errors are one line on stderr with exit code 2.
 
@@ -14,7 +13,6 @@ use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
 use chessd::config::{LogFormat, ServeArgs};
-use chessd::loadgen::BenchArgs;
 use chessd::perft_cmd::PerftRequest;
 
 /// mimalloc rather than glibc malloc: a gRPC call makes dozens of small allocations that die
@@ -29,7 +27,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "chessd",
     version,
-    about = "gRPC game-state service for chess and Racing Kings",
+    about = "gRPC game-state service for chess and its variants",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -46,12 +44,10 @@ struct Cli {
 enum Command {
     /// Serve the gRPC API (the default when no subcommand is given).
     Serve(ServeArgs),
-    /// Load a server with bot games, watchers and idle games; report throughput, latency and
-    /// memory (loopback only).
-    Bench(BenchArgs),
     /// Count the legal-move tree of a position to a depth (perft).
     Perft {
-        /// chess or racingkings
+        /// chess, racingkings, chess960, threecheck, kingofthehill, antichess, atomic, horde
+        /// or crazyhouse (lichess and UCI_Variant names are understood too)
         #[arg(long, default_value = "chess")]
         variant: String,
         /// Plies to search.
@@ -131,7 +127,6 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Bench(args)) => bench(args),
         Some(Command::Serve(args)) => serve(&args),
         None => serve(&cli.serve),
     }
@@ -155,7 +150,7 @@ fn init_tracing(format: LogFormat) {
     }
 }
 
-/// The multi-threaded tokio runtime both `serve` and `bench` run on; failure is reported here.
+/// The multi-threaded tokio runtime `serve` runs on; failure is reported here.
 fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -217,26 +212,4 @@ fn serve(args: &ServeArgs) -> ExitCode {
             }
         }
     })
-}
-
-/// Runs the load generator; its report goes to stdout, logs (warnings only by default) to
-/// stderr.
-fn bench(args: BenchArgs) -> ExitCode {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
-    let runtime = match runtime() {
-        Ok(rt) => rt,
-        Err(code) => return code,
-    };
-    let stdout = std::io::stdout();
-    match runtime.block_on(chessd::loadgen::run(args, &mut stdout.lock())) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("chessd bench: {e}");
-            ExitCode::FAILURE
-        }
-    }
 }

@@ -2,7 +2,7 @@
 //!
 //! The code that knows an event emits through the [`metrics`] facade (`counter!`, `gauge!`,
 //! `histogram!`); with no recorder installed those are no-ops, so the library, its tests and
-//! `chessd bench` pay nothing unless metrics are on. `chessd serve --metrics-listen ADDR`
+//! chessd-bench's in-process server pay nothing unless metrics are on. `chessd serve --metrics-listen ADDR`
 //! installs the Prometheus recorder once per process ([`install`]) and serves its text on
 //! `GET /metrics` ([`serve`]), on its own port so the gRPC port never speaks HTTP/1.1.
 //!

@@ -23,6 +23,54 @@ fn counts_from_start_positions() {
     assert_eq!((code, out.as_str()), (0, "11264\n"));
 }
 
+/// Every variant by its command-line name, from its start (published counts: the suites in
+/// crates/rules/tests/data); lichess and UCI_Variant names work too.
+#[test]
+fn every_variant_by_name() {
+    for (variant, depth, nodes) in [
+        ("chess960", "3", "8902"),
+        ("threecheck", "3", "8902"),
+        ("3check", "3", "8902"),
+        ("kingofthehill", "3", "8902"),
+        ("antichess", "3", "8067"),
+        ("atomic", "3", "8902"),
+        ("horde", "3", "1274"),
+        ("crazyhouse", "3", "8902"),
+        ("racingKings", "3", "11264"),
+    ] {
+        let (code, out, err) = chessd(&["perft", "--variant", variant, "--depth", depth]);
+        assert_eq!((code, out.trim()), (0, nodes), "{variant}: {err}");
+    }
+}
+
+/// `--divide` writes each variant's moves as UCI engines read them: drops as `N@f3`, a
+/// Chess960 castling as the king taking its rook, Antichess's king promotion as `a7a8k`.
+#[test]
+fn divide_writes_variant_moves() {
+    let divide = |variant: &str, fen: &str| {
+        let (code, out, err) = chessd(&[
+            "perft",
+            "--variant",
+            variant,
+            "--depth",
+            "1",
+            "--fen",
+            fen,
+            "--divide",
+        ]);
+        assert_eq!(code, 0, "{variant} {fen}: {err}");
+        out
+    };
+    let zh = divide("crazyhouse", "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
+    assert!(zh.lines().any(|l| l == "N@f3: 1"), "{zh}");
+    let c960 = divide("chess960", "1k6/8/8/8/8/8/8/RK5R w HA - 0 1");
+    for castle in ["b1a1: 1", "b1h1: 1"] {
+        assert!(c960.lines().any(|l| l == castle), "{castle} in {c960}");
+    }
+    let anti = divide("antichess", "8/P7/8/8/8/8/8/7k w - - 0 1");
+    assert!(anti.lines().any(|l| l == "a7a8k: 1"), "{anti}");
+}
+
 /// `--divide` prints `<uci>: <count>` per legal move, then the total.
 #[test]
 fn divide_lines_then_total() {

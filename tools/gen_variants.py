@@ -50,7 +50,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import chess
 import chess.variant
 
-from gen_reference import dumps, legal_moves, outcome_json, perft_series, weighted_choice
+from gen_reference import (chess_weight, dumps, legal_moves, outcome_json, perft_series,
+                           weighted_choice)
 
 BOARDS: Dict[str, type] = {
     "chess960": chess.Board,
@@ -142,19 +143,13 @@ def position_record(variant: str, fen: str, cap: int) -> dict:
 # ---------------------------------------------------------------------------
 
 def move_weight(variant: str, board: chess.Board, move: chess.Move) -> float:
-    w = 1.0
-    if board.is_capture(move):
-        w *= 4
-    if board.is_en_passant(move):
-        w *= 10
-    if board.is_castling(move):
-        w *= 8
-    if move.promotion:
-        w *= 6
+    """The chess data's weights (captures, en passant, castling, promotions, checks, mates),
+    times what the variant is about."""
+    w = chess_weight(board, move)
     if move.drop:
         w *= 0.5 if move.drop == chess.PAWN else 0.8
-    if board.gives_check(move):
-        w *= 8 if variant == "threecheck" else 3
+    if variant == "threecheck" and board.gives_check(move):
+        w *= 2
     if variant == "kingofthehill" and board.piece_type_at(move.from_square) == chess.KING:
         centre = 3.5 - max(abs(chess.square_file(move.to_square) - 3.5),
                            abs(chess.square_rank(move.to_square) - 3.5))
@@ -252,17 +247,21 @@ def targeted(variant: str, rng: random.Random) -> List[Tuple[str, str]]:
         return board if board.ep_square is not None else None
     search(en_passant, 10, "en-passant", 20000)
 
+    def open_up(board: chess.Board, clear: float, attackers: int, ranks: range) -> None:
+        """Thin out the pawn ranks, drop up to `attackers` pieces on `ranks`, pick a side."""
+        for sq in list(chess.SquareSet(chess.BB_RANK_2 | chess.BB_RANK_7)):
+            if rng.random() < clear:
+                board.remove_piece_at(sq)
+        for symbol in rng.sample(["q", "r", "b", "n", "Q", "R", "B", "N"], rng.randint(0, attackers)):
+            free = [sq for sq in chess.SQUARES if board.piece_at(sq) is None
+                    and chess.square_rank(sq) in ranks]
+            board.set_piece_at(rng.choice(free), chess.Piece.from_symbol(symbol))
+        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+
     def castling_standard() -> Optional[chess.Board]:
         """Both sides' rights with the squares between empty; attackers here and there."""
         board = board_of(variant, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
-        for sq in list(chess.SquareSet(chess.BB_RANK_2 | chess.BB_RANK_7)):
-            if rng.random() < 0.6:
-                board.remove_piece_at(sq)
-        for symbol in rng.sample(["q", "r", "b", "n", "Q", "R", "B", "N"], rng.randint(1, 3)):
-            free = [sq for sq in chess.SQUARES if board.piece_at(sq) is None
-                    and 2 <= chess.square_rank(sq) <= 5]
-            board.set_piece_at(rng.choice(free), chess.Piece.from_symbol(symbol))
-        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+        open_up(board, 0.6, 3, range(2, 6))
         return board if board.is_valid() and board.outcome() is None else None
     if variant in ("threecheck", "kingofthehill", "atomic", "crazyhouse"):
         search(castling_standard, 12, "castling")
@@ -276,14 +275,7 @@ def targeted(variant: str, rng: random.Random) -> List[Tuple[str, str]]:
                 piece = board.piece_at(sq)
                 if piece and piece.piece_type not in (chess.KING, chess.ROOK) and rng.random() < 0.8:
                     board.remove_piece_at(sq)
-            for sq in list(chess.SquareSet(chess.BB_RANK_2 | chess.BB_RANK_7)):
-                if rng.random() < 0.5:
-                    board.remove_piece_at(sq)
-            for symbol in rng.sample(["q", "r", "b", "n", "Q", "R", "B", "N"], rng.randint(0, 3)):
-                free = [sq for sq in chess.SQUARES if board.piece_at(sq) is None
-                        and 1 <= chess.square_rank(sq) <= 6]
-                board.set_piece_at(rng.choice(free), chess.Piece.from_symbol(symbol))
-            board.turn = rng.choice([chess.WHITE, chess.BLACK])
+            open_up(board, 0.5, 3, range(1, 7))
             if not board.is_valid() or not any(board.is_castling(m) for m in board.legal_moves) \
                     and rng.random() < 0.7:
                 return None

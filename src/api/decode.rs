@@ -6,6 +6,7 @@ use std::time::Duration;
 use std::collections::HashMap;
 
 use chessd_rules::{self as rules, ByColor, Color, Rules};
+use sha2::{Digest, Sha256};
 
 use crate::error::ServiceError;
 use crate::game::{
@@ -49,6 +50,13 @@ pub fn variant_filter(value: i32) -> Result<Option<rules::Variant>, ServiceError
         Ok(pb::Variant::Unspecified) => Ok(None),
         Ok(pb::Variant::Chess) => Ok(Some(rules::Variant::Chess)),
         Ok(pb::Variant::RacingKings) => Ok(Some(rules::Variant::RacingKings)),
+        Ok(pb::Variant::Chess960) => Ok(Some(rules::Variant::Chess960)),
+        Ok(pb::Variant::ThreeCheck) => Ok(Some(rules::Variant::ThreeCheck)),
+        Ok(pb::Variant::KingOfTheHill) => Ok(Some(rules::Variant::KingOfTheHill)),
+        Ok(pb::Variant::Antichess) => Ok(Some(rules::Variant::Antichess)),
+        Ok(pb::Variant::Atomic) => Ok(Some(rules::Variant::Atomic)),
+        Ok(pb::Variant::Horde) => Ok(Some(rules::Variant::Horde)),
+        Ok(pb::Variant::Crazyhouse) => Ok(Some(rules::Variant::Crazyhouse)),
         Err(_) => Err(ServiceError::InvalidVariant),
     }
 }
@@ -145,10 +153,25 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     }
     let seat_tokens = ByColor::new_with(|c: Color| ids[c].is_none() || req.bound_seat_tokens);
     let variant = variant(req.variant)?;
-    let start = if req.start_fen.trim().is_empty() {
-        rules::Position::new(variant)
-    } else {
-        position(variant, &req.start_fen)?
+    let request_id = RequestId::parse(&req.request_id)?;
+    let fen_given = !req.start_fen.trim().is_empty();
+    let start = match (req.chess960_start, variant) {
+        (Some(_), _) if fen_given => {
+            return Err(ServiceError::InvalidField {
+                field: "chess960_start",
+                message: "give a start number or a start_fen, not both".into(),
+            });
+        }
+        (Some(_), v) if v != rules::Variant::Chess960 => {
+            return Err(ServiceError::InvalidField {
+                field: "chess960_start",
+                message: "only a Chess960 game starts from a start number".into(),
+            });
+        }
+        (Some(n), _) => chess960(n)?,
+        (None, _) if fen_given => position(variant, &req.start_fen)?,
+        (None, rules::Variant::Chess960) => chess960(random_chess960(request_id.as_ref())?)?,
+        (None, v) => rules::Position::new(v),
     };
     if let Some(outcome) = start.outcome() {
         return Err(ServiceError::InvalidFen {
@@ -164,7 +187,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
             ids,
         },
         draw_rule: draw_rule(req.draw_rule)?,
-        request_id: RequestId::parse(&req.request_id)?,
+        request_id,
         labels: labels(&req.labels)?,
         seat_tokens,
     })
@@ -173,6 +196,28 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
 /// A request's labels (CreateGame's, or a filter's).
 pub fn labels(map: &HashMap<String, String>) -> Result<Labels, ServiceError> {
     Labels::parse("labels", map.iter())
+}
+
+/// Chess960 start `number`, 0 to 959.
+fn chess960(number: u32) -> Result<rules::Position, ServiceError> {
+    rules::Position::chess960(number).map_err(|_| ServiceError::InvalidField {
+        field: "chess960_start",
+        message: format!("expected a start number from 0 to 959, got {number}"),
+    })
+}
+
+/// A start number for a Chess960 game created without one: random, except that a request
+/// with a request id always draws the same one from it, so a retry asks for the same game
+/// (and is answered with it, not refused as a different request).
+fn random_chess960(request_id: Option<&RequestId>) -> Result<u32, ServiceError> {
+    let n = match request_id {
+        Some(rid) => {
+            let digest = Sha256::digest(rid.as_str().as_bytes());
+            u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]])
+        }
+        None => getrandom::u32().map_err(|e| ServiceError::Internal(Box::new(e)))?,
+    };
+    Ok(n % 960)
 }
 
 /// Move text: UCI first (`e2e4`), then SAN (`Nf3`); only the syntax is checked here.

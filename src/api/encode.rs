@@ -57,13 +57,21 @@ pub fn maybe_color(c: Option<rules::Color>) -> i32 {
     c.map_or(pb::Color::Unspecified as i32, color)
 }
 
-fn proto_variant(v: rules::Variant) -> i32 {
-    match v {
-        rules::Variant::Chess => pb::Variant::Chess as i32,
-        rules::Variant::RacingKings => pb::Variant::RacingKings as i32,
-        // The API has no value for the other variants yet.
-        _ => pb::Variant::Unspecified as i32,
-    }
+/// The API's value of a variant (`decode::variant` reads it back).
+#[must_use]
+pub fn proto_variant(v: rules::Variant) -> i32 {
+    use rules::Variant as V;
+    (match v {
+        V::Chess => pb::Variant::Chess,
+        V::RacingKings => pb::Variant::RacingKings,
+        V::Chess960 => pb::Variant::Chess960,
+        V::ThreeCheck => pb::Variant::ThreeCheck,
+        V::KingOfTheHill => pb::Variant::KingOfTheHill,
+        V::Antichess => pb::Variant::Antichess,
+        V::Atomic => pb::Variant::Atomic,
+        V::Horde => pb::Variant::Horde,
+        V::Crazyhouse => pb::Variant::Crazyhouse,
+    }) as i32
 }
 
 fn status(s: GameStatus) -> i32 {
@@ -88,8 +96,12 @@ fn termination(t: rules::Termination) -> i32 {
         T::TimeForfeit => pb::Termination::TimeForfeit,
         T::Abandonment => pb::Termination::Abandonment,
         T::Aborted => pb::Termination::Aborted,
-        // The API has no value for the other variants' ends yet.
-        _ => pb::Termination::Unspecified,
+        T::ThirdCheck => pb::Termination::ThirdCheck,
+        T::KingOfTheHill => pb::Termination::KingOfTheHill,
+        T::KingExploded => pb::Termination::KingExploded,
+        T::AllPiecesLost => pb::Termination::AllPiecesLost,
+        T::StalemateWin => pb::Termination::StalemateWin,
+        T::HordeDestroyed => pb::Termination::HordeDestroyed,
     }) as i32
 }
 
@@ -194,10 +206,36 @@ pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
         draw_offer: maybe_color(view.draw_offer),
         last_seq: view.last_seq,
         created_at: Some(timestamp(view.created_at)),
+        pockets: pockets(pos),
+        checks_given: checks_given(pos),
         labels: labels(&view.labels),
         white_player_id: player_id(&view.players, rules::Color::White),
         black_player_id: player_id(&view.players, rules::Color::Black),
     }
+}
+
+/// Crazyhouse's pockets (`None` in other variants).
+fn pockets(pos: &rules::Position) -> Option<pb::Pockets> {
+    let pocket = |p: &rules::Pocket| pb::Pocket {
+        pawns: u32::from(p.count(rules::Role::Pawn)),
+        knights: u32::from(p.count(rules::Role::Knight)),
+        bishops: u32::from(p.count(rules::Role::Bishop)),
+        rooks: u32::from(p.count(rules::Role::Rook)),
+        queens: u32::from(p.count(rules::Role::Queen)),
+    };
+    pos.pockets().map(|p| pb::Pockets {
+        white: Some(pocket(p.white())),
+        black: Some(pocket(p.black())),
+    })
+}
+
+/// Three-check's checks given so far (`None` in other variants): three less the checks each
+/// side still needs.
+fn checks_given(pos: &rules::Position) -> Option<pb::CheckCounts> {
+    pos.remaining_checks().map(|left| pb::CheckCounts {
+        white: u32::from(3u8.saturating_sub(*left.white())),
+        black: u32::from(3u8.saturating_sub(*left.black())),
+    })
 }
 
 /// A game's start as FEN. Most games begin from their variant's start, whose FEN is a
@@ -453,6 +491,8 @@ pub fn analysis(pos: &rules::Position) -> pb::AnalyzePositionResponse {
         legal_moves: legal_moves(pos),
         in_check: pos.is_check(),
         outcome: pos.outcome().map(outcome),
+        pockets: pockets(pos),
+        checks_given: checks_given(pos),
     }
 }
 

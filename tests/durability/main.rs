@@ -10,3 +10,4 @@ mod recovery;
 mod startup;
 mod support;
 mod tokens;
+mod variants;

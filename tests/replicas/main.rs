@@ -20,3 +20,4 @@ mod race;
 mod shared;
 mod support;
 mod sweep;
+mod variants;

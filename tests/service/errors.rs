@@ -99,7 +99,7 @@ async fn invalid_arguments() {
         );
     }
     let analyze = pb::AnalyzePositionRequest {
-        variant: 7,
+        variant: 99,
         fen: CHESS_START.into(),
     };
     assert_refused(

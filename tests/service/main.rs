@@ -12,6 +12,7 @@ mod idempotency;
 mod labels;
 mod ops;
 mod support;
+mod variants;
 mod views;
 mod watch;
 mod web;

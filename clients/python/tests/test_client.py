@@ -40,6 +40,31 @@ def test_a_game_plays_to_mate_through_the_seats(server):
         assert "0-1" in client.export_pgn(game.game_id)
 
 
+def test_variants_play_with_their_own_rules(server):
+    """Chess960 by its number castles king-takes-rook; Crazyhouse pockets a capture and drops it."""
+    with cc.Client(server.addr) as client:
+        nine_sixty = client.create_game(cc.Variant.CHESS960, chess960_start=518)
+        assert nine_sixty.game.fen.startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq")
+        play(nine_sixty, ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1h1"])
+        castled = client.get_game(nine_sixty.game_id)
+        assert castled.fen.split()[0].endswith("/RNBQ1RK1")
+        assert (castled.moves[-1].uci, castled.moves[-1].san) == ("e1h1", "O-O")
+
+        house = client.create_game(cc.Variant.CRAZYHOUSE)
+        play(house, ["e2e4", "d7d5", "e4d5"])
+        pockets = client.get_game(house.game_id).pockets
+        assert (pockets.white.pawns, pockets.black.pawns) == (1, 0)
+        house.black.submit_move("d8d5", expected_ply=3)
+        house.white.submit_move("P@e6", expected_ply=4)
+        game = client.get_game(house.game_id)
+        assert (game.pockets.white.pawns, game.pockets.black.pawns) == (0, 1)
+        assert game.moves[-1].san == "P@e6"
+
+        with pytest.raises(cc.ChessdError) as refused:
+            client.create_game(cc.Variant.CHESS, chess960_start=5)
+        assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
+
+
 def test_expected_ply_refuses_a_stale_move_and_plays_nothing(server):
     """A move sent for an older ply fails ABORTED/PLY_MISMATCH with the current ply."""
     with cc.Client(server.addr) as client:

@@ -1,8 +1,8 @@
 //! chessd-bot: the bridge between a chessd server and a UCI chess engine.
 //!
-//! It is a client of the public API only (`proto/chessd/v1`, compiled by this crate's own
-//! `build.rs`): it watches a game, asks the engine for a move whenever its seat is to move,
-//! and submits it, with the clock, draw, resign and recovery logic a bot author expects.
+//! It is a client of the public API only (`proto/chessd/v1`, generated once in `chessd-proto`):
+//! it watches a game, asks the engine for a move whenever its seat is to move, and submits it,
+//! with the clock, draw, resign and recovery logic a bot author expects.
 //!
 //! Layout, from the edges in:
 //! - `cli` and `config`: the flags and the `--config` TOML file, checked into [`config::Settings`].
@@ -37,22 +37,8 @@ pub mod uci;
 pub mod variant;
 pub mod watch;
 
-/// The generated client code, kept private so its lint exemptions stay here.
-mod pb {
-    #![allow(
-        clippy::all,
-        clippy::pedantic,
-        missing_docs,
-        rustdoc::all,
-        unreachable_pub
-    )]
-    tonic::include_proto!("chessd.v1");
-}
-
 /// The `chessd.v1` protobuf types and the client (`proto::game_service_client`).
-pub mod proto {
-    pub use crate::pb::*;
-}
+pub use chessd_proto as proto;
 
 use client::{Api, ConnectError, Seat};
 use config::Settings;

@@ -9,23 +9,27 @@ use serde_json::Value;
 
 use chessd_rules::{DrawRule, Game, Position, Variant};
 
+/// A reference game's start and moves (its variant named in the record or given).
+fn game(g: &Value, variant: Option<Variant>) -> (Position, Vec<String>) {
+    let variant = variant.unwrap_or_else(|| g["variant"].as_str().unwrap().parse().unwrap());
+    let start = Position::from_fen(variant, g["start_fen"].as_str().unwrap()).unwrap();
+    let moves = g["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["uci"].as_str().unwrap().to_string())
+        .collect();
+    (start, moves)
+}
+
+/// The chess and Racing Kings games (those that do not start finished).
 fn games() -> Vec<(Position, Vec<String>)> {
     let data: Value =
         serde_json::from_str(include_str!("../tests/data/reference-games.json")).unwrap();
     data.as_array()
         .unwrap()
         .iter()
-        .map(|g| {
-            let variant: Variant = g["variant"].as_str().unwrap().parse().unwrap();
-            let start = Position::from_fen(variant, g["start_fen"].as_str().unwrap()).unwrap();
-            let moves = g["plies"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p["uci"].as_str().unwrap().to_string())
-                .collect();
-            (start, moves)
-        })
+        .map(|g| game(g, None))
         .filter(|(start, _)| !Game::new(*start, DrawRule::Claim).is_over())
         .collect()
 }
@@ -33,21 +37,8 @@ fn games() -> Vec<(Position, Vec<String>)> {
 /// The games of one variant's reference file.
 fn variant_games(variant: Variant, text: &str) -> Vec<(Position, Vec<String>)> {
     let data: Value = serde_json::from_str(text).unwrap();
-    data["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| {
-            let start = Position::from_fen(variant, g["start_fen"].as_str().unwrap()).unwrap();
-            let moves = g["plies"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p["uci"].as_str().unwrap().to_string())
-                .collect();
-            (start, moves)
-        })
-        .collect()
+    let games = data["games"].as_array().unwrap();
+    games.iter().map(|g| game(g, Some(variant))).collect()
 }
 
 fn bench_games(

@@ -46,7 +46,7 @@ impl Antichess {
             sink.piece(Role::King, king, king_attacks(king) & targets);
         }
         let king_promotions = PawnKind::PromotionWithKing;
-        movegen::gen_pawns_with(
+        movegen::gen_pawns(
             core,
             Square::A1,
             none,

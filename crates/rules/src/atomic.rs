@@ -112,7 +112,8 @@ impl Atomic {
                 movegen::blockers(core, ksq, them) & board.by_color(us)
             };
             movegen::gen_pieces::<Standard, S>(core, ksq, pinned, blocks, NO_FILTER, sink);
-            movegen::gen_pawns(core, ksq, pinned, blocks, Bitboard::EMPTY, false, sink);
+            let (quiet, promotion) = (Bitboard::EMPTY, PawnKind::Promotion);
+            movegen::gen_pawns(core, ksq, pinned, blocks, quiet, false, promotion, sink);
             if checkers.is_empty() {
                 movegen::gen_castling(core, ksq, near_them, sink);
             }

@@ -36,31 +36,59 @@ impl Rules for Chess {
 
     start_position!(Variant::Chess);
     core_accessors!(play);
+    standard_rules!();
+}
 
-    fn legal_ep_square(&self) -> Option<Square> {
-        movegen::legal_ep_square(&self.core)
-    }
+/// The `Rules` methods of a variant that moves, checks and ends exactly as standard chess
+/// does, for a type with a `core` field (standard chess, Chess960).
+macro_rules! standard_rules {
+    () => {
+        fn legal_ep_square(&self) -> Option<$crate::Square> {
+            $crate::movegen::legal_ep_square(&self.core)
+        }
+        fn legal_moves_into(&self, moves: &mut $crate::MoveList) {
+            $crate::chess::legal_moves_into(&self.core, moves);
+        }
+        #[inline(always)]
+        fn count_legal_moves(&self) -> u64 {
+            $crate::chess::count_legal_moves(&self.core)
+        }
+        fn is_check(&self) -> bool {
+            self.core.checkers().any()
+        }
+        fn outcome(&self) -> Option<$crate::Outcome> {
+            $crate::chess::outcome(self)
+        }
+        fn has_insufficient_material(&self, color: $crate::Color) -> bool {
+            $crate::chess::insufficient_material(&self.core.board, color)
+        }
+    };
+}
+pub(crate) use standard_rules;
 
-    fn legal_moves_into(&self, moves: &mut MoveList) {
-        legal_moves_into(&self.core, moves);
+/// Standard chess's legal en passant square, or none once the game is `over`.
+pub(crate) fn legal_ep_square_unless(over: bool, core: &Core) -> Option<Square> {
+    // A finished game has no moves, en passant included (python-chess agrees).
+    if over {
+        None
+    } else {
+        movegen::legal_ep_square(core)
     }
+}
 
-    #[inline(always)]
-    fn count_legal_moves(&self) -> u64 {
-        count_legal_moves(&self.core)
+/// Standard chess's legal moves, or none once the game is `over`.
+pub(crate) fn legal_moves_unless(over: bool, core: &Core, moves: &mut MoveList) {
+    if over {
+        moves.clear();
+    } else {
+        legal_moves_into(core, moves);
     }
+}
 
-    fn is_check(&self) -> bool {
-        self.core.checkers().any()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        outcome(self)
-    }
-
-    fn has_insufficient_material(&self, color: Color) -> bool {
-        insufficient_material(&self.core.board, color)
-    }
+/// Standard chess's number of legal moves, or 0 once the game is `over`.
+#[inline(always)]
+pub(crate) fn count_legal_moves_unless(over: bool, core: &Core) -> u64 {
+    if over { 0 } else { count_legal_moves(core) }
 }
 
 /// The legal moves of standard chess, which Chess960, three-check, king of the hill and

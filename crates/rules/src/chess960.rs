@@ -19,13 +19,11 @@
 
 use core::fmt;
 
-use crate::chess::{count_legal_moves, insufficient_material, legal_moves_into, outcome};
+use crate::chess::standard_rules;
 use crate::core::{CastlingMode, Core};
-use crate::movegen;
 use crate::rules::{core_accessors, start_position};
 use crate::{
-    Board, Color, File, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
-    Variant, validate,
+    Board, Color, File, PositionError, Rank, Role, Rules, Setup, Square, Variant, validate,
 };
 
 /// A validated Chess960 position.
@@ -124,7 +122,16 @@ impl Chess960 {
     /// first move, both sides' castling rights intact).
     #[must_use]
     pub fn start_number(&self) -> Option<u32> {
-        (0..960).find(|&n| Chess960::from_number(n).is_ok_and(|start| start == *self))
+        let board = &self.core.board;
+        let white_rank = File::ALL.map(|file| {
+            board
+                .piece_at(Square::from_coords(file, Rank::First))
+                .filter(|p| p.color == Color::White)
+                .map(|p| p.role)
+        });
+        let number = (0..960)
+            .find(|&n| Chess960::back_rank(n).ok().map(|r| r.map(Some)) == Some(white_rank))?;
+        (Chess960::from_number(number).ok()? == *self).then_some(number)
     }
 }
 
@@ -138,31 +145,7 @@ impl Rules for Chess960 {
 
     start_position!(Variant::Chess960);
     core_accessors!(play);
-
-    fn legal_ep_square(&self) -> Option<Square> {
-        movegen::legal_ep_square(&self.core)
-    }
-
-    fn legal_moves_into(&self, moves: &mut MoveList) {
-        legal_moves_into(&self.core, moves);
-    }
-
-    #[inline(always)]
-    fn count_legal_moves(&self) -> u64 {
-        count_legal_moves(&self.core)
-    }
-
-    fn is_check(&self) -> bool {
-        self.core.checkers().any()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        outcome(self)
-    }
-
-    fn has_insufficient_material(&self, color: Color) -> bool {
-        insufficient_material(&self.core.board, color)
-    }
+    standard_rules!();
 }
 
 #[cfg(test)]

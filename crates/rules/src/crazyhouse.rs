@@ -64,6 +64,7 @@ impl Crazyhouse {
 
 impl Rules for Crazyhouse {
     fn from_setup_with(mut setup: Setup, mode: CastlingMode) -> Result<Crazyhouse, PositionError> {
+        validate::no_checks(&setup)?;
         let pockets = setup.pockets.take().unwrap_or_default();
         let promoted = core::mem::take(&mut setup.promoted);
         let core = validate::core(&setup, mode)?;
@@ -174,7 +175,7 @@ impl Rules for Crazyhouse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{UciMove, parse_move, san_plus};
+    use crate::{Position, UciMove, parse_move, san_plus};
 
     fn pos(fen: &str) -> Crazyhouse {
         Crazyhouse::from_setup(fen.parse().unwrap()).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -236,6 +237,16 @@ mod tests {
         assert_eq!(
             err("4k3/8/8/8/8/8/8/4K3[PPPPPPPPPPPPPPPPP] w - - 0 1"),
             PositionError::TooMuchMaterial
+        );
+        assert_eq!(
+            err("4k3/8/8/8/8/8/8/4K3[] w - - 2+3 0 1"),
+            PositionError::UnexpectedChecks
+        );
+        assert_eq!(
+            Position::from_fen(crate::Variant::Chess, "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1")
+                .unwrap_err()
+                .to_string(),
+            "pockets are only for crazyhouse"
         );
     }
 }

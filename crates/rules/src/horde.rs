@@ -115,7 +115,8 @@ impl Rules for Horde {
         outcome(self)
     }
 
-    /// Black can always win by capturing the horde; White per [`horde_cannot_mate`].
+    /// Black can always win by capturing the horde; White by python-chess's table of what the
+    /// horde needs to mate.
     fn has_insufficient_material(&self, color: Color) -> bool {
         color == Color::White && horde_cannot_mate(&Material::of(&self.core))
     }

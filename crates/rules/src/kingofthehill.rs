@@ -7,9 +7,8 @@
 //! Moves are standard chess's; a position with a king on the hill has none (the perft
 //! convention).
 
-use crate::chess::{count_legal_moves, legal_moves_into, outcome};
+use crate::chess::{count_legal_moves_unless, legal_ep_square_unless, legal_moves_unless, outcome};
 use crate::core::{CastlingMode, Core};
-use crate::movegen;
 use crate::rules::{core_accessors, start_position};
 use crate::{
     Bitboard, Color, MoveList, Outcome, PositionError, Role, Rules, Setup, Square, Termination,
@@ -47,27 +46,16 @@ impl Rules for KingOfTheHill {
     core_accessors!(play);
 
     fn legal_ep_square(&self) -> Option<Square> {
-        // A finished game has no moves, en passant included (python-chess agrees).
-        if self.king_on_hill().is_some() {
-            return None;
-        }
-        movegen::legal_ep_square(&self.core)
+        legal_ep_square_unless(self.king_on_hill().is_some(), &self.core)
     }
 
     fn legal_moves_into(&self, moves: &mut MoveList) {
-        if self.king_on_hill().is_some() {
-            moves.clear();
-        } else {
-            legal_moves_into(&self.core, moves);
-        }
+        legal_moves_unless(self.king_on_hill().is_some(), &self.core, moves);
     }
 
     #[inline(always)]
     fn count_legal_moves(&self) -> u64 {
-        if self.king_on_hill().is_some() {
-            return 0;
-        }
-        count_legal_moves(&self.core)
+        count_legal_moves_unless(self.king_on_hill().is_some(), &self.core)
     }
 
     fn is_check(&self) -> bool {

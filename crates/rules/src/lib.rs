@@ -1,22 +1,26 @@
-//! chessd's rules engine: standard chess (FIDE) and Racing Kings (lichess rules), with legal
-//! move generation on bitboards, game records and notation. Pure: no I/O, no async, no
-//! allocation on the move-generation path.
+//! chessd's rules engine: standard chess (FIDE), Racing Kings and every other variant lichess
+//! plays (Chess960, Three-check, King of the Hill, Antichess, Atomic, Horde, Crazyhouse), with
+//! legal move generation on bitboards, game records and notation. Pure: no I/O, no async, no
+//! allocation on the move-generation path. The manual is `crates/rules/README.md`.
 //!
-//! Layout (one concern per file, re-exported flat from here):
-//! - `color`, `role`, `square`, `bitboard`: the vocabulary (`Color`, `Role`, `Piece`, `File`,
-//!   `Rank`, `Square`, `Bitboard`).
+//! Layout, bottom to top (one concern per file, re-exported flat from here):
+//! - `color`, `bycolor`, `role`, `square`, `bitboard`, `pocket`: the vocabulary (`Color`,
+//!   `ByColor`, `Role`, `Piece`, `File`, `Rank`, `Square`, `Bitboard`, `Pocket`).
 //! - `attacks` (with `build.rs`): attack tables and magic bitboards.
-//! - `board`: piece placement. `setup`: an unchecked position and `PositionError`.
-//! - `fen`: FEN text <-> `Setup`.
-//! - `mv`: `Move`, `MoveList`. `movegen`: the legal move generator both variants share.
-//! - `position`: the `Rules` trait, shared state, and `Position`, the enum over variants.
-//! - `chess`: standard chess rules. `racingkings`: the Racing Kings rules (quoted there).
+//! - `board`: piece placement. `setup`: an unchecked position and `PositionError`. `fen`: FEN
+//!   text <-> `Setup`. `variant`: `Variant`, the games' names. `mv`: `Move`, `MoveList`.
+//! - `core`: the state every position shares and unchecked play. `validate`: the checks a
+//!   setup passes. `sink`: where generated moves go. `movegen`: the shared generator.
+//! - `rules`: the `Rules` trait every position implements, `PlayError`, `FenError`.
+//! - One file per variant, each quoting its rule: `chess`, `racingkings`, `chess960`,
+//!   `threecheck`, `kingofthehill`, `antichess`, `atomic`, `horde`, `crazyhouse`.
+//! - `position`: `Position`, the enum over the variants.
 //! - `outcome`: `Outcome`, `Termination`. `game`: `Game`, the record with repetition and
-//!   move-count rules. `zobrist`: repetition keys.
-//! - `uci`, `san`: move notation both ways. `pgn`: PGN export. `perft`: node counting.
+//!   move-count rules. `zobrist`: repetition keys. `uci`, `san`: move notation both ways.
+//!   `pgn`: PGN export. `perft`: node counting.
 //!
 //! ```
-//! use chessd_rules::{Game, DrawRule, Position, Variant, Rules};
+//! use chessd_rules::{DrawRule, Game, Position, Rules, Termination, Variant};
 //!
 //! let mut game = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
 //! for m in ["f3", "e5", "g4", "Qh4#"] {
@@ -24,9 +28,28 @@
 //! }
 //! assert_eq!(game.outcome().unwrap().result(), "0-1");
 //! assert_eq!(Position::new(Variant::RacingKings).legal_moves().len(), 21);
+//!
+//! // Crazyhouse: a captured pawn goes to the capturer's pocket and is dropped back.
+//! let mut zh = Game::new(Position::new(Variant::Crazyhouse), DrawRule::Claim);
+//! for m in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "P@d4"] {
+//!     zh.play_text(m).unwrap();
+//! }
+//! assert_eq!(zh.position().fen(), "rnb1kbnr/ppp1pppp/8/q7/3P4/2N5/PPPP1PPP/R1BQKBNR[p] b KQkq - 3 4");
+//!
+//! // King of the Hill: the king on d4 wins at once.
+//! let mut koth = Game::new(Position::new(Variant::KingOfTheHill), DrawRule::Claim);
+//! for m in ["e4", "e5", "Ke2", "Ke7", "Ke3", "Ke6", "d4", "exd4+", "Kxd4"] {
+//!     koth.play_text(m).unwrap();
+//! }
+//! assert_eq!(koth.outcome().unwrap().termination, Termination::KingOfTheHill);
 //! ```
 
 #![forbid(unsafe_code)]
+
+// The manual's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
 
 pub mod attacks;
 mod bitboard;

@@ -127,13 +127,15 @@ pub(crate) fn generate<F: Flavor, S: Sink>(
     let kings = board.by_role(Role::King) & ours;
     if F::HORDE && kings.is_empty() {
         gen_pieces::<Standard, S>(core, Square::A1, Bitboard::EMPTY, !ours, NO_FILTER, sink);
+        let (none, all) = (Bitboard::EMPTY, Bitboard::FULL);
         gen_pawns(
             core,
             Square::A1,
-            Bitboard::EMPTY,
-            Bitboard::FULL,
-            Bitboard::FULL,
+            none,
+            all,
+            all,
             true,
+            PawnKind::Promotion,
             sink,
         );
         let ep = ep_capturers(core);
@@ -175,7 +177,17 @@ pub(crate) fn generate<F: Flavor, S: Sink>(
     if F::RACING {
         return target_mask;
     }
-    gen_pawns(core, ksq, pinned, target_mask, target_mask, false, sink);
+    let promotion = PawnKind::Promotion;
+    gen_pawns(
+        core,
+        ksq,
+        pinned,
+        target_mask,
+        target_mask,
+        false,
+        promotion,
+        sink,
+    );
     gen_en_passant(core, ksq, sink);
     if checkers.is_empty() {
         gen_castling(core, ksq, Bitboard::EMPTY, sink);
@@ -224,36 +236,12 @@ pub(crate) fn gen_pieces<F: Flavor, S: Sink>(
 }
 
 /// Pawn pushes to `pushes` and captures to `captures` (each also limited to empty squares or
-/// enemy pieces), promotions expanded; pinned pawns stay on their line to `ksq`. With
-/// `first_rank`, pawns on their first rank may double-step too (horde). Antichess calls
-/// [`gen_pawns_with`] for its king promotions.
-#[inline(always)]
-pub(crate) fn gen_pawns<S: Sink>(
-    core: &Core,
-    ksq: Square,
-    pinned: Bitboard,
-    pushes: Bitboard,
-    captures: Bitboard,
-    first_rank: bool,
-    sink: &mut S,
-) {
-    gen_pawns_with(
-        core,
-        ksq,
-        pinned,
-        pushes,
-        captures,
-        first_rank,
-        PawnKind::Promotion,
-        sink,
-    );
-}
-
-/// [`gen_pawns`] with the promotion set `promotion` ([`PawnKind::Promotion`] or
-/// [`PawnKind::PromotionWithKing`]).
+/// enemy pieces), promotions expanded as `promotion` says ([`PawnKind::Promotion`], or
+/// [`PawnKind::PromotionWithKing`] in antichess); pinned pawns stay on their line to `ksq`.
+/// With `first_rank`, pawns on their first rank may double-step too (horde).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(crate) fn gen_pawns_with<S: Sink>(
+pub(crate) fn gen_pawns<S: Sink>(
     core: &Core,
     ksq: Square,
     pinned: Bitboard,

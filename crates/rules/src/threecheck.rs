@@ -10,9 +10,8 @@
 //! Moves are standard chess's; a position where a side has given its third check has none
 //! (the perft convention). FEN is written in python-chess's form (checks left).
 
-use crate::chess::{count_legal_moves, legal_moves_into, outcome};
+use crate::chess::{count_legal_moves_unless, legal_ep_square_unless, legal_moves_unless, outcome};
 use crate::core::{CastlingMode, Core};
-use crate::movegen;
 use crate::rules::{core_accessors, start_position};
 use crate::{
     ByColor, Color, Move, MoveList, Outcome, PositionError, Role, Rules, Setup, Square,
@@ -63,27 +62,16 @@ impl Rules for ThreeCheck {
     }
 
     fn legal_ep_square(&self) -> Option<Square> {
-        // A finished game has no moves, en passant included (python-chess agrees).
-        if self.winner().is_some() {
-            return None;
-        }
-        movegen::legal_ep_square(&self.core)
+        legal_ep_square_unless(self.winner().is_some(), &self.core)
     }
 
     fn legal_moves_into(&self, moves: &mut MoveList) {
-        if self.winner().is_some() {
-            moves.clear();
-        } else {
-            legal_moves_into(&self.core, moves);
-        }
+        legal_moves_unless(self.winner().is_some(), &self.core, moves);
     }
 
     #[inline(always)]
     fn count_legal_moves(&self) -> u64 {
-        if self.winner().is_some() {
-            return 0;
-        }
-        count_legal_moves(&self.core)
+        count_legal_moves_unless(self.winner().is_some(), &self.core)
     }
 
     #[inline]

@@ -38,6 +38,11 @@ pub(crate) fn no_variant_state(setup: &Setup) -> Result<(), PositionError> {
     {
         return Err(PositionError::UnexpectedPockets);
     }
+    no_checks(setup)
+}
+
+/// No check counters other than the start's (only three-check has them).
+pub(crate) fn no_checks(setup: &Setup) -> Result<(), PositionError> {
     if setup
         .remaining_checks
         .is_some_and(|c| c != ByColor::new(3, 3))

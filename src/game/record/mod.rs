@@ -31,7 +31,7 @@ use super::event::EventRow;
 use super::header::GameHeader;
 use super::log::{LogEntry, LogKind};
 use super::replay::{Replay, mover_of};
-use super::time::{Now, from_epoch_ms};
+use super::time::{Now, epoch_ms, from_epoch_ms};
 use super::token::Seats;
 use super::view::GameView;
 
@@ -88,7 +88,9 @@ impl GameRecord {
             new.draw_rule,
             new.time_control,
             seats,
-            now.wall,
+            // Every store keeps creation times in milliseconds; rounding here makes the
+            // creating process report the same time as one that reloads the game.
+            from_epoch_ms(epoch_ms(now.wall)),
             now,
         )
     }

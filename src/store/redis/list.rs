@@ -178,8 +178,7 @@ impl Inner {
                 .unwrap_or(0)
         };
         Ok(Stats {
-            // The API has values for these two variants only, so far.
-            variants: [Variant::Chess, Variant::RacingKings]
+            variants: Variant::ALL
                 .iter()
                 .map(|&variant| VariantStats {
                     variant,

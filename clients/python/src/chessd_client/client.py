@@ -187,9 +187,13 @@ class Client:
         initial: Optional[timedelta] = None,
         increment: timedelta = timedelta(0),
         draw_rule: DrawRule = DrawRule.CLAIM,
+        chess960_start: Optional[int] = None,
         request_id: Optional[str] = None,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
+
+        ``chess960_start`` (0 to 959, Chess960 only) picks the start position by its standard
+        number; without it (and without ``start_fen``) the server draws one.
 
         Retried safely: the request always carries a ``request_id`` (random unless given), and
         the server answers a repeat with the same game and tokens.
@@ -202,6 +206,8 @@ class Client:
             draw_rule=_wire(draw_rule),
             request_id=request_id or new_request_id(),
         )
+        if chess960_start is not None:
+            request.chess960_start = chess960_start
         if initial is not None:
             request.time_control.initial.CopyFrom(_duration(initial))
             request.time_control.increment.CopyFrom(_duration(increment))

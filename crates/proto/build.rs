@@ -1,11 +1,14 @@
-//! Code generation for the gRPC API: compiles `proto/chessd/v1/chessd.proto` with `protox`
-//! (pure Rust, so no system `protoc` is needed), generates the tonic server and client with
-//! `tonic-prost-build`, and writes the encoded descriptor set that server reflection serves.
+//! Code generation for the gRPC API: compiles the repository's `proto/chessd/v1/chessd.proto`
+//! with `protox` (pure Rust, so no system `protoc` is needed), generates the tonic server and
+//! client with `tonic-prost-build`, and writes the encoded descriptor set that server reflection
+//! serves.
 
 use std::path::PathBuf;
 
-const PROTO_ROOT: &str = "proto";
-const PROTO_FILE: &str = "proto/chessd/v1/chessd.proto";
+/// The API lives at the top of the repository (`proto/`), apart from any one crate: buf lints
+/// it there and every client generates from the same file.
+const PROTO_ROOT: &str = "../../proto";
+const PROTO_FILE: &str = "../../proto/chessd/v1/chessd.proto";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed={PROTO_ROOT}");

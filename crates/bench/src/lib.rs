@@ -1,0 +1,38 @@
+//! chessd-bench: the load generator of chessd, a client of its public gRPC API.
+//!
+//! Every benchmark of the service lives here, and its figures (docs/performance.md) come
+//! from this crate's binary, `chessd-bench`:
+//! - the default mode (`play`): bot games over real gRPC on loopback, with watchers, then idle
+//!   games: SubmitMove throughput and latency, WatchGame delivery latency, server CPU and
+//!   memory per idle game;
+//! - `stores`: SubmitMove in memory and on SQLite, side by side;
+//! - `echo`: a bare-tonic echo service and its loads, the yardstick chessd is read against.
+//!
+//! The target is a running chessd (`--addr`, loopback only) or, by default, one started in
+//! this process through `chessd::run`.
+//!
+//! Layout:
+//! - `flags`: the command line and its bounds; `error`: [`error::BenchError`].
+//! - `server`: the in-process chessd; `channels`: connections and call deadlines.
+//! - `shared`: what the play phase's tasks share; `bots`: the players; `watchers`: the
+//!   spectators and delivery latency; `play`: the play phase; `idle`: the idle-games phase.
+//! - `measure`: histograms, `/proc` memory and CPU; `report`: the printed lines.
+//! - `load`: the default mode end to end; `stores`: memory against SQLite.
+//! - `echo`: the yardstick's proto, server and loads.
+
+#![forbid(unsafe_code)]
+
+pub mod bots;
+pub mod channels;
+pub mod echo;
+pub mod error;
+pub mod flags;
+pub mod idle;
+pub mod load;
+pub mod measure;
+pub mod play;
+pub mod report;
+pub mod server;
+pub mod shared;
+pub mod stores;
+pub mod watchers;

@@ -1,0 +1,95 @@
+//! Every variant survives a crash: games of each variant are played from their start (a
+//! drawn Chess960 start among them) through random legal moves, which bring drops, promoted
+//! pieces, explosions, castling as king-takes-rook and check counters along; after SIGKILL
+//! and a restart each game has the same moves, position, pockets and checks, and plays on.
+
+use chessd::proto as pb;
+
+use crate::support::{self, DataDir, Server};
+
+const VARIANTS: [pb::Variant; 9] = [
+    pb::Variant::Chess,
+    pb::Variant::RacingKings,
+    pb::Variant::Chess960,
+    pb::Variant::ThreeCheck,
+    pb::Variant::KingOfTheHill,
+    pb::Variant::Antichess,
+    pb::Variant::Atomic,
+    pb::Variant::Horde,
+    pb::Variant::Crazyhouse,
+];
+
+/// Plays up to `plies` moves picked from the legal ones; returns the game after them.
+async fn random_moves(
+    client: &mut support::Client,
+    seats: &support::Seats,
+    salt: u64,
+    plies: u32,
+) -> pb::Game {
+    let mut game = support::get(client, &seats.id).await;
+    for _ in 0..plies {
+        let Some(mv) = support::pick(&game, salt) else {
+            break;
+        };
+        let played = support::play(client, seats, game.ply, &mv, "")
+            .await
+            .unwrap_or_else(|s| panic!("{mv} at {}: {}", game.fen, s.message()));
+        game = played.game.expect("the game after the move");
+    }
+    support::get(client, &seats.id).await
+}
+
+/// What must come back unchanged.
+fn state(
+    game: &pb::Game,
+) -> (
+    Vec<String>,
+    String,
+    Option<pb::Pockets>,
+    Option<pb::CheckCounts>,
+    i32,
+) {
+    (
+        support::ucis(game),
+        game.fen.clone(),
+        game.pockets,
+        game.checks_given,
+        game.status,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_variant_survives_a_crash() {
+    let dir = DataDir::new("variants");
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    let mut games = Vec::new();
+    for (i, variant) in VARIANTS.into_iter().enumerate() {
+        let seats = support::create(
+            &mut client,
+            pb::CreateGameRequest {
+                variant: variant as i32,
+                white_player: "w".into(),
+                black_player: "b".into(),
+                ..Default::default()
+            },
+        )
+        .await;
+        let game = random_moves(&mut client, &seats, 7 + i as u64, 60).await;
+        assert!(game.ply > 0, "{variant:?} played no move");
+        games.push((variant, seats, state(&game)));
+    }
+    server.kill();
+
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    for (i, (variant, seats, before)) in games.iter().enumerate() {
+        let game = support::get(&mut client, &seats.id).await;
+        assert_eq!(&state(&game), before, "{variant:?} after the restart");
+        // It plays on where it can (a game the random moves ended stays over).
+        if game.status == pb::GameStatus::Ongoing as i32 {
+            let on = random_moves(&mut client, seats, 100 + i as u64, 4).await;
+            assert!(on.ply > game.ply, "{variant:?} plays on after the restart");
+        }
+    }
+}
