@@ -11,6 +11,7 @@ mod games;
 mod idempotency;
 mod labels;
 mod ops;
+mod players;
 mod support;
 mod variants;
 mod views;
