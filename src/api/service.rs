@@ -13,7 +13,7 @@ use tracing::Span;
 use crate::api::call::{Credential, caller, credential, rpc_span, traced};
 use crate::api::decode;
 use crate::api::encode;
-use crate::api::feed::{FeedPump, FeedSlots, FeedStream, PlayerMode};
+use crate::api::feed::{FeedPump, FeedSlots, FeedStream, PlayerMode, Reader};
 use crate::api::pgn;
 use crate::api::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
 use crate::error::ServiceError;
@@ -486,8 +486,7 @@ impl<S: GameStore> GameService for GameApi<S> {
             let pump = FeedPump::new(
                 self.store.clone(),
                 subscription,
-                filter,
-                player,
+                Reader { filter, player },
                 place,
                 &self.pump,
                 reset,

@@ -421,8 +421,10 @@ async fn moves_and_filters() {
 /// from a heartbeat's cursor starts after them.
 #[tokio::test]
 async fn heartbeats_carry_the_cursor() {
-    let mut config = ServerConfig::default();
-    config.heartbeat = Duration::from_millis(200);
+    let config = ServerConfig {
+        heartbeat: Duration::from_millis(200),
+        ..Default::default()
+    };
     let server = start_with(config).await;
     let mut client = server.client().await;
     let mut only_rated = feed(

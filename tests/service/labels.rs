@@ -219,7 +219,7 @@ async fn list_filters_need_every_label() {
     );
     assert_eq!(
         ids(&mut client, by(&[("tournament", "t1"), ("round", "1")])).await,
-        [t1r1.id.clone()]
+        std::slice::from_ref(&t1r1.id)
     );
     assert_eq!(
         ids(&mut client, by(&[("round", "1")])).await,
@@ -230,7 +230,10 @@ async fn list_filters_need_every_label() {
         player_id: "user-2".into(),
         ..Default::default()
     };
-    assert_eq!(ids(&mut client, player).await, [bound.id.clone()]);
+    assert_eq!(
+        ids(&mut client, player).await,
+        std::slice::from_ref(&bound.id)
+    );
 }
 
 /// GetStats with labels counts the results of the finished games that carry them all: a

@@ -25,7 +25,7 @@
 pub mod pump;
 pub mod slots;
 
-pub use self::pump::{FeedPump, PlayerMode};
+pub use self::pump::{FeedPump, PlayerMode, Reader};
 pub use self::slots::{FeedSlot, FeedSlots};
 
 use crate::api::watch::WatchStream;

@@ -32,6 +32,12 @@ struct Slot {
     _place: FeedSlot,
 }
 
+/// What one consumer reads: its filter and, in player mode, its player.
+pub struct Reader {
+    pub filter: FeedFilter,
+    pub player: Option<PlayerMode>,
+}
+
 /// A player-mode stream's player, whose token is checked again at every revocation.
 pub struct PlayerMode {
     pub player: PlayerId,
@@ -74,14 +80,13 @@ pub struct FeedPump<S> {
 }
 
 impl<S: GameStore> FeedPump<S> {
-    /// A pump from `subscription` into `feed`, holding `place` (the stream's bound) while it
-    /// runs.
+    /// A pump from `subscription` into `feed` for `reader`, holding `place` (the stream's
+    /// bound) while it runs.
     #[must_use]
     pub fn new(
         store: Arc<S>,
         subscription: FeedSubscription,
-        filter: FeedFilter,
-        player: Option<PlayerMode>,
+        reader: Reader,
         place: FeedSlot,
         config: &PumpConfig,
         reset: StreamReset,
@@ -91,8 +96,8 @@ impl<S: GameStore> FeedPump<S> {
         FeedPump {
             store,
             cursor: subscription.start,
-            filter,
-            player,
+            filter: reader.filter,
+            player: reader.player,
             revocations,
             running: subscription.running,
             live: Some(subscription.live),

@@ -277,7 +277,7 @@ impl Inner {
             }
             all.extend(entries.into_iter().map(|(p, e)| (p, bucket, e)));
         }
-        all.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        all.sort_by_key(|a| (a.0, a.1));
         Ok(all
             .into_iter()
             .filter(|(pos, _, _)| frontier.is_none_or(|f| *pos <= f))

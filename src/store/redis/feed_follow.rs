@@ -108,7 +108,7 @@ impl FeedFollow {
                 }
             }
         }
-        new.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        new.sort_by_key(|a| (a.0, a.1));
         let mut guard = self.lock();
         let state = &mut *guard;
         if gap {

@@ -23,6 +23,10 @@ pub const CACHE_GAMES: usize = 16_384;
 /// How many times an action is applied again after losing a race before giving up.
 pub const MAX_ATTEMPTS: usize = 16;
 
+/// One remembered creation: its request key, the game, and the seat tokens minted (none for a
+/// seat bound to a player without one).
+pub type Remembered = (String, GameId, chessd_rules::ByColor<Option<SeatToken>>);
+
 #[derive(Debug)]
 pub struct Inner {
     /// Multiplexed and self-reconnecting (one Redis, or every node of a cluster): every call
@@ -39,7 +43,7 @@ pub struct Inner {
     /// The tokens of this replica's recent creations by request key, oldest first, so a
     /// CreateGame retried here gets its tokens back (Redis keeps only their digests). A std
     /// mutex: held to insert or look up one entry.
-    pub creations: Mutex<VecDeque<(String, GameId, chessd_rules::ByColor<Option<SeatToken>>)>>,
+    pub creations: Mutex<VecDeque<Remembered>>,
     /// Whether Redis answered the last probe (the health service follows it).
     pub ready: watch::Sender<bool>,
     /// The last probe that reached Redis found keys of the layout before buckets: every call
