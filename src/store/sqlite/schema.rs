@@ -15,7 +15,7 @@ use crate::store::sqlite::error::OpenError;
 pub const DB_FILE: &str = "chessd.db";
 
 /// The schema this build writes; older files are migrated to it at start (see
-/// [`migrate_v1`], [`migrate_v2`]), newer ones are refused.
+/// [`migrate_v1`], `migrate_v2`), newer ones are refused.
 ///
 /// - 1: seat tokens in clear (`white_token`, `black_token`).
 /// - 2: their SHA-256 digests instead (`white_digest`, `black_digest`, 32-byte blobs).
@@ -215,7 +215,7 @@ pub fn migrate_v2(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     Ok(())
 }
 
-/// Migrates a schema 1 database to schema 2 (then [`migrate_v2`] takes it to 3): each game's
+/// Migrates a schema 1 database to schema 2 (then `migrate_v2` takes it to 3): each game's
 /// clear seat tokens become their
 /// digests, in one transaction (a failure changes nothing), then the file is vacuumed and its
 /// WAL truncated so the clear tokens are gone from every page, not just unlinked.
