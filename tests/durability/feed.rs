@@ -1,7 +1,7 @@
 //! The feed (WatchGames) and player tokens across a restart: a consumer killed with the server
 //! resumes from its last cursor and sees every later event exactly once, in order; a player
 //! token, kept on disk only as a digest, still opens its seats after a crash, and a revocation
-//! survives one.
+//! survives one. A schema 2 database (before all this) is migrated.
 
 use std::time::Duration;
 
@@ -212,4 +212,160 @@ async fn player_tokens_survive_a_crash_as_digests() {
     let refused = client.submit_move(mv(&revoked.token)).await.unwrap_err();
     assert_eq!(crate::common::reason(&refused), "TOKEN_INVALID");
     client.submit_move(mv(&kept.token)).await.unwrap();
+}
+
+/// The schema chessd wrote before the feed (2: seat token digests, no labels, player ids,
+/// feed or player tokens), kept here as the migration's input.
+const SCHEMA_V2: &str = "
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    variant TEXT NOT NULL,
+    start_fen TEXT NOT NULL,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    initial_ms INTEGER,
+    increment_ms INTEGER,
+    draw_rule INTEGER NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    request_id TEXT,
+    ended_at_ms INTEGER,
+    white_digest BLOB NOT NULL DEFAULT x'',
+    black_digest BLOB NOT NULL DEFAULT x''
+) WITHOUT ROWID;
+CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
+CREATE TABLE events (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    seat INTEGER,
+    mv TEXT,
+    request_id TEXT,
+    log_white_ms INTEGER,
+    log_black_ms INTEGER,
+    clocks_stopped INTEGER,
+    white_ms INTEGER,
+    black_ms INTEGER,
+    winner INTEGER,
+    termination INTEGER,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE stats (
+    variant TEXT PRIMARY KEY,
+    white_wins INTEGER NOT NULL,
+    black_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL
+) WITHOUT ROWID;
+PRAGMA user_version = 2;
+";
+
+/// A schema 2 database is migrated to 3 at start: its game comes back as it was (no labels,
+/// no bound players), and the new parts work on it: a labelled game, a player token, the
+/// feed from a cursor across another restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_2_database_is_migrated() {
+    let dir = DataDir::new("schema2");
+    let keys = dir.path().join("keys");
+    std::fs::write(&keys, format!("{KEY}\n")).unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let id = "06H2VNYWZK5VP";
+    {
+        let conn = rusqlite::Connection::open(data.join("chessd.db")).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.execute_batch(SCHEMA_V2).unwrap();
+        conn.execute(
+            "INSERT INTO games (id, variant, start_fen, white, black, draw_rule, created_at_ms,
+                 white_digest, black_digest)
+             VALUES (?1, 'chess', ?2, 'ann', 'bob', 0, 1, zeroblob(32), zeroblob(32))",
+            rusqlite::params![
+                id,
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            ],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, clocks_stopped)
+             VALUES (?1, 1, 2, 0, 0, 'e2e4', 0)",
+            [id],
+        )
+        .unwrap();
+    }
+    let flags = [
+        "--api-key-file",
+        keys.to_str().unwrap(),
+        "--heartbeat",
+        "200ms",
+    ];
+    let server = Server::start(&data, &flags);
+    let mut client = server.client().await;
+    let old = support::get(&mut client, id).await;
+    assert_eq!((old.ply, old.white_player.as_str()), (1, "ann"));
+    assert!(old.labels.is_empty() && old.white_player_id.is_empty());
+    let token = client
+        .issue_player_token(keyed(pb::IssuePlayerTokenRequest {
+            player_id: "bot-1".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .token;
+    let mut feed = client
+        .watch_games(keyed(pb::WatchGamesRequest::default()))
+        .await
+        .unwrap()
+        .into_inner();
+    let beat = next(&mut feed).await;
+    assert!(matches!(beat.event, Some(Event::Heartbeat(_))), "{beat:?}");
+    let game = client
+        .create_game(keyed(pb::CreateGameRequest {
+            variant: pb::Variant::Chess as i32,
+            white_player_id: "bot-1".into(),
+            labels: [("round".to_owned(), "1".to_owned())].into(),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let new_id = game.game.unwrap().game_id;
+    let status = server.terminate();
+    assert!(status.success(), "{status}");
+    let conn = rusqlite::Connection::open(data.join("chessd.db")).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 3);
+    drop(conn);
+
+    let server = Server::start(&data, &flags);
+    let mut client = server.client().await;
+    let mut resumed = client
+        .watch_games(keyed(pb::WatchGamesRequest {
+            after_cursor: beat.cursor,
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        what(&next_event(&mut resumed).await),
+        format!("created {new_id}")
+    );
+    let labelled = support::get(&mut client, &new_id).await;
+    assert_eq!(labelled.labels["round"], "1");
+    client
+        .submit_move(authed(
+            pb::SubmitMoveRequest {
+                game_id: new_id,
+                r#move: "e2e4".into(),
+                ..Default::default()
+            },
+            &token,
+        ))
+        .await
+        .unwrap();
 }
