@@ -517,6 +517,49 @@ async fn old_cursors_are_refused_with_the_oldest() {
     );
 }
 
+/// `--feed-retention`: events older than it are forgotten, and a cursor before them is refused
+/// with the oldest cursor, never a silent gap; that one resumes with what came since.
+#[tokio::test]
+async fn cursors_past_the_retention_are_refused() {
+    let mut config = ServerConfig::default();
+    config.store.limits.feed_retention = Duration::from_millis(300);
+    let server = start_with(config).await;
+    let mut client = server.client().await;
+    let mut stream = feed(&mut client, pb::WatchGamesRequest::default())
+        .await
+        .unwrap();
+    let first = labelled(&mut client, "a", "b", &[]).await;
+    let m = next_feed(&mut stream).await.unwrap();
+    assert_eq!(what(&m), format!("created {}", first.id));
+    let old = m.cursor;
+    // An event after the cursor: once it is forgotten, resuming from `old` would skip it.
+    // (A cursor past everything forgotten stays good: nothing after it is missing.)
+    labelled(&mut client, "c", "d", &[]).await;
+    // The Redis store trims in its background sweep (every second).
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let status = loop {
+        match feed(&mut client, after(&old)).await {
+            Err(status) => break status,
+            Ok(_) => {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the old cursor stays valid"
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    assert_refused::<()>(Err(status.clone()), Code::OutOfRange, "CURSOR_OUT_OF_RANGE");
+    let oldest = status.get_details_error_info().unwrap().metadata["oldest_cursor"].clone();
+    assert_ne!(oldest, old);
+    let third = labelled(&mut client, "e", "f", &[]).await;
+    let mut rest = feed(&mut client, after(&oldest)).await.unwrap();
+    assert_eq!(
+        what(&next_feed(&mut rest).await.unwrap()),
+        format!("created {}", third.id)
+    );
+}
+
 /// A consumer that takes nothing for the stall timeout is cut off with FEED_TOO_SLOW and the
 /// cursor to resume from, which gives the rest exactly once.
 #[tokio::test]
