@@ -7,6 +7,7 @@ mod common;
 mod concurrency;
 mod errors;
 mod feed;
+mod feed_bounds;
 mod games;
 mod idempotency;
 mod labels;
