@@ -48,6 +48,14 @@ pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// `--max-live-games` (untimed games have no flag to end them).
 pub const DEFAULT_ABANDON_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// How long the feed (WatchGames) keeps an event (`--feed-retention`): a consumer that was
+/// down for up to a day resumes where it stopped.
+pub const DEFAULT_FEED_RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Feed events kept at most, whatever their age (`--feed-max-events`): the feed's memory (and
+/// file, and Redis) bound when games are many and moves are fast.
+pub const DEFAULT_FEED_MAX_EVENTS: usize = 1_000_000;
+
 /// What the server needs besides its listener.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerConfig {
@@ -98,6 +106,8 @@ impl Default for ServerConfig {
                     watch_buffer: DEFAULT_WATCH_BUFFER,
                     retention: None,
                     abandon_after: Some(DEFAULT_ABANDON_AFTER),
+                    feed_retention: DEFAULT_FEED_RETENTION,
+                    feed_max_events: DEFAULT_FEED_MAX_EVENTS,
                 },
             },
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
@@ -218,6 +228,15 @@ pub struct ServeArgs {
     /// Traces over OTLP (see `telemetry`).
     #[command(flatten)]
     pub telemetry: TelemetryArgs,
+
+    /// How long the feed (WatchGames) keeps an event; an older cursor is refused (e.g. 24h,
+    /// 7d).
+    #[arg(long, env = "CHESSD_FEED_RETENTION", default_value = "24h", value_parser = retention)]
+    pub feed_retention: Duration,
+
+    /// Feed events kept at most, the oldest forgotten first, whatever their age.
+    #[arg(long, env = "CHESSD_FEED_MAX_EVENTS", default_value_t = DEFAULT_FEED_MAX_EVENTS, value_parser = count)]
+    pub feed_max_events: usize,
 }
 
 /// `--abandon-after`: a time, or `None` for `off`.
@@ -257,6 +276,8 @@ impl ServeArgs {
                     watch_buffer: self.watch_buffer,
                     retention: self.retention,
                     abandon_after: self.abandon_after.0,
+                    feed_retention: self.feed_retention,
+                    feed_max_events: self.feed_max_events,
                 },
             },
             max_request_bytes: self.max_request_bytes,

@@ -67,6 +67,16 @@ pub enum ServiceError {
     MissingToken,
     /// The token is malformed or is neither seat's token of this game.
     InvalidToken,
+    /// A player token that is malformed, was never issued, or was revoked.
+    InvalidPlayerToken,
+    /// A player token's stream ended because the token was revoked.
+    TokenRevoked,
+    /// A player token of a player bound to neither seat of the game (or, on WatchGames, a
+    /// `player_id` that is not the token's player).
+    PlayerNotSeated,
+    /// Player tokens exist only where API keys do (`--api-key-file`): without them nobody
+    /// could be kept from minting a token for someone else's player id.
+    PlayerTokensDisabled,
     /// A valid seat token, but this action belongs to the other seat.
     WrongSeat { seat: Color, required: Color },
     /// A backend call without an API key while `--api-key-file` is set.
@@ -99,6 +109,15 @@ pub enum ServiceError {
     SeqOutOfRange { after_seq: u64, last_seq: u64 },
     /// The server is draining; a stream says from which seq to resume elsewhere.
     ShuttingDown { resume_after_seq: Option<u64> },
+    /// The server is draining; a WatchGames stream says from which cursor to resume elsewhere.
+    FeedShuttingDown { resume_after_cursor: String },
+    /// `after_cursor` is older than the feed keeps (`--feed-retention`), or from another
+    /// deployment: resuming would leave a gap. `oldest_cursor` is the oldest that resumes.
+    CursorOutOfRange { oldest_cursor: String },
+    /// A WatchGames consumer took nothing for the stall timeout and was cut off.
+    FeedTooSlow { resume_after_cursor: String },
+    /// The WatchGames streams allowed are open: this address's (`per_peer`), or the server's.
+    TooManyFeeds { limit: usize, per_peer: bool },
     /// The shared game store (Redis) cannot be reached or did not answer in time. The cause is
     /// logged where it happened; clients are told to retry (a retry with the same `request_id`
     /// plays nothing twice).
@@ -143,7 +162,10 @@ impl ServiceError {
             E::NoDrawOffer => (Code::FailedPrecondition, "NO_DRAW_OFFER"),
             E::PlyMismatch { .. } => (Code::Aborted, "PLY_MISMATCH"),
             E::MissingToken => (Code::Unauthenticated, "TOKEN_MISSING"),
-            E::InvalidToken => (Code::Unauthenticated, "TOKEN_INVALID"),
+            E::InvalidToken | E::InvalidPlayerToken => (Code::Unauthenticated, "TOKEN_INVALID"),
+            E::TokenRevoked => (Code::Unauthenticated, "TOKEN_REVOKED"),
+            E::PlayerNotSeated => (Code::PermissionDenied, "PLAYER_NOT_SEATED"),
+            E::PlayerTokensDisabled => (Code::FailedPrecondition, "PLAYER_TOKENS_DISABLED"),
             E::WrongSeat { .. } => (Code::PermissionDenied, "WRONG_SEAT"),
             E::ApiKeyMissing => (Code::Unauthenticated, "API_KEY_MISSING"),
             E::ApiKeyInvalid => (Code::Unauthenticated, "API_KEY_INVALID"),
@@ -157,7 +179,12 @@ impl ServiceError {
             E::RequestTooLarge { .. } => (Code::ResourceExhausted, "REQUEST_TOO_LARGE"),
             E::WatcherTooSlow { .. } => (Code::ResourceExhausted, "WATCHER_TOO_SLOW"),
             E::SeqOutOfRange { .. } => (Code::OutOfRange, "SEQ_OUT_OF_RANGE"),
-            E::ShuttingDown { .. } => (Code::Unavailable, "SHUTTING_DOWN"),
+            E::ShuttingDown { .. } | E::FeedShuttingDown { .. } => {
+                (Code::Unavailable, "SHUTTING_DOWN")
+            }
+            E::CursorOutOfRange { .. } => (Code::OutOfRange, "CURSOR_OUT_OF_RANGE"),
+            E::FeedTooSlow { .. } => (Code::ResourceExhausted, "FEED_TOO_SLOW"),
+            E::TooManyFeeds { .. } => (Code::ResourceExhausted, "TOO_MANY_FEEDS"),
             E::StoreUnavailable => (Code::Unavailable, "STORE_UNAVAILABLE"),
             E::Internal(_) => (Code::Internal, "INTERNAL"),
         }
@@ -198,6 +225,19 @@ impl ServiceError {
             } => {
                 vec![("resume_after_seq", resume_after_seq.to_string())]
             }
+            E::FeedShuttingDown {
+                resume_after_cursor,
+            }
+            | E::FeedTooSlow {
+                resume_after_cursor,
+            } => vec![("resume_after_cursor", resume_after_cursor.clone())],
+            E::CursorOutOfRange { oldest_cursor } => {
+                vec![("oldest_cursor", oldest_cursor.clone())]
+            }
+            E::TooManyFeeds { limit, per_peer } => vec![
+                ("limit", limit.to_string()),
+                ("scope", if *per_peer { "peer" } else { "server" }.into()),
+            ],
             E::SeqOutOfRange {
                 after_seq,
                 last_seq,
@@ -293,6 +333,12 @@ impl fmt::Display for ServiceError {
             }
             E::MissingToken => f.write_str("missing seat token: send metadata 'authorization: Bearer <token>'"),
             E::InvalidToken => f.write_str("invalid seat token: it is neither seat's token of this game"),
+            E::InvalidPlayerToken => f.write_str("invalid player token: it is malformed, was never issued, or was revoked"),
+            E::TokenRevoked => f.write_str("the player token was revoked"),
+            E::PlayerNotSeated => f.write_str("the player token's player holds no seat in this game"),
+            E::PlayerTokensDisabled => f.write_str(
+                "player tokens need API keys: this server runs without --api-key-file, so it issues and accepts none",
+            ),
             E::WrongSeat { seat, required } => write!(f, "this is {required}'s action, and the token is {seat}'s"),
             E::ApiKeyMissing => f.write_str(
                 "missing API key: this call is for backends; send metadata 'x-api-key: <key>' (or 'authorization: Bearer <key>')",
@@ -333,6 +379,23 @@ impl fmt::Display for ServiceError {
                 write!(f, "server shutting down: watch again elsewhere with after_seq {seq}")
             }
             E::ShuttingDown { resume_after_seq: None } => f.write_str("server shutting down: retry elsewhere"),
+            E::FeedShuttingDown { .. } => f.write_str(
+                "server shutting down: watch again elsewhere with after_cursor set to resume_after_cursor",
+            ),
+            E::CursorOutOfRange { .. } => f.write_str(
+                "after_cursor is older than the feed keeps (or from another deployment): resume from oldest_cursor, or start live without a cursor",
+            ),
+            E::FeedTooSlow { .. } => f.write_str(
+                "feed consumer too slow: it took nothing for the stall timeout; watch again with after_cursor set to resume_after_cursor",
+            ),
+            E::TooManyFeeds { limit, per_peer: true } => write!(
+                f,
+                "this address already holds {limit} WatchGames streams, its maximum: close one first"
+            ),
+            E::TooManyFeeds { limit, per_peer: false } => write!(
+                f,
+                "the server holds its maximum of {limit} WatchGames streams"
+            ),
             E::StoreUnavailable => {
                 f.write_str("the game store is unreachable: retry shortly (with the same request_id)")
             }
@@ -444,6 +507,22 @@ mod tests {
             (E::MissingToken, Code::Unauthenticated, "TOKEN_MISSING"),
             (E::InvalidToken, Code::Unauthenticated, "TOKEN_INVALID"),
             (
+                E::InvalidPlayerToken,
+                Code::Unauthenticated,
+                "TOKEN_INVALID",
+            ),
+            (E::TokenRevoked, Code::Unauthenticated, "TOKEN_REVOKED"),
+            (
+                E::PlayerNotSeated,
+                Code::PermissionDenied,
+                "PLAYER_NOT_SEATED",
+            ),
+            (
+                E::PlayerTokensDisabled,
+                Code::FailedPrecondition,
+                "PLAYER_TOKENS_DISABLED",
+            ),
+            (
                 E::WrongSeat {
                     seat: Color::White,
                     required: Color::Black,
@@ -519,6 +598,35 @@ mod tests {
                 Code::Unavailable,
                 "SHUTTING_DOWN",
             ),
+            (
+                E::FeedShuttingDown {
+                    resume_after_cursor: "c".into(),
+                },
+                Code::Unavailable,
+                "SHUTTING_DOWN",
+            ),
+            (
+                E::CursorOutOfRange {
+                    oldest_cursor: "c".into(),
+                },
+                Code::OutOfRange,
+                "CURSOR_OUT_OF_RANGE",
+            ),
+            (
+                E::FeedTooSlow {
+                    resume_after_cursor: "c".into(),
+                },
+                Code::ResourceExhausted,
+                "FEED_TOO_SLOW",
+            ),
+            (
+                E::TooManyFeeds {
+                    limit: 8,
+                    per_peer: true,
+                },
+                Code::ResourceExhausted,
+                "TOO_MANY_FEEDS",
+            ),
             (E::StoreUnavailable, Code::Unavailable, "STORE_UNAVAILABLE"),
             (
                 E::Internal("disk on fire".into()),
@@ -589,6 +697,32 @@ mod tests {
         let info = status.get_details_error_info().unwrap();
         assert_eq!(info.metadata["retry_after_ms"], "1500");
         assert_eq!(info.metadata["limit"], "per seat token");
+    }
+
+    /// The feed's errors carry the cursor to resume from, or the oldest one that resumes.
+    #[test]
+    fn feed_errors_carry_cursors() {
+        let info = |e: ServiceError| e.status().get_details_error_info().unwrap().metadata;
+        let slow = info(ServiceError::FeedTooSlow {
+            resume_after_cursor: "AQID".into(),
+        });
+        assert_eq!(slow["resume_after_cursor"], "AQID");
+        let draining = info(ServiceError::FeedShuttingDown {
+            resume_after_cursor: "AQIE".into(),
+        });
+        assert_eq!(draining["resume_after_cursor"], "AQIE");
+        let old = info(ServiceError::CursorOutOfRange {
+            oldest_cursor: "AQIF".into(),
+        });
+        assert_eq!(old["oldest_cursor"], "AQIF");
+        let full = info(ServiceError::TooManyFeeds {
+            limit: 8,
+            per_peer: false,
+        });
+        assert_eq!(
+            (full["limit"].as_str(), full["scope"].as_str()),
+            ("8", "server")
+        );
     }
 
     /// An internal error never shows its cause to the client.

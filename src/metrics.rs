@@ -63,6 +63,11 @@ pub const ACCEPT_ERRORS: &str = "chessd_accept_errors_total";
 pub const WATCHERS_CUT: &str = "chessd_watchers_cut_total";
 /// WatchGame streams refused because the caller's address holds its maximum.
 pub const PEER_WATCHERS_REFUSED: &str = "chessd_peer_watchers_refused_total";
+/// Open WatchGames streams.
+pub const FEEDS: &str = "chessd_feeds";
+/// WatchGames streams the server ended, by reason (`too_slow`, `shutting_down`, `revoked`,
+/// `out_of_range`, `store`; `reset`: the client took not even the ending).
+pub const FEEDS_CUT: &str = "chessd_feeds_cut_total";
 
 /// Histogram buckets for call durations, in seconds: a move is handled in tens of
 /// microseconds, so the buckets start at 50 us and reach the slowest plausible call.
@@ -154,6 +159,11 @@ fn describe() {
     metrics::describe_counter!(
         PEER_WATCHERS_REFUSED,
         "WatchGame streams refused because the caller's address holds its maximum."
+    );
+    metrics::describe_gauge!(FEEDS, "Open WatchGames streams.");
+    metrics::describe_counter!(
+        FEEDS_CUT,
+        "WatchGames streams the server ended, by reason (too_slow, shutting_down, revoked, out_of_range, store; reset: the client took not even the ending)."
     );
 }
 
@@ -302,6 +312,30 @@ impl Default for WatcherGuard {
 impl Drop for WatcherGuard {
     fn drop(&mut self) {
         metrics::gauge!(WATCHERS).decrement(1.0);
+    }
+}
+
+/// Counts one open WatchGames stream in [`FEEDS`] for as long as it lives.
+#[derive(Debug)]
+pub struct FeedGuard(());
+
+impl FeedGuard {
+    #[must_use]
+    pub fn new() -> FeedGuard {
+        metrics::gauge!(FEEDS).increment(1.0);
+        FeedGuard(())
+    }
+}
+
+impl Default for FeedGuard {
+    fn default() -> FeedGuard {
+        FeedGuard::new()
+    }
+}
+
+impl Drop for FeedGuard {
+    fn drop(&mut self) {
+        metrics::gauge!(FEEDS).decrement(1.0);
     }
 }
 

@@ -106,7 +106,11 @@ async fn secrets_never_reach_the_logs() {
             .is_err()
     );
     client
-        .get_stats(with(pb::GetStatsRequest {}, "authorization", &bearer(key)))
+        .get_stats(with(
+            pb::GetStatsRequest::default(),
+            "authorization",
+            &bearer(key),
+        ))
         .await
         .unwrap();
     let _ = stop.send(());

@@ -1,8 +1,9 @@
 //! What every handler does around its own work: the call's span (method, game id, request
+//! What every handler does around its own work: the call's span (method, game id, request
 //! id; with traces on, in the caller's trace and with the call's gRPC code), one log line
 //! saying how it ended, one count in the metrics (method, code, handling time), the one
 //! mapping of its error to a status; and the credentials a call carries (the gate's findings,
-//! the seat token).
+//! the seat or player token).
 
 use std::future::Future;
 use std::time::Instant;
@@ -12,8 +13,8 @@ use tonic::{Request, Response, Status};
 use tracing::{Instrument, Span};
 
 use crate::error::ServiceError;
-use crate::game::SeatToken;
 use crate::game::token::BearerError;
+use crate::game::{PlayerToken, SeatToken};
 use crate::metrics;
 use crate::security::gate::Caller;
 use crate::telemetry::spans::{self, TraceParent};
@@ -27,17 +28,40 @@ pub fn caller<T>(request: &Request<T>) -> Caller {
         .unwrap_or_default()
 }
 
-/// The seat token from `authorization: Bearer <token>`.
-pub fn seat_token(metadata: &MetadataMap) -> Result<SeatToken, ServiceError> {
+/// A token a call carries in `authorization: Bearer <token>`.
+#[derive(Clone, Copy, Debug)]
+pub enum Credential {
+    Seat(SeatToken),
+    Player(PlayerToken),
+}
+
+/// The seat or player token from `authorization: Bearer <token>`. A credential written as a
+/// player token (`chp_...`) is one, right or wrong; anything else must be a seat token.
+pub fn credential(metadata: &MetadataMap) -> Result<Credential, ServiceError> {
     let header = match metadata.get("authorization") {
         None => None,
         // Non-ASCII header bytes cannot be a token.
         Some(value) => Some(value.to_str().map_err(|_| ServiceError::InvalidToken)?),
     };
-    SeatToken::from_bearer(header).map_err(|e| match e {
-        BearerError::Missing => ServiceError::MissingToken,
-        BearerError::Malformed => ServiceError::InvalidToken,
-    })
+    if let Some(player) = header.and_then(player_bearer) {
+        return player
+            .parse()
+            .map(Credential::Player)
+            .map_err(|()| ServiceError::InvalidPlayerToken);
+    }
+    SeatToken::from_bearer(header)
+        .map(Credential::Seat)
+        .map_err(|e| match e {
+            BearerError::Missing => ServiceError::MissingToken,
+            BearerError::Malformed => ServiceError::InvalidToken,
+        })
+}
+
+/// The credential of `Bearer <credential>` when it is written as a player token.
+fn player_bearer(header: &str) -> Option<&str> {
+    let (scheme, token) = header.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && PlayerToken::looks_like(token)).then_some(token)
 }
 
 /// One call in progress: its method, span and start, for its log line and its metrics.

@@ -3,13 +3,18 @@
 
 use std::time::Duration;
 
-use chessd_rules::{self as rules, Rules};
+use std::collections::HashMap;
+
+use chessd_rules::{self as rules, ByColor, Color, Rules};
 use sha2::{Digest, Sha256};
 
 use crate::error::ServiceError;
-use crate::game::{Action, GameId, GameStatus, MoveText, NewGame, Players, RequestId, TimeControl};
+use crate::game::{
+    Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
+    RequestId, Revoke, TimeControl, TokenId,
+};
 use crate::proto as pb;
-use crate::store::{GameFilter, ListQuery};
+use crate::store::{FeedCursor, GameFilter, ListQuery};
 
 /// ListGames page size when the request leaves it at 0.
 pub const DEFAULT_PAGE_SIZE: usize = 50;
@@ -135,6 +140,18 @@ fn draw_rule(value: i32) -> Result<rules::DrawRule, ServiceError> {
 /// A CreateGame request, validated. A start position that is already decided is refused: a
 /// game must have a move to play.
 pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
+    let ids = ByColor::new(
+        PlayerId::parse("white_player_id", &req.white_player_id)?,
+        PlayerId::parse("black_player_id", &req.black_player_id)?,
+    );
+    if ids.white().is_some() && ids.white() == ids.black() {
+        return Err(ServiceError::InvalidField {
+            field: "black_player_id",
+            message: "the same player cannot hold both seats (its token could not tell them apart)"
+                .into(),
+        });
+    }
+    let seat_tokens = ByColor::new_with(|c: Color| ids[c].is_none() || req.bound_seat_tokens);
     let variant = variant(req.variant)?;
     let request_id = RequestId::parse(&req.request_id)?;
     let fen_given = !req.start_fen.trim().is_empty();
@@ -167,10 +184,18 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         players: Players {
             white: player("white_player", &req.white_player)?,
             black: player("black_player", &req.black_player)?,
+            ids,
         },
         draw_rule: draw_rule(req.draw_rule)?,
         request_id,
+        labels: labels(&req.labels)?,
+        seat_tokens,
     })
+}
+
+/// A request's labels (CreateGame's, or a filter's).
+pub fn labels(map: &HashMap<String, String>) -> Result<Labels, ServiceError> {
+    Labels::parse("labels", map.iter())
 }
 
 /// Chess960 start `number`, 0 to 959.
@@ -272,8 +297,67 @@ pub fn list_query(
             status: status_filter(req.status)?,
             variant: variant_filter(req.variant)?,
             player: (!player.is_empty()).then_some(player),
+            player_id: PlayerId::parse("player_id", &req.player_id)?,
+            labels: labels(&req.labels)?,
         },
     })
+}
+
+/// A WatchGames request: where to start, and what to see.
+pub fn feed_request(
+    req: &pb::WatchGamesRequest,
+) -> Result<(Option<FeedCursor>, FeedFilter), ServiceError> {
+    let after = match req.after_cursor.trim() {
+        "" => None,
+        text => Some(
+            text.parse::<FeedCursor>()
+                .map_err(|why| ServiceError::InvalidField {
+                    field: "after_cursor",
+                    message: why.into(),
+                })?,
+        ),
+    };
+    let filter = FeedFilter {
+        labels: labels(&req.labels)?,
+        player: PlayerId::parse("player_id", &req.player_id)?,
+        variant: variant_filter(req.variant)?,
+        moves: req.include_moves,
+    };
+    Ok((after, filter))
+}
+
+/// An IssuePlayerToken request's player (required).
+pub fn token_player(req: &pb::IssuePlayerTokenRequest) -> Result<PlayerId, ServiceError> {
+    PlayerId::parse("player_id", &req.player_id)?.ok_or(ServiceError::InvalidField {
+        field: "player_id",
+        message: "required".into(),
+    })
+}
+
+/// What a RevokePlayerToken request ends (one of its fields is required).
+pub fn revoke(req: &pb::RevokePlayerTokenRequest) -> Result<Revoke, ServiceError> {
+    use pb::revoke_player_token_request::Target;
+    match &req.target {
+        Some(Target::TokenId(text)) => {
+            text.trim()
+                .parse::<TokenId>()
+                .map(Revoke::Token)
+                .map_err(|()| ServiceError::InvalidField {
+                    field: "token_id",
+                    message: "expected the 16 hex digits IssuePlayerToken returned".into(),
+                })
+        }
+        Some(Target::PlayerId(text)) => PlayerId::parse("player_id", text)?
+            .map(Revoke::Player)
+            .ok_or(ServiceError::InvalidField {
+                field: "player_id",
+                message: "required".into(),
+            }),
+        None => Err(ServiceError::InvalidField {
+            field: "target",
+            message: "set token_id or player_id".into(),
+        }),
+    }
 }
 
 /// AnalyzePosition: decode the request into a position.

@@ -1,13 +1,15 @@
 //! Domain values into protobuf: moves in UCI and SAN, positions as FEN, times as protobuf
-//! `Timestamp`/`Duration`, events for WatchGame, result counts, analyses.
+//! `Timestamp`/`Duration`, events for WatchGame and WatchGames, result counts, analyses.
 
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::{self as rules, Rules};
 
+use std::collections::HashMap;
+
 use crate::game::{
-    Acted, ClockReading, Created, Event, EventKind, GameStatus, GameSummary, GameView, MoveInfo,
-    Stats, TimeControl,
+    Acted, ClockReading, Created, Event, EventKind, FeedEvent, FeedKind, GameHeader, GameStatus,
+    GameSummary, GameView, IssuedToken, Labels, MoveInfo, Players, Stats, TimeControl,
 };
 use crate::proto as pb;
 use crate::store::GamePage;
@@ -27,6 +29,21 @@ pub fn proto_duration(d: Duration) -> prost_types::Duration {
     })
 }
 
+/// Labels as the protobuf map.
+fn labels(l: &Labels) -> HashMap<String, String> {
+    l.iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+/// The player id bound to `side`'s seat, or "".
+fn player_id(players: &Players, side: rules::Color) -> String {
+    players.ids[side]
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
 fn color(c: rules::Color) -> i32 {
     match c {
         rules::Color::White => pb::Color::White as i32,
@@ -34,7 +51,9 @@ fn color(c: rules::Color) -> i32 {
     }
 }
 
-fn maybe_color(c: Option<rules::Color>) -> i32 {
+/// A side, or unspecified.
+#[must_use]
+pub fn maybe_color(c: Option<rules::Color>) -> i32 {
     c.map_or(pb::Color::Unspecified as i32, color)
 }
 
@@ -189,6 +208,9 @@ pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
         created_at: Some(timestamp(view.created_at)),
         pockets: pockets(pos),
         checks_given: checks_given(pos),
+        labels: labels(&view.labels),
+        white_player_id: player_id(&view.players, rules::Color::White),
+        black_player_id: player_id(&view.players, rules::Color::Black),
     }
 }
 
@@ -240,6 +262,9 @@ pub fn summary(s: &GameSummary) -> pb::GameSummary {
         ply: s.ply,
         fen: s.position.fen(),
         created_at: Some(timestamp(s.created_at)),
+        labels: labels(&s.labels),
+        white_player_id: player_id(&s.players, rules::Color::White),
+        black_player_id: player_id(&s.players, rules::Color::Black),
     }
 }
 
@@ -269,8 +294,8 @@ pub fn played(m: &MoveInfo) -> pb::PlayedMove {
 pub fn created(c: &Created) -> pb::CreateGameResponse {
     pb::CreateGameResponse {
         game: Some(game(&c.view)),
-        white_token: c.tokens.white().to_string(),
-        black_token: c.tokens.black().to_string(),
+        white_token: c.tokens.white().map(|t| t.to_string()).unwrap_or_default(),
+        black_token: c.tokens.black().map(|t| t.to_string()).unwrap_or_default(),
     }
 }
 
@@ -315,6 +340,7 @@ pub fn event(e: &Event) -> pb::WatchGameResponse {
         seq: e.seq,
         server_time: Some(timestamp(e.at)),
         event: Some(body),
+        seat: pb::Color::Unspecified as i32,
     }
 }
 
@@ -325,6 +351,103 @@ pub fn heartbeat(seq: u64, at: SystemTime) -> pb::WatchGameResponse {
         seq,
         server_time: Some(timestamp(at)),
         event: Some(pb::watch_game_response::Event::Heartbeat(pb::Heartbeat {})),
+        seat: pb::Color::Unspecified as i32,
+    }
+}
+
+/// What never changes in a game, as every feed event repeats it.
+#[must_use]
+pub fn header(g: &GameHeader) -> pb::GameHeader {
+    pb::GameHeader {
+        game_id: g.id.to_string(),
+        variant: proto_variant(g.variant()),
+        white_player: g.players.white.clone(),
+        black_player: g.players.black.clone(),
+        white_player_id: player_id(&g.players, rules::Color::White),
+        black_player_id: player_id(&g.players, rules::Color::Black),
+        labels: labels(&g.labels),
+        time_control: g.time_control.map(proto_time_control),
+        start_fen: start_fen(&g.start),
+        draw_rule: match g.draw_rule {
+            rules::DrawRule::Claim => pb::DrawRule::Claim as i32,
+            rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
+        },
+        created_at: Some(timestamp(g.created_at)),
+    }
+}
+
+/// One event of a WatchGames stream, after which the stream stands at `cursor` (empty for a
+/// running game announced at a player-mode stream's start). `seat` is the stream's player's
+/// seat (player mode).
+#[must_use]
+pub fn feed_event(
+    e: &FeedEvent,
+    cursor: String,
+    seat: Option<rules::Color>,
+) -> pb::WatchGamesResponse {
+    use pb::watch_games_response::Event as E;
+    let seat = maybe_color(seat);
+    let body = match &e.kind {
+        FeedKind::Created => E::GameCreated(pb::GameCreated {
+            game: Some(header(&e.game)),
+            seat,
+        }),
+        FeedKind::Moved {
+            played,
+            fen,
+            clocks: c,
+            draw_offer,
+        } => E::GameMoved(pb::GameMoved {
+            game_id: e.game.id.to_string(),
+            r#move: Some(pb::PlayedMove {
+                uci: played.uci.clone(),
+                san: played.san.clone(),
+                ply: played.ply,
+                color: color(played.color),
+                seq: played.seq,
+            }),
+            fen: fen.clone(),
+            clocks: c.as_ref().map(clocks),
+            draw_offer: maybe_color(*draw_offer),
+            seat,
+        }),
+        FeedKind::Finished {
+            outcome: o,
+            fen,
+            ply,
+        } => E::GameFinished(pb::GameFinished {
+            game: Some(header(&e.game)),
+            outcome: Some(outcome(*o)),
+            fen: fen.clone(),
+            ply: *ply,
+            ended_at: Some(timestamp(e.at)),
+            seat,
+        }),
+    };
+    pb::WatchGamesResponse {
+        cursor,
+        server_time: Some(timestamp(e.at)),
+        event: Some(body),
+    }
+}
+
+/// A WatchGames heartbeat: the stream stands at `cursor`.
+#[must_use]
+pub fn feed_heartbeat(cursor: String, at: SystemTime) -> pb::WatchGamesResponse {
+    pb::WatchGamesResponse {
+        cursor,
+        server_time: Some(timestamp(at)),
+        event: Some(pb::watch_games_response::Event::Heartbeat(pb::Heartbeat {})),
+    }
+}
+
+/// A player token just issued: its secret, shown this once.
+#[must_use]
+pub fn issued(t: &IssuedToken) -> pb::IssuePlayerTokenResponse {
+    pb::IssuePlayerTokenResponse {
+        player_id: t.player.to_string(),
+        token: t.token.to_string(),
+        token_id: t.id.to_string(),
     }
 }
 

@@ -7,12 +7,14 @@
 //! - `decode`, `encode`: the only code that knows both the protobuf types and the domain's;
 //!   `pgn`: ExportPgn's text.
 //! - `watch/`: the WatchGame stream, its pump task and the per-address watcher bounds.
+//! - `feed/`: the WatchGames stream (the deployment-wide feed), its pump and its bounds.
 //! - `refusals`: tonic's own refusals (oversized, undecodable, unknown method) recoded to
 //!   chessd's errors.
 
 pub mod call;
 pub mod decode;
 pub mod encode;
+pub mod feed;
 pub mod pgn;
 pub mod refusals;
 pub mod service;

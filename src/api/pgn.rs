@@ -1,6 +1,6 @@
 //! ExportPgn: a game as PGN, with the Seven Tag Roster and the tags RULES.md lists (the
 //! engine writes the moves and the variant's tags; here the service's own: dates, players,
-//! time control).
+//! time control, and the game's labels as tags of their own).
 
 use std::time::{Duration, SystemTime};
 
@@ -28,6 +28,12 @@ pub fn pgn(view: &GameView) -> String {
         time_control: view
             .time_control
             .map(|tc| format!("{}+{}", pgn_seconds(tc.initial), pgn_seconds(tc.increment))),
+        // Label keys are PGN tag names that no standard tag has (see `game::labels`).
+        extra: view
+            .labels
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect(),
     };
     rules::write_pgn(&view.game, &tags)
 }

@@ -10,16 +10,18 @@ use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
 use tracing::Span;
 
-use crate::api::call::{caller, rpc_span, seat_token, traced};
+use crate::api::call::{Credential, caller, credential, rpc_span, traced};
 use crate::api::decode;
 use crate::api::encode;
+use crate::api::feed::{FeedPump, FeedSlots, FeedStream, PlayerMode, Reader};
 use crate::api::pgn;
 use crate::api::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
 use crate::error::ServiceError;
-use crate::game::{Action, GameId, SeatToken};
+use crate::game::{Action, GameId, Holder};
 use crate::proto as pb;
 use crate::proto::game_service_server::GameService;
 use crate::security::gate::{Caller, Guard, rate_limited};
+use crate::security::limits::seat_key;
 use crate::store::GameStore;
 use crate::transport::StreamReset;
 
@@ -45,6 +47,8 @@ pub struct GameApi<S> {
     pump: PumpConfig,
     /// The WatchGame streams each address holds (callers without an API key).
     peer_watchers: Arc<PeerWatchers>,
+    /// The WatchGames streams open, in all and per address.
+    feeds: Arc<FeedSlots>,
     /// API keys, rate limiters and `--private-watch`, shared with the gate.
     guard: Arc<Guard>,
 }
@@ -70,6 +74,7 @@ impl<S: GameStore> GameApi<S> {
                 security.max_peer_watchers_per_game,
                 security.max_peer_watchers,
             )),
+            feeds: Arc::new(FeedSlots::new(security.max_peer_feeds, security.max_feeds)),
             guard: Arc::new(Guard::new(None, security)),
         }
     }
@@ -81,47 +86,72 @@ impl<S: GameStore> GameApi<S> {
         self
     }
 
-    /// With `--private-watch`, reading game `id` needs an API key (checked by the gate) or
-    /// one of the game's seat tokens.
-    async fn may_read(
+    /// Who the call's `authorization` says acts: a seat token, or the player of a player
+    /// token in force (player tokens exist only where API keys do).
+    async fn holder(&self, metadata: &MetadataMap) -> Result<(Holder, u64), ServiceError> {
+        match credential(metadata)? {
+            Credential::Seat(token) => Ok((Holder::Seat(token), seat_key(&token.digest()))),
+            Credential::Player(token) => {
+                if self.guard.keys.is_none() {
+                    return Err(ServiceError::PlayerTokensDisabled);
+                }
+                let player = self.store.player_of(token).await?;
+                Ok((Holder::Player(player), seat_key(&token.digest())))
+            }
+        }
+    }
+
+    /// The seat the call's credential holds in game `id` (`None`: none, or no credential).
+    /// With `--private-watch`, reading the game needs such a seat or an API key (checked by
+    /// the gate).
+    async fn read_seat(
         &self,
         metadata: &MetadataMap,
         caller: Caller,
         id: GameId,
-    ) -> Result<(), ServiceError> {
-        if !self.guard.private_watch || caller.key.is_some() {
-            return Ok(());
-        }
-        let token = seat_token(metadata).map_err(|e| match e {
-            ServiceError::MissingToken => ServiceError::ReadCredentialsMissing,
-            other => other,
-        })?;
-        match self.store.seat(id, token).await {
-            Ok(_) => Ok(()),
-            Err(ServiceError::InvalidToken) => Err(ServiceError::NotAPlayer),
+    ) -> Result<Option<Color>, ServiceError> {
+        let private = self.guard.private_watch && caller.key.is_none();
+        let holder = match self.holder(metadata).await {
+            Ok((holder, _)) => holder,
+            Err(ServiceError::MissingToken) if private => {
+                return Err(ServiceError::ReadCredentialsMissing);
+            }
+            Err(e) if private => return Err(e),
+            // A credential that opens nothing here does not stop a public read.
+            Err(_) => return Ok(None),
+        };
+        match self.store.seat(id, holder).await {
+            Ok((seat, _)) => Ok(Some(seat)),
+            Err(ServiceError::InvalidToken | ServiceError::PlayerNotSeated) if private => {
+                Err(ServiceError::NotAPlayer)
+            }
+            Err(ServiceError::InvalidToken | ServiceError::PlayerNotSeated) => Ok(None),
             Err(e) => Err(e),
         }
     }
 
     /// The rate limits of a move, decided where the store has the game (see
     /// `GameStore::act`): a move on the seat's own turn is held only to the move floor; any
-    /// other is held to the peer limit (charged by the gate) and the token limit.
+    /// other is held to the peer limit (charged by the gate) and the token limit. `key` is the
+    /// token's limiter key; a player token's counts per game, as a seat token's does.
     fn admit_move(
         &self,
         caller: Caller,
-        token: SeatToken,
+        key: u64,
+        id: GameId,
     ) -> impl FnOnce(Color, Option<Color>) -> Result<(), ServiceError> + Send + '_ {
         move |seat, turn| {
             if !self.guard.rate_limits {
                 return Ok(());
             }
             let limiters = &self.guard.limiters;
+            let key = key ^ id.get().rotate_left(17);
             let verdict = if turn == Some(seat) {
-                limiters.own_move(&token)
+                limiters.own_move(key)
             } else if let Some(refused) = caller.deferred_refusal {
                 Err(refused)
             } else {
-                limiters.seat(&token)
+                limiters.seat(key)
             };
             verdict.map_err(rate_limited)
         }
@@ -147,17 +177,24 @@ impl<S: GameStore> GameApi<S> {
     ) -> Result<pb::Game, ServiceError> {
         self.ready()?;
         let id = decode::game_id(game_id)?;
-        let acted = self
-            .store
-            .act(id, seat_token(metadata)?, action, |_, _| Ok(()))
-            .await?;
+        let (holder, _) = self.holder(metadata).await?;
+        let acted = self.store.act(id, holder, action, |_, _| Ok(())).await?;
         Ok(encode::game(&acted.view))
+    }
+
+    /// Refuses player-token calls on a server without API keys.
+    fn player_tokens_enabled(&self) -> Result<(), ServiceError> {
+        if self.guard.keys.is_none() {
+            return Err(ServiceError::PlayerTokensDisabled);
+        }
+        Ok(())
     }
 }
 
 #[tonic::async_trait]
 impl<S: GameStore> GameService for GameApi<S> {
     type WatchGameStream = WatchStream;
+    type WatchGamesStream = FeedStream;
 
     async fn create_game(
         &self,
@@ -182,11 +219,13 @@ impl<S: GameStore> GameService for GameApi<S> {
         traced(span, async {
             self.ready()?;
             let id = decode::game_id(&request.get_ref().game_id)?;
-            self.may_read(request.metadata(), caller(&request), id)
+            let seat = self
+                .read_seat(request.metadata(), caller(&request), id)
                 .await?;
             let view = self.store.get(id).await?;
             Ok(pb::GetGameResponse {
                 game: Some(encode::game(&view)),
+                seat: encode::maybe_color(seat),
             })
         })
         .await
@@ -219,9 +258,9 @@ impl<S: GameStore> GameService for GameApi<S> {
         traced(span, async {
             self.ready()?;
             let (id, action) = decode::submit_move(request.get_ref())?;
-            let token = seat_token(request.metadata())?;
-            let admit = self.admit_move(caller(&request), token);
-            let acted = self.store.act(id, token, action, admit).await?;
+            let (holder, key) = self.holder(request.metadata()).await?;
+            let admit = self.admit_move(caller(&request), key, id);
+            let acted = self.store.act(id, holder, action, admit).await?;
             Ok(encode::submitted(&acted, request.get_ref().view))
         })
         .await
@@ -328,7 +367,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         traced(span, async {
             self.ready()?;
             let id = decode::game_id(&req.game_id)?;
-            self.may_read(request.metadata(), caller, id).await?;
+            let seat = self.read_seat(request.metadata(), caller, id).await?;
             // Backends (an API key) watch many games from few addresses; `--no-rate-limits`
             // is for a trusted network, often behind one proxy address.
             let peer = match caller.peer {
@@ -339,7 +378,7 @@ impl<S: GameStore> GameService for GameApi<S> {
             };
             let subscription = self.store.watch(id, req.after_seq).await?;
             let (stream, feed) = WatchStream::channel(id);
-            tokio::spawn(Pump::new(id, subscription, peer, &self.pump, reset, feed).run());
+            tokio::spawn(Pump::new(id, subscription, peer, seat, &self.pump, reset, feed).run());
             Ok(stream)
         })
         .await
@@ -353,7 +392,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         traced(span, async {
             self.ready()?;
             let id = decode::game_id(&request.get_ref().game_id)?;
-            self.may_read(request.metadata(), caller(&request), id)
+            self.read_seat(request.metadata(), caller(&request), id)
                 .await?;
             let view = self.store.get(id).await?;
             Ok(pb::ExportPgnResponse {
@@ -370,7 +409,100 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("GetStats", &request, "", "");
         traced(span, async {
             self.ready()?;
-            Ok(encode::stats(&self.store.stats().await?))
+            let labels = decode::labels(&request.get_ref().labels)?;
+            Ok(encode::stats(&self.store.stats(&labels).await?))
+        })
+        .await
+    }
+
+    async fn watch_games(
+        &self,
+        request: Request<pb::WatchGamesRequest>,
+    ) -> Result<Response<FeedStream>, Status> {
+        let span = rpc_span("WatchGames", &request, "", "");
+        let caller = caller(&request);
+        let reset = request
+            .extensions()
+            .get::<StreamReset>()
+            .cloned()
+            .unwrap_or_default();
+        traced(span, async {
+            self.ready()?;
+            let (after, mut filter) = decode::feed_request(request.get_ref())?;
+            let player = match credential(request.metadata()) {
+                Ok(Credential::Player(token)) => {
+                    self.player_tokens_enabled()?;
+                    let player = self.store.player_of(token).await?;
+                    if filter.player.as_ref().is_some_and(|p| *p != player) {
+                        return Err(ServiceError::PlayerNotSeated);
+                    }
+                    filter.player = Some(player.clone());
+                    Some(PlayerMode { player, token })
+                }
+                Err(e @ ServiceError::InvalidPlayerToken) => return Err(e),
+                // No player token: the whole feed, a backend's read.
+                _ => None,
+            };
+            if player.is_none()
+                && caller.key.is_none()
+                && (self.guard.keys.is_some() || self.guard.private_watch)
+            {
+                return Err(ServiceError::ApiKeyMissing);
+            }
+            let peer = caller
+                .peer
+                .filter(|_| caller.key.is_none() && self.guard.rate_limits);
+            let place = self.feeds.admit(peer)?;
+            let subscription = self
+                .store
+                .feed(after, player.as_ref().map(|m| m.player.clone()))
+                .await?;
+            let (stream, feed) = FeedStream::channel("feed");
+            let pump = FeedPump::new(
+                self.store.clone(),
+                subscription,
+                Reader { filter, player },
+                place,
+                &self.pump,
+                reset,
+                feed,
+            );
+            tokio::spawn(pump.run());
+            Ok(stream)
+        })
+        .await
+    }
+
+    async fn issue_player_token(
+        &self,
+        request: Request<pb::IssuePlayerTokenRequest>,
+    ) -> Result<Response<pb::IssuePlayerTokenResponse>, Status> {
+        let span = rpc_span("IssuePlayerToken", &request, "", "");
+        traced(span, async {
+            self.ready()?;
+            self.player_tokens_enabled()?;
+            let player = decode::token_player(request.get_ref())?;
+            let issued = self.store.issue_player_token(player).await?;
+            tracing::info!(token_id = %issued.id, player_id = %issued.player, "player token issued");
+            Ok(encode::issued(&issued))
+        })
+        .await
+    }
+
+    async fn revoke_player_token(
+        &self,
+        request: Request<pb::RevokePlayerTokenRequest>,
+    ) -> Result<Response<pb::RevokePlayerTokenResponse>, Status> {
+        let span = rpc_span("RevokePlayerToken", &request, "", "");
+        traced(span, async {
+            self.ready()?;
+            self.player_tokens_enabled()?;
+            let what = decode::revoke(request.get_ref())?;
+            let revoked = self.store.revoke_player_tokens(what.clone()).await?;
+            tracing::info!(?what, revoked, "player tokens revoked");
+            Ok(pb::RevokePlayerTokenResponse {
+                revoked: u32::try_from(revoked).unwrap_or(u32::MAX),
+            })
         })
         .await
     }

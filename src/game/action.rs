@@ -1,15 +1,41 @@
 //! What clients ask of a game, validated: a new game ([`NewGame`]) and a seat's [`Action`].
 
-use chessd_rules::{DrawClaim, DrawRule, Position, San, UciMove};
+use chessd_rules::{ByColor, Color, DrawClaim, DrawRule, Position, San, UciMove};
 
 use crate::error::ServiceError;
 use crate::game::clock::TimeControl;
+use crate::game::labels::Labels;
+use crate::game::player::PlayerId;
 
-/// The players' display names or ids, as given at creation.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Who plays: the display names (or ids) as given at creation, and the platform player ids
+/// bound to the seats, whose player tokens act for them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Players {
     pub white: String,
     pub black: String,
+    /// The player bound to each seat, if any.
+    pub ids: ByColor<Option<PlayerId>>,
+}
+
+impl Players {
+    /// The seat `player` is bound to (never both: CreateGame refuses one player on both).
+    #[must_use]
+    pub fn seat_of(&self, player: &PlayerId) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| self.ids[c].as_ref() == Some(player))
+    }
+
+    /// The players bound to a seat, White's first.
+    pub fn bound(&self) -> impl Iterator<Item = &PlayerId> {
+        [self.ids.white(), self.ids.black()].into_iter().flatten()
+    }
+
+    /// Whether `player` is bound to either seat.
+    #[must_use]
+    pub fn has(&self, player: &PlayerId) -> bool {
+        self.seat_of(player).is_some()
+    }
 }
 
 /// A client's idempotency key: 1 to 128 printable ASCII characters.
@@ -52,6 +78,10 @@ pub struct NewGame {
     pub players: Players,
     pub draw_rule: DrawRule,
     pub request_id: Option<RequestId>,
+    pub labels: Labels,
+    /// Which seats get a seat token: every seat not bound to a player, and bound seats too
+    /// when the request asked for it.
+    pub seat_tokens: ByColor<bool>,
 }
 
 /// A move the text of a SubmitMove names, parsed but not yet matched against a position.

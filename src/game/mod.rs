@@ -1,11 +1,14 @@
 //! The domain: what a game is and how it changes, with no storage and no protobuf.
 //!
-//! - `id`: [`GameId`], time-ordered ids. `token`: seat tokens and their digests.
+//! - `id`: [`GameId`], time-ordered ids. `token`: seat tokens and their digests. `player`:
+//!   platform player ids and player tokens. `holder`: who asks to act, and which seat that is.
+//! - `labels`: a game's validated labels. `header`: what never changes in a game.
 //! - `time`: [`Now`] and the one wall-time-to-milliseconds conversion.
 //! - `clock`: time controls, the running [`Clock`], readings.
 //! - `action`: a new game and a seat's actions, validated.
 //! - `log`: the compact per-game event log. `event`: events as watchers see them and as
 //!   storage keeps them ([`EventRow`]). `replay`: events rebuilt from the log.
+//! - `feed`: the deployment-wide feed's events and filters.
 //! - `view`: what the domain hands out (views, summaries, answers, result counts).
 //! - `record`: [`GameRecord`], one game's rules of play: seats, moves, clocks, draw offers,
 //!   idempotent retries, events; and its one way back from stored events (a new record that
@@ -17,8 +20,13 @@
 pub mod action;
 pub mod clock;
 pub mod event;
+pub mod feed;
+pub mod header;
+pub mod holder;
 pub mod id;
+pub mod labels;
 pub mod log;
+pub mod player;
 pub mod record;
 pub mod replay;
 pub mod time;
@@ -28,8 +36,13 @@ pub mod view;
 pub use action::{Action, MoveText, NewGame, Players, RequestId};
 pub use clock::{Clock, ClockReading, TimeControl};
 pub use event::{Event, EventKind, EventRow, ends_game};
+pub use feed::{FeedEvent, FeedFilter, FeedKind, FeedMove};
+pub use header::GameHeader;
+pub use holder::Holder;
 pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};
+pub use labels::Labels;
 pub use log::{LogEntry, LogKind};
+pub use player::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenId};
 pub use record::{GameRecord, Stored};
 pub use replay::Replay;
 pub use time::{Now, epoch_ms, from_epoch_ms};

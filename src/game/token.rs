@@ -60,6 +60,12 @@ impl SeatToken {
         Ok(SeatToken(bytes))
     }
 
+    /// A fresh token for each seat that gets one (`wanted`).
+    pub fn for_seats(wanted: ByColor<bool>) -> Result<ByColor<Option<SeatToken>>, EntropyError> {
+        let token = |c: Color| wanted[c].then(SeatToken::generate).transpose();
+        Ok(ByColor::new(token(Color::White)?, token(Color::Black)?))
+    }
+
     /// A fresh token for each seat.
     pub fn pair() -> Result<ByColor<SeatToken>, EntropyError> {
         Ok(ByColor::new(SeatToken::generate()?, SeatToken::generate()?))
@@ -93,6 +99,12 @@ impl SeatToken {
 pub struct TokenDigest([u8; 32]);
 
 impl TokenDigest {
+    /// The digest of a secret's bytes (a seat token's, a player token's).
+    #[must_use]
+    pub fn of(secret: &[u8]) -> TokenDigest {
+        TokenDigest(Sha256::digest(secret).into())
+    }
+
     /// The digest as stored (32 bytes).
     #[must_use]
     pub fn as_bytes(&self) -> &[u8; 32] {
@@ -119,34 +131,43 @@ impl fmt::Debug for TokenDigest {
     }
 }
 
-/// The digests of a game's two seat tokens: what decides who may act for White and for Black.
+/// The digests of a game's seat tokens: what decides who may act for White and for Black with
+/// a seat token. A seat bound to a player id may have none (its player's token acts for it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seats(ByColor<TokenDigest>);
+pub struct Seats(ByColor<Option<TokenDigest>>);
 
 impl Seats {
     #[must_use]
-    pub fn new(digests: ByColor<TokenDigest>) -> Seats {
+    pub fn new(digests: ByColor<Option<TokenDigest>>) -> Seats {
         Seats(digests)
     }
 
-    /// The seats of these tokens.
+    /// The seats of these tokens (`None`: the seat has no token).
     #[must_use]
-    pub fn of(tokens: &ByColor<SeatToken>) -> Seats {
-        Seats(tokens.map(|t| t.digest()))
+    pub fn of(tokens: &ByColor<Option<SeatToken>>) -> Seats {
+        Seats(tokens.map(|t| t.map(|t| t.digest())))
     }
 
-    /// The digest of `color`'s token (for storage).
+    /// The digest of `color`'s token (for storage); `None` when the seat has no token.
     #[must_use]
-    pub fn digest(&self, color: Color) -> &TokenDigest {
-        &self.0[color]
+    pub fn digest(&self, color: Color) -> Option<&TokenDigest> {
+        self.0[color].as_ref()
     }
 
     /// The seat `token` belongs to. Its digest is compared with both seats' in constant time,
-    /// always, whatever matches first.
+    /// always, whatever matches first (a seat without a token is compared with a digest that
+    /// no token has: all zeros would need a SHA-256 preimage).
     pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
         let digest = token.digest();
-        let white = self.0[Color::White].matches(&digest);
-        let black = self.0[Color::Black].matches(&digest);
+        let none = TokenDigest([0; 32]);
+        let white = self.0[Color::White]
+            .as_ref()
+            .unwrap_or(&none)
+            .matches(&digest);
+        let black = self.0[Color::Black]
+            .as_ref()
+            .unwrap_or(&none)
+            .matches(&digest);
         match (white, black) {
             (true, _) => Ok(Color::White),
             (false, true) => Ok(Color::Black),
@@ -159,7 +180,7 @@ impl SeatToken {
     /// The token's digest (see [`TokenDigest`]).
     #[must_use]
     pub fn digest(&self) -> TokenDigest {
-        TokenDigest(Sha256::digest(self.0).into())
+        TokenDigest::of(&self.0)
     }
 }
 
@@ -240,13 +261,18 @@ mod tests {
     #[test]
     fn seats_from_tokens() {
         let tokens = SeatToken::pair().unwrap();
-        let seats = Seats::of(&tokens);
+        let seats = Seats::of(&tokens.map(Some));
         assert_eq!(seats.seat_of(tokens.white()).unwrap(), Color::White);
         assert_eq!(seats.seat_of(tokens.black()).unwrap(), Color::Black);
         assert!(matches!(
             seats.seat_of(&SeatToken::generate().unwrap()),
             Err(ServiceError::InvalidToken)
         ));
+        // A seat without a token (bound to a player) opens to no seat token.
+        let white_only = Seats::of(&ByColor::new(Some(*tokens.white()), None));
+        assert_eq!(white_only.seat_of(tokens.white()).unwrap(), Color::White);
+        assert!(white_only.seat_of(tokens.black()).is_err());
+        assert!(white_only.digest(Color::Black).is_none());
     }
 
     /// Two fresh tokens differ, and Debug never shows the secret.

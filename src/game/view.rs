@@ -9,14 +9,16 @@ use chessd_rules::{ByColor, Color, Game, Move, Outcome, Position, Variant};
 use crate::game::action::Players;
 use crate::game::clock::{ClockReading, TimeControl};
 use crate::game::id::GameId;
+use crate::game::labels::Labels;
 use crate::game::token::SeatToken;
 
-/// A new game and its two secrets.
+/// A new game and its secrets.
 #[derive(Clone, Debug)]
 pub struct Created {
     pub view: GameView,
-    /// The seats' tokens, in clear: shown once, in the answer to CreateGame.
-    pub tokens: ByColor<SeatToken>,
+    /// The seats' tokens, in clear: shown once, in the answer to CreateGame (`None`: a seat
+    /// bound to a player, without a token of its own).
+    pub tokens: ByColor<Option<SeatToken>>,
 }
 
 /// Where a game stands.
@@ -47,6 +49,7 @@ impl GameStatus {
 pub struct GameView {
     pub id: GameId,
     pub players: Players,
+    pub labels: Arc<Labels>,
     /// Start, moves, current position, outcome and draw rule.
     /// Shared with the store's record (see `GameRecord`), so a view costs no copy of the moves.
     pub game: Arc<Game>,
@@ -72,6 +75,7 @@ pub struct GameSummary {
     pub id: GameId,
     pub variant: Variant,
     pub players: Players,
+    pub labels: Arc<Labels>,
     pub outcome: Option<Outcome>,
     pub ply: u32,
     pub position: Position,

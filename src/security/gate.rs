@@ -2,8 +2,10 @@
 //!
 //! 1. marks credential metadata sensitive (`redact`), for every service;
 //! 2. for GameService calls: checks a presented API key (`x-api-key`, or `authorization:
-//!    Bearer` on the backend calls, which carry no seat token) and, with `--api-key-file`,
-//!    requires one on the backend calls (CreateGame, ListGames, GetStats);
+//!    Bearer` on the backend calls, which carry no seat token, and on WatchGames unless it is a
+//!    player token) and, with `--api-key-file`, requires one on the backend calls (CreateGame,
+//!    ListGames, GetStats, IssuePlayerToken, RevokePlayerToken; WatchGames' handler requires
+//!    one unless the call carries a player token);
 //! 3. charges the per-key limiter (callers with a key) or the per-peer limiter (the others),
 //!    refusing with RESOURCE_EXHAUSTED and RetryInfo; except for SubmitMove, whose refusal
 //!    is left to the handler, which lets a seat's move on its own turn through under the
@@ -25,6 +27,7 @@ use tonic::transport::server::TcpConnectInfo;
 use tower::{Layer, Service};
 
 use crate::error::ServiceError;
+use crate::game::player::PLAYER_TOKEN_PREFIX;
 use crate::security::SecurityConfig;
 use crate::security::keys::{ApiKeys, KeyId};
 use crate::security::limits::{Limiters, Refused};
@@ -34,11 +37,17 @@ use crate::telemetry::spans::{self, TraceParent};
 const GAME_SERVICE: &str = "/chessd.v1.GameService/";
 
 /// The calls a platform's backend makes, which `--api-key-file` reserves to key holders.
-pub const BACKEND_METHODS: [&str; 3] = ["CreateGame", "ListGames", "GetStats"];
+pub const BACKEND_METHODS: [&str; 5] = [
+    "CreateGame",
+    "ListGames",
+    "GetStats",
+    "IssuePlayerToken",
+    "RevokePlayerToken",
+];
 
 /// Every GameService method, so a refusal here is counted under the method's static name
 /// (an unknown path is left to the router, which answers UNIMPLEMENTED).
-const METHODS: [&str; 13] = [
+const METHODS: [&str; 16] = [
     "CreateGame",
     "GetGame",
     "ListGames",
@@ -52,6 +61,9 @@ const METHODS: [&str; 13] = [
     "ExportPgn",
     "GetStats",
     "AnalyzePosition",
+    "WatchGames",
+    "IssuePlayerToken",
+    "RevokePlayerToken",
 ];
 
 /// What the gate learned about a call, for the handlers.
@@ -96,11 +108,13 @@ impl Guard {
             .get("x-api-key")
             .map(http::HeaderValue::as_bytes)
             .or_else(|| {
-                // Backend calls carry no seat token, so their bearer credential is the key.
-                backend
+                // Backend calls carry no seat token, so their bearer credential is the key;
+                // WatchGames' is the key unless it is a player token (player mode).
+                (backend || method == "WatchGames")
                     .then(|| headers.get("authorization"))
                     .flatten()
                     .and_then(|v| bearer(v.as_bytes()))
+                    .filter(|c| !c.starts_with(PLAYER_TOKEN_PREFIX.as_bytes()))
             });
         let key = match (&self.keys, presented) {
             (Some(keys), Some(presented)) => keys

@@ -21,7 +21,7 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
-use crate::game::SeatToken;
+use crate::game::TokenDigest;
 use crate::security::keys::KeyId;
 use crate::security::{LIMITER_IDLE, Rate, Rates};
 
@@ -84,8 +84,10 @@ pub fn peer_key(ip: IpAddr) -> IpAddr {
     }
 }
 
-fn token_key(token: &SeatToken) -> u64 {
-    let digest = token.digest();
+/// The limiter key of a seat's credential (a seat token, or a player token in one game): the
+/// first 8 bytes of the token's digest, never the token itself.
+#[must_use]
+pub fn seat_key(digest: &TokenDigest) -> u64 {
     let mut first = [0; 8];
     first.copy_from_slice(&digest.as_bytes()[..8]);
     u64::from_be_bytes(first)
@@ -127,14 +129,15 @@ impl Limiters {
         self.check(&self.key, &key, Limit::ApiKey)
     }
 
-    /// One call by a seat the store recognised, other than a move on its own turn.
-    pub fn seat(&self, token: &SeatToken) -> Result<(), Refused> {
-        self.check(&self.token, &token_key(token), Limit::SeatToken)
+    /// One call by a seat the store recognised, other than a move on its own turn (`key`: see
+    /// [`seat_key`]).
+    pub fn seat(&self, key: u64) -> Result<(), Refused> {
+        self.check(&self.token, &key, Limit::SeatToken)
     }
 
     /// A move on the seat's own turn: only the floor applies.
-    pub fn own_move(&self, token: &SeatToken) -> Result<(), Refused> {
-        self.check(&self.floor, &token_key(token), Limit::MoveFloor)
+    pub fn own_move(&self, key: u64) -> Result<(), Refused> {
+        self.check(&self.floor, &key, Limit::MoveFloor)
     }
 
     /// Keys held across the limiters.
@@ -205,13 +208,14 @@ mod tests {
         assert!(refused.retry_after > Duration::ZERO);
         assert!(refused.retry_after <= Duration::from_secs(1));
         limiters.peer(b).expect("another peer has its own budget");
-        let token = SeatToken::generate().unwrap();
+        let token = crate::game::SeatToken::generate().unwrap();
+        let key = seat_key(&token.digest());
         for _ in 0..3 {
-            limiters.seat(&token).unwrap();
+            limiters.seat(key).unwrap();
         }
-        assert!(limiters.seat(&token).is_err());
+        assert!(limiters.seat(key).is_err());
         limiters
-            .own_move(&token)
+            .own_move(key)
             .expect("the move floor is a budget of its own");
     }
 

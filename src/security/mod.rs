@@ -37,6 +37,11 @@ use crate::units::{count, duration, rate};
 /// `--max-watchers-per-game`.
 pub const DEFAULT_MAX_PEER_WATCHERS_PER_GAME: usize = 16;
 pub const DEFAULT_MAX_PEER_WATCHERS: usize = 1_024;
+/// WatchGames streams one address may hold (callers without an API key: player tokens, one a
+/// bot, several behind one NAT), and the server in all (a stream is a task and a cursor; the
+/// feed's log, not the stream, holds what a slow one has not read).
+pub const DEFAULT_MAX_PEER_FEEDS: usize = 16;
+pub const DEFAULT_MAX_FEEDS: usize = 10_000;
 /// Calls per second per peer address without an API key (sustained), and the burst above it.
 /// Generous: one address may be a NAT in front of many players.
 pub const DEFAULT_PEER_RATE: u32 = 200;
@@ -150,6 +155,14 @@ pub struct SecurityArgs {
     /// WatchGame streams one address may hold in all (API key holders are not bound).
     #[arg(long, env = "CHESSD_MAX_PEER_WATCHERS", default_value_t = DEFAULT_MAX_PEER_WATCHERS, value_parser = count)]
     pub max_peer_watchers: usize,
+
+    /// WatchGames streams one address may hold (API key holders are not bound).
+    #[arg(long, env = "CHESSD_MAX_PEER_FEEDS", default_value_t = DEFAULT_MAX_PEER_FEEDS, value_parser = count)]
+    pub max_peer_feeds: usize,
+
+    /// WatchGames streams open on this server in all.
+    #[arg(long, env = "CHESSD_MAX_FEEDS", default_value_t = DEFAULT_MAX_FEEDS, value_parser = count)]
+    pub max_feeds: usize,
 }
 
 impl SecurityArgs {
@@ -191,6 +204,8 @@ impl SecurityArgs {
             },
             max_peer_watchers_per_game: self.max_peer_watchers_per_game,
             max_peer_watchers: self.max_peer_watchers,
+            max_peer_feeds: self.max_peer_feeds,
+            max_feeds: self.max_feeds,
         }
     }
 }
@@ -251,6 +266,8 @@ pub struct SecurityConfig {
     pub rates: Rates,
     pub max_peer_watchers_per_game: usize,
     pub max_peer_watchers: usize,
+    pub max_peer_feeds: usize,
+    pub max_feeds: usize,
 }
 
 impl Default for SecurityConfig {
@@ -268,6 +285,8 @@ impl Default for SecurityConfig {
             },
             max_peer_watchers_per_game: DEFAULT_MAX_PEER_WATCHERS_PER_GAME,
             max_peer_watchers: DEFAULT_MAX_PEER_WATCHERS,
+            max_peer_feeds: DEFAULT_MAX_PEER_FEEDS,
+            max_feeds: DEFAULT_MAX_FEEDS,
         }
     }
 }

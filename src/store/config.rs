@@ -61,4 +61,16 @@ pub struct StoreLimits {
     /// An ongoing game with no move for this long is abandoned (aborted before both sides
     /// moved, else lost by the side to move); `None`: never.
     pub abandon_after: Option<Duration>,
+    /// How long the feed (WatchGames) keeps an event: a cursor older than that is refused.
+    pub feed_retention: Duration,
+    /// Feed events kept at most (the oldest are forgotten first), whatever their age.
+    pub feed_max_events: usize,
 }
+
+/// Feed entries a consumer reads from the log per round while it catches up.
+pub const FEED_PAGE: usize = 256;
+
+/// New feed entries buffered for the consumers that follow live; one further behind reads the
+/// log instead (it is not cut off for that: the log, not a per-consumer buffer, holds what it
+/// has not read).
+pub const FEED_LIVE_BUFFER: usize = 1024;

@@ -5,13 +5,15 @@ use std::future::Future;
 use std::sync::Arc;
 
 use chessd_rules::{Color, Variant};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 use crate::error::ServiceError;
 use crate::game::{
-    Acted, Action, Created, Event, GameId, GameStatus, GameSummary, GameView, NewGame, Players,
-    Replay, SeatToken, Stats,
+    Acted, Action, Created, Event, GameId, GameStatus, GameSummary, GameView, Holder, IssuedToken,
+    Labels, NewGame, PlayerId, PlayerToken, Players, Replay, Revoke, Stats,
 };
+use crate::store::feed::cursor::FeedCursor;
+use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 
 /// Games, their moves and their events.
 ///
@@ -28,24 +30,25 @@ pub trait GameStore: Send + Sync + 'static {
     fn list(&self, query: ListQuery)
     -> impl Future<Output = Result<GamePage, ServiceError>> + Send;
 
-    /// Performs a seat's action; the token decides the seat. `admit` is asked first, once,
+    /// Performs a seat's action; the holder (a seat token, or a player bound to a seat)
+    /// decides the seat (see `Holder::seat_in`). `admit` is asked first, once,
     /// with the seat and the side to move (`None` once the game is over), where the game
     /// already is (under its lock, after its load): a move costs one seat check, and the
     /// caller's rate limits can tell a move on the seat's own turn from any other.
     fn act<A: Admit>(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
         action: Action,
         admit: A,
     ) -> impl Future<Output = Result<Acted, ServiceError>> + Send;
 
-    /// The seat `token` holds in a game, and the side to move (`None` once the game is over):
-    /// for `--private-watch`. Changes nothing.
+    /// The seat `holder` holds in a game, and the side to move (`None` once the game is over):
+    /// for `--private-watch` and GetGame's seat. Changes nothing.
     fn seat(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
     ) -> impl Future<Output = Result<(Color, Option<Color>), ServiceError>> + Send;
 
     /// The events after `after_seq` (a snapshot first when it is 0), then live ones.
@@ -55,8 +58,48 @@ pub trait GameStore: Send + Sync + 'static {
         after_seq: u64,
     ) -> impl Future<Output = Result<Subscription, ServiceError>> + Send;
 
-    /// Result counts per variant.
-    fn stats(&self) -> impl Future<Output = Result<Stats, ServiceError>> + Send;
+    /// Result counts per variant: of every game since the store began, or, with labels, of
+    /// the finished games still kept that carry them all.
+    fn stats(&self, labels: &Labels) -> impl Future<Output = Result<Stats, ServiceError>> + Send;
+
+    /// A feed consumer's start: after `after` (CURSOR_OUT_OF_RANGE when the feed no longer
+    /// holds what follows it), or live from now; a live start for `player` also gets the
+    /// creations of its running games.
+    fn feed(
+        &self,
+        after: Option<FeedCursor>,
+        player: Option<PlayerId>,
+    ) -> impl Future<Output = Result<FeedSubscription, ServiceError>> + Send;
+
+    /// Up to about `limit` feed entries after `after`, in the feed's order; none once the
+    /// cursor is at the end. Lanes are merged by position, so a page may hold somewhat more.
+    fn feed_page(
+        &self,
+        after: &FeedCursor,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<Arc<FeedEntry>>, ServiceError>> + Send;
+
+    /// A new player token for `player` (stored as a digest only).
+    fn issue_player_token(
+        &self,
+        player: PlayerId,
+    ) -> impl Future<Output = Result<IssuedToken, ServiceError>> + Send;
+
+    /// Ends the player tokens `what` names, at once; returns how many.
+    fn revoke_player_tokens(
+        &self,
+        what: Revoke,
+    ) -> impl Future<Output = Result<usize, ServiceError>> + Send;
+
+    /// The player `token` acts for (INVALID_PLAYER_TOKEN when it is unknown or revoked).
+    fn player_of(
+        &self,
+        token: PlayerToken,
+    ) -> impl Future<Output = Result<PlayerId, ServiceError>> + Send;
+
+    /// Changes at every revocation (on any replica): open player-mode streams then check
+    /// their token again.
+    fn revocations(&self) -> watch::Receiver<u64>;
 }
 
 /// An action's admission check (see [`GameStore::act`]): the seat the token holds and the
@@ -72,19 +115,31 @@ pub struct GameFilter {
     pub variant: Option<Variant>,
     /// An exact name playing either side.
     pub player: Option<String>,
+    /// A player id bound to either seat.
+    pub player_id: Option<PlayerId>,
+    /// Labels every game shown carries.
+    pub labels: Labels,
 }
 
 impl GameFilter {
-    /// Whether a game of `variant`, `status` and `players` is shown. Every store filters with
-    /// this one test, so lists agree whatever the store.
+    /// Whether a game of `variant`, `status`, `players` and `labels` is shown. Every store
+    /// filters with this one test, so lists agree whatever the store.
     #[must_use]
-    pub fn matches(&self, variant: Variant, status: GameStatus, players: &Players) -> bool {
+    pub fn matches(
+        &self,
+        variant: Variant,
+        status: GameStatus,
+        players: &Players,
+        labels: &Labels,
+    ) -> bool {
         self.status.is_none_or(|s| s == status)
             && self.variant.is_none_or(|v| v == variant)
             && self
                 .player
                 .as_deref()
                 .is_none_or(|p| p == players.white || p == players.black)
+            && self.player_id.as_ref().is_none_or(|p| players.has(p))
+            && labels.contains_all(&self.labels)
     }
 }
 

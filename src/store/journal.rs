@@ -21,12 +21,14 @@
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use chessd_rules::{DrawRule, Variant};
+use chessd_rules::Variant;
 use tokio::sync::{broadcast, mpsc, watch};
 use tracing::Span;
 
 use crate::error::ServiceError;
-use crate::game::{Event, EventRow, GameId, Players, Seats, TimeControl};
+use crate::game::{
+    Event, EventRow, FeedEvent, GameHeader, GameId, PlayerId, Seats, TokenDigest, TokenId,
+};
 use crate::telemetry::spans;
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
@@ -38,12 +40,22 @@ pub const JOURNAL_CAPACITY: usize = 4096;
 pub enum Change {
     /// A new game, with everything needed to rebuild it.
     Created(Box<CreatedGame>),
-    /// Events one action (or the flag) added to a game.
+    /// Events one action (or the flag) added to a game, and what the feed says of them.
     Events {
         game: GameId,
         variant: Variant,
         rows: Vec<EventRow>,
+        feed: Vec<FeedEvent>,
     },
+    /// A player token issued (its digest only).
+    TokenIssued {
+        id: TokenId,
+        digest: TokenDigest,
+        player: PlayerId,
+        at_ms: u64,
+    },
+    /// Player tokens revoked.
+    TokensRevoked(Vec<TokenId>),
     /// Finished games the store no longer keeps.
     Forget(Vec<GameId>),
     /// Nothing changed; the writer notes that the server is alive (see `sqlite`'s downtime
@@ -51,20 +63,22 @@ pub enum Change {
     Alive,
 }
 
-/// A game as created.
+/// A game as created (its feed event is its header's creation).
 #[derive(Debug)]
 pub struct CreatedGame {
-    pub id: GameId,
-    pub variant: Variant,
-    pub start_fen: String,
-    pub players: Players,
-    pub time_control: Option<TimeControl>,
-    pub draw_rule: DrawRule,
+    pub header: Arc<GameHeader>,
     /// The seats' token digests (the tokens themselves are never stored).
     pub seats: Seats,
-    pub created_at_ms: u64,
     /// The CreateGame request id, so a retry after a restart still finds the game.
     pub request_id: Option<String>,
+}
+
+impl CreatedGame {
+    /// The feed's event of this creation.
+    #[must_use]
+    pub fn feed(&self) -> FeedEvent {
+        FeedEvent::created(self.header.clone())
+    }
 }
 
 /// What travels to the writer.

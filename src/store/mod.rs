@@ -8,6 +8,9 @@
 //! file beside it):
 //! - `game_store`: the trait, its admission check, queries, pages and subscriptions.
 //! - `config`: [`StoreConfig`] (which store, where, its limits). `error`: [`OpenError`].
+//! - `feed/`: the deployment-wide feed (WatchGames): cursors, entries, the in-memory log and
+//!   the stored form of its events. `tokens`: the player tokens of the memory and SQLite
+//!   stores.
 //! - `memory/`: [`MemoryStore`], sharded in-process maps, the flag timer, retention.
 //! - `journal`: the ordered queue of changes a durable store commits before answering.
 //! - `sqlite/`: [`SqliteStore`], the durable store: [`MemoryStore`] with a SQLite journal,
@@ -20,24 +23,34 @@
 
 mod config;
 mod error;
+mod feed;
 mod game_store;
 mod journal;
 mod memory;
 mod redis;
 mod sqlite;
+mod tokens;
+
+use std::sync::Arc;
 
 use chessd_rules::Color;
+use tokio::sync::watch;
 
 pub use self::config::{
-    Backend, MAX_LIST_SCAN, REMEMBERED_CREATIONS, StoreConfig, StoreLimits, SyncMode,
+    Backend, FEED_LIVE_BUFFER, FEED_PAGE, MAX_LIST_SCAN, REMEMBERED_CREATIONS, StoreConfig,
+    StoreLimits, SyncMode,
 };
 pub use self::error::OpenError;
+pub use self::feed::{FeedCursor, FeedEntry, FeedSubscription, LanePos};
 pub use self::game_store::{Admit, GameFilter, GamePage, GameStore, ListQuery, Subscription};
 pub use self::memory::MemoryStore;
 pub use self::redis::RedisStore;
 pub use self::sqlite::{DB_FILE, SCHEMA_VERSION, SqliteOptions, SqliteStore, migrate_v1};
 use crate::error::ServiceError;
-use crate::game::{Acted, Action, Created, GameId, GameView, NewGame, SeatToken, Stats};
+use crate::game::{
+    Acted, Action, Created, GameId, GameView, Holder, IssuedToken, Labels, NewGame, PlayerId,
+    PlayerToken, Revoke, Stats,
+};
 
 /// The store the server runs: in memory (the default), durable (`--data-dir`) or shared by
 /// replicas (`--redis`).
@@ -113,26 +126,26 @@ impl GameStore for Store {
     async fn act<A: Admit>(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
         action: Action,
         admit: A,
     ) -> Result<Acted, ServiceError> {
         match self {
-            Store::Memory(s) => s.act(id, token, action, admit).await,
-            Store::Sqlite(s) => s.act(id, token, action, admit).await,
-            Store::Redis(s) => s.act(id, token, action, admit).await,
+            Store::Memory(s) => s.act(id, holder, action, admit).await,
+            Store::Sqlite(s) => s.act(id, holder, action, admit).await,
+            Store::Redis(s) => s.act(id, holder, action, admit).await,
         }
     }
 
     async fn seat(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
     ) -> Result<(Color, Option<Color>), ServiceError> {
         match self {
-            Store::Memory(s) => s.seat(id, token).await,
-            Store::Sqlite(s) => s.seat(id, token).await,
-            Store::Redis(s) => s.seat(id, token).await,
+            Store::Memory(s) => s.seat(id, holder).await,
+            Store::Sqlite(s) => s.seat(id, holder).await,
+            Store::Redis(s) => s.seat(id, holder).await,
         }
     }
 
@@ -144,11 +157,67 @@ impl GameStore for Store {
         }
     }
 
-    async fn stats(&self) -> Result<Stats, ServiceError> {
+    async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
         match self {
-            Store::Memory(s) => s.stats().await,
-            Store::Sqlite(s) => s.stats().await,
-            Store::Redis(s) => s.stats().await,
+            Store::Memory(s) => s.stats(labels).await,
+            Store::Sqlite(s) => s.stats(labels).await,
+            Store::Redis(s) => s.stats(labels).await,
+        }
+    }
+
+    async fn feed(
+        &self,
+        after: Option<FeedCursor>,
+        player: Option<PlayerId>,
+    ) -> Result<FeedSubscription, ServiceError> {
+        match self {
+            Store::Memory(s) => s.feed(after, player).await,
+            Store::Sqlite(s) => s.feed(after, player).await,
+            Store::Redis(s) => s.feed(after, player).await,
+        }
+    }
+
+    async fn feed_page(
+        &self,
+        after: &FeedCursor,
+        limit: usize,
+    ) -> Result<Vec<Arc<FeedEntry>>, ServiceError> {
+        match self {
+            Store::Memory(s) => s.feed_page(after, limit).await,
+            Store::Sqlite(s) => s.feed_page(after, limit).await,
+            Store::Redis(s) => s.feed_page(after, limit).await,
+        }
+    }
+
+    async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
+        match self {
+            Store::Memory(s) => s.issue_player_token(player).await,
+            Store::Sqlite(s) => s.issue_player_token(player).await,
+            Store::Redis(s) => s.issue_player_token(player).await,
+        }
+    }
+
+    async fn revoke_player_tokens(&self, what: Revoke) -> Result<usize, ServiceError> {
+        match self {
+            Store::Memory(s) => s.revoke_player_tokens(what).await,
+            Store::Sqlite(s) => s.revoke_player_tokens(what).await,
+            Store::Redis(s) => s.revoke_player_tokens(what).await,
+        }
+    }
+
+    async fn player_of(&self, token: PlayerToken) -> Result<PlayerId, ServiceError> {
+        match self {
+            Store::Memory(s) => s.player_of(token).await,
+            Store::Sqlite(s) => s.player_of(token).await,
+            Store::Redis(s) => s.player_of(token).await,
+        }
+    }
+
+    fn revocations(&self) -> watch::Receiver<u64> {
+        match self {
+            Store::Memory(s) => s.revocations(),
+            Store::Sqlite(s) => s.revocations(),
+            Store::Redis(s) => s.revocations(),
         }
     }
 }

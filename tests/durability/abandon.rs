@@ -39,7 +39,7 @@ async fn abandonment_is_committed() {
         ("0-1", pb::Termination::Abandonment as i32)
     );
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner();

@@ -6,6 +6,7 @@ mod abandon;
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;
+mod feed;
 mod recovery;
 mod startup;
 mod support;

@@ -42,7 +42,7 @@ async fn retention_and_stats_after_restart() {
     resign(&mut client, &old, false).await; // white wins
     let ongoing = support::create(&mut client, support::chess("c", "d")).await;
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner();
@@ -83,7 +83,7 @@ async fn retention_and_stats_after_restart() {
     assert_eq!(gone.map(|_| ()).unwrap_err().code(), Code::NotFound);
     support::get(&mut client, &ongoing.id).await;
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner();
@@ -111,7 +111,7 @@ async fn retention_and_stats_after_restart() {
         .into_inner();
     assert!(listed.games.is_empty(), "{:?}", listed.games);
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner();

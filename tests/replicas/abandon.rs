@@ -134,7 +134,7 @@ async fn abandoned_games_end_on_a_survivor() {
         assert_eq!(game.status, pb::GameStatus::Aborted as i32);
         assert_eq!(game.last_seq, 2, "one move, one game over");
         let stats = client
-            .get_stats(pb::GetStatsRequest {})
+            .get_stats(pb::GetStatsRequest::default())
             .await
             .expect("stats")
             .into_inner();

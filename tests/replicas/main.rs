@@ -4,7 +4,8 @@
 //! win a ply; a flag falls, and a deserted game is abandoned, with the replica that saw the
 //! last move gone; a Redis outage is UNAVAILABLE and NOT_SERVING, then heals by itself; and
 //! the same promises on a real three-primary Redis Cluster; due deadlines whose games do not
-//! end cannot starve the deadline sweep. Needs `redis-server` and
+//! end cannot starve the deadline sweep; the feed resumes on any replica, and a player token
+//! revoked on one is refused on every other. Needs `redis-server` and
 //! `redis-cli` on PATH.
 
 mod abandon;
@@ -13,6 +14,7 @@ mod cluster;
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;
+mod feed;
 mod lost_reply;
 mod outage;
 mod play;

@@ -39,7 +39,7 @@ async fn abandoned_games_end() {
     let fresh = support::get(&mut client, &fresh.id).await;
     assert_eq!(fresh.status, pb::GameStatus::Aborted as i32);
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner();
@@ -63,11 +63,17 @@ async fn connection_cap() {
     config.transport.max_connections = 1;
     let server = support::start_with(config).await;
     let mut first = server.client().await;
-    first.get_stats(pb::GetStatsRequest {}).await.unwrap();
+    first
+        .get_stats(pb::GetStatsRequest::default())
+        .await
+        .unwrap();
     let url = server.url();
     let mut second = tokio::spawn(async move {
         let mut client = GameServiceClient::connect(url).await.unwrap();
-        client.get_stats(pb::GetStatsRequest {}).await.map(|_| ())
+        client
+            .get_stats(pb::GetStatsRequest::default())
+            .await
+            .map(|_| ())
     });
     assert!(
         still_waiting(&mut second).await,
@@ -95,7 +101,7 @@ async fn stream_cap() {
     let _second = watch(&mut client, &b.id, 0).await;
     let mut third = tokio::spawn(async move {
         GameServiceClient::new(channel)
-            .get_stats(pb::GetStatsRequest {})
+            .get_stats(pb::GetStatsRequest::default())
             .await
             .map(|_| ())
     });

@@ -109,7 +109,9 @@ async fn empty_requests() {
         bad,
         "INVALID_GAME_ID",
     );
-    c.get_stats(pb::GetStatsRequest {}).await.expect("stats");
+    c.get_stats(pb::GetStatsRequest::default())
+        .await
+        .expect("stats");
     assert_refused(
         c.analyze_position(pb::AnalyzePositionRequest::default())
             .await,

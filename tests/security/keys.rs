@@ -69,7 +69,7 @@ async fn backend_calls_need_a_key() {
         "API_KEY_MISSING",
     );
     assert_refused(
-        client.get_stats(pb::GetStatsRequest {}).await,
+        client.get_stats(pb::GetStatsRequest::default()).await,
         Code::Unauthenticated,
         "API_KEY_MISSING",
     );
@@ -93,7 +93,7 @@ async fn backend_calls_need_a_key() {
         .await
         .expect("bearer key");
     client
-        .get_stats(keyed(pb::GetStatsRequest {}, KEY_B))
+        .get_stats(keyed(pb::GetStatsRequest::default(), KEY_B))
         .await
         .expect("x-api-key");
     // Players and watchers need no key.

@@ -25,12 +25,12 @@ async fn peer_limit_refuses_with_retry_info() {
     let mut client = server.client().await;
     for i in 0..5 {
         client
-            .get_stats(pb::GetStatsRequest {})
+            .get_stats(pb::GetStatsRequest::default())
             .await
             .unwrap_or_else(|s| panic!("call {i} refused: {}", s.message()));
     }
     let status = assert_refused(
-        client.get_stats(pb::GetStatsRequest {}).await,
+        client.get_stats(pb::GetStatsRequest::default()).await,
         Code::ResourceExhausted,
         "RATE_LIMITED",
     );
@@ -112,7 +112,7 @@ async fn key_limit() {
     let server = support::start_with(config).await;
     let mut client = server.client().await;
     let keyed = || {
-        let mut r = Request::new(pb::GetStatsRequest {});
+        let mut r = Request::new(pb::GetStatsRequest::default());
         r.metadata_mut().insert("x-api-key", key.parse().unwrap());
         r
     };
@@ -162,7 +162,7 @@ async fn limits_off() {
     assert_eq!(game.ply, 6);
     for _ in 0..10 {
         client
-            .get_stats(pb::GetStatsRequest {})
+            .get_stats(pb::GetStatsRequest::default())
             .await
             .expect("no limit");
     }

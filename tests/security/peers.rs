@@ -219,7 +219,7 @@ async fn silent_sockets_never_lock_clients_out() {
         .expect("connected at the cap");
     timeout(
         Duration::from_secs(3),
-        client.get_stats(pb::GetStatsRequest {}),
+        client.get_stats(pb::GetStatsRequest::default()),
     )
     .await
     .expect("served at the cap")
@@ -261,7 +261,7 @@ async fn silent_sockets_never_lock_clients_out() {
             .unwrap_or_else(|_| panic!("round {round}: not connected during the flood"));
         timeout(
             Duration::from_secs(3),
-            client.get_stats(pb::GetStatsRequest {}),
+            client.get_stats(pb::GetStatsRequest::default()),
         )
         .await
         .unwrap_or_else(|_| panic!("round {round}: not served during the flood"))

@@ -64,7 +64,10 @@ async fn sigterm_grace_then_drain() {
     // Still serving: a move on the open connection, a call on a new one.
     support::play(&mut client, &seats, 'w', "e4").await;
     let mut fresh = GameServiceClient::connect(server.url()).await.unwrap();
-    fresh.get_stats(pb::GetStatsRequest {}).await.unwrap();
+    fresh
+        .get_stats(pb::GetStatsRequest::default())
+        .await
+        .unwrap();
     assert!(
         signalled.elapsed() < Duration::from_secs(2),
         "the checks took the whole grace"
@@ -179,7 +182,10 @@ async fn connection_cap_is_logged_and_counted() {
     .await
     .expect("connected at the cap")
     .unwrap();
-    client.get_stats(pb::GetStatsRequest {}).await.unwrap();
+    client
+        .get_stats(pb::GetStatsRequest::default())
+        .await
+        .unwrap();
     assert!(counted(&metrics, "chessd_connection_cap_reached_total").await >= 1.0);
     assert!(
         counted(
@@ -234,7 +240,7 @@ async fn fd_limit_is_logged_counted_and_survived() {
     .unwrap();
     timeout(
         Duration::from_secs(5),
-        client.get_stats(pb::GetStatsRequest {}),
+        client.get_stats(pb::GetStatsRequest::default()),
     )
     .await
     .expect("served at the fd limit")

@@ -92,7 +92,7 @@ async fn tls_serves_and_plaintext_is_refused() {
     let plain = Channel::from_shared(server.url()).unwrap().connect().await;
     if let Ok(plain) = plain {
         let refused = GameServiceClient::new(plain)
-            .get_stats(chessd::proto::GetStatsRequest {})
+            .get_stats(chessd::proto::GetStatsRequest::default())
             .await;
         assert!(
             refused.is_err(),
@@ -121,7 +121,7 @@ async fn mtls_requires_a_client_certificate_from_the_ca() {
         match result {
             Err(_) => true,
             Ok(channel) => GameServiceClient::new(channel)
-                .get_stats(chessd::proto::GetStatsRequest {})
+                .get_stats(chessd::proto::GetStatsRequest::default())
                 .await
                 .is_err(),
         }

@@ -96,7 +96,7 @@ async fn many_games_in_parallel() {
     }
     let mut client = server.client().await;
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner();

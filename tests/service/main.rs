@@ -6,9 +6,13 @@
 mod common;
 mod concurrency;
 mod errors;
+mod feed;
+mod feed_bounds;
 mod games;
 mod idempotency;
+mod labels;
 mod ops;
+mod players;
 mod support;
 mod variants;
 mod views;

@@ -270,7 +270,7 @@ async fn stats_shares() {
     play(&mut client, &seats, 'b', "Ka8").await;
 
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner()

@@ -333,7 +333,7 @@ async fn stats_per_variant() {
     .await;
     play(&mut client, &seats, 'w', "Kd4").await;
     let stats = client
-        .get_stats(pb::GetStatsRequest {})
+        .get_stats(pb::GetStatsRequest::default())
         .await
         .unwrap()
         .into_inner();

@@ -257,12 +257,17 @@ async fn slow_watcher_is_cut_off_and_resumes() {
     let snapshot = next_event(&mut stream).await.unwrap().unwrap();
     assert_eq!(snapshot.seq, 0);
 
-    // 40 events (offers and declines) while the watcher reads nothing.
-    for _ in 0..20 {
+    // One event read, so the cut-off names a seq to replay from (a watcher cut off before any
+    // event resumes from 0, which is a new snapshot, not a replay), then 39 more (offers and
+    // declines) while the watcher reads nothing.
+    offer_draw(&mut client, &seats, 'w').await;
+    let first = next_event(&mut stream).await.unwrap().unwrap();
+    let mut seqs = vec![first.seq];
+    decline_draw(&mut client, &seats, 'b').await;
+    for _ in 1..20 {
         offer_draw(&mut client, &seats, 'w').await;
         decline_draw(&mut client, &seats, 'b').await;
     }
-    let mut seqs = Vec::new();
     let status = loop {
         match next_event(&mut stream).await {
             Ok(Some(event)) => seqs.push(event.seq),
@@ -277,7 +282,7 @@ async fn slow_watcher_is_cut_off_and_resumes() {
     let resume: u64 = status.get_details_error_info().unwrap().metadata["resume_after_seq"]
         .parse()
         .unwrap();
-    assert_eq!(resume, seqs.last().copied().unwrap_or(0));
+    assert_eq!(Some(resume), seqs.last().copied());
     assert!(
         status.message().contains(&format!("after_seq {resume}")),
         "{}",

@@ -176,6 +176,78 @@ def test_api_keys_go_with_every_call(start_server, tmp_path):
         assert [s.variant for s in backend.get_stats()][0] == cc.Variant.CHESS
 
 
+def test_a_bot_with_a_player_token_finds_and_plays_its_games(start_server, tmp_path):
+    """A player token (issued with the API key) learns of the bot's running and new games from
+    watch_games, each with its colour, plays them, and is refused once revoked."""
+    key = "k" * 32
+    keys = tmp_path / "keys"
+    keys.write_text(key + "\n")
+    server = start_server("--api-key-file", str(keys), "--heartbeat", "200ms")
+    with cc.Client(server.addr, api_key=key) as backend, \
+            cc.Client(server.addr, retry=cc.NO_RETRY) as bot_client:
+        issued = backend.issue_player_token("bot-1")
+        assert issued.token.startswith("chp_") and issued.player_id == "bot-1"
+        running = backend.create_game(white_player_id="bot-1", labels={"round": "1"})
+        assert running.white.token == "" and running.black.token != ""
+        bot = bot_client.player(issued.token)
+        feed = bot.watch_games()
+        first = next(feed)
+        assert first.game_created.game.game_id == running.game_id
+        assert first.game_created.seat == cc.Color.WHITE
+        assert dict(first.game_created.game.labels) == {"round": "1"}
+        later = backend.create_game(black_player_id="bot-1")
+        backend.create_game(white_player_id="someone-else")
+        second = next(feed)
+        assert (second.game_created.game.game_id, second.game_created.seat) == (
+            later.game_id, cc.Color.BLACK)
+        bot.seat(running.game_id, cc.Color.WHITE).submit_move("e4", expected_ply=0)
+        later.white.submit_move("d4", expected_ply=0)
+        bot.seat(later.game_id).submit_move("d5", expected_ply=1)
+        assert backend.revoke_player_token(token_id=issued.token_id) == 1
+        with pytest.raises(cc.ChessdError) as refused:
+            bot.seat(running.game_id).resign()
+        assert refused.value.reason == "TOKEN_INVALID"
+        with pytest.raises(cc.ChessdError) as ended:
+            list(feed)
+        assert ended.value.reason == "TOKEN_REVOKED"
+        with pytest.raises(cc.ChessdError) as reissue:
+            cc.Client(server.addr, retry=cc.NO_RETRY).issue_player_token("bot-2")
+        assert reissue.value.reason == "API_KEY_MISSING"
+
+
+def test_watch_games_resumes_from_a_cursor_across_a_restart(start_server, tmp_path):
+    """A feed consumer that keeps the last cursor it handled resumes after it on a restarted
+    durable server: every later event once, in order; labels filter the feed, list and stats."""
+    server = start_server("--data-dir", str(tmp_path / "data"), "--heartbeat", "200ms")
+    with cc.Client(server.addr) as client:
+        # The stream opens at the first next(): a heartbeat says it is live.
+        feed = client.watch_games(labels={"tournament": "spring"}, heartbeats=True)
+        assert next(feed).WhichOneof("event") == "heartbeat"
+        a = client.create_game(white="a", black="b", labels={"tournament": "spring"})
+        client.create_game(white="x", black="y")  # not in the tournament
+        first = next(feed)
+        assert first.game_created.game.game_id == a.game_id
+        cursor = first.cursor
+        a.black.resign()
+        feed.close()
+    server.stop()
+    server.start()
+    with cc.Client(server.addr) as client:
+        b = client.create_game(white="c", black="d", labels={"tournament": "spring"})
+        feed = client.watch_games(cursor, labels={"tournament": "spring"})
+        got = [next(feed) for _ in range(2)]
+        feed.close()
+        assert [e.WhichOneof("event") for e in got] == ["game_finished", "game_created"]
+        assert got[0].game_finished.game.game_id == a.game_id
+        assert got[0].game_finished.outcome.pgn_result == "1-0"
+        assert got[1].game_created.game.game_id == b.game_id
+        spring = {"tournament": "spring"}
+        assert [g.game_id for g in client.list_games(labels=spring)] == [b.game_id, a.game_id]
+        chess = [v for v in client.get_stats(labels=spring) if v.variant == cc.Variant.CHESS][0]
+        assert (chess.finished_games, chess.white_wins) == (1, 1)
+        assert '[tournament "spring"]' in client.export_pgn(a.game_id)
+
+
 def test_tls_with_a_private_ca(start_server, tmp_path):
     """tls with root_certificates reaches a TLS server; the name is checked against the cert."""
     cert, key = tmp_path / "server.pem", tmp_path / "server.key"

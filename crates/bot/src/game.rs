@@ -248,6 +248,7 @@ mod tests {
                 clocks: None,
                 draw_offer: 0,
             })),
+            ..Default::default()
         }
     }
 
@@ -324,6 +325,7 @@ mod tests {
             seq: 9,
             server_time: None,
             event: Some(e),
+            ..Default::default()
         };
         let black = proto::Color::Black as i32;
         assert_eq!(

@@ -1,6 +1,6 @@
 //! PGN export of a [`Game`]: the Seven Tag Roster, then `Variant`, `SetUp`/`FEN` (when the game
 //! did not start from its variant's start position, and always in Chess960, whose readers need
-//! the arrangement), `TimeControl` and `Termination`; movetext in SAN (drops `N@f3`, antichess
+//! the arrangement), `TimeControl`, `Termination`, then the caller's own tags; movetext in SAN (drops `N@f3`, antichess
 //! `=K`) wrapped at 80 columns, ending with the result.
 
 use crate::{Game, Rules, Variant};
@@ -17,6 +17,9 @@ pub struct PgnTags {
     pub black: String,
     /// PGN's form: `600+5` (seconds + increment), or `None` for an untimed game (written `-`).
     pub time_control: Option<String>,
+    /// More tags, written in this order after the others. Their names must be PGN tag names
+    /// (letters, digits, `_`) and must not repeat one of the tags above.
+    pub extra: Vec<(String, String)>,
 }
 
 impl Default for PgnTags {
@@ -29,6 +32,7 @@ impl Default for PgnTags {
             white: "?".into(),
             black: "?".into(),
             time_control: None,
+            extra: Vec::new(),
         }
     }
 }
@@ -93,6 +97,9 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
         game.outcome()
             .map_or("unterminated", |o| o.termination.pgn_tag()),
     );
+    for (name, value) in &tags.extra {
+        tag(&mut out, name, value);
+    }
     out.push('\n');
 
     let mut tokens = Vec::with_capacity(game.moves().len() * 3 / 2 + 1);
@@ -150,6 +157,24 @@ mod tests {
             [Black \"Bob\"]\n[Result \"1-0\"]\n[Variant \"Standard\"]\n[TimeControl \"-\"]\n[Termination \"normal\"]\n\n\
             1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n\n";
         assert_eq!(pgn, want);
+    }
+
+    /// The caller's own tags follow the standard ones, escaped like them, before the moves.
+    #[test]
+    fn extra_tags_after_the_others() {
+        let game = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        let tags = PgnTags {
+            extra: vec![
+                ("round_name".into(), "semi \"final\"".into()),
+                ("tournament".into(), "spring".into()),
+            ],
+            ..PgnTags::default()
+        };
+        let pgn = write_pgn(&game, &tags);
+        assert!(
+            pgn.contains("[Termination \"unterminated\"]\n[round_name \"semi \\\"final\\\"\"]\n[tournament \"spring\"]\n\n*"),
+            "{pgn}"
+        );
     }
 
     /// Racing Kings: the Variant tag and the start FEN; Black to move starts with `N...`.

@@ -20,7 +20,8 @@
 //! the reset as CANCELLED, and resume from the last seq they saw.
 //!
 //! `peers` bounds the streams one address may hold (`--max-peer-watchers-per-game`,
-//! `--max-peer-watchers`).
+//! `--max-peer-watchers`). [`WatchStream`] and the pump's ending ([`pump::end_stream`]) also
+//! serve WatchGames (`api::feed`), whose messages are of another type.
 
 mod peers;
 mod pump;
@@ -33,9 +34,8 @@ use tokio_stream::Stream;
 use tonic::Status;
 
 pub use peers::{PeerSlot, PeerWatchers};
-pub use pump::{Pump, PumpConfig};
+pub use pump::{Pump, PumpConfig, end_stream};
 
-use crate::game::GameId;
 use crate::proto::WatchGameResponse;
 
 /// Messages queued between a watcher's pump and its stream: enough to ride over a scheduling
@@ -43,10 +43,12 @@ use crate::proto::WatchGameResponse;
 /// channel is the buffer that `--watch-buffer` sizes).
 const QUEUE: usize = 4;
 
-/// One client's WatchGame stream: what its pump sends, in order; the first error ends it.
-pub struct WatchStream {
-    game_id: GameId,
-    queue: mpsc::Receiver<Result<WatchGameResponse, Status>>,
+/// One client's WatchGame (or WatchGames) stream: what its pump sends, in order; the first
+/// error ends it.
+pub struct WatchStream<T = WatchGameResponse> {
+    /// What the stream is of, for Debug (a game id, `feed`).
+    what: String,
+    queue: mpsc::Receiver<Result<T, Status>>,
     done: bool,
     /// Dropped with the stream: tells the pump that tonic is done with it (the client took
     /// the end, or went away).
@@ -54,21 +56,21 @@ pub struct WatchStream {
 }
 
 /// The pump's end of a [`WatchStream`].
-pub struct Feed {
+pub struct Feed<T = WatchGameResponse> {
     /// Where the pump sends; dropped to end the stream after what is queued.
-    pub tx: mpsc::Sender<Result<WatchGameResponse, Status>>,
+    pub tx: mpsc::Sender<Result<T, Status>>,
     /// Resolves (with an error) once the stream is dropped.
     pub gone: oneshot::Receiver<()>,
 }
 
-impl WatchStream {
-    /// A stream and the end its pump feeds.
+impl<T> WatchStream<T> {
+    /// A stream of `what` and the end its pump feeds.
     #[must_use]
-    pub fn channel(game_id: GameId) -> (WatchStream, Feed) {
+    pub fn channel(what: impl std::fmt::Display) -> (WatchStream<T>, Feed<T>) {
         let (tx, queue) = mpsc::channel(QUEUE);
         let (alive, gone) = oneshot::channel();
         let stream = WatchStream {
-            game_id,
+            what: what.to_string(),
             queue,
             done: false,
             _alive: alive,
@@ -77,8 +79,8 @@ impl WatchStream {
     }
 }
 
-impl Stream for WatchStream {
-    type Item = Result<WatchGameResponse, Status>;
+impl<T> Stream for WatchStream<T> {
+    type Item = Result<T, Status>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         if self.done {
@@ -92,10 +94,10 @@ impl Stream for WatchStream {
     }
 }
 
-impl std::fmt::Debug for WatchStream {
+impl<T> std::fmt::Debug for WatchStream<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WatchStream")
-            .field("game_id", &self.game_id)
+            .field("of", &self.what)
             .finish_non_exhaustive()
     }
 }

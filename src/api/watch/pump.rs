@@ -14,7 +14,7 @@ use tonic::Status;
 use crate::api::encode as convert;
 use crate::api::watch::{Feed, PeerSlot};
 use crate::error::ServiceError;
-use crate::game::{Event, GameId, Replay, ends_game};
+use crate::game::{Event, EventKind, GameId, Replay, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
 use crate::proto::WatchGameResponse;
 use crate::store::Subscription;
@@ -50,8 +50,40 @@ pub struct Pump {
     reset: StreamReset,
     /// The seq of the last event sent: where a client resumes.
     last_seq: u64,
+    /// The seat the watcher's credential holds, told on the snapshot.
+    seat: Option<chessd_rules::Color>,
     tx: mpsc::Sender<Result<WatchGameResponse, Status>>,
     gone: oneshot::Receiver<()>,
+}
+
+/// Ends a stream: sends `error` (if any), then lets the stream end after what is queued;
+/// a client that takes nothing for `stall` has its stream reset instead. Returns `false` when
+/// it had to reset.
+pub async fn end_stream<T>(
+    feed: Feed<T>,
+    error: Option<ServiceError>,
+    stall: Duration,
+    reset: &StreamReset,
+) -> bool {
+    let Feed { tx, gone } = feed;
+    if let Some(error) = error {
+        match timeout(stall, tx.send(Err(error.status()))).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return true,
+            Err(_) => {
+                reset.reset();
+                return false;
+            }
+        }
+    }
+    // With the sender dropped, the stream ends after what is queued. A client that takes
+    // nothing for the stall timeout never gets there: only a reset ends its stream.
+    drop(tx);
+    if timeout(stall, gone).await.is_err() {
+        reset.reset();
+        return false;
+    }
+    true
 }
 
 /// What a pump needs besides its subscription and its stream.
@@ -66,12 +98,14 @@ pub struct PumpConfig {
 }
 
 impl Pump {
-    /// A pump from `subscription` into `feed` (see [`crate::api::watch::WatchStream::channel`]).
+    /// A pump from `subscription` into `feed` (see [`crate::api::watch::WatchStream::channel`]);
+    /// `seat` is the watcher's, for the snapshot.
     #[must_use]
     pub fn new(
         game_id: GameId,
         subscription: Subscription,
         peer: Option<PeerSlot>,
+        seat: Option<chessd_rules::Color>,
         config: &PumpConfig,
         reset: StreamReset,
         feed: Feed,
@@ -89,6 +123,7 @@ impl Pump {
             draining: config.draining.clone(),
             reset,
             last_seq: subscription.after_seq,
+            seat,
             tx: feed.tx,
             gone: feed.gone,
         }
@@ -124,25 +159,14 @@ impl Pump {
                 },
             )),
         };
-        let reset_stream = || {
+        if let Some((why, error)) = &ending {
+            tracing::info!(%game_id, last_seq, reason = error.reason(), "watch stream cut");
+            ::metrics::counter!(WATCHERS_CUT, "reason" => *why).increment(1);
+        }
+        let feed = Feed { tx, gone };
+        if !end_stream(feed, ending.map(|(_, e)| e), stall, &reset).await {
             tracing::info!(%game_id, last_seq, "watch stream reset: the client took nothing");
             ::metrics::counter!(WATCHERS_CUT, "reason" => "reset").increment(1);
-            reset.reset();
-        };
-        if let Some((why, error)) = ending {
-            tracing::info!(%game_id, last_seq, reason = error.reason(), "watch stream cut");
-            ::metrics::counter!(WATCHERS_CUT, "reason" => why).increment(1);
-            match timeout(stall, tx.send(Err(error.status()))).await {
-                Ok(Ok(())) => {}
-                Ok(Err(_)) => return,
-                Err(_) => return reset_stream(),
-            }
-        }
-        // With the sender dropped, the stream ends after what is queued. A client that takes
-        // nothing for the stall timeout never gets there: only a reset ends its stream.
-        drop(tx);
-        if timeout(stall, gone).await.is_err() {
-            reset_stream();
         }
     }
 
@@ -200,7 +224,11 @@ impl Pump {
 
     /// Sends an event and remembers its seq.
     async fn send(&mut self, event: &Event) -> Result<(), Stop> {
-        self.deliver(convert::event(event)).await?;
+        let mut message = convert::event(event);
+        if matches!(event.kind, EventKind::Snapshot(_)) {
+            message.seat = convert::maybe_color(self.seat);
+        }
+        self.deliver(message).await?;
         self.last_seq = event.seq;
         Ok(())
     }

@@ -301,7 +301,7 @@ pub(super) mod tests {
     use super::*;
     use crate::api::decode;
     use crate::game::record::answered::ANSWERED_MEMORY;
-    use crate::game::{NewGame, Players, RequestId, SeatToken, Seats, TimeControl};
+    use crate::game::{Labels, NewGame, Players, RequestId, SeatToken, Seats, TimeControl};
 
     pub(crate) fn record(
         fen: &str,
@@ -313,13 +313,20 @@ pub(super) mod tests {
             players: Players {
                 white: "w".into(),
                 black: "b".into(),
+                ..Players::default()
             },
             draw_rule: DrawRule::Claim,
             request_id: None,
+            labels: Labels::default(),
+            seat_tokens: ByColor::new(true, true),
         };
         let tokens = SeatToken::pair().unwrap();
         let now = Now::read();
-        (GameRecord::new(&new, Seats::of(&tokens), now), tokens, now)
+        (
+            GameRecord::new(&new, Seats::of(&tokens.map(Some)), now),
+            tokens,
+            now,
+        )
     }
 
     fn mv(text: &str) -> Action {

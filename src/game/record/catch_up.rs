@@ -178,7 +178,7 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
-            seats: Seats::of(&tokens),
+            seats: Seats::of(&tokens.map(Some)),
             created_at: rec.created_at,
             events: rows,
             charged: Duration::ZERO,
@@ -187,7 +187,7 @@ mod tests {
         assert_eq!(back.game().moves(), rec.game().moves());
         assert_eq!(back.draw_offer, Some(Color::Black));
         assert_eq!(back.log, rec.log);
-        assert_eq!(back.seat_of(tokens.black()).unwrap(), Color::Black);
+        assert_eq!(back.seats().seat_of(tokens.black()).unwrap(), Color::Black);
         let clocks =
             |r: &GameRecord| ByColor::new_with(|c| r.clock.as_ref().unwrap().remaining(c, at.mono));
         assert_eq!(clocks(&back), clocks(&rec));
@@ -226,7 +226,7 @@ mod tests {
             increment: Duration::from_secs(1),
         };
         let (mut rec, tokens, start) = record(START, Some(tc));
-        let seats = Seats::of(&tokens);
+        let seats = Seats::of(&tokens.map(Some));
         let keyed = |text: &str, rid: &str| Action::Move {
             text: decode::move_text(text).unwrap(),
             expected_ply: None,

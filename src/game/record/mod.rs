@@ -25,16 +25,15 @@ use chessd_rules::{ByColor, Color, DrawRule, Game, Position, Rules};
 use tokio::time::Instant;
 
 use self::answered::AnsweredRing;
-use super::action::{NewGame, Players, RequestId};
+use super::action::{NewGame, RequestId};
 use super::clock::{Clock, ClockReading, TimeControl};
 use super::event::EventRow;
-use super::id::GameId;
+use super::header::GameHeader;
 use super::log::{LogEntry, LogKind};
 use super::replay::{Replay, mover_of};
 use super::time::{Now, epoch_ms, from_epoch_ms};
-use super::token::{SeatToken, Seats};
+use super::token::Seats;
 use super::view::GameView;
-use crate::error::ServiceError;
 
 /// A game as storage gives it back (see [`GameRecord::restore`]).
 #[derive(Debug)]
@@ -187,12 +186,7 @@ impl GameRecord {
         }
     }
 
-    /// The seat `token` belongs to (see [`Seats::seat_of`]).
-    pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
-        self.seats.seat_of(token)
-    }
-
-    /// The seats' token digests (for storage).
+    /// The seats' token digests (for storage, and for `Holder::seat_in`).
     #[must_use]
     pub fn seats(&self) -> &Seats {
         &self.seats
@@ -266,10 +260,11 @@ impl GameRecord {
 
     /// The game as it is at `now`, for rendering outside the lock.
     #[must_use]
-    pub fn view(&self, id: GameId, players: &Players, now: Now) -> GameView {
+    pub fn view(&self, header: &GameHeader, now: Now) -> GameView {
         GameView {
-            id,
-            players: players.clone(),
+            id: header.id,
+            players: header.players.clone(),
+            labels: header.labels.clone(),
             game: self.game.clone(),
             time_control: self.clock.as_ref().map(Clock::control),
             clocks: self.clock.as_ref().map(|c| ClockReading {

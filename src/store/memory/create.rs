@@ -6,11 +6,12 @@ use std::hash::BuildHasher;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
-use chessd_rules::Rules;
+use chessd_rules::ByColor;
 
 use crate::error::ServiceError;
 use crate::game::{
-    Created, GameId, GameRecord, NewGame, Now, Players, SeatToken, Seats, TimeControl,
+    Created, FeedEvent, GameHeader, GameId, GameRecord, Labels, NewGame, Now, Players, SeatToken,
+    Seats, TimeControl,
 };
 use crate::metrics;
 use crate::store::journal::{Change, CreatedGame, Place};
@@ -18,23 +19,29 @@ use crate::store::memory::creations::Creation;
 use crate::store::memory::entry::GameEntry;
 use crate::store::memory::inner::Inner;
 
+/// What a creation request asks for, as a retry must ask for it again.
+struct Asked<'a> {
+    start: &'a chessd_rules::Position,
+    time_control: Option<TimeControl>,
+    players: &'a Players,
+    draw_rule: chessd_rules::DrawRule,
+    labels: &'a Labels,
+    seat_tokens: ByColor<bool>,
+}
+
 impl Inner {
-    /// Remembers that request id `request_id` created game `id`, whose record came back from
-    /// storage (its tokens are gone: a retry is told so).
-    pub fn remember_restored(
-        &self,
-        request_id: &str,
-        id: GameId,
-        record: &GameRecord,
-        players: &Players,
-    ) {
+    /// Remembers that request id `request_id` created the game of `header`, whose record came
+    /// back from storage (its tokens are gone: a retry is told so).
+    pub fn remember_restored(&self, request_id: &str, header: &GameHeader, record: &GameRecord) {
         let key = self.hasher.hash_one(request_id);
-        let fingerprint = self.fingerprint_of(
-            record.game().start(),
-            record.time_control(),
-            players,
-            record.game().draw_rule(),
-        );
+        let fingerprint = self.fingerprint_of(&Asked {
+            start: &header.start,
+            time_control: header.time_control,
+            players: &header.players,
+            draw_rule: header.draw_rule,
+            labels: &header.labels,
+            seat_tokens: ByColor::new_with(|c| record.seats().digest(c).is_some()),
+        });
         self.creations
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -42,7 +49,7 @@ impl Inner {
                 key,
                 Creation {
                     fingerprint,
-                    game: id,
+                    game: header.id,
                     tokens: None,
                 },
             );
@@ -60,8 +67,14 @@ impl Inner {
             return self.create_game(new, now, place);
         };
         let key = self.hasher.hash_one(request_id.as_str());
-        let fingerprint =
-            self.fingerprint_of(&new.start, new.time_control, &new.players, new.draw_rule);
+        let fingerprint = self.fingerprint_of(&Asked {
+            start: &new.start,
+            time_control: new.time_control,
+            players: &new.players,
+            draw_rule: new.draw_rule,
+            labels: &new.labels,
+            seat_tokens: new.seat_tokens,
+        });
         let mut creations = self
             .creations
             .lock()
@@ -77,7 +90,7 @@ impl Inner {
             let tokens = tokens.ok_or(ServiceError::SeatTokensUnavailable { id })?;
             let state = entry.lock();
             let created = Created {
-                view: state.record.view(id, &entry.players, now),
+                view: state.record.view(&entry.header, now),
                 tokens,
             };
             return Ok((created, state.ticket));
@@ -95,15 +108,15 @@ impl Inner {
     }
 
     /// The fingerprint of a creation request: a retry must match it.
-    fn fingerprint_of(
-        &self,
-        start: &chessd_rules::Position,
-        time_control: Option<TimeControl>,
-        players: &Players,
-        draw_rule: chessd_rules::DrawRule,
-    ) -> u64 {
-        self.hasher
-            .hash_one((start, &time_control, players, draw_rule))
+    fn fingerprint_of(&self, asked: &Asked<'_>) -> u64 {
+        self.hasher.hash_one((
+            asked.start,
+            &asked.time_control,
+            asked.players,
+            asked.draw_rule,
+            asked.labels,
+            asked.seat_tokens,
+        ))
     }
 
     /// Makes and inserts a new game under the live-game limit; with a journal its creation is
@@ -136,7 +149,7 @@ impl Inner {
         now: Now,
         mut place: Option<Place>,
     ) -> Result<(Created, u64), ServiceError> {
-        let tokens = SeatToken::pair()?;
+        let tokens = SeatToken::for_seats(new.seat_tokens)?;
         let seats = Seats::of(&tokens);
         let record = GameRecord::new(new, seats, now).abandoned_after(self.limits.abandon_after);
         let mut record = Some(record);
@@ -154,27 +167,26 @@ impl Inner {
             let Some(record) = record.take() else {
                 return Err(ServiceError::Internal("game record used twice".into()));
             };
-            let view = record.view(id, &new.players, now);
-            // Queued while the map is locked, before anyone can find the game, so its creation
-            // precedes its events in the journal.
+            let header = Arc::new(GameHeader::of(id, new, now.wall));
+            let view = record.view(&header, now);
+            // Queued (or, without a journal, put in the feed) while the map is locked, before
+            // anyone can find the game, so its creation precedes its events in the journal and
+            // in the feed.
             let ticket = match place.take() {
                 Some(place) => {
                     let created = CreatedGame {
-                        id,
-                        variant: new.start.variant(),
-                        start_fen: new.start.fen(),
-                        players: new.players.clone(),
-                        time_control: new.time_control,
-                        draw_rule: new.draw_rule,
+                        header: header.clone(),
                         seats,
-                        created_at_ms: crate::game::epoch_ms(now.wall),
                         request_id: new.request_id.as_ref().map(|r| r.as_str().to_owned()),
                     };
                     place.send(Change::Created(Box::new(created)), None)
                 }
-                None => 0,
+                None => {
+                    self.feed.append(vec![FeedEvent::created(header.clone())]);
+                    0
+                }
             };
-            let entry = Arc::new(GameEntry::new(id, new.players.clone(), record, ticket));
+            let entry = Arc::new(GameEntry::new(header, record, ticket));
             map.insert(id, entry.clone());
             drop(map);
             self.rearm(id, &mut entry.lock());

@@ -27,7 +27,7 @@ pub struct Creation {
     /// process's memory (game records and storage hold digests), and only for games created
     /// by this process: a game restored from storage has `None`, and a retry of its creation
     /// is told the tokens are gone rather than given new ones.
-    pub tokens: Option<ByColor<SeatToken>>,
+    pub tokens: Option<ByColor<Option<SeatToken>>>,
 }
 
 impl Creations {

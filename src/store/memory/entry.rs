@@ -5,11 +5,11 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use chessd_rules::{Rules, Variant};
+use chessd_rules::Variant;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
-use crate::game::{Event, GameId, GameRecord, GameStatus, Players};
+use crate::game::{Event, GameHeader, GameId, GameRecord, GameStatus};
 use crate::store::game_store::GameFilter;
 
 /// One game.
@@ -17,7 +17,8 @@ use crate::store::game_store::GameFilter;
 pub struct GameEntry {
     pub id: GameId,
     pub variant: Variant,
-    pub players: Players,
+    /// Players, labels, start: shared with every feed event about the game.
+    pub header: Arc<GameHeader>,
     /// `GameStatus` as a byte, mirrored from the record under the game lock, so ListGames
     /// filters without taking every game's lock.
     status: AtomicU8,
@@ -40,11 +41,11 @@ pub struct EntryState {
 impl GameEntry {
     /// An entry for `record`, whose creation (if journaled) has ticket `ticket`.
     #[must_use]
-    pub fn new(id: GameId, players: Players, record: GameRecord, ticket: u64) -> GameEntry {
+    pub fn new(header: Arc<GameHeader>, record: GameRecord, ticket: u64) -> GameEntry {
         GameEntry {
-            id,
-            variant: record.game().start().variant(),
-            players,
+            id: header.id,
+            variant: header.variant(),
+            header,
             status: AtomicU8::new(GameStatus::of(record.game().outcome()) as u8),
             state: Mutex::new(EntryState {
                 record,
@@ -75,7 +76,12 @@ impl GameEntry {
     }
 
     pub fn matches(&self, filter: &GameFilter) -> bool {
-        filter.matches(self.variant, self.status(), &self.players)
+        filter.matches(
+            self.variant,
+            self.status(),
+            &self.header.players,
+            &self.header.labels,
+        )
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use chessd_rules::{Color, Outcome, Termination};
 
 use crate::error::ServiceError;
-use crate::game::{Event, EventKind, GameId, GameStatus, Now, RequestId};
+use crate::game::{Event, EventKind, FeedEvent, GameId, GameStatus, Now, RequestId};
 use crate::metrics;
 use crate::store::journal::{Change, Place};
 use crate::store::memory::entry::{EntryState, GameEntry, publish};
@@ -72,6 +72,11 @@ impl Inner {
                 .iter()
                 .filter(|e| matches!(e.kind, EventKind::MovePlayed { .. }))
                 .count();
+            let ply = state.record.game().ply();
+            let feed: Vec<FeedEvent> = events
+                .iter()
+                .filter_map(|e| FeedEvent::of_event(&entry.header, e, ply))
+                .collect();
             match place {
                 Some(place) if state.record.last_seq() > seq_before => {
                     let rows = state.record.rows_after(seq_before, now, request_id);
@@ -87,11 +92,17 @@ impl Inner {
                         game: id,
                         variant: entry.variant,
                         rows,
+                        feed,
                     };
                     state.ticket = place.send(change, publish);
                 }
-                // Nothing changed: an unused place goes back to the queue as it is dropped.
-                _ => publish(&mut state, events, ended),
+                // Without a journal (or when nothing changed, an unused place going back to
+                // the queue as it is dropped): watchers and the feed get the events now, under
+                // the game's lock, so the feed has them in the game's order.
+                _ => {
+                    publish(&mut state, events, ended);
+                    self.feed.append(feed);
+                }
             }
             if ended {
                 entry.set_status(GameStatus::of(state.record.game().outcome()));

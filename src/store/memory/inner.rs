@@ -1,6 +1,6 @@
 //! The memory store's shared state ([`Inner`]): the sharded game maps, the live count, the
-//! finished games kept, the creations remembered, the result counts, the deadline queue and
-//! the durability hook. The operations on it live beside it, one concern per file (`games`,
+//! finished games kept, the creations remembered, the result counts, the deadline queue, the
+//! feed, the player tokens and the durability hook. The operations on it live beside it, one concern per file (`games`,
 //! `create`, `list`).
 
 use std::collections::hash_map::RandomState;
@@ -13,10 +13,12 @@ use chessd_rules::Variant;
 use crate::error::ServiceError;
 use crate::game::GameId;
 use crate::store::config::StoreLimits;
+use crate::store::feed::log::FeedLog;
 use crate::store::memory::creations::Creations;
 use crate::store::memory::durable::Durability;
 use crate::store::memory::entry::GameEntry;
 use crate::store::memory::timer::DeadlineQueue;
+use crate::store::tokens::PlayerTokens;
 
 /// Independent game maps (a power of two comfortably above the core count).
 pub const SHARDS: usize = 16;
@@ -44,6 +46,10 @@ pub struct Inner {
     pub hasher: RandomState,
     /// Where changes go to be made durable (the durable store's journal), if anywhere.
     pub durable: Durability,
+    /// The feed (WatchGames). Without a journal, changes append to it under the game's lock;
+    /// with one, the writer appends what it committed.
+    pub feed: Arc<FeedLog>,
+    pub tokens: PlayerTokens,
 }
 
 /// One variant's result counts.
@@ -55,7 +61,7 @@ pub struct ResultCounters {
 }
 
 impl Inner {
-    pub fn new(limits: StoreLimits, durable: Durability) -> Inner {
+    pub fn new(limits: StoreLimits, durable: Durability, feed: Arc<FeedLog>) -> Inner {
         Inner {
             shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
             limits,
@@ -66,6 +72,8 @@ impl Inner {
             deadlines: Arc::default(),
             hasher: RandomState::new(),
             durable,
+            feed,
+            tokens: PlayerTokens::default(),
         }
     }
 

@@ -1,9 +1,13 @@
 //! ListGames in memory: a page of summaries, newest first, from every shard's ordered map, with
-//! a bounded scan so that a filter that rarely matches cannot make one request walk every game.
+//! a bounded scan so that a filter that rarely matches cannot make one request walk every game;
+//! and GetStats of the games with some labels (a tournament's), counted from the games kept.
 
+use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
-use crate::game::{GameId, GameSummary};
+use chessd_rules::{Color, Termination, Variant};
+
+use crate::game::{GameId, GameStatus, GameSummary, Labels, Stats, VariantStats};
 use crate::store::config::MAX_LIST_SCAN;
 use crate::store::game_store::{GamePage, ListQuery};
 use crate::store::memory::entry::GameEntry;
@@ -57,7 +61,8 @@ impl Inner {
                 GameSummary {
                     id: entry.id,
                     variant: entry.variant,
-                    players: entry.players.clone(),
+                    players: entry.header.players.clone(),
+                    labels: entry.header.labels.clone(),
                     outcome: game.outcome(),
                     ply: game.ply(),
                     position: *game.position(),
@@ -66,5 +71,57 @@ impl Inner {
             })
             .collect();
         GamePage { games, next }
+    }
+}
+
+impl Inner {
+    /// Result counts of the finished games kept that carry every one of `labels`: every game is
+    /// looked at (its labels are outside its lock; only the matching finished ones are locked
+    /// for their outcome), as many as `--max-finished-games` and the live games.
+    pub fn labelled_stats(&self, labels: &Labels) -> Stats {
+        let mut counts: HashMap<Variant, VariantStats> = HashMap::new();
+        for shard in self.shards.iter() {
+            let entries: Vec<Arc<GameEntry>> = {
+                let map = shard.read().unwrap_or_else(PoisonError::into_inner);
+                map.values()
+                    .filter(|e| {
+                        e.status() == GameStatus::Finished && e.header.labels.contains_all(labels)
+                    })
+                    .cloned()
+                    .collect()
+            };
+            for entry in entries {
+                let Some(outcome) = entry.lock().record.game().outcome() else {
+                    continue;
+                };
+                if outcome.termination == Termination::Aborted {
+                    continue;
+                }
+                let c = counts.entry(entry.variant).or_insert(VariantStats {
+                    variant: entry.variant,
+                    white_wins: 0,
+                    black_wins: 0,
+                    draws: 0,
+                });
+                match outcome.winner {
+                    Some(Color::White) => c.white_wins += 1,
+                    Some(Color::Black) => c.black_wins += 1,
+                    None => c.draws += 1,
+                }
+            }
+        }
+        Stats {
+            variants: Variant::ALL
+                .iter()
+                .map(|&variant| {
+                    counts.get(&variant).copied().unwrap_or(VariantStats {
+                        variant,
+                        white_wins: 0,
+                        black_wins: 0,
+                        draws: 0,
+                    })
+                })
+                .collect(),
+        }
     }
 }

@@ -12,6 +12,10 @@
 //!   watcher arrives and dropped when the last one has gone or the game ends, so an unwatched
 //!   game holds no channel.
 //! - One task flags games whose clock ran out or that were abandoned (see `timer`, `tasks`).
+//! - The feed (WatchGames) is a [`FeedLog`] in memory: every creation, move and end is
+//!   appended under the game's lock (with a journal: by the writer, after the commit), and
+//!   consumers read it or follow its live broadcast. Player tokens are a map of digests
+//!   (`store::tokens`).
 //! - Finished games are kept up to a limit (and, with a retention, until they are older than
 //!   it), then forgotten oldest first. Statistics are counted when games finish, so forgetting a
 //!   game does not change them.
@@ -43,7 +47,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
 use chessd_rules::Variant;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
 use self::durable::Durability;
@@ -51,12 +55,16 @@ use self::entry::GameEntry;
 use self::inner::Inner;
 use crate::error::ServiceError;
 use crate::game::{
-    Acted, Action, Created, GameId, GameRecord, GameView, NewGame, Players, Replay, SeatToken,
-    Stats, VariantStats,
+    Acted, Action, Created, FeedEvent, GameHeader, GameId, GameRecord, GameView, Holder,
+    IssuedToken, Labels, NewGame, PlayerId, PlayerToken, Replay, Revoke, Stats, TokenDigest,
+    TokenId, VariantStats, epoch_ms,
 };
-use crate::store::config::StoreLimits;
+use crate::store::config::{FEED_LIVE_BUFFER, StoreLimits};
+use crate::store::feed::cursor::FeedCursor;
+use crate::store::feed::log::FeedLog;
+use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
-use crate::store::journal::Journal;
+use crate::store::journal::{Change, Journal};
 
 /// Games in memory, with their own flag timer task (stopped when the store is dropped).
 #[derive(Debug)]
@@ -70,18 +78,28 @@ impl MemoryStore {
     /// runtime.
     #[must_use]
     pub fn new(limits: StoreLimits) -> MemoryStore {
-        MemoryStore::build(limits, Durability::default())
+        // A new feed for each process: its cursors mean nothing to another one.
+        let epoch = getrandom::u64().unwrap_or_else(|_| epoch_ms(std::time::SystemTime::now()));
+        MemoryStore::build(
+            limits,
+            Durability::default(),
+            Arc::new(new_feed(limits, epoch, 0)),
+        )
     }
 
-    /// An empty store whose changes go through `journal` (stored games are put back with
-    /// [`MemoryStore::restore`]).
+    /// An empty store whose changes go through `journal` and whose feed is `feed` (appended by
+    /// the journal's writer; stored games are put back with [`MemoryStore::restore`]).
     #[must_use]
-    pub fn with_journal(limits: StoreLimits, journal: Arc<Journal>) -> MemoryStore {
-        MemoryStore::build(limits, Durability::journaled(journal))
+    pub fn with_journal(
+        limits: StoreLimits,
+        journal: Arc<Journal>,
+        feed: Arc<FeedLog>,
+    ) -> MemoryStore {
+        MemoryStore::build(limits, Durability::journaled(journal), feed)
     }
 
-    fn build(limits: StoreLimits, durable: Durability) -> MemoryStore {
-        let inner = Arc::new(Inner::new(limits, durable));
+    fn build(limits: StoreLimits, durable: Durability, feed: Arc<FeedLog>) -> MemoryStore {
+        let inner = Arc::new(Inner::new(limits, durable, feed));
         let deadlines = inner.deadlines.clone();
         let weak = Arc::downgrade(&inner);
         let timer = tokio::spawn(async move {
@@ -110,18 +128,23 @@ impl MemoryStore {
     /// games forgotten beyond the count limit (to be deleted from storage too).
     pub fn restore(
         &self,
-        id: GameId,
-        players: Players,
+        header: Arc<GameHeader>,
         record: GameRecord,
         create_request: Option<&str>,
     ) -> Vec<GameId> {
         let inner = &self.inner;
+        let id = header.id;
         let record = record.abandoned_after(inner.limits.abandon_after);
         let ended_ms = record.ended_at_ms();
         if let Some(rid) = create_request {
-            inner.remember_restored(rid, id, &record, &players);
+            inner.remember_restored(rid, &header, &record);
         }
-        let entry = Arc::new(GameEntry::new(id, players, record, 0));
+        if ended_ms.is_none() {
+            inner
+                .feed
+                .restore_running(FeedEvent::created(header.clone()));
+        }
+        let entry = Arc::new(GameEntry::new(header, record, 0));
         inner.insert(entry.clone());
         match ended_ms {
             None => {
@@ -139,6 +162,11 @@ impl MemoryStore {
         c.white.store(stats.white_wins, Ordering::Relaxed);
         c.black.store(stats.black_wins, Ordering::Relaxed);
         c.draws.store(stats.draws, Ordering::Relaxed);
+    }
+
+    /// Puts a player token back in force (read back from storage).
+    pub fn restore_token(&self, id: TokenId, digest: TokenDigest, player: PlayerId) {
+        self.inner.tokens.insert(id, digest, player);
     }
 
     /// Games held (ongoing and finished).
@@ -175,18 +203,19 @@ impl GameStore for MemoryStore {
     async fn seat(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
     ) -> Result<(chessd_rules::Color, Option<chessd_rules::Color>), ServiceError> {
         // Read under the game's lock only; nothing changes, so no journal place is taken.
         let entry = self.inner.find(id)?;
         let state = entry.lock();
-        Ok((state.record.seat_of(&token)?, state.record.turn()))
+        let seat = holder.seat_in(state.record.seats(), &entry.header.players)?;
+        Ok((seat, state.record.turn()))
     }
 
     async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
         self.inner
             .on_game(id, None, |entry, state, now, _| {
-                Ok(state.record.view(id, &entry.players, now))
+                Ok(state.record.view(&entry.header, now))
             })
             .await
     }
@@ -198,7 +227,7 @@ impl GameStore for MemoryStore {
     async fn act<A: Admit>(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
         action: Action,
         admit: A,
     ) -> Result<Acted, ServiceError> {
@@ -207,14 +236,14 @@ impl GameStore for MemoryStore {
         let request_key = request_id.map(|rid| inner.hasher.hash_one(rid.as_str()));
         inner
             .on_game(id, request_id, |entry, state, now, events| {
-                let seat = state.record.seat_of(&token)?;
+                let seat = holder.seat_in(state.record.seats(), &entry.header.players)?;
                 admit(seat, state.record.turn())?;
                 let played = state
                     .record
                     .apply(seat, &action, request_key, now, events)?;
                 Ok(Acted {
                     played,
-                    view: state.record.view(id, &entry.players, now),
+                    view: state.record.view(&entry.header, now),
                 })
             })
             .await
@@ -248,7 +277,7 @@ impl GameStore for MemoryStore {
                     Some(tx.subscribe())
                 };
                 let replay = if after_seq == 0 {
-                    Replay::snapshot(state.record.view(id, &entry.players, now), now.wall)
+                    Replay::snapshot(state.record.view(&entry.header, now), now.wall)
                 } else {
                     state.record.replay_after(after_seq)
                 };
@@ -261,7 +290,10 @@ impl GameStore for MemoryStore {
             .await
     }
 
-    async fn stats(&self) -> Result<Stats, ServiceError> {
+    async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
+        if !labels.is_empty() {
+            return Ok(self.inner.labelled_stats(labels));
+        }
         let variants = Variant::ALL
             .iter()
             .map(|&variant| {
@@ -276,6 +308,77 @@ impl GameStore for MemoryStore {
             .collect();
         Ok(Stats { variants })
     }
+
+    async fn feed(
+        &self,
+        after: Option<FeedCursor>,
+        player: Option<PlayerId>,
+    ) -> Result<FeedSubscription, ServiceError> {
+        self.inner.feed.subscribe(after.as_ref(), player.as_ref())
+    }
+
+    async fn feed_page(
+        &self,
+        after: &FeedCursor,
+        limit: usize,
+    ) -> Result<Vec<Arc<FeedEntry>>, ServiceError> {
+        self.inner.feed.page(after, limit)
+    }
+
+    async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
+        let inner = &self.inner;
+        let place = inner.durable.reserve().await?;
+        let issued = inner.tokens.issue(player)?;
+        if let Some(place) = place {
+            let ticket = place.send(
+                Change::TokenIssued {
+                    id: issued.id,
+                    digest: issued.token.digest(),
+                    player: issued.player.clone(),
+                    at_ms: epoch_ms(std::time::SystemTime::now()),
+                },
+                None,
+            );
+            inner.durable.wait(ticket).await?;
+        }
+        Ok(issued)
+    }
+
+    async fn revoke_player_tokens(&self, what: Revoke) -> Result<usize, ServiceError> {
+        let inner = &self.inner;
+        let place = inner.durable.reserve().await?;
+        // Out of force at once; the durable store answers once the file agrees.
+        let ended = inner.tokens.revoke(&what);
+        let n = ended.len();
+        if let Some(place) = place
+            && !ended.is_empty()
+        {
+            let ticket = place.send(Change::TokensRevoked(ended), None);
+            inner.durable.wait(ticket).await?;
+        }
+        Ok(n)
+    }
+
+    async fn player_of(&self, token: PlayerToken) -> Result<PlayerId, ServiceError> {
+        self.inner.tokens.check(&token)
+    }
+
+    fn revocations(&self) -> watch::Receiver<u64> {
+        self.inner.tokens.revocations()
+    }
+}
+
+/// The feed of a store with `limits`, numbered after `last` (0 for a new one).
+#[must_use]
+pub fn new_feed(limits: StoreLimits, epoch: u64, last: u64) -> FeedLog {
+    FeedLog::new(
+        epoch,
+        limits.feed_retention,
+        limits.feed_max_events,
+        FEED_LIVE_BUFFER,
+        last,
+        last,
+    )
 }
 
 #[cfg(test)]
@@ -283,6 +386,7 @@ mod tests {
     use chessd_rules::{DrawRule, Position};
 
     use super::*;
+    use crate::game::Players;
 
     /// Lets every action in.
     fn admit_all(
@@ -300,6 +404,8 @@ mod tests {
             watch_buffer: 8,
             retention: None,
             abandon_after: None,
+            feed_retention: std::time::Duration::from_secs(3600),
+            feed_max_events: 1000,
         }
     }
 
@@ -310,10 +416,17 @@ mod tests {
             players: Players {
                 white: "alice".into(),
                 black: "bob".into(),
+                ..Players::default()
             },
             draw_rule: DrawRule::Claim,
             request_id: None,
+            labels: Labels::default(),
+            seat_tokens: chessd_rules::ByColor::new(true, true),
         }
+    }
+
+    fn white(created: &Created) -> Holder {
+        Holder::Seat(created.tokens.white().expect("a seat token"))
     }
 
     /// An idle new game costs well under 2 KiB: the record, its slot and map entry, and what
@@ -327,8 +440,8 @@ mod tests {
         let bytes = size_of::<GameEntry>()
             + 2 * size_of::<usize>() // Arc counts
             + size_of::<(GameId, Arc<GameEntry>)>() * 2 // map entry, with B-tree slack
-            + entry.players.white.capacity()
-            + entry.players.black.capacity()
+            + entry.header.players.white.capacity()
+            + entry.header.players.black.capacity()
             + state.record.heap_bytes();
         eprintln!("an idle game takes {bytes} bytes");
         assert!(bytes <= 1024, "an idle game takes {bytes} bytes");
@@ -344,7 +457,7 @@ mod tests {
             let created = store.create(new_game()).await.unwrap();
             let id = created.view.id;
             store
-                .act(id, *created.tokens.white(), Action::Resign, admit_all)
+                .act(id, white(&created), Action::Resign, admit_all)
                 .await
                 .unwrap();
             ids.push(id);
@@ -356,7 +469,7 @@ mod tests {
         let view: GameView = store.get(ids[2]).await.unwrap();
         assert!(view.game.is_over());
         assert_eq!(store.len(), 2);
-        let stats = store.stats().await.unwrap();
+        let stats = store.stats(&Labels::default()).await.unwrap();
         assert_eq!(stats.variants[0].black_wins, 3);
     }
 
@@ -373,7 +486,7 @@ mod tests {
         assert!(entry.lock().watchers.is_some());
         drop(subscription);
         store
-            .act(id, *created.tokens.white(), Action::OfferDraw, admit_all)
+            .act(id, white(&created), Action::OfferDraw, admit_all)
             .await
             .unwrap();
         assert!(entry.lock().watchers.is_none());

@@ -9,11 +9,10 @@
 //! in which the seat is not to move is read first (the admission must see the side to move as
 //! it is), and so is a refusal found on an unread copy before it is answered.
 
-use chessd_rules::Rules;
-
 use crate::error::ServiceError;
-use crate::game::{Acted, Action, GameId, LogKind, Now, RequestId, SeatToken};
+use crate::game::{Acted, Action, FeedEvent, GameId, Holder, LogKind, Now, RequestId};
 use crate::metrics;
+use crate::store::feed::codec as feed_codec;
 use crate::store::game_store::Admit;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec;
@@ -40,7 +39,20 @@ impl Inner {
         request_id: Option<&RequestId>,
     ) -> Result<Appended, ServiceError> {
         let rows = game.record.rows_after(seq_before, now, request_id);
-        let variant = game.meta.start.variant();
+        let header = &game.meta.header;
+        let variant = header.variant();
+        let ply = game.record.game().ply();
+        let feed: Vec<Vec<String>> = game
+            .record
+            .replay_after(seq_before)
+            .filter_map(|event| FeedEvent::of_event(header, &event, ply))
+            .map(|event| {
+                feed_codec::fields(&event)
+                    .into_iter()
+                    .flat_map(|(k, v)| [k.to_owned(), v])
+                    .collect()
+            })
+            .collect();
         let ended_ms = game.record.ended_at_ms();
         let result = if ended_ms.is_some() {
             codec::result_field(variant, &game.record)
@@ -61,6 +73,14 @@ impl Inner {
             .key(keys::stats_key(bucket))
             .key(keys::live_key(bucket))
             .key(keys::finished_key(bucket))
+            .key(keys::feed_key(bucket))
+            .key(
+                header
+                    .players
+                    .bound()
+                    .map(|p| keys::player_games_key(bucket, p.as_str()))
+                    .collect::<Vec<_>>(),
+            )
             .arg(seq_before)
             .arg(id.to_string())
             .arg(
@@ -71,11 +91,17 @@ impl Inner {
             .arg(result)
             .arg(ended_ms.unwrap_or(0))
             .arg(keys::channel(id))
+            .arg(keys::FEED_CHANNEL)
+            .arg(bucket)
             .arg(state.len())
             .arg(state)
             .arg(rows.len());
         for row in &rows {
             let fields = codec::row_fields(row);
+            invocation.arg(fields.len()).arg(fields);
+        }
+        invocation.arg(feed.len());
+        for fields in &feed {
             invocation.arg(fields.len()).arg(fields);
         }
         let (status, _seq, missed): (i64, u64, Vec<codec::Entry>) = invocation
@@ -131,7 +157,7 @@ impl Inner {
     pub async fn act<A: Admit>(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
         action: Action,
         admit: A,
     ) -> Result<Acted, ServiceError> {
@@ -144,11 +170,10 @@ impl Inner {
         for _ in 0..MAX_ATTEMPTS {
             let (mut game, read) = match current.take() {
                 Some(game) => (game, true),
-                None => self.copy_to_act_on(id, &token).await?,
+                None => self.copy_to_act_on(id, &holder).await?,
             };
-            let seat = game
-                .record
-                .seat_of(&token)
+            let seat = holder
+                .seat_in(game.record.seats(), &game.meta.header.players)
                 .and_then(|seat| match admit.take() {
                     Some(admit) => admit(seat, game.record.turn()).map(|()| seat),
                     None => Ok(seat),
@@ -169,7 +194,7 @@ impl Inner {
             let result = game
                 .record
                 .apply(seat, &action, request_key, now, &mut events);
-            let view = |game: &Cached| game.record.view(id, &game.meta.players, now);
+            let view = |game: &Cached| game.record.view(&game.meta.header, now);
             if game.record.last_seq() == before {
                 if !read {
                     // The refusal may be the copy's staleness (a ply the client saw elsewhere,
@@ -214,13 +239,12 @@ impl Inner {
     async fn copy_to_act_on(
         &self,
         id: GameId,
-        token: &SeatToken,
+        holder: &Holder,
     ) -> Result<(Box<Cached>, bool), ServiceError> {
         match self.take_cached(id) {
             Some(game)
-                if game
-                    .record
-                    .seat_of(token)
+                if holder
+                    .seat_in(game.record.seats(), &game.meta.header.players)
                     .is_ok_and(|seat| game.record.turn() == Some(seat)) =>
             {
                 Ok((game, false))

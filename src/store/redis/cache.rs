@@ -8,7 +8,7 @@ use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use crate::error::ServiceError;
-use crate::game::{EventRow, GameId, GameRecord, Now, Stored, epoch_ms, from_epoch_ms};
+use crate::game::{EventRow, GameId, GameRecord, Now, Stored, epoch_ms};
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec::{self, Entry, Meta};
 use crate::store::redis::keys;
@@ -62,8 +62,8 @@ impl Inner {
         if map.is_empty() {
             return Err(ServiceError::GameNotFound { id });
         }
-        let meta = Arc::new(codec::decode_meta(&map).map_err(|d| damaged(id, &d))?);
-        let mut position = meta.start;
+        let meta = Arc::new(codec::decode_meta(id, &map).map_err(|d| damaged(id, &d))?);
+        let mut position = meta.header.start;
         let rows = codec::decode_rows(&mut position, 1, &entries).map_err(|d| damaged(id, &d))?;
         let record = rebuild(&meta, rows, self.limits.abandon_after, Now::read())
             .map_err(|d| damaged(id, &d))?;
@@ -128,14 +128,15 @@ fn rebuild(
     abandon_after: Option<Duration>,
     now: Now,
 ) -> Result<GameRecord, String> {
-    let last_ms = rows.last().map_or(meta.created_at_ms, |r| r.at_ms);
+    let h = &meta.header;
+    let last_ms = rows.last().map_or(epoch_ms(h.created_at), |r| r.at_ms);
     let charged = Duration::from_millis(epoch_ms(now.wall).saturating_sub(last_ms));
     let stored = Stored {
-        start: meta.start,
-        draw_rule: meta.draw_rule,
-        time_control: meta.time_control,
+        start: h.start,
+        draw_rule: h.draw_rule,
+        time_control: h.time_control,
         seats: meta.seats,
-        created_at: from_epoch_ms(meta.created_at_ms),
+        created_at: h.created_at,
         events: rows,
         charged,
     };

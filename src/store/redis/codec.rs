@@ -5,11 +5,17 @@
 //! operator can read a game with `redis-cli HGETALL` and `XRANGE`. Decoding checks every field
 //! and says which one is wrong: a damaged game is refused (INTERNAL, logged), never guessed at.
 //!
-//! Seat tokens never reach Redis: the game hash keeps their SHA-256 digests (`game::Seats`). A
-//! CreateGame retried on another replica therefore cannot get the tokens back (see the store's
-//! `create`). Stream entries are the domain's `EventRow`s, field by field.
+//! Seat tokens never reach Redis: the game hash keeps their SHA-256 digests (`game::Seats`;
+//! empty for a seat bound to a player without a seat token). A CreateGame retried on another
+//! replica therefore cannot get the tokens back (see the store's `create`). Stream entries are
+//! the domain's `EventRow`s, field by field.
+//!
+//! Fields added since the first layout (`labels`, `white_id`, `black_id`, `nonce`,
+//! `feed_id`) are optional when read: a game written by an earlier version has none, and
+//! reads as a game without labels or bound players.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use chessd_rules::{
@@ -17,12 +23,13 @@ use chessd_rules::{
 };
 
 use crate::game::{
-    EventRow, GameRecord, GameStatus, LogKind, Now, Players, Seats, TimeControl, TokenDigest,
-    epoch_ms,
+    EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind, Now, PlayerId, Players,
+    Seats, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
 };
 use crate::store::redis::keys::{hex, sha256};
 
-fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
+/// `2 * N` hex digits as bytes.
+pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
     if text.len() != 2 * N || !text.is_ascii() {
         return None;
     }
@@ -33,36 +40,47 @@ fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
     Some(out)
 }
 
-/// What a creation request asks for, hashed: a retry must ask for the same.
+/// What a creation request asks for, hashed: a retry must ask for the same. (The parts a game
+/// of the first layout could not have are hashed only when present, so its fingerprint is
+/// what it always was.)
 #[must_use]
 pub fn fingerprint(meta: &Meta) -> String {
-    let tc = meta
+    let h = &meta.header;
+    let tc = h
         .time_control
         .map(|tc| format!("{}+{}", tc.initial.as_millis(), tc.increment.as_millis()))
         .unwrap_or_default();
-    hex(&sha256(
-        "chessd create fingerprint",
-        &[
-            meta.start.fen().as_bytes(),
-            meta.start.variant().key().as_bytes(),
-            tc.as_bytes(),
-            meta.players.white.as_bytes(),
-            meta.players.black.as_bytes(),
-            draw_rule_code(meta.draw_rule).as_bytes(),
-        ],
-    ))
+    let fen = h.start.fen();
+    let mut parts: Vec<Vec<u8>> = vec![
+        fen.into_bytes(),
+        h.variant().key().as_bytes().to_vec(),
+        tc.into_bytes(),
+        h.players.white.as_bytes().to_vec(),
+        h.players.black.as_bytes().to_vec(),
+        draw_rule_code(h.draw_rule).as_bytes().to_vec(),
+    ];
+    let bound = h.players.ids.white().is_some() || h.players.ids.black().is_some();
+    if bound || !h.labels.is_empty() {
+        parts.push(h.labels.to_stored().into_bytes());
+        for c in [Color::White, Color::Black] {
+            parts.push(
+                h.players.ids[c]
+                    .as_ref()
+                    .map_or(Vec::new(), |p| p.as_str().into()),
+            );
+            parts.push(vec![u8::from(meta.seats.digest(c).is_some())]);
+        }
+    }
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    hex(&sha256("chessd create fingerprint", &parts))
 }
 
-/// What never changes in a game once created.
+/// What never changes in a game once created: its header and its seats' token digests.
 #[derive(Clone, Debug)]
 pub struct Meta {
-    pub start: Position,
-    pub draw_rule: DrawRule,
-    pub time_control: Option<TimeControl>,
-    pub players: Players,
-    /// SHA-256 of each seat's token.
+    pub header: Arc<GameHeader>,
+    /// SHA-256 of each seat's token (none for a seat without one).
     pub seats: Seats,
-    pub created_at_ms: u64,
 }
 
 fn draw_rule_code(rule: DrawRule) -> &'static str {
@@ -98,30 +116,52 @@ impl Summary {
     }
 }
 
-/// Every field of a new game's hash (its seq starts at 0).
-#[must_use]
-/// The `white_digest` field's value for `meta`: the create script compares it to tell its own
-/// creation, run again, from another game that drew the same id.
-pub fn white_digest_field(meta: &Meta) -> String {
-    hex(meta.seats.digest(Color::White).as_bytes())
+/// A seat's digest as the hash keeps it ("": no seat token).
+fn digest_field(seats: &Seats, c: Color) -> String {
+    seats
+        .digest(c)
+        .map(|d| hex(d.as_bytes()))
+        .unwrap_or_default()
 }
 
-pub fn new_game_fields(meta: &Meta, summary: &Summary) -> Vec<(&'static str, String)> {
+/// Every field of a new game's hash (its seq starts at 0). `nonce` names this creation: the
+/// create script compares it to tell its own creation, run again, from another game that drew
+/// the same id.
+#[must_use]
+pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'static str, String)> {
+    let h = &meta.header;
     let mut fields = vec![
-        ("variant", meta.start.variant().key().to_owned()),
-        ("start", meta.start.fen()),
-        ("white", meta.players.white.clone()),
-        ("black", meta.players.black.clone()),
-        ("draw_rule", draw_rule_code(meta.draw_rule).to_owned()),
-        ("white_digest", white_digest_field(meta)),
-        (
-            "black_digest",
-            hex(meta.seats.digest(Color::Black).as_bytes()),
-        ),
-        ("created_ms", meta.created_at_ms.to_string()),
+        ("variant", h.variant().key().to_owned()),
+        ("start", h.start.fen()),
+        ("white", h.players.white.clone()),
+        ("black", h.players.black.clone()),
+        ("draw_rule", draw_rule_code(h.draw_rule).to_owned()),
+        ("white_digest", digest_field(&meta.seats, Color::White)),
+        ("black_digest", digest_field(&meta.seats, Color::Black)),
+        ("created_ms", epoch_ms(h.created_at).to_string()),
         ("seq", "0".to_owned()),
+        ("nonce", nonce.to_owned()),
+        ("labels", h.labels.to_stored()),
+        (
+            "white_id",
+            h.players
+                .ids
+                .white()
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+        ),
+        (
+            "black_id",
+            h.players
+                .ids
+                .black()
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+        ),
     ];
-    if let Some(tc) = meta.time_control {
+    if let Some(tc) = h.time_control {
         fields.push(("initial_ms", tc.initial.as_millis().to_string()));
         fields.push(("increment_ms", tc.increment.as_millis().to_string()));
     }
@@ -129,8 +169,18 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary) -> Vec<(&'static str, Str
     fields
 }
 
-/// The game hash read back.
-pub fn decode_meta(map: &HashMap<String, String>) -> Result<Meta, String> {
+/// A bound player id as the hash keeps it ("": none), read back.
+fn player_field(map: &HashMap<String, String>, name: &str) -> Result<Option<PlayerId>, String> {
+    match map.get(name).map(String::as_str) {
+        None | Some("") => Ok(None),
+        Some(text) => PlayerId::checked(text)
+            .map(Some)
+            .map_err(|e| format!("field {name}: {e}")),
+    }
+}
+
+/// The game hash of game `id` read back.
+pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, String> {
     let field = |name: &str| -> Result<&str, String> {
         map.get(name)
             .map(String::as_str)
@@ -159,24 +209,40 @@ pub fn decode_meta(map: &HashMap<String, String>) -> Result<Meta, String> {
     } else {
         None
     };
-    let digest = |name: &str| -> Result<TokenDigest, String> {
-        unhex::<32>(field(name)?)
-            .and_then(|bytes| TokenDigest::from_slice(&bytes))
-            .ok_or_else(|| format!("field {name} is not a digest"))
+    let digest = |name: &str| -> Result<Option<TokenDigest>, String> {
+        match field(name)? {
+            "" => Ok(None),
+            text => unhex::<32>(text)
+                .and_then(|bytes| TokenDigest::from_slice(&bytes))
+                .map(Some)
+                .ok_or_else(|| format!("field {name} is not a digest")),
+        }
+    };
+    let labels = match map.get("labels") {
+        Some(text) => Labels::from_stored(text)?,
+        None => Labels::default(),
     };
     Ok(Meta {
-        start,
-        draw_rule,
-        time_control,
-        players: Players {
-            white: field("white")?.to_owned(),
-            black: field("black")?.to_owned(),
-        },
+        header: Arc::new(GameHeader {
+            id,
+            players: Players {
+                white: field("white")?.to_owned(),
+                black: field("black")?.to_owned(),
+                ids: ByColor::new(
+                    player_field(map, "white_id")?,
+                    player_field(map, "black_id")?,
+                ),
+            },
+            labels: Arc::new(labels),
+            start,
+            time_control,
+            draw_rule,
+            created_at: from_epoch_ms(number("created_ms")?),
+        }),
         seats: Seats::new(ByColor::new(
             digest("white_digest")?,
             digest("black_digest")?,
         )),
-        created_at_ms: number("created_ms")?,
     })
 }
 
@@ -214,15 +280,23 @@ pub fn result_field(variant: Variant, record: &GameRecord) -> String {
     }
 }
 
-/// The fields ListGames reads from a game hash, in this order.
-pub const SUMMARY_FIELDS: [&str; 7] = [
-    "variant", "white", "black", "status", "ply", "fen", "outcome",
+/// The fields ListGames reads from a game hash, in this order (the last three are absent
+/// from games of the first layout).
+pub const SUMMARY_FIELDS: [&str; 10] = [
+    "variant", "white", "black", "status", "ply", "fen", "outcome", "labels", "white_id",
+    "black_id",
 ];
 
+/// A game as a list reads it from its hash.
+pub struct Listed {
+    pub variant: Variant,
+    pub players: Players,
+    pub labels: Labels,
+    pub summary: Summary,
+}
+
 /// A game hash's [`SUMMARY_FIELDS`] read back (`None`: the game is gone).
-pub fn decode_summary(
-    values: &[Option<String>],
-) -> Result<Option<(Variant, Players, Summary)>, String> {
+pub fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>, String> {
     let [
         Some(v),
         Some(w),
@@ -231,9 +305,22 @@ pub fn decode_summary(
         Some(ply),
         Some(fen),
         Some(o),
+        labels,
+        white_id,
+        black_id,
     ] = values
     else {
         return Ok(None);
+    };
+    let id = |text: &Option<String>| -> Result<Option<PlayerId>, String> {
+        match text.as_deref() {
+            None | Some("") => Ok(None),
+            Some(t) => PlayerId::checked(t).map(Some),
+        }
+    };
+    let labels = match labels {
+        Some(text) => Labels::from_stored(text)?,
+        None => Labels::default(),
     };
     let variant: Variant = v.parse().map_err(|_| "unknown variant".to_owned())?;
     let status = match st.as_str() {
@@ -242,13 +329,15 @@ pub fn decode_summary(
         "2" => GameStatus::Aborted,
         other => return Err(format!("status {other:?}")),
     };
-    Ok(Some((
+    Ok(Some(Listed {
         variant,
-        Players {
+        players: Players {
             white: w.clone(),
             black: b.clone(),
+            ids: ByColor::new(id(white_id)?, id(black_id)?),
         },
-        Summary {
+        labels,
+        summary: Summary {
             status,
             ply: ply.parse().map_err(|_| "ply".to_owned())?,
             fen: fen.clone(),
@@ -258,7 +347,7 @@ pub fn decode_summary(
                 Some(parse_outcome(o)?)
             },
         },
-    )))
+    }))
 }
 
 /// An outcome as text: winner (`w`, `b` or `-`), a colon, the termination's index.
@@ -435,31 +524,82 @@ mod tests {
     #[test]
     fn digests_not_tokens() {
         let tokens = crate::game::SeatToken::pair().unwrap();
+        let id: GameId = "0000000000001".parse().unwrap();
         let meta = Meta {
-            start: Position::new(Variant::Chess),
-            draw_rule: DrawRule::Claim,
-            time_control: None,
-            players: Players {
-                white: "w".into(),
-                black: "b".into(),
-            },
-            seats: Seats::of(&tokens),
-            created_at_ms: 1,
+            header: Arc::new(GameHeader {
+                id,
+                players: Players {
+                    white: "w".into(),
+                    black: "b".into(),
+                    ..Players::default()
+                },
+                labels: Arc::default(),
+                start: Position::new(Variant::Chess),
+                time_control: None,
+                draw_rule: DrawRule::Claim,
+                created_at: from_epoch_ms(1),
+            }),
+            seats: Seats::of(&tokens.map(Some)),
         };
         let summary = Summary {
             status: GameStatus::Ongoing,
             ply: 0,
-            fen: meta.start.fen(),
+            fen: meta.header.start.fen(),
             outcome: None,
         };
-        let fields = new_game_fields(&meta, &summary);
+        let fields = new_game_fields(&meta, &summary, "n");
         for token in [tokens.white(), tokens.black()] {
             assert!(fields.iter().all(|(_, v)| !v.contains(&token.to_string())));
         }
         let map: HashMap<String, String> =
             fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        let back = decode_meta(&map).unwrap();
+        let back = decode_meta(id, &map).unwrap();
         assert_eq!(back.seats.seat_of(tokens.black()).unwrap(), Color::Black);
+        assert_eq!(back.header, meta.header);
+    }
+
+    /// A game hash of the first layout (no labels, no player ids, no nonce) reads as a game
+    /// without labels or bound players, and keeps the fingerprint it always had.
+    #[test]
+    fn first_layout_hashes_still_read() {
+        let map: HashMap<String, String> = [
+            ("variant", "chess"),
+            ("start", Variant::Chess.start_fen()),
+            ("white", "alice"),
+            ("black", "bob"),
+            ("draw_rule", "claim"),
+            ("white_digest", &"ab".repeat(32)),
+            ("black_digest", &"cd".repeat(32)),
+            ("created_ms", "1700000000000"),
+            ("seq", "0"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let id: GameId = "0000000000002".parse().unwrap();
+        let meta = decode_meta(id, &map).unwrap();
+        assert!(meta.header.labels.is_empty());
+        assert_eq!(meta.header.players.ids, ByColor::new(None, None));
+        assert!(meta.seats.digest(Color::White).is_some());
+        let old = hex(&sha256(
+            "chessd create fingerprint",
+            &[
+                Variant::Chess.start_fen().as_bytes(),
+                b"chess",
+                b"",
+                b"alice",
+                b"bob",
+                b"claim",
+            ],
+        ));
+        assert_eq!(fingerprint(&meta), old);
+        let summary: Vec<Option<String>> = ["chess", "alice", "bob", "0", "0", "x", ""]
+            .into_iter()
+            .map(|v| Some(v.to_owned()))
+            .chain([None, None, None])
+            .collect();
+        let listed = decode_summary(&summary).unwrap().unwrap();
+        assert!(listed.labels.is_empty());
     }
 
     /// Rows survive the trip through stream fields, moves resolved in their position.

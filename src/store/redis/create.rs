@@ -7,9 +7,12 @@ use std::sync::{Arc, PoisonError};
 use chessd_rules::ByColor;
 
 use crate::error::ServiceError;
-use crate::game::{Created, GameId, GameRecord, NewGame, Now, SeatToken, Seats, epoch_ms};
+use crate::game::{
+    Created, FeedEvent, GameHeader, GameId, GameRecord, NewGame, Now, SeatToken, Seats,
+};
 use crate::metrics;
 use crate::store::config::REMEMBERED_CREATIONS;
+use crate::store::feed::codec as feed_codec;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec::{self, Meta};
 use crate::store::redis::keys;
@@ -20,7 +23,7 @@ use crate::store::redis::state::{Inner, damaged, unavailable};
 impl Inner {
     /// Remembers a creation's tokens for a retry on this replica (the oldest is forgotten
     /// beyond `REMEMBERED_CREATIONS`).
-    fn remember_creation(&self, request_key: &str, id: GameId, tokens: ByColor<SeatToken>) {
+    fn remember_creation(&self, request_key: &str, id: GameId, tokens: ByColor<Option<SeatToken>>) {
         let mut creations = self
             .creations
             .lock()
@@ -32,7 +35,11 @@ impl Inner {
     }
 
     /// The tokens of game `id`, if this replica created it under `request_key` recently.
-    fn recalled_creation(&self, request_key: &str, id: GameId) -> Option<ByColor<SeatToken>> {
+    fn recalled_creation(
+        &self,
+        request_key: &str,
+        id: GameId,
+    ) -> Option<ByColor<Option<SeatToken>>> {
         let creations = self
             .creations
             .lock()
@@ -46,24 +53,20 @@ impl Inner {
 
     /// Creates the game, or answers a retry of an earlier creation.
     pub async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
-        let tokens = SeatToken::pair()?;
+        let tokens = SeatToken::for_seats(new.seat_tokens)?;
+        let seats = Seats::of(&tokens);
         let now = Now::read();
-        let meta = Arc::new(Meta {
-            start: new.start,
-            draw_rule: new.draw_rule,
-            time_control: new.time_control,
-            players: new.players.clone(),
-            seats: Seats::of(&tokens),
-            created_at_ms: epoch_ms(now.wall),
+        let nonce = keys::hex(
+            &getrandom::u64()
+                .map_err(|e| ServiceError::Internal(Box::new(e)))?
+                .to_be_bytes(),
+        );
+        let record = GameRecord::new(&new, seats, now).abandoned_after(self.limits.abandon_after);
+        // The fingerprint and the request record do not depend on the id drawn.
+        let fingerprint = codec::fingerprint(&Meta {
+            header: Arc::new(GameHeader::of(GameId::new(now.wall, 0), &new, now.wall)),
+            seats,
         });
-        let record =
-            GameRecord::new(&new, meta.seats, now).abandoned_after(self.limits.abandon_after);
-        let fields: Vec<String> = codec::new_game_fields(&meta, &codec::summary(&record))
-            .into_iter()
-            .flat_map(|(k, v)| [k.to_owned(), v])
-            .collect();
-        let fingerprint = codec::fingerprint(&meta);
-        let white_digest = codec::white_digest_field(&meta);
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
         let request_key = rid.as_deref().map(keys::create_key).unwrap_or_default();
         // A retry must meet the first creation's request record, so a request id fixes the
@@ -74,6 +77,29 @@ impl Inner {
             let random = request_bucket.map_or(random, |b| keys::in_bucket(random, b));
             let id = GameId::new(now.wall, random);
             let bucket = keys::bucket_of(id);
+            let meta = Arc::new(Meta {
+                header: Arc::new(GameHeader::of(id, &new, now.wall)),
+                seats,
+            });
+            let fields: Vec<String> =
+                codec::new_game_fields(&meta, &codec::summary(&record), &nonce)
+                    .into_iter()
+                    .flat_map(|(k, v)| [k.to_owned(), v])
+                    .collect();
+            let entry: Vec<String> = feed_codec::fields(&FeedEvent::created(meta.header.clone()))
+                .into_iter()
+                .flat_map(|(k, v)| [k.to_owned(), v])
+                .collect();
+            let label_keys: Vec<String> = new
+                .labels
+                .iter()
+                .map(|(k, v)| keys::label_key(bucket, k, v))
+                .collect();
+            let player_keys: Vec<String> = new
+                .players
+                .bound()
+                .map(|p| keys::player_games_key(bucket, p.as_str()))
+                .collect();
             let (other_live_keys, counted_elsewhere) = self.live_elsewhere(bucket).await?;
             let mut invocation = scripts::CREATE.prepare_invoke();
             invocation
@@ -86,6 +112,9 @@ impl Inner {
                 } else {
                     request_key.clone()
                 })
+                .key(keys::feed_key(bucket))
+                .key(&label_keys)
+                .key(&player_keys)
                 .key(other_live_keys)
                 .arg(id.to_string())
                 .arg(self.limits.max_live_games)
@@ -101,7 +130,13 @@ impl Inner {
                     keys::CREATE_RECORD_TTL.as_secs().to_string()
                 })
                 .arg(counted_elsewhere)
-                .arg(&white_digest)
+                .arg(&nonce)
+                .arg(label_keys.len())
+                .arg(player_keys.len())
+                .arg(keys::FEED_CHANNEL)
+                .arg(bucket)
+                .arg(entry.len())
+                .arg(&entry)
                 .arg(&fields);
             // Remembered before the script runs: if its reply is lost, the retry with this
             // request id finds the game made and needs its tokens.
@@ -115,7 +150,7 @@ impl Inner {
             match reply.first().map(String::as_str) {
                 Some("created") => {
                     metrics::game_started();
-                    let view = record.view(id, &meta.players, now);
+                    let view = record.view(&meta.header, now);
                     self.put_back(id, Box::new(Cached { meta, record }));
                     return Ok(Created { view, tokens });
                 }
@@ -135,7 +170,7 @@ impl Inner {
                         .recalled_creation(&request_key, first)
                         .ok_or(ServiceError::SeatTokensUnavailable { id: first })?;
                     let game = self.load(first).await?;
-                    let view = game.record.view(first, &game.meta.players, Now::read());
+                    let view = game.record.view(&game.meta.header, Now::read());
                     self.put_back(first, game);
                     return Ok(Created { view, tokens });
                 }

@@ -23,6 +23,10 @@
 //! the one that works on one Redis, with its own bound to choose. At one short message per
 //! event the broadcast is the simpler correct choice.
 //!
+//! The same connection carries the feed's nudges ([`keys::FEED_CHANNEL`]: a lane grew, so
+//! the feed follower reads) and the revocations ([`keys::REVOKED_CHANNEL`]: open player-mode
+//! feeds check their token again); after a reconnect both are assumed missed.
+//!
 //! Each follower's reads are serialised (one task at a time per follower, started when a
 //! notification arrives and running while more come), so events go out once and in order.
 //! A follower with no watcher left is dropped (and its channel unsubscribed) at the next
@@ -210,9 +214,12 @@ pub async fn listen(inner: Weak<Inner>) {
             return;
         };
         let ids: Vec<GameId> = strong.hub.followed().keys().copied().collect();
-        let mut subscribed = true;
+        let mut subscribed = sink
+            .subscribe(&[keys::FEED_CHANNEL, keys::REVOKED_CHANNEL][..])
+            .await
+            .is_ok();
         for id in ids {
-            if sink.subscribe(keys::channel(id)).await.is_err() {
+            if !subscribed || sink.subscribe(keys::channel(id)).await.is_err() {
                 subscribed = false;
                 break;
             }
@@ -229,8 +236,10 @@ pub async fn listen(inner: Weak<Inner>) {
             .sink
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(sink);
-        // Whatever was appended while the connection was down.
+        // Whatever was appended, or revoked, while the connection was down.
         strong.hub.resync(&strong).await;
+        strong.feed_follow.nudge.notify_one();
+        strong.revoked.send_modify(|n| *n += 1);
         drop(strong);
         tracing::info!("redis pub/sub connected");
         loop {
@@ -238,8 +247,14 @@ pub async fn listen(inner: Weak<Inner>) {
                 message = messages.next() => {
                     let Some(message) = message else { break };
                     let Some(strong) = inner.upgrade() else { return };
-                    if let Some(id) = keys::game_of_channel(message.get_channel_name()) {
-                        strong.hub.kick_game(&strong, id);
+                    match message.get_channel_name() {
+                        keys::FEED_CHANNEL => strong.feed_follow.nudge.notify_one(),
+                        keys::REVOKED_CHANNEL => strong.revoked.send_modify(|n| *n += 1),
+                        name => {
+                            if let Some(id) = keys::game_of_channel(name) {
+                                strong.hub.kick_game(&strong, id);
+                            }
+                        }
                     }
                 }
                 _ = tick.tick() => {

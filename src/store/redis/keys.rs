@@ -1,6 +1,6 @@
 //! Where a game lives in Redis: the buckets games are sharded into, the key names (every key of
 //! a bucket shares its hash tag, so one cluster slot holds it all), the pub/sub channel names,
-//! and the keys request ids are remembered by.
+//! the keys request ids are remembered by, and the keys of the feed and of player tokens.
 
 use std::time::Duration;
 
@@ -83,6 +83,62 @@ pub fn stats_key(bucket: usize) -> String {
 #[must_use]
 pub fn live_key(bucket: usize) -> String {
     bucket_key(bucket, "live")
+}
+
+/// A bucket's lane of the feed: a stream with one entry per feed event of the bucket's games
+/// (entry ids assigned by Redis, `<ms>-<n>`), written by the same script as the change.
+#[must_use]
+pub fn feed_key(bucket: usize) -> String {
+    bucket_key(bucket, "feed")
+}
+
+/// The last entry id trimmed from a bucket's feed lane (`0-0` or absent: none): a cursor
+/// before it would skip what was trimmed.
+#[must_use]
+pub fn feed_floor_key(bucket: usize) -> String {
+    bucket_key(bucket, "feed:floor")
+}
+
+/// A bucket's running games of one player (a set of game ids), what a player-mode feed
+/// starts with. The player id is hashed: any printable id makes a tidy key.
+#[must_use]
+pub fn player_games_key(bucket: usize, player: &str) -> String {
+    let h = hex(&sha256("chessd player", &[player.as_bytes()])[..16]);
+    bucket_key(bucket, &format!("player:{h}"))
+}
+
+/// A bucket's games carrying one label (a sorted set of ids, score 0, like `games_key`):
+/// ListGames and GetStats filtered by labels read it instead of every game.
+#[must_use]
+pub fn label_key(bucket: usize, key: &str, value: &str) -> String {
+    let h = hex(&sha256("chessd label", &[key.as_bytes(), value.as_bytes()])[..16]);
+    bucket_key(bucket, &format!("label:{h}"))
+}
+
+/// The feed's epoch (see `feed::cursor`): drawn by the first replica that reads the feed, so a
+/// cursor from another Redis, or from before a flush, is refused. Alone in its slot.
+pub const FEED_EPOCH_KEY: &str = "{chessd:feed}:epoch";
+
+/// The channel the scripts publish on when a feed lane grows (the payload is the bucket): a
+/// replica's feed follower then reads the lanes (see `feed`).
+pub const FEED_CHANNEL: &str = "chessd:feed";
+
+/// The channel a revocation is announced on, so every replica ends the revoked token's feeds
+/// at once.
+pub const REVOKED_CHANNEL: &str = "chessd:revoked";
+
+/// A player token, by its id: a hash of its digest and its player. Its own slot: a token is
+/// looked up by its id alone.
+#[must_use]
+pub fn player_token_key(id: &str) -> String {
+    format!("{{chessd:ptok:{id}}}")
+}
+
+/// A player's token ids (a set), for revoking every token of the player.
+#[must_use]
+pub fn player_tokens_key(player: &str) -> String {
+    let h = hex(&sha256("chessd player", &[player.as_bytes()])[..16]);
+    format!("{{chessd:ptoks:{h}}}")
 }
 
 /// How long a CreateGame request id is remembered (a retry comes within seconds).
@@ -182,6 +238,10 @@ mod tests {
                 tag(&finished_key(b)),
                 tag(&stats_key(b)),
                 tag(&live_key(b)),
+                tag(&feed_key(b)),
+                tag(&feed_floor_key(b)),
+                tag(&player_games_key(b, "user:1")),
+                tag(&label_key(b, "round", "{x}")),
             ];
             assert!(tags.iter().all(|t| *t == tags[0]), "{tags:?}");
         }

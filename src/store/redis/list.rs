@@ -1,13 +1,15 @@
 //! Reads across the buckets: ListGames merges the buckets' lists by id (ids sort by creation
 //! and are unique across buckets, so the page and its cursor are what one list would give);
-//! GetStats sums their result counts.
+//! GetStats sums their result counts. Filtered by labels, both read a label's index in each
+//! bucket (the games carrying it) instead of every game, and check the other labels on each.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use chessd_rules::Variant;
+use chessd_rules::{Color, Termination, Variant};
 
 use crate::error::ServiceError;
-use crate::game::{GameId, GameSummary, Stats, VariantStats};
+use crate::game::{GameId, GameStatus, GameSummary, Labels, Stats, VariantStats};
 use crate::store::config::MAX_LIST_SCAN;
 use crate::store::game_store::{GamePage, ListQuery};
 use crate::store::redis::codec;
@@ -20,7 +22,8 @@ const LIST_BATCH: usize = 256;
 
 /// One bucket's side of a ListGames merge.
 struct Lane {
-    bucket: usize,
+    /// The sorted set read: the bucket's games, or those with the filter's first label.
+    key: String,
     /// Ids read and not merged yet with their summary fields, newest last.
     ahead: Vec<(GameId, Vec<Option<String>>)>,
     /// Where the next read starts: `+`, or `(<id>` below the last id read.
@@ -44,7 +47,7 @@ impl Inner {
         let batch = (page_size / BUCKETS + 8).min(LIST_BATCH);
         let mut lanes: Vec<Lane> = (0..BUCKETS)
             .map(|bucket| Lane {
-                bucket,
+                key: list_key(bucket, &query.filter.labels),
                 ahead: Vec::new(),
                 cursor: start.clone(),
                 done: false,
@@ -75,12 +78,19 @@ impl Inner {
                 break;
             }
             scanned += 1;
-            let Some((variant, players, summary)) =
-                codec::decode_summary(&values).map_err(|d| damaged(id, &d))?
+            let Some(codec::Listed {
+                variant,
+                players,
+                labels,
+                summary,
+            }) = codec::decode_summary(&values).map_err(|d| damaged(id, &d))?
             else {
                 continue;
             };
-            if !query.filter.matches(variant, summary.status, &players) {
+            if !query
+                .filter
+                .matches(variant, summary.status, &players, &labels)
+            {
                 continue;
             }
             let position = chessd_rules::Position::from_fen(variant, &summary.fen)
@@ -89,6 +99,7 @@ impl Inner {
                 id,
                 variant,
                 players,
+                labels: Arc::new(labels),
                 outcome: summary.outcome,
                 ply: summary.ply,
                 position,
@@ -106,7 +117,7 @@ impl Inner {
     /// pipeline: a bucket is one slot).
     async fn read_lane(&self, lane: &mut Lane) -> Result<(), ServiceError> {
         let ids: Vec<String> = ::redis::cmd("ZREVRANGEBYLEX")
-            .arg(keys::games_key(lane.bucket))
+            .arg(&lane.key)
             .arg(&lane.cursor)
             .arg("-")
             .arg("LIMIT")
@@ -143,8 +154,12 @@ impl Inner {
 
     /// The result counts summed over the buckets (one HGETALL each: they are in different
     /// slots). A game ending meanwhile may be counted in one bucket read and not yet in another,
-    /// as any read racing a write; every count is a game's, exactly once.
-    pub async fn stats(&self) -> Result<Stats, ServiceError> {
+    /// as any read racing a write; every count is a game's, exactly once. With labels: the
+    /// finished games kept that carry them, counted from each bucket's index of the first.
+    pub async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
+        if !labels.is_empty() {
+            return self.labelled_stats(labels).await;
+        }
         let mut counts: HashMap<String, u64> = HashMap::new();
         for bucket in 0..BUCKETS {
             let part: HashMap<String, u64> = ::redis::cmd("HGETALL")
@@ -170,6 +185,96 @@ impl Inner {
                     white_wins: count(variant, "w"),
                     black_wins: count(variant, "b"),
                     draws: count(variant, "d"),
+                })
+                .collect(),
+        })
+    }
+}
+
+/// The sorted set a list reads in `bucket`: every game, or those with the first of `labels`.
+fn list_key(bucket: usize, labels: &Labels) -> String {
+    match labels.iter().next() {
+        Some((k, v)) => keys::label_key(bucket, k, v),
+        None => keys::games_key(bucket),
+    }
+}
+
+impl Inner {
+    /// Result counts of the finished games kept that carry every one of `labels`.
+    async fn labelled_stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
+        let mut counts: HashMap<Variant, VariantStats> = HashMap::new();
+        for bucket in 0..BUCKETS {
+            let mut cursor = "-".to_owned();
+            loop {
+                let ids: Vec<String> = ::redis::cmd("ZRANGEBYLEX")
+                    .arg(list_key(bucket, labels))
+                    .arg(&cursor)
+                    .arg("+")
+                    .arg("LIMIT")
+                    .arg(0)
+                    .arg(LIST_BATCH)
+                    .query_async(&mut self.conn())
+                    .await
+                    .map_err(|e| unavailable(&e))?;
+                let Some(last) = ids.last() else { break };
+                cursor = format!("({last}");
+                let mut pipe = ::redis::pipe();
+                let mut parsed = Vec::with_capacity(ids.len());
+                for text in &ids {
+                    let Ok(id) = text.parse::<GameId>() else {
+                        continue;
+                    };
+                    pipe.cmd("HMGET")
+                        .arg(keys::game_key(id))
+                        .arg(&codec::SUMMARY_FIELDS[..]);
+                    parsed.push(id);
+                }
+                let rows: Vec<Vec<Option<String>>> = pipe
+                    .query_async(&mut self.conn())
+                    .await
+                    .map_err(|e| unavailable(&e))?;
+                for (id, values) in parsed.into_iter().zip(rows) {
+                    let Some(listed) =
+                        codec::decode_summary(&values).map_err(|d| damaged(id, &d))?
+                    else {
+                        continue;
+                    };
+                    let outcome = match listed.summary.outcome {
+                        Some(o) if listed.summary.status == GameStatus::Finished => o,
+                        _ => continue,
+                    };
+                    if outcome.termination == Termination::Aborted
+                        || !listed.labels.contains_all(labels)
+                    {
+                        continue;
+                    }
+                    let c = counts.entry(listed.variant).or_insert(VariantStats {
+                        variant: listed.variant,
+                        white_wins: 0,
+                        black_wins: 0,
+                        draws: 0,
+                    });
+                    match outcome.winner {
+                        Some(Color::White) => c.white_wins += 1,
+                        Some(Color::Black) => c.black_wins += 1,
+                        None => c.draws += 1,
+                    }
+                }
+                if ids.len() < LIST_BATCH {
+                    break;
+                }
+            }
+        }
+        Ok(Stats {
+            variants: [Variant::Chess, Variant::RacingKings]
+                .iter()
+                .map(|&variant| {
+                    counts.get(&variant).copied().unwrap_or(VariantStats {
+                        variant,
+                        white_wins: 0,
+                        black_wins: 0,
+                        draws: 0,
+                    })
                 })
                 .collect(),
         })

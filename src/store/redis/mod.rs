@@ -19,6 +19,11 @@
 //!   NOT_YOUR_TURN, a retried request id its first answer).
 //! - **Watching** (see `follow`): one follower per watched game per replica reads the stream
 //!   and feeds a bounded local broadcast channel shared by that replica's watchers.
+//! - **Feed** (see `feed`, `feed_follow`): one lane per bucket, a stream the scripts append
+//!   to in the same step as the change; a cursor holds a position per lane. Labels are indexed
+//!   per bucket (`keys::label_key`), a player's running games too (`keys::player_games_key`).
+//! - **Player tokens** (see `tokens`): digests under the token's id, revocations announced to
+//!   every replica.
 //! - **Clocks and abandonment** (see `sweep`): deadlines (the flag, or `--abandon-after` since
 //!   the last move, whichever is earlier) live in a sorted set that every replica sweeps; the
 //!   compare-and-append is the claim, so exactly one replica ends a game on time, even when the
@@ -42,9 +47,10 @@
 //!
 //! Files: `state` (the replica's shared state and error reporting), `cache` (loading and
 //! catching up), `act` (actions, the compare-and-append, ending overdue games), `create`,
-//! `list` (ListGames and GetStats across buckets), `keys` (buckets and key names), `codec` (what the keys hold), `conn` (URLs and the
-//! connection), `hub` and `follow` (watchers), `cached` (a cached game), `scripts` (Lua),
-//! `sweep` (probe, flags, trimming).
+//! `list` (ListGames and GetStats across buckets), `keys` (buckets and key names), `codec`
+//! (what the keys hold), `conn` (URLs and the connection), `hub` and `follow` (watchers),
+//! `feed`, `feed_hub` and `feed_follow` (the feed), `tokens` (player tokens), `cached` (a cached game),
+//! `scripts` (Lua), `sweep` (probe, flags, trimming).
 
 mod act;
 mod cache;
@@ -52,6 +58,9 @@ mod cached;
 mod codec;
 mod conn;
 mod create;
+mod feed;
+mod feed_follow;
+mod feed_hub;
 mod follow;
 mod hub;
 mod keys;
@@ -59,6 +68,7 @@ mod list;
 mod scripts;
 mod state;
 mod sweep;
+mod tokens;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -69,11 +79,17 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use self::conn::{Conn, Target, redact};
+use self::feed_hub::FeedFollow;
 use self::hub::Hub;
 use self::state::Inner;
 use crate::error::ServiceError;
-use crate::game::{Acted, Action, Created, GameId, GameView, NewGame, Replay, SeatToken, Stats};
-use crate::store::config::StoreLimits;
+use crate::game::{
+    Acted, Action, Created, GameId, GameView, Holder, IssuedToken, Labels, NewGame, PlayerId,
+    PlayerToken, Replay, Revoke, Stats,
+};
+use crate::store::config::{FEED_LIVE_BUFFER, StoreLimits};
+use crate::store::feed::cursor::FeedCursor;
+use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
 
 /// Checks that `text` is a Redis URL this build can use, or several comma-separated (a
@@ -112,6 +128,8 @@ impl RedisStore {
             cache: std::sync::Mutex::default(),
             creations: std::sync::Mutex::default(),
             hub: Hub::new(clients, limits.watch_buffer.max(1)),
+            feed_follow: FeedFollow::new(FEED_LIVE_BUFFER),
+            revoked: watch::channel(0).0,
             ready: ready_tx,
             old_layout: AtomicBool::new(false),
         });
@@ -120,6 +138,7 @@ impl RedisStore {
             tokio::spawn(follow::listen(Arc::downgrade(&inner))),
             tokio::spawn(sweep::flags(Arc::downgrade(&inner))),
             tokio::spawn(sweep::finished(Arc::downgrade(&inner))),
+            tokio::spawn(feed_follow::follow(Arc::downgrade(&inner))),
         ];
         tracing::info!(url = %redact(url), cluster, "redis store open");
         Ok(RedisStore {
@@ -154,7 +173,7 @@ impl GameStore for RedisStore {
     async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
         self.inner.usable()?;
         let (game, now) = self.inner.settled(id).await?;
-        let view = game.record.view(id, &game.meta.players, now);
+        let view = game.record.view(&game.meta.header, now);
         self.inner.put_back(id, game);
         Ok(view)
     }
@@ -167,11 +186,11 @@ impl GameStore for RedisStore {
     async fn seat(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
     ) -> Result<(Color, Option<Color>), ServiceError> {
         self.inner.usable()?;
         let game = self.inner.load(id).await?;
-        let seat = game.record.seat_of(&token);
+        let seat = holder.seat_in(game.record.seats(), &game.meta.header.players);
         let turn = game.record.turn();
         self.inner.put_back(id, game);
         Ok((seat?, turn))
@@ -180,12 +199,12 @@ impl GameStore for RedisStore {
     async fn act<A: Admit>(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
         action: Action,
         admit: A,
     ) -> Result<Acted, ServiceError> {
         self.inner.usable()?;
-        self.inner.act(id, token, action, admit).await
+        self.inner.act(id, holder, action, admit).await
     }
 
     async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
@@ -217,7 +236,7 @@ impl GameStore for RedisStore {
             });
         }
         let replay = if after_seq == 0 {
-            Replay::snapshot(game.record.view(id, &game.meta.players, now), now.wall)
+            Replay::snapshot(game.record.view(&game.meta.header, now), now.wall)
         } else {
             game.record.replay_after(after_seq)
         };
@@ -230,9 +249,46 @@ impl GameStore for RedisStore {
         })
     }
 
-    async fn stats(&self) -> Result<Stats, ServiceError> {
+    async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
         self.inner.usable()?;
-        self.inner.stats().await
+        self.inner.stats(labels).await
+    }
+
+    async fn feed(
+        &self,
+        after: Option<FeedCursor>,
+        player: Option<PlayerId>,
+    ) -> Result<FeedSubscription, ServiceError> {
+        self.inner.usable()?;
+        self.inner.feed(after, player).await
+    }
+
+    async fn feed_page(
+        &self,
+        after: &FeedCursor,
+        limit: usize,
+    ) -> Result<Vec<Arc<FeedEntry>>, ServiceError> {
+        self.inner.usable()?;
+        self.inner.feed_page(after, limit).await
+    }
+
+    async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
+        self.inner.usable()?;
+        self.inner.issue_player_token(player).await
+    }
+
+    async fn revoke_player_tokens(&self, what: Revoke) -> Result<usize, ServiceError> {
+        self.inner.usable()?;
+        self.inner.revoke_player_tokens(what).await
+    }
+
+    async fn player_of(&self, token: PlayerToken) -> Result<PlayerId, ServiceError> {
+        self.inner.usable()?;
+        self.inner.player_of(token).await
+    }
+
+    fn revocations(&self) -> watch::Receiver<u64> {
+        self.inner.revoked.subscribe()
     }
 }
 

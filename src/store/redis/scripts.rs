@@ -3,13 +3,19 @@
 //!
 //! - [`CREATE`]: a new game (or the one an earlier creation with the same request id made):
 //!   the live-game limit, the game hash, the list, the deadline (flag or abandonment), the
-//!   request record.
+//!   request record, the label indexes, the bound players' running games, and the creation's
+//!   feed entry (its id kept in the hash as `feed_id`), announced on the feed channel.
 //! - [`APPEND`]: compare-and-append. It checks that the game's last seq is the one the replica
 //!   played from, then appends the events to the stream, updates the game hash (seq, status,
 //!   ply, position, outcome), the deadline (flag or abandonment), and, when the game ended,
-//!   the live count, the finished set and the result counts; then announces the new seq on
-//!   the game's channel. A replica that played from a stale seq gets the events it missed back
-//!   and nothing is written.
+//!   the live count, the finished set, the result counts and the bound players' running games;
+//!   appends the feed entries (moves, the end) to the bucket's feed lane; then announces the
+//!   new seq on the game's channel and the lane's growth on the feed channel. A replica that
+//!   played from a stale seq gets the events it missed back and nothing is written.
+//! - [`FEED_READ`]: a page of one feed lane after a cursor's position, or why it cannot be
+//!   read from there (trimmed past it), in one atomic step.
+//! - [`FEED_TRIM`]: trims a feed lane to its retention and its share of the event cap,
+//!   recording the last id trimmed (what makes an old cursor refused rather than gapped).
 //! - [`REDEADLINE`]: the deadline sweep's repair of a due entry whose game did not end (see
 //!   `sweep`): the entry is set to the game's true deadline, only if the game is still at the
 //!   seq the sweep read, so it never undoes a concurrent APPEND's deadline.
@@ -37,6 +43,8 @@ pub fn name_of(sha: &[u8]) -> Option<&'static str> {
         (&*APPEND, "append"),
         (&*REDEADLINE, "redeadline"),
         (&*RELEASE, "release"),
+        (&*FEED_READ, "feed_read"),
+        (&*FEED_TRIM, "feed_trim"),
     ]
     .into_iter()
     .find(|(script, _)| script.get_hash().as_bytes() == sha)
@@ -44,20 +52,23 @@ pub fn name_of(sha: &[u8]) -> Option<&'static str> {
 }
 
 /// KEYS: game hash, games list, deadlines, live count, request record (without a request id a
-/// key of the bucket that is never written: a Cluster routes by every declared key), then
-/// other buckets' live counts (one Redis only; added to the live count).
+/// key of the bucket that is never written: a Cluster routes by every declared key), feed
+/// lane, then `nlabels` label indexes, `nplayers` running-games sets of the bound players,
+/// then other buckets' live counts (one Redis only; added to the live count).
 /// ARGV: id, live limit, deadline ms ("" for none), fingerprint, request memory in seconds
-/// ("" without a request id), live games counted outside these keys, the new game's
-/// `white_digest`, then the game hash's field/value pairs.
+/// ("" without a request id), live games counted outside these keys, the creation's nonce,
+/// nlabels, nplayers, the feed channel, the bucket, the number of feed entry field strings and
+/// those strings, then the game hash's field/value pairs.
 /// Returns `{"created"}`, `{"exists", id, fingerprint}` (a retry), `{"full"}` (the
 /// live limit) or `{"taken"}` (the id exists: draw another). The game already existing with
-/// this creation's White digest is `{"created"}`: the same script run twice, which the cluster
-/// client does when a reply is lost (a random token's digest names its creation).
+/// this creation's nonce is `{"created"}`: the same script run twice, which the cluster
+/// client does when a reply is lost (a random nonce names its creation).
 pub static CREATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
-local game, games, deadlines, live, request = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local game, games, deadlines, live, request, feed = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local id, limit, deadline = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local nlabels, nplayers = tonumber(ARGV[8]), tonumber(ARGV[9])
 local remembered = ARGV[5] ~= ''
 if remembered then
   local found = redis.call('HMGET', request, 'id', 'fingerprint')
@@ -66,25 +77,37 @@ if remembered then
   end
 end
 if redis.call('EXISTS', game) == 1 then
-  if redis.call('HGET', game, 'white_digest') == ARGV[7] then
+  if redis.call('HGET', game, 'nonce') == ARGV[7] then
     return {'created'}
   end
   return {'taken'}
 end
 local counted = tonumber(ARGV[6]) + (tonumber(redis.call('GET', live)) or 0)
-for k = 6, #KEYS do
+for k = 7 + nlabels + nplayers, #KEYS do
   counted = counted + (tonumber(redis.call('GET', KEYS[k])) or 0)
 end
 if counted >= limit then
   return {'full'}
 end
 redis.call('INCR', live)
+local nfeed = tonumber(ARGV[12])
+local entry = {}
+for j = 1, nfeed do
+  entry[j] = ARGV[12 + j]
+end
 local fields = {}
-for i = 8, #ARGV do
+for i = 13 + nfeed, #ARGV do
   fields[#fields + 1] = ARGV[i]
 end
-redis.call('HSET', game, unpack(fields))
+local feed_id = redis.call('XADD', feed, '*', unpack(entry))
+redis.call('HSET', game, 'feed_id', feed_id, unpack(fields))
 redis.call('ZADD', games, 0, id)
+for k = 7, 6 + nlabels do
+  redis.call('ZADD', KEYS[k], 0, id)
+end
+for k = 7 + nlabels, 6 + nlabels + nplayers do
+  redis.call('SADD', KEYS[k], id)
+end
 if deadline ~= '' then
   redis.call('ZADD', deadlines, deadline, id)
 end
@@ -92,24 +115,27 @@ if remembered then
   redis.call('HSET', request, 'id', id, 'fingerprint', ARGV[4])
   redis.call('EXPIRE', request, tonumber(ARGV[5]))
 end
+redis.call('PUBLISH', ARGV[10], ARGV[11])
 return {'created'}
 ",
     )
 });
 
-/// KEYS: game hash, event stream, deadlines, result counts, live count, finished set.
+/// KEYS: game hash, event stream, deadlines, result counts, live count, finished set, feed
+/// lane, then the running-games sets of the bound players (left when the game ends).
 /// ARGV: expected seq, id, deadline ms ("" for none), result field ("" while the game goes on,
-/// "-" for an aborted game, else the count to raise), end time ms, channel, then the number
-/// of hash field/value strings and those strings, then the number of events and, for each,
-/// its number of field strings and those strings.
+/// "-" for an aborted game, else the count to raise), end time ms, channel, the feed channel,
+/// the bucket, then the number of hash field/value strings and those strings, then the number
+/// of events and, for each, its number of field strings and those strings, then the number of
+/// feed entries and, for each, the same.
 /// Returns `{1, seq, {}}` (appended; the new last seq), `{0, seq, entries}` (stale: the current
 /// seq and the stream entries after the expected one, so the replica catches up without another
 /// round trip) or `{-1, 0, {}}` (no such game).
 pub static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
-local game, events, deadlines, stats, live, finished =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local game, events, deadlines, stats, live, finished, feed =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local current = redis.call('HGET', game, 'seq')
 if not current then
   return {-1, 0, {}}
@@ -119,7 +145,8 @@ if seq ~= tonumber(ARGV[1]) then
   return {0, seq, redis.call('XRANGE', events, (tonumber(ARGV[1]) + 1) .. '-0', '+')}
 end
 local id, deadline, result, ended_ms, channel = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local i = 7
+local feed_channel, bucket = ARGV[7], ARGV[8]
+local i = 9
 local nstate = tonumber(ARGV[i])
 local state = {}
 for j = 1, nstate do
@@ -138,6 +165,17 @@ for _ = 1, nevents do
   seq = seq + 1
   redis.call('XADD', events, seq .. '-0', unpack(fields))
 end
+local nfeed = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, nfeed do
+  local nfields = tonumber(ARGV[i])
+  local fields = {}
+  for j = 1, nfields do
+    fields[j] = ARGV[i + j]
+  end
+  i = i + nfields + 1
+  redis.call('XADD', feed, '*', unpack(fields))
+end
 redis.call('HSET', game, 'seq', seq, unpack(state))
 if deadline == '' then
   redis.call('ZREM', deadlines, id)
@@ -150,8 +188,14 @@ if result ~= '' then
   if result ~= '-' then
     redis.call('HINCRBY', stats, result, 1)
   end
+  for k = 8, #KEYS do
+    redis.call('SREM', KEYS[k], id)
+  end
 end
 redis.call('PUBLISH', channel, seq)
+if nfeed > 0 then
+  redis.call('PUBLISH', feed_channel, bucket)
+end
 return {1, seq, {}}
 ",
     )
@@ -195,6 +239,90 @@ return 0
     )
 });
 
+/// Compares two stream ids (`ms-n`) in Lua: -1, 0 or 1.
+const COMPARE_IDS: &str = r"
+local function parse(id)
+  local dash = string.find(id, '-', 1, true)
+  return tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
+end
+local function compare(a, b)
+  local am, an = parse(a)
+  local bm, bn = parse(b)
+  if am ~= bm then return am < bm and -1 or 1 end
+  if an ~= bn then return an < bn and -1 or 1 end
+  return 0
+end
+";
+
+/// KEYS: a feed lane, its floor (the last id trimmed).
+/// ARGV: the id after which to read, the most entries to return.
+/// Returns `{"ok", entries}` (as XRANGE gives them; none: the cursor is at the lane's end),
+/// `{"gone", floor}` (entries after the id were trimmed: resuming from it would skip them) or
+/// `{"ahead", last}` (the id is past anything this lane ever held: not a cursor of this feed).
+/// One script, so no trim can fall between the check and the read.
+pub static FEED_READ: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(&format!(
+        r"{COMPARE_IDS}
+local feed, floor_key = KEYS[1], KEYS[2]
+local after, count = ARGV[1], tonumber(ARGV[2])
+local floor = redis.call('GET', floor_key) or '0-0'
+if compare(after, floor) < 0 then
+  return {{'gone', floor}}
+end
+local entries = redis.call('XRANGE', feed, '(' .. after, '+', 'COUNT', count)
+if #entries == 0 then
+  local last = redis.call('XREVRANGE', feed, '+', '-', 'COUNT', 1)
+  local newest = floor
+  if #last > 0 and compare(last[1][1], newest) > 0 then
+    newest = last[1][1]
+  end
+  if compare(after, newest) > 0 then
+    return {{'ahead', newest}}
+  end
+end
+return {{'ok', entries}}
+"
+    ))
+});
+
+/// KEYS: a feed lane, its floor.
+/// ARGV: the oldest id to keep by time (`<ms>-0`), the most entries to keep.
+/// Trims the lane to both, raises the floor to the last id trimmed, and returns how many
+/// entries went.
+pub static FEED_TRIM: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(&format!(
+        r"{COMPARE_IDS}
+local feed, floor_key = KEYS[1], KEYS[2]
+local keep_from, cap = ARGV[1], tonumber(ARGV[2])
+local len = redis.call('XLEN', feed)
+local last_gone = nil
+local old = redis.call('XREVRANGE', feed, '(' .. keep_from, '-', 'COUNT', 1)
+if #old > 0 then
+  last_gone = old[1][1]
+end
+if len > cap then
+  local over = redis.call('XRANGE', feed, '-', '+', 'COUNT', len - cap)
+  local id = over[#over][1]
+  if last_gone == nil or compare(id, last_gone) > 0 then
+    last_gone = id
+  end
+end
+if last_gone == nil then
+  return 0
+end
+local floor = redis.call('GET', floor_key) or '0-0'
+if compare(last_gone, floor) > 0 then
+  redis.call('SET', floor_key, last_gone)
+end
+local before = redis.call('XLEN', feed)
+local dash = string.find(last_gone, '-', 1, true)
+local ms, n = string.sub(last_gone, 1, dash - 1), tonumber(string.sub(last_gone, dash + 1))
+redis.call('XTRIM', feed, 'MINID', ms .. '-' .. (n + 1))
+return before - redis.call('XLEN', feed)
+"
+    ))
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,6 +337,8 @@ mod tests {
             Some("redeadline")
         );
         assert_eq!(name_of(RELEASE.get_hash().as_bytes()), Some("release"));
+        assert_eq!(name_of(FEED_READ.get_hash().as_bytes()), Some("feed_read"));
+        assert_eq!(name_of(FEED_TRIM.get_hash().as_bytes()), Some("feed_trim"));
         assert_eq!(name_of(b"0000000000000000000000000000000000000000"), None);
     }
 }

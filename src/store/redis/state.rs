@@ -1,6 +1,6 @@
 //! A replica's shared state ([`Inner`]): the connection, the limits, the cache of recently
-//! used games, the follower hub, the creations it remembers, its readiness; and how a Redis
-//! failure or damaged data is reported.
+//! used games, the follower hub, the feed follower, the creations it remembers, the
+//! revocations heard, its readiness; and how a Redis failure or damaged data is reported.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -14,6 +14,7 @@ use crate::game::{GameId, SeatToken};
 use crate::store::config::StoreLimits;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::conn::Conn;
+use crate::store::redis::feed_hub::FeedFollow;
 use crate::store::redis::hub::Hub;
 
 /// Games a replica keeps cached; beyond it an arbitrary entry is dropped (it is only a cache).
@@ -21,6 +22,10 @@ pub const CACHE_GAMES: usize = 16_384;
 
 /// How many times an action is applied again after losing a race before giving up.
 pub const MAX_ATTEMPTS: usize = 16;
+
+/// One remembered creation: its request key, the game, and the seat tokens minted (none for a
+/// seat bound to a player without one).
+pub type Remembered = (String, GameId, chessd_rules::ByColor<Option<SeatToken>>);
 
 #[derive(Debug)]
 pub struct Inner {
@@ -31,10 +36,14 @@ pub struct Inner {
     /// Recently used games. A std mutex: held only to take or put back an entry.
     pub cache: Mutex<HashMap<GameId, Box<Cached>>>,
     pub hub: Hub,
+    /// The replica's follower of the feed's lanes, for its WatchGames consumers.
+    pub feed_follow: FeedFollow,
+    /// Raised at every revocation, here or (heard on the revocation channel) elsewhere.
+    pub revoked: watch::Sender<u64>,
     /// The tokens of this replica's recent creations by request key, oldest first, so a
     /// CreateGame retried here gets its tokens back (Redis keeps only their digests). A std
     /// mutex: held to insert or look up one entry.
-    pub creations: Mutex<VecDeque<(String, GameId, chessd_rules::ByColor<SeatToken>)>>,
+    pub creations: Mutex<VecDeque<Remembered>>,
     /// Whether Redis answered the last probe (the health service follows it).
     pub ready: watch::Sender<bool>,
     /// The last probe that reached Redis found keys of the layout before buckets: every call

@@ -31,7 +31,11 @@
 //!   limit: a replica trims only while it holds a lease (`SET NX PX` on [`TRIM_LEASE_KEY`]),
 //!   skips the tick without it, and gives it back when done. The next holder counts after the
 //!   last one's deletes. A holder that finds [`TRIM_LEASE`]/2 gone before a delete stops there
-//!   rather than delete after its lease may have passed to another replica.
+//!   rather than delete after its lease may have passed to another replica. A game's label
+//!   index entries go with it.
+//! - **Feed**: under the same lease, each bucket's feed lane is trimmed to `--feed-retention`
+//!   and to its share of `--feed-max-events` (`FEED_TRIM`, which records the last id it
+//!   trimmed: what makes an older cursor refused rather than gapped).
 //!
 //! Every bucket (`keys::BUCKETS`) is swept by every replica, one command per bucket: the
 //! buckets are in different cluster slots.
@@ -43,7 +47,7 @@ use std::time::{Duration, Instant, SystemTime};
 use ::redis::RedisError;
 
 use crate::error::ServiceError;
-use crate::game::{GameId, epoch_ms};
+use crate::game::{GameId, Labels, epoch_ms};
 use crate::store::redis::codec::deadline_ms;
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
@@ -288,6 +292,10 @@ async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
         return Ok(());
     }
     let trimmed = trim_held(inner, Instant::now()).await;
+    let trimmed = match trimmed {
+        Ok(()) => trim_feed(inner).await,
+        Err(e) => Err(e),
+    };
     // Not given back (Redis failed): it expires by itself.
     let _: Result<i64, _> = scripts::RELEASE
         .prepare_invoke()
@@ -297,6 +305,30 @@ async fn trim_finished(inner: &Arc<Inner>) -> Result<(), ServiceError> {
         .await
         .map_err(|e| unavailable(&e));
     trimmed
+}
+
+/// Trims every bucket's feed lane to the feed's retention and its share of the event cap.
+async fn trim_feed(inner: &Arc<Inner>) -> Result<(), ServiceError> {
+    let cutoff = epoch_ms(SystemTime::now())
+        .saturating_sub(u64::try_from(inner.limits.feed_retention.as_millis()).unwrap_or(u64::MAX));
+    let cap = (inner.limits.feed_max_events / BUCKETS).max(1);
+    let mut trimmed = 0u64;
+    for bucket in 0..BUCKETS {
+        let n: u64 = scripts::FEED_TRIM
+            .prepare_invoke()
+            .key(keys::feed_key(bucket))
+            .key(keys::feed_floor_key(bucket))
+            .arg(format!("{cutoff}-0"))
+            .arg(cap)
+            .invoke_async(&mut inner.conn())
+            .await
+            .map_err(|e| unavailable(&e))?;
+        trimmed += n;
+    }
+    if trimmed > 0 {
+        tracing::debug!(events = trimmed, "feed events past retention trimmed");
+    }
+    Ok(())
 }
 
 /// The trim itself, under the lease taken at `leased`.
@@ -366,14 +398,33 @@ async fn trim_held(inner: &Arc<Inner>, leased: Instant) -> Result<(), ServiceErr
             );
             break;
         }
+        // The labels first, to take the games out of their label indexes too.
+        let mut read = ::redis::pipe();
+        let ids: Vec<Option<GameId>> = doomed.iter().map(|t| t.parse().ok()).collect();
+        for id in ids.iter().flatten() {
+            read.cmd("HGET").arg(keys::game_key(*id)).arg("labels");
+        }
+        let mut labels: std::vec::IntoIter<Option<String>> = read
+            .query_async::<Vec<Option<String>>>(&mut conn)
+            .await
+            .map_err(|e| unavailable(&e))?
+            .into_iter();
         // One pipeline per bucket: its keys share a slot.
         let mut pipe = ::redis::pipe();
-        for text in doomed {
-            if let Ok(id) = text.parse::<GameId>() {
+        for (text, id) in doomed.iter().zip(&ids) {
+            let labels = id.and_then(|_| labels.next()).flatten();
+            if let Some(id) = *id {
                 pipe.del(keys::game_key(id))
                     .ignore()
                     .del(keys::events_key(id))
                     .ignore();
+            }
+            // Damaged labels leave stale index entries, which every read checks anyway.
+            let labels = labels
+                .and_then(|l| Labels::from_stored(&l).ok())
+                .unwrap_or_default();
+            for (k, v) in labels.iter() {
+                pipe.zrem(keys::label_key(bucket, k, v), text).ignore();
             }
             pipe.zrem(keys::games_key(bucket), text)
                 .ignore()

@@ -1,7 +1,9 @@
-//! Bringing a database back at start: retention applied, result counts restored, and every
-//! game played back from its stored events into the memory store.
+//! Bringing a database back at start: retention applied, result counts restored, every game
+//! played back from its stored events into the memory store, the player tokens put back in
+//! force and the feed's retained events back in its log.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use chessd_rules::{
@@ -10,10 +12,12 @@ use chessd_rules::{
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::game::{
-    EventRow, GameId, GameRecord, LogKind, Now, Players, Seats, Stored, TimeControl, TokenDigest,
-    VariantStats, epoch_ms, from_epoch_ms,
+    EventRow, GameHeader, GameId, GameRecord, Labels, LogKind, Now, PlayerId, Players, Seats,
+    Stored, TimeControl, TokenDigest, TokenId, VariantStats, epoch_ms, from_epoch_ms,
 };
 use crate::store::config::StoreLimits;
+use crate::store::feed::codec::{Headers, decode_joined};
+use crate::store::feed::log::FeedLog;
 use crate::store::memory::MemoryStore;
 use crate::store::sqlite::schema::{
     KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
@@ -31,12 +35,39 @@ impl From<rusqlite::Error> for LoadError {
     }
 }
 
-/// Brings every stored game and the result counts back into `memory`; deletes the finished
-/// games already past retention or beyond the count limit.
+/// Where the feed stands in the file, read before anything is restored.
+#[derive(Clone, Copy, Debug)]
+pub struct FeedMeta {
+    pub epoch: u64,
+    /// The last position numbered.
+    pub last: u64,
+}
+
+/// The feed's epoch and last position.
+pub fn feed_meta(conn: &Connection) -> Result<FeedMeta, LoadError> {
+    let value = |key: &str| -> Result<Option<i64>, LoadError> {
+        Ok(conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    };
+    let epoch = value("feed_epoch")?.ok_or_else(|| LoadError::Game {
+        game: "-".into(),
+        detail: "the feed has no epoch".into(),
+    })?;
+    Ok(FeedMeta {
+        epoch: u64::from_be_bytes(epoch.to_be_bytes()),
+        last: value("feed_last")?.unwrap_or(0).max(0) as u64,
+    })
+}
+
+/// Brings every stored game and the result counts back into `memory`, its player tokens back
+/// in force and the feed's events back into `feed`; deletes the finished games already past
+/// retention or beyond the count limit, and the feed events past the feed's.
 pub fn load(
     conn: &mut Connection,
     path: &Path,
     memory: &MemoryStore,
+    feed: &FeedLog,
     limits: StoreLimits,
 ) -> Result<(), LoadError> {
     let now = Now::read();
@@ -99,7 +130,8 @@ pub fn load(
         // Ongoing games first, then finished ones in the order they ended (retention order).
         let mut games = tx.prepare(
             "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
-                    white_digest, black_digest, created_at_ms, request_id
+                    white_digest, black_digest, created_at_ms, request_id, labels,
+                    white_player_id, black_player_id
              FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
         )?;
         let mut events = tx.prepare(
@@ -123,10 +155,18 @@ pub fn load(
             let fen: String = row.get(2)?;
             let start = Position::from_fen(variant, &fen)
                 .map_err(|e| bad(format!("start position {fen:?}: {e}")))?;
+            let player_id = |i: usize| -> Result<Option<PlayerId>, LoadError> {
+                let text: Option<String> = row.get(i)?;
+                text.map(|t| PlayerId::checked(&t).map_err(|e| bad(format!("player id: {e}"))))
+                    .transpose()
+            };
             let players = Players {
                 white: row.get(3)?,
                 black: row.get(4)?,
+                ids: ByColor::new(player_id(13)?, player_id(14)?),
             };
+            let labels_text: String = row.get(12)?;
+            let labels = Labels::from_stored(&labels_text).map_err(&bad)?;
             let initial: Option<i64> = row.get(5)?;
             let increment: Option<i64> = row.get(6)?;
             let time_control = initial.map(|initial| TimeControl {
@@ -137,9 +177,14 @@ pub fn load(
                 0 => DrawRule::Claim,
                 _ => DrawRule::Automatic,
             };
-            let digest = |i: usize| -> Result<TokenDigest, LoadError> {
+            // An empty digest: a seat bound to a player, without a seat token.
+            let digest = |i: usize| -> Result<Option<TokenDigest>, LoadError> {
                 let bytes: Vec<u8> = row.get(i)?;
+                if bytes.is_empty() {
+                    return Ok(None);
+                }
                 TokenDigest::from_slice(&bytes)
+                    .map(Some)
                     .ok_or_else(|| bad("a malformed seat token digest".into()))
             };
             let seats = Seats::new(ByColor::new(digest(8)?, digest(9)?));
@@ -168,9 +213,18 @@ pub fn load(
                 events: stored_events,
                 charged,
             };
+            let header = Arc::new(GameHeader {
+                id,
+                players,
+                labels: Arc::new(labels),
+                start,
+                time_control,
+                draw_rule,
+                created_at: from_epoch_ms(created_at_ms),
+            });
             let record =
                 GameRecord::restore(stored, |rid| memory.request_key(rid), now).map_err(bad)?;
-            forgotten.extend(memory.restore(id, players, record, request_id.as_deref()));
+            forgotten.extend(memory.restore(header, record, request_id.as_deref()));
             count += 1;
         }
     }
@@ -179,14 +233,82 @@ pub fn load(
         tx.execute("DELETE FROM events WHERE game_id = ?1", [&id])?;
         tx.execute("DELETE FROM games WHERE id = ?1", [&id])?;
     }
+    let tokens = restore_tokens(&tx, memory)?;
+    let events = restore_feed(&tx, feed, limits, now)?;
     tx.commit()?;
     tracing::info!(
         path = %path.display(),
         games = count - forgotten.len(),
         forgotten = forgotten.len(),
+        player_tokens = tokens,
+        feed_events = events,
         "games restored"
     );
     Ok(())
+}
+
+/// Puts the stored player tokens back in force; returns how many.
+fn restore_tokens(
+    tx: &rusqlite::Transaction<'_>,
+    memory: &MemoryStore,
+) -> Result<usize, LoadError> {
+    let mut select = tx.prepare("SELECT token_id, digest, player_id FROM player_tokens")?;
+    let mut rows = select.query([])?;
+    let mut n = 0;
+    while let Some(row) = rows.next()? {
+        let id_text: String = row.get(0)?;
+        let bad = |detail: &str| LoadError::Game {
+            game: format!("player token {id_text}"),
+            detail: detail.to_owned(),
+        };
+        let id: TokenId = id_text.parse().map_err(|()| bad("a malformed id"))?;
+        let digest: Vec<u8> = row.get(1)?;
+        let digest = TokenDigest::from_slice(&digest).ok_or_else(|| bad("a malformed digest"))?;
+        if TokenId::of(&digest) != id {
+            return Err(bad("the id is not its digest's"));
+        }
+        let player: String = row.get(2)?;
+        let player = PlayerId::checked(&player).map_err(|e| bad(&e))?;
+        memory.restore_token(id, digest, player);
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Deletes the feed events past the feed's retention and count, then puts the rest back into
+/// `feed`, in order; returns how many.
+fn restore_feed(
+    tx: &rusqlite::Transaction<'_>,
+    feed: &FeedLog,
+    limits: StoreLimits,
+    now: Now,
+) -> Result<usize, LoadError> {
+    let cutoff = epoch_ms(now.wall)
+        .saturating_sub(u64::try_from(limits.feed_retention.as_millis()).unwrap_or(u64::MAX));
+    let beyond = feed.last().saturating_sub(limits.feed_max_events as u64);
+    let deleted = tx.execute(
+        "DELETE FROM feed WHERE at_ms < ?1 OR pos <= ?2",
+        [cutoff as i64, beyond as i64],
+    )?;
+    if deleted > 0 {
+        tracing::info!(events = deleted, "feed events past retention deleted");
+    }
+    let mut select = tx.prepare("SELECT pos, body FROM feed ORDER BY pos")?;
+    let mut rows = select.query([])?;
+    let mut headers = Headers::new();
+    let mut n = 0;
+    while let Some(row) = rows.next()? {
+        let pos = row.get::<_, i64>(0)?.max(1) as u64;
+        let body: String = row.get(1)?;
+        let event = decode_joined(&body, &mut headers).map_err(|detail| LoadError::Game {
+            game: format!("feed event {pos}"),
+            detail,
+        })?;
+        feed.restore(pos, event);
+        n += 1;
+    }
+    feed.seal();
+    Ok(n)
 }
 
 enum RowError {

@@ -32,7 +32,14 @@
 //!   (digests replace the tokens), then vacuums it so no free page keeps a clear token. A
 //!   CreateGame retried after a restart therefore cannot be given its tokens again (see
 //!   `ServiceError::SeatTokensUnavailable`). The file still holds who played what: protect
-//!   the data directory as you would any user data.
+//!   the data directory as you would any user data. Player tokens too are kept as digests
+//!   (`player_tokens`); issuing and revoking one is committed before the call answers.
+//! - **Feed.** Every feed event is a row of `feed`, numbered by the writer as it commits
+//!   (the writer is the feed's only appender, so positions follow commit order and a consumer
+//!   never sees an event a crash could take back); rows the feed no longer keeps
+//!   (`--feed-retention`, `--feed-max-events`) are deleted in the next commit. The feed's
+//!   epoch lives in `meta`, so cursors from before a restart resume, and a cursor from another
+//!   database file is refused.
 
 //!
 //! Files: `schema` (the file, its schema, opening and migrating it), `load` (games back at
@@ -52,12 +59,19 @@ use tokio::task::JoinHandle;
 pub use self::error::OpenError;
 use self::load::LoadError;
 pub use self::schema::{DB_FILE, SCHEMA_VERSION, migrate_v1};
+use tokio::sync::watch;
+
 use crate::error::ServiceError;
-use crate::game::{Acted, Action, Created, GameId, GameView, NewGame, SeatToken, Stats};
+use crate::game::{
+    Acted, Action, Created, GameId, GameView, Holder, IssuedToken, Labels, NewGame, PlayerId,
+    PlayerToken, Revoke, Stats,
+};
 use crate::store::config::{StoreLimits, SyncMode};
+use crate::store::feed::cursor::FeedCursor;
+use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
 use crate::store::journal::Journal;
-use crate::store::memory::MemoryStore;
+use crate::store::memory::{MemoryStore, new_feed};
 
 /// Where and how to keep games.
 #[derive(Clone, Debug)]
@@ -92,20 +106,23 @@ impl SqliteStore {
         let mut conn = schema::connect(&path, options.sync)?;
         let (journal, ends) = Journal::new();
         let journal = Arc::new(journal);
-        let memory = MemoryStore::with_journal(options.limits, journal.clone());
-        load::load(&mut conn, &path, &memory, options.limits).map_err(|e| match e {
+        let failed = |e: LoadError| match e {
             LoadError::Sql(e) => schema::sql_error(&path, &e),
             LoadError::Game { game, detail } => OpenError::BadGame {
                 path: path.clone(),
                 game,
                 detail,
             },
-        })?;
+        };
+        let meta = load::feed_meta(&conn).map_err(failed)?;
+        let feed = Arc::new(new_feed(options.limits, meta.epoch, meta.last));
+        let memory = MemoryStore::with_journal(options.limits, journal.clone(), feed.clone());
+        load::load(&mut conn, &path, &memory, &feed, options.limits).map_err(failed)?;
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("chessd-sqlite-writer".into())
             .spawn(move || {
-                writer::writer(conn, ends);
+                writer::writer(conn, ends, feed);
                 // The store may be gone already; nobody to tell then.
                 let _ = done_tx.send(());
             })
@@ -160,26 +177,58 @@ impl GameStore for SqliteStore {
     async fn act<A: Admit>(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
         action: Action,
         admit: A,
     ) -> Result<Acted, ServiceError> {
-        self.memory.act(id, token, action, admit).await
+        self.memory.act(id, holder, action, admit).await
     }
 
     async fn seat(
         &self,
         id: GameId,
-        token: SeatToken,
+        holder: Holder,
     ) -> Result<(Color, Option<Color>), ServiceError> {
-        self.memory.seat(id, token).await
+        self.memory.seat(id, holder).await
     }
 
     async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
         self.memory.watch(id, after_seq).await
     }
 
-    async fn stats(&self) -> Result<Stats, ServiceError> {
-        self.memory.stats().await
+    async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
+        self.memory.stats(labels).await
+    }
+
+    async fn feed(
+        &self,
+        after: Option<FeedCursor>,
+        player: Option<PlayerId>,
+    ) -> Result<FeedSubscription, ServiceError> {
+        self.memory.feed(after, player).await
+    }
+
+    async fn feed_page(
+        &self,
+        after: &FeedCursor,
+        limit: usize,
+    ) -> Result<Vec<Arc<FeedEntry>>, ServiceError> {
+        self.memory.feed_page(after, limit).await
+    }
+
+    async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
+        self.memory.issue_player_token(player).await
+    }
+
+    async fn revoke_player_tokens(&self, what: Revoke) -> Result<usize, ServiceError> {
+        self.memory.revoke_player_tokens(what).await
+    }
+
+    async fn player_of(&self, token: PlayerToken) -> Result<PlayerId, ServiceError> {
+        self.memory.player_of(token).await
+    }
+
+    fn revocations(&self) -> watch::Receiver<u64> {
+        self.memory.revocations()
     }
 }

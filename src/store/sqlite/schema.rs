@@ -1,5 +1,6 @@
 //! The database file: its schema (and the kinds events are stored as), opening it locked and
-//! checked, and the migration from schema 1 (clear seat tokens) to 2 (their digests).
+//! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), and
+//! from 2 to 3 (labels, seats bound to player ids, the feed, player tokens).
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,11 +15,15 @@ use crate::store::sqlite::error::OpenError;
 pub const DB_FILE: &str = "chessd.db";
 
 /// The schema this build writes; older files are migrated to it at start (see
-/// [`migrate_v1`]), newer ones are refused.
+/// [`migrate_v1`], `migrate_v2`), newer ones are refused.
 ///
 /// - 1: seat tokens in clear (`white_token`, `black_token`).
 /// - 2: their SHA-256 digests instead (`white_digest`, `black_digest`, 32-byte blobs).
-pub const SCHEMA_VERSION: i64 = 2;
+/// - 3: `games.labels` (see `game::Labels::to_stored`), `games.white_player_id` and
+///   `black_player_id` (an empty digest: a seat without a seat token), the `feed` table (one
+///   row per feed event, `body` as `feed::codec::join` writes it; `meta` keeps its epoch, its
+///   last position and the last one deleted) and `player_tokens` (digests only).
+pub const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
@@ -37,9 +42,12 @@ CREATE TABLE games (
     created_at_ms INTEGER NOT NULL,
     request_id TEXT,
     ended_at_ms INTEGER,
-    -- Last, where the migration from schema 1 adds them, so both paths give one table.
+    -- Last, where the migrations add them, so every path gives one table.
     white_digest BLOB NOT NULL DEFAULT x'',
-    black_digest BLOB NOT NULL DEFAULT x''
+    black_digest BLOB NOT NULL DEFAULT x'',
+    labels TEXT NOT NULL DEFAULT '',
+    white_player_id TEXT,
+    black_player_id TEXT
 ) WITHOUT ROWID;
 CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
 CREATE TABLE events (
@@ -65,6 +73,23 @@ CREATE TABLE stats (
     black_wins INTEGER NOT NULL,
     draws INTEGER NOT NULL
 ) WITHOUT ROWID;
+";
+
+/// What schema 3 adds (to a new file, and to a schema 2 file in [`migrate_v2`]).
+const SCHEMA_3: &str = "
+CREATE TABLE feed (
+    pos INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    game_id TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE TABLE player_tokens (
+    token_id TEXT PRIMARY KEY,
+    digest BLOB NOT NULL,
+    player_id TEXT NOT NULL,
+    issued_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX player_tokens_player ON player_tokens (player_id);
 ";
 
 /// Event kinds as stored.
@@ -97,7 +122,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .map_err(|e| sql_error(path, &e))?;
-    let mut migrate = false;
+    let mut migrate = None;
     let new = match version {
         0 => {
             let tables: i64 = conn
@@ -111,8 +136,8 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
-        1 => {
-            migrate = true;
+        1 | 2 => {
+            migrate = Some(version);
             false
         }
         found => {
@@ -138,26 +163,67 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
         conn.pragma_update(None, "synchronous", synchronous)?;
         if new {
             conn.execute_batch(&format!(
-                "BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+                "BEGIN; {SCHEMA} {SCHEMA_3} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
+                 PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
+                feed_epoch()
             ))?;
         }
         Ok(())
     };
     setup().map_err(|e| sql_error(path, &e))?;
-    if migrate {
+    if migrate == Some(1) {
         migrate_v1(&conn, path)?;
+    }
+    if migrate.is_some() {
+        migrate_v2(&conn, path)?;
     }
     Ok(conn)
 }
 
-/// Migrates a schema 1 database to schema 2: each game's clear seat tokens become their
+/// A new feed's epoch (see `feed::cursor`), as SQLite's signed integer.
+fn feed_epoch() -> i64 {
+    let n =
+        getrandom::u64().unwrap_or_else(|_| crate::game::epoch_ms(std::time::SystemTime::now()));
+    i64::from_be_bytes(n.to_be_bytes())
+}
+
+/// Migrates a schema 2 database to schema 3, in one transaction: the games' new columns (no
+/// labels, no player bound), the empty feed (with its epoch) and the empty player tokens.
+pub fn migrate_v2(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+    let sql = |e: rusqlite::Error| OpenError::Migration {
+        path: path.to_owned(),
+        detail: e.to_string(),
+        to: 3,
+    };
+    conn.execute_batch(&format!(
+        "BEGIN IMMEDIATE;
+         ALTER TABLE games ADD COLUMN labels TEXT NOT NULL DEFAULT '';
+         ALTER TABLE games ADD COLUMN white_player_id TEXT;
+         ALTER TABLE games ADD COLUMN black_player_id TEXT;
+         {SCHEMA_3}
+         INSERT OR REPLACE INTO meta (key, value) VALUES ('feed_epoch', {});
+         PRAGMA user_version = 3;
+         COMMIT;",
+        feed_epoch()
+    ))
+    .map_err(|e| {
+        // The rollback's own failure would only hide the cause.
+        let _ = conn.execute_batch("ROLLBACK;");
+        sql(e)
+    })?;
+    tracing::info!(path = %path.display(), "database migrated to schema 3: labels, player ids, the feed, player tokens");
+    Ok(())
+}
+
+/// Migrates a schema 1 database to schema 2 (then `migrate_v2` takes it to 3): each game's
+/// clear seat tokens become their
 /// digests, in one transaction (a failure changes nothing), then the file is vacuumed and its
 /// WAL truncated so the clear tokens are gone from every page, not just unlinked.
 pub fn migrate_v1(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     let fail = |detail: String| OpenError::Migration {
         path: path.to_owned(),
         detail,
-        to: SCHEMA_VERSION,
+        to: 2,
     };
     let sql = |e: rusqlite::Error| fail(e.to_string());
     conn.execute_batch("PRAGMA secure_delete = ON; BEGIN IMMEDIATE;")
@@ -194,11 +260,11 @@ pub fn migrate_v1(conn: &Connection, path: &Path) -> Result<(), OpenError> {
                 .execute(params![id, &white.as_bytes()[..], &black.as_bytes()[..]])
                 .map_err(sql)?;
         }
-        conn.execute_batch(&format!(
+        conn.execute_batch(
             "ALTER TABLE games DROP COLUMN white_token;
              ALTER TABLE games DROP COLUMN black_token;
-             PRAGMA user_version = {SCHEMA_VERSION};"
-        ))
+             PRAGMA user_version = 2;",
+        )
         .map_err(sql)?;
         Ok(rows.len())
     })();
@@ -219,7 +285,7 @@ pub fn migrate_v1(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     tracing::info!(
         path = %path.display(),
         games,
-        "database migrated to schema {SCHEMA_VERSION}: seat tokens replaced by their digests"
+        "database migrated to schema 2: seat tokens replaced by their digests"
     );
     Ok(())
 }

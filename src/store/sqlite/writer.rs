@@ -1,17 +1,21 @@
 //! The writer thread: it owns the connection and commits the journal's queue in groups (one
 //! transaction, one flush, for whatever is queued), then publishes the batch's events to
-//! watchers and raises the committed watermark; plus the heartbeat that stamps `alive_ms`
-//! while the server is idle. With traces on, each traced change's call gets a span of the
-//! transaction that committed it (`spans::SQLITE`, with the number of changes it held).
+//! watchers, appends its feed events to the feed (numbered as they were stored: the writer is
+//! the feed's only appender) and raises the committed watermark; plus the heartbeat that
+//! stamps `alive_ms` while the server is idle. With traces on, each traced change's call gets
+//! a span of the transaction that committed it (`spans::SQLITE`, with the number of changes
+//! it held).
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{Color, DrawRule, Termination, Variant};
+use chessd_rules::{Color, DrawRule, Rules, Termination, Variant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
-use crate::game::{EventRow, GameId, LogKind, epoch_ms};
+use crate::game::{EventRow, FeedEvent, GameId, LogKind, epoch_ms};
+use crate::store::feed::codec;
+use crate::store::feed::log::FeedLog;
 use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
 use crate::store::sqlite::schema::{
     KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
@@ -44,10 +48,13 @@ pub async fn heartbeat(journal: std::sync::Weak<Journal>) {
     }
 }
 
-/// The writer thread: commits queued changes in groups until the journal closes.
-pub fn writer(mut conn: Connection, ends: WriterEnds) {
+/// The writer thread: commits queued changes in groups until the journal closes, and keeps
+/// the feed table as long as `feed` keeps its events.
+pub fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
     let WriterEnds { mut rx, committed } = ends;
     let mut failed = false;
+    // Feed rows up to here are deleted (or were never written).
+    let mut trimmed = feed.floor();
     while let Some(first) = rx.blocking_recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -62,7 +69,15 @@ pub fn writer(mut conn: Connection, ends: WriterEnds) {
         }
         let through = batch.last().map_or(0, |q| q.ticket);
         let transaction = transaction_spans(&batch);
-        let committed_now = commit(&mut conn, &batch);
+        let events: Vec<FeedEvent> = batch.iter().flat_map(|q| feed_events(&q.change)).collect();
+        let floor = feed.floor();
+        let committed_now = commit(
+            &mut conn,
+            &batch,
+            &events,
+            feed.last(),
+            (trimmed < floor).then_some(floor),
+        );
         if let Err(e) = &committed_now {
             for span in &transaction {
                 spans::record_failure(span, &e.to_string());
@@ -71,6 +86,7 @@ pub fn writer(mut conn: Connection, ends: WriterEnds) {
         drop(transaction);
         match committed_now {
             Ok(()) => {
+                trimmed = trimmed.max(floor);
                 for queued in batch {
                     if let Some((tx, events)) = queued.publish {
                         for event in events {
@@ -79,6 +95,7 @@ pub fn writer(mut conn: Connection, ends: WriterEnds) {
                         }
                     }
                 }
+                feed.append(events);
                 committed.send_modify(|c| c.through = through);
             }
             Err(e) => {
@@ -106,8 +123,24 @@ fn transaction_spans(batch: &[Queued]) -> Vec<Span> {
         .collect()
 }
 
-/// Commits one batch in one transaction.
-fn commit(conn: &mut Connection, batch: &[Queued]) -> rusqlite::Result<()> {
+/// What a change adds to the feed.
+fn feed_events(change: &Change) -> Vec<FeedEvent> {
+    match change {
+        Change::Created(game) => vec![game.feed()],
+        Change::Events { feed, .. } => feed.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Commits one batch in one transaction: its changes, its feed events numbered after `last`,
+/// and the deletion of the feed rows up to `trim` (those the feed no longer keeps).
+fn commit(
+    conn: &mut Connection,
+    batch: &[Queued],
+    events: &[FeedEvent],
+    last: u64,
+    trim: Option<u64>,
+) -> rusqlite::Result<()> {
     let tx = conn.transaction()?;
     for queued in batch {
         match &queued.change {
@@ -116,7 +149,32 @@ fn commit(conn: &mut Connection, batch: &[Queued]) -> rusqlite::Result<()> {
                 game,
                 variant,
                 rows,
+                feed: _,
             } => insert_events(&tx, *game, *variant, rows)?,
+            Change::TokenIssued {
+                id,
+                digest,
+                player,
+                at_ms,
+            } => {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO player_tokens (token_id, digest, player_id, issued_at_ms)
+                     VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![
+                    id.to_string(),
+                    &digest.as_bytes()[..],
+                    player.as_str(),
+                    *at_ms as i64
+                ])?;
+            }
+            Change::TokensRevoked(ids) => {
+                let mut delete =
+                    tx.prepare_cached("DELETE FROM player_tokens WHERE token_id = ?1")?;
+                for id in ids {
+                    delete.execute([id.to_string()])?;
+                }
+            }
             Change::Forget(ids) => {
                 let mut events = tx.prepare_cached("DELETE FROM events WHERE game_id = ?1")?;
                 let mut games = tx.prepare_cached("DELETE FROM games WHERE id = ?1")?;
@@ -129,6 +187,25 @@ fn commit(conn: &mut Connection, batch: &[Queued]) -> rusqlite::Result<()> {
             Change::Alive => {}
         }
     }
+    if !events.is_empty() {
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO feed (pos, at_ms, game_id, body) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (i, event) in events.iter().enumerate() {
+            insert.execute(params![
+                (last + 1 + i as u64) as i64,
+                epoch_ms(event.at) as i64,
+                event.game.id.to_string(),
+                codec::join(&codec::fields(event)),
+            ])?;
+        }
+        tx.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES ('feed_last', ?1)")?
+            .execute([(last + events.len() as u64) as i64])?;
+    }
+    if let Some(trim) = trim {
+        tx.prepare_cached("DELETE FROM feed WHERE pos <= ?1")?
+            .execute([trim as i64])?;
+    }
     tx.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_ms', ?1)")?
         .execute([epoch_ms(SystemTime::now()) as i64])?;
     tx.commit()
@@ -136,27 +213,40 @@ fn commit(conn: &mut Connection, batch: &[Queued]) -> rusqlite::Result<()> {
 
 fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()> {
     let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    let h = &game.header;
+    // An empty digest: the seat has no seat token (its player's token acts for it).
+    let digest = |c: Color| {
+        game.seats
+            .digest(c)
+            .map(|d| d.as_bytes().to_vec())
+            .unwrap_or_default()
+    };
+    let player_id = |c: Color| h.players.ids[c].as_ref().map(|p| p.as_str().to_owned());
     tx.prepare_cached(
         "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
-             draw_rule, white_digest, black_digest, created_at_ms, request_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+             draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
+             white_player_id, black_player_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?
     .execute(params![
-        game.id.to_string(),
-        game.variant.key(),
-        game.start_fen,
-        game.players.white,
-        game.players.black,
-        game.time_control.map(|tc| ms(tc.initial)),
-        game.time_control.map(|tc| ms(tc.increment)),
-        match game.draw_rule {
+        h.id.to_string(),
+        h.variant().key(),
+        h.start.fen(),
+        h.players.white,
+        h.players.black,
+        h.time_control.map(|tc| ms(tc.initial)),
+        h.time_control.map(|tc| ms(tc.increment)),
+        match h.draw_rule {
             DrawRule::Claim => 0,
             DrawRule::Automatic => 1,
         },
-        &game.seats.digest(Color::White).as_bytes()[..],
-        &game.seats.digest(Color::Black).as_bytes()[..],
-        game.created_at_ms as i64,
+        digest(Color::White),
+        digest(Color::Black),
+        epoch_ms(h.created_at) as i64,
         game.request_id,
+        h.labels.to_stored(),
+        player_id(Color::White),
+        player_id(Color::Black),
     ])?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 Layout:
 - ``client``: ``Client`` (one endpoint: TLS, API key, retries), ``Seat`` (one side's calls),
-  ``CreatedGame``, ``RetryPolicy``;
+  ``Player`` (a player token's feed and seats), ``CreatedGame``, ``RetryPolicy``;
 - ``errors``: ``ChessdError``, every refusal with its ErrorInfo reason and metadata;
 - ``types``: the API's enums as IntEnums;
 - ``chessd.v1.chessd_pb2`` / ``chessd_pb2_grpc``: the generated messages and stubs (also as
@@ -19,7 +19,7 @@ from importlib import resources as _resources
 from chessd.v1 import chessd_pb2 as pb
 from chessd.v1 import chessd_pb2_grpc as pb_grpc
 
-from .client import NO_RETRY, Client, CreatedGame, RetryPolicy, Seat, new_request_id
+from .client import NO_RETRY, Client, CreatedGame, Player, RetryPolicy, Seat, new_request_id
 from .errors import ChessdError
 from .types import (Color, DrawClaim, DrawRule, GameResult, GameStatus, GameView, Termination,
                     Variant)
@@ -29,6 +29,6 @@ PROTO_SHA256 = _resources.files(__name__).joinpath("proto.sha256").read_text().s
 
 __all__ = [
     "ChessdError", "Client", "Color", "CreatedGame", "DrawClaim", "DrawRule", "GameResult",
-    "GameStatus", "GameView", "NO_RETRY", "PROTO_SHA256", "RetryPolicy", "Seat", "Termination",
-    "Variant", "new_request_id", "pb", "pb_grpc",
+    "GameStatus", "GameView", "NO_RETRY", "PROTO_SHA256", "Player", "RetryPolicy", "Seat",
+    "Termination", "Variant", "new_request_id", "pb", "pb_grpc",
 ]

@@ -9,7 +9,9 @@ What it adds to the raw stubs, and why:
   (RATE_LIMITED, after its RetryInfo delay; SHUTTING_DOWN) or when they only read;
 - ``expected_ply`` on moves, so a stale move fails with PLY_MISMATCH instead of landing;
 - WatchGame that resumes: after a broken stream it watches again from the last ``seq`` seen
-  (or the ``resume_after_seq`` the server named), so the caller sees every event once, in order.
+  (or the ``resume_after_seq`` the server named), so the caller sees every event once, in order;
+- WatchGames (the deployment's feed) that resumes the same way from the last ``cursor``;
+- player tokens: ``Client.player(token)`` acts for a player in every seat bound to it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import grpc
 from google.protobuf import duration_pb2
@@ -188,12 +190,22 @@ class Client:
         increment: timedelta = timedelta(0),
         draw_rule: DrawRule = DrawRule.CLAIM,
         chess960_start: Optional[int] = None,
+        labels: Optional[Mapping[str, str]] = None,
+        white_player_id: str = "",
+        black_player_id: str = "",
+        bound_seat_tokens: bool = False,
         request_id: Optional[str] = None,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
         ``chess960_start`` (0 to 959, Chess960 only) picks the start position by its standard
         number; without it (and without ``start_fen``) the server draws one.
+
+        ``labels`` (at most 16; see docs/api.md for the limits) come back in the game, its
+        summary and the feed, and filter ``list_games``, ``get_stats`` and ``watch_games``.
+        ``white_player_id``/``black_player_id`` bind a seat to a player, whose token
+        (``issue_player_token``) then acts for it; such a seat gets no seat token (its
+        ``Seat.token`` is empty) unless ``bound_seat_tokens`` asks for one.
 
         Retried safely: the request always carries a ``request_id`` (random unless given), and
         the server answers a repeat with the same game and tokens.
@@ -205,6 +217,10 @@ class Client:
             black_player=black,
             draw_rule=_wire(draw_rule),
             request_id=request_id or new_request_id(),
+            labels=dict(labels or {}),
+            white_player_id=white_player_id,
+            black_player_id=black_player_id,
+            bound_seat_tokens=bound_seat_tokens,
         )
         if chess960_start is not None:
             request.chess960_start = chess960_start
@@ -220,8 +236,34 @@ class Client:
         )
 
     def seat(self, game_id: str, token: str) -> "Seat":
-        """Acts for a side of an existing game, by its seat token."""
+        """Acts for a side of an existing game, by its seat token (or a player token)."""
         return Seat(self, game_id, token, None)
+
+    def player(self, token: str) -> "Player":
+        """Acts for a player, by its player token: its feed and every seat bound to it."""
+        return Player(self, token)
+
+    # --- player credentials (API key required)
+
+    def issue_player_token(self, player_id: str) -> pb.IssuePlayerTokenResponse:
+        """A new secret token for ``player_id`` (``token``, shown only here, and ``token_id``).
+
+        Refused with FAILED_PRECONDITION/PLAYER_TOKENS_DISABLED on a server without API keys.
+        Not retried after an ambiguous failure: a repeat would mint a second token.
+        """
+        request = pb.IssuePlayerTokenRequest(player_id=player_id)
+        return self.call(self._stub.IssuePlayerToken, request, idempotent=False)
+
+    def revoke_player_token(
+        self, *, token_id: Optional[str] = None, player_id: Optional[str] = None
+    ) -> int:
+        """Revokes one token (by ``token_id``) or every token of ``player_id``, on every
+        replica at once; returns how many were revoked (revoking is idempotent)."""
+        if (token_id is None) == (player_id is None):
+            raise ValueError("give token_id or player_id, not both")
+        request = (pb.RevokePlayerTokenRequest(token_id=token_id) if token_id is not None
+                   else pb.RevokePlayerTokenRequest(player_id=player_id))
+        return self.call(self._stub.RevokePlayerToken, request, idempotent=True).revoked
 
     def get_game(self, game_id: str, *, token: Optional[str] = None) -> pb.Game:
         """The full state of a game (``token``: a seat token, under --private-watch)."""
@@ -234,14 +276,18 @@ class Client:
         status: GameStatus = GameStatus.UNSPECIFIED,
         variant: Variant = Variant.UNSPECIFIED,
         player: str = "",
+        labels: Optional[Mapping[str, str]] = None,
+        player_id: str = "",
         page_size: int = 0,
     ) -> Iterator[pb.GameSummary]:
-        """Every game matching the filters, newest first, fetched a page at a time."""
+        """Every game matching the filters (``labels``: all of them), newest first, fetched a
+        page at a time."""
         token = ""
         while True:
             request = pb.ListGamesRequest(
                 page_size=page_size, page_token=token, status=_wire(status),
-                variant=_wire(variant), player=player)
+                variant=_wire(variant), player=player, labels=dict(labels or {}),
+                player_id=player_id)
             page = self.call(self._stub.ListGames, request, idempotent=True)
             yield from page.games
             token = page.next_page_token
@@ -253,9 +299,11 @@ class Client:
         request = pb.ExportPgnRequest(game_id=game_id)
         return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).pgn
 
-    def get_stats(self) -> List[pb.VariantStats]:
-        """Results of finished games per variant."""
-        return list(self.call(self._stub.GetStats, pb.GetStatsRequest(), idempotent=True).variants)
+    def get_stats(self, labels: Optional[Mapping[str, str]] = None) -> List[pb.VariantStats]:
+        """Results of finished games per variant; with ``labels``, of the finished games still
+        kept that carry them all (a tournament's results)."""
+        request = pb.GetStatsRequest(labels=dict(labels or {}))
+        return list(self.call(self._stub.GetStats, request, idempotent=True).variants)
 
     def analyze_position(self, variant: Variant, fen: str) -> pb.AnalyzePositionResponse:
         """Legal moves, check and outcome of a position (no game needed)."""
@@ -307,6 +355,61 @@ class Client:
                     last_seq = int(named)
                 time.sleep(policy.backoff(failures - 1, err))
 
+    def watch_games(
+        self,
+        after_cursor: str = "",
+        *,
+        include_moves: bool = False,
+        labels: Optional[Mapping[str, str]] = None,
+        player_id: str = "",
+        variant: Variant = Variant.UNSPECIFIED,
+        token: Optional[str] = None,
+        resume: bool = True,
+        heartbeats: bool = False,
+        retry: Optional[RetryPolicy] = None,
+    ) -> Iterator[pb.WatchGamesResponse]:
+        """The deployment's feed: every game's creation and end (and, with ``include_moves``,
+        each move) after ``after_cursor``, or from now without one. It never ends by itself.
+
+        Keep the ``cursor`` of the last message you handled (heartbeats carry one too) and pass
+        it back after a restart to resume with no gap and no duplicate, on any replica. With
+        ``resume`` (the default) a broken stream (connection lost, server draining or
+        restarted, FEED_TOO_SLOW) is opened again after the last cursor received, or the
+        ``resume_after_cursor`` the server named. A cursor older than the server's
+        --feed-retention raises OUT_OF_RANGE/CURSOR_OUT_OF_RANGE, with the oldest cursor still
+        served in ``err.metadata["oldest_cursor"]``. ``token``: a player token, for that
+        player's own games (``Client.player(token).watch_games`` passes it).
+
+        Like every gRPC stream in Python, the call starts at the first ``next()``: a consumer
+        that starts live and must not miss what it does next asks for ``heartbeats`` and
+        waits for the first one (or resumes from a cursor it keeps).
+        """
+        policy = retry or self.retry
+        cursor = after_cursor
+        failures = 0
+        while True:
+            request = pb.WatchGamesRequest(
+                after_cursor=cursor, include_moves=include_moves, labels=dict(labels or {}),
+                player_id=player_id, variant=_wire(variant))
+            try:
+                for event in self._stub.WatchGames(request, metadata=self.metadata(token)):
+                    failures = 0
+                    # A player-mode stream's games already running have no cursor.
+                    if event.cursor:
+                        cursor = event.cursor
+                    if event.WhichOneof("event") != "heartbeat" or heartbeats:
+                        yield event
+                return
+            except grpc.RpcError as raw:
+                err = ChessdError.from_rpc_error(raw)
+                failures += 1
+                if not resume or failures >= policy.attempts or not _feed_resumable(err):
+                    raise err from None
+                named = err.metadata.get("resume_after_cursor")
+                if named:
+                    cursor = named
+                time.sleep(policy.backoff(failures - 1, err))
+
 
 @dataclass(frozen=True)
 class CreatedGame:
@@ -319,6 +422,33 @@ class CreatedGame:
     @property
     def game_id(self) -> str:
         return self.game.game_id
+
+
+class Player:
+    """A player, by its player token: its feed and the seats bound to it.
+
+    >>> bot = client.player(token)
+    >>> for event in bot.watch_games():
+    ...     if event.WhichOneof("event") == "game_created":
+    ...         seat = bot.seat(event.game_created.game.game_id, Color(event.game_created.seat))
+    """
+
+    def __init__(self, client: Client, token: str) -> None:
+        self.client = client
+        self.token = token
+
+    def __repr__(self) -> str:  # never the token: it is a secret
+        return "Player(...)"
+
+    def watch_games(self, after_cursor: str = "", **kwargs: Any) -> Iterator[pb.WatchGamesResponse]:
+        """``Client.watch_games`` for this player's games: without a cursor, a GameCreated
+        (with an empty cursor) for each game already running first; ``seat`` on every event
+        says which colour is the player's."""
+        return self.client.watch_games(after_cursor, token=self.token, **kwargs)
+
+    def seat(self, game_id: str, color: Optional[Color] = None) -> "Seat":
+        """Acts in ``game_id`` with the player token (for the seat bound to the player)."""
+        return Seat(self.client, game_id, self.token, color)
 
 
 class Seat:
@@ -400,6 +530,11 @@ def _retryable(err: ChessdError, idempotent: bool) -> bool:
     if not idempotent:
         return False
     return err.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+def _feed_resumable(err: ChessdError) -> bool:
+    # Reopening after the cursor never acts twice; a revoked token or an old cursor stays so.
+    return err.reason == "FEED_TOO_SLOW" or err.code == grpc.StatusCode.UNAVAILABLE
 
 
 def _resumable(err: ChessdError) -> bool:

@@ -9,7 +9,8 @@
 //   "N@f3").
 // - Positions travel as FEN (Crazyhouse pockets in brackets, Three-check's remaining checks
 //   before the clocks, Chess960 castling in X-FEN).
-// - Seat tokens go in the `authorization` metadata as `Bearer <token>`.
+// - Seat tokens go in the `authorization` metadata as `Bearer <token>`; so do player tokens
+//   (`chp_...`, see IssuePlayerToken), which act for a player in every game it is seated in.
 // - Errors carry a google.rpc.ErrorInfo detail (domain "chessd") whose `reason` names the
 //   problem (ILLEGAL_MOVE, NOT_YOUR_TURN, PLY_MISMATCH, ...); each rpc lists its reasons, and
 //   docs/api.md gives the contract.
@@ -28,7 +29,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file chessd/v1/chessd.proto.
  */
 export const file_chessd_v1_chessd: GenFile = /*@__PURE__*/
-  fileDesc("ChZjaGVzc2QvdjEvY2hlc3NkLnByb3RvEgljaGVzc2QudjEiZwoLVGltZUNvbnRyb2wSKgoHaW5pdGlhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIsCglpbmNyZW1lbnQYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24ikwEKB091dGNvbWUSJQoGcmVzdWx0GAEgASgOMhUuY2hlc3NkLnYxLkdhbWVSZXN1bHQSIAoGd2lubmVyGAIgASgOMhAuY2hlc3NkLnYxLkNvbG9yEisKC3Rlcm1pbmF0aW9uGAMgASgOMhYuY2hlc3NkLnYxLlRlcm1pbmF0aW9uEhIKCnBnbl9yZXN1bHQYBCABKAkiwAEKBkNsb2NrcxIyCg93aGl0ZV9yZW1haW5pbmcYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMgoPYmxhY2tfcmVtYWluaW5nGAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEiEKB3J1bm5pbmcYAyABKA4yEC5jaGVzc2QudjEuQ29sb3ISKwoHcmVhZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiKAoMTW92ZU5vdGF0aW9uEgsKA3VjaRgBIAEoCRILCgNzYW4YAiABKAkiYQoKUGxheWVkTW92ZRILCgN1Y2kYASABKAkSCwoDc2FuGAIgASgJEgsKA3BseRgDIAEoDRIfCgVjb2xvchgEIAEoDjIQLmNoZXNzZC52MS5Db2xvchILCgNzZXEYBSABKAQiWAoGUG9ja2V0Eg0KBXBhd25zGAEgASgNEg8KB2tuaWdodHMYAiABKA0SDwoHYmlzaG9wcxgDIAEoDRINCgVyb29rcxgEIAEoDRIOCgZxdWVlbnMYBSABKA0iTQoHUG9ja2V0cxIgCgV3aGl0ZRgBIAEoCzIRLmNoZXNzZC52MS5Qb2NrZXQSIAoFYmxhY2sYAiABKAsyES5jaGVzc2QudjEuUG9ja2V0IisKC0NoZWNrQ291bnRzEg0KBXdoaXRlGAEgASgNEg0KBWJsYWNrGAIgASgNIp0FCgRHYW1lEg8KB2dhbWVfaWQYASABKAkSIwoHdmFyaWFudBgCIAEoDjISLmNoZXNzZC52MS5WYXJpYW50EhQKDHdoaXRlX3BsYXllchgDIAEoCRIUCgxibGFja19wbGF5ZXIYBCABKAkSEQoJc3RhcnRfZmVuGAUgASgJEgsKA2ZlbhgGIAEoCRILCgNwbHkYByABKA0SJgoFbW92ZXMYCCADKAsyFy5jaGVzc2QudjEuTW92ZU5vdGF0aW9uEiwKC2xlZ2FsX21vdmVzGAkgAygLMhcuY2hlc3NkLnYxLk1vdmVOb3RhdGlvbhIeCgR0dXJuGAogASgOMhAuY2hlc3NkLnYxLkNvbG9yEhAKCGluX2NoZWNrGAsgASgIEiUKBnN0YXR1cxgMIAEoDjIVLmNoZXNzZC52MS5HYW1lU3RhdHVzEiMKB291dGNvbWUYDSABKAsyEi5jaGVzc2QudjEuT3V0Y29tZRIsCgx0aW1lX2NvbnRyb2wYDiABKAsyFi5jaGVzc2QudjEuVGltZUNvbnRyb2wSIQoGY2xvY2tzGA8gASgLMhEuY2hlc3NkLnYxLkNsb2NrcxImCglkcmF3X3J1bGUYECABKA4yEy5jaGVzc2QudjEuRHJhd1J1bGUSJAoKZHJhd19vZmZlchgRIAEoDjIQLmNoZXNzZC52MS5Db2xvchIQCghsYXN0X3NlcRgSIAEoBBIuCgpjcmVhdGVkX2F0GBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgdwb2NrZXRzGBQgASgLMhIuY2hlc3NkLnYxLlBvY2tldHMSLAoMY2hlY2tzX2dpdmVuGBUgASgLMhYuY2hlc3NkLnYxLkNoZWNrQ291bnRzIoUCCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEiMKB3ZhcmlhbnQYAiABKA4yEi5jaGVzc2QudjEuVmFyaWFudBIUCgx3aGl0ZV9wbGF5ZXIYAyABKAkSFAoMYmxhY2tfcGxheWVyGAQgASgJEiUKBnN0YXR1cxgFIAEoDjIVLmNoZXNzZC52MS5HYW1lU3RhdHVzEiMKB291dGNvbWUYBiABKAsyEi5jaGVzc2QudjEuT3V0Y29tZRILCgNwbHkYByABKA0SCwoDZmVuGAggASgJEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpECChFDcmVhdGVHYW1lUmVxdWVzdBIjCgd2YXJpYW50GAEgASgOMhIuY2hlc3NkLnYxLlZhcmlhbnQSEQoJc3RhcnRfZmVuGAIgASgJEiwKDHRpbWVfY29udHJvbBgDIAEoCzIWLmNoZXNzZC52MS5UaW1lQ29udHJvbBIUCgx3aGl0ZV9wbGF5ZXIYBCABKAkSFAoMYmxhY2tfcGxheWVyGAUgASgJEiYKCWRyYXdfcnVsZRgGIAEoDjITLmNoZXNzZC52MS5EcmF3UnVsZRISCgpyZXF1ZXN0X2lkGAcgASgJEhsKDmNoZXNzOTYwX3N0YXJ0GAggASgNSACIAQFCEQoPX2NoZXNzOTYwX3N0YXJ0Il0KEkNyZWF0ZUdhbWVSZXNwb25zZRIdCgRnYW1lGAEgASgLMg8uY2hlc3NkLnYxLkdhbWUSEwoLd2hpdGVfdG9rZW4YAiABKAkSEwoLYmxhY2tfdG9rZW4YAyABKAkiIQoOR2V0R2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIwCg9HZXRHYW1lUmVzcG9uc2USHQoEZ2FtZRgBIAEoCzIPLmNoZXNzZC52MS5HYW1lIpUBChBMaXN0R2FtZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoDRISCgpwYWdlX3Rva2VuGAIgASgJEiUKBnN0YXR1cxgDIAEoDjIVLmNoZXNzZC52MS5HYW1lU3RhdHVzEiMKB3ZhcmlhbnQYBCABKA4yEi5jaGVzc2QudjEuVmFyaWFudBIOCgZwbGF5ZXIYBSABKAkiUwoRTGlzdEdhbWVzUmVzcG9uc2USJQoFZ2FtZXMYASADKAsyFi5jaGVzc2QudjEuR2FtZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIqkBChFTdWJtaXRNb3ZlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEgwKBG1vdmUYAiABKAkSGQoMZXhwZWN0ZWRfcGx5GAMgASgNSACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCRISCgpvZmZlcl9kcmF3GAUgASgIEiEKBHZpZXcYBiABKA4yEy5jaGVzc2QudjEuR2FtZVZpZXdCDwoNX2V4cGVjdGVkX3BseSJYChJTdWJtaXRNb3ZlUmVzcG9uc2USIwoEbW92ZRgBIAEoCzIVLmNoZXNzZC52MS5QbGF5ZWRNb3ZlEh0KBGdhbWUYAiABKAsyDy5jaGVzc2QudjEuR2FtZSIgCg1SZXNpZ25SZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiLwoOUmVzaWduUmVzcG9uc2USHQoEZ2FtZRgBIAEoCzIPLmNoZXNzZC52MS5HYW1lIiMKEE9mZmVyRHJhd1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIyChFPZmZlckRyYXdSZXNwb25zZRIdCgRnYW1lGAEgASgLMg8uY2hlc3NkLnYxLkdhbWUiNwoUUmVzcG9uZFRvRHJhd1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIOCgZhY2NlcHQYAiABKAgiNgoVUmVzcG9uZFRvRHJhd1Jlc3BvbnNlEh0KBGdhbWUYASABKAsyDy5jaGVzc2QudjEuR2FtZSJIChBDbGFpbURyYXdSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSIwoFY2xhaW0YAiABKA4yFC5jaGVzc2QudjEuRHJhd0NsYWltIjIKEUNsYWltRHJhd1Jlc3BvbnNlEh0KBGdhbWUYASABKAsyDy5jaGVzc2QudjEuR2FtZSIfCgxBYm9ydFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIuCg1BYm9ydFJlc3BvbnNlEh0KBGdhbWUYASABKAsyDy5jaGVzc2QudjEuR2FtZSI2ChBXYXRjaEdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEQoJYWZ0ZXJfc2VxGAIgASgEIuQCChFXYXRjaEdhbWVSZXNwb25zZRILCgNzZXEYASABKAQSLwoLc2VydmVyX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiMKCHNuYXBzaG90GAMgASgLMg8uY2hlc3NkLnYxLkdhbWVIABIsCgttb3ZlX3BsYXllZBgEIAEoCzIVLmNoZXNzZC52MS5Nb3ZlUGxheWVkSAASLgoMZHJhd19vZmZlcmVkGAUgASgLMhYuY2hlc3NkLnYxLkRyYXdPZmZlcmVkSAASMAoNZHJhd19kZWNsaW5lZBgGIAEoCzIXLmNoZXNzZC52MS5EcmF3RGVjbGluZWRIABIoCglnYW1lX292ZXIYByABKAsyEy5jaGVzc2QudjEuR2FtZU92ZXJIABIpCgloZWFydGJlYXQYCCABKAsyFC5jaGVzc2QudjEuSGVhcnRiZWF0SABCBwoFZXZlbnQihwEKCk1vdmVQbGF5ZWQSIwoEbW92ZRgBIAEoCzIVLmNoZXNzZC52MS5QbGF5ZWRNb3ZlEgsKA2ZlbhgCIAEoCRIhCgZjbG9ja3MYAyABKAsyES5jaGVzc2QudjEuQ2xvY2tzEiQKCmRyYXdfb2ZmZXIYBCABKA4yEC5jaGVzc2QudjEuQ29sb3IiKwoLRHJhd09mZmVyZWQSHAoCYnkYASABKA4yEC5jaGVzc2QudjEuQ29sb3IiLAoMRHJhd0RlY2xpbmVkEhwKAmJ5GAEgASgOMhAuY2hlc3NkLnYxLkNvbG9yIjwKCEdhbWVPdmVyEiMKB291dGNvbWUYASABKAsyEi5jaGVzc2QudjEuT3V0Y29tZRILCgNmZW4YAiABKAkiCwoJSGVhcnRiZWF0IiMKEEV4cG9ydFBnblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIgChFFeHBvcnRQZ25SZXNwb25zZRILCgNwZ24YASABKAkiEQoPR2V0U3RhdHNSZXF1ZXN0Ij0KEEdldFN0YXRzUmVzcG9uc2USKQoIdmFyaWFudHMYASADKAsyFy5jaGVzc2QudjEuVmFyaWFudFN0YXRzIsgBCgxWYXJpYW50U3RhdHMSIwoHdmFyaWFudBgBIAEoDjISLmNoZXNzZC52MS5WYXJpYW50EhYKDmZpbmlzaGVkX2dhbWVzGAIgASgEEhIKCndoaXRlX3dpbnMYAyABKAQSEgoKYmxhY2tfd2lucxgEIAEoBBINCgVkcmF3cxgFIAEoBBIXCg93aGl0ZV93aW5fc2hhcmUYBiABKAESFwoPYmxhY2tfd2luX3NoYXJlGAcgASgBEhIKCmRyYXdfc2hhcmUYCCABKAEiSgoWQW5hbHl6ZVBvc2l0aW9uUmVxdWVzdBIjCgd2YXJpYW50GAEgASgOMhIuY2hlc3NkLnYxLlZhcmlhbnQSCwoDZmVuGAIgASgJIv4BChdBbmFseXplUG9zaXRpb25SZXNwb25zZRILCgNmZW4YASABKAkSHgoEdHVybhgCIAEoDjIQLmNoZXNzZC52MS5Db2xvchIsCgtsZWdhbF9tb3ZlcxgDIAMoCzIXLmNoZXNzZC52MS5Nb3ZlTm90YXRpb24SEAoIaW5fY2hlY2sYBCABKAgSIwoHb3V0Y29tZRgFIAEoCzISLmNoZXNzZC52MS5PdXRjb21lEiMKB3BvY2tldHMYBiABKAsyEi5jaGVzc2QudjEuUG9ja2V0cxIsCgxjaGVja3NfZ2l2ZW4YByABKAsyFi5jaGVzc2QudjEuQ2hlY2tDb3VudHMq8gEKB1ZhcmlhbnQSFwoTVkFSSUFOVF9VTlNQRUNJRklFRBAAEhEKDVZBUklBTlRfQ0hFU1MQARIYChRWQVJJQU5UX1JBQ0lOR19LSU5HUxACEhQKEFZBUklBTlRfQ0hFU1M5NjAQAxIXChNWQVJJQU5UX1RIUkVFX0NIRUNLEAQSHAoYVkFSSUFOVF9LSU5HX09GX1RIRV9ISUxMEAUSFQoRVkFSSUFOVF9BTlRJQ0hFU1MQBhISCg5WQVJJQU5UX0FUT01JQxAHEhEKDVZBUklBTlRfSE9SREUQCBIWChJWQVJJQU5UX0NSQVpZSE9VU0UQCSpACgVDb2xvchIVChFDT0xPUl9VTlNQRUNJRklFRBAAEg8KC0NPTE9SX1dISVRFEAESDwoLQ09MT1JfQkxBQ0sQAip1CgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTR0FNRV9TVEFUVVNfT05HT0lORxABEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAISFwoTR0FNRV9TVEFUVVNfQUJPUlRFRBADKncKCkdhbWVSZXN1bHQSGwoXR0FNRV9SRVNVTFRfVU5TUEVDSUZJRUQQABIaChZHQU1FX1JFU1VMVF9XSElURV9XSU5TEAESGgoWR0FNRV9SRVNVTFRfQkxBQ0tfV0lOUxACEhQKEEdBTUVfUkVTVUxUX0RSQVcQAyqlBAoLVGVybWluYXRpb24SGwoXVEVSTUlOQVRJT05fVU5TUEVDSUZJRUQQABIZChVURVJNSU5BVElPTl9DSEVDS01BVEUQARIZChVURVJNSU5BVElPTl9TVEFMRU1BVEUQAhIlCiFURVJNSU5BVElPTl9JTlNVRkZJQ0lFTlRfTUFURVJJQUwQAxIaChZURVJNSU5BVElPTl9SRVBFVElUSU9OEAQSHwobVEVSTUlOQVRJT05fRklGVFlfTU9WRV9SVUxFEAUSFAoQVEVSTUlOQVRJT05fUkFDRRAGEhsKF1RFUk1JTkFUSU9OX1JFU0lHTkFUSU9OEAcSGQoVVEVSTUlOQVRJT05fQUdSRUVNRU5UEAgSHAoYVEVSTUlOQVRJT05fVElNRV9GT1JGRUlUEAkSGwoXVEVSTUlOQVRJT05fQUJBTkRPTk1FTlQQChIXChNURVJNSU5BVElPTl9BQk9SVEVEEAsSGwoXVEVSTUlOQVRJT05fVEhJUkRfQ0hFQ0sQDBIgChxURVJNSU5BVElPTl9LSU5HX09GX1RIRV9ISUxMEA0SHQoZVEVSTUlOQVRJT05fS0lOR19FWFBMT0RFRBAOEh8KG1RFUk1JTkFUSU9OX0FMTF9QSUVDRVNfTE9TVBAPEh0KGVRFUk1JTkFUSU9OX1NUQUxFTUFURV9XSU4QEBIfChtURVJNSU5BVElPTl9IT1JERV9ERVNUUk9ZRUQQESpTCghEcmF3UnVsZRIZChVEUkFXX1JVTEVfVU5TUEVDSUZJRUQQABITCg9EUkFXX1JVTEVfQ0xBSU0QARIXChNEUkFXX1JVTEVfQVVUT01BVElDEAIqTgoIR2FtZVZpZXcSGQoVR0FNRV9WSUVXX1VOU1BFQ0lGSUVEEAASEgoOR0FNRV9WSUVXX0ZVTEwQARITCg9HQU1FX1ZJRVdfQkFTSUMQAipoCglEcmF3Q2xhaW0SGgoWRFJBV19DTEFJTV9VTlNQRUNJRklFRBAAEiMKH0RSQVdfQ0xBSU1fVEhSRUVGT0xEX1JFUEVUSVRJT04QARIaChZEUkFXX0NMQUlNX0ZJRlRZX01PVkVTEAIyvQcKC0dhbWVTZXJ2aWNlEkkKCkNyZWF0ZUdhbWUSHC5jaGVzc2QudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHS5jaGVzc2QudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEkAKB0dldEdhbWUSGS5jaGVzc2QudjEuR2V0R2FtZVJlcXVlc3QaGi5jaGVzc2QudjEuR2V0R2FtZVJlc3BvbnNlEkYKCUxpc3RHYW1lcxIbLmNoZXNzZC52MS5MaXN0R2FtZXNSZXF1ZXN0GhwuY2hlc3NkLnYxLkxpc3RHYW1lc1Jlc3BvbnNlEkkKClN1Ym1pdE1vdmUSHC5jaGVzc2QudjEuU3VibWl0TW92ZVJlcXVlc3QaHS5jaGVzc2QudjEuU3VibWl0TW92ZVJlc3BvbnNlEj0KBlJlc2lnbhIYLmNoZXNzZC52MS5SZXNpZ25SZXF1ZXN0GhkuY2hlc3NkLnYxLlJlc2lnblJlc3BvbnNlEkYKCU9mZmVyRHJhdxIbLmNoZXNzZC52MS5PZmZlckRyYXdSZXF1ZXN0GhwuY2hlc3NkLnYxLk9mZmVyRHJhd1Jlc3BvbnNlElIKDVJlc3BvbmRUb0RyYXcSHy5jaGVzc2QudjEuUmVzcG9uZFRvRHJhd1JlcXVlc3QaIC5jaGVzc2QudjEuUmVzcG9uZFRvRHJhd1Jlc3BvbnNlEkYKCUNsYWltRHJhdxIbLmNoZXNzZC52MS5DbGFpbURyYXdSZXF1ZXN0GhwuY2hlc3NkLnYxLkNsYWltRHJhd1Jlc3BvbnNlEjoKBUFib3J0EhcuY2hlc3NkLnYxLkFib3J0UmVxdWVzdBoYLmNoZXNzZC52MS5BYm9ydFJlc3BvbnNlEkgKCVdhdGNoR2FtZRIbLmNoZXNzZC52MS5XYXRjaEdhbWVSZXF1ZXN0GhwuY2hlc3NkLnYxLldhdGNoR2FtZVJlc3BvbnNlMAESRgoJRXhwb3J0UGduEhsuY2hlc3NkLnYxLkV4cG9ydFBnblJlcXVlc3QaHC5jaGVzc2QudjEuRXhwb3J0UGduUmVzcG9uc2USQwoIR2V0U3RhdHMSGi5jaGVzc2QudjEuR2V0U3RhdHNSZXF1ZXN0GhsuY2hlc3NkLnYxLkdldFN0YXRzUmVzcG9uc2USWAoPQW5hbHl6ZVBvc2l0aW9uEiEuY2hlc3NkLnYxLkFuYWx5emVQb3NpdGlvblJlcXVlc3QaIi5jaGVzc2QudjEuQW5hbHl6ZVBvc2l0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
+  fileDesc("ChZjaGVzc2QvdjEvY2hlc3NkLnByb3RvEgljaGVzc2QudjEiZwoLVGltZUNvbnRyb2wSKgoHaW5pdGlhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIsCglpbmNyZW1lbnQYAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24ikwEKB091dGNvbWUSJQoGcmVzdWx0GAEgASgOMhUuY2hlc3NkLnYxLkdhbWVSZXN1bHQSIAoGd2lubmVyGAIgASgOMhAuY2hlc3NkLnYxLkNvbG9yEisKC3Rlcm1pbmF0aW9uGAMgASgOMhYuY2hlc3NkLnYxLlRlcm1pbmF0aW9uEhIKCnBnbl9yZXN1bHQYBCABKAkiwAEKBkNsb2NrcxIyCg93aGl0ZV9yZW1haW5pbmcYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMgoPYmxhY2tfcmVtYWluaW5nGAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEiEKB3J1bm5pbmcYAyABKA4yEC5jaGVzc2QudjEuQ29sb3ISKwoHcmVhZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiKAoMTW92ZU5vdGF0aW9uEgsKA3VjaRgBIAEoCRILCgNzYW4YAiABKAkiYQoKUGxheWVkTW92ZRILCgN1Y2kYASABKAkSCwoDc2FuGAIgASgJEgsKA3BseRgDIAEoDRIfCgVjb2xvchgEIAEoDjIQLmNoZXNzZC52MS5Db2xvchILCgNzZXEYBSABKAQiWAoGUG9ja2V0Eg0KBXBhd25zGAEgASgNEg8KB2tuaWdodHMYAiABKA0SDwoHYmlzaG9wcxgDIAEoDRINCgVyb29rcxgEIAEoDRIOCgZxdWVlbnMYBSABKA0iTQoHUG9ja2V0cxIgCgV3aGl0ZRgBIAEoCzIRLmNoZXNzZC52MS5Qb2NrZXQSIAoFYmxhY2sYAiABKAsyES5jaGVzc2QudjEuUG9ja2V0IisKC0NoZWNrQ291bnRzEg0KBXdoaXRlGAEgASgNEg0KBWJsYWNrGAIgASgNIqsGCgRHYW1lEg8KB2dhbWVfaWQYASABKAkSIwoHdmFyaWFudBgCIAEoDjISLmNoZXNzZC52MS5WYXJpYW50EhQKDHdoaXRlX3BsYXllchgDIAEoCRIUCgxibGFja19wbGF5ZXIYBCABKAkSEQoJc3RhcnRfZmVuGAUgASgJEgsKA2ZlbhgGIAEoCRILCgNwbHkYByABKA0SJgoFbW92ZXMYCCADKAsyFy5jaGVzc2QudjEuTW92ZU5vdGF0aW9uEiwKC2xlZ2FsX21vdmVzGAkgAygLMhcuY2hlc3NkLnYxLk1vdmVOb3RhdGlvbhIeCgR0dXJuGAogASgOMhAuY2hlc3NkLnYxLkNvbG9yEhAKCGluX2NoZWNrGAsgASgIEiUKBnN0YXR1cxgMIAEoDjIVLmNoZXNzZC52MS5HYW1lU3RhdHVzEiMKB291dGNvbWUYDSABKAsyEi5jaGVzc2QudjEuT3V0Y29tZRIsCgx0aW1lX2NvbnRyb2wYDiABKAsyFi5jaGVzc2QudjEuVGltZUNvbnRyb2wSIQoGY2xvY2tzGA8gASgLMhEuY2hlc3NkLnYxLkNsb2NrcxImCglkcmF3X3J1bGUYECABKA4yEy5jaGVzc2QudjEuRHJhd1J1bGUSJAoKZHJhd19vZmZlchgRIAEoDjIQLmNoZXNzZC52MS5Db2xvchIQCghsYXN0X3NlcRgSIAEoBBIuCgpjcmVhdGVkX2F0GBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgdwb2NrZXRzGBQgASgLMhIuY2hlc3NkLnYxLlBvY2tldHMSLAoMY2hlY2tzX2dpdmVuGBUgASgLMhYuY2hlc3NkLnYxLkNoZWNrQ291bnRzEisKBmxhYmVscxgWIAMoCzIbLmNoZXNzZC52MS5HYW1lLkxhYmVsc0VudHJ5EhcKD3doaXRlX3BsYXllcl9pZBgXIAEoCRIXCg9ibGFja19wbGF5ZXJfaWQYGCABKAkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKaAwoLR2FtZVN1bW1hcnkSDwoHZ2FtZV9pZBgBIAEoCRIjCgd2YXJpYW50GAIgASgOMhIuY2hlc3NkLnYxLlZhcmlhbnQSFAoMd2hpdGVfcGxheWVyGAMgASgJEhQKDGJsYWNrX3BsYXllchgEIAEoCRIlCgZzdGF0dXMYBSABKA4yFS5jaGVzc2QudjEuR2FtZVN0YXR1cxIjCgdvdXRjb21lGAYgASgLMhIuY2hlc3NkLnYxLk91dGNvbWUSCwoDcGx5GAcgASgNEgsKA2ZlbhgIIAEoCRIuCgpjcmVhdGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZsYWJlbHMYCiADKAsyIi5jaGVzc2QudjEuR2FtZVN1bW1hcnkuTGFiZWxzRW50cnkSFwoPd2hpdGVfcGxheWVyX2lkGAsgASgJEhcKD2JsYWNrX3BsYXllcl9pZBgMIAEoCRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIscDChFDcmVhdGVHYW1lUmVxdWVzdBIjCgd2YXJpYW50GAEgASgOMhIuY2hlc3NkLnYxLlZhcmlhbnQSEQoJc3RhcnRfZmVuGAIgASgJEiwKDHRpbWVfY29udHJvbBgDIAEoCzIWLmNoZXNzZC52MS5UaW1lQ29udHJvbBIUCgx3aGl0ZV9wbGF5ZXIYBCABKAkSFAoMYmxhY2tfcGxheWVyGAUgASgJEiYKCWRyYXdfcnVsZRgGIAEoDjITLmNoZXNzZC52MS5EcmF3UnVsZRISCgpyZXF1ZXN0X2lkGAcgASgJEhsKDmNoZXNzOTYwX3N0YXJ0GAggASgNSACIAQESOAoGbGFiZWxzGAkgAygLMiguY2hlc3NkLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0LkxhYmVsc0VudHJ5EhcKD3doaXRlX3BsYXllcl9pZBgKIAEoCRIXCg9ibGFja19wbGF5ZXJfaWQYCyABKAkSGQoRYm91bmRfc2VhdF90b2tlbnMYDCABKAgaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIRCg9fY2hlc3M5NjBfc3RhcnQiXQoSQ3JlYXRlR2FtZVJlc3BvbnNlEh0KBGdhbWUYASABKAsyDy5jaGVzc2QudjEuR2FtZRITCgt3aGl0ZV90b2tlbhgCIAEoCRITCgtibGFja190b2tlbhgDIAEoCSIhCg5HZXRHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIlAKD0dldEdhbWVSZXNwb25zZRIdCgRnYW1lGAEgASgLMg8uY2hlc3NkLnYxLkdhbWUSHgoEc2VhdBgCIAEoDjIQLmNoZXNzZC52MS5Db2xvciKQAgoQTGlzdEdhbWVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKA0SEgoKcGFnZV90b2tlbhgCIAEoCRIlCgZzdGF0dXMYAyABKA4yFS5jaGVzc2QudjEuR2FtZVN0YXR1cxIjCgd2YXJpYW50GAQgASgOMhIuY2hlc3NkLnYxLlZhcmlhbnQSDgoGcGxheWVyGAUgASgJEjcKBmxhYmVscxgGIAMoCzInLmNoZXNzZC52MS5MaXN0R2FtZXNSZXF1ZXN0LkxhYmVsc0VudHJ5EhEKCXBsYXllcl9pZBgHIAEoCRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIlMKEUxpc3RHYW1lc1Jlc3BvbnNlEiUKBWdhbWVzGAEgAygLMhYuY2hlc3NkLnYxLkdhbWVTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKpAQoRU3VibWl0TW92ZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIMCgRtb3ZlGAIgASgJEhkKDGV4cGVjdGVkX3BseRgDIAEoDUgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAkSEgoKb2ZmZXJfZHJhdxgFIAEoCBIhCgR2aWV3GAYgASgOMhMuY2hlc3NkLnYxLkdhbWVWaWV3Qg8KDV9leHBlY3RlZF9wbHkiWAoSU3VibWl0TW92ZVJlc3BvbnNlEiMKBG1vdmUYASABKAsyFS5jaGVzc2QudjEuUGxheWVkTW92ZRIdCgRnYW1lGAIgASgLMg8uY2hlc3NkLnYxLkdhbWUiIAoNUmVzaWduUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIi8KDlJlc2lnblJlc3BvbnNlEh0KBGdhbWUYASABKAsyDy5jaGVzc2QudjEuR2FtZSIjChBPZmZlckRyYXdSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiMgoRT2ZmZXJEcmF3UmVzcG9uc2USHQoEZ2FtZRgBIAEoCzIPLmNoZXNzZC52MS5HYW1lIjcKFFJlc3BvbmRUb0RyYXdSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSDgoGYWNjZXB0GAIgASgIIjYKFVJlc3BvbmRUb0RyYXdSZXNwb25zZRIdCgRnYW1lGAEgASgLMg8uY2hlc3NkLnYxLkdhbWUiSAoQQ2xhaW1EcmF3UmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiMKBWNsYWltGAIgASgOMhQuY2hlc3NkLnYxLkRyYXdDbGFpbSIyChFDbGFpbURyYXdSZXNwb25zZRIdCgRnYW1lGAEgASgLMg8uY2hlc3NkLnYxLkdhbWUiHwoMQWJvcnRSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiLgoNQWJvcnRSZXNwb25zZRIdCgRnYW1lGAEgASgLMg8uY2hlc3NkLnYxLkdhbWUiNgoQV2F0Y2hHYW1lUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhEKCWFmdGVyX3NlcRgCIAEoBCKEAwoRV2F0Y2hHYW1lUmVzcG9uc2USCwoDc2VxGAEgASgEEi8KC3NlcnZlcl90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCghzbmFwc2hvdBgDIAEoCzIPLmNoZXNzZC52MS5HYW1lSAASLAoLbW92ZV9wbGF5ZWQYBCABKAsyFS5jaGVzc2QudjEuTW92ZVBsYXllZEgAEi4KDGRyYXdfb2ZmZXJlZBgFIAEoCzIWLmNoZXNzZC52MS5EcmF3T2ZmZXJlZEgAEjAKDWRyYXdfZGVjbGluZWQYBiABKAsyFy5jaGVzc2QudjEuRHJhd0RlY2xpbmVkSAASKAoJZ2FtZV9vdmVyGAcgASgLMhMuY2hlc3NkLnYxLkdhbWVPdmVySAASKQoJaGVhcnRiZWF0GAggASgLMhQuY2hlc3NkLnYxLkhlYXJ0YmVhdEgAEh4KBHNlYXQYCSABKA4yEC5jaGVzc2QudjEuQ29sb3JCBwoFZXZlbnQihwEKCk1vdmVQbGF5ZWQSIwoEbW92ZRgBIAEoCzIVLmNoZXNzZC52MS5QbGF5ZWRNb3ZlEgsKA2ZlbhgCIAEoCRIhCgZjbG9ja3MYAyABKAsyES5jaGVzc2QudjEuQ2xvY2tzEiQKCmRyYXdfb2ZmZXIYBCABKA4yEC5jaGVzc2QudjEuQ29sb3IiKwoLRHJhd09mZmVyZWQSHAoCYnkYASABKA4yEC5jaGVzc2QudjEuQ29sb3IiLAoMRHJhd0RlY2xpbmVkEhwKAmJ5GAEgASgOMhAuY2hlc3NkLnYxLkNvbG9yIjwKCEdhbWVPdmVyEiMKB291dGNvbWUYASABKAsyEi5jaGVzc2QudjEuT3V0Y29tZRILCgNmZW4YAiABKAkiCwoJSGVhcnRiZWF0IiMKEEV4cG9ydFBnblJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIgChFFeHBvcnRQZ25SZXNwb25zZRILCgNwZ24YASABKAkieAoPR2V0U3RhdHNSZXF1ZXN0EjYKBmxhYmVscxgBIAMoCzImLmNoZXNzZC52MS5HZXRTdGF0c1JlcXVlc3QuTGFiZWxzRW50cnkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI9ChBHZXRTdGF0c1Jlc3BvbnNlEikKCHZhcmlhbnRzGAEgAygLMhcuY2hlc3NkLnYxLlZhcmlhbnRTdGF0cyLIAQoMVmFyaWFudFN0YXRzEiMKB3ZhcmlhbnQYASABKA4yEi5jaGVzc2QudjEuVmFyaWFudBIWCg5maW5pc2hlZF9nYW1lcxgCIAEoBBISCgp3aGl0ZV93aW5zGAMgASgEEhIKCmJsYWNrX3dpbnMYBCABKAQSDQoFZHJhd3MYBSABKAQSFwoPd2hpdGVfd2luX3NoYXJlGAYgASgBEhcKD2JsYWNrX3dpbl9zaGFyZRgHIAEoARISCgpkcmF3X3NoYXJlGAggASgBIkoKFkFuYWx5emVQb3NpdGlvblJlcXVlc3QSIwoHdmFyaWFudBgBIAEoDjISLmNoZXNzZC52MS5WYXJpYW50EgsKA2ZlbhgCIAEoCSL+AQoXQW5hbHl6ZVBvc2l0aW9uUmVzcG9uc2USCwoDZmVuGAEgASgJEh4KBHR1cm4YAiABKA4yEC5jaGVzc2QudjEuQ29sb3ISLAoLbGVnYWxfbW92ZXMYAyADKAsyFy5jaGVzc2QudjEuTW92ZU5vdGF0aW9uEhAKCGluX2NoZWNrGAQgASgIEiMKB291dGNvbWUYBSABKAsyEi5jaGVzc2QudjEuT3V0Y29tZRIjCgdwb2NrZXRzGAYgASgLMhIuY2hlc3NkLnYxLlBvY2tldHMSLAoMY2hlY2tzX2dpdmVuGAcgASgLMhYuY2hlc3NkLnYxLkNoZWNrQ291bnRzIuEBChFXYXRjaEdhbWVzUmVxdWVzdBIUCgxhZnRlcl9jdXJzb3IYASABKAkSFQoNaW5jbHVkZV9tb3ZlcxgCIAEoCBI4CgZsYWJlbHMYAyADKAsyKC5jaGVzc2QudjEuV2F0Y2hHYW1lc1JlcXVlc3QuTGFiZWxzRW50cnkSEQoJcGxheWVyX2lkGAQgASgJEiMKB3ZhcmlhbnQYBSABKA4yEi5jaGVzc2QudjEuVmFyaWFudBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIpcCChJXYXRjaEdhbWVzUmVzcG9uc2USDgoGY3Vyc29yGAEgASgJEi8KC3NlcnZlcl90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgxnYW1lX2NyZWF0ZWQYAyABKAsyFi5jaGVzc2QudjEuR2FtZUNyZWF0ZWRIABIqCgpnYW1lX21vdmVkGAQgASgLMhQuY2hlc3NkLnYxLkdhbWVNb3ZlZEgAEjAKDWdhbWVfZmluaXNoZWQYBSABKAsyFy5jaGVzc2QudjEuR2FtZUZpbmlzaGVkSAASKQoJaGVhcnRiZWF0GAYgASgLMhQuY2hlc3NkLnYxLkhlYXJ0YmVhdEgAQgcKBWV2ZW50IpsDCgpHYW1lSGVhZGVyEg8KB2dhbWVfaWQYASABKAkSIwoHdmFyaWFudBgCIAEoDjISLmNoZXNzZC52MS5WYXJpYW50EhQKDHdoaXRlX3BsYXllchgDIAEoCRIUCgxibGFja19wbGF5ZXIYBCABKAkSFwoPd2hpdGVfcGxheWVyX2lkGAUgASgJEhcKD2JsYWNrX3BsYXllcl9pZBgGIAEoCRIxCgZsYWJlbHMYByADKAsyIS5jaGVzc2QudjEuR2FtZUhlYWRlci5MYWJlbHNFbnRyeRIsCgx0aW1lX2NvbnRyb2wYCCABKAsyFi5jaGVzc2QudjEuVGltZUNvbnRyb2wSEQoJc3RhcnRfZmVuGAkgASgJEiYKCWRyYXdfcnVsZRgKIAEoDjITLmNoZXNzZC52MS5EcmF3UnVsZRIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIlIKC0dhbWVDcmVhdGVkEiMKBGdhbWUYASABKAsyFS5jaGVzc2QudjEuR2FtZUhlYWRlchIeCgRzZWF0GAIgASgOMhAuY2hlc3NkLnYxLkNvbG9yIrcBCglHYW1lTW92ZWQSDwoHZ2FtZV9pZBgBIAEoCRIjCgRtb3ZlGAIgASgLMhUuY2hlc3NkLnYxLlBsYXllZE1vdmUSCwoDZmVuGAMgASgJEiEKBmNsb2NrcxgEIAEoCzIRLmNoZXNzZC52MS5DbG9ja3MSJAoKZHJhd19vZmZlchgFIAEoDjIQLmNoZXNzZC52MS5Db2xvchIeCgRzZWF0GAYgASgOMhAuY2hlc3NkLnYxLkNvbG9yIsABCgxHYW1lRmluaXNoZWQSIwoEZ2FtZRgBIAEoCzIVLmNoZXNzZC52MS5HYW1lSGVhZGVyEiMKB291dGNvbWUYAiABKAsyEi5jaGVzc2QudjEuT3V0Y29tZRILCgNmZW4YAyABKAkSCwoDcGx5GAQgASgNEiwKCGVuZGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIeCgRzZWF0GAYgASgOMhAuY2hlc3NkLnYxLkNvbG9yIiwKF0lzc3VlUGxheWVyVG9rZW5SZXF1ZXN0EhEKCXBsYXllcl9pZBgBIAEoCSJOChhJc3N1ZVBsYXllclRva2VuUmVzcG9uc2USEQoJcGxheWVyX2lkGAEgASgJEg0KBXRva2VuGAIgASgJEhAKCHRva2VuX2lkGAMgASgJIk0KGFJldm9rZVBsYXllclRva2VuUmVxdWVzdBISCgh0b2tlbl9pZBgBIAEoCUgAEhMKCXBsYXllcl9pZBgCIAEoCUgAQggKBnRhcmdldCIsChlSZXZva2VQbGF5ZXJUb2tlblJlc3BvbnNlEg8KB3Jldm9rZWQYASABKA0q8gEKB1ZhcmlhbnQSFwoTVkFSSUFOVF9VTlNQRUNJRklFRBAAEhEKDVZBUklBTlRfQ0hFU1MQARIYChRWQVJJQU5UX1JBQ0lOR19LSU5HUxACEhQKEFZBUklBTlRfQ0hFU1M5NjAQAxIXChNWQVJJQU5UX1RIUkVFX0NIRUNLEAQSHAoYVkFSSUFOVF9LSU5HX09GX1RIRV9ISUxMEAUSFQoRVkFSSUFOVF9BTlRJQ0hFU1MQBhISCg5WQVJJQU5UX0FUT01JQxAHEhEKDVZBUklBTlRfSE9SREUQCBIWChJWQVJJQU5UX0NSQVpZSE9VU0UQCSpACgVDb2xvchIVChFDT0xPUl9VTlNQRUNJRklFRBAAEg8KC0NPTE9SX1dISVRFEAESDwoLQ09MT1JfQkxBQ0sQAip1CgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTR0FNRV9TVEFUVVNfT05HT0lORxABEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAISFwoTR0FNRV9TVEFUVVNfQUJPUlRFRBADKncKCkdhbWVSZXN1bHQSGwoXR0FNRV9SRVNVTFRfVU5TUEVDSUZJRUQQABIaChZHQU1FX1JFU1VMVF9XSElURV9XSU5TEAESGgoWR0FNRV9SRVNVTFRfQkxBQ0tfV0lOUxACEhQKEEdBTUVfUkVTVUxUX0RSQVcQAyqlBAoLVGVybWluYXRpb24SGwoXVEVSTUlOQVRJT05fVU5TUEVDSUZJRUQQABIZChVURVJNSU5BVElPTl9DSEVDS01BVEUQARIZChVURVJNSU5BVElPTl9TVEFMRU1BVEUQAhIlCiFURVJNSU5BVElPTl9JTlNVRkZJQ0lFTlRfTUFURVJJQUwQAxIaChZURVJNSU5BVElPTl9SRVBFVElUSU9OEAQSHwobVEVSTUlOQVRJT05fRklGVFlfTU9WRV9SVUxFEAUSFAoQVEVSTUlOQVRJT05fUkFDRRAGEhsKF1RFUk1JTkFUSU9OX1JFU0lHTkFUSU9OEAcSGQoVVEVSTUlOQVRJT05fQUdSRUVNRU5UEAgSHAoYVEVSTUlOQVRJT05fVElNRV9GT1JGRUlUEAkSGwoXVEVSTUlOQVRJT05fQUJBTkRPTk1FTlQQChIXChNURVJNSU5BVElPTl9BQk9SVEVEEAsSGwoXVEVSTUlOQVRJT05fVEhJUkRfQ0hFQ0sQDBIgChxURVJNSU5BVElPTl9LSU5HX09GX1RIRV9ISUxMEA0SHQoZVEVSTUlOQVRJT05fS0lOR19FWFBMT0RFRBAOEh8KG1RFUk1JTkFUSU9OX0FMTF9QSUVDRVNfTE9TVBAPEh0KGVRFUk1JTkFUSU9OX1NUQUxFTUFURV9XSU4QEBIfChtURVJNSU5BVElPTl9IT1JERV9ERVNUUk9ZRUQQESpTCghEcmF3UnVsZRIZChVEUkFXX1JVTEVfVU5TUEVDSUZJRUQQABITCg9EUkFXX1JVTEVfQ0xBSU0QARIXChNEUkFXX1JVTEVfQVVUT01BVElDEAIqTgoIR2FtZVZpZXcSGQoVR0FNRV9WSUVXX1VOU1BFQ0lGSUVEEAASEgoOR0FNRV9WSUVXX0ZVTEwQARITCg9HQU1FX1ZJRVdfQkFTSUMQAipoCglEcmF3Q2xhaW0SGgoWRFJBV19DTEFJTV9VTlNQRUNJRklFRBAAEiMKH0RSQVdfQ0xBSU1fVEhSRUVGT0xEX1JFUEVUSVRJT04QARIaChZEUkFXX0NMQUlNX0ZJRlRZX01PVkVTEAIyxwkKC0dhbWVTZXJ2aWNlEkkKCkNyZWF0ZUdhbWUSHC5jaGVzc2QudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHS5jaGVzc2QudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEkAKB0dldEdhbWUSGS5jaGVzc2QudjEuR2V0R2FtZVJlcXVlc3QaGi5jaGVzc2QudjEuR2V0R2FtZVJlc3BvbnNlEkYKCUxpc3RHYW1lcxIbLmNoZXNzZC52MS5MaXN0R2FtZXNSZXF1ZXN0GhwuY2hlc3NkLnYxLkxpc3RHYW1lc1Jlc3BvbnNlEkkKClN1Ym1pdE1vdmUSHC5jaGVzc2QudjEuU3VibWl0TW92ZVJlcXVlc3QaHS5jaGVzc2QudjEuU3VibWl0TW92ZVJlc3BvbnNlEj0KBlJlc2lnbhIYLmNoZXNzZC52MS5SZXNpZ25SZXF1ZXN0GhkuY2hlc3NkLnYxLlJlc2lnblJlc3BvbnNlEkYKCU9mZmVyRHJhdxIbLmNoZXNzZC52MS5PZmZlckRyYXdSZXF1ZXN0GhwuY2hlc3NkLnYxLk9mZmVyRHJhd1Jlc3BvbnNlElIKDVJlc3BvbmRUb0RyYXcSHy5jaGVzc2QudjEuUmVzcG9uZFRvRHJhd1JlcXVlc3QaIC5jaGVzc2QudjEuUmVzcG9uZFRvRHJhd1Jlc3BvbnNlEkYKCUNsYWltRHJhdxIbLmNoZXNzZC52MS5DbGFpbURyYXdSZXF1ZXN0GhwuY2hlc3NkLnYxLkNsYWltRHJhd1Jlc3BvbnNlEjoKBUFib3J0EhcuY2hlc3NkLnYxLkFib3J0UmVxdWVzdBoYLmNoZXNzZC52MS5BYm9ydFJlc3BvbnNlEkgKCVdhdGNoR2FtZRIbLmNoZXNzZC52MS5XYXRjaEdhbWVSZXF1ZXN0GhwuY2hlc3NkLnYxLldhdGNoR2FtZVJlc3BvbnNlMAESRgoJRXhwb3J0UGduEhsuY2hlc3NkLnYxLkV4cG9ydFBnblJlcXVlc3QaHC5jaGVzc2QudjEuRXhwb3J0UGduUmVzcG9uc2USQwoIR2V0U3RhdHMSGi5jaGVzc2QudjEuR2V0U3RhdHNSZXF1ZXN0GhsuY2hlc3NkLnYxLkdldFN0YXRzUmVzcG9uc2USWAoPQW5hbHl6ZVBvc2l0aW9uEiEuY2hlc3NkLnYxLkFuYWx5emVQb3NpdGlvblJlcXVlc3QaIi5jaGVzc2QudjEuQW5hbHl6ZVBvc2l0aW9uUmVzcG9uc2USSwoKV2F0Y2hHYW1lcxIcLmNoZXNzZC52MS5XYXRjaEdhbWVzUmVxdWVzdBodLmNoZXNzZC52MS5XYXRjaEdhbWVzUmVzcG9uc2UwARJbChBJc3N1ZVBsYXllclRva2VuEiIuY2hlc3NkLnYxLklzc3VlUGxheWVyVG9rZW5SZXF1ZXN0GiMuY2hlc3NkLnYxLklzc3VlUGxheWVyVG9rZW5SZXNwb25zZRJeChFSZXZva2VQbGF5ZXJUb2tlbhIjLmNoZXNzZC52MS5SZXZva2VQbGF5ZXJUb2tlblJlcXVlc3QaJC5jaGVzc2QudjEuUmV2b2tlUGxheWVyVG9rZW5SZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
 
 /**
  * A Fischer time control. Clocks run on the server from the moment the game is created.
@@ -480,6 +481,27 @@ export type Game = Message<"chessd.v1.Game"> & {
    * @generated from field: chessd.v1.CheckCounts checks_given = 21;
    */
   checksGiven?: CheckCounts | undefined;
+
+  /**
+   * The game's labels, as given at creation.
+   *
+   * @generated from field: map<string, string> labels = 22;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * The player id bound to White's seat; empty when none.
+   *
+   * @generated from field: string white_player_id = 23;
+   */
+  whitePlayerId: string;
+
+  /**
+   * The player id bound to Black's seat; empty when none.
+   *
+   * @generated from field: string black_player_id = 24;
+   */
+  blackPlayerId: string;
 };
 
 /**
@@ -557,6 +579,27 @@ export type GameSummary = Message<"chessd.v1.GameSummary"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 9;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * The game's labels, as given at creation.
+   *
+   * @generated from field: map<string, string> labels = 10;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * The player id bound to White's seat; empty when none.
+   *
+   * @generated from field: string white_player_id = 11;
+   */
+  whitePlayerId: string;
+
+  /**
+   * The player id bound to Black's seat; empty when none.
+   *
+   * @generated from field: string black_player_id = 12;
+   */
+  blackPlayerId: string;
 };
 
 /**
@@ -631,6 +674,39 @@ export type CreateGameRequest = Message<"chessd.v1.CreateGameRequest"> & {
    * @generated from field: optional uint32 chess960_start = 8;
    */
   chess960Start?: number | undefined;
+
+  /**
+   * What the platform needs to find the game again (tournament, round, rated, ...): at most
+   * 16; keys 1 to 64 characters, a lowercase ASCII letter then lowercase letters, digits or
+   * '_'; values 1 to 256 characters without control characters. Echoed in Game, GameSummary
+   * and WatchGames, written into PGN as tags, filterable in ListGames, GetStats, WatchGames.
+   *
+   * @generated from field: map<string, string> labels = 9;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * Binds White's seat to this player id (1 to 128 printable ASCII characters without
+   * spaces): the player's token (IssuePlayerToken) then acts for White.
+   *
+   * @generated from field: string white_player_id = 10;
+   */
+  whitePlayerId: string;
+
+  /**
+   * Binds Black's seat to this player id (not the same as White's).
+   *
+   * @generated from field: string black_player_id = 11;
+   */
+  blackPlayerId: string;
+
+  /**
+   * Also mint a seat token for a seat bound to a player id. By default such a seat has none
+   * (its token field in the response is empty): only its player's token acts for it.
+   *
+   * @generated from field: bool bound_seat_tokens = 12;
+   */
+  boundSeatTokens: boolean;
 };
 
 /**
@@ -654,14 +730,16 @@ export type CreateGameResponse = Message<"chessd.v1.CreateGameResponse"> & {
   game?: Game | undefined;
 
   /**
-   * White's secret: send it as `authorization: Bearer <token>` to act for White.
+   * White's secret: send it as `authorization: Bearer <token>` to act for White. Empty when
+   * White's seat is bound to a player id and has no seat token.
    *
    * @generated from field: string white_token = 2;
    */
   whiteToken: string;
 
   /**
-   * Black's secret: send it as `authorization: Bearer <token>` to act for Black.
+   * Black's secret: send it as `authorization: Bearer <token>` to act for Black. Empty when
+   * Black's seat is bound to a player id and has no seat token.
    *
    * @generated from field: string black_token = 3;
    */
@@ -708,6 +786,14 @@ export type GetGameResponse = Message<"chessd.v1.GetGameResponse"> & {
    * @generated from field: chessd.v1.Game game = 1;
    */
   game?: Game | undefined;
+
+  /**
+   * The seat the call's seat token or player token holds in this game; unspecified when the
+   * call carries none, or one that holds no seat here.
+   *
+   * @generated from field: chessd.v1.Color seat = 2;
+   */
+  seat: Color;
 };
 
 /**
@@ -759,6 +845,20 @@ export type ListGamesRequest = Message<"chessd.v1.ListGamesRequest"> & {
    * @generated from field: string player = 5;
    */
   player: string;
+
+  /**
+   * Only games that carry every one of these labels.
+   *
+   * @generated from field: map<string, string> labels = 6;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * Only games with this player id bound to either seat.
+   *
+   * @generated from field: string player_id = 7;
+   */
+  playerId: string;
 };
 
 /**
@@ -1216,6 +1316,14 @@ export type WatchGameResponse = Message<"chessd.v1.WatchGameResponse"> & {
     value: Heartbeat;
     case: "heartbeat";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * On the snapshot: the seat the call's seat token or player token holds in the game;
+   * unspecified on other messages, and when the call carries none.
+   *
+   * @generated from field: chessd.v1.Color seat = 9;
+   */
+  seat: Color;
 };
 
 /**
@@ -1403,6 +1511,13 @@ export const ExportPgnResponseSchema: GenMessage<ExportPgnResponse> = /*@__PURE_
  * @generated from message chessd.v1.GetStatsRequest
  */
 export type GetStatsRequest = Message<"chessd.v1.GetStatsRequest"> & {
+  /**
+   * Only the finished games still kept (see --retention) that carry every one of these
+   * labels: a tournament's results. Empty: every game since the store began.
+   *
+   * @generated from field: map<string, string> labels = 1;
+   */
+  labels: { [key: string]: string };
 };
 
 /**
@@ -1595,6 +1710,475 @@ export type AnalyzePositionResponse = Message<"chessd.v1.AnalyzePositionResponse
  */
 export const AnalyzePositionResponseSchema: GenMessage<AnalyzePositionResponse> = /*@__PURE__*/
   messageDesc(file_chessd_v1_chessd, 41);
+
+/**
+ * Input of WatchGames. All filters combine; unset filters match every game.
+ *
+ * @generated from message chessd.v1.WatchGamesRequest
+ */
+export type WatchGamesRequest = Message<"chessd.v1.WatchGamesRequest"> & {
+  /**
+   * From a previous message's `cursor` (or a mid-stream error's `resume_after_cursor`): the
+   * stream resumes after it. Empty: the stream starts live (in player mode, with the games
+   * already running).
+   *
+   * @generated from field: string after_cursor = 1;
+   */
+  afterCursor: string;
+
+  /**
+   * Also send every move (GameMoved).
+   *
+   * @generated from field: bool include_moves = 2;
+   */
+  includeMoves: boolean;
+
+  /**
+   * Only games that carry every one of these labels.
+   *
+   * @generated from field: map<string, string> labels = 3;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * Only games with this player id bound to a seat. With a player token: empty, or the
+   * token's own player.
+   *
+   * @generated from field: string player_id = 4;
+   */
+  playerId: string;
+
+  /**
+   * Only games of this variant.
+   *
+   * @generated from field: chessd.v1.Variant variant = 5;
+   */
+  variant: Variant;
+};
+
+/**
+ * Describes the message chessd.v1.WatchGamesRequest.
+ * Use `create(WatchGamesRequestSchema)` to create a new message.
+ */
+export const WatchGamesRequestSchema: GenMessage<WatchGamesRequest> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 42);
+
+/**
+ * One message of the WatchGames stream.
+ *
+ * @generated from message chessd.v1.WatchGamesResponse
+ */
+export type WatchGamesResponse = Message<"chessd.v1.WatchGamesResponse"> & {
+  /**
+   * Where the stream stands after this message: pass it as `after_cursor` to resume after
+   * it. Opaque: compare nothing, parse nothing. Empty on the GameCreated of games already
+   * running when a player-mode stream started live (they are not feed events: reconnect
+   * without a cursor to get them again).
+   *
+   * @generated from field: string cursor = 1;
+   */
+  cursor: string;
+
+  /**
+   * When the event happened (for a heartbeat: when it was sent).
+   *
+   * @generated from field: google.protobuf.Timestamp server_time = 2;
+   */
+  serverTime?: Timestamp | undefined;
+
+  /**
+   * What happened.
+   *
+   * @generated from oneof chessd.v1.WatchGamesResponse.event
+   */
+  event: {
+    /**
+     * A game was created (or, at the start of a player-mode stream, is running).
+     *
+     * @generated from field: chessd.v1.GameCreated game_created = 3;
+     */
+    value: GameCreated;
+    case: "gameCreated";
+  } | {
+    /**
+     * A move was played (with `include_moves`).
+     *
+     * @generated from field: chessd.v1.GameMoved game_moved = 4;
+     */
+    value: GameMoved;
+    case: "gameMoved";
+  } | {
+    /**
+     * A game ended.
+     *
+     * @generated from field: chessd.v1.GameFinished game_finished = 5;
+     */
+    value: GameFinished;
+    case: "gameFinished";
+  } | {
+    /**
+     * Nothing matching happened; `cursor` may still have moved on.
+     *
+     * @generated from field: chessd.v1.Heartbeat heartbeat = 6;
+     */
+    value: Heartbeat;
+    case: "heartbeat";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message chessd.v1.WatchGamesResponse.
+ * Use `create(WatchGamesResponseSchema)` to create a new message.
+ */
+export const WatchGamesResponseSchema: GenMessage<WatchGamesResponse> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 43);
+
+/**
+ * What never changes in a game: every feed event about a game repeats it, so a consumer
+ * needs nothing else to file the event.
+ *
+ * @generated from message chessd.v1.GameHeader
+ */
+export type GameHeader = Message<"chessd.v1.GameHeader"> & {
+  /**
+   * The game's id.
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The rules the game is played under.
+   *
+   * @generated from field: chessd.v1.Variant variant = 2;
+   */
+  variant: Variant;
+
+  /**
+   * White's display name or id, as given at creation.
+   *
+   * @generated from field: string white_player = 3;
+   */
+  whitePlayer: string;
+
+  /**
+   * Black's display name or id, as given at creation.
+   *
+   * @generated from field: string black_player = 4;
+   */
+  blackPlayer: string;
+
+  /**
+   * The player id bound to White's seat; empty when none.
+   *
+   * @generated from field: string white_player_id = 5;
+   */
+  whitePlayerId: string;
+
+  /**
+   * The player id bound to Black's seat; empty when none.
+   *
+   * @generated from field: string black_player_id = 6;
+   */
+  blackPlayerId: string;
+
+  /**
+   * The game's labels.
+   *
+   * @generated from field: map<string, string> labels = 7;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * The time control; unset for an untimed game.
+   *
+   * @generated from field: chessd.v1.TimeControl time_control = 8;
+   */
+  timeControl?: TimeControl | undefined;
+
+  /**
+   * The position the game started from.
+   *
+   * @generated from field: string start_fen = 9;
+   */
+  startFen: string;
+
+  /**
+   * Whether repetition and the fifty-move rule need a claim.
+   *
+   * @generated from field: chessd.v1.DrawRule draw_rule = 10;
+   */
+  drawRule: DrawRule;
+
+  /**
+   * When the game was created.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message chessd.v1.GameHeader.
+ * Use `create(GameHeaderSchema)` to create a new message.
+ */
+export const GameHeaderSchema: GenMessage<GameHeader> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 44);
+
+/**
+ * A game was created.
+ *
+ * @generated from message chessd.v1.GameCreated
+ */
+export type GameCreated = Message<"chessd.v1.GameCreated"> & {
+  /**
+   * The game.
+   *
+   * @generated from field: chessd.v1.GameHeader game = 1;
+   */
+  game?: GameHeader | undefined;
+
+  /**
+   * Player mode: the seat the stream's player holds in the game.
+   *
+   * @generated from field: chessd.v1.Color seat = 2;
+   */
+  seat: Color;
+};
+
+/**
+ * Describes the message chessd.v1.GameCreated.
+ * Use `create(GameCreatedSchema)` to create a new message.
+ */
+export const GameCreatedSchema: GenMessage<GameCreated> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 45);
+
+/**
+ * A move was played.
+ *
+ * @generated from message chessd.v1.GameMoved
+ */
+export type GameMoved = Message<"chessd.v1.GameMoved"> & {
+  /**
+   * The game's id.
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The move as recorded, with its ply and its seq in the game's own stream (WatchGame).
+   *
+   * @generated from field: chessd.v1.PlayedMove move = 2;
+   */
+  move?: PlayedMove | undefined;
+
+  /**
+   * The position after the move.
+   *
+   * @generated from field: string fen = 3;
+   */
+  fen: string;
+
+  /**
+   * The clocks right after the move; unset for an untimed game.
+   *
+   * @generated from field: chessd.v1.Clocks clocks = 4;
+   */
+  clocks?: Clocks | undefined;
+
+  /**
+   * The side whose draw offer stands after the move; unspecified when none does.
+   *
+   * @generated from field: chessd.v1.Color draw_offer = 5;
+   */
+  drawOffer: Color;
+
+  /**
+   * Player mode: the seat the stream's player holds in the game.
+   *
+   * @generated from field: chessd.v1.Color seat = 6;
+   */
+  seat: Color;
+};
+
+/**
+ * Describes the message chessd.v1.GameMoved.
+ * Use `create(GameMovedSchema)` to create a new message.
+ */
+export const GameMovedSchema: GenMessage<GameMoved> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 46);
+
+/**
+ * A game ended (with a result, or aborted).
+ *
+ * @generated from message chessd.v1.GameFinished
+ */
+export type GameFinished = Message<"chessd.v1.GameFinished"> & {
+  /**
+   * The game.
+   *
+   * @generated from field: chessd.v1.GameHeader game = 1;
+   */
+  game?: GameHeader | undefined;
+
+  /**
+   * The result, the winner and why the game ended.
+   *
+   * @generated from field: chessd.v1.Outcome outcome = 2;
+   */
+  outcome?: Outcome | undefined;
+
+  /**
+   * The final position.
+   *
+   * @generated from field: string fen = 3;
+   */
+  fen: string;
+
+  /**
+   * Half-moves played.
+   *
+   * @generated from field: uint32 ply = 4;
+   */
+  ply: number;
+
+  /**
+   * When the game ended.
+   *
+   * @generated from field: google.protobuf.Timestamp ended_at = 5;
+   */
+  endedAt?: Timestamp | undefined;
+
+  /**
+   * Player mode: the seat the stream's player holds in the game.
+   *
+   * @generated from field: chessd.v1.Color seat = 6;
+   */
+  seat: Color;
+};
+
+/**
+ * Describes the message chessd.v1.GameFinished.
+ * Use `create(GameFinishedSchema)` to create a new message.
+ */
+export const GameFinishedSchema: GenMessage<GameFinished> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 47);
+
+/**
+ * Input of IssuePlayerToken.
+ *
+ * @generated from message chessd.v1.IssuePlayerTokenRequest
+ */
+export type IssuePlayerTokenRequest = Message<"chessd.v1.IssuePlayerTokenRequest"> & {
+  /**
+   * The player (1 to 128 printable ASCII characters without spaces), as CreateGame binds it.
+   *
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+};
+
+/**
+ * Describes the message chessd.v1.IssuePlayerTokenRequest.
+ * Use `create(IssuePlayerTokenRequestSchema)` to create a new message.
+ */
+export const IssuePlayerTokenRequestSchema: GenMessage<IssuePlayerTokenRequest> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 48);
+
+/**
+ * Output of IssuePlayerToken.
+ *
+ * @generated from message chessd.v1.IssuePlayerTokenResponse
+ */
+export type IssuePlayerTokenResponse = Message<"chessd.v1.IssuePlayerTokenResponse"> & {
+  /**
+   * The player the token acts for.
+   *
+   * @generated from field: string player_id = 1;
+   */
+  playerId: string;
+
+  /**
+   * The secret (`chp_` and 32 hex digits), shown only here: send it as
+   * `authorization: Bearer <token>`.
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
+
+  /**
+   * Names the token without revealing it (16 hex digits): for RevokePlayerToken and logs.
+   *
+   * @generated from field: string token_id = 3;
+   */
+  tokenId: string;
+};
+
+/**
+ * Describes the message chessd.v1.IssuePlayerTokenResponse.
+ * Use `create(IssuePlayerTokenResponseSchema)` to create a new message.
+ */
+export const IssuePlayerTokenResponseSchema: GenMessage<IssuePlayerTokenResponse> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 49);
+
+/**
+ * Input of RevokePlayerToken: one token, or every token of a player.
+ *
+ * @generated from message chessd.v1.RevokePlayerTokenRequest
+ */
+export type RevokePlayerTokenRequest = Message<"chessd.v1.RevokePlayerTokenRequest"> & {
+  /**
+   * What to revoke; required.
+   *
+   * @generated from oneof chessd.v1.RevokePlayerTokenRequest.target
+   */
+  target: {
+    /**
+     * The `token_id` IssuePlayerToken returned.
+     *
+     * @generated from field: string token_id = 1;
+     */
+    value: string;
+    case: "tokenId";
+  } | {
+    /**
+     * Every token of this player.
+     *
+     * @generated from field: string player_id = 2;
+     */
+    value: string;
+    case: "playerId";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message chessd.v1.RevokePlayerTokenRequest.
+ * Use `create(RevokePlayerTokenRequestSchema)` to create a new message.
+ */
+export const RevokePlayerTokenRequestSchema: GenMessage<RevokePlayerTokenRequest> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 50);
+
+/**
+ * Output of RevokePlayerToken.
+ *
+ * @generated from message chessd.v1.RevokePlayerTokenResponse
+ */
+export type RevokePlayerTokenResponse = Message<"chessd.v1.RevokePlayerTokenResponse"> & {
+  /**
+   * How many tokens were revoked (0: none matched; revoking is idempotent).
+   *
+   * @generated from field: uint32 revoked = 1;
+   */
+  revoked: number;
+};
+
+/**
+ * Describes the message chessd.v1.RevokePlayerTokenResponse.
+ * Use `create(RevokePlayerTokenResponseSchema)` to create a new message.
+ */
+export const RevokePlayerTokenResponseSchema: GenMessage<RevokePlayerTokenResponse> = /*@__PURE__*/
+  messageDesc(file_chessd_v1_chessd, 51);
 
 /**
  * The rules a game is played under.
@@ -2054,8 +2638,9 @@ export const DrawClaimSchema: GenEnum<DrawClaim> = /*@__PURE__*/
  */
 export const GameService: GenService<{
   /**
-   * Starts a game and returns it with one secret seat token per side. A retry with the same
-   * `request_id` returns the same game and tokens.
+   * Starts a game and returns it with one secret seat token per side (a seat bound to a player
+   * id gets none unless `bound_seat_tokens` asks for it). A retry with the same `request_id`
+   * returns the same game and tokens.
    * Errors: INVALID_ARGUMENT (INVALID_VARIANT, INVALID_FEN, INVALID_FIELD, REQUEST_ID_REUSED),
    * ALREADY_EXISTS (SEAT_TOKENS_UNAVAILABLE: a retry after a restart), RESOURCE_EXHAUSTED
    * (TOO_MANY_GAMES), UNAUTHENTICATED (API_KEY_MISSING, API_KEY_INVALID) when API keys are on.
@@ -2068,7 +2653,8 @@ export const GameService: GenService<{
     output: typeof CreateGameResponseSchema;
   },
   /**
-   * The full state of one game.
+   * The full state of one game, and the seat the call's seat or player token holds in it
+   * (a probe without side effects).
    * Errors: UNAUTHENTICATED (CREDENTIALS_MISSING) and PERMISSION_DENIED (NOT_A_PLAYER) when
    * the server runs with --private-watch.
    *
@@ -2092,11 +2678,14 @@ export const GameService: GenService<{
     output: typeof ListGamesResponseSchema;
   },
   /**
-   * Plays a move for the side to move (seat token of that side required). A retry with the
-   * same `request_id` returns the first answer and plays nothing twice.
+   * Plays a move for the side to move (seat token of that side, or the token of the player
+   * bound to it, required). A retry with the same `request_id` returns the first answer and
+   * plays nothing twice. Every seat action below accepts a bound player's token the same way.
    * Errors: INVALID_ARGUMENT (MALFORMED_MOVE), FAILED_PRECONDITION (ILLEGAL_MOVE,
    * AMBIGUOUS_MOVE, NOT_YOUR_TURN, GAME_OVER), ABORTED (PLY_MISMATCH: nothing was played),
-   * UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID).
+   * UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID), PERMISSION_DENIED (PLAYER_NOT_SEATED: a
+   * player token of a player bound to neither seat), FAILED_PRECONDITION
+   * (PLAYER_TOKENS_DISABLED: a player token on a server without --api-key-file).
    *
    * @generated from rpc chessd.v1.GameService.SubmitMove
    */
@@ -2196,8 +2785,10 @@ export const GameService: GenService<{
     output: typeof ExportPgnResponseSchema;
   },
   /**
-   * Per variant: how many games finished and the share won by White, by Black and drawn.
-   * Errors: UNAUTHENTICATED (API_KEY_MISSING, API_KEY_INVALID) when API keys are on.
+   * Per variant: how many games finished and the share won by White, by Black and drawn; with
+   * labels, of the finished games still kept that carry them (a tournament's results).
+   * Errors: INVALID_ARGUMENT (INVALID_FIELD), UNAUTHENTICATED (API_KEY_MISSING,
+   * API_KEY_INVALID) when API keys are on.
    *
    * @generated from rpc chessd.v1.GameService.GetStats
    */
@@ -2217,6 +2808,58 @@ export const GameService: GenService<{
     methodKind: "unary";
     input: typeof AnalyzePositionRequestSchema;
     output: typeof AnalyzePositionResponseSchema;
+  },
+  /**
+   * Streams the lifecycle of every game of the deployment, across replicas: GameCreated and
+   * GameFinished, and with `include_moves` every move. Every event carries a cursor: watch
+   * again with `after_cursor` to resume with no gap and no duplicate, on any replica and after
+   * a restart of a durable server. Without a cursor the stream starts live. A heartbeat with
+   * the current cursor follows every quiet few seconds. The stream never ends by itself.
+   * An API key (backends) reads every game; a player token (player mode) reads the games its
+   * player is seated in, and first gets a GameCreated for each of them already running.
+   * Errors: OUT_OF_RANGE (CURSOR_OUT_OF_RANGE: older than --feed-retention, with
+   * `oldest_cursor` in the ErrorInfo metadata), INVALID_ARGUMENT (INVALID_FIELD),
+   * UNAUTHENTICATED (API_KEY_MISSING, API_KEY_INVALID, TOKEN_INVALID; TOKEN_REVOKED
+   * mid-stream), PERMISSION_DENIED (PLAYER_NOT_SEATED: a player token with another player's
+   * `player_id`), RESOURCE_EXHAUSTED (TOO_MANY_FEEDS; FEED_TOO_SLOW mid-stream), UNAVAILABLE
+   * (SHUTTING_DOWN mid-stream). The mid-stream errors carry `resume_after_cursor` in their
+   * ErrorInfo metadata.
+   *
+   * @generated from rpc chessd.v1.GameService.WatchGames
+   */
+  watchGames: {
+    methodKind: "server_streaming";
+    input: typeof WatchGamesRequestSchema;
+    output: typeof WatchGamesResponseSchema;
+  },
+  /**
+   * Issues a secret token for a player id (API key required): shown once, stored only as a
+   * digest. The token acts for the player in every seat bound to it (CreateGame's
+   * `white_player_id`, `black_player_id`) and reads the player's feed (WatchGames). A player
+   * may hold several tokens (rotation).
+   * Errors: FAILED_PRECONDITION (PLAYER_TOKENS_DISABLED: the server runs without
+   * --api-key-file), INVALID_ARGUMENT (INVALID_FIELD), UNAUTHENTICATED (API_KEY_MISSING,
+   * API_KEY_INVALID).
+   *
+   * @generated from rpc chessd.v1.GameService.IssuePlayerToken
+   */
+  issuePlayerToken: {
+    methodKind: "unary";
+    input: typeof IssuePlayerTokenRequestSchema;
+    output: typeof IssuePlayerTokenResponseSchema;
+  },
+  /**
+   * Revokes one player token, or every token of a player (API key required), at once and on
+   * every replica: the next call with it is refused, and its open feed ends with TOKEN_REVOKED.
+   * Errors: FAILED_PRECONDITION (PLAYER_TOKENS_DISABLED), INVALID_ARGUMENT (INVALID_FIELD),
+   * UNAUTHENTICATED (API_KEY_MISSING, API_KEY_INVALID).
+   *
+   * @generated from rpc chessd.v1.GameService.RevokePlayerToken
+   */
+  revokePlayerToken: {
+    methodKind: "unary";
+    input: typeof RevokePlayerTokenRequestSchema;
+    output: typeof RevokePlayerTokenResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_chessd_v1_chessd, 0);

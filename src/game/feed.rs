@@ -1,0 +1,151 @@
+//! The deployment-wide feed as the domain sees it: [`FeedEvent`], one game's creation, move or
+//! end, self-contained (it carries the game's header, so it can be filtered and shown without
+//! the game, which may be forgotten long before the feed forgets the event), and
+//! [`FeedFilter`], what a consumer asks to see.
+//!
+//! Feed events are made from the same game events watchers get (`event`), so the feed and a
+//! game's own stream never disagree about a move.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use chessd_rules::{Color, Outcome, Rules, Variant};
+
+use crate::game::clock::ClockReading;
+use crate::game::event::{Event, EventKind};
+use crate::game::header::GameHeader;
+use crate::game::labels::Labels;
+use crate::game::player::PlayerId;
+use crate::game::view::MoveInfo;
+
+/// Something that happened to a game, as the feed tells it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedEvent {
+    pub game: Arc<GameHeader>,
+    /// When it happened (to the millisecond).
+    pub at: SystemTime,
+    pub kind: FeedKind,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FeedKind {
+    /// The game was created (its header says how).
+    Created,
+    /// A move was played.
+    Moved {
+        played: FeedMove,
+        /// The position after the move, as FEN.
+        fen: String,
+        /// The clocks right after the move (timed games).
+        clocks: Option<ClockReading>,
+        /// The side whose draw offer stands after the move.
+        draw_offer: Option<Color>,
+    },
+    /// The game ended.
+    Finished {
+        outcome: Outcome,
+        /// The final position, as FEN.
+        fen: String,
+        /// Half-moves played.
+        ply: u32,
+    },
+}
+
+/// A move as the feed keeps it: its notations rather than the engine's move, so a stored
+/// event reads back without the position before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedMove {
+    pub uci: String,
+    pub san: String,
+    /// 1 for the first move of the game.
+    pub ply: u32,
+    pub color: Color,
+    /// The seq of the game event that announced it (WatchGame).
+    pub seq: u64,
+}
+
+impl From<&MoveInfo> for FeedMove {
+    fn from(m: &MoveInfo) -> FeedMove {
+        FeedMove {
+            uci: m.mv.to_string(),
+            san: m.san.clone(),
+            ply: m.ply,
+            color: m.color,
+            seq: m.seq,
+        }
+    }
+}
+
+impl FeedEvent {
+    /// The creation of the game `game` describes.
+    #[must_use]
+    pub fn created(game: Arc<GameHeader>) -> FeedEvent {
+        FeedEvent {
+            at: game.created_at,
+            game,
+            kind: FeedKind::Created,
+        }
+    }
+
+    /// The feed's side of a game event: moves and the game's end; `None` for draw offers and
+    /// snapshots, which the feed does not carry. `ply` is the game's ply after the event.
+    #[must_use]
+    pub fn of_event(game: &Arc<GameHeader>, event: &Event, ply: u32) -> Option<FeedEvent> {
+        let kind = match &event.kind {
+            EventKind::MovePlayed {
+                played,
+                position,
+                clocks,
+                draw_offer,
+            } => FeedKind::Moved {
+                played: FeedMove::from(played),
+                fen: position.fen(),
+                clocks: *clocks,
+                draw_offer: *draw_offer,
+            },
+            EventKind::GameOver { outcome, position } => FeedKind::Finished {
+                outcome: *outcome,
+                fen: position.fen(),
+                ply,
+            },
+            EventKind::Snapshot(_)
+            | EventKind::DrawOffered { .. }
+            | EventKind::DrawDeclined { .. } => {
+                return None;
+            }
+        };
+        Some(FeedEvent {
+            game: game.clone(),
+            at: event.at,
+            kind,
+        })
+    }
+
+    #[must_use]
+    pub fn is_move(&self) -> bool {
+        matches!(self.kind, FeedKind::Moved { .. })
+    }
+}
+
+/// What a feed consumer sees: every given label must match, and the player and the variant
+/// when given; moves only when asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FeedFilter {
+    pub labels: Labels,
+    /// Games with this player bound to a seat (a player token's stream always has its own).
+    pub player: Option<PlayerId>,
+    pub variant: Option<Variant>,
+    pub moves: bool,
+}
+
+impl FeedFilter {
+    #[must_use]
+    pub fn matches(&self, event: &FeedEvent) -> bool {
+        let game = &event.game;
+        (self.moves || !event.is_move())
+            && self.variant.is_none_or(|v| v == game.variant())
+            && self.player.as_ref().is_none_or(|p| game.players.has(p))
+            && game.labels.contains_all(&self.labels)
+    }
+}

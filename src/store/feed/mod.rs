@@ -1,0 +1,17 @@
+//! The deployment-wide feed (WatchGames) as the stores keep it: [`FeedCursor`] (where a
+//! consumer stands, per lane), [`FeedEntry`] and [`FeedSubscription`] (what crosses the store
+//! trait), [`FeedLog`] (the memory and SQLite stores' feed in memory) and `codec` (a feed
+//! event as fields, the form SQLite rows and Redis stream entries store).
+//!
+//! Every feed event is self-contained: it carries its game's header (players, player ids,
+//! labels, time control, start), so the feed can be filtered and read long after the game
+//! itself was forgotten (`--retention`), and the feed's own retention (`--feed-retention`,
+//! `--feed-max-events`) is independent of the games'.
+
+pub mod codec;
+pub mod cursor;
+pub mod log;
+pub mod subscription;
+
+pub use self::cursor::{FeedCursor, LanePos};
+pub use self::subscription::{FeedEntry, FeedSubscription};

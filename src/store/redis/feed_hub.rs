@@ -1,0 +1,49 @@
+//! The state of a replica's feed follower (see `feed_follow`, which runs it): the broadcast
+//! its consumers share and the position it has sent up to in each lane. Apart from the
+//! follower's work so the replica's state can hold it without importing that work.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use tokio::sync::{Notify, broadcast};
+
+use crate::store::feed::cursor::LanePos;
+use crate::store::feed::subscription::FeedEntry;
+
+/// The follower's state, shared by the task and the subscriptions.
+#[derive(Debug)]
+pub struct FeedFollow {
+    state: Mutex<FollowState>,
+    /// Wakes the task: a lane grew, or a consumer arrived.
+    pub nudge: Notify,
+    /// The broadcast's capacity (`store::FEED_LIVE_BUFFER`).
+    pub capacity: usize,
+}
+
+#[derive(Debug)]
+pub struct FollowState {
+    pub tx: broadcast::Sender<Arc<FeedEntry>>,
+    /// What has been sent, per lane; `None` while nobody follows.
+    pub positions: Option<Vec<LanePos>>,
+    /// The epoch the positions belong to.
+    pub epoch: u64,
+}
+
+impl FeedFollow {
+    #[must_use]
+    pub fn new(capacity: usize) -> FeedFollow {
+        FeedFollow {
+            state: Mutex::new(FollowState {
+                tx: broadcast::channel(capacity.max(1)).0,
+                positions: None,
+                epoch: 0,
+            }),
+            nudge: Notify::new(),
+            capacity: capacity.max(1),
+        }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, FollowState> {
+        // Every step leaves the state whole, so a panicking holder cannot break it.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
