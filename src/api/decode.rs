@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 
 use crate::error::ServiceError;
 use crate::game::{Action, GameId, GameStatus, MoveText, NewGame, Players, RequestId, TimeControl};
-use crate::proto as pb;
 use crate::store::{GameFilter, ListQuery};
+use chessd_proto::wire as pb;
 
 /// ListGames page size when the request leaves it at 0.
 pub const DEFAULT_PAGE_SIZE: usize = 50;

@@ -13,6 +13,7 @@
 pub mod call;
 pub mod decode;
 pub mod encode;
+pub mod move_lists;
 pub mod pgn;
 pub mod refusals;
 pub mod service;

@@ -13,15 +13,16 @@ use tracing::Span;
 use crate::api::call::{caller, rpc_span, seat_token, traced};
 use crate::api::decode;
 use crate::api::encode;
+use crate::api::move_lists::MoveLists;
 use crate::api::pgn;
 use crate::api::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
 use crate::error::ServiceError;
 use crate::game::{Action, GameId, SeatToken};
-use crate::proto as pb;
-use crate::proto::game_service_server::GameService;
 use crate::security::gate::{Caller, Guard, rate_limited};
 use crate::store::GameStore;
 use crate::transport::StreamReset;
+use chessd_proto::wire as pb;
+use chessd_proto::wire::game_service_server::GameService;
 
 /// What the API needs of the server's configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +48,8 @@ pub struct GameApi<S> {
     peer_watchers: Arc<PeerWatchers>,
     /// API keys, rate limiters and `--private-watch`, shared with the gate.
     guard: Arc<Guard>,
+    /// The encoded move lists of the games answered lately (full views).
+    move_lists: MoveLists,
 }
 
 impl<S: GameStore> GameApi<S> {
@@ -66,6 +69,7 @@ impl<S: GameStore> GameApi<S> {
             },
             draining,
             max_page_size: config.max_page_size,
+            move_lists: MoveLists::default(),
             peer_watchers: Arc::new(PeerWatchers::new(
                 security.max_peer_watchers_per_game,
                 security.max_peer_watchers,
@@ -151,7 +155,11 @@ impl<S: GameStore> GameApi<S> {
             .store
             .act(id, seat_token(metadata)?, action, |_, _| Ok(()))
             .await?;
-        Ok(encode::game(&acted.view))
+        Ok(encode::game_as(
+            &acted.view,
+            pb::GameView::Full,
+            Some(&self.move_lists),
+        ))
     }
 }
 
@@ -196,7 +204,11 @@ impl<S: GameStore> GameService for GameApi<S> {
                 .await?;
             let view = self.store.get(id).await?;
             Ok(pb::GetGameResponse {
-                game: Some(encode::game(&view)),
+                game: Some(encode::game_as(
+                    &view,
+                    pb::GameView::Full,
+                    Some(&self.move_lists),
+                )),
             })
         })
         .await
@@ -237,7 +249,11 @@ impl<S: GameStore> GameService for GameApi<S> {
             let token = seat_token(request.metadata())?;
             let admit = self.admit_move(caller(&request), token);
             let acted = self.store.act(id, token, action, admit).await?;
-            Ok(encode::submitted(&acted, request.get_ref().view))
+            Ok(encode::submitted(
+                &acted,
+                request.get_ref().view,
+                &self.move_lists,
+            ))
         })
         .await
     }
