@@ -15,6 +15,7 @@ use crate::api::ApiConfig;
 use crate::security::{SecurityArgs, SecurityConfig};
 use crate::server::web::WebConfig;
 use crate::store::{Backend, StoreConfig, StoreLimits, SyncMode};
+use crate::telemetry::{TelemetryArgs, TelemetryConfig};
 use crate::transport::TransportConfig;
 use crate::units::{count, duration, duration_or_zero, retention};
 
@@ -68,6 +69,9 @@ pub struct ServerConfig {
     pub security: SecurityConfig,
     /// The bounds on connections and streams (see `transport`; flags in `SecurityArgs`).
     pub transport: TransportConfig,
+    /// Traces are exported (`--otlp-endpoint`; the exporter itself is set up with the logs):
+    /// calls read their caller's `traceparent` and their spans record the gRPC code.
+    pub traces: bool,
 }
 
 impl ServerConfig {
@@ -104,6 +108,7 @@ impl Default for ServerConfig {
             web: WebConfig::default(),
             security: SecurityConfig::default(),
             transport: TransportConfig::default(),
+            traces: false,
         }
     }
 }
@@ -209,6 +214,10 @@ pub struct ServeArgs {
     /// both sides moved, else lost by the side to move.
     #[arg(long, env = "CHESSD_ABANDON_AFTER", default_value = "24h", value_parser = abandon_after)]
     pub abandon_after: AbandonAfter,
+
+    /// Traces over OTLP (see `telemetry`).
+    #[command(flatten)]
+    pub telemetry: TelemetryArgs,
 }
 
 /// `--abandon-after`: a time, or `None` for `off`.
@@ -261,7 +270,14 @@ impl ServeArgs {
             },
             security: self.security.config(),
             transport: self.security.transport(),
+            traces: self.telemetry().is_some(),
         }
+    }
+
+    /// Where traces go, if anywhere (see [`TelemetryArgs::config`]).
+    #[must_use]
+    pub fn telemetry(&self) -> Option<TelemetryConfig> {
+        self.telemetry.config()
     }
 }
 

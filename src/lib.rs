@@ -18,6 +18,8 @@
 //!   the transport, and the shutdown's grace, drain and close.
 //! - `config`: flags and environment, building each layer's configuration; `units`: their
 //!   parsers. `shutdown`: Ctrl-C or SIGTERM. `perft_cmd`: `chessd perft`.
+//! - `telemetry`: OpenTelemetry traces (`--otlp-endpoint`): the call and store spans, the
+//!   caller's `traceparent`, the exporter, trace ids in JSON logs.
 //! - `metrics`: the Prometheus series and `/metrics`. `logfields`: the text log's field
 //!   formatter (`DefaultFields` output, cheaper per call).
 //! - [`proto`]: the generated protobuf types, server and client (`proto/chessd/v1`).
@@ -35,6 +37,7 @@ pub mod security;
 pub mod server;
 pub mod shutdown;
 pub mod store;
+pub mod telemetry;
 pub mod transport;
 pub mod units;
 

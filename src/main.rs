@@ -1,8 +1,9 @@
 //! The `chessd` binary: parses the command line and hands over to the library.
 //!
-//! - `chessd serve [flags]` (or `chessd [flags]`): sets up logging, binds the listener and runs
-//!   the server until Ctrl-C or SIGTERM; exit code 0 after the grace and a graceful drain, 1
-//!   if a second signal cut them short.
+//! - `chessd serve [flags]` (or `chessd [flags]`): sets up logging (and, with
+//!   `--otlp-endpoint`, the trace exporter), binds the listener and runs the server until
+//!   Ctrl-C or SIGTERM, then flushes the traces (bounded); exit code 0 after the grace and a
+//!   graceful drain, 1 if a second signal cut them short.
 //! - `chessd perft ...` counts move trees.
 //!
 //! Argument errors are one line on stderr with exit code 2.
@@ -10,10 +11,16 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tracing::Dispatch;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::format::JsonFields;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{Layer, fmt};
 
 use chessd::config::{LogFormat, ServeArgs};
 use chessd::perft_cmd::PerftRequest;
+use chessd::telemetry::{Telemetry, TraceIds};
 
 /// mimalloc rather than glibc malloc: a gRPC call makes dozens of small allocations that die
 /// within the call (headers, frames, strings), which mimalloc's per-thread free lists serve
@@ -132,22 +139,56 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs to stdout, at the level RUST_LOG sets (default `info`), as text or JSON lines.
-fn init_tracing(format: LogFormat) {
+/// Logs to stdout, at the level RUST_LOG sets (default `info`), as text or JSON lines; with
+/// `telemetry`, also exports traces, and JSON lines inside a traced call name its trace.
+fn init_tracing(format: LogFormat, telemetry: Option<&Telemetry>) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     // Colours only for a person at a terminal, never into log files or collectors.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(ansi);
-    match format {
-        LogFormat::Text => builder.fmt_fields(chessd::logfields::LeanFields).init(),
-        LogFormat::Json => builder
-            .json()
-            .with_current_span(true)
-            .with_span_list(false)
-            .init(),
-    }
+    let Some(telemetry) = telemetry else {
+        // Traces off: the log alone, one filter for the whole subscriber.
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(ansi);
+        match format {
+            LogFormat::Text => builder.fmt_fields(chessd::logfields::LeanFields).init(),
+            LogFormat::Json => builder
+                .json()
+                .with_current_span(true)
+                .with_span_list(false)
+                .init(),
+        }
+        return;
+    };
+    // Each layer filters for itself: RUST_LOG says what is logged, not what is traced.
+    let registry = tracing_subscriber::registry().with(telemetry.layer());
+    let log = fmt::layer().with_ansi(ansi);
+    let dispatch = match format {
+        LogFormat::Text => Dispatch::new(
+            registry.with(
+                log.fmt_fields(chessd::logfields::LeanFields)
+                    .with_filter(filter),
+            ),
+        ),
+        LogFormat::Json => {
+            let lines = TraceIds::new(
+                fmt::format()
+                    .json()
+                    .with_current_span(true)
+                    .with_span_list(false),
+            );
+            let dispatch = Dispatch::new(
+                registry.with(
+                    log.fmt_fields(JsonFields::new())
+                        .event_format(lines.clone())
+                        .with_filter(filter),
+                ),
+            );
+            lines.attach(&dispatch);
+            dispatch
+        }
+    };
+    dispatch.init();
 }
 
 /// The multi-threaded tokio runtime `serve` runs on; failure is reported here.
@@ -163,53 +204,83 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
 
 /// Runs the server until a shutdown signal; exit code 0 after a graceful drain.
 fn serve(args: &ServeArgs) -> ExitCode {
-    init_tracing(args.log_format);
     let runtime = match runtime() {
         Ok(rt) => rt,
         Err(code) => return code,
     };
-    runtime.block_on(async {
-        let listener = match tokio::net::TcpListener::bind(args.listen).await {
-            Ok(l) => l,
+    let telemetry = match args.telemetry() {
+        None => None,
+        Some(config) => {
+            // The exporter's channel runs on the serving runtime.
+            let _in_runtime = runtime.enter();
+            match Telemetry::start(&config) {
+                Ok(telemetry) => Some(telemetry),
+                Err(e) => {
+                    init_tracing(args.log_format, None);
+                    tracing::error!(error = %e, "cannot export traces");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
+    init_tracing(args.log_format, telemetry.as_ref());
+    if let Some(telemetry) = &telemetry {
+        tracing::info!(endpoint = telemetry.endpoint(), "exporting traces");
+    }
+    let code = runtime.block_on(serving(args));
+    // On this thread while the runtime, which carries the exporter's channel, still runs.
+    if let Some(telemetry) = telemetry {
+        telemetry.shutdown();
+    }
+    code
+}
+
+/// Binds, serves until a shutdown signal and drains.
+async fn serving(args: &ServeArgs) -> ExitCode {
+    let listener = match tokio::net::TcpListener::bind(args.listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::error!(listen = %args.listen, error = %e, "cannot listen");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(addr) = args.metrics_listen {
+        let handle = match chessd::metrics::install() {
+            Ok(h) => h,
             Err(e) => {
-                tracing::error!(listen = %args.listen, error = %e, "cannot listen");
+                tracing::error!(error = %e, "cannot turn metrics on");
                 return ExitCode::FAILURE;
             }
         };
-        if let Some(addr) = args.metrics_listen {
-            let handle = match chessd::metrics::install() {
-                Ok(h) => h,
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot turn metrics on");
-                    return ExitCode::FAILURE;
-                }
-            };
-            let listener = match tokio::net::TcpListener::bind(addr).await {
-                Ok(l) => l,
-                Err(e) => {
-                    tracing::error!(metrics_listen = %addr, error = %e, "cannot listen for metrics");
-                    return ExitCode::FAILURE;
-                }
-            };
-            // The endpoint lives as long as the runtime: scrapes still work while draining.
-            tokio::spawn(chessd::metrics::serve(listener, handle, std::future::pending()));
-        }
-        let shutdown = async {
-            chessd::shutdown::signal().await;
-            // A second signal stops at once, for whoever will not wait out the grace and the
-            // drain (acknowledged moves are already durable, as after a crash).
-            tokio::spawn(async {
-                chessd::shutdown::signal().await;
-                tracing::warn!("second signal: exiting without draining");
-                std::process::exit(1);
-            });
-        };
-        match chessd::run(listener, args.server_config(), shutdown).await {
-            Ok(()) => ExitCode::SUCCESS,
+        let listener = match tokio::net::TcpListener::bind(addr).await {
+            Ok(l) => l,
             Err(e) => {
-                tracing::error!(error = %e, "server failed");
-                ExitCode::FAILURE
+                tracing::error!(metrics_listen = %addr, error = %e, "cannot listen for metrics");
+                return ExitCode::FAILURE;
             }
+        };
+        // The endpoint lives as long as the runtime: scrapes still work while draining.
+        tokio::spawn(chessd::metrics::serve(
+            listener,
+            handle,
+            std::future::pending(),
+        ));
+    }
+    let shutdown = async {
+        chessd::shutdown::signal().await;
+        // A second signal stops at once, for whoever will not wait out the grace and the
+        // drain (acknowledged moves are already durable, as after a crash).
+        tokio::spawn(async {
+            chessd::shutdown::signal().await;
+            tracing::warn!("second signal: exiting without draining");
+            std::process::exit(1);
+        });
+    };
+    match chessd::run(listener, args.server_config(), shutdown).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "server failed");
+            ExitCode::FAILURE
         }
-    })
+    }
 }

@@ -1,7 +1,8 @@
 //! What every handler does around its own work: the call's span (method, game id, request
-//! id), one log line saying how it ended, one count in the metrics (method, code, handling
-//! time), the one mapping of its error to a status; and the credentials a call carries (the
-//! gate's findings, the seat token).
+//! id; with traces on, in the caller's trace and with the call's gRPC code), one log line
+//! saying how it ended, one count in the metrics (method, code, handling time), the one
+//! mapping of its error to a status; and the credentials a call carries (the gate's findings,
+//! the seat token).
 
 use std::future::Future;
 use std::time::Instant;
@@ -15,6 +16,7 @@ use crate::game::SeatToken;
 use crate::game::token::BearerError;
 use crate::metrics;
 use crate::security::gate::Caller;
+use crate::telemetry::spans::{self, TraceParent};
 
 /// What the gate learned about the call (nothing when the API runs without the gate).
 pub fn caller<T>(request: &Request<T>) -> Caller {
@@ -43,18 +45,21 @@ pub struct Call {
     method: &'static str,
     span: Span,
     started: Instant,
+    /// Traces are exported: the span also records the call's code.
+    traced: bool,
 }
 
 /// The span of one call. The request id is the request's own, else the `x-request-id`
 /// metadata a proxy may have set.
-pub fn rpc_span(
+pub fn rpc_span<T>(
     method: &'static str,
-    metadata: &MetadataMap,
+    request: &Request<T>,
     game_id: &str,
     request_id: &str,
 ) -> Call {
     let request_id = if request_id.is_empty() {
-        metadata
+        request
+            .metadata()
             .get("x-request-id")
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
@@ -66,11 +71,13 @@ pub fn rpc_span(
     // the log formatter render the span's fields a second time on every call.
     let game_id = (!game_id.is_empty() && game_id.len() <= 64).then_some(game_id);
     let request_id = (!request_id.is_empty() && request_id.len() <= 128).then_some(request_id);
-    let span = tracing::info_span!("rpc", method, game_id, request_id);
+    // Present only when traces are exported (see `telemetry::propagate`).
+    let parent = request.extensions().get::<TraceParent>();
     Call {
         method,
-        span,
+        span: spans::rpc(method, game_id, request_id, parent),
         started: Instant::now(),
+        traced: parent.is_some(),
     }
 }
 
@@ -84,6 +91,7 @@ pub async fn traced<T>(
         method,
         span,
         started,
+        traced,
     } = call;
     let result = body.instrument(span.clone()).await;
     let answer = span.in_scope(|| match result {
@@ -104,6 +112,9 @@ pub async fn traced<T>(
         Ok(_) => tonic::Code::Ok,
         Err(status) => status.code(),
     };
+    if traced {
+        spans::record_code(&span, code);
+    }
     metrics::rpc(method, code, started.elapsed());
     answer
 }

@@ -171,12 +171,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        let span = rpc_span(
-            "CreateGame",
-            request.metadata(),
-            "",
-            &request.get_ref().request_id,
-        );
+        let span = rpc_span("CreateGame", &request, "", &request.get_ref().request_id);
         traced(span, async {
             self.ready()?;
             let new = decode::new_game(request.into_inner())?;
@@ -191,12 +186,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::GetGameRequest>,
     ) -> Result<Response<pb::GetGameResponse>, Status> {
-        let span = rpc_span(
-            "GetGame",
-            request.metadata(),
-            &request.get_ref().game_id,
-            "",
-        );
+        let span = rpc_span("GetGame", &request, &request.get_ref().game_id, "");
         traced(span, async {
             self.ready()?;
             let id = decode::game_id(&request.get_ref().game_id)?;
@@ -218,7 +208,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
-        let span = rpc_span("ListGames", request.metadata(), "", "");
+        let span = rpc_span("ListGames", &request, "", "");
         traced(span, async {
             self.ready()?;
             // A list shows every game's players and position: with --private-watch only
@@ -237,12 +227,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         request: Request<pb::SubmitMoveRequest>,
     ) -> Result<Response<pb::SubmitMoveResponse>, Status> {
         let req = request.get_ref();
-        let span = rpc_span(
-            "SubmitMove",
-            request.metadata(),
-            &req.game_id,
-            &req.request_id,
-        );
+        let span = rpc_span("SubmitMove", &request, &req.game_id, &req.request_id);
         traced(span, async {
             self.ready()?;
             let (id, action) = decode::submit_move(request.get_ref())?;
@@ -262,7 +247,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
-        let span = rpc_span("Resign", request.metadata(), &request.get_ref().game_id, "");
+        let span = rpc_span("Resign", &request, &request.get_ref().game_id, "");
         traced(span, async {
             let game = self
                 .seat_action(
@@ -280,12 +265,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::OfferDrawRequest>,
     ) -> Result<Response<pb::OfferDrawResponse>, Status> {
-        let span = rpc_span(
-            "OfferDraw",
-            request.metadata(),
-            &request.get_ref().game_id,
-            "",
-        );
+        let span = rpc_span("OfferDraw", &request, &request.get_ref().game_id, "");
         traced(span, async {
             let game = self
                 .seat_action(
@@ -304,7 +284,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         request: Request<pb::RespondToDrawRequest>,
     ) -> Result<Response<pb::RespondToDrawResponse>, Status> {
         let req = request.get_ref();
-        let span = rpc_span("RespondToDraw", request.metadata(), &req.game_id, "");
+        let span = rpc_span("RespondToDraw", &request, &req.game_id, "");
         traced(span, async {
             let action = Action::RespondToDraw { accept: req.accept };
             let game = self
@@ -320,7 +300,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         request: Request<pb::ClaimDrawRequest>,
     ) -> Result<Response<pb::ClaimDrawResponse>, Status> {
         let req = request.get_ref();
-        let span = rpc_span("ClaimDraw", request.metadata(), &req.game_id, "");
+        let span = rpc_span("ClaimDraw", &request, &req.game_id, "");
         traced(span, async {
             let action = Action::ClaimDraw(decode::claim(req.claim)?);
             let game = self
@@ -335,7 +315,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::AbortRequest>,
     ) -> Result<Response<pb::AbortResponse>, Status> {
-        let span = rpc_span("Abort", request.metadata(), &request.get_ref().game_id, "");
+        let span = rpc_span("Abort", &request, &request.get_ref().game_id, "");
         traced(span, async {
             let game = self
                 .seat_action(
@@ -354,7 +334,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         request: Request<pb::WatchGameRequest>,
     ) -> Result<Response<WatchStream>, Status> {
         let req = request.get_ref();
-        let span = rpc_span("WatchGame", request.metadata(), &req.game_id, "");
+        let span = rpc_span("WatchGame", &request, &req.game_id, "");
         let caller = caller(&request);
         let reset = request
             .extensions()
@@ -385,12 +365,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::ExportPgnRequest>,
     ) -> Result<Response<pb::ExportPgnResponse>, Status> {
-        let span = rpc_span(
-            "ExportPgn",
-            request.metadata(),
-            &request.get_ref().game_id,
-            "",
-        );
+        let span = rpc_span("ExportPgn", &request, &request.get_ref().game_id, "");
         traced(span, async {
             self.ready()?;
             let id = decode::game_id(&request.get_ref().game_id)?;
@@ -408,7 +383,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::GetStatsRequest>,
     ) -> Result<Response<pb::GetStatsResponse>, Status> {
-        let span = rpc_span("GetStats", request.metadata(), "", "");
+        let span = rpc_span("GetStats", &request, "", "");
         traced(span, async {
             self.ready()?;
             Ok(encode::stats(&self.store.stats().await?))
@@ -420,7 +395,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         &self,
         request: Request<pb::AnalyzePositionRequest>,
     ) -> Result<Response<pb::AnalyzePositionResponse>, Status> {
-        let span = rpc_span("AnalyzePosition", request.metadata(), "", "");
+        let span = rpc_span("AnalyzePosition", &request, "", "");
         traced(span, async {
             self.ready()?;
             let position = decode::analysis_request(request.get_ref())?;

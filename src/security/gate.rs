@@ -10,6 +10,9 @@
 //!    move floor (see `limits`);
 //! 4. hands the handlers a [`Caller`] in the request's extensions.
 //!
+//! With traces exported, a refused call still gets its span in the caller's trace (the
+//! handler that would have made it never runs).
+//!
 //! Refusals are answered here with the status of the `ServiceError` (one mapping, as
 //! everywhere), without decoding the body. Health checks and reflection pass ungated.
 
@@ -25,6 +28,7 @@ use crate::error::ServiceError;
 use crate::security::SecurityConfig;
 use crate::security::keys::{ApiKeys, KeyId};
 use crate::security::limits::{Limiters, Refused};
+use crate::telemetry::spans::{self, TraceParent};
 
 /// The path prefix of GameService calls.
 const GAME_SERVICE: &str = "/chessd.v1.GameService/";
@@ -219,12 +223,23 @@ where
                     request.extensions_mut().insert(caller);
                 }
                 Err(refusal) => {
-                    tracing::info!(
-                        method,
-                        code = ?refusal.code(),
-                        reason = refusal.reason(),
-                        "refused at the gate"
-                    );
+                    // Present only when traces are exported.
+                    let span = match request.extensions().get::<TraceParent>() {
+                        Some(parent) => {
+                            let span = spans::rpc(method, None, None, Some(parent));
+                            spans::record_code(&span, refusal.code());
+                            span
+                        }
+                        None => tracing::Span::none(),
+                    };
+                    span.in_scope(|| {
+                        tracing::info!(
+                            method,
+                            code = ?refusal.code(),
+                            reason = refusal.reason(),
+                            "refused at the gate"
+                        );
+                    });
                     crate::metrics::rpc(method, refusal.code(), started.elapsed());
                     let response = refusal.status().into_http();
                     return Either::Left(ready(Ok(response)));

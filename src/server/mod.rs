@@ -25,6 +25,7 @@ use tonic_health::ServingStatus;
 use crate::api::GameApi;
 use crate::api::refusals;
 use crate::config::ServerConfig;
+use crate::telemetry::PropagateLayer;
 use crate::transport::Transport;
 use crate::{proto, security, store};
 use chessd_proto::wire::game_service_server::GameServiceServer;
@@ -101,11 +102,13 @@ pub async fn run(
         .add_service(GameServiceServer::new(api).max_decoding_message_size(limit));
     // Browsers speak gRPC-Web over HTTP/1.1 (see `web`): CORS answers preflights first, then
     // the page's files are split off, then gRPC-Web becomes gRPC, which the security gate then
-    // sees like any other call.
+    // sees like any other call. With traces on, every call (gRPC or gRPC-Web) first learns its
+    // caller's trace, so that even the gate's refusals join it.
     let services = tower::ServiceBuilder::new()
         .option_layer(web::cors_layer(&config.web))
         .layer(web::WebLayer::new(&config.web))
         .layer(tonic_web::GrpcWebLayer::new())
+        .option_layer(config.traces.then_some(PropagateLayer))
         .layer(security::gate::GateLayer::new(security.guard.clone()))
         .layer(refusals::layer(limit))
         .layer(health::EndWatchesLayer::new(draining.clone()))

@@ -367,6 +367,10 @@ pub fn cors_layer(config: &WebConfig) -> Option<CorsLayer> {
                 name("x-grpc-web"),
                 name("x-user-agent"),
                 name("grpc-timeout"),
+                // W3C Trace Context, so that a traced page's calls join its trace (see
+                // `telemetry::propagate`).
+                name("traceparent"),
+                name("tracestate"),
             ])
             .expose_headers([
                 name("grpc-status"),

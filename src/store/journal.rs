@@ -16,14 +16,18 @@
 //!   of a game waits for that game's last ticket, so nobody sees a change that a crash could
 //!   still take back.
 //! - Watchers get events only from the writer, after the commit, for the same reason.
+//! - With traces on, a change carries the span of its way to the disk (`spans::JOURNAL`, a
+//!   child of the call that made it), which the writer ends once the change is committed.
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use chessd_rules::{DrawRule, Variant};
 use tokio::sync::{broadcast, mpsc, watch};
+use tracing::Span;
 
 use crate::error::ServiceError;
 use crate::game::{Event, EventRow, GameId, Players, Seats, TimeControl};
+use crate::telemetry::spans;
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
 /// about 200 bytes each this bounds the queue near 1 MiB; a full queue makes new actions wait.
@@ -70,6 +74,9 @@ pub struct Queued {
     pub change: Change,
     /// Events for the game's watchers, sent once the change is committed.
     pub publish: Option<(broadcast::Sender<Arc<Event>>, Vec<Event>)>,
+    /// From queued to committed, in the trace of the call that made the change (`Span::none`
+    /// when traces are off, or outside a call).
+    pub trace: Span,
 }
 
 /// How far the writer has got.
@@ -201,6 +208,10 @@ impl Place {
         change: Change,
         publish: Option<(broadcast::Sender<Arc<Event>>, Vec<Event>)>,
     ) -> u64 {
+        // Made before the lock, which every change of every game takes.
+        let trace = spans::in_call(
+            |parent| tracing::debug_span!(parent: parent, spans::JOURNAL, ticket = tracing::field::Empty),
+        );
         let mut last = self
             .journal
             .last_ticket
@@ -211,6 +222,7 @@ impl Place {
             ticket: *last,
             change,
             publish,
+            trace,
         });
         *last
     }

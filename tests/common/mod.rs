@@ -1,10 +1,12 @@
 //! Client-side helpers shared by the integration test crates (`tests/service`,
 //! `tests/replicas`, `tests/durability`, `tests/security`), each of which includes this file as
-//! `mod common`, and the `redis-server` they may start (`redis`).
+//! `mod common`; the `redis-server` they may start (`redis`); and the real binary, for tests
+//! that need a process of its own (`process`).
 
 // Each crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod process;
 pub mod redis;
 
 use std::net::SocketAddr;

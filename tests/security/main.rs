@@ -9,7 +9,6 @@ mod hostile;
 mod keys;
 mod limits;
 mod peers;
-mod process;
 mod shutdown;
 #[allow(dead_code)]
 #[path = "../service/support.rs"]

@@ -14,7 +14,7 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
-use crate::process::Chessd;
+use crate::common::process::Chessd;
 use crate::support::{self, next_event, watch};
 
 /// SIGTERM: health turns NOT_SERVING at once (a health Watch stream is told), while calls and

@@ -465,6 +465,8 @@ async fn cors_follows_the_flag() {
         "x-grpc-web",
         "x-user-agent",
         "authorization",
+        "traceparent",
+        "tracestate",
     ] {
         assert!(allowed.contains(h), "{h} not in {allowed}");
     }

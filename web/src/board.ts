@@ -3,7 +3,7 @@
 // shapes are drawn here from scratch (simple geometric figures on a 100 x 100 square), so the
 // page ships no third-party artwork and fetches nothing.
 
-import { type Board, FILES, squareName, uciSquares } from "./chess.js";
+import { type Board, FILES, squareName } from "./chess.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -78,7 +78,7 @@ function el(tag: string, attrs: Record<string, string | number>): SVGElement {
 }
 
 /** One piece as a group positioned at (x, y) in board units (100 per square). */
-function pieceNode(piece: string, x: number, y: number): SVGElement {
+export function pieceNode(piece: string, x: number, y: number): SVGElement {
   const kind = piece.toLowerCase();
   const white = piece !== kind;
   const g = el("g", {
@@ -89,6 +89,12 @@ function pieceNode(piece: string, x: number, y: number): SVGElement {
   for (const [tag, attrs] of SHAPES[kind] ?? []) g.append(el(tag, { ...attrs, class: "body" }));
   for (const [tag, attrs] of DETAIL[kind] ?? []) g.append(el(tag, { ...attrs, class: "detail" }));
   return g;
+}
+
+/** "knight" for "n", "knights" for two. */
+export function roleName(role: string, count = 1): string {
+  const name = PIECE_NAMES[role.toLowerCase()] ?? "piece";
+  return count === 1 ? name : `${name}s`;
 }
 
 /** "white knight" for "N". */
@@ -116,16 +122,19 @@ export function describeBoard(board: Board): string {
   return sides.join(". ");
 }
 
+/** How a target square is marked: a dot, a ring round a piece taken, a ring round the rook. */
+export type TargetKind = "move" | "capture" | "castle";
+
 /** What is marked on the board besides the pieces. */
 export interface BoardMarks {
-  /** The last move (UCI), highlighted. */
-  lastMove?: string | null;
+  /** The last move's squares, highlighted (a drop has one). */
+  highlight?: readonly number[];
   /** The king in check: "K" or "k". */
   check?: "K" | "k" | null;
   /** The square of the piece the player picked up. */
   selected?: number | null;
-  /** Where the picked piece may go; true for a capture. */
-  targets?: ReadonlyMap<number, boolean>;
+  /** Where the picked piece may go. */
+  targets?: ReadonlyMap<number, TargetKind>;
   /** The keyboard's square, while the board has the focus. */
   cursor?: number | null;
 }
@@ -146,7 +155,7 @@ export function squareAt(svg: Element, clientX: number, clientY: number, flipped
   return flipped ? row * 8 + (7 - col) : (7 - row) * 8 + col;
 }
 
-/** A piece on its own, for buttons (the promotion picker). */
+/** A piece on its own, for buttons (the promotion picker, the pockets). */
 export function pieceIcon(piece: string): SVGElement {
   const svg = el("svg", { viewBox: "0 0 100 100", class: "piece-icon", "aria-hidden": "true" });
   svg.append(pieceNode(piece, 0, 0));
@@ -162,7 +171,7 @@ export function drawBoard(board: Board, flipped: boolean, marks: BoardMarks = {}
     "aria-label": describeBoard(board),
   });
   const at = (index: number) => squareOrigin(index, flipped);
-  const highlight = marks.lastMove ? uciSquares(marks.lastMove) : null;
+  const highlight = marks.highlight ?? [];
   for (let i = 0; i < 64; i++) {
     const [x, y] = at(i);
     const light = (i % 8) % 2 !== Math.floor(i / 8) % 2;
@@ -176,8 +185,10 @@ export function drawBoard(board: Board, flipped: boolean, marks: BoardMarks = {}
         "data-square": squareName(i),
       }),
     );
-    if (highlight && (i === highlight.from || i === highlight.to)) {
-      svg.append(el("rect", { x, y, width: 100, height: 100, class: "sq last" }));
+    if (highlight.includes(i)) {
+      svg.append(
+        el("rect", { x, y, width: 100, height: 100, class: "sq last", "data-last": squareName(i) }),
+      );
     }
     if (i === marks.selected) {
       svg.append(el("rect", { x, y, width: 100, height: 100, class: "sq selected" }));
@@ -205,19 +216,19 @@ export function drawBoard(board: Board, flipped: boolean, marks: BoardMarks = {}
     node.setAttribute("data-square", squareName(i));
     svg.append(node);
   });
-  for (const [i, capture] of marks.targets ?? []) {
+  for (const [i, kind] of marks.targets ?? []) {
     const [x, y] = at(i);
     const square = squareName(i);
     svg.append(
-      capture
-        ? el("circle", {
+      kind === "move"
+        ? el("circle", { cx: x + 50, cy: y + 50, r: 15, class: "target", "data-target": square })
+        : el("circle", {
             cx: x + 50,
             cy: y + 50,
             r: 44,
-            class: "target capture",
+            class: `target ${kind}`,
             "data-target": square,
-          })
-        : el("circle", { cx: x + 50, cy: y + 50, r: 15, class: "target", "data-target": square }),
+          }),
     );
   }
   if (marks.cursor !== null && marks.cursor !== undefined) {

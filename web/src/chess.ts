@@ -1,7 +1,7 @@
-// Positions for drawing only: FEN placement parsing and playing a move from the server's list
-// (the server enforces the rules; the page needs the board after each ply to step through a
-// game whose snapshot lists moves but not the positions between them, and the board after the
-// player's own move while the server has not answered yet).
+// Positions as the server's FEN gives them, for drawing: the placement, Crazyhouse's pockets,
+// Three-check's counters, the side to move and the half-move clock; and what a UCI move names
+// (its squares, a drop, a castling's king and rook). The page applies no rules: every position
+// it draws is a FEN the server sent, except two sketches named as such (`sketch`).
 
 /** A piece as FEN writes it: "K", "q", ... (upper case White). */
 export type Piece = string;
@@ -11,11 +11,40 @@ export type Board = Piece[];
 
 export const FILES = "abcdefgh";
 
+/** The pieces a Crazyhouse pocket can hold, in the order the page shows them. */
+export const POCKET_ROLES = ["p", "n", "b", "r", "q"] as const;
+export type PocketRole = (typeof POCKET_ROLES)[number];
+
+/** How many of each piece one side holds to drop. */
+export type Pocket = Record<PocketRole, number>;
+
+export interface Sides<T> {
+  white: T;
+  black: T;
+}
+
+/** The checks a Three-check game is won with. */
+export const CHECKS_TO_WIN = 3;
+
+/** One position, as its FEN says. */
+export interface Position {
+  board: Board;
+  /** Crazyhouse: the pieces each side may drop; null in the other variants. */
+  pockets: Sides<Pocket> | null;
+  /** Three-check: the checks each side has still to give to win; null in the other variants. */
+  checksLeft: Sides<number> | null;
+  /** Crazyhouse: the squares of promoted pieces (marked `~`), ascending. */
+  promoted: number[];
+  whiteToMove: boolean;
+  /** Plies since the last capture or pawn move. */
+  halfmoves: number;
+}
+
 /** The square index of "e4", or -1. */
 export function squareIndex(name: string): number {
   const file = FILES.indexOf(name[0] ?? "");
   const rank = Number(name[1]) - 1;
-  if (file < 0 || !(rank >= 0 && rank < 8)) return -1;
+  if (name.length !== 2 || file < 0 || !(rank >= 0 && rank < 8)) return -1;
   return rank * 8 + file;
 }
 
@@ -23,15 +52,42 @@ export function squareName(index: number): string {
   return FILES[index % 8] + String(Math.floor(index / 8) + 1);
 }
 
-/** The piece placement of a FEN (its first field). Throws on a malformed placement. */
-export function parseFen(fen: string): Board {
-  const placement = fen.trim().split(/\s+/)[0] ?? "";
-  const ranks = placement.split("/");
+export const isWhite = (piece: Piece) => piece !== "" && piece === piece.toUpperCase();
+
+export function emptyPocket(): Pocket {
+  return { p: 0, n: 0, b: 0, r: 0, q: 0 };
+}
+
+/**
+ * The board field of a FEN: the placement, with Crazyhouse's pockets in brackets
+ * (`.../RNBQKBNR[Qp]`) or as a ninth rank (`.../RNBQKBNR/Qp`), and promoted pieces marked `~`
+ * (a promoted piece captured joins a pocket as a pawn). Throws on a malformed field.
+ */
+function parseBoardField(field: string): {
+  board: Board;
+  pockets: Sides<Pocket> | null;
+  promoted: number[];
+} {
+  let placement = field;
+  let pocketText: string | null = null;
+  const open = field.indexOf("[");
+  if (open >= 0) {
+    if (!field.endsWith("]")) throw new Error(`bad FEN pockets: ${field}`);
+    pocketText = field.slice(open + 1, -1);
+    placement = field.slice(0, open);
+  }
+  let ranks = placement.split("/");
+  if (ranks.length === 9 && pocketText === null) {
+    pocketText = ranks[8] ?? "";
+    ranks = ranks.slice(0, 8);
+  }
   if (ranks.length !== 8) throw new Error(`bad FEN placement: ${placement}`);
   const board: Board = new Array<Piece>(64).fill("");
+  const promoted: number[] = [];
   ranks.forEach((row, i) => {
     const rank = 7 - i;
     let file = 0;
+    let last = "";
     for (const ch of row) {
       if (/[1-8]/.test(ch)) {
         file += Number(ch);
@@ -39,52 +95,201 @@ export function parseFen(fen: string): Board {
         if (file > 7) throw new Error(`bad FEN rank: ${row}`);
         board[rank * 8 + file] = ch;
         file += 1;
+      } else if (ch === "~" && /[pnbrqkPNBRQK]/.test(last)) {
+        promoted.push(rank * 8 + file - 1);
       } else {
         throw new Error(`bad FEN character: ${ch}`);
       }
+      last = ch;
     }
     if (file !== 8) throw new Error(`bad FEN rank: ${row}`);
   });
-  return board;
-}
-
-/** The from and to squares of a UCI move ("e2e4", "e7e8q"), or null. */
-export function uciSquares(uci: string): { from: number; to: number } | null {
-  const from = squareIndex(uci.slice(0, 2));
-  const to = squareIndex(uci.slice(2, 4));
-  return from < 0 || to < 0 ? null : { from, to };
+  promoted.sort((a, b) => a - b);
+  if (pocketText === null) return { board, pockets: null, promoted };
+  const pockets = { white: emptyPocket(), black: emptyPocket() };
+  for (const ch of pocketText) {
+    if (ch === "-") continue;
+    const role = ch.toLowerCase() as PocketRole;
+    if (!POCKET_ROLES.includes(role)) throw new Error(`bad FEN pocket piece: ${ch}`);
+    pockets[isWhite(ch) ? "white" : "black"][role] += 1;
+  }
+  return { board, pockets, promoted };
 }
 
 /**
- * The board after a legal UCI move: castling as the king's two-square move (the rook jumps
- * too), en passant (a pawn moving diagonally to an empty square takes the pawn beside it),
- * promotion (the fifth character).
+ * A position from its FEN: six fields, with Three-check's counter either as the checks left
+ * before the clocks (`3+3 0 1`, as chessd writes it) or as the checks given after them
+ * (`0 1 +0+0`, lichess). Throws on a malformed board field.
  */
-export function playUci(board: Board, uci: string): Board {
-  const squares = uciSquares(uci);
-  if (!squares) return board;
-  const { from, to } = squares;
-  const next = board.slice();
-  const piece = next[from] ?? "";
-  const white = piece === piece.toUpperCase();
-  next[from] = "";
-  if (piece.toLowerCase() === "p" && from % 8 !== to % 8 && next[to] === "") {
-    next[to - (white ? 8 : -8)] = "";
+export function parseFen(fen: string): Position {
+  const fields = fen.trim().split(/\s+/);
+  const { board, pockets, promoted } = parseBoardField(fields[0] ?? "");
+  let checksLeft: Sides<number> | null = null;
+  const clocks: string[] = [];
+  for (const f of fields.slice(4)) {
+    const left = /^(\d+)\+(\d+)$/.exec(f);
+    const given = /^\+(\d+)\+(\d+)$/.exec(f);
+    if (left) checksLeft = { white: Number(left[1]), black: Number(left[2]) };
+    else if (given)
+      checksLeft = {
+        white: CHECKS_TO_WIN - Number(given[1]),
+        black: CHECKS_TO_WIN - Number(given[2]),
+      };
+    else clocks.push(f);
   }
-  if (piece.toLowerCase() === "k" && Math.abs((from % 8) - (to % 8)) === 2) {
-    const rank = Math.floor(from / 8) * 8;
-    const kingside = to % 8 > from % 8;
-    const rookFrom = rank + (kingside ? 7 : 0);
-    const rookTo = rank + (kingside ? 5 : 3);
-    next[rookTo] = next[rookFrom] ?? "";
-    next[rookFrom] = "";
+  const halfmoves = Number(clocks[0]);
+  return {
+    board,
+    pockets,
+    checksLeft,
+    promoted,
+    whiteToMove: fields[1] !== "b",
+    halfmoves: Number.isInteger(halfmoves) && halfmoves >= 0 ? halfmoves : 0,
+  };
+}
+
+/** What a UCI move names: a piece's squares ("e2e4", "e7e8q"), or a drop ("N@f3"). */
+export type UciParts =
+  | { kind: "move"; from: number; to: number; promotion: string }
+  | { kind: "drop"; role: PocketRole; to: number };
+
+export function parseUci(uci: string): UciParts | null {
+  const drop = /^([PNBRQ])@([a-h][1-8])$/.exec(uci);
+  if (drop?.[1] && drop[2]) {
+    return { kind: "drop", role: drop[1].toLowerCase() as PocketRole, to: squareIndex(drop[2]) };
   }
-  const promotion = uci[4];
-  next[to] = promotion ? (white ? promotion.toUpperCase() : promotion.toLowerCase()) : piece;
-  return next;
+  const from = squareIndex(uci.slice(0, 2));
+  const to = squareIndex(uci.slice(2, 4));
+  if (from < 0 || to < 0 || uci.length > 5) return null;
+  return { kind: "move", from, to, promotion: uci.slice(4) };
+}
+
+/** A castling move's squares: where the king and the rook stand and where they land. */
+export interface Castling {
+  king: number;
+  kingTo: number;
+  rook: number;
+  rookTo: number;
+}
+
+/**
+ * The squares of a castling move (its SAN is `O-O` or `O-O-O`), played on `board`. Castling
+ * ends on the standard squares in every variant: the king on the g or c file, the rook beside
+ * it on the f or d file. UCI writes it as the king's two-square move in standard chess
+ * (`e1g1`, the rook in the corner) and as the king taking its own rook in Chess960 (`e1h1`).
+ * Null for any other move.
+ */
+export function castlingOf(board: Board, uci: string, san: string): Castling | null {
+  const kind = san.replace(/[+#]+$/, "");
+  if (kind !== "O-O" && kind !== "O-O-O") return null;
+  const parts = parseUci(uci);
+  if (parts?.kind !== "move") return null;
+  const long = kind === "O-O-O";
+  const rank = Math.floor(parts.from / 8) * 8;
+  const king = board[parts.from] ?? "";
+  const onTarget = board[parts.to] ?? "";
+  const ownRook =
+    onTarget.toLowerCase() === "r" && king !== "" && isWhite(onTarget) === isWhite(king);
+  return {
+    king: parts.from,
+    kingTo: rank + (long ? 2 : 6),
+    rook: ownRook ? parts.to : rank + (long ? 0 : 7),
+    rookTo: rank + (long ? 3 : 5),
+  };
+}
+
+/**
+ * The squares a move's highlight marks: a drop's target only; a castling's king from and to
+ * (the rook's when the king stays put, as it may in Chess960); otherwise from and to. `board`
+ * is the position the move was played in (for castling), when known.
+ */
+export function moveSquares(uci: string, san: string, before: Board | null): number[] {
+  const parts = parseUci(uci);
+  if (!parts) return [];
+  if (parts.kind === "drop") return [parts.to];
+  const c = before ? castlingOf(before, uci, san) : null;
+  if (c) return c.king !== c.kingTo ? [c.king, c.kingTo] : [c.rook, c.rookTo];
+  return [parts.from, parts.to];
+}
+
+function copyPockets(p: Sides<Pocket> | null): Sides<Pocket> | null {
+  return p ? { white: { ...p.white }, black: { ...p.black } } : null;
+}
+
+/**
+ * A sketch of the position after `uci` (SAN `san`), drawn from the move alone: the piece moves
+ * (promoted if the move says so), a dropped piece leaves its pocket for its square, a castling
+ * king and rook land on their squares, a pawn taken en passant goes, a piece taken joins the
+ * taker's pocket where there are pockets (a promoted one as a pawn), and a check the SAN marks
+ * counts where checks are counted. Nothing else: no Atomic explosion. The page draws it only
+ * where the server has sent no position: the player's own move until the server answers (its
+ * FEN replaces the sketch), and the first move of a game the page joined later, which no call
+ * of the API returns (for a variant's usual start, the sketch is that position exactly).
+ */
+export function sketch(pos: Position, uci: string, san: string): Position {
+  const parts = parseUci(uci);
+  if (!parts) return pos;
+  const board = pos.board.slice();
+  const pockets = copyPockets(pos.pockets);
+  let promoted = pos.promoted;
+  const white = pos.whiteToMove;
+  if (parts.kind === "drop") {
+    board[parts.to] = white ? parts.role.toUpperCase() : parts.role;
+    const side = pockets?.[white ? "white" : "black"];
+    if (side) side[parts.role] = Math.max(0, side[parts.role] - 1);
+  } else {
+    const c = castlingOf(pos.board, uci, san);
+    if (c) {
+      const king = board[c.king] ?? "";
+      const rook = board[c.rook] ?? "";
+      board[c.king] = "";
+      board[c.rook] = "";
+      board[c.kingTo] = king;
+      board[c.rookTo] = rook;
+    } else {
+      const { from, to, promotion } = parts;
+      const piece = board[from] ?? "";
+      board[from] = "";
+      let taken = board[to] ?? "";
+      if (taken !== "" && isWhite(taken) === white) taken = "";
+      if (piece.toLowerCase() === "p" && from % 8 !== to % 8 && board[to] === "") {
+        taken = "p";
+        board[to + (isWhite(piece) ? -8 : 8)] = "";
+      }
+      const mine = pockets?.[white ? "white" : "black"];
+      if (mine && taken !== "") {
+        const role = promoted.includes(to) ? "p" : (taken.toLowerCase() as PocketRole);
+        if (POCKET_ROLES.includes(role)) mine[role] += 1;
+      }
+      board[to] = promotion ? (isWhite(piece) ? promotion.toUpperCase() : promotion) : piece;
+      // Crazyhouse marks a promoted piece, wherever it goes.
+      const marked = pockets !== null && (promotion !== "" || promoted.includes(from));
+      promoted = promoted.filter((sq) => sq !== from && sq !== to);
+      if (marked) promoted = [...promoted, to].sort((a, b) => a - b);
+    }
+  }
+  let checksLeft = pos.checksLeft;
+  if (checksLeft && /[+#]$/.test(san)) {
+    const side = white ? "white" : "black";
+    checksLeft = { ...checksLeft, [side]: Math.max(0, checksLeft[side] - 1) };
+  }
+  return { ...pos, board, pockets, promoted, checksLeft, whiteToMove: !white };
 }
 
 /** Whether two boards hold the same pieces on the same squares. */
 export function samePlacement(a: Board, b: Board): boolean {
   return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+/**
+ * Whether two positions are alike in all the FEN says that makes a repetition but castling and
+ * en passant rights: the placement, and the variants' own state (Crazyhouse's pockets and
+ * promoted pieces, Three-check's checks left).
+ */
+export function sameStanding(a: Position, b: Position): boolean {
+  return (
+    samePlacement(a.board, b.board) &&
+    JSON.stringify([a.pockets, a.checksLeft, a.promoted]) ===
+      JSON.stringify([b.pockets, b.checksLeft, b.promoted])
+  );
 }

@@ -1,32 +1,43 @@
 // The game view (`#/game/<id>`): the board, clocks, moves and result of one game, live over
-// WatchGame (resumed from the last seq after a drop, restarted from a snapshot after a gap).
-// With a seat (see seat.ts) the same view is the player's: the board from the player's side,
-// moves by click, drag, keyboard or typing (input.ts), the buttons that apply (actions.ts),
-// and the player's own move shown at once, then confirmed by the stream or taken back with the
-// server's reason.
+// WatchGame (resumed from the last seq after a drop, restarted from a snapshot after a gap),
+// with what its variant keeps off the board (pockets, pocket.ts; checks given, clock.ts). Each
+// position drawn is the server's FEN; those a snapshot does not carry come from a replay of the
+// game's events (history.ts). The elements are laid out in layout.ts. With a seat (see
+// seat.ts) the same view is the player's: the board from the player's side, moves by click,
+// drag, keyboard or typing (input.ts), drops from the pocket, the buttons that apply
+// (actions.ts), and the player's own move shown at once, then confirmed by the stream or taken
+// back with the server's reason.
 
 import { type ActionView, ActionBar } from "./actions.js";
 import { client } from "./api.js";
 import { type BoardMarks, drawBoard } from "./board.js";
-import { type Board, playUci, uciSquares } from "./chess.js";
-import { h, sleep } from "./dom.js";
+import { renderClock } from "./clock.js";
+import { type Position, moveSquares, parseFen, sketch } from "./chess.js";
 import {
   Color,
   GameStatus,
   type MoveNotation,
   type WatchGameResponse,
 } from "./gen/chessd/v1/chessd_pb.js";
-import { MoveInput, typedMove } from "./input.js";
+import { fillPositions } from "./history.js";
+import { MoveInput } from "./input.js";
+import { type Step, gameLayout } from "./layout.js";
 import { renderMoves } from "./movelist.js";
+import { typedMove } from "./moves.js";
+import { PocketStrips } from "./pocket.js";
 import { refusal, refusalText } from "./refusal.js";
 import { Seat, type SeatLink, forgetSeat } from "./seat.js";
-import { type ClockState, type GameState, applyEvent, plyOf, tsMs, turnOf } from "./state.js";
-import { colorName, formatClock, outcomeText, variantName } from "./text.js";
+import {
+  type GameState,
+  applyEvent,
+  current,
+  missingPositions,
+  plyOf,
+  tsMs,
+  turnOf,
+} from "./state.js";
+import { colorName, gameTitle, outcomeText, seatText } from "./text.js";
 import { type Connection, follow } from "./watch.js";
-
-/** How long to wait before asking again for legal moves a lagging replica did not have yet. */
-const LEGAL_RETRY_MS = 200;
-const LEGAL_ATTEMPTS = 25;
 
 /** The connection line and its `data-state` (the stylesheet colours "Reconnecting…"). */
 const CONNECTION_TEXT: Record<Connection["kind"], [string, string]> = {
@@ -37,11 +48,13 @@ const CONNECTION_TEXT: Record<Connection["kind"], [string, string]> = {
   private: ["Private", "private"],
 };
 
-/** The player's move while the server has not shown it yet. */
+/** The player's move while the stream has not shown it yet. */
 interface Pending {
   /** Plies played when it was sent. */
   ply: number;
   move: MoveNotation;
+  /** The server's FEN after it, once SubmitMove answered; till then the page's sketch. */
+  fen: string | null;
 }
 
 export async function showGame(
@@ -70,70 +83,23 @@ export async function showGame(
         ? "Checking your seat…"
         : "";
   let pending: Pending | null = null;
+  /** WatchGame for this game, with the seat's token where there is one. */
+  const openStream = (afterSeq: bigint, streamSignal: AbortSignal) =>
+    seat
+      ? seat.watch(afterSeq, streamSignal)
+      : client.watchGame({ gameId: id, afterSeq }, { signal: streamSignal });
   /** GetGame for the legal moves is under way. */
   let fetchingLegal = false;
   /** The ply whose legal moves GetGame failed to get: not asked again until the game moves. */
   let legalFailedAt = -1;
 
-  const title = h("h2", { id: "game-title" }, `Game ${id}`);
-  const seatLine = h("p", { id: "seat", class: "seat", role: "status" });
-  const boardBox = h("div", { class: "board-box", id: "board" });
-  const clockTop = h("div", { class: "clock", id: "clock-top" });
-  const clockBottom = h("div", { class: "clock", id: "clock-bottom" });
-  const result = h("p", { id: "result", class: "result", role: "status" });
-  const offer = h("p", { id: "draw-offer", class: "offer", role: "status" });
-  const conn = h("p", { id: "connection", class: "connection", role: "status" });
-  const moves = h("ol", { id: "moves", class: "moves", "aria-label": "Moves" });
-  const announce = h("p", { class: "visually-hidden", "aria-live": "polite" });
-  const playMessage = h("p", { id: "play-message", class: "play-message", role: "alert" });
-  const flip = h("button", { type: "button", id: "flip", "aria-pressed": "false" }, "Flip board");
-  const nav = (label: string, text: string, go: () => void) => {
-    const b = h("button", { type: "button", "aria-label": label, title: label }, text);
-    b.addEventListener("click", go);
-    return b;
-  };
-  const controls = h(
-    "div",
-    { class: "controls" },
-    nav("First position", "«", () => step("first")),
-    nav("Previous move", "‹", () => step("prev")),
-    nav("Next move", "›", () => step("next")),
-    nav("Latest move", "»", () => step("last")),
-    flip,
-  );
-  const moveText = h("input", {
-    id: "move-input",
-    name: "move",
-    autocomplete: "off",
-    spellcheck: "false",
-    autocapitalize: "off",
-    placeholder: "e4, Nf3, O-O",
-  });
-  const moveForm = h(
-    "form",
-    { id: "move-form", class: "move-form" },
-    h("label", { for: "move-input" }, "Type a move"),
-    moveText,
-    h("button", { type: "submit" }, "Play"),
-  );
-  moveForm.hidden = true;
   const say = (text: string) => {
-    playMessage.textContent = text;
+    view.playMessage.textContent = text;
   };
   const bar = seat ? new ActionBar(seat, signal, say) : null;
-  const sideCol = h("div", { class: "side-col" }, seatLine, conn, result, offer);
-  if (bar) sideCol.append(bar.element, moveForm, playMessage);
-  sideCol.append(moves, announce);
-  main.append(
-    h("p", {}, h("a", { href: "#/" }, "← All games")),
-    title,
-    h(
-      "div",
-      { class: "game" },
-      h("div", { class: "board-col" }, clockTop, boardBox, clockBottom, controls),
-      sideCol,
-    ),
-  );
+  const view = gameLayout(main, id, bar?.element ?? null, (where) => step(where));
+  const { title, seatLine, boardBox, clockTop, clockBottom, pocketTop, pocketBottom } = view;
+  const { boardNote, result, offer, conn, moves, announce, flip, moveText, moveForm } = view;
 
   const plies = () => (state ? plyOf(state) : 0);
   const shown = () => (viewPly === null ? plies() : Math.min(viewPly, plies()));
@@ -144,28 +110,37 @@ export async function showGame(
   const canMove = () =>
     !!seat && myTurn() && viewPly === null && pending === null && state?.legal?.ply === plies();
 
-  /** The board on the screen, with the player's unanswered move on it. */
-  function displayed(): { board: Board; lastMove: string | null; san: string } {
+  /**
+   * The position on the screen (null while the replay has not brought it), with the player's
+   * unanswered move on it: the server's FEN once SubmitMove answered, the page's sketch before.
+   */
+  function displayed(): { position: Position | null; highlight: number[]; san: string } {
     const s = state as GameState;
     const at = shown();
     if (pending && viewPly === null && pending.ply === plies()) {
+      const before = current(s);
       return {
-        board: playUci(s.boards[at] as Board, pending.move.uci),
-        lastMove: pending.move.uci,
+        position: pending.fen
+          ? parseFen(pending.fen)
+          : sketch(before, pending.move.uci, pending.move.san),
+        highlight: moveSquares(pending.move.uci, pending.move.san, before.board),
         san: pending.move.san,
       };
     }
+    const uci = at > 0 ? (s.ucis[at - 1] ?? "") : "";
+    const san = at > 0 ? (s.sans[at - 1] ?? "") : "";
+    const before = at > 0 ? (s.positions[at - 1] ?? null) : null;
     return {
-      board: s.boards[at] as Board,
-      lastMove: at > 0 ? (s.ucis[at - 1] ?? null) : null,
-      san: at > 0 ? (s.sans[at - 1] ?? "") : "",
+      position: s.positions[at] ?? null,
+      highlight: uci ? moveSquares(uci, san, before?.board ?? null) : [],
+      san,
     };
   }
 
   const input = seat
     ? new MoveInput(boardBox, {
-        board: () => (canMove() && state ? (state.boards[plies()] as Board) : null),
-        shown: () => (state ? displayed().board : []),
+        board: () => (canMove() && state ? current(state).board : null),
+        shown: () => (state ? (displayed().position?.board ?? []) : []),
         legal: () => state?.legal?.moves ?? [],
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
@@ -173,6 +148,7 @@ export async function showGame(
         redraw: (moved) => {
           if (moved) boardKey = "";
           renderBoard();
+          renderSides();
         },
         announce: (text) => {
           announce.textContent = text;
@@ -180,6 +156,8 @@ export async function showGame(
       })
     : null;
   if (input) {
+    input.attachPocket(pocketTop);
+    input.attachPocket(pocketBottom);
     boardBox.tabIndex = 0;
     boardBox.setAttribute(
       "aria-label",
@@ -187,7 +165,7 @@ export async function showGame(
     );
   }
 
-  function step(where: "first" | "prev" | "next" | "last"): void {
+  function step(where: Step): void {
     if (!state) return;
     const at = shown();
     const target =
@@ -220,13 +198,19 @@ export async function showGame(
       say(`It is not your turn: ${colorName(turnOf(state))} is to move.`);
       return;
     }
-    if (!canMove()) {
-      say(pending ? "Your last move has not been answered yet." : "Go to the latest move to play.");
+    if (pending) {
+      say("Your last move has not been answered yet.");
+      return;
+    }
+    if (viewPly !== null) {
+      say("Go to the latest move to play.");
       return;
     }
     moveText.value = "";
-    // A text that names no legal move goes to the server anyway: its refusal says what is wrong.
-    const m = typedMove(text, state.legal?.moves ?? []);
+    // A text that names no legal move, or typed before this ply's legal moves came, goes to the
+    // server as typed: it plays it, or its refusal says what is wrong.
+    const legal = state.legal?.ply === plies() ? state.legal.moves : [];
+    const m = typedMove(text, legal, current(state).board);
     void submit(m, m ? m.uci : text);
   });
   const onKey = (e: KeyboardEvent) => {
@@ -260,13 +244,18 @@ export async function showGame(
   async function submit(move: MoveNotation | null, text: string): Promise<void> {
     if (!state || !seat) return;
     const ply = plies();
-    pending = move ? { ply, move } : null;
+    pending = move ? { ply, move, fen: null } : null;
     say("");
     render();
     try {
-      await seat.submitMove(text, ply, signal, () =>
+      const answer = await seat.submitMove(text, ply, signal, () =>
         say("No answer from chessd yet: sending your move again (it can only be played once)…"),
       );
+      // The server's position replaces the sketch until the stream shows the move.
+      const fen = answer.game?.fen;
+      if (pending?.ply === ply && answer.move?.uci === pending.move.uci && fen) {
+        if (answer.game?.ply === ply + 1) pending.fen = fen;
+      }
       say("");
     } catch (e) {
       if (signal.aborted) return;
@@ -286,20 +275,11 @@ export async function showGame(
     fetchingLegal = true;
     const asked = plies();
     try {
-      for (let attempt = 1; ; attempt++) {
-        const g = await seat.game(signal);
-        if (!state || signal.aborted) break;
-        if (g && g.ply >= plies()) {
-          state.legal = { ply: g.ply, moves: g.legalMoves };
-          break;
-        }
-        // A replica behind the stream's: ask again, a few times.
-        if (attempt === LEGAL_ATTEMPTS) {
-          legalFailedAt = asked;
-          say("The server has not caught up with this game yet: reload the page to play on.");
-          break;
-        }
-        await sleep(LEGAL_RETRY_MS, signal);
+      const g = await seat.gameAtLeast(plies, signal);
+      if (g && state) state.legal = { ply: g.ply, moves: g.legalMoves };
+      else if (!signal.aborted) {
+        legalFailedAt = asked;
+        say("The server has not caught up with this game yet: reload the page to play on.");
       }
     } catch (e) {
       if (!signal.aborted) {
@@ -312,59 +292,93 @@ export async function showGame(
     render();
   }
 
-  function clockMs(c: ClockState, side: Color): number {
-    const base = side === Color.WHITE ? c.white : c.black;
-    if (c.running !== side) return base;
-    return Math.max(0, base - (Date.now() + offset - c.readAt));
-  }
-
   function renderClocks(): void {
+    if (!state) return;
+    const s = state;
     const bottomColor = blackBelow() ? Color.BLACK : Color.WHITE;
+    const left = displayed().position?.checksLeft ?? null;
     for (const [node, side] of [
       [clockBottom, bottomColor],
       [clockTop, bottomColor === Color.WHITE ? Color.BLACK : Color.WHITE],
     ] as const) {
       const white = side === Color.WHITE;
-      const name = state ? (white ? state.white : state.black) || colorName(side) : "";
-      const c = state?.clocks;
-      const time = c ? formatClock(clockMs(c, side)) : "–";
-      node.dataset.color = white ? "white" : "black";
-      node.classList.toggle("running", !!c && c.running === side);
-      // Where a player's presence (issue 18) will show, beside the name.
-      node.replaceChildren(
-        h(
-          "span",
-          { class: "name" },
-          h("span", { class: `swatch ${white ? "white" : "black"}` }),
-          name,
-          side === color ? h("span", { class: "you" }, " (you)") : "",
-        ),
-        h("span", { class: "time", "data-clock": white ? "white" : "black" }, time),
-      );
+      renderClock(node, {
+        side,
+        name: white ? s.white : s.black,
+        you: side === color,
+        clocks: s.clocks,
+        serverNow: Date.now() + offset,
+        checksLeft: left ? (white ? left.white : left.black) : null,
+      });
     }
   }
 
   /** The board's last drawing, to redraw only what changed (a drag survives other events). */
   let boardKey = "";
+  const pocketStrips = new PocketStrips(pocketTop, pocketBottom);
+
+  /** Crazyhouse's pockets of the position shown, each beside its side of the board. */
+  function renderSides(): void {
+    if (!state) return;
+    pocketStrips.update({
+      pockets: displayed().position?.pockets ?? null,
+      bottomWhite: !blackBelow(),
+      own: seat && color !== null ? color === Color.WHITE : null,
+      legal: canMove() ? (state.legal?.moves ?? []) : [],
+      picked: input?.marks().pocketRole ?? null,
+    });
+  }
+
+  /** The snapshot whose positions are being replayed (or were), and whether that failed. */
+  let historyOf: GameState | null = null;
+  let historyFailed = false;
+
+  /** Fetches the positions a snapshot lists only as moves (see history.ts). */
+  async function loadHistory(): Promise<void> {
+    const s = state;
+    if (!s || historyOf === s || !missingPositions(s) || s.lastSeq < 2n) return;
+    historyOf = s;
+    historyFailed = false;
+    const found = await fillPositions(s, openStream, signal, () => state === s);
+    if (found === "stale") return;
+    historyFailed = found === "failed";
+    boardKey = "";
+    render();
+  }
 
   function renderBoard(): void {
     if (!state) return;
     const at = shown();
-    const { board, lastMove, san } = displayed();
+    const { position, highlight, san } = displayed();
+    const board = position?.board ?? new Array<string>(64).fill("");
     // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
-    const moved = lastMove ? uciSquares(lastMove) : null;
-    const mover = moved ? (board[moved.to] ?? "") : "";
-    const check = /[+#]$/.test(san) && mover ? (mover === mover.toUpperCase() ? "k" : "K") : null;
-    const marks: BoardMarks = { lastMove, check, ...(input?.marks() ?? {}) };
+    const check =
+      /[+#]$/.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
+    const picked = input?.marks();
+    const marks: BoardMarks = {
+      highlight,
+      check,
+      selected: picked?.selected ?? null,
+      targets: picked?.targets,
+      cursor: picked?.cursor ?? null,
+    };
     const key = JSON.stringify([
       board,
       blackBelow(),
-      marks.lastMove,
+      highlight,
       check,
       marks.selected,
       [...(marks.targets ?? [])],
       marks.cursor,
     ]);
+    // A position the replay has not brought yet (or could not) is not drawn from the rules.
+    boardNote.textContent = position
+      ? ""
+      : historyFailed
+        ? "This position could not be loaded from the server: reload the page to try again."
+        : "Loading this position from the server…";
+    if (state.sketched.has(at)) boardBox.dataset.source = "sketch";
+    else delete boardBox.dataset.source;
     boardBox.dataset.ply = String(at);
     boardBox.classList.toggle("playable", canMove());
     if (pending) boardBox.dataset.pending = pending.move.uci;
@@ -377,29 +391,26 @@ export async function showGame(
     else boardBox.prepend(svg);
   }
 
-  function seatText(s: GameState): string {
-    if (color === null) return seatNote;
-    const you = `You play ${colorName(color)}`;
-    if (s.status === GameStatus.ABORTED) return `${you} · the game was aborted`;
-    if (s.status !== GameStatus.ONGOING) {
-      const winner = s.outcome?.winner ?? Color.UNSPECIFIED;
-      return `${you} · ${winner === Color.UNSPECIFIED ? "drawn" : winner === color ? "you won" : "you lost"}`;
-    }
-    if (myTurn())
-      return `${you} · your move${viewPly !== null ? " (press End to return to the game)" : ""}`;
-    return `${you} · ${colorName(turnOf(s))} to move`;
-  }
-
   function render(): void {
     if (!state) {
       seatLine.textContent = seatNote;
       return;
     }
     const at = shown();
-    title.textContent = `${state.white || "White"} – ${state.black || "Black"} · ${variantName(state.variant)}`;
+    title.textContent = gameTitle(state.white, state.black, state.variant, state.startFen);
     renderBoard();
+    renderSides();
     renderClocks();
-    seatLine.textContent = seatText(state);
+    seatLine.textContent =
+      color === null
+        ? seatNote
+        : seatText(
+            color,
+            state.status,
+            state.outcome?.winner ?? Color.UNSPECIFIED,
+            turnOf(state),
+            viewPly !== null,
+          );
     result.textContent = state.outcome ? outcomeText(state.outcome) : "";
     offer.textContent =
       state.drawOffer !== Color.UNSPECIFIED
@@ -429,6 +440,7 @@ export async function showGame(
     }
     if (next.announce) announce.textContent = next.announce;
     render();
+    if (msg.event.case === "snapshot") void loadHistory();
   }
 
   if (seat) {
@@ -461,10 +473,7 @@ export async function showGame(
 
   await follow(
     {
-      open: (afterSeq, streamSignal) =>
-        seat
-          ? seat.watch(afterSeq, streamSignal)
-          : client.watchGame({ gameId: id, afterSeq }, { signal: streamSignal }),
+      open: openStream,
       resumeAfter: () => (!state ? 0n : state.status === GameStatus.ONGOING ? state.lastSeq : null),
       message: apply,
       restart: () => {

@@ -1,12 +1,14 @@
 // How a player picks a move on the board: click the piece then its square, or drag it; from
 // the keyboard, arrows move a cursor and Enter or Space pick; a picker offers the promotions.
-// Only the server's legal moves can be picked, and their targets are marked. Typed moves (SAN
-// or UCI) are matched against the same list.
+// In Crazyhouse a piece is picked from the player's pocket the same ways (click, drag, or
+// Enter on it) and put on a square. Only the server's legal moves can be picked (moves.ts
+// says which a pick makes), and their targets are marked.
 
-import { pieceIcon, pieceName, squareAt } from "./board.js";
-import { type Board, squareIndex, squareName } from "./chess.js";
+import { type TargetKind, pieceIcon, pieceName, pieceNode, roleName, squareAt } from "./board.js";
+import { type Board, type PocketRole, squareIndex, squareName } from "./chess.js";
 import { h } from "./dom.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
+import { type Pick, movesOf, samePick, targetKinds } from "./moves.js";
 
 /** What the input needs from the game view. */
 export interface MoveSource {
@@ -22,8 +24,8 @@ export interface MoveSource {
   /** The player chose `move` (one of `legal()`). */
   play(move: MoveNotation): void;
   /**
-   * Redraw the board with `marks()`; after a drag (`moved`) even when they are unchanged, to put
-   * the dragged piece back.
+   * Redraw the board and pockets with `marks()`; after a drag (`moved`) even when they are
+   * unchanged, to put the dragged piece back.
    */
   redraw(moved?: boolean): void;
   /** Say something to screen readers. */
@@ -42,20 +44,26 @@ const PROMOTION_NAMES: Record<string, string> = {
 /** A pointer this far (CSS px) from where it went down is dragging, not clicking. */
 const DRAG_THRESHOLD_PX = 4;
 
+/** Beyond this many targets the screen reader hears their number, not each square. */
+const TARGETS_READ_OUT = 10;
+
 interface Drag {
   pointerId: number;
-  from: number;
+  pick: Pick;
+  /** The element holding the pointer capture: the board box or a pocket. */
+  owner: HTMLElement;
   x0: number;
   y0: number;
   moving: boolean;
-  /** The press picked up the piece that was already picked: releasing without moving drops it. */
+  /** The press picked up what was already picked: releasing without moving puts it down. */
   toggle: boolean;
 }
+
 
 export class MoveInput {
   #box: HTMLElement;
   #src: MoveSource;
-  #selected: number | null = null;
+  #picked: Pick | null = null;
   #cursor: number | null = null;
   #keyboard = false;
   #drag: Drag | null = null;
@@ -73,76 +81,118 @@ export class MoveInput {
     box.addEventListener("blur", () => this.#src.redraw());
   }
 
-  /** The marks the board shows for the input now. */
-  marks(): { selected: number | null; targets: Map<number, boolean>; cursor: number | null } {
+  /**
+   * Takes the pieces of a pocket drawn in `node` (`[data-role]` buttons, see pocket.ts): a
+   * press picks one up to click or drag onto the board, Enter or Space picks it for the
+   * keyboard's cursor.
+   */
+  attachPocket(node: HTMLElement): void {
+    node.addEventListener("pointerdown", (e) => this.#pocketDown(e, node));
+    node.addEventListener("pointermove", (e) => this.#move(e));
+    node.addEventListener("pointerup", (e) => this.#up(e));
+    node.addEventListener("pointercancel", () => this.#cancel());
+    node.addEventListener("click", (e) => {
+      // A pointer's press was handled on pointerdown; `detail` is 0 for Enter and Space.
+      if (e.detail !== 0) return;
+      const role = this.#roleAt(e.target);
+      if (role) this.#pickFromPocket(role, true);
+    });
+  }
+
+  /** The marks the board shows for the input now, and the pocket piece picked. */
+  marks(): {
+    selected: number | null;
+    targets: Map<number, TargetKind>;
+    cursor: number | null;
+    pocketRole: PocketRole | null;
+  } {
     const board = this.#src.board();
-    const selected = board ? this.#selected : null;
+    const pick = board ? this.#picked : null;
     const focused = document.activeElement === this.#box && this.#keyboard;
     return {
-      selected,
-      targets: selected === null || !board ? new Map() : this.#targets(board, selected),
+      selected: pick?.kind === "square" ? pick.square : null,
+      targets: pick && board ? targetKinds(board, pick, this.#moves(board, pick)) : new Map(),
       cursor: focused ? this.#cursor : null,
+      pocketRole: pick?.kind === "pocket" ? pick.role : null,
     };
   }
 
   /** Forgets the picked piece and closes the picker (the position changed). */
   reset(): void {
-    this.#selected = null;
+    this.#picked = null;
     this.#drag = null;
     this.#closePicker();
   }
 
-  #movesFrom(from: number): MoveNotation[] {
-    const name = squareName(from);
-    return this.#src.legal().filter((m) => m.uci.startsWith(name));
-  }
-
-  #targets(board: Board, from: number): Map<number, boolean> {
-    const targets = new Map<number, boolean>();
-    const pawn = board[from]?.toLowerCase() === "p";
-    for (const m of this.#movesFrom(from)) {
-      const to = squareIndex(m.uci.slice(2, 4));
-      // En passant takes on an empty square.
-      targets.set(to, board[to] !== "" || (pawn && to % 8 !== from % 8));
-    }
-    return targets;
+  #moves(board: Board, pick: Pick): Map<number, MoveNotation[]> {
+    return movesOf(board, this.#src.legal(), pick);
   }
 
   #svg(): Element | null {
     return this.#box.querySelector("svg.board");
   }
 
+  #roleAt(target: EventTarget | null): PocketRole | null {
+    const button = (target as Element | null)?.closest<HTMLButtonElement>("button[data-role]");
+    return button && !button.disabled ? (button.dataset.role as PocketRole) : null;
+  }
+
   /** A press or Enter on `sq`: move there, pick the piece up, or put it down. */
   #act(sq: number): "moved" | "picked" | "dropped" {
     const board = this.#src.board();
     if (!board) return "dropped";
-    if (
-      this.#selected !== null &&
-      this.#selected !== sq &&
-      this.#targets(board, this.#selected).has(sq)
-    ) {
-      this.#choose(this.#selected, sq);
-      return "moved";
+    const pick = this.#picked;
+    if (pick && !samePick(pick, { kind: "square", square: sq })) {
+      const options = this.#moves(board, pick).get(sq);
+      if (options) {
+        this.#choose(options, sq);
+        return "moved";
+      }
     }
-    if (this.#movesFrom(sq).length) {
-      this.#selected = sq;
+    if (this.#moves(board, { kind: "square", square: sq }).size) {
+      this.#picked = { kind: "square", square: sq };
       this.#src.redraw();
       return "picked";
     }
-    this.#selected = null;
+    this.#picked = null;
     this.#src.redraw();
     return "dropped";
   }
 
-  /** The player moves the piece on `from` to `to`: at once, or after picking a promotion. */
-  #choose(from: number, to: number): void {
-    const options = this.#movesFrom(from).filter((m) => m.uci.slice(2, 4) === squareName(to));
+  /** The player puts the picked piece on `to`: at once, or after picking a promotion. */
+  #choose(options: MoveNotation[], to: number): void {
     if (options.length === 1 && options[0]) {
-      this.#selected = null;
+      this.#picked = null;
       this.#src.play(options[0]);
       return;
     }
     this.#openPicker(options, to);
+  }
+
+  /** Picks `role` from the player's pocket; from the keyboard, the board takes the focus. */
+  #pickFromPocket(role: PocketRole, keyboard: boolean): boolean {
+    const board = this.#src.board();
+    if (!board) return false;
+    const pick: Pick = { kind: "pocket", role };
+    const targets = this.#moves(board, pick);
+    if (!targets.size) return false;
+    this.#picked = pick;
+    if (keyboard) {
+      this.#keyboard = true;
+      this.#cursor ??= this.#home();
+      this.#box.focus();
+      const squares = [...targets.keys()].map(squareName);
+      const where =
+        squares.length > TARGETS_READ_OUT
+          ? `any of ${squares.length} squares`
+          : squares.join(", ");
+      this.#src.announce(
+        `${roleName(role)} from your pocket picked up: it can go to ${where}. ` +
+          "Arrow keys to a square, Enter to put it there, Escape to put it back.",
+      );
+    }
+    this.#src.redraw();
+    return true;
   }
 
   #openPicker(options: MoveNotation[], to: number): void {
@@ -161,7 +211,7 @@ export class MoveInput {
       );
       b.addEventListener("click", () => {
         this.#closePicker();
-        this.#selected = null;
+        this.#picked = null;
         this.#src.play(m);
       });
       return b;
@@ -191,7 +241,7 @@ export class MoveInput {
 
   #cancelPicker(): void {
     this.#closePicker();
-    this.#selected = null;
+    this.#picked = null;
     // The pawn may have been dragged to the last rank.
     this.#src.redraw(true);
     this.#box.focus();
@@ -202,6 +252,19 @@ export class MoveInput {
     this.#picker = null;
   }
 
+  #startDrag(e: PointerEvent, pick: Pick, owner: HTMLElement, toggle: boolean): void {
+    this.#drag = {
+      pointerId: e.pointerId,
+      pick,
+      owner,
+      x0: e.clientX,
+      y0: e.clientY,
+      moving: false,
+      toggle,
+    };
+    owner.setPointerCapture(e.pointerId);
+  }
+
   #down(e: PointerEvent): void {
     const svg = this.#svg();
     if (!svg || e.button !== 0 || !this.#src.board() || this.#picker) return;
@@ -210,17 +273,21 @@ export class MoveInput {
     e.preventDefault();
     // The keyboard's square stays where the keys left it.
     this.#keyboard = false;
-    const toggle = this.#selected === sq;
+    const pick: Pick = { kind: "square", square: sq };
+    const toggle = samePick(this.#picked, pick);
     if (this.#act(sq) !== "picked") return;
-    this.#drag = {
-      pointerId: e.pointerId,
-      from: sq,
-      x0: e.clientX,
-      y0: e.clientY,
-      moving: false,
-      toggle,
-    };
-    this.#box.setPointerCapture(e.pointerId);
+    this.#startDrag(e, pick, this.#box, toggle);
+  }
+
+  #pocketDown(e: PointerEvent, pocket: HTMLElement): void {
+    const role = this.#roleAt(e.target);
+    if (!role || e.button !== 0 || this.#picker) return;
+    e.preventDefault();
+    this.#keyboard = false;
+    const pick: Pick = { kind: "pocket", role };
+    const toggle = samePick(this.#picked, pick);
+    if (!this.#pickFromPocket(role, false)) return;
+    this.#startDrag(e, pick, pocket, toggle);
   }
 
   #move(e: PointerEvent): void {
@@ -230,7 +297,10 @@ export class MoveInput {
     if (!drag.moving) {
       if (Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < DRAG_THRESHOLD_PX) return;
       drag.moving = true;
-      const piece = svg.querySelector(`.piece[data-square="${squareName(drag.from)}"]`);
+      const piece =
+        drag.pick.kind === "square"
+          ? svg.querySelector(`.piece[data-square="${squareName(drag.pick.square)}"]`)
+          : pieceNode(this.#src.white() ? drag.pick.role.toUpperCase() : drag.pick.role, 0, 0);
       if (piece) {
         piece.classList.add("dragging");
         // Last in the document: drawn over the other pieces and the marks.
@@ -251,18 +321,22 @@ export class MoveInput {
     this.#drag = null;
     const sq = squareAt(svg, e.clientX, e.clientY, this.#src.flipped());
     const board = this.#src.board();
+    const from = drag.pick.kind === "square" ? drag.pick.square : -1;
     if (drag.moving) {
-      if (board && sq >= 0 && sq !== drag.from && this.#targets(board, drag.from).has(sq)) {
-        this.#choose(drag.from, sq);
+      const options =
+        board && sq >= 0 && sq !== from ? this.#moves(board, drag.pick).get(sq) : null;
+      if (options) {
+        this.#choose(options, sq);
         return;
       }
-      // Dropped off its targets: back to its square; still picked only if dropped on it.
-      if (sq !== drag.from) this.#selected = null;
+      // Dropped off its targets: back to its square (or pocket); still picked only if dropped
+      // on its own square.
+      if (sq !== from || from < 0) this.#picked = null;
       this.#src.redraw(true);
       return;
     }
     if (drag.toggle) {
-      this.#selected = null;
+      this.#picked = null;
       this.#src.redraw();
     }
   }
@@ -310,8 +384,8 @@ export class MoveInput {
         this.#src.announce("You cannot move now.");
         return;
       }
-      if (sq === this.#selected) {
-        this.#selected = null;
+      if (samePick(this.#picked, { kind: "square", square: sq })) {
+        this.#picked = null;
         this.#src.redraw();
         this.#src.announce("Put down");
         return;
@@ -319,17 +393,19 @@ export class MoveInput {
       const result = this.#act(sq);
       if (result === "picked") {
         const board = this.#src.board() ?? [];
-        const targets = [...this.#targets(board, sq).keys()].map(squareName).join(", ");
+        const targets = [...this.#moves(board, { kind: "square", square: sq }).keys()]
+          .map(squareName)
+          .join(", ");
         this.#src.announce(`${this.#describe(sq)} picked up: it can go to ${targets}`);
       } else if (result === "dropped") {
         this.#src.announce(`Nothing picked up on ${squareName(sq)}`);
       }
       return;
     }
-    if (e.key === "Escape" && this.#selected !== null) {
+    if (e.key === "Escape" && this.#picked !== null) {
       e.preventDefault();
       e.stopPropagation();
-      this.#selected = null;
+      this.#picked = null;
       this.#src.redraw();
       this.#src.announce("Put down");
     }
@@ -341,21 +417,4 @@ export class MoveInput {
     const at = this.#src.shown().indexOf(king);
     return at >= 0 ? at : this.#src.white() ? squareIndex("e1") : squareIndex("e8");
   }
-}
-
-/** SAN as a player may type it: without check marks, with "0-0" for "O-O", "e8Q" for "e8=Q". */
-function normalSan(text: string): string {
-  return text
-    .trim()
-    .replace(/[+#!?]+$/, "")
-    .replace(/0/g, "O")
-    .replace("=", "");
-}
-
-/** The legal move a typed text names (its UCI, or its SAN without check marks), or null. */
-export function typedMove(text: string, legal: readonly MoveNotation[]): MoveNotation | null {
-  const t = text.trim();
-  const uci = t.toLowerCase();
-  const san = normalSan(t);
-  return legal.find((m) => m.uci === uci) ?? legal.find((m) => normalSan(m.san) === san) ?? null;
 }

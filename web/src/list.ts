@@ -5,8 +5,8 @@ import { ConnectError } from "@connectrpc/connect";
 
 import { client } from "./api.js";
 import { h } from "./dom.js";
-import { GameStatus, type GameSummary, Variant } from "./gen/chessd/v1/chessd_pb.js";
-import { outcomeText, variantName } from "./text.js";
+import { GameStatus, type GameSummary, type Variant } from "./gen/chessd/v1/chessd_pb.js";
+import { VARIANTS, outcomeText, variantName } from "./text.js";
 
 /** How often the game list is refreshed. */
 const LIST_REFRESH_MS = 3000;
@@ -34,8 +34,7 @@ export async function showList(main: HTMLElement, signal: AbortSignal): Promise<
     "select",
     { id: "variant-filter" },
     h("option", { value: "0" }, "All variants"),
-    h("option", { value: String(Variant.CHESS) }, "Chess"),
-    h("option", { value: String(Variant.RACING_KINGS) }, "Racing Kings"),
+    ...VARIANTS.map((v) => h("option", { value: String(v) }, variantName(v))),
   );
   filter.value = sessionStorage.getItem("variant") ?? "0";
   const idInput = h("input", {

@@ -30,6 +30,9 @@ const ATTEMPT_MS = 10_000;
 const RETRY_FOR_MS = 30_000;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 2_000;
+/** How long to wait before asking again for a game a lagging replica did not have yet. */
+const LEGAL_RETRY_MS = 200;
+const LEGAL_ATTEMPTS = 25;
 
 /**
  * A move no piece can ever make in any variant (a pawn moving sideways on the first rank), so
@@ -113,6 +116,20 @@ export class Seat {
   async game(signal: AbortSignal): Promise<Game | null> {
     const r = await this.#retrying((o) => client.getGame({ gameId: this.gameId }, o), signal);
     return r.game ?? null;
+  }
+
+  /**
+   * The game once the server has it at ply `atLeast()` or later (a replica may lag behind the
+   * stream another one feeds: it is asked again, a few times), or null when it never caught up
+   * or the view closed. Throws a refusal.
+   */
+  async gameAtLeast(atLeast: () => number, signal: AbortSignal): Promise<Game | null> {
+    for (let attempt = 1; attempt <= LEGAL_ATTEMPTS && !signal.aborted; attempt++) {
+      const g = await this.game(signal);
+      if (g && g.ply >= atLeast()) return g;
+      await sleep(LEGAL_RETRY_MS, signal);
+    }
+    return null;
   }
 
   /**

@@ -1,12 +1,15 @@
 // A game as the page knows it: built from a WatchGame snapshot and kept current by the
-// stream's events, exactly (each event's seq must follow the last). The views render it; the
-// player's controls read the side to move, the legal moves and the draws that may be claimed.
-// A new event kind (takebacks, presence) is one more case in `applyEvent`.
+// stream's events, exactly (each event's seq must follow the last). Every position is the
+// server's FEN: the snapshot's start and current ones, each move event's, and those between,
+// which a snapshot lists only as moves, from a replay of the game's events (`addPositions`,
+// see history.ts). The views render it; the player's controls read the side to move, the legal
+// moves and the draws that may be claimed. A new event kind (takebacks, presence) is one more
+// case in `applyEvent`.
 
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 
-import { type Board, parseFen, playUci, samePlacement } from "./chess.js";
+import { type Position, parseFen, sameStanding, sketch } from "./chess.js";
 import {
   type Clocks,
   Color,
@@ -43,9 +46,16 @@ export interface GameState {
   black: string;
   sans: string[];
   ucis: string[];
-  /** boards[i] is the position after i plies. */
-  boards: Board[];
-  /** The server's FEN of the current position. */
+  /**
+   * positions[i] is the position after i plies, from the server's FEN; null while the page has
+   * not got it (the plies between a snapshot's start and its current position, until the
+   * replay of the game's events brings them).
+   */
+  positions: (Position | null)[];
+  /** Plies whose position is the page's sketch (see `chess.ts`), not a FEN of the server. */
+  sketched: Set<number>;
+  /** The server's FEN of the start position and of the current one. */
+  startFen: string;
   fen: string;
   status: GameStatus;
   outcome: Outcome | null;
@@ -81,10 +91,18 @@ function clockState(c: Clocks | undefined): ClockState | null {
 }
 
 export function fromSnapshot(g: Game, seq: bigint): GameState {
-  const boards: Board[] = [parseFen(g.startFen)];
-  for (const m of g.moves) boards.push(playUci(boards[boards.length - 1] as Board, m.uci));
-  // The server's position is authoritative for the current ply.
-  boards[boards.length - 1] = parseFen(g.fen);
+  const positions: (Position | null)[] = g.moves.map(() => null);
+  positions.unshift(parseFen(g.startFen));
+  positions[g.moves.length] = parseFen(g.fen);
+  const sketched = new Set<number>();
+  // No call returns the position after the game's first event when that was a move (a replay
+  // starts after an event): the page sketches it until a replay brings it (when the first event
+  // was something else), which for a variant's usual start is that position exactly.
+  const first = g.moves[0];
+  if (g.moves.length >= 2 && first && positions[0]) {
+    positions[1] = sketch(positions[0], first.uci, first.san);
+    sketched.add(1);
+  }
   return {
     id: g.gameId,
     variant: g.variant,
@@ -92,7 +110,9 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     black: g.blackPlayer,
     sans: g.moves.map((m) => m.san),
     ucis: g.moves.map((m) => m.uci),
-    boards,
+    positions,
+    sketched,
+    startFen: g.startFen,
     fen: g.fen,
     status: g.status,
     outcome: g.outcome ?? null,
@@ -106,40 +126,61 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
 }
 
 /** Plies played. */
-export const plyOf = (s: GameState) => s.boards.length - 1;
+export const plyOf = (s: GameState) => s.positions.length - 1;
+
+/** The current position, from the server's FEN. */
+export const current = (s: GameState) => s.positions[plyOf(s)] as Position;
 
 /** The side to move, from the server's FEN. */
 export function turnOf(s: GameState): Color {
-  return s.fen.split(/\s+/)[1] === "b" ? Color.BLACK : Color.WHITE;
+  return current(s).whiteToMove ? Color.WHITE : Color.BLACK;
 }
 
-/** The FEN's half-move clock: plies since the last capture or pawn move. */
-function halfmoves(s: GameState): number {
-  const n = Number(s.fen.split(/\s+/)[4]);
-  return Number.isInteger(n) && n >= 0 ? n : 0;
+/**
+ * Positions the server sent for plies the page lacked (from a replay of the game's events):
+ * each taken if its move is the game's move at that ply.
+ */
+export function addPositions(
+  s: GameState,
+  found: readonly { ply: number; uci: string; fen: string }[],
+): void {
+  for (const f of found) {
+    if (f.ply < 1 || f.ply > plyOf(s) || s.ucis[f.ply - 1] !== f.uci) continue;
+    if (s.positions[f.ply] && !s.sketched.has(f.ply)) continue;
+    s.positions[f.ply] = parseFen(f.fen);
+    s.sketched.delete(f.ply);
+  }
+}
+
+/** Plies between the start and the current position that have no server position yet. */
+export function missingPositions(s: GameState): boolean {
+  return s.positions.some((p, i) => p === null || (s.sketched.has(i) && i > 0));
 }
 
 /**
  * The draws the side to move may claim, as far as the page can tell. The fifty-move count
- * is the server's (its FEN). For threefold repetition the page compares piece placements
- * since the last capture or pawn move, two plies apart, as the server does: the same
- * placement three times is necessary, and the server, which also compares castling and en
- * passant rights, decides. So a claim that holds is always offered, and a refused one (rights
- * that differed) is rare and answered with the server's reason. The API does not say which
- * claims hold (see docs/web.md).
+ * is the server's (its FEN). For threefold repetition the page compares the positions since
+ * the last capture or pawn move, two plies apart, as the server does, by what their FENs say
+ * but castling and en passant rights (the placement, and the pockets, promoted pieces and
+ * checks left of the variants that have them): the same three times is necessary, and the
+ * server, which also compares those rights, decides. So a claim that holds is always offered,
+ * and a refused one (rights that differed) is rare and answered with the server's reason. The
+ * API does not say which claims hold (see docs/web.md).
  */
 export function claimableDraws(s: GameState): DrawClaim[] {
   if (s.status !== GameStatus.ONGOING || s.drawRule === DrawRule.AUTOMATIC) return [];
   const claims: DrawClaim[] = [];
   const n = plyOf(s);
-  const window = Math.min(halfmoves(s), n);
-  const current = s.boards[n] as Board;
+  const now = current(s);
+  const window = Math.min(now.halfmoves, n);
   let seen = 0;
   for (let back = 0; back <= window; back += 2) {
-    if (samePlacement(s.boards[n - back] as Board, current)) seen += 1;
+    // A position not known yet (being fetched) is not counted: the claim shows once it is.
+    const then = s.positions[n - back];
+    if (then && sameStanding(then, now)) seen += 1;
   }
   if (seen >= 3) claims.push(DrawClaim.THREEFOLD_REPETITION);
-  if (halfmoves(s) >= 100) claims.push(DrawClaim.FIFTY_MOVES);
+  if (now.halfmoves >= 100) claims.push(DrawClaim.FIFTY_MOVES);
   return claims;
 }
 
@@ -181,7 +222,7 @@ export function applyEvent(
       if (!m || m.ply !== state.sans.length + 1) throw new Resync("unexpected ply");
       state.sans.push(m.san);
       state.ucis.push(m.uci);
-      state.boards.push(parseFen(ev.value.fen));
+      state.positions.push(parseFen(ev.value.fen));
       state.fen = ev.value.fen;
       state.clocks = clockState(ev.value.clocks);
       state.drawOffer = ev.value.drawOffer;
@@ -204,7 +245,10 @@ export function applyEvent(
         o?.termination === Termination.ABORTED ? GameStatus.ABORTED : GameStatus.FINISHED;
       state.drawOffer = Color.UNSPECIFIED;
       state.legal = null;
-      if (ev.value.fen) state.fen = ev.value.fen;
+      if (ev.value.fen) {
+        state.fen = ev.value.fen;
+        state.positions[plyOf(state)] = parseFen(ev.value.fen);
+      }
       // The clocks stop when the game ends.
       if (state.clocks) state.clocks = frozen(state.clocks, tsMs(msg.serverTime));
       if (o) announce = outcomeText(o);

@@ -1,10 +1,71 @@
-// What the page writes about a game: variant and side names, results, clock readings, move
-// labels.
+// What the page writes about a game: variant and side names, results and why games end, clock
+// readings, move labels, the title and the seat's line. The variant and termination tables are
+// `Record`s over the generated enums, so a value added to the proto fails the type check until
+// it has its words here.
 
-import { Color, type Outcome, Termination, Variant } from "./gen/chessd/v1/chessd_pb.js";
+import { startNumberOfFen } from "./chess960.js";
+import {
+  Color,
+  GameStatus,
+  type Outcome,
+  Termination,
+  Variant,
+} from "./gen/chessd/v1/chessd_pb.js";
+
+const VARIANT_NAMES: Record<Variant, string> = {
+  [Variant.UNSPECIFIED]: "Unknown variant",
+  [Variant.CHESS]: "Chess",
+  [Variant.RACING_KINGS]: "Racing Kings",
+  [Variant.CHESS960]: "Chess960",
+  [Variant.THREE_CHECK]: "Three-check",
+  [Variant.KING_OF_THE_HILL]: "King of the Hill",
+  [Variant.ANTICHESS]: "Antichess",
+  [Variant.ATOMIC]: "Atomic",
+  [Variant.HORDE]: "Horde",
+  [Variant.CRAZYHOUSE]: "Crazyhouse",
+};
+
+/** Every variant a game can have, in the order the game list's filter offers them. */
+export const VARIANTS: readonly Variant[] = (Object.values(Variant) as (string | Variant)[])
+  .filter((v): v is Variant => typeof v === "number" && v !== Variant.UNSPECIFIED)
+  .sort((a, b) => a - b);
 
 export function variantName(v: Variant): string {
-  return v === Variant.RACING_KINGS ? "Racing Kings" : "Chess";
+  return VARIANT_NAMES[v] ?? `Variant ${v}`;
+}
+
+/**
+ * The game view's title: "wendy – bert · Crazyhouse", with a Chess960 game's start number when
+ * it started from one ("· Chess960 · start 300").
+ */
+export function gameTitle(
+  white: string,
+  black: string,
+  variant: Variant,
+  startFen: string,
+): string {
+  const start = variant === Variant.CHESS960 ? startNumberOfFen(startFen) : null;
+  const name = start === null ? variantName(variant) : `${variantName(variant)} · start ${start}`;
+  return `${white || "White"} – ${black || "Black"} · ${name}`;
+}
+
+/** The seat's line once its side is known: "You play White · your move", "… · you won". */
+export function seatText(
+  you: Color,
+  status: GameStatus,
+  winner: Color,
+  toMove: Color,
+  stepping: boolean,
+): string {
+  const line = `You play ${colorName(you)}`;
+  if (status === GameStatus.ABORTED) return `${line} · the game was aborted`;
+  if (status !== GameStatus.ONGOING) {
+    const end = winner === Color.UNSPECIFIED ? "drawn" : winner === you ? "you won" : "you lost";
+    return `${line} · ${end}`;
+  }
+  if (toMove === you)
+    return `${line} · your move${stepping ? " (press End to return to the game)" : ""}`;
+  return `${line} · ${colorName(toMove)} to move`;
 }
 
 export function colorName(c: Color): string {
@@ -15,28 +76,51 @@ export function opponent(c: Color): Color {
   return c === Color.WHITE ? Color.BLACK : Color.WHITE;
 }
 
-const TERMINATION_TEXT: Record<number, string> = {
-  [Termination.CHECKMATE]: "checkmate",
-  [Termination.STALEMATE]: "stalemate",
-  [Termination.INSUFFICIENT_MATERIAL]: "insufficient material",
-  [Termination.REPETITION]: "repetition",
-  [Termination.FIFTY_MOVE_RULE]: "the fifty-move rule",
-  [Termination.RACE]: "the race to rank 8",
-  [Termination.RESIGNATION]: "resignation",
-  [Termination.AGREEMENT]: "agreement",
-  [Termination.TIME_FORFEIT]: "time forfeit",
-  [Termination.ABANDONMENT]: "abandonment",
-  [Termination.ABORTED]: "abort",
+/** Why a game ended, as the result line says it after the winner ("White wins ..."). */
+type Reason = { win: string | null; draw: string | null };
+
+/**
+ * Why a game ended, in words: `win` follows "White wins" or "Black wins", `draw` is the whole
+ * line of a game without a winner; null where the termination never ends that way (the line
+ * still says who won, or that it is a draw, if the server ever sends one).
+ */
+const TERMINATION_TEXT: Record<Termination, Reason> = {
+  [Termination.UNSPECIFIED]: { win: null, draw: null },
+  [Termination.CHECKMATE]: { win: "by checkmate", draw: null },
+  [Termination.STALEMATE]: { win: null, draw: "Draw by stalemate" },
+  [Termination.INSUFFICIENT_MATERIAL]: { win: null, draw: "Draw by insufficient material" },
+  [Termination.REPETITION]: { win: null, draw: "Draw by repetition" },
+  [Termination.FIFTY_MOVE_RULE]: { win: null, draw: "Draw by the fifty-move rule" },
+  [Termination.RACE]: { win: "by the race to rank 8", draw: "Draw by the race to rank 8" },
+  [Termination.RESIGNATION]: { win: "by resignation", draw: null },
+  [Termination.AGREEMENT]: { win: null, draw: "Draw by agreement" },
+  [Termination.TIME_FORFEIT]: {
+    win: "on time",
+    draw: "Draw: a flag fell, but the other side could not have won",
+  },
+  [Termination.ABANDONMENT]: { win: "by abandonment", draw: null },
+  [Termination.ABORTED]: { win: null, draw: null },
+  [Termination.THIRD_CHECK]: { win: "by giving the third check", draw: null },
+  [Termination.KING_OF_THE_HILL]: { win: "by bringing the king to the centre", draw: null },
+  [Termination.KING_EXPLODED]: { win: "by blowing up the king", draw: null },
+  [Termination.ALL_PIECES_LOST]: { win: "by losing every piece", draw: null },
+  [Termination.STALEMATE_WIN]: { win: "by having no legal move left", draw: null },
+  [Termination.HORDE_DESTROYED]: { win: "by capturing the whole horde", draw: null },
 };
 
-/** "1-0 · White wins by checkmate", "½-½ · Draw by agreement", "Game aborted". */
+/**
+ * "1-0 · White wins by checkmate", "½-½ · Draw by agreement", "1-0 · White wins by giving the
+ * third check", "Game aborted".
+ */
 export function outcomeText(o: Outcome): string {
   if (o.termination === Termination.ABORTED) return "Game aborted";
-  const reason = TERMINATION_TEXT[o.termination] ?? "an unknown reason";
+  const reason = TERMINATION_TEXT[o.termination] ?? TERMINATION_TEXT[Termination.UNSPECIFIED];
   const result = o.pgnResult === "1/2-1/2" ? "½-½" : o.pgnResult;
-  if (o.winner === Color.WHITE) return `${result} · White wins by ${reason}`;
-  if (o.winner === Color.BLACK) return `${result} · Black wins by ${reason}`;
-  return `${result} · Draw by ${reason}`;
+  if (o.winner === Color.WHITE || o.winner === Color.BLACK) {
+    const wins = `${colorName(o.winner)} wins`;
+    return `${result} · ${reason.win ? `${wins} ${reason.win}` : wins}`;
+  }
+  return `${result} · ${reason.draw ?? "Draw"}`;
 }
 
 /** "4:59", "0:07.3" (tenths under ten seconds), "1:02:03". */

@@ -1,7 +1,9 @@
 // End-to-end test of the page in a real headless Chromium: starts chessd, then runs the
 // spectator's scenarios (spectator.ts: games played over gRPC from here, watched, resumed
-// after a cut, stepped through) and the player's (play.ts: two pages, one per seat link, play
-// a whole game to mate). Every page must ask nothing of another origin and hit no
+// after a cut, stepped through), the player's (play.ts: two pages, one per seat link, play
+// a whole game to mate) and the variants' (watchvariants.ts: Three-check, King of the Hill,
+// Atomic, Antichess and Horde watched to their ends; variants.ts: Crazyhouse drops, Chess960
+// castling and an Antichess promotion played). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.
 //
 // Usage (web/test/run.sh bundles and runs it): node browser.mjs <path-to-chessd>
@@ -17,6 +19,7 @@ import { GameService } from "../src/gen/chessd/v1/chessd_pb.js";
 import { fail, startChessd, startProxy } from "./harness.js";
 import { playScenarios } from "./play.js";
 import { spectatorScenarios } from "./spectator.js";
+import { variantScenarios } from "./variants.js";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(process.env.ARTIFACTS ?? "test-artifacts");
@@ -72,10 +75,14 @@ async function main(): Promise<void> {
     const t1 = Date.now();
     const played = await playScenarios(browser, api, addr, ARTIFACTS);
     const t2 = Date.now();
+    const variants = await variantScenarios(browser, api, addr, ARTIFACTS);
+    const t3 = Date.now();
     if (problems.length) fail(`page problems:\n${problems.join("\n")}`);
+    const took = (a: number, b: number) => `${((b - a) / 1000).toFixed(1)} s`;
     console.log(
-      `browser test passed: watching: ${watched} (${((t1 - t0) / 1000).toFixed(1)} s); ` +
-        `playing: ${played} (${((t2 - t1) / 1000).toFixed(1)} s); screenshots in ${ARTIFACTS}`,
+      `browser test passed: watching: ${watched} (${took(t0, t1)}); ` +
+        `playing: ${played} (${took(t1, t2)}); variants: ${variants} (${took(t2, t3)}); ` +
+        `screenshots in ${ARTIFACTS}`,
     );
   } finally {
     await browser.close();

@@ -160,11 +160,12 @@ export async function pageMoves(page: Page): Promise<string[]> {
 }
 
 export async function expectMoves(page: Page, sans: string[]): Promise<void> {
+  let shown: string[] = [];
   await waitFor(`moves ${sans.join(" ")}`, async () => {
-    const shown = await pageMoves(page);
+    shown = await pageMoves(page);
     if (shown.length > sans.length) fail(`page shows extra moves: ${shown.join(" ")}`);
     return shown.join(" ") === sans.join(" ");
-  });
+  }).catch((e: unknown) => fail(`${String(e)} (the page shows: ${shown.join(" ")})`));
 }
 
 export async function text(page: Page, selector: string): Promise<string> {
@@ -174,7 +175,7 @@ export async function text(page: Page, selector: string): Promise<string> {
 /** "a1R b1N ..." for a FEN's placement: what `shownPieces` must read. */
 export function fenPieces(fen: string): string {
   return parseFen(fen)
-    .map((piece, i) => (piece ? `${FILES[i % 8]}${Math.floor(i / 8) + 1}${piece}` : ""))
+    .board.map((piece, i) => (piece ? `${FILES[i % 8]}${Math.floor(i / 8) + 1}${piece}` : ""))
     .filter(Boolean)
     .sort()
     .join(" ");

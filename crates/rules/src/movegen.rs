@@ -216,23 +216,48 @@ pub(crate) fn gen_pieces<F: Flavor, S: Sink>(
         }
         sink.piece(Role::Knight, from, t);
     }
-    let diagonal = board.bishops_and_queens() & ours;
-    let orthogonal = board.rooks_and_queens() & ours;
-    for from in diagonal | orthogonal {
-        let role = board.role_at_occupied(from);
-        let mut t = match role {
-            Role::Bishop => bishop_attacks(from, occ),
-            Role::Rook => rook_attacks(from, occ),
-            _ => bishop_attacks(from, occ) | rook_attacks(from, occ),
-        } & targets;
-        if pinned.contains(from) {
-            t &= line(ksq, from);
-        }
-        if F::RACING {
-            t = filter.apply(role, from, t);
-        }
-        sink.piece(role, from, t);
+    // One loop per slider role rather than one over all sliders asking each its role: the
+    // role test was a chain of hard-to-predict branches on every generated node.
+    let pins = Pins { ksq, pinned };
+    for from in board.by_role(Role::Bishop) & ours {
+        let t = bishop_attacks(from, occ) & targets;
+        slider::<F, S>(Role::Bishop, from, t, pins, filter, sink);
     }
+    for from in board.by_role(Role::Rook) & ours {
+        let t = rook_attacks(from, occ) & targets;
+        slider::<F, S>(Role::Rook, from, t, pins, filter, sink);
+    }
+    for from in board.by_role(Role::Queen) & ours {
+        let t = (bishop_attacks(from, occ) | rook_attacks(from, occ)) & targets;
+        slider::<F, S>(Role::Queen, from, t, pins, filter, sink);
+    }
+}
+
+/// Our king and the pieces pinned to it.
+#[derive(Clone, Copy)]
+struct Pins {
+    ksq: Square,
+    pinned: Bitboard,
+}
+
+/// The moves of the slider of `role` on `from` to `targets`, kept on its pin line if pinned
+/// and, in Racing Kings, off the squares that would give check.
+#[inline(always)]
+fn slider<F: Flavor, S: Sink>(
+    role: Role,
+    from: Square,
+    mut targets: Bitboard,
+    pins: Pins,
+    filter: &MoveFilter,
+    sink: &mut S,
+) {
+    if pins.pinned.contains(from) {
+        targets &= line(pins.ksq, from);
+    }
+    if F::RACING {
+        targets = filter.apply(role, from, targets);
+    }
+    sink.piece(role, from, targets);
 }
 
 /// Pawn pushes to `pushes` and captures to `captures` (each also limited to empty squares or

@@ -12,13 +12,21 @@
 //!
 //! A CLUSTERDOWN answer (a slot without a reachable primary) is a Redis error like any other:
 //! the call fails UNAVAILABLE / STORE_UNAVAILABLE and the error is logged with its text.
+//!
+//! With traces on, every command, script and pipeline a call sends is a span of that call
+//! (`spans::REDIS`: the command, the script's name, a pipeline's size); outside calls (sweeps,
+//! probes, followers) and with traces off nothing is added.
 
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::{ClusterClientBuilder, ClusterConfig};
 use ::redis::cluster_async::ClusterConnection;
-use ::redis::{Client, Cmd, Pipeline, RedisFuture, Value};
+use ::redis::{Arg, Client, Cmd, Pipeline, RedisFuture, Value};
+use tracing::{Instrument, Span};
+
+use crate::store::redis::scripts;
+use crate::telemetry::spans;
 
 /// How long one command may take before the call fails UNAVAILABLE.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -141,12 +149,40 @@ impl Conn {
     }
 }
 
+/// `future` inside `span`, unless there is no span (no second box then).
+fn traced<'a, T>(future: RedisFuture<'a, T>, span: Span) -> RedisFuture<'a, T>
+where
+    T: Send + 'a,
+{
+    if span.is_none() {
+        future
+    } else {
+        Box::pin(future.instrument(span))
+    }
+}
+
+/// The span of one command: its name, and for EVALSHA the script's.
+fn command_span(parent: &Span, cmd: &Cmd) -> Span {
+    let mut args = cmd.args_iter();
+    let name = match args.next() {
+        Some(Arg::Simple(name)) => String::from_utf8_lossy(name).to_ascii_uppercase(),
+        _ => String::new(),
+    };
+    let script = match (name.as_str(), args.next()) {
+        ("EVALSHA", Some(Arg::Simple(sha))) => scripts::name_of(sha),
+        _ => None,
+    };
+    tracing::debug_span!(parent: parent, spans::REDIS, command = name.as_str(), script)
+}
+
 impl ConnectionLike for Conn {
     fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
-        match self {
+        let span = spans::in_call(|parent| command_span(parent, cmd));
+        let future = match self {
             Conn::Single(c) => c.req_packed_command(cmd),
             Conn::Cluster(c) => c.req_packed_command(cmd),
-        }
+        };
+        traced(future, span)
     }
 
     fn req_packed_commands<'a>(
@@ -155,10 +191,14 @@ impl ConnectionLike for Conn {
         offset: usize,
         count: usize,
     ) -> RedisFuture<'a, Vec<Value>> {
-        match self {
+        let span = spans::in_call(
+            |parent| tracing::debug_span!(parent: parent, spans::REDIS, command = "PIPELINE", commands = pipeline.len()),
+        );
+        let future = match self {
             Conn::Single(c) => c.req_packed_commands(pipeline, offset, count),
             Conn::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
-        }
+        };
+        traced(future, span)
     }
 
     fn get_db(&self) -> i64 {

@@ -30,6 +30,19 @@ use std::sync::LazyLock;
 
 use ::redis::Script;
 
+/// The name of the script whose SHA-1 (as EVALSHA sends it, in hex) is `sha`, for traces.
+pub fn name_of(sha: &[u8]) -> Option<&'static str> {
+    [
+        (&*CREATE, "create"),
+        (&*APPEND, "append"),
+        (&*REDEADLINE, "redeadline"),
+        (&*RELEASE, "release"),
+    ]
+    .into_iter()
+    .find(|(script, _)| script.get_hash().as_bytes() == sha)
+    .map(|(_, name)| name)
+}
+
 /// KEYS: game hash, games list, deadlines, live count, request record (without a request id a
 /// key of the bucket that is never written: a Cluster routes by every declared key), then
 /// other buckets' live counts (one Redis only; added to the live count).
@@ -181,3 +194,21 @@ return 0
 ",
     )
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each script is known by the hash EVALSHA sends; any other hash is no script of ours.
+    #[test]
+    fn names_by_hash() {
+        assert_eq!(name_of(APPEND.get_hash().as_bytes()), Some("append"));
+        assert_eq!(name_of(CREATE.get_hash().as_bytes()), Some("create"));
+        assert_eq!(
+            name_of(REDEADLINE.get_hash().as_bytes()),
+            Some("redeadline")
+        );
+        assert_eq!(name_of(RELEASE.get_hash().as_bytes()), Some("release"));
+        assert_eq!(name_of(b"0000000000000000000000000000000000000000"), None);
+    }
+}

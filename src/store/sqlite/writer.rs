@@ -1,19 +1,22 @@
 //! The writer thread: it owns the connection and commits the journal's queue in groups (one
 //! transaction, one flush, for whatever is queued), then publishes the batch's events to
 //! watchers and raises the committed watermark; plus the heartbeat that stamps `alive_ms`
-//! while the server is idle.
+//! while the server is idle. With traces on, each traced change's call gets a span of the
+//! transaction that committed it (`spans::SQLITE`, with the number of changes it held).
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::{Color, DrawRule, Termination, Variant};
 use rusqlite::{Connection, Transaction, params};
+use tracing::Span;
 
 use crate::game::{EventRow, GameId, LogKind, epoch_ms};
 use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
 use crate::store::sqlite::schema::{
     KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
 };
+use crate::telemetry::spans;
 
 /// Most changes committed in one transaction: large enough that a burst from thousands of
 /// games shares one flush, small enough that one transaction stays a few milliseconds.
@@ -58,7 +61,15 @@ pub fn writer(mut conn: Connection, ends: WriterEnds) {
             continue;
         }
         let through = batch.last().map_or(0, |q| q.ticket);
-        match commit(&mut conn, &batch) {
+        let transaction = transaction_spans(&batch);
+        let committed_now = commit(&mut conn, &batch);
+        if let Err(e) = &committed_now {
+            for span in &transaction {
+                spans::record_failure(span, &e.to_string());
+            }
+        }
+        drop(transaction);
+        match committed_now {
             Ok(()) => {
                 for queued in batch {
                     if let Some((tx, events)) = queued.publish {
@@ -80,6 +91,19 @@ pub fn writer(mut conn: Connection, ends: WriterEnds) {
     // A clean close checkpoints the WAL into the file; failing that only costs the next start
     // a recovery.
     let _ = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);");
+}
+
+/// One span per traced change in `batch`, each a child of the change's journal span, for the
+/// transaction about to commit them all (none when traces are off: no change is traced).
+fn transaction_spans(batch: &[Queued]) -> Vec<Span> {
+    batch
+        .iter()
+        .filter(|q| !q.trace.is_none())
+        .map(|q| {
+            q.trace.record("ticket", q.ticket);
+            tracing::debug_span!(parent: &q.trace, spans::SQLITE, changes = batch.len())
+        })
+        .collect()
 }
 
 /// Commits one batch in one transaction.

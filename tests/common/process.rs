@@ -1,5 +1,5 @@
-//! The real binary, for the tests that need a process of its own: signals, and a file
-//! descriptor limit.
+//! The real binary, for the tests that need a process of its own: signals, a file descriptor
+//! limit, the trace exporter.
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -22,6 +22,15 @@ impl Chessd {
     /// Starts `chessd serve` with `flags`, under `ulimit -n` when `nofile` is given, and waits
     /// until it listens.
     pub async fn start(flags: &[&str], nofile: Option<u32>) -> Chessd {
+        Chessd::start_with_env(flags, &[], nofile).await
+    }
+
+    /// [`Chessd::start`], with `env` added to the process's environment.
+    pub async fn start_with_env(
+        flags: &[&str],
+        env: &[(&str, &str)],
+        nofile: Option<u32>,
+    ) -> Chessd {
         let binary = env!("CARGO_BIN_EXE_chessd");
         let mut command = match nofile {
             None => Command::new(binary),
@@ -39,6 +48,7 @@ impl Chessd {
             .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
             .args(flags)
             .env("RUST_LOG", "info,chessd::transport=debug")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
@@ -84,6 +94,22 @@ impl Chessd {
             .filter(|l| l.contains(text))
             .cloned()
             .collect()
+    }
+
+    /// The first log line that contains `text`, waiting up to 10 s for it: the reader thread
+    /// may not have seen a line the server has already written.
+    pub async fn wait_logged(&self, text: &str) -> String {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(line) = self.logged(text).into_iter().next() {
+                return line;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no log line with {text:?} within 10 s"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Sends SIGTERM.

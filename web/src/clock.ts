@@ -1,0 +1,66 @@
+// One clock strip beside the board: the side's player (and "(you)" for the seat's own), the
+// checks it has given in Three-check, and its time left, counting down while it is to move.
+
+import { CHECKS_TO_WIN } from "./chess.js";
+import { h } from "./dom.js";
+import { Color } from "./gen/chessd/v1/chessd_pb.js";
+import type { ClockState } from "./state.js";
+import { colorName, formatClock } from "./text.js";
+
+export interface ClockView {
+  side: Color;
+  /** The player's name as the game has it ("" when it has none). */
+  name: string;
+  you: boolean;
+  clocks: ClockState | null;
+  /** The server's time now, ms since the epoch. */
+  serverNow: number;
+  /** Three-check: the checks this side has still to give, in the position shown; else null. */
+  checksLeft: number | null;
+}
+
+/** The time `side` has left at `serverNow`. */
+export function clockMs(c: ClockState, side: Color, serverNow: number): number {
+  const base = side === Color.WHITE ? c.white : c.black;
+  if (c.running !== side) return base;
+  return Math.max(0, base - (serverNow - c.readAt));
+}
+
+/** "Checks 1/3" on the strip; "White has given 1 of 3 checks" for screen readers. */
+export function renderChecks(node: HTMLElement, white: boolean, left: number): void {
+  const given = Math.max(0, CHECKS_TO_WIN - left);
+  node.dataset.given = String(given);
+  node.replaceChildren(
+    h("span", { "aria-hidden": "true" }, `Checks ${given}/${CHECKS_TO_WIN}`),
+    h(
+      "span",
+      { class: "visually-hidden" },
+      `${white ? "White" : "Black"} has given ${given} of ${CHECKS_TO_WIN} checks`,
+    ),
+  );
+}
+
+export function renderClock(node: HTMLElement, v: ClockView): void {
+  const white = v.side === Color.WHITE;
+  const c = v.clocks;
+  node.dataset.color = white ? "white" : "black";
+  node.classList.toggle("running", !!c && c.running === v.side);
+  const checks = h("span", { class: "checks", "data-checks": white ? "white" : "black" });
+  if (v.checksLeft !== null) renderChecks(checks, white, v.checksLeft);
+  // Where a player's presence (issue 18) will show, beside the name.
+  node.replaceChildren(
+    h(
+      "span",
+      { class: "name" },
+      h("span", { class: `swatch ${white ? "white" : "black"}` }),
+      v.name || colorName(v.side),
+      v.you ? h("span", { class: "you" }, " (you)") : "",
+    ),
+    v.checksLeft !== null ? checks : "",
+    h(
+      "span",
+      { class: "time", "data-clock": white ? "white" : "black" },
+      c ? formatClock(clockMs(c, v.side, v.serverNow)) : "–",
+    ),
+  );
+}

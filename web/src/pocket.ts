@@ -1,0 +1,124 @@
+// Crazyhouse's pockets beside the board, each on its side's edge: the pieces a side holds to
+// drop, with their counts, from the FEN of the position shown, and a sentence for screen
+// readers. The seat's own pieces are buttons to pick a piece from (see input.ts), enabled for
+// the drops the server lists as legal.
+
+import { pieceIcon, roleName } from "./board.js";
+import { POCKET_ROLES, type Pocket, type PocketRole, type Sides, parseUci } from "./chess.js";
+import { h } from "./dom.js";
+import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
+
+export interface PocketView {
+  white: boolean;
+  pocket: Pocket;
+  /** The player's own pocket: its pieces are buttons. */
+  own: boolean;
+  /** The roles the player can drop now (empty when it is not their move). */
+  droppable: ReadonlySet<PocketRole>;
+  /** The role picked up from it. */
+  picked: PocketRole | null;
+}
+
+/** "White's pocket: 2 pawns, 1 knight", "Black's pocket: empty". */
+export function pocketText(white: boolean, pocket: Pocket): string {
+  const held = POCKET_ROLES.filter((r) => pocket[r] > 0).map(
+    (r) => `${pocket[r]} ${roleName(r, pocket[r])}`,
+  );
+  return `${white ? "White" : "Black"}'s pocket: ${held.join(", ") || "empty"}`;
+}
+
+/** Fills `node` (kept, so a pointer captured by it survives) with one side's pocket. */
+export function renderPocket(node: HTMLElement, v: PocketView): void {
+  const side = v.white ? "white" : "black";
+  node.dataset.color = side;
+  node.setAttribute("role", "group");
+  node.setAttribute("aria-label", `${v.white ? "White" : "Black"}'s pocket`);
+  const items = POCKET_ROLES.map((role) => {
+    const count = v.pocket[role];
+    const piece = v.white ? role.toUpperCase() : role;
+    const label = `${count} ${roleName(role, count)}`;
+    const content = [
+      pieceIcon(piece),
+      h("span", { class: "count", "aria-hidden": "true" }, String(count)),
+    ];
+    const attrs = { class: "pocket-piece", "data-role": role, "data-count": String(count) };
+    if (!v.own) return h("span", { ...attrs, title: label }, ...content);
+    const b = h(
+      "button",
+      {
+        ...attrs,
+        type: "button",
+        "aria-label": `Drop a ${roleName(role)} (${count} in your pocket)`,
+        "aria-pressed": String(v.picked === role),
+      },
+      ...content,
+    );
+    b.disabled = count === 0 || !v.droppable.has(role);
+    return b;
+  });
+  node.replaceChildren(
+    h(
+      "span",
+      { class: "visually-hidden", "data-pocket-text": side },
+      pocketText(v.white, v.pocket),
+    ),
+    ...items,
+  );
+}
+
+/** What both pockets show: the position's, and what the seat may pick from its own. */
+export interface PocketsView {
+  /** The position's pockets; null outside Crazyhouse (the strips are hidden). */
+  pockets: Sides<Pocket> | null;
+  /** White's pocket is below the board. */
+  bottomWhite: boolean;
+  /** The seat's side: true for White, false for Black; null for a spectator. */
+  own: boolean | null;
+  /** The moves the seat may play now (none when it may not move). */
+  legal: readonly MoveNotation[];
+  picked: PocketRole | null;
+}
+
+/** The two pocket strips, above and below the board. */
+export class PocketStrips {
+  #top: HTMLElement;
+  #bottom: HTMLElement;
+  /** The last drawing: redrawn only when it changes, as a redraw takes a button's focus. */
+  #key = "";
+
+  constructor(top: HTMLElement, bottom: HTMLElement) {
+    this.#top = top;
+    this.#bottom = bottom;
+  }
+
+  update(v: PocketsView): void {
+    const droppable = new Set<PocketRole>();
+    for (const m of v.legal) {
+      const parts = parseUci(m.uci);
+      if (parts?.kind === "drop") droppable.add(parts.role);
+    }
+    const key = JSON.stringify([v.pockets, v.bottomWhite, v.own, [...droppable], v.picked]);
+    if (key === this.#key) return;
+    this.#key = key;
+    const pockets = v.pockets;
+    for (const [node, white] of [
+      [this.#bottom, v.bottomWhite],
+      [this.#top, !v.bottomWhite],
+    ] as const) {
+      node.hidden = !pockets;
+      if (!pockets) continue;
+      const focused = node.contains(document.activeElement)
+        ? (document.activeElement as HTMLElement).dataset.role
+        : undefined;
+      const own = v.own === white;
+      renderPocket(node, {
+        white,
+        pocket: white ? pockets.white : pockets.black,
+        own,
+        droppable: own ? droppable : new Set(),
+        picked: own ? v.picked : null,
+      });
+      if (focused) node.querySelector<HTMLElement>(`[data-role="${focused}"]`)?.focus();
+    }
+  }
+}
