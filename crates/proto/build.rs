@@ -30,5 +30,59 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_client(true)
         .build_server(true)
         .compile_fds(compiler.file_descriptor_set())?;
+
+    // The server's side (`wire`): `Game` is the hand-written `wire::Game`, whose move lists
+    // are bytes encoded once per game; the messages that hold a game are generated again
+    // around it, and every other type is the root's.
+    let fds = compiler.file_descriptor_set();
+    let wire = out_dir.join("wire");
+    std::fs::create_dir_all(&wire)?;
+    let mut builder = tonic_prost_build::configure()
+        .build_client(false)
+        .build_server(true)
+        .out_dir(&wire)
+        .extern_path(".chessd.v1.Game", "crate::wire::Game");
+    for (name, rust) in root_types(&fds) {
+        builder = builder.extern_path(name, rust);
+    }
+    builder.compile_fds(fds)?;
     Ok(())
+}
+
+/// Every `chessd.v1` enum, and every message that holds no `Game` however deep, with the
+/// root's Rust path for it.
+fn root_types(fds: &prost_types::FileDescriptorSet) -> Vec<(String, String)> {
+    use std::collections::HashMap;
+    let mut fields: HashMap<String, Vec<String>> = HashMap::new();
+    let mut types = Vec::new();
+    for file in fds.file.iter().filter(|f| f.package() == "chessd.v1") {
+        for e in &file.enum_type {
+            types.push((
+                format!(".chessd.v1.{}", e.name()),
+                e.name().to_owned(),
+                false,
+            ));
+        }
+        for m in &file.message_type {
+            let name = format!(".chessd.v1.{}", m.name());
+            let mut refs: Vec<String> = m.field.iter().map(|f| f.type_name().to_owned()).collect();
+            for nested in &m.nested_type {
+                refs.extend(nested.field.iter().map(|f| f.type_name().to_owned()));
+            }
+            fields.insert(name.clone(), refs);
+            types.push((name, m.name().to_owned(), true));
+        }
+    }
+    fn holds_game(name: &str, fields: &HashMap<String, Vec<String>>, depth: usize) -> bool {
+        name == ".chessd.v1.Game"
+            || (depth < 16
+                && fields
+                    .get(name)
+                    .is_some_and(|refs| refs.iter().any(|r| holds_game(r, fields, depth + 1))))
+    }
+    types
+        .into_iter()
+        .filter(|(name, _, is_message)| !*is_message || !holds_game(name, &fields, 0))
+        .map(|(name, rust, _)| (name, format!("crate::{rust}")))
+        .collect()
 }

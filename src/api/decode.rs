@@ -13,8 +13,8 @@ use crate::game::{
     Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
     RequestId, Revoke, TimeControl, TokenId,
 };
-use crate::proto as pb;
 use crate::store::{FeedCursor, GameFilter, ListQuery};
+use chessd_proto::wire as pb;
 
 /// ListGames page size when the request leaves it at 0.
 pub const DEFAULT_PAGE_SIZE: usize = 50;

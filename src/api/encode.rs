@@ -7,11 +7,14 @@ use chessd_rules::{self as rules, Rules};
 
 use std::collections::HashMap;
 
+use bytes::Bytes;
+use chessd_proto::wire as pb;
+
+use crate::api::move_lists::{self, MoveLists};
 use crate::game::{
     Acted, ClockReading, Created, Event, EventKind, FeedEvent, FeedKind, GameHeader, GameStatus,
     GameSummary, GameView, IssuedToken, Labels, MoveInfo, Players, Stats, TimeControl,
 };
-use crate::proto as pb;
 use crate::store::GamePage;
 
 /// Server time as a protobuf timestamp.
@@ -138,48 +141,43 @@ fn proto_time_control(tc: TimeControl) -> pb::TimeControl {
     }
 }
 
-fn notation(pos: &rules::Position, m: rules::Move) -> pb::MoveNotation {
-    pb::MoveNotation {
-        uci: m.to_string(),
-        san: rules::san_plus(pos, m),
-    }
-}
-
 /// Every legal move of `pos` in both notations.
-fn legal_moves(pos: &rules::Position) -> Vec<pb::MoveNotation> {
-    pos.legal_moves()
+fn notations(pos: &rules::Position) -> Vec<pb::MoveNotation> {
+    let legal = pos.legal_moves();
+    legal
         .iter()
-        .map(|&m| notation(pos, m))
+        .map(|&m| pb::MoveNotation {
+            uci: m.to_string(),
+            san: rules::san_plus_among(pos, m, &legal).to_string(),
+        })
         .collect()
 }
 
-/// The full state of a game.
+/// The full state of a game, its move list encoded afresh (creations, snapshots).
 #[must_use]
 pub fn game(view: &GameView) -> pb::Game {
-    game_as(view, pb::GameView::Full)
+    game_as(view, pb::GameView::Full, None)
 }
 
 /// The state of a game in `detail`: the basic view leaves out the move list and the legal
-/// moves, which cost time and bytes in proportion to the game (SAN is worked out for every
-/// move played and every legal move).
+/// moves. With `lists`, the move list is the server's encoded one, extended by the moves
+/// since its last answer about the game.
 #[must_use]
-pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
+pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>) -> pb::Game {
     let full = detail != pb::GameView::Basic;
     let g = &view.game;
     let pos = g.position();
-    let moves = if full {
-        g.moves()
-            .iter()
-            .zip(g.sans())
-            .map(|(m, san)| pb::MoveNotation {
-                uci: m.to_string(),
-                san: san.to_owned(),
-            })
-            .collect()
-    } else {
-        Vec::new()
+    let moves = match (full, lists) {
+        (false, _) => Bytes::new(),
+        (true, Some(lists)) => lists.encoded(view.id, g),
+        (true, None) => move_lists::all_moves(g),
     };
-    pb::Game {
+    let legal_moves = if g.is_over() || !full {
+        Bytes::new()
+    } else {
+        move_lists::legal_moves(pos)
+    };
+    let fields = chessd_proto::Game {
         game_id: view.id.to_string(),
         variant: proto_variant(pos.variant()),
         white_player: view.players.white.clone(),
@@ -187,12 +185,9 @@ pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
         start_fen: start_fen(g.start()),
         fen: pos.fen(),
         ply: g.ply(),
-        moves,
-        legal_moves: if g.is_over() || !full {
-            Vec::new()
-        } else {
-            legal_moves(pos)
-        },
+        // In `moves` and `legal_moves` below, encoded.
+        moves: Vec::new(),
+        legal_moves: Vec::new(),
         turn: color(pos.turn()),
         in_check: pos.is_check(),
         status: status(view.status()),
@@ -211,6 +206,11 @@ pub fn game_as(view: &GameView, detail: pb::GameView) -> pb::Game {
         labels: labels(&view.labels),
         white_player_id: player_id(&view.players, rules::Color::White),
         black_player_id: player_id(&view.players, rules::Color::Black),
+    };
+    pb::Game {
+        fields,
+        moves,
+        legal_moves,
     }
 }
 
@@ -301,11 +301,11 @@ pub fn created(c: &Created) -> pb::CreateGameResponse {
 
 /// The answer to SubmitMove, with the game in `detail` (unknown values mean the full view).
 #[must_use]
-pub fn submitted(a: &Acted, detail: i32) -> pb::SubmitMoveResponse {
+pub fn submitted(a: &Acted, detail: i32, lists: &MoveLists) -> pb::SubmitMoveResponse {
     let detail = pb::GameView::try_from(detail).unwrap_or(pb::GameView::Full);
     pb::SubmitMoveResponse {
         r#move: a.played.as_ref().map(played),
-        game: Some(game_as(&a.view, detail)),
+        game: Some(game_as(&a.view, detail, Some(lists))),
     }
 }
 
@@ -488,7 +488,7 @@ pub fn analysis(pos: &rules::Position) -> pb::AnalyzePositionResponse {
     pb::AnalyzePositionResponse {
         fen: pos.fen(),
         turn: color(pos.turn()),
-        legal_moves: legal_moves(pos),
+        legal_moves: notations(pos),
         in_check: pos.is_check(),
         outcome: pos.outcome().map(outcome),
         pockets: pockets(pos),

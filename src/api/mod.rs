@@ -15,6 +15,7 @@ pub mod call;
 pub mod decode;
 pub mod encode;
 pub mod feed;
+pub mod move_lists;
 pub mod pgn;
 pub mod refusals;
 pub mod service;

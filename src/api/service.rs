@@ -14,16 +14,17 @@ use crate::api::call::{Credential, caller, credential, rpc_span, traced};
 use crate::api::decode;
 use crate::api::encode;
 use crate::api::feed::{FeedPump, FeedSlots, FeedStream, PlayerMode, Reader};
+use crate::api::move_lists::MoveLists;
 use crate::api::pgn;
 use crate::api::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
 use crate::error::ServiceError;
 use crate::game::{Action, GameId, Holder};
-use crate::proto as pb;
-use crate::proto::game_service_server::GameService;
 use crate::security::gate::{Caller, Guard, rate_limited};
 use crate::security::limits::seat_key;
 use crate::store::GameStore;
 use crate::transport::StreamReset;
+use chessd_proto::wire as pb;
+use chessd_proto::wire::game_service_server::GameService;
 
 /// What the API needs of the server's configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +52,8 @@ pub struct GameApi<S> {
     feeds: Arc<FeedSlots>,
     /// API keys, rate limiters and `--private-watch`, shared with the gate.
     guard: Arc<Guard>,
+    /// The encoded move lists of the games answered lately (full views).
+    move_lists: MoveLists,
 }
 
 impl<S: GameStore> GameApi<S> {
@@ -70,6 +73,7 @@ impl<S: GameStore> GameApi<S> {
             },
             draining,
             max_page_size: config.max_page_size,
+            move_lists: MoveLists::default(),
             peer_watchers: Arc::new(PeerWatchers::new(
                 security.max_peer_watchers_per_game,
                 security.max_peer_watchers,
@@ -179,7 +183,11 @@ impl<S: GameStore> GameApi<S> {
         let id = decode::game_id(game_id)?;
         let (holder, _) = self.holder(metadata).await?;
         let acted = self.store.act(id, holder, action, |_, _| Ok(())).await?;
-        Ok(encode::game(&acted.view))
+        Ok(encode::game_as(
+            &acted.view,
+            pb::GameView::Full,
+            Some(&self.move_lists),
+        ))
     }
 
     /// Refuses player-token calls on a server without API keys.
@@ -224,7 +232,11 @@ impl<S: GameStore> GameService for GameApi<S> {
                 .await?;
             let view = self.store.get(id).await?;
             Ok(pb::GetGameResponse {
-                game: Some(encode::game(&view)),
+                game: Some(encode::game_as(
+                    &view,
+                    pb::GameView::Full,
+                    Some(&self.move_lists),
+                )),
                 seat: encode::maybe_color(seat),
             })
         })
@@ -261,7 +273,11 @@ impl<S: GameStore> GameService for GameApi<S> {
             let (holder, key) = self.holder(request.metadata()).await?;
             let admit = self.admit_move(caller(&request), key, id);
             let acted = self.store.act(id, holder, action, admit).await?;
-            Ok(encode::submitted(&acted, request.get_ref().view))
+            Ok(encode::submitted(
+                &acted,
+                request.get_ref().view,
+                &self.move_lists,
+            ))
         })
         .await
     }

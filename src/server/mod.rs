@@ -25,10 +25,10 @@ use tonic_health::ServingStatus;
 use crate::api::GameApi;
 use crate::api::refusals;
 use crate::config::ServerConfig;
-use crate::proto::game_service_server::GameServiceServer;
 use crate::telemetry::PropagateLayer;
 use crate::transport::Transport;
 use crate::{proto, security, store};
+use chessd_proto::wire::game_service_server::GameServiceServer;
 
 /// Why the server could not run.
 #[derive(Debug)]

@@ -8,7 +8,8 @@
 //! - the server ([`game_service_server::GameServiceServer`] and its
 //!   [`game_service_server::GameService`] trait);
 //! - the client ([`game_service_client::GameServiceClient`]);
-//! - [`FILE_DESCRIPTOR_SET`], the encoded descriptors for server reflection.
+//! - [`FILE_DESCRIPTOR_SET`], the encoded descriptors for server reflection;
+//! - [`wire`], the server's copy of the types, whose `Game` carries its move lists encoded.
 
 #![forbid(unsafe_code)]
 
@@ -28,6 +29,26 @@ mod pb {
 }
 
 pub use pb::*;
+
+mod wire_game;
+
+/// The server's side of the API: the same types as the crate root, except that `Game` is
+/// [`wire::Game`], whose move lists are bytes encoded once (see its docs), and the messages
+/// that hold a game (and the server trait) are generated again around it.
+pub mod wire {
+    #![allow(
+        clippy::all,
+        clippy::pedantic,
+        missing_docs,
+        rustdoc::all,
+        unreachable_pub
+    )]
+    // Every type that holds no game is the root's; the explicit `Game` below and the
+    // generated messages shadow the root's names.
+    pub use crate::wire_game::{Game, MoveListWriter};
+    pub use crate::*;
+    include!(concat!(env!("OUT_DIR"), "/wire/chessd.v1.rs"));
+}
 
 #[cfg(test)]
 mod tests {

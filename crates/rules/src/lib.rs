@@ -111,7 +111,7 @@ pub use position::Position;
 pub use racingkings::RacingKings;
 pub use role::{Piece, Role};
 pub use rules::{FenError, PlayError, Rules};
-pub use san::{ParseSanError, San, parse_move, san_of, san_plus};
+pub use san::{ParseSanError, San, SanPlus, parse_move, san_of, san_plus, san_plus_among};
 pub use setup::{PositionError, Setup};
 pub use square::{File, ParseSquareError, Rank, Square};
 pub use threecheck::ThreeCheck;

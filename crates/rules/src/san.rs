@@ -305,6 +305,36 @@ pub fn san_plus<P: Rules>(pos: &P, m: Move) -> String {
     text
 }
 
+/// A move's SAN with its `+` or `#` suffix ([`san_plus`] as a value: written without an
+/// allocation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SanPlus {
+    pub san: San,
+    pub suffix: Option<char>,
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.san)?;
+        match self.suffix {
+            Some(c) => write!(f, "{c}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// [`san_plus`] of `m` with `legal`, the legal moves of `pos`, already at hand: listing every
+/// legal move's SAN generates them once, not once per move.
+#[must_use]
+pub fn san_plus_among<P: Rules>(pos: &P, m: Move, legal: &[Move]) -> SanPlus {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    SanPlus {
+        san: san_among(pos, m, legal),
+        suffix: check_suffix(&after),
+    }
+}
+
 /// The suffix of the move that led to `after`: `#` for a check with no legal reply, `+` for
 /// another check, none without check.
 pub(crate) fn check_suffix<P: Rules>(after: &P) -> Option<char> {
@@ -417,6 +447,34 @@ mod tests {
         for m in p.legal_moves().iter() {
             let text = san_plus(&p, *m);
             assert!(!text.ends_with('+') && !text.ends_with('#'), "{text}");
+        }
+    }
+
+    /// Every legal move's SAN from one shared list is the SAN each gets alone, suffixes too.
+    #[test]
+    fn san_plus_among_agrees_with_san_plus() {
+        let cases = [
+            (
+                Variant::Chess,
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            ),
+            (Variant::Chess, "4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1"),
+            (
+                Variant::Crazyhouse,
+                "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR[P] b KQkq - 0 2",
+            ),
+            (Variant::Atomic, "4k3/3p4/8/8/8/8/8/3QK3 w - - 0 1"),
+        ];
+        for (variant, fen) in cases {
+            let p = Position::from_fen(variant, fen).unwrap();
+            let legal = p.legal_moves();
+            for &m in legal.iter() {
+                assert_eq!(
+                    san_plus_among(&p, m, &legal).to_string(),
+                    san_plus(&p, m),
+                    "{fen}: {m}"
+                );
+            }
         }
     }
 }

@@ -36,7 +36,7 @@ use tonic::Status;
 pub use peers::{PeerSlot, PeerWatchers};
 pub use pump::{Pump, PumpConfig, end_stream};
 
-use crate::proto::WatchGameResponse;
+use chessd_proto::wire::WatchGameResponse;
 
 /// Messages queued between a watcher's pump and its stream: enough to ride over a scheduling
 /// hiccup, few enough that a stalled client holds almost nothing (the game's broadcast

@@ -16,9 +16,9 @@ use crate::api::watch::{Feed, PeerSlot};
 use crate::error::ServiceError;
 use crate::game::{Event, EventKind, GameId, Replay, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
-use crate::proto::WatchGameResponse;
 use crate::store::Subscription;
 use crate::transport::StreamReset;
+use chessd_proto::wire::WatchGameResponse;
 
 /// What the watcher holds while it is served; dropped as one.
 struct Slot {

@@ -1,0 +1,210 @@
+//! Move lists in protobuf's encoding: a game's `moves` kept per game and extended by each new
+//! move, so the full view of a long game costs what a short one does; and a position's
+//! `legal_moves`, written straight into bytes.
+//!
+//! [`MoveLists`] is a bounded cache of the games this server answered for lately. An entry
+//! keeps the moves it encoded, so a game whose record no longer starts with them (a takeback)
+//! is encoded afresh rather than answered from the old list.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::sync::{Mutex, PoisonError};
+
+use bytes::Bytes;
+use chessd_proto::wire::MoveListWriter;
+use chessd_rules::{self as rules, Move, Rules};
+
+use crate::game::GameId;
+
+/// Shards of the cache: calls on different games rarely wait for one another.
+const SHARDS: usize = 16;
+
+/// Games kept per shard; beyond it an arbitrary entry is dropped (it is only a cache).
+const GAMES_PER_SHARD: usize = 256;
+
+/// One game's list as last encoded.
+#[derive(Debug, Default)]
+struct Entry {
+    moves: Vec<Move>,
+    encoded: Vec<u8>,
+}
+
+/// The encoded move lists of recently answered games.
+#[derive(Debug, Default)]
+pub struct MoveLists {
+    /// By the game id's low bits. A std mutex per shard: held to extend one list and copy
+    /// its bytes out, never across an `.await`.
+    shards: [Mutex<HashMap<GameId, Entry>>; SHARDS],
+}
+
+impl MoveLists {
+    /// `game`'s `moves` field, encoded: the cached list extended by the moves since, or the
+    /// whole list when the cache cannot serve it. A finished game leaves the cache.
+    pub fn encoded(&self, id: GameId, game: &rules::Game) -> Bytes {
+        let moves = game.moves();
+        let mut shard = self.shards[(id.get() as usize) % SHARDS]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !shard.contains_key(&id)
+            && shard.len() >= GAMES_PER_SHARD
+            && let Some(&victim) = shard.keys().next()
+        {
+            shard.remove(&victim);
+        }
+        let entry = shard.entry(id).or_default();
+        if !moves.starts_with(&entry.moves) {
+            if entry.moves.starts_with(moves) {
+                // An answer about an earlier ply than one already given (calls answered out
+                // of order): the longer list stays for the calls to come.
+                drop(shard);
+                return Bytes::from(encode_moves(game, 0, Vec::new()));
+            }
+            *entry = Entry::default();
+        }
+        let known = entry.moves.len();
+        entry.moves.extend_from_slice(&moves[known..]);
+        entry.encoded = encode_moves(game, known, std::mem::take(&mut entry.encoded));
+        let bytes = Bytes::copy_from_slice(&entry.encoded);
+        if game.is_over() {
+            shard.remove(&id);
+        }
+        bytes
+    }
+}
+
+/// `game`'s moves from index `from` on, appended to `encoded` (the records of those before).
+fn encode_moves(game: &rules::Game, from: usize, encoded: Vec<u8>) -> Vec<u8> {
+    let mut writer = MoveListWriter::moves(encoded);
+    let mut uci = [0u8; 8];
+    for (&m, san) in game.moves().iter().zip(game.sans()).skip(from) {
+        writer.push(text(&mut uci, m), san);
+    }
+    writer.into_inner()
+}
+
+/// `game`'s `moves` field, encoded afresh (for answers outside the cache: creations,
+/// snapshots).
+pub fn all_moves(game: &rules::Game) -> Bytes {
+    Bytes::from(encode_moves(game, 0, Vec::new()))
+}
+
+/// Every legal move of `pos` in both notations, encoded as `legal_moves`.
+pub fn legal_moves(pos: &rules::Position) -> Bytes {
+    let legal = pos.legal_moves();
+    let mut writer = MoveListWriter::legal_moves();
+    let (mut uci, mut san) = ([0u8; 8], [0u8; 16]);
+    for &m in legal.iter() {
+        let san_plus = rules::san_plus_among(pos, m, &legal);
+        writer.push(text(&mut uci, m), text(&mut san, san_plus));
+    }
+    writer.finish()
+}
+
+/// `value` written into `buf`, which holds the longest text it can have (UCI: `e7e8q`,
+/// `P@e4`; SAN with a suffix: `Qa1xb2#`, `exd8=Q+`).
+fn text(buf: &mut [u8], value: impl std::fmt::Display) -> &str {
+    let capacity = buf.len();
+    let mut rest = &mut buf[..];
+    // A longer text would be a bug in the notation code; it is cut, never a panic.
+    let _ = write!(rest, "{value}");
+    let len = capacity - rest.len();
+    std::str::from_utf8(&buf[..len]).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use chessd_rules::{DrawRule, Game, Position, Variant};
+    use prost::Message;
+
+    use super::*;
+
+    /// The `moves` field as prost encodes the client's messages.
+    fn reference(game: &Game) -> Vec<chessd_proto::MoveNotation> {
+        game.moves()
+            .iter()
+            .zip(game.sans())
+            .map(|(m, san)| chessd_proto::MoveNotation {
+                uci: m.to_string(),
+                san: san.to_owned(),
+            })
+            .collect()
+    }
+
+    fn decoded(moves: Bytes, legal_moves: Bytes) -> chessd_proto::Game {
+        let wire = chessd_proto::wire::Game {
+            fields: chessd_proto::Game::default(),
+            moves,
+            legal_moves,
+        };
+        chessd_proto::Game::decode(wire.encode_to_vec().as_slice()).expect("decodes")
+    }
+
+    /// Plays the first legal move `n` times (a drop, a castle or a promotion when the
+    /// generator lists one first).
+    fn play(game: &mut Game, n: usize) {
+        for _ in 0..n {
+            if game.is_over() {
+                return;
+            }
+            let m = game.position().legal_moves()[0];
+            game.play(m).expect("legal");
+        }
+    }
+
+    /// A list extended move by move decodes to every move played, in both notations, in each
+    /// variant; and every position's legal moves decode to AnalyzePosition's list.
+    #[test]
+    fn extended_lists_decode_to_every_move() {
+        let lists = MoveLists::default();
+        for (i, variant) in Variant::ALL.into_iter().enumerate() {
+            let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, i as u64);
+            let mut game = Game::new(Position::new(variant), DrawRule::Claim);
+            for _ in 0..40 {
+                let got = decoded(lists.encoded(id, &game), legal_moves(game.position()));
+                assert_eq!(
+                    got.moves,
+                    reference(&game),
+                    "{variant} at ply {}",
+                    game.ply()
+                );
+                assert_eq!(
+                    got.legal_moves,
+                    crate::api::encode::analysis(game.position()).legal_moves,
+                    "{variant} at ply {}",
+                    game.ply()
+                );
+                play(&mut game, 3);
+            }
+        }
+    }
+
+    /// A game whose moves no longer start with the cached ones (another game under the id, as
+    /// after a takeback) is encoded afresh; an answer about an earlier ply than the cache's
+    /// is right and leaves the longer list for later calls.
+    #[test]
+    fn lists_follow_the_game_not_the_cache() {
+        let lists = MoveLists::default();
+        let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, 7);
+        let mut long = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        play(&mut long, 12);
+        let _ = lists.encoded(id, &long);
+        let mut short = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        play(&mut short, 5);
+        assert_eq!(
+            decoded(lists.encoded(id, &short), Bytes::new()).moves,
+            reference(&short)
+        );
+        play(&mut long, 2);
+        assert_eq!(
+            decoded(lists.encoded(id, &long), Bytes::new()).moves,
+            reference(&long)
+        );
+        let mut other = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        let m = other.position().legal_moves()[5];
+        other.play(m).expect("legal");
+        assert_eq!(
+            decoded(lists.encoded(id, &other), Bytes::new()).moves,
+            reference(&other)
+        );
+    }
+}
