@@ -121,12 +121,6 @@ impl MoveListWriter {
         }
     }
 
-    /// The records written so far, to keep appending to later.
-    #[must_use]
-    pub fn as_slice(&self) -> &[u8] {
-        &self.buf
-    }
-
     /// The records, for a [`Game`].
     #[must_use]
     pub fn finish(self) -> Bytes {

@@ -463,6 +463,11 @@ mod tests {
                 Variant::Crazyhouse,
                 "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR[P] b KQkq - 0 2",
             ),
+            // White to move with a pawn in hand: drops, one of them (P@d7) giving check.
+            (
+                Variant::Crazyhouse,
+                "rnbqkbnr/ppp2ppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3",
+            ),
             (Variant::Atomic, "4k3/3p4/8/8/8/8/8/3QK3 w - - 0 1"),
         ];
         for (variant, fen) in cases {
