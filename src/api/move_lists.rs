@@ -76,7 +76,8 @@ impl MoveLists {
 fn encode_moves(game: &rules::Game, from: usize, encoded: Vec<u8>) -> Vec<u8> {
     let mut writer = MoveListWriter::moves(encoded);
     let mut uci = [0u8; 8];
-    for (&m, san) in game.moves().iter().zip(game.sans()).skip(from) {
+    let moves = game.moves().get(from..).unwrap_or_default();
+    for (&m, san) in moves.iter().zip(game.sans_from(from)) {
         writer.push(text(&mut uci, m), san);
     }
     writer.into_inner()

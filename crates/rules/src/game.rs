@@ -172,7 +172,17 @@ impl Game {
 
     /// The SAN of every move played, with suffixes, as recorded when each was played.
     pub fn sans(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.sans.iter().map(SanText::as_str)
+        self.sans_from(0)
+    }
+
+    /// [`Game::sans`] from move index `from` on (none past the end), without reading the
+    /// earlier ones: what extends an already written list.
+    pub fn sans_from(&self, from: usize) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.sans
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(SanText::as_str)
     }
 
     /// True if the fifty- and seventy-five-move rules apply in this game's variant.
