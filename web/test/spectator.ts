@@ -206,8 +206,12 @@ export async function spectatorScenarios(
     if (p > 0) await page.keyboard.press("ArrowRight");
     await waitFor(`ply ${p}`, async () => (await ply()) === String(p));
     const expected = fenPieces(fens[p] ?? "");
-    const shown = await shownPieces(page);
-    if (shown !== expected) fail(`ply ${p}: page shows ${shown}, server says ${fens[p]}`);
+    // The board may be drawn just after the ply changes (a position fetched): wait for it.
+    let shown = "";
+    await waitFor(`ply ${p}'s position`, async () => {
+      shown = await shownPieces(page);
+      return shown === expected;
+    }).catch(() => fail(`ply ${p}: page shows ${shown}, server says ${fens[p]}`));
   }
 
   // --- Racing Kings: each side races its king to rank 8.
