@@ -25,7 +25,7 @@ import { type Step, gameLayout } from "./layout.js";
 import { renderMoves } from "./movelist.js";
 import { typedMove } from "./moves.js";
 import { PocketStrips } from "./pocket.js";
-import { refusal, refusalText } from "./refusal.js";
+import { NOT_THIS_GAMES, refusal, refusalText } from "./refusal.js";
 import { Seat, type SeatLink, forgetSeat } from "./seat.js";
 import {
   type GameState,
@@ -444,22 +444,26 @@ export async function showGame(
   }
 
   if (seat) {
-    const probing = seat;
+    const asking = seat;
     void (async () => {
       try {
-        color = await probing.color(signal);
-        if (color === null) seatNote = "The game is over: your seat link has nothing left to do.";
+        color = await asking.color(signal);
+        if (color === null) {
+          // The server found no seat for the token here: the same as a refused one.
+          forgetSeat(id);
+          seat = null;
+          seatNote = NOT_THIS_GAMES;
+        }
       } catch (e) {
         if (signal.aborted) return;
         const r = refusal(e);
-        if (r.reason === "TOKEN_INVALID") {
+        // Under --private-watch a token of another game cannot read this one (NOT_A_PLAYER).
+        const notHere = r.reason === "TOKEN_INVALID" || r.reason === "NOT_A_PLAYER";
+        if (notHere) {
           forgetSeat(id);
           seat = null;
         }
-        seatNote =
-          r.reason === "TOKEN_INVALID"
-            ? refusalText(r)
-            : `Cannot check your seat: ${refusalText(r)}`;
+        seatNote = notHere ? NOT_THIS_GAMES : `Cannot check your seat: ${refusalText(r)}`;
       }
       render();
     })();

@@ -51,6 +51,9 @@ export function retryAfterMs(r: Refusal): number | null {
 const side = (name: string | undefined) =>
   name === "white" ? "White" : name === "black" ? "Black" : "The other side";
 
+/** What a seat link whose token holds no seat in the game it names comes to. */
+export const NOT_THIS_GAMES = "This seat link is not valid for this game: you can watch, not play.";
+
 /** One sentence per reason a seat's call can be refused with. */
 const SENTENCES: Record<string, (r: Refusal) => string> = {
   ILLEGAL_MOVE: () => "That move is not legal in this position.",
@@ -70,7 +73,7 @@ const SENTENCES: Record<string, (r: Refusal) => string> = {
       ? "No draw to claim: fewer than 50 moves by each side without a capture or a pawn move."
       : "No draw to claim: this position has not occurred three times with the same side to move, castling and en passant rights.",
   ABORT_NOT_ALLOWED: () => "Too late to abort: both sides have moved. You can resign instead.",
-  TOKEN_INVALID: () => "This seat link is not valid for this game: you can watch, not play.",
+  TOKEN_INVALID: () => NOT_THIS_GAMES,
   TOKEN_MISSING: () => "The seat token did not reach the server: open the seat link again.",
   NOT_A_PLAYER: () =>
     "This server keeps games private and this seat link is not one of this game's.",

@@ -34,12 +34,6 @@ const BACKOFF_MAX_MS = 2_000;
 const LEGAL_RETRY_MS = 200;
 const LEGAL_ATTEMPTS = 25;
 
-/**
- * A move no piece can ever make in any variant (a pawn moving sideways on the first rank), so
- * the server refuses it in every position: the seat probe (see `Seat.color`).
- */
-const NEVER_LEGAL = "a1b1q";
-
 const storageKey = (gameId: string) => `chessd.seat.${gameId}`;
 
 export type SeatLink = { kind: "none" } | { kind: "seat"; token: string } | { kind: "malformed" };
@@ -133,36 +127,13 @@ export class Seat {
   }
 
   /**
-   * Which side this seat plays, or null once the game is over (then no call tells). The API has
-   * no call that names a token's side, so the page asks for a move that is never legal
-   * (`NEVER_LEGAL`, with no expected ply and no request id): the server refuses it whatever
-   * happens, with NOT_YOUR_TURN naming the side to move when the seat is not to move, and
-   * with ILLEGAL_MOVE when it is, in which case the side to move, which only this seat can
-   * change, is read from GetGame. Nothing in the game changes. Throws the refusal of a token
-   * the server does not take.
+   * Which side this seat plays: GetGame's `seat`, the colour the server found the token holding
+   * in this game. Null when it holds none (a token of another game, or one the server does not
+   * know: a public read names no side rather than refusing it).
    */
   async color(signal: AbortSignal): Promise<Color | null> {
-    try {
-      await this.#retrying(
-        (o) =>
-          client.submitMove({ gameId: this.gameId, move: NEVER_LEGAL, view: GameView.BASIC }, o),
-        signal,
-      );
-    } catch (e) {
-      const r = refusal(e);
-      if (r.reason === "NOT_YOUR_TURN") {
-        return r.metadata.turn === "white"
-          ? Color.BLACK
-          : r.metadata.turn === "black"
-            ? Color.WHITE
-            : null;
-      }
-      if (r.reason === "ILLEGAL_MOVE") return (await this.game(signal))?.turn ?? null;
-      if (r.reason === "GAME_OVER") return null;
-      throw e;
-    }
-    // Unreachable while the server refuses the move; were it ever played, the seat was to move.
-    return (await this.game(signal))?.turn ?? null;
+    const r = await this.#retrying((o) => client.getGame({ gameId: this.gameId }, o), signal);
+    return r.seat === Color.WHITE || r.seat === Color.BLACK ? r.seat : null;
   }
 
   /**

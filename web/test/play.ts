@@ -343,6 +343,24 @@ export async function playScenarios(
       (await text(b.page, "#seat")).endsWith("the game was aborted"),
     );
 
+    // The side comes from GetGame's seat, so a finished game's seat link still names it; a
+    // token of another game holds no seat in this one: the page says so, offers nothing, and
+    // forgets it (a reload is a spectator's page).
+    await sit(b, id, created.blackToken, "Black");
+    await waitFor("Black's finished game", async () =>
+      (await text(b.page, "#seat")).endsWith("you lost"),
+    );
+    b.tokens.push(ab.whiteToken);
+    await b.page.goto(`${b.proxy.url}/#/game/${id}?seat=${ab.whiteToken}`);
+    const notHere = "This seat link is not valid for this game: you can watch, not play.";
+    await waitFor("another game's token refused", async () =>
+      (await text(b.page, "#seat")) === notHere && (await actions(b)) === "",
+    );
+    await b.page.reload();
+    const mated = (await api.getGame({ gameId: id })).game ?? fail("no game");
+    await expectBoard(b.page, mated.ply, mated.fen, b.name);
+    if ((await text(b.page, "#seat")) !== "") fail("the forgotten token still shows a seat line");
+
     // The tokens: in no URL, only on the seat's game calls, never on ListGames.
     for (const p of [w, b]) {
       await noTokenInPage(p);
