@@ -122,6 +122,8 @@ pub enum ServiceError {
     /// logged where it happened; clients are told to retry (a retry with the same `request_id`
     /// plays nothing twice).
     StoreUnavailable,
+    /// A clock action (AddTime, AdjustClock) on a game without clocks.
+    GameUntimed,
     /// A fault inside the server (no randomness, a storage failure). Never shown to clients.
     Internal(Box<dyn std::error::Error + Send + Sync>),
 }
@@ -186,6 +188,7 @@ impl ServiceError {
             E::FeedTooSlow { .. } => (Code::ResourceExhausted, "FEED_TOO_SLOW"),
             E::TooManyFeeds { .. } => (Code::ResourceExhausted, "TOO_MANY_FEEDS"),
             E::StoreUnavailable => (Code::Unavailable, "STORE_UNAVAILABLE"),
+            E::GameUntimed => (Code::FailedPrecondition, "GAME_UNTIMED"),
             E::Internal(_) => (Code::Internal, "INTERNAL"),
         }
     }
@@ -328,6 +331,7 @@ impl fmt::Display for ServiceError {
             },
             E::AbortTooLate => f.write_str("too late to abort: both sides have moved (resign instead)"),
             E::NoDrawOffer => f.write_str("there is no draw offer to answer"),
+            E::GameUntimed => f.write_str("the game has no clocks"),
             E::PlyMismatch { expected, current } => {
                 write!(f, "the game is at ply {current}, not at the expected ply {expected}")
             }
@@ -496,6 +500,7 @@ mod tests {
                 "ABORT_NOT_ALLOWED",
             ),
             (E::NoDrawOffer, Code::FailedPrecondition, "NO_DRAW_OFFER"),
+            (E::GameUntimed, Code::FailedPrecondition, "GAME_UNTIMED"),
             (
                 E::PlyMismatch {
                     expected: 3,

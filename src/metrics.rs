@@ -354,6 +354,7 @@ pub const fn termination_name(t: Termination) -> &'static str {
         Termination::TimeForfeit => "time_forfeit",
         Termination::Abandonment => "abandonment",
         Termination::Aborted => "aborted",
+        Termination::NoStart => "no_start",
         Termination::ThirdCheck => "third_check",
         Termination::KingOfTheHill => "king_of_the_hill",
         Termination::KingExploded => "king_exploded",

@@ -12,8 +12,9 @@ use chessd_proto::wire as pb;
 
 use crate::api::move_lists::{self, MoveLists};
 use crate::game::{
-    Acted, ClockReading, Created, Event, EventKind, FeedEvent, FeedKind, GameHeader, GameStatus,
-    GameSummary, GameView, IssuedToken, Labels, MoveInfo, Players, Stats, TimeControl,
+    Acted, ClockChange, ClockReading, ClockReason, ClockStart, Created, Event, EventKind,
+    FeedEvent, FeedKind, GameHeader, GameStatus, GameSummary, GameView, IssuedToken, Labels,
+    MoveInfo, Players, Stats, TimeControl,
 };
 use crate::store::GamePage;
 
@@ -105,6 +106,7 @@ fn termination(t: rules::Termination) -> i32 {
         T::AllPiecesLost => pb::Termination::AllPiecesLost,
         T::StalemateWin => pb::Termination::StalemateWin,
         T::HordeDestroyed => pb::Termination::HordeDestroyed,
+        T::NoStart => pb::Termination::NoStart,
     }) as i32
 }
 
@@ -112,7 +114,7 @@ fn termination(t: rules::Termination) -> i32 {
 #[must_use]
 pub fn outcome(o: rules::Outcome) -> pb::Outcome {
     let result = match (o.termination, o.winner) {
-        (rules::Termination::Aborted, _) => pb::GameResult::Unspecified,
+        (t, _) if t.is_abort() => pb::GameResult::Unspecified,
         (_, Some(rules::Color::White)) => pb::GameResult::WhiteWins,
         (_, Some(rules::Color::Black)) => pb::GameResult::BlackWins,
         (_, None) => pb::GameResult::Draw,
@@ -138,6 +140,31 @@ fn proto_time_control(tc: TimeControl) -> pb::TimeControl {
     pb::TimeControl {
         initial: Some(proto_duration(tc.initial)),
         increment: Some(proto_duration(tc.increment)),
+        black_initial: tc.black_initial.map(proto_duration),
+        black_increment: tc.black_increment.map(proto_duration),
+    }
+}
+
+fn clock_start(start: ClockStart) -> i32 {
+    (match start {
+        ClockStart::OnCreation => pb::ClockStart::OnCreation,
+        ClockStart::AfterFirstMoves => pb::ClockStart::AfterFirstMoves,
+        ClockStart::At(_) => pb::ClockStart::At,
+    }) as i32
+}
+
+/// A clock change off the board, with both clocks after it.
+fn clock_changed(change: ClockChange, c: &ClockReading) -> pb::ClockChanged {
+    pb::ClockChanged {
+        side: color(change.side),
+        by: maybe_color(change.by()),
+        reason: (match change.reason {
+            ClockReason::Given => pb::ClockChangeReason::Given,
+            ClockReason::ArbiterSet => pb::ClockChangeReason::ArbiterSet,
+            ClockReason::ArbiterAdded => pb::ClockChangeReason::ArbiterAdded,
+            ClockReason::ArbiterSubtracted => pb::ClockChangeReason::ArbiterSubtracted,
+        }) as i32,
+        clocks: Some(clocks(c)),
     }
 }
 
@@ -206,6 +233,16 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         labels: labels(&view.labels),
         white_player_id: player_id(&view.players, rules::Color::White),
         black_player_id: player_id(&view.players, rules::Color::Black),
+        clock_start: if view.time_control.is_some() {
+            clock_start(view.start_rules.clock_start)
+        } else {
+            pb::ClockStart::Unspecified as i32
+        },
+        first_move_deadline: view.first_move_deadline.map(timestamp),
+        clock_start_at: match view.start_rules.clock_start {
+            ClockStart::At(at) => Some(timestamp(at)),
+            _ => None,
+        },
     };
     pb::Game {
         fields,
@@ -335,6 +372,7 @@ pub fn event(e: &Event) -> pb::WatchGameResponse {
             outcome: Some(outcome(*o)),
             fen: position.fen(),
         }),
+        EventKind::ClockChanged { change, clocks: c } => E::ClockChanged(clock_changed(*change, c)),
     };
     pb::WatchGameResponse {
         seq: e.seq,

@@ -523,6 +523,53 @@ impl<S: GameStore> GameService for GameApi<S> {
         .await
     }
 
+    async fn add_time(
+        &self,
+        request: Request<pb::AddTimeRequest>,
+    ) -> Result<Response<pb::AddTimeResponse>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span("AddTime", &request, &req.game_id, "");
+        traced(span, async {
+            let (_, action) = decode::add_time(req)?;
+            let game = self
+                .seat_action(request.metadata(), &req.game_id, action)
+                .await?;
+            Ok(pb::AddTimeResponse { game: Some(game) })
+        })
+        .await
+    }
+
+    async fn adjust_clock(
+        &self,
+        request: Request<pb::AdjustClockRequest>,
+    ) -> Result<Response<pb::AdjustClockResponse>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span("AdjustClock", &request, &req.game_id, "");
+        traced(span, async {
+            self.ready()?;
+            // The gate required an API key (with --api-key-file): the caller is the arbiter.
+            let (id, side, adjust) = decode::adjust_clock(req)?;
+            let acted = self
+                .store
+                .act(
+                    id,
+                    Holder::Arbiter(side),
+                    Action::AdjustClock(adjust),
+                    |_, _| Ok(()),
+                )
+                .await?;
+            tracing::info!(game_id = %id, ?side, ?adjust, "clock adjusted by an arbiter");
+            Ok(pb::AdjustClockResponse {
+                game: Some(encode::game_as(
+                    &acted.view,
+                    pb::GameView::Full,
+                    Some(&self.move_lists),
+                )),
+            })
+        })
+        .await
+    }
+
     async fn analyze_position(
         &self,
         request: Request<pb::AnalyzePositionRequest>,

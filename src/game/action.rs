@@ -6,6 +6,7 @@ use crate::error::ServiceError;
 use crate::game::clock::TimeControl;
 use crate::game::labels::Labels;
 use crate::game::player::PlayerId;
+use crate::game::start::StartRules;
 
 /// Who plays: the display names (or ids) as given at creation, and the platform player ids
 /// bound to the seats, whose player tokens act for them.
@@ -75,6 +76,8 @@ pub struct NewGame {
     /// The start position (not already decided).
     pub start: Position,
     pub time_control: Option<TimeControl>,
+    /// When the clocks start and the first-move timer (resolved: defaults applied).
+    pub start_rules: StartRules,
     pub players: Players,
     pub draw_rule: DrawRule,
     pub request_id: Option<RequestId>,
@@ -107,6 +110,22 @@ pub enum Action {
     },
     ClaimDraw(DrawClaim),
     Abort,
+    /// The seat gives its opponent time (validated: more than zero, bounded).
+    AddTime {
+        amount: std::time::Duration,
+    },
+    /// An arbiter changes one side's clock: only with `Holder::Arbiter` of that side.
+    AdjustClock(ClockAdjust),
+}
+
+/// An arbiter's change of a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockAdjust {
+    /// The new time left.
+    Set(std::time::Duration),
+    Add(std::time::Duration),
+    /// Time taken off (the clock stops at zero).
+    Subtract(std::time::Duration),
 }
 
 impl Action {

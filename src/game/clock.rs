@@ -3,18 +3,56 @@
 //!
 //! Time is measured on tokio's monotonic clock (`tokio::time::Instant`), so it never jumps with
 //! the wall clock and tests can pause and advance it. The side to move's clock runs from the
-//! moment the game is created; the increment is added to the mover's clock after each move.
+//! moment the game's start rules say (`start`): a clock may be idle (no side's clock runs yet)
+//! or armed from a later instant (nothing is charged before it). The increment is added to the
+//! mover's clock after each move made while the clocks run. The sides may have different
+//! initial times and increments (odds, Armageddon).
 
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color};
 use tokio::time::Instant;
 
-/// A Fischer time control.
+/// A Fischer time control: White's initial time and increment, and Black's when they differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimeControl {
     pub initial: Duration,
     pub increment: Duration,
+    /// Black's initial time; `None`: the same as White's.
+    pub black_initial: Option<Duration>,
+    /// Black's increment; `None`: the same as White's.
+    pub black_increment: Option<Duration>,
+}
+
+impl TimeControl {
+    /// The same initial time and increment for both sides.
+    #[must_use]
+    pub const fn even(initial: Duration, increment: Duration) -> TimeControl {
+        TimeControl {
+            initial,
+            increment,
+            black_initial: None,
+            black_increment: None,
+        }
+    }
+
+    /// `side`'s time at the start.
+    #[must_use]
+    pub fn initial_of(&self, side: Color) -> Duration {
+        match side {
+            Color::White => self.initial,
+            Color::Black => self.black_initial.unwrap_or(self.initial),
+        }
+    }
+
+    /// What `side` gets after each of its moves.
+    #[must_use]
+    pub fn increment_of(&self, side: Color) -> Duration {
+        match side {
+            Color::White => self.increment,
+            Color::Black => self.black_increment.unwrap_or(self.increment),
+        }
+    }
 }
 
 /// Clocks as read at one moment.
@@ -34,18 +72,47 @@ pub struct Clock {
     control: TimeControl,
     /// Time left per side when its clock last stopped.
     remaining: ByColor<Duration>,
-    /// The side whose clock runs and since when; `None` once the game is over.
+    /// The side whose clock runs and since when (an instant still to come: the clock is armed
+    /// and charges nothing before it); `None` before the clocks start and once the game is
+    /// over.
     running: Option<(Color, Instant)>,
 }
 
 impl Clock {
-    /// Both clocks at the initial time, `turn`'s running from `now`.
+    /// Both clocks at their initial time, `turn`'s running from `from` (which may be later
+    /// than now: nothing is charged before it).
     #[must_use]
-    pub fn start(control: TimeControl, turn: Color, now: Instant) -> Clock {
+    pub fn start(control: TimeControl, turn: Color, from: Instant) -> Clock {
         Clock {
             control,
-            remaining: ByColor::new(control.initial, control.initial),
-            running: Some((turn, now)),
+            remaining: ByColor::new_with(|side| control.initial_of(side)),
+            running: Some((turn, from)),
+        }
+    }
+
+    /// Both clocks at their initial time, neither running until [`Clock::begin`].
+    #[must_use]
+    pub fn idle(control: TimeControl) -> Clock {
+        Clock {
+            control,
+            remaining: ByColor::new_with(|side| control.initial_of(side)),
+            running: None,
+        }
+    }
+
+    /// Starts `side`'s clock from `from` (the clocks start after the first moves).
+    pub fn begin(&mut self, side: Color, from: Instant) {
+        self.running = Some((side, from));
+    }
+
+    /// Sets `side`'s time left at `now` (an arbiter's change, or time given).
+    pub fn set(&mut self, side: Color, left: Duration, now: Instant) {
+        self.remaining[side] = left;
+        if let Some((running, since)) = &mut self.running
+            && *running == side
+            && *since < now
+        {
+            *since = now;
         }
     }
 
@@ -82,10 +149,18 @@ impl Clock {
         }
     }
 
-    /// The side whose clock runs.
+    /// The side whose clock runs or is armed to run.
     #[must_use]
     pub fn running(&self) -> Option<Color> {
         self.running.map(|(side, _)| side)
+    }
+
+    /// The side whose clock runs at `now` (`None` while it is only armed for later).
+    #[must_use]
+    pub fn running_at(&self, now: Instant) -> Option<Color> {
+        self.running
+            .filter(|&(_, since)| since <= now)
+            .map(|(side, _)| side)
     }
 
     /// When the running side's flag falls, if a clock runs.
@@ -102,11 +177,17 @@ impl Clock {
         (self.remaining(side, now).is_zero()).then_some(side)
     }
 
-    /// The running side moved at `now`: stop its clock, add the increment, start the other one.
+    /// The running side moved at `now`: stop its clock, add its increment, start the other
+    /// one. A move before an armed clock's start is free: no increment, and the other side's
+    /// clock is armed from the same start.
     pub fn switch(&mut self, now: Instant) {
-        if let Some((side, _)) = self.running {
+        if let Some((side, since)) = self.running {
+            if now < since {
+                self.running = Some((!side, since));
+                return;
+            }
             let left = self.remaining(side, now);
-            self.remaining[side] = left.saturating_add(self.control.increment);
+            self.remaining[side] = left.saturating_add(self.control.increment_of(side));
             self.running = Some((!side, now));
         }
     }
@@ -125,10 +206,69 @@ mod tests {
     use super::*;
 
     fn control(initial: u64, increment: u64) -> TimeControl {
-        TimeControl {
-            initial: Duration::from_secs(initial),
-            increment: Duration::from_secs(increment),
-        }
+        TimeControl::even(Duration::from_secs(initial), Duration::from_secs(increment))
+    }
+
+    /// Odds: each side starts with its own time and gets its own increment.
+    #[test]
+    fn per_side_times_and_increments() {
+        let t0 = Instant::now();
+        let tc = TimeControl {
+            black_initial: Some(Duration::from_secs(240)),
+            black_increment: Some(Duration::ZERO),
+            ..control(300, 2)
+        };
+        let mut clock = Clock::start(tc, Color::White, t0);
+        assert_eq!(clock.remaining(Color::Black, t0), Duration::from_secs(240));
+        let t1 = t0 + Duration::from_secs(10);
+        clock.switch(t1);
+        assert_eq!(clock.remaining(Color::White, t1), Duration::from_secs(292));
+        let t2 = t1 + Duration::from_secs(10);
+        clock.switch(t2);
+        assert_eq!(clock.remaining(Color::Black, t2), Duration::from_secs(230));
+    }
+
+    /// An armed clock charges nothing before its start, and a move before it is free; an idle
+    /// clock runs only once begun.
+    #[test]
+    fn armed_and_idle_clocks() {
+        let t0 = Instant::now();
+        let start = t0 + Duration::from_secs(60);
+        let mut clock = Clock::start(control(100, 5), Color::White, start);
+        assert_eq!(clock.running_at(t0), None);
+        assert_eq!(clock.deadline(), Some(start + Duration::from_secs(100)));
+        clock.switch(t0 + Duration::from_secs(10));
+        assert_eq!(
+            clock.remaining(Color::White, start),
+            Duration::from_secs(100)
+        );
+        assert_eq!(clock.running_at(start), Some(Color::Black));
+        assert_eq!(
+            clock.remaining(Color::Black, start + Duration::from_secs(30)),
+            Duration::from_secs(70)
+        );
+
+        let mut idle = Clock::idle(control(100, 5));
+        idle.switch(t0);
+        assert_eq!(idle.deadline(), None);
+        assert_eq!(idle.remaining(Color::White, t0), Duration::from_secs(100));
+        idle.begin(Color::White, t0);
+        assert_eq!(idle.deadline(), Some(t0 + Duration::from_secs(100)));
+    }
+
+    /// Setting the running side's clock restarts its count from the change.
+    #[test]
+    fn set_running_clock() {
+        let t0 = Instant::now();
+        let mut clock = Clock::start(control(60, 0), Color::White, t0);
+        let t1 = t0 + Duration::from_secs(20);
+        clock.set(Color::White, Duration::from_secs(55), t1);
+        assert_eq!(
+            clock.remaining(Color::White, t1 + Duration::from_secs(5)),
+            Duration::from_secs(50)
+        );
+        clock.set(Color::Black, Duration::from_secs(75), t1);
+        assert_eq!(clock.remaining(Color::Black, t1), Duration::from_secs(75));
     }
 
     /// Only the side to move loses time; the mover gets the increment after the move.

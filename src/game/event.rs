@@ -10,6 +10,7 @@ use chessd_rules::{ByColor, Color, Move, Outcome, Position, Rules, san_plus};
 
 use crate::game::clock::ClockReading;
 use crate::game::log::{LogEntry, LogKind};
+use crate::game::start::ClockChange;
 use crate::game::view::{GameView, MoveInfo};
 
 /// Something that happened in a game, numbered by `seq` (1, 2, 3, ... per game).
@@ -45,6 +46,11 @@ pub enum EventKind {
     GameOver {
         outcome: Outcome,
         position: Position,
+    },
+    /// A clock changed off the board; `clocks` as right after the change.
+    ClockChanged {
+        change: ClockChange,
+        clocks: ClockReading,
     },
 }
 
@@ -136,12 +142,39 @@ pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
     let kind = match entry.kind {
         LogKind::DrawOffered(by) => EventKind::DrawOffered { by },
         LogKind::DrawDeclined(by) => EventKind::DrawDeclined { by },
-        LogKind::Move { .. } | LogKind::GameOver => return None,
+        LogKind::Move { .. } | LogKind::GameOver | LogKind::ClockChanged { .. } => return None,
     };
     Some(Event {
         seq,
         at: entry.at(),
         kind,
+    })
+}
+
+/// The event of a clock-change entry (`None` for other kinds); `turn` is the side to move
+/// when it was made.
+#[must_use]
+pub fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Event> {
+    let LogKind::ClockChanged {
+        clocks_ms,
+        change,
+        running,
+    } = entry.kind
+    else {
+        return None;
+    };
+    let at = entry.at();
+    Some(Event {
+        seq,
+        at,
+        kind: EventKind::ClockChanged {
+            change,
+            clocks: ClockReading {
+                remaining: clocks_ms.map(|ms| Duration::from_millis(u64::from(ms))),
+                running: running.then_some(turn),
+                read_at: at,
+            },
+        },
     })
 }
 

@@ -111,7 +111,8 @@ impl FeedEvent {
             },
             EventKind::Snapshot(_)
             | EventKind::DrawOffered { .. }
-            | EventKind::DrawDeclined { .. } => {
+            | EventKind::DrawDeclined { .. }
+            | EventKind::ClockChanged { .. } => {
                 return None;
             }
         };

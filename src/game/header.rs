@@ -11,6 +11,7 @@ use crate::game::action::{NewGame, Players};
 use crate::game::clock::TimeControl;
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
+use crate::game::start::StartRules;
 use crate::game::time::{epoch_ms, from_epoch_ms};
 
 /// A game's fixed facts.
@@ -21,6 +22,8 @@ pub struct GameHeader {
     pub labels: Arc<Labels>,
     pub start: Position,
     pub time_control: Option<TimeControl>,
+    /// When the clocks start, and the first-move timer.
+    pub start_rules: StartRules,
     pub draw_rule: DrawRule,
     /// When the game was created (to the millisecond, as stored).
     pub created_at: SystemTime,
@@ -38,6 +41,7 @@ impl GameHeader {
             labels: Arc::new(new.labels.clone()),
             start: new.start,
             time_control: new.time_control,
+            start_rules: new.start_rules,
             draw_rule: new.draw_rule,
             created_at,
         }

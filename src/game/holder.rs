@@ -18,6 +18,9 @@ pub enum Holder {
     Seat(SeatToken),
     /// A player whose player token the API checked.
     Player(PlayerId),
+    /// An arbiter (an API key the API checked) acting on this side's clock. The API pairs it
+    /// only with `Action::AdjustClock`, the one action a record takes from an arbiter.
+    Arbiter(Color),
 }
 
 impl Holder {
@@ -27,6 +30,7 @@ impl Holder {
         match self {
             Holder::Seat(token) => seats.seat_of(token),
             Holder::Player(player) => players.seat_of(player).ok_or(ServiceError::PlayerNotSeated),
+            Holder::Arbiter(side) => Ok(*side),
         }
     }
 }

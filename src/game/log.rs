@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color};
 
+use crate::game::start::ClockChange;
 use crate::game::time::{epoch_ms, from_epoch_ms};
 
 /// One event as the log keeps it (16 bytes).
@@ -21,8 +22,8 @@ pub struct LogEntry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LogKind {
     /// The next move of the game's move list. For a timed game: both clocks right after it in
-    /// milliseconds (saturating at 49 days), and whether the clocks stopped with it (it ended
-    /// the game).
+    /// milliseconds (saturating at 49 days), and whether no clock runs right after it (it
+    /// ended the game, or the clocks have not started).
     Move {
         clocks_ms: ByColor<u32>,
         clocks_stopped: bool,
@@ -31,6 +32,13 @@ pub enum LogKind {
     DrawDeclined(Color),
     /// The game ended with the game's outcome (always the last entry).
     GameOver,
+    /// A clock changed off the board: both clocks right after the change, in milliseconds,
+    /// and whether the side to move's clock was running then.
+    ClockChanged {
+        clocks_ms: ByColor<u32>,
+        change: ClockChange,
+        running: bool,
+    },
 }
 
 impl LogEntry {

@@ -4,7 +4,8 @@
 //!   platform player ids and player tokens. `holder`: who asks to act, and which seat that is.
 //! - `labels`: a game's validated labels. `header`: what never changes in a game.
 //! - `time`: [`Now`] and the one wall-time-to-milliseconds conversion.
-//! - `clock`: time controls, the running [`Clock`], readings.
+//! - `clock`: time controls, the running [`Clock`], readings. `start`: when the clocks start,
+//!   the first-move timer, clock changes off the board.
 //! - `action`: a new game and a seat's actions, validated.
 //! - `log`: the compact per-game event log. `event`: events as watchers see them and as
 //!   storage keeps them ([`EventRow`]). `replay`: events rebuilt from the log.
@@ -29,11 +30,12 @@ pub mod log;
 pub mod player;
 pub mod record;
 pub mod replay;
+pub mod start;
 pub mod time;
 pub mod token;
 pub mod view;
 
-pub use action::{Action, MoveText, NewGame, Players, RequestId};
+pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
 pub use clock::{Clock, ClockReading, TimeControl};
 pub use event::{Event, EventKind, EventRow, ends_game};
 pub use feed::{FeedEvent, FeedFilter, FeedKind, FeedMove};
@@ -45,6 +47,7 @@ pub use log::{LogEntry, LogKind};
 pub use player::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenId};
 pub use record::{GameRecord, Stored};
 pub use replay::Replay;
+pub use start::{ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, StartRules};
 pub use time::{Now, epoch_ms, from_epoch_ms};
 pub use token::{SeatToken, Seats, TokenDigest};
 pub use view::{Acted, Created, GameStatus, GameSummary, GameView, MoveInfo, Stats, VariantStats};

@@ -5,7 +5,9 @@ use std::time::SystemTime;
 
 use chessd_rules::{Color, Game, Position, Rules};
 
-use crate::game::event::{Event, EventKind, game_over_event, move_event, move_info, offer_event};
+use crate::game::event::{
+    Event, EventKind, clock_event, game_over_event, move_event, move_info, offer_event,
+};
 use crate::game::log::{LogEntry, LogKind, offer_after_move};
 use crate::game::view::GameView;
 
@@ -49,6 +51,7 @@ impl Replay {
                 }
                 LogKind::DrawOffered(by) => draw_offer = Some(by),
                 LogKind::DrawDeclined(_) | LogKind::GameOver => draw_offer = None,
+                LogKind::ClockChanged { .. } => {}
             }
         }
         Replay {
@@ -145,6 +148,7 @@ impl Iterator for Replay {
                 self.draw_offer = None;
                 offer_event(seq, &entry)
             }
+            LogKind::ClockChanged { .. } => clock_event(seq, &entry, self.position.turn()),
             // A game-over entry is only logged once the outcome is set.
             LogKind::GameOver => Some(game_over_event(
                 seq,

@@ -10,6 +10,7 @@ use crate::game::action::Players;
 use crate::game::clock::{ClockReading, TimeControl};
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
+use crate::game::start::StartRules;
 use crate::game::token::SeatToken;
 
 /// A new game and its secrets.
@@ -38,7 +39,7 @@ impl GameStatus {
     pub fn of(outcome: Option<Outcome>) -> GameStatus {
         match outcome {
             None => GameStatus::Ongoing,
-            Some(o) if o.termination == chessd_rules::Termination::Aborted => GameStatus::Aborted,
+            Some(o) if o.termination.is_abort() => GameStatus::Aborted,
             Some(_) => GameStatus::Finished,
         }
     }
@@ -55,6 +56,10 @@ pub struct GameView {
     pub game: Arc<Game>,
     pub time_control: Option<TimeControl>,
     pub clocks: Option<ClockReading>,
+    /// When the clocks start, and the first-move timer.
+    pub start_rules: StartRules,
+    /// While the first-move timer runs: when the game is called off without that move.
+    pub first_move_deadline: Option<SystemTime>,
     /// The side whose draw offer stands.
     pub draw_offer: Option<Color>,
     /// The seq of the game's latest event.

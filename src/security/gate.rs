@@ -4,7 +4,7 @@
 //! 2. for GameService calls: checks a presented API key (`x-api-key`, or `authorization:
 //!    Bearer` on the backend calls, which carry no seat token, and on WatchGames unless it is a
 //!    player token) and, with `--api-key-file`, requires one on the backend calls (CreateGame,
-//!    ListGames, GetStats, IssuePlayerToken, RevokePlayerToken; WatchGames' handler requires
+//!    ListGames, GetStats, IssuePlayerToken, RevokePlayerToken, AdjustClock; WatchGames' handler requires
 //!    one unless the call carries a player token);
 //! 3. charges the per-key limiter (callers with a key) or the per-peer limiter (the others),
 //!    refusing with RESOURCE_EXHAUSTED and RetryInfo; except for SubmitMove, whose refusal
@@ -37,17 +37,18 @@ use crate::telemetry::spans::{self, TraceParent};
 const GAME_SERVICE: &str = "/chessd.v1.GameService/";
 
 /// The calls a platform's backend makes, which `--api-key-file` reserves to key holders.
-pub const BACKEND_METHODS: [&str; 5] = [
+pub const BACKEND_METHODS: [&str; 6] = [
     "CreateGame",
     "ListGames",
     "GetStats",
     "IssuePlayerToken",
     "RevokePlayerToken",
+    "AdjustClock",
 ];
 
 /// Every GameService method, so a refusal here is counted under the method's static name
 /// (an unknown path is left to the router, which answers UNIMPLEMENTED).
-const METHODS: [&str; 16] = [
+const METHODS: [&str; 18] = [
     "CreateGame",
     "GetGame",
     "ListGames",
@@ -64,6 +65,8 @@ const METHODS: [&str; 16] = [
     "WatchGames",
     "IssuePlayerToken",
     "RevokePlayerToken",
+    "AddTime",
+    "AdjustClock",
 ];
 
 /// What the gate learned about a call, for the handlers.

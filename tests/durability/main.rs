@@ -3,6 +3,7 @@
 //! acknowledged was lost. One test binary, one module per concern.
 
 mod abandon;
+mod clocks;
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;

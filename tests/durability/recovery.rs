@@ -192,6 +192,7 @@ async fn downtime_is_not_charged() {
                 nanos: 0,
             }),
             increment: Some(prost_types::Duration::default()),
+            ..Default::default()
         }),
         ..support::chess("ann", "bob")
     };

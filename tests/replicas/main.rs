@@ -10,6 +10,7 @@
 
 mod abandon;
 mod cli;
+mod clocks;
 mod cluster;
 #[path = "../common/mod.rs"]
 mod common;

@@ -197,6 +197,7 @@ pub fn tc(initial_secs: i64, increment_secs: i64) -> pb::TimeControl {
     pb::TimeControl {
         initial: Some(d(initial_secs)),
         increment: Some(d(increment_secs)),
+        ..Default::default()
     }
 }
 
@@ -339,6 +340,7 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
             o.outcome.as_ref().map_or("?", |o| o.pgn_result.as_str()),
             o.outcome.as_ref().map_or(0, |o| o.termination)
         ),
+        Some(Event::ClockChanged(c)) => format!("clock {} {}", color(c.side), c.reason),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         None => "empty".into(),
     }

@@ -230,7 +230,11 @@ async fn wrong_ids_and_out_of_range_fields() {
     ] {
         let request = create(|_| {});
         let request = pb::CreateGameRequest {
-            time_control: Some(pb::TimeControl { initial, increment }),
+            time_control: Some(pb::TimeControl {
+                initial,
+                increment,
+                ..Default::default()
+            }),
             ..request
         };
         assert_refused(c.create_game(request).await, bad, "INVALID_FIELD");

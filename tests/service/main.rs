@@ -2,6 +2,7 @@
 //! `127.0.0.1:0` and talks to it with the generated client. One test binary, one module per
 //! concern.
 
+mod clocks;
 #[path = "../common/mod.rs"]
 mod common;
 mod concurrency;

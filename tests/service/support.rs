@@ -194,6 +194,7 @@ pub fn tc(initial_secs: i64, increment_secs: i64) -> pb::TimeControl {
             seconds: increment_secs,
             nanos: 0,
         }),
+        ..Default::default()
     }
 }
 
@@ -349,6 +350,7 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
             "over {}",
             o.outcome.as_ref().map_or("?", |o| o.pgn_result.as_str())
         ),
+        Some(Event::ClockChanged(c)) => format!("clock {} {}", color(c.side), c.reason),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         None => "empty".into(),
     }

@@ -112,6 +112,28 @@ def test_refusals_carry_the_error_info_reason(server):
         assert wrong_side.value.reason == "NOT_YOUR_TURN"
 
 
+def test_clock_controls(server):
+    """Odds, the clock start, time given and an arbiter's change reach the game and the stream."""
+    from datetime import timedelta
+    with cc.Client(server.addr) as client:
+        game = client.create_game(
+            initial=timedelta(minutes=5), black_initial=timedelta(minutes=4),
+            clock_start=cc.ClockStart.AFTER_FIRST_MOVES, first_move_timeout=timedelta(minutes=1))
+        assert game.game.clock_start == cc.ClockStart.AFTER_FIRST_MOVES
+        assert game.game.clocks.black_remaining.ToTimedelta() == timedelta(minutes=4)
+        assert game.game.HasField("first_move_deadline")
+        given = game.white.add_time()
+        assert given.clocks.black_remaining.ToTimedelta() == timedelta(minutes=4, seconds=15)
+        set_ = client.adjust_clock(game.game_id, cc.Color.WHITE, set_remaining=timedelta(seconds=90))
+        assert set_.clocks.white_remaining.ToTimedelta() == timedelta(seconds=90)
+        game.black.resign()
+        events = list(client.watch_game(game.game_id, after_seq=1))
+        assert [e.WhichOneof("event") for e in events] == ["clock_changed", "game_over"]
+        assert events[0].clock_changed.reason == cc.ClockChangeReason.ARBITER_SET
+        with pytest.raises(ValueError):
+            client.adjust_clock(game.game_id, cc.Color.WHITE)
+
+
 def test_watch_replays_after_a_seq_and_ends_at_game_over(server):
     """watch_game(after_seq=n) sends exactly the events after n, then stops after game over."""
     with cc.Client(server.addr) as client:

@@ -181,6 +181,13 @@ impl GameState {
                 self.draw_offer = None;
                 Ok(Change::Over)
             }
+            // Time given, or an arbiter's change: the clocks the engine is told about.
+            Some(Event::ClockChanged(changed)) => {
+                if let Some(c) = changed.clocks.as_ref() {
+                    self.clocks = ClockReading::from_proto(c, received);
+                }
+                Ok(Change::Nothing)
+            }
             Some(Event::Heartbeat(_)) | None => Ok(Change::Nothing),
         }
     }

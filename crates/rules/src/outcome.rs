@@ -40,11 +40,14 @@ pub enum Termination {
     StalemateWin,
     /// Horde: Black captured every white piece.
     HordeDestroyed,
+    /// The side to move did not make its first move in time (the first-move timer): the game
+    /// is called off, with no result, as an abort is.
+    NoStart,
 }
 
 impl Termination {
     /// Every reason, the variants' own appended after the first eleven (stores keep the index).
-    pub const ALL: [Termination; 17] = [
+    pub const ALL: [Termination; 18] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -62,7 +65,14 @@ impl Termination {
         Termination::AllPiecesLost,
         Termination::StalemateWin,
         Termination::HordeDestroyed,
+        Termination::NoStart,
     ];
+
+    /// Whether the game was called off without a result (an abort, or the first-move timer).
+    #[must_use]
+    pub const fn is_abort(self) -> bool {
+        matches!(self, Termination::Aborted | Termination::NoStart)
+    }
 
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -84,6 +94,7 @@ impl Termination {
             Termination::AllPiecesLost => "all pieces lost",
             Termination::StalemateWin => "stalemate win",
             Termination::HordeDestroyed => "horde destroyed",
+            Termination::NoStart => "no start",
         }
     }
 
@@ -92,7 +103,7 @@ impl Termination {
     pub const fn pgn_tag(self) -> &'static str {
         match self {
             Termination::TimeForfeit => "time forfeit",
-            Termination::Abandonment | Termination::Aborted => "abandoned",
+            Termination::Abandonment | Termination::Aborted | Termination::NoStart => "abandoned",
             _ => "normal",
         }
     }
@@ -132,7 +143,7 @@ impl Outcome {
     #[must_use]
     pub const fn result(self) -> &'static str {
         match (self.termination, self.winner) {
-            (Termination::Aborted, _) => "*",
+            (Termination::Aborted | Termination::NoStart, _) => "*",
             (_, Some(Color::White)) => "1-0",
             (_, Some(Color::Black)) => "0-1",
             (_, None) => "1/2-1/2",
@@ -141,7 +152,7 @@ impl Outcome {
 
     #[must_use]
     pub const fn is_draw(self) -> bool {
-        self.winner.is_none() && !matches!(self.termination, Termination::Aborted)
+        self.winner.is_none() && !self.termination.is_abort()
     }
 }
 
@@ -169,5 +180,7 @@ mod tests {
         assert_eq!(Outcome::draw(Termination::Stalemate).result(), "1/2-1/2");
         assert_eq!(Outcome::draw(Termination::Aborted).result(), "*");
         assert!(!Outcome::draw(Termination::Aborted).is_draw());
+        assert_eq!(Outcome::draw(Termination::NoStart).result(), "*");
+        assert!(!Outcome::draw(Termination::NoStart).is_draw());
     }
 }

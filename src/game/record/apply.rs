@@ -1,5 +1,6 @@
-//! A record's changes: a seat's actions (moves, resignation, draw offers and claims, abort),
-//! and the game ending by itself (flag, abandonment).
+//! A record's changes: a seat's actions (moves, resignation, draw offers and claims, abort,
+//! time given; an arbiter's clock change), and the game ending by itself (flag, first-move
+//! timer, abandonment).
 
 use std::time::Duration;
 
@@ -14,14 +15,19 @@ use crate::game::time::Now;
 use crate::game::view::MoveInfo;
 
 impl GameRecord {
-    /// Ends the game if, by `now`, the side to move ran out of time, or nobody moved for the
-    /// abandonment time: a game where not both sides have moved is aborted (no result, as an
+    /// Ends the game if, by `now`, the side to move did not make its first move in time (the
+    /// first-move timer, unless its flag fell first: `Termination::NoStart`, no result), ran
+    /// out of time, or nobody moved for the abandonment time: a game where not both sides have moved is aborted (no result, as an
     /// Abort would); a later one is lost by the side to move, who walked away
     /// (`Termination::Abandonment`). True if the game ended. The outcome goes through the same
     /// game-over event as any other, so watchers are told and a durable store records it.
     pub fn expire(&mut self, now: Now, out: &mut Vec<Event>) -> bool {
         if self.game.is_over() {
             return false;
+        }
+        if let Some(outcome) = self.no_start(now) {
+            self.finish(outcome, now, out);
+            return true;
         }
         if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now.mono)) {
             let outcome = self.game.flag_outcome(loser);
@@ -121,6 +127,14 @@ impl GameRecord {
                 self.finish(Outcome::draw(Termination::Aborted), now, out);
                 Ok(None)
             }
+            Action::AddTime { amount } => {
+                self.add_time(seat, *amount, now, out)?;
+                Ok(None)
+            }
+            Action::AdjustClock(adjust) => {
+                self.adjust_clock(seat, *adjust, now, out)?;
+                Ok(None)
+            }
         }
     }
 
@@ -157,16 +171,22 @@ impl GameRecord {
                 clock.stop(now.mono);
             }
         }
+        self.after_move_clocks(now);
         self.draw_offer = offer_after_move(self.draw_offer, seat);
         let clocks_ms = match &self.clock {
             Some(c) => ByColor::new_with(|side| clock_ms(c.remaining(side, now.mono))),
             None => ByColor::default(),
         };
+        let clocks_stopped = over
+            || self
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.running_at(now.mono).is_none());
         let entry = LogEntry::new(
             now.wall,
             LogKind::Move {
                 clocks_ms,
-                clocks_stopped: over,
+                clocks_stopped,
             },
         );
         self.log.push(entry);
@@ -301,15 +321,26 @@ pub(super) mod tests {
     use super::*;
     use crate::api::decode;
     use crate::game::record::answered::ANSWERED_MEMORY;
-    use crate::game::{Labels, NewGame, Players, RequestId, SeatToken, Seats, TimeControl};
+    use crate::game::{
+        Labels, NewGame, Players, RequestId, SeatToken, Seats, StartRules, TimeControl,
+    };
 
     pub(crate) fn record(
         fen: &str,
         time_control: Option<TimeControl>,
     ) -> (GameRecord, ByColor<SeatToken>, Now) {
+        record_with(fen, time_control, StartRules::default())
+    }
+
+    pub(crate) fn record_with(
+        fen: &str,
+        time_control: Option<TimeControl>,
+        start_rules: StartRules,
+    ) -> (GameRecord, ByColor<SeatToken>, Now) {
         let new = NewGame {
             start: Position::from_fen(Variant::Chess, fen).unwrap(),
             time_control,
+            start_rules,
             players: Players {
                 white: "w".into(),
                 black: "b".into(),
@@ -344,10 +375,7 @@ pub(super) mod tests {
     /// times, same clocks), so a resumed watcher cannot tell the difference.
     #[test]
     fn replay_matches_live_events() {
-        let tc = TimeControl {
-            initial: Duration::from_secs(60),
-            increment: Duration::from_secs(1),
-        };
+        let tc = TimeControl::even(Duration::from_secs(60), Duration::from_secs(1));
         let (mut rec, _, now) = record(START, Some(tc));
         let script = [
             (Color::White, mv("e4")),
@@ -490,10 +518,7 @@ pub(super) mod tests {
             Some(Outcome::win(Color::Black, Termination::Abandonment))
         );
 
-        let tc = TimeControl {
-            initial: Duration::from_secs(10),
-            increment: Duration::ZERO,
-        };
+        let tc = TimeControl::even(Duration::from_secs(10), Duration::ZERO);
         let (rec, _, now) = record(START, Some(tc));
         let rec = rec.abandoned_after(after);
         assert_eq!(
@@ -547,10 +572,7 @@ pub(super) mod tests {
     /// The flag falls at the deadline with nobody acting; a move after it is refused.
     #[test]
     fn flag_at_deadline() {
-        let tc = TimeControl {
-            initial: Duration::from_secs(5),
-            increment: Duration::ZERO,
-        };
+        let tc = TimeControl::even(Duration::from_secs(5), Duration::ZERO);
         let (mut rec, _, now) = record(START, Some(tc));
         assert_eq!(rec.deadline(), Some(now.mono + Duration::from_secs(5)));
         let mut out = Vec::new();

@@ -29,6 +29,7 @@ impl GameRecord {
             stored.start,
             stored.draw_rule,
             stored.time_control,
+            stored.start_rules,
             stored.seats,
             stored.created_at,
             now,
@@ -75,6 +76,8 @@ impl GameRecord {
                 }
                 LogKind::DrawOffered(by) => self.draw_offer = Some(by),
                 LogKind::DrawDeclined(_) => self.draw_offer = None,
+                // The clocks it changed are the row's, read below with every row's.
+                LogKind::ClockChanged { .. } => {}
                 LogKind::GameOver => {
                     // A game that ended on the board already has its outcome from the moves.
                     if !self.game.is_over() {
@@ -95,26 +98,30 @@ impl GameRecord {
             });
         }
         if let (Some(control), Some(ms)) = (self.clock.as_ref().map(Clock::control), clocks_ms) {
-            let running = (!self.game.is_over()).then(|| self.game.position().turn());
+            let running = self.clock_runs().then(|| self.game.position().turn());
             self.clock = Some(Clock::resume(
                 control,
                 ms.map(Duration::from_millis),
                 running,
-                now.mono,
+                self.clock_from(now),
             ));
             self.charge(charged, now);
+        }
+        if !rows.is_empty() {
+            self.rearm_first_move(now);
         }
         Ok(())
     }
 
-    /// Takes `charged` off the running side's clock, which runs from `now`.
+    /// Takes `charged` (the part of it the clock ran for) off the running side's clock, which
+    /// runs from `now`.
     fn charge(&mut self, charged: Duration, now: Now) {
+        let charged = self.chargeable(charged);
         if let Some(clock) = &mut self.clock
-            && let Some(side) = clock.running()
+            && let Some(side) = clock.running_at(now.mono)
         {
-            let mut remaining = chessd_rules::ByColor::new_with(|c| clock.remaining(c, now.mono));
-            remaining[side] = remaining[side].saturating_sub(charged);
-            *clock = Clock::resume(clock.control(), remaining, Some(side), now.mono);
+            let left = clock.remaining(side, now.mono).saturating_sub(charged);
+            clock.set(side, left, now.mono);
         }
     }
 }
@@ -137,10 +144,7 @@ mod tests {
     /// stood at the last event.
     #[test]
     fn restore_from_journal_rows() {
-        let tc = TimeControl {
-            initial: Duration::from_secs(60),
-            increment: Duration::from_secs(1),
-        };
+        let tc = TimeControl::even(Duration::from_secs(60), Duration::from_secs(1));
         let (mut rec, tokens, now) = record(START, Some(tc));
         let keyed = |text: &str, rid: &str| Action::Move {
             text: decode::move_text(text).unwrap(),
@@ -178,6 +182,7 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
+            start_rules: crate::game::StartRules::default(),
             seats: Seats::of(&tokens.map(Some)),
             created_at: rec.created_at,
             events: rows,
@@ -221,10 +226,7 @@ mod tests {
     /// restored from all of them: moves, log, offer, replayed events, retries, clocks.
     #[test]
     fn catch_up_matches_restore() {
-        let tc = TimeControl {
-            initial: Duration::from_secs(60),
-            increment: Duration::from_secs(1),
-        };
+        let tc = TimeControl::even(Duration::from_secs(60), Duration::from_secs(1));
         let (mut rec, tokens, start) = record(START, Some(tc));
         let seats = Seats::of(&tokens.map(Some));
         let keyed = |text: &str, rid: &str| Action::Move {
@@ -268,6 +270,7 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
+            start_rules: crate::game::StartRules::default(),
             seats,
             created_at: rec.created_at,
             events,

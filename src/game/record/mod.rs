@@ -11,12 +11,14 @@
 //! nothing.
 //!
 //! Files: here the record's state and what it reads out; `apply` (actions, the flag and
-//! abandonment), `catch_up` (the one way back from stored events: a record restored is a new
-//! record caught up on them), `answered` (the ring of answered move requests).
+//! abandonment), `clocks` (when the clocks start, the first-move timer, time given and an
+//! arbiter's changes), `catch_up` (the one way back from stored events: a record restored is a
+//! new record caught up on them), `answered` (the ring of answered move requests).
 
 mod answered;
 mod apply;
 mod catch_up;
+mod clocks;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -31,6 +33,7 @@ use super::event::EventRow;
 use super::header::GameHeader;
 use super::log::{LogEntry, LogKind};
 use super::replay::{Replay, mover_of};
+use super::start::StartRules;
 use super::time::{Now, epoch_ms, from_epoch_ms};
 use super::token::Seats;
 use super::view::GameView;
@@ -41,6 +44,7 @@ pub struct Stored {
     pub start: Position,
     pub draw_rule: DrawRule,
     pub time_control: Option<TimeControl>,
+    pub start_rules: StartRules,
     pub seats: Seats,
     pub created_at: SystemTime,
     /// Every event, seq 1 first.
@@ -61,6 +65,12 @@ pub struct GameRecord {
     /// Digests of the seats' tokens (never the tokens: see `token::TokenDigest`).
     seats: Seats,
     clock: Option<Clock>,
+    /// When the clocks start, and the first-move timer.
+    start_rules: StartRules,
+    /// While the side to move has still to make its first move under a first-move timer: when
+    /// the game is called off, on the wall clock (as shown and stored) and on the monotonic one
+    /// (as timed here).
+    first_move: Option<(SystemTime, Instant)>,
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
     /// One entry per event: `log[i]` has seq `i + 1`.
@@ -88,6 +98,7 @@ impl GameRecord {
             new.start,
             new.draw_rule,
             new.time_control,
+            new.start_rules,
             seats,
             // Every store keeps creation times in milliseconds; rounding here makes the
             // creating process report the same time as one that reloads the game.
@@ -96,19 +107,23 @@ impl GameRecord {
         )
     }
 
-    /// A game with no events yet, created at `created_at`, its clock running from `now`.
+    /// A game with no events yet, created at `created_at`, its clock started as `start_rules`
+    /// say (from `now` when on creation).
     fn blank(
         start: Position,
         draw_rule: DrawRule,
         time_control: Option<TimeControl>,
+        start_rules: StartRules,
         seats: Seats,
         created_at: SystemTime,
         now: Now,
     ) -> GameRecord {
-        GameRecord {
+        let mut record = GameRecord {
             game: Arc::new(Game::new(start, draw_rule)),
             seats,
-            clock: time_control.map(|tc| Clock::start(tc, start.turn(), now.mono)),
+            clock: time_control.map(|tc| clocks::new_clock(tc, start_rules, start.turn(), now)),
+            start_rules,
+            first_move: None,
             draw_offer: None,
             log: Vec::new(),
             answered: AnsweredRing::default(),
@@ -116,7 +131,9 @@ impl GameRecord {
             last_move_at: now.mono,
             idle_before: Duration::ZERO,
             abandon_after: None,
-        }
+        };
+        record.arm_first_move(start_rules.waiting_from(created_at), now);
+        record
     }
 
     /// Ends the game once nobody has moved for `after` (the store's `--abandon-after`).
@@ -170,6 +187,7 @@ impl GameRecord {
                     }
                     LogKind::DrawOffered(by) | LogKind::DrawDeclined(by) => row.seat = Some(by),
                     LogKind::GameOver => row.outcome = self.game.outcome(),
+                    LogKind::ClockChanged { change, .. } => row.seat = change.by(),
                 }
                 row
             })
@@ -220,18 +238,18 @@ impl GameRecord {
     }
 
     /// When the game ends by itself if nobody acts, while it goes on: the running side's flag
-    /// falls, or the game is abandoned, whichever comes first.
+    /// falls, the first-move timer runs out, or the game is abandoned, whichever comes first.
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {
         if self.game.is_over() {
             return None;
         }
         let flag = self.clock.as_ref().and_then(Clock::deadline);
-        let abandon = self.abandon_deadline();
-        match (flag, abandon) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let first_move = self.first_move.map(|(_, mono)| mono);
+        [flag, first_move, self.abandon_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn abandon_deadline(&self) -> Option<Instant> {
@@ -272,10 +290,12 @@ impl GameRecord {
                 running: if self.game.is_over() {
                     None
                 } else {
-                    c.running()
+                    c.running_at(now.mono)
                 },
                 read_at: now.wall,
             }),
+            start_rules: self.start_rules,
+            first_move_deadline: self.first_move_deadline(),
             draw_offer: self.draw_offer,
             last_seq: self.last_seq(),
             created_at: self.created_at,

@@ -13,8 +13,8 @@ use std::time::Duration;
 use chessd_rules::{ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, Variant};
 
 use crate::game::{
-    ClockReading, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, Labels, PlayerId, Players,
-    TimeControl, epoch_ms, from_epoch_ms,
+    ClockReading, ClockStart, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, Labels, PlayerId,
+    Players, StartRules, TimeControl, epoch_ms, from_epoch_ms,
 };
 
 /// The separator of [`join`]'s form.
@@ -84,6 +84,18 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
     }
     if let Some(tc) = g.time_control {
         f.push(("tc", format!("{}+{}", ms(tc.initial), ms(tc.increment))));
+        if let Some(d) = tc.black_initial {
+            f.push(("tcbi", ms(d).to_string()));
+        }
+        if let Some(d) = tc.black_increment {
+            f.push(("tcbn", ms(d).to_string()));
+        }
+    }
+    if g.start_rules.clock_start != ClockStart::OnCreation {
+        f.push(("cs", g.start_rules.clock_start.to_string()));
+    }
+    if let Some(d) = g.start_rules.first_move_timeout {
+        f.push(("fm", ms(d).to_string()));
     }
     match &event.kind {
         FeedKind::Created => {}
@@ -255,11 +267,30 @@ fn header(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
                     .map(Duration::from_millis)
                     .map_err(|_| format!("feed event: time control {text:?}"))
             };
+            let own = |name: &str| map.get(name).map(|t| part(t)).transpose();
             Some(TimeControl {
                 initial: part(a)?,
                 increment: part(b)?,
+                black_initial: own("tcbi")?,
+                black_increment: own("tcbn")?,
             })
         }
+    };
+    let start_rules = StartRules {
+        clock_start: map
+            .get("cs")
+            .map(|t| t.parse::<ClockStart>())
+            .transpose()
+            .map_err(|e| format!("feed event: {e}"))?
+            .unwrap_or_default(),
+        first_move_timeout: map
+            .get("fm")
+            .map(|t| {
+                t.parse::<u64>()
+                    .map(Duration::from_millis)
+                    .map_err(|_| format!("feed event: first-move timeout {t:?}"))
+            })
+            .transpose()?,
     };
     Ok(GameHeader {
         id,
@@ -274,6 +305,7 @@ fn header(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
         }),
         start,
         time_control,
+        start_rules,
         draw_rule: match field(map, "dr")? {
             "claim" => DrawRule::Claim,
             "automatic" => DrawRule::Automatic,
@@ -321,9 +353,13 @@ mod tests {
             labels: Arc::new(Labels::parse("labels", labels.iter().map(|(k, v)| (k, v))).unwrap()),
             start: Position::new(Variant::RacingKings),
             time_control: Some(TimeControl {
-                initial: Duration::from_secs(180),
-                increment: Duration::from_millis(1500),
+                black_initial: Some(Duration::from_secs(120)),
+                ..TimeControl::even(Duration::from_secs(180), Duration::from_millis(1500))
             }),
+            start_rules: StartRules {
+                clock_start: ClockStart::At(from_epoch_ms(1_767_225_700_000)),
+                first_move_timeout: Some(Duration::from_secs(30)),
+            },
             draw_rule: DrawRule::Automatic,
             created_at: from_epoch_ms(1_767_225_600_000),
         })

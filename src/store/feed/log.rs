@@ -272,6 +272,7 @@ mod tests {
             labels: Arc::new(Labels::default()),
             start: Position::new(Variant::Chess),
             time_control: None,
+            start_rules: crate::game::StartRules::default(),
             draw_rule: DrawRule::Claim,
             created_at: at,
         })

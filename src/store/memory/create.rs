@@ -11,7 +11,7 @@ use chessd_rules::ByColor;
 use crate::error::ServiceError;
 use crate::game::{
     Created, FeedEvent, GameHeader, GameId, GameRecord, Labels, NewGame, Now, Players, SeatToken,
-    Seats, TimeControl,
+    Seats, StartRules, TimeControl,
 };
 use crate::metrics;
 use crate::store::journal::{Change, CreatedGame, Place};
@@ -23,6 +23,7 @@ use crate::store::memory::inner::Inner;
 struct Asked<'a> {
     start: &'a chessd_rules::Position,
     time_control: Option<TimeControl>,
+    start_rules: StartRules,
     players: &'a Players,
     draw_rule: chessd_rules::DrawRule,
     labels: &'a Labels,
@@ -37,6 +38,7 @@ impl Inner {
         let fingerprint = self.fingerprint_of(&Asked {
             start: &header.start,
             time_control: header.time_control,
+            start_rules: header.start_rules,
             players: &header.players,
             draw_rule: header.draw_rule,
             labels: &header.labels,
@@ -70,6 +72,7 @@ impl Inner {
         let fingerprint = self.fingerprint_of(&Asked {
             start: &new.start,
             time_control: new.time_control,
+            start_rules: new.start_rules,
             players: &new.players,
             draw_rule: new.draw_rule,
             labels: &new.labels,
@@ -112,6 +115,7 @@ impl Inner {
         self.hasher.hash_one((
             asked.start,
             &asked.time_control,
+            asked.start_rules,
             asked.players,
             asked.draw_rule,
             asked.labels,

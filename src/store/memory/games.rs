@@ -5,7 +5,7 @@
 use std::sync::PoisonError;
 use std::sync::atomic::Ordering;
 
-use chessd_rules::{Color, Outcome, Termination};
+use chessd_rules::{Color, Outcome};
 
 use crate::error::ServiceError;
 use crate::game::{Event, EventKind, FeedEvent, GameId, GameStatus, Now, RequestId};
@@ -154,7 +154,7 @@ impl Inner {
     fn book_finished(&self, entry: &GameEntry, outcome: Outcome, ended_ms: u64) -> Vec<GameId> {
         self.live.fetch_sub(1, Ordering::AcqRel);
         metrics::game_ended(entry.variant, outcome.termination);
-        if outcome.termination != Termination::Aborted {
+        if !outcome.termination.is_abort() {
             let counters = self.results(entry.variant);
             let counter = match outcome.winner {
                 Some(Color::White) => &counters.white,

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
-use chessd_rules::{Color, Termination, Variant};
+use chessd_rules::{Color, Variant};
 
 use crate::game::{GameId, GameStatus, GameSummary, Labels, Stats, VariantStats};
 use crate::store::config::MAX_LIST_SCAN;
@@ -94,7 +94,7 @@ impl Inner {
                 let Some(outcome) = entry.lock().record.game().outcome() else {
                     continue;
                 };
-                if outcome.termination == Termination::Aborted {
+                if outcome.termination.is_abort() {
                     continue;
                 }
                 let c = counts.entry(entry.variant).or_insert(VariantStats {

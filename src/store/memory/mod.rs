@@ -413,6 +413,7 @@ mod tests {
         NewGame {
             start: Position::new(Variant::Chess),
             time_control: None,
+            start_rules: crate::game::StartRules::default(),
             players: Players {
                 white: "alice".into(),
                 black: "bob".into(),

@@ -135,6 +135,7 @@ fn rebuild(
         start: h.start,
         draw_rule: h.draw_rule,
         time_control: h.time_control,
+        start_rules: h.start_rules,
         seats: meta.seats,
         created_at: h.created_at,
         events: rows,

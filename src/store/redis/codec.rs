@@ -11,8 +11,10 @@
 //! the domain's `EventRow`s, field by field.
 //!
 //! Fields added since the first layout (`labels`, `white_id`, `black_id`, `nonce`,
-//! `feed_id`) are optional when read: a game written by an earlier version has none, and
-//! reads as a game without labels or bound players.
+//! `feed_id`; `black_initial_ms`, `black_increment_ms`, `clock_start`, `first_move_ms`) are
+//! optional when read: a game written by an earlier version has none, and reads as a game
+//! without labels or bound players, with the same time for both sides, clocks from its
+//! creation and no first-move timer.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,8 +25,8 @@ use chessd_rules::{
 };
 
 use crate::game::{
-    EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind, Now, PlayerId, Players,
-    Seats, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
+    ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind,
+    Now, PlayerId, Players, Seats, StartRules, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
 };
 use crate::store::redis::keys::{hex, sha256};
 
@@ -48,7 +50,18 @@ pub fn fingerprint(meta: &Meta) -> String {
     let h = &meta.header;
     let tc = h
         .time_control
-        .map(|tc| format!("{}+{}", tc.initial.as_millis(), tc.increment.as_millis()))
+        .map(|tc| {
+            let mut text = format!("{}+{}", tc.initial.as_millis(), tc.increment.as_millis());
+            // Black's own times only when given, so an even game fingerprints as it always did.
+            if tc.black_initial.is_some() || tc.black_increment.is_some() {
+                text += &format!(
+                    "/{}+{}",
+                    tc.initial_of(Color::Black).as_millis(),
+                    tc.increment_of(Color::Black).as_millis()
+                );
+            }
+            text
+        })
         .unwrap_or_default();
     let fen = h.start.fen();
     let mut parts: Vec<Vec<u8>> = vec![
@@ -71,8 +84,22 @@ pub fn fingerprint(meta: &Meta) -> String {
             parts.push(vec![u8::from(meta.seats.digest(c).is_some())]);
         }
     }
+    if h.start_rules != StartRules::default() {
+        parts.push(start_rules_text(h.start_rules).into_bytes());
+    }
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     hex(&sha256("chessd create fingerprint", &parts))
+}
+
+/// A game's start rules as one line of text, for fingerprints.
+fn start_rules_text(rules: StartRules) -> String {
+    format!(
+        "{} {}",
+        rules.clock_start,
+        rules
+            .first_move_timeout
+            .map_or(String::new(), |t| t.as_millis().to_string())
+    )
 }
 
 /// What never changes in a game once created: its header and its seats' token digests.
@@ -164,6 +191,16 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
     if let Some(tc) = h.time_control {
         fields.push(("initial_ms", tc.initial.as_millis().to_string()));
         fields.push(("increment_ms", tc.increment.as_millis().to_string()));
+        if let Some(d) = tc.black_initial {
+            fields.push(("black_initial_ms", d.as_millis().to_string()));
+        }
+        if let Some(d) = tc.black_increment {
+            fields.push(("black_increment_ms", d.as_millis().to_string()));
+        }
+    }
+    fields.push(("clock_start", h.start_rules.clock_start.to_string()));
+    if let Some(t) = h.start_rules.first_move_timeout {
+        fields.push(("first_move_ms", t.as_millis().to_string()));
     }
     fields.extend(summary.fields());
     fields
@@ -201,13 +238,28 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
         "automatic" => DrawRule::Automatic,
         other => return Err(format!("draw rule {other:?}")),
     };
+    let optional_ms = |name: &str| -> Result<Option<Duration>, String> {
+        map.contains_key(name)
+            .then(|| number(name).map(Duration::from_millis))
+            .transpose()
+    };
     let time_control = if map.contains_key("initial_ms") {
         Some(TimeControl {
             initial: Duration::from_millis(number("initial_ms")?),
             increment: Duration::from_millis(number("increment_ms")?),
+            black_initial: optional_ms("black_initial_ms")?,
+            black_increment: optional_ms("black_increment_ms")?,
         })
     } else {
         None
+    };
+    let start_rules = StartRules {
+        clock_start: map
+            .get("clock_start")
+            .map(|t| t.parse::<ClockStart>())
+            .transpose()?
+            .unwrap_or_default(),
+        first_move_timeout: optional_ms("first_move_ms")?,
     };
     let digest = |name: &str| -> Result<Option<TokenDigest>, String> {
         match field(name)? {
@@ -236,6 +288,7 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
             labels: Arc::new(labels),
             start,
             time_control,
+            start_rules,
             draw_rule,
             created_at: from_epoch_ms(number("created_ms")?),
         }),
@@ -268,7 +321,7 @@ pub fn summary(record: &GameRecord) -> Summary {
 pub fn result_field(variant: Variant, record: &GameRecord) -> String {
     match record.game().outcome() {
         None => String::new(),
-        Some(o) if o.termination == Termination::Aborted => "-".into(),
+        Some(o) if o.termination.is_abort() => "-".into(),
         Some(o) => {
             let side = match o.winner {
                 Some(Color::White) => "w",
@@ -418,6 +471,19 @@ pub fn row_fields(row: &EventRow) -> Vec<String> {
         LogKind::DrawOffered(_) => f.push("offer".into()),
         LogKind::DrawDeclined(_) => f.push("decline".into()),
         LogKind::GameOver => f.push("over".into()),
+        LogKind::ClockChanged {
+            clocks_ms,
+            change,
+            running,
+        } => {
+            f.push("clock".into());
+            f.push("log_clocks".into());
+            f.push(format!("{},{}", clocks_ms.white(), clocks_ms.black()));
+            f.push("change".into());
+            f.push(change.to_string());
+            f.push("running".into());
+            f.push(if running { "1" } else { "0" }.into());
+        }
     }
     if let Some(mv) = row.mv {
         f.push("uci".into());
@@ -500,6 +566,20 @@ pub fn decode_rows(
                 LogKind::DrawDeclined(seat.ok_or_else(|| bad("decline without side"))?)
             }
             Some("over") => LogKind::GameOver,
+            Some("clock") => {
+                let log = get("log_clocks")
+                    .and_then(pair)
+                    .ok_or_else(|| bad("change clocks"))?;
+                let change: ClockChange = get("change")
+                    .ok_or_else(|| bad("a clock change without its change"))?
+                    .parse()
+                    .map_err(|e: String| bad(&e))?;
+                LogKind::ClockChanged {
+                    clocks_ms: log.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)),
+                    change,
+                    running: get("running") == Some("1"),
+                }
+            }
             _ => return Err(bad("unknown kind")),
         };
         rows.push(EventRow {
@@ -536,6 +616,7 @@ mod tests {
                 labels: Arc::default(),
                 start: Position::new(Variant::Chess),
                 time_control: None,
+                start_rules: StartRules::default(),
                 draw_rule: DrawRule::Claim,
                 created_at: from_epoch_ms(1),
             }),

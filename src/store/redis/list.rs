@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use chessd_rules::{Color, Termination, Variant};
+use chessd_rules::{Color, Variant};
 
 use crate::error::ServiceError;
 use crate::game::{GameId, GameStatus, GameSummary, Labels, Stats, VariantStats};
@@ -243,9 +243,7 @@ impl Inner {
                         Some(o) if listed.summary.status == GameStatus::Finished => o,
                         _ => continue,
                     };
-                    if outcome.termination == Termination::Aborted
-                        || !listed.labels.contains_all(labels)
-                    {
+                    if outcome.termination.is_abort() || !listed.labels.contains_all(labels) {
                         continue;
                     }
                     let c = counts.entry(listed.variant).or_insert(VariantStats {

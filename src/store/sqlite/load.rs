@@ -12,15 +12,16 @@ use chessd_rules::{
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::game::{
-    EventRow, GameHeader, GameId, GameRecord, Labels, LogKind, Now, PlayerId, Players, Seats,
-    Stored, TimeControl, TokenDigest, TokenId, VariantStats, epoch_ms, from_epoch_ms,
+    ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, Labels, LogKind, Now,
+    PlayerId, Players, Seats, StartRules, Stored, TimeControl, TokenDigest, TokenId, VariantStats,
+    epoch_ms, from_epoch_ms,
 };
 use crate::store::config::StoreLimits;
 use crate::store::feed::codec::{Headers, decode_joined};
 use crate::store::feed::log::FeedLog;
 use crate::store::memory::MemoryStore;
 use crate::store::sqlite::schema::{
-    KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
+    KIND_CLOCK_CHANGED, KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
 };
 
 /// Why loading stopped.
@@ -131,12 +132,13 @@ pub fn load(
         let mut games = tx.prepare(
             "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
                     white_digest, black_digest, created_at_ms, request_id, labels,
-                    white_player_id, black_player_id
+                    white_player_id, black_player_id, black_initial_ms, black_increment_ms,
+                    clock_start, first_move_timeout_ms
              FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
         )?;
         let mut events = tx.prepare(
             "SELECT seq, at_ms, kind, seat, mv, request_id, log_white_ms, log_black_ms,
-                    clocks_stopped, white_ms, black_ms, winner, termination
+                    clocks_stopped, white_ms, black_ms, winner, termination, clock_change
              FROM events WHERE game_id = ?1 ORDER BY seq",
         )?;
         let mut rows = games.query([])?;
@@ -169,10 +171,24 @@ pub fn load(
             let labels = Labels::from_stored(&labels_text).map_err(&bad)?;
             let initial: Option<i64> = row.get(5)?;
             let increment: Option<i64> = row.get(6)?;
-            let time_control = initial.map(|initial| TimeControl {
-                initial: Duration::from_millis(initial.max(0) as u64),
-                increment: Duration::from_millis(increment.unwrap_or(0).max(0) as u64),
-            });
+            let optional_ms = |i: usize| -> Result<Option<Duration>, LoadError> {
+                let v: Option<i64> = row.get(i)?;
+                Ok(v.map(|ms| Duration::from_millis(ms.max(0) as u64)))
+            };
+            let time_control = match initial {
+                Some(initial) => Some(TimeControl {
+                    initial: Duration::from_millis(initial.max(0) as u64),
+                    increment: Duration::from_millis(increment.unwrap_or(0).max(0) as u64),
+                    black_initial: optional_ms(15)?,
+                    black_increment: optional_ms(16)?,
+                }),
+                None => None,
+            };
+            let clock_start_text: String = row.get(17)?;
+            let start_rules = StartRules {
+                clock_start: clock_start_text.parse::<ClockStart>().map_err(&bad)?,
+                first_move_timeout: optional_ms(18)?,
+            };
             let draw_rule = match row.get::<_, i64>(7)? {
                 0 => DrawRule::Claim,
                 _ => DrawRule::Automatic,
@@ -208,6 +224,7 @@ pub fn load(
                 start,
                 draw_rule,
                 time_control,
+                start_rules,
                 seats,
                 created_at: from_epoch_ms(created_at_ms),
                 events: stored_events,
@@ -219,6 +236,7 @@ pub fn load(
                 labels: Arc::new(labels),
                 start,
                 time_control,
+                start_rules,
                 draw_rule,
                 created_at: from_epoch_ms(created_at_ms),
             });
@@ -366,6 +384,19 @@ fn event_row(r: &rusqlite::Row<'_>, position: &mut Position) -> Result<EventRow,
         KIND_DRAW_OFFERED => LogKind::DrawOffered(seat_of("a draw offer")?),
         KIND_DRAW_DECLINED => LogKind::DrawDeclined(seat_of("a declined draw")?),
         KIND_GAME_OVER => LogKind::GameOver,
+        KIND_CLOCK_CHANGED => {
+            let text: Option<String> = r.get(13)?;
+            let change = text
+                .as_deref()
+                .unwrap_or_default()
+                .parse::<ClockChange>()
+                .map_err(|e| RowError::Bad(format!("event {seq}: {e}")))?;
+            LogKind::ClockChanged {
+                clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
+                change,
+                running: !clocks_stopped,
+            }
+        }
         other => return Err(RowError::Bad(format!("event {seq}: unknown kind {other}"))),
     };
     let outcome = match termination {

@@ -1,6 +1,7 @@
 //! The database file: its schema (and the kinds events are stored as), opening it locked and
-//! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), and
-//! from 2 to 3 (labels, seats bound to player ids, the feed, player tokens).
+//! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), from
+//! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), and from 3 to 4 (the
+//! clocks' start rules, per-side times, clock changes).
 
 use std::path::Path;
 use std::time::Duration;
@@ -23,7 +24,11 @@ pub const DB_FILE: &str = "chessd.db";
 ///   `black_player_id` (an empty digest: a seat without a seat token), the `feed` table (one
 ///   row per feed event, `body` as `feed::codec::join` writes it; `meta` keeps its epoch, its
 ///   last position and the last one deleted) and `player_tokens` (digests only).
-pub const SCHEMA_VERSION: i64 = 3;
+/// - 4: `games.black_initial_ms`, `black_increment_ms` (NULL: as White's), `clock_start`
+///   (`game::ClockStart`'s text; empty: on creation), `first_move_timeout_ms` (NULL: no
+///   first-move timer), and `events.clock_change` (`game::ClockChange`'s text, on
+///   [`KIND_CLOCK_CHANGED`] rows).
+pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
@@ -47,7 +52,11 @@ CREATE TABLE games (
     black_digest BLOB NOT NULL DEFAULT x'',
     labels TEXT NOT NULL DEFAULT '',
     white_player_id TEXT,
-    black_player_id TEXT
+    black_player_id TEXT,
+    black_initial_ms INTEGER,
+    black_increment_ms INTEGER,
+    clock_start TEXT NOT NULL DEFAULT '',
+    first_move_timeout_ms INTEGER
 ) WITHOUT ROWID;
 CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
 CREATE TABLE events (
@@ -65,6 +74,7 @@ CREATE TABLE events (
     black_ms INTEGER,
     winner INTEGER,
     termination INTEGER,
+    clock_change TEXT,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE stats (
@@ -97,6 +107,7 @@ pub const KIND_MOVE: i64 = 0;
 pub const KIND_DRAW_OFFERED: i64 = 1;
 pub const KIND_DRAW_DECLINED: i64 = 2;
 pub const KIND_GAME_OVER: i64 = 3;
+pub const KIND_CLOCK_CHANGED: i64 = 4;
 
 /// Opens, locks, checks and, when new, creates the database. Nothing is written to a file
 /// before it is known to be a healthy chessd database of a known version (or a new one).
@@ -136,7 +147,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
-        1 | 2 => {
+        1..=3 => {
             migrate = Some(version);
             false
         }
@@ -174,8 +185,11 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     if migrate == Some(1) {
         migrate_v1(&conn, path)?;
     }
-    if migrate.is_some() {
+    if migrate.is_some_and(|v| v <= 2) {
         migrate_v2(&conn, path)?;
+    }
+    if migrate.is_some() {
+        migrate_v3(&conn, path)?;
     }
     Ok(conn)
 }
@@ -185,6 +199,33 @@ fn feed_epoch() -> i64 {
     let n =
         getrandom::u64().unwrap_or_else(|_| crate::game::epoch_ms(std::time::SystemTime::now()));
     i64::from_be_bytes(n.to_be_bytes())
+}
+
+/// Migrates a schema 3 database to schema 4, in one transaction: the games' clock columns
+/// (every game kept has the same time for both sides, clocks from its creation and no
+/// first-move timer, as before) and the events' clock changes (none yet).
+pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+    conn.execute_batch(
+        "BEGIN IMMEDIATE;
+         ALTER TABLE games ADD COLUMN black_initial_ms INTEGER;
+         ALTER TABLE games ADD COLUMN black_increment_ms INTEGER;
+         ALTER TABLE games ADD COLUMN clock_start TEXT NOT NULL DEFAULT '';
+         ALTER TABLE games ADD COLUMN first_move_timeout_ms INTEGER;
+         ALTER TABLE events ADD COLUMN clock_change TEXT;
+         PRAGMA user_version = 4;
+         COMMIT;",
+    )
+    .map_err(|e| {
+        // The rollback's own failure would only hide the cause.
+        let _ = conn.execute_batch("ROLLBACK;");
+        OpenError::Migration {
+            path: path.to_owned(),
+            detail: e.to_string(),
+            to: 4,
+        }
+    })?;
+    tracing::info!(path = %path.display(), "database migrated to schema 4: clock start rules, per-side times, clock changes");
+    Ok(())
 }
 
 /// Migrates a schema 2 database to schema 3, in one transaction: the games' new columns (no
@@ -215,7 +256,8 @@ pub fn migrate_v2(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     Ok(())
 }
 
-/// Migrates a schema 1 database to schema 2 (then `migrate_v2` takes it to 3): each game's
+/// Migrates a schema 1 database to schema 2 (then `migrate_v2` and `migrate_v3` take it on):
+/// each game's
 /// clear seat tokens become their
 /// digests, in one transaction (a failure changes nothing), then the file is vacuumed and its
 /// WAL truncated so the clear tokens are gone from every page, not just unlinked.

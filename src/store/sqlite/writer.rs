@@ -18,7 +18,7 @@ use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
 use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
 use crate::store::sqlite::schema::{
-    KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
+    KIND_CLOCK_CHANGED, KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
 };
 use crate::telemetry::spans;
 
@@ -225,8 +225,10 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
     tx.prepare_cached(
         "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
              draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
-             white_player_id, black_player_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             white_player_id, black_player_id, black_initial_ms, black_increment_ms,
+             clock_start, first_move_timeout_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+             ?18, ?19)",
     )?
     .execute(params![
         h.id.to_string(),
@@ -247,6 +249,10 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
         h.labels.to_stored(),
         player_id(Color::White),
         player_id(Color::Black),
+        h.time_control.and_then(|tc| tc.black_initial).map(ms),
+        h.time_control.and_then(|tc| tc.black_increment).map(ms),
+        h.start_rules.clock_start.to_string(),
+        h.start_rules.first_move_timeout.map(ms),
     ])?;
     Ok(())
 }
@@ -260,10 +266,12 @@ fn insert_events(
     let id = game.to_string();
     let mut insert = tx.prepare_cached(
         "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, request_id, log_white_ms,
-             log_black_ms, clocks_stopped, white_ms, black_ms, winner, termination)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             log_black_ms, clocks_stopped, white_ms, black_ms, winner, termination,
+             clock_change)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
     for row in rows {
+        let mut change = None;
         let (kind, log_ms, stopped) = match row.kind {
             LogKind::Move {
                 clocks_ms,
@@ -272,6 +280,19 @@ fn insert_events(
             LogKind::DrawOffered(_) => (KIND_DRAW_OFFERED, None, None),
             LogKind::DrawDeclined(_) => (KIND_DRAW_DECLINED, None, None),
             LogKind::GameOver => (KIND_GAME_OVER, None, None),
+            // `clocks_stopped` holds whether no clock ran right after the change.
+            LogKind::ClockChanged {
+                clocks_ms,
+                change: c,
+                running,
+            } => {
+                change = Some(c.to_string());
+                (
+                    KIND_CLOCK_CHANGED,
+                    Some(clocks_ms),
+                    Some(i64::from(!running)),
+                )
+            }
         };
         let clock = |side: Color| {
             row.clocks_ms
@@ -292,11 +313,12 @@ fn insert_events(
             clock(Color::Black),
             row.outcome.and_then(|o| o.winner).map(|c| c.index() as i64),
             row.outcome.map(|o| termination_code(o.termination)),
+            change,
         ])?;
         if let (LogKind::GameOver, Some(outcome)) = (row.kind, row.outcome) {
             tx.prepare_cached("UPDATE games SET ended_at_ms = ?2 WHERE id = ?1")?
                 .execute(params![id, row.at_ms as i64])?;
-            if outcome.termination != Termination::Aborted {
+            if !outcome.termination.is_abort() {
                 let (w, b, d) = match outcome.winner {
                     Some(Color::White) => (1, 0, 0),
                     Some(Color::Black) => (0, 1, 0),

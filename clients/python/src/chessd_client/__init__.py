@@ -21,14 +21,14 @@ from chessd.v1 import chessd_pb2_grpc as pb_grpc
 
 from .client import NO_RETRY, Client, CreatedGame, Player, RetryPolicy, Seat, new_request_id
 from .errors import ChessdError
-from .types import (Color, DrawClaim, DrawRule, GameResult, GameStatus, GameView, Termination,
-                    Variant)
+from .types import (ClockChangeReason, ClockStart, Color, DrawClaim, DrawRule, GameResult,
+                    GameStatus, GameView, Termination, Variant)
 
 __version__ = _metadata.version("chessd-client")
 PROTO_SHA256 = _resources.files(__name__).joinpath("proto.sha256").read_text().strip()
 
 __all__ = [
-    "ChessdError", "Client", "Color", "CreatedGame", "DrawClaim", "DrawRule", "GameResult",
+    "ChessdError", "ClockChangeReason", "ClockStart", "Client", "Color", "CreatedGame", "DrawClaim", "DrawRule", "GameResult",
     "GameStatus", "GameView", "NO_RETRY", "PROTO_SHA256", "Player", "RetryPolicy", "Seat",
     "Termination", "Variant", "new_request_id", "pb", "pb_grpc",
 ]

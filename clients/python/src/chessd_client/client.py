@@ -20,7 +20,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import grpc
@@ -30,7 +30,7 @@ from chessd.v1 import chessd_pb2 as pb
 from chessd.v1 import chessd_pb2_grpc as pb_grpc
 
 from .errors import ChessdError
-from .types import Color, DrawClaim, DrawRule, GameStatus, GameView, Variant
+from .types import ClockStart, Color, DrawClaim, DrawRule, GameStatus, GameView, Variant
 
 T = TypeVar("T")
 Metadata = Sequence[Tuple[str, str]]
@@ -195,8 +195,18 @@ class Client:
         black_player_id: str = "",
         bound_seat_tokens: bool = False,
         request_id: Optional[str] = None,
+        black_initial: Optional[timedelta] = None,
+        black_increment: Optional[timedelta] = None,
+        clock_start: ClockStart = ClockStart.UNSPECIFIED,
+        clock_start_at: Optional[datetime] = None,
+        first_move_timeout: Optional[timedelta] = None,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
+
+        ``black_initial``/``black_increment`` give Black its own time (odds, Armageddon).
+        ``clock_start`` says when the clocks run (``AFTER_FIRST_MOVES``, as lichess; ``AT``
+        with ``clock_start_at``); ``first_move_timeout`` is the first-move timer (the server's
+        default when None: 30 seconds in a timed game; ``timedelta(0)``: none).
 
         ``chess960_start`` (0 to 959, Chess960 only) picks the start position by its standard
         number; without it (and without ``start_fen``) the server draws one.
@@ -227,6 +237,15 @@ class Client:
         if initial is not None:
             request.time_control.initial.CopyFrom(_duration(initial))
             request.time_control.increment.CopyFrom(_duration(increment))
+            if black_initial is not None:
+                request.time_control.black_initial.CopyFrom(_duration(black_initial))
+            if black_increment is not None:
+                request.time_control.black_increment.CopyFrom(_duration(black_increment))
+        request.clock_start = _wire(clock_start)
+        if clock_start_at is not None:
+            request.clock_start_at.FromDatetime(clock_start_at)
+        if first_move_timeout is not None:
+            request.first_move_timeout.CopyFrom(_duration(first_move_timeout))
         response = self.call(self._stub.CreateGame, request, idempotent=True)
         game_id = response.game.game_id
         return CreatedGame(
@@ -264,6 +283,27 @@ class Client:
         request = (pb.RevokePlayerTokenRequest(token_id=token_id) if token_id is not None
                    else pb.RevokePlayerTokenRequest(player_id=player_id))
         return self.call(self._stub.RevokePlayerToken, request, idempotent=True).revoked
+
+    def adjust_clock(
+        self,
+        game_id: str,
+        side: Color,
+        *,
+        set_remaining: Optional[timedelta] = None,
+        add: Optional[timedelta] = None,
+        subtract: Optional[timedelta] = None,
+    ) -> pb.Game:
+        """An arbiter's change of ``side``'s clock (API key): exactly one of ``set_remaining``,
+        ``add`` or ``subtract``. Not retried after it may have acted (it is no idempotent
+        call)."""
+        given = [(name, value) for name, value in
+                 (("set_remaining", set_remaining), ("add", add), ("subtract", subtract))
+                 if value is not None]
+        if len(given) != 1:
+            raise ValueError("adjust_clock takes exactly one of set_remaining, add, subtract")
+        request = pb.AdjustClockRequest(game_id=game_id, side=_wire(side))
+        getattr(request, given[0][0]).CopyFrom(_duration(given[0][1]))
+        return self.call(self._stub.AdjustClock, request, idempotent=False).game
 
     def get_game(self, game_id: str, *, token: Optional[str] = None) -> pb.Game:
         """The full state of a game (``token``: a seat token, under --private-watch)."""
@@ -511,6 +551,13 @@ class Seat:
     def abort(self) -> pb.Game:
         request = pb.AbortRequest(game_id=self.game_id)
         return self._act(self.client.stub.Abort, request).game
+
+    def add_time(self, amount: Optional[timedelta] = None) -> pb.Game:
+        """Gives the opponent time (the server's 15 seconds when None)."""
+        request = pb.AddTimeRequest(game_id=self.game_id)
+        if amount is not None:
+            request.amount.CopyFrom(_duration(amount))
+        return self._act(self.client.stub.AddTime, request).game
 
     def get_game(self) -> pb.Game:
         return self.client.get_game(self.game_id, token=self.token)

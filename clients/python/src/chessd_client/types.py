@@ -64,6 +64,7 @@ class Termination(enum.IntEnum):
     ALL_PIECES_LOST = pb.TERMINATION_ALL_PIECES_LOST
     STALEMATE_WIN = pb.TERMINATION_STALEMATE_WIN
     HORDE_DESTROYED = pb.TERMINATION_HORDE_DESTROYED
+    NO_START = pb.TERMINATION_NO_START
 
 
 class DrawRule(enum.IntEnum):
@@ -84,6 +85,21 @@ class DrawClaim(enum.IntEnum):
     FIFTY_MOVES = pb.DRAW_CLAIM_FIFTY_MOVES
 
 
+class ClockStart(enum.IntEnum):
+    UNSPECIFIED = pb.CLOCK_START_UNSPECIFIED
+    ON_CREATION = pb.CLOCK_START_ON_CREATION
+    AFTER_FIRST_MOVES = pb.CLOCK_START_AFTER_FIRST_MOVES
+    AT = pb.CLOCK_START_AT
+
+
+class ClockChangeReason(enum.IntEnum):
+    UNSPECIFIED = pb.CLOCK_CHANGE_REASON_UNSPECIFIED
+    GIVEN = pb.CLOCK_CHANGE_REASON_GIVEN
+    ARBITER_SET = pb.CLOCK_CHANGE_REASON_ARBITER_SET
+    ARBITER_ADDED = pb.CLOCK_CHANGE_REASON_ARBITER_ADDED
+    ARBITER_SUBTRACTED = pb.CLOCK_CHANGE_REASON_ARBITER_SUBTRACTED
+
+
 #: Each IntEnum beside the proto enum it mirrors and that enum's value prefix.
 MIRRORS = {
     Variant: ("Variant", "VARIANT_"),
@@ -94,4 +110,6 @@ MIRRORS = {
     DrawRule: ("DrawRule", "DRAW_RULE_"),
     GameView: ("GameView", "GAME_VIEW_"),
     DrawClaim: ("DrawClaim", "DRAW_CLAIM_"),
+    ClockStart: ("ClockStart", "CLOCK_START_"),
+    ClockChangeReason: ("ClockChangeReason", "CLOCK_CHANGE_REASON_"),
 }

@@ -139,6 +139,7 @@ pub async fn create_from(
             time_control: clock.map(|(initial, increment)| pb::TimeControl {
                 initial: Some(duration(initial)),
                 increment: Some(duration(increment)),
+                ..Default::default()
             }),
             ..Default::default()
         })

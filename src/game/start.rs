@@ -1,0 +1,190 @@
+//! How a game gets going and how its clocks change off the board: [`StartRules`] (when the
+//! clocks start, [`ClockStart`], and the first-move timer) and [`ClockChange`] (time given by
+//! a seat, an arbiter's change), with the text forms storage keeps them in.
+//!
+//! The first-move timer: the side to move must make its first move within
+//! `first_move_timeout`, counted from the creation (or the scheduled clock start, if later)
+//! for the side that moves first and from that move for the other; otherwise the game is
+//! called off (`Termination::NoStart`, no result), as lichess aborts a game nobody started.
+//! Its deadline is a wall-clock time, the same on every replica and across a restart.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, SystemTime};
+
+use chessd_rules::Color;
+
+use crate::game::time::{epoch_ms, from_epoch_ms};
+
+/// The first-move timer of a timed game created without one (lichess gives about as long).
+pub const DEFAULT_FIRST_MOVE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// When a timed game's clocks start running.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ClockStart {
+    /// The side to move's clock runs from the creation.
+    #[default]
+    OnCreation,
+    /// Each side's first move is free; the clocks run once both sides have moved.
+    AfterFirstMoves,
+    /// The clocks run from this time (to the millisecond); a move before it is free.
+    At(SystemTime),
+}
+
+/// A game's start rules, fixed at its creation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct StartRules {
+    pub clock_start: ClockStart,
+    /// The first-move timer; `None`: none.
+    pub first_move_timeout: Option<Duration>,
+}
+
+impl StartRules {
+    /// When the side that moves first starts being waited for: the creation, or a scheduled
+    /// clock start after it.
+    #[must_use]
+    pub fn waiting_from(&self, created_at: SystemTime) -> SystemTime {
+        match self.clock_start {
+            ClockStart::At(at) => at.max(created_at),
+            _ => created_at,
+        }
+    }
+}
+
+impl fmt::Display for ClockStart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClockStart::OnCreation => f.write_str("creation"),
+            ClockStart::AfterFirstMoves => f.write_str("first-moves"),
+            ClockStart::At(at) => write!(f, "at:{}", epoch_ms(*at)),
+        }
+    }
+}
+
+impl FromStr for ClockStart {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ClockStart, String> {
+        match text {
+            "" | "creation" => Ok(ClockStart::OnCreation),
+            "first-moves" => Ok(ClockStart::AfterFirstMoves),
+            _ => text
+                .strip_prefix("at:")
+                .and_then(|ms| ms.parse().ok())
+                .map(|ms| ClockStart::At(from_epoch_ms(ms)))
+                .ok_or_else(|| format!("clock start {text:?}")),
+        }
+    }
+}
+
+/// Why a clock changed off the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClockReason {
+    /// The opponent gave time (AddTime).
+    Given,
+    /// An arbiter set the time left.
+    ArbiterSet,
+    /// An arbiter added time.
+    ArbiterAdded,
+    /// An arbiter took time off.
+    ArbiterSubtracted,
+}
+
+/// A change of one side's clock off the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClockChange {
+    /// Whose clock changed.
+    pub side: Color,
+    pub reason: ClockReason,
+}
+
+impl ClockChange {
+    /// The seat that made the change (`None`: an arbiter).
+    #[must_use]
+    pub fn by(&self) -> Option<Color> {
+        (self.reason == ClockReason::Given).then_some(!self.side)
+    }
+}
+
+impl fmt::Display for ClockChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = match self.side {
+            Color::White => "w",
+            Color::Black => "b",
+        };
+        let reason = match self.reason {
+            ClockReason::Given => "given",
+            ClockReason::ArbiterSet => "set",
+            ClockReason::ArbiterAdded => "added",
+            ClockReason::ArbiterSubtracted => "subtracted",
+        };
+        write!(f, "{side}:{reason}")
+    }
+}
+
+impl FromStr for ClockChange {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ClockChange, String> {
+        let bad = || format!("clock change {text:?}");
+        let (side, reason) = text.split_once(':').ok_or_else(bad)?;
+        let side = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(bad()),
+        };
+        let reason = match reason {
+            "given" => ClockReason::Given,
+            "set" => ClockReason::ArbiterSet,
+            "added" => ClockReason::ArbiterAdded,
+            "subtracted" => ClockReason::ArbiterSubtracted,
+            _ => return Err(bad()),
+        };
+        Ok(ClockChange { side, reason })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every start and change reads back from its text; unknown text is refused.
+    #[test]
+    fn text_round_trips() {
+        for start in [
+            ClockStart::OnCreation,
+            ClockStart::AfterFirstMoves,
+            ClockStart::At(from_epoch_ms(1_700_000_000_123)),
+        ] {
+            assert_eq!(start.to_string().parse::<ClockStart>(), Ok(start));
+        }
+        assert!("at:x".parse::<ClockStart>().is_err());
+        for side in [Color::White, Color::Black] {
+            for reason in [
+                ClockReason::Given,
+                ClockReason::ArbiterSet,
+                ClockReason::ArbiterAdded,
+                ClockReason::ArbiterSubtracted,
+            ] {
+                let change = ClockChange { side, reason };
+                assert_eq!(change.to_string().parse::<ClockChange>(), Ok(change));
+            }
+        }
+        assert!("w:gift".parse::<ClockChange>().is_err());
+    }
+
+    /// Time given comes from the opponent; an arbiter is no seat.
+    #[test]
+    fn who_changed() {
+        let given = ClockChange {
+            side: Color::Black,
+            reason: ClockReason::Given,
+        };
+        assert_eq!(given.by(), Some(Color::White));
+        let set = ClockChange {
+            side: Color::Black,
+            reason: ClockReason::ArbiterSet,
+        };
+        assert_eq!(set.by(), None);
+    }
+}
