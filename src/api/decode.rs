@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::error::ServiceError;
 use crate::game::{
     Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
-    RequestId, Revoke, TimeControl, TokenId,
+    RequestId, Revoke, TakebackPolicy, TimeControl, TokenId,
 };
 use crate::store::{FeedCursor, GameFilter, ListQuery};
 use chessd_proto::wire as pb;
@@ -189,8 +189,20 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         draw_rule: draw_rule(req.draw_rule)?,
         request_id,
         labels: labels(&req.labels)?,
+        takebacks: takebacks(req.takebacks)?,
         seat_tokens,
     })
+}
+
+fn takebacks(value: i32) -> Result<TakebackPolicy, ServiceError> {
+    match pb::TakebackPolicy::try_from(value) {
+        Ok(pb::TakebackPolicy::Unspecified | pb::TakebackPolicy::Off) => Ok(TakebackPolicy::Off),
+        Ok(pb::TakebackPolicy::OnRequest) => Ok(TakebackPolicy::OnRequest),
+        Err(_) => Err(ServiceError::InvalidField {
+            field: "takebacks",
+            message: format!("unknown takeback policy {value}"),
+        }),
+    }
 }
 
 /// A request's labels (CreateGame's, or a filter's).

@@ -10,6 +10,7 @@ use crate::game::action::Players;
 use crate::game::clock::{ClockReading, TimeControl};
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
+use crate::game::takeback::TakebackPolicy;
 use crate::game::token::SeatToken;
 
 /// A new game and its secrets.
@@ -57,6 +58,9 @@ pub struct GameView {
     pub clocks: Option<ClockReading>,
     /// The side whose draw offer stands.
     pub draw_offer: Option<Color>,
+    pub takebacks: TakebackPolicy,
+    /// The side whose takeback proposal stands.
+    pub takeback_offer: Option<Color>,
     /// The seq of the game's latest event.
     pub last_seq: u64,
     pub created_at: SystemTime,

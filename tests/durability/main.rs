@@ -10,5 +10,6 @@ mod feed;
 mod recovery;
 mod startup;
 mod support;
+mod takebacks;
 mod tokens;
 mod variants;

@@ -23,4 +23,5 @@ mod shared;
 mod stale;
 mod support;
 mod sweep;
+mod takebacks;
 mod variants;

@@ -14,6 +14,7 @@ mod labels;
 mod ops;
 mod players;
 mod support;
+mod takebacks;
 mod variants;
 mod views;
 mod watch;

@@ -1,5 +1,5 @@
-//! A record's changes: a seat's actions (moves, resignation, draw offers and claims, abort),
-//! and the game ending by itself (flag, abandonment).
+//! A record's changes: a seat's actions (moves, resignation, draw offers and claims, abort;
+//! takebacks in `takeback`), and the game ending by itself (flag, abandonment).
 
 use std::time::Duration;
 
@@ -53,9 +53,14 @@ impl GameRecord {
     ) -> Result<Option<MoveInfo>, ServiceError> {
         self.expire(now, out);
         if let (Action::Move { text, .. }, Some(key)) = (action, request_key)
-            && let Some(ply) = self.answered.find(key, seat)
+            && let Some(answered) = self.answered.find(key, seat)
         {
-            return self.answer_again(ply, text).map(Some);
+            if answered.taken_back {
+                return Err(ServiceError::MoveTakenBack);
+            }
+            return self
+                .answer_again(answered.ply, answered.seq, text)
+                .map(Some);
         }
         if self.game.is_over() {
             return Err(ServiceError::GameOver);
@@ -69,7 +74,7 @@ impl GameRecord {
             } => {
                 let played = self.play(seat, text, *expected_ply, now, out)?;
                 if let Some(key) = request_key {
-                    self.answered.remember(key, seat, played.ply);
+                    self.answered.remember(key, seat, played.ply, played.seq);
                 }
                 if *offer_draw && !self.game.is_over() {
                     self.offer_draw(seat, now, out);
@@ -121,6 +126,10 @@ impl GameRecord {
                 self.finish(Outcome::draw(Termination::Aborted), now, out);
                 Ok(None)
             }
+            Action::ProposeTakeback => self.propose_takeback(seat, now, out).map(|()| None),
+            Action::RespondToTakeback { accept } => self
+                .respond_to_takeback(seat, *accept, now, out)
+                .map(|()| None),
         }
     }
 
@@ -158,6 +167,7 @@ impl GameRecord {
             }
         }
         self.draw_offer = offer_after_move(self.draw_offer, seat);
+        self.takeback_offer = None;
         let clocks_ms = match &self.clock {
             Some(c) => ByColor::new_with(|side| clock_ms(c.remaining(side, now.mono))),
             None => ByColor::default(),
@@ -192,9 +202,10 @@ impl GameRecord {
         Ok(info)
     }
 
-    /// The first answer to a retried move request that played ply `ply`: the same move, and
-    /// nothing played. A different move under the same request id is refused.
-    fn answer_again(&self, ply: u32, text: &MoveText) -> Result<MoveInfo, ServiceError> {
+    /// The first answer to a retried move request that played ply `ply`, announced as event
+    /// `seq`: the same move, and nothing played. A different move under the same request id is
+    /// refused.
+    fn answer_again(&self, ply: u32, seq: u64, text: &MoveText) -> Result<MoveInfo, ServiceError> {
         let index = ply.saturating_sub(1) as usize;
         let mut before = *self.game.start();
         for &m in self.game.moves().iter().take(index) {
@@ -207,18 +218,8 @@ impl GameRecord {
             return Err(ServiceError::RequestIdReused);
         }
         let mut info = move_info(&before, mv, ply);
-        info.seq = self.seq_of_move(index);
+        info.seq = seq;
         Ok(info)
-    }
-
-    /// The seq of the event that announced move `index` (0-based).
-    fn seq_of_move(&self, index: usize) -> u64 {
-        self.log
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| matches!(e.kind, LogKind::Move { .. }))
-            .nth(index)
-            .map_or(0, |(i, _)| i as u64 + 1)
     }
 
     /// `seat` offers a draw; accepts the opponent's standing offer instead, if any.
@@ -247,6 +248,7 @@ impl GameRecord {
             clock.stop(now.mono);
         }
         self.draw_offer = None;
+        self.takeback_offer = None;
         self.log_game_over(now, out);
     }
 
@@ -318,6 +320,7 @@ pub(super) mod tests {
             draw_rule: DrawRule::Claim,
             request_id: None,
             labels: Labels::default(),
+            takebacks: crate::game::TakebackPolicy::Off,
             seat_tokens: ByColor::new(true, true),
         };
         let tokens = SeatToken::pair().unwrap();

@@ -29,6 +29,7 @@ impl GameRecord {
             stored.start,
             stored.draw_rule,
             stored.time_control,
+            stored.takebacks,
             stored.seats,
             stored.created_at,
             now,
@@ -69,12 +70,19 @@ impl GameRecord {
                         format!("event {seq}: {mv} cannot be played in {before}: {e}")
                     })?;
                     self.draw_offer = offer_after_move(self.draw_offer, mover);
+                    self.takeback_offer = None;
                     if let Some(rid) = &row.request_id {
-                        self.answered.remember(key(rid), mover, self.game.ply());
+                        self.answered
+                            .remember(key(rid), mover, self.game.ply(), row.seq);
                     }
                 }
                 LogKind::DrawOffered(by) => self.draw_offer = Some(by),
                 LogKind::DrawDeclined(_) => self.draw_offer = None,
+                LogKind::TakebackProposed(by) => self.takeback_offer = Some(by),
+                LogKind::TakebackDeclined(_) => self.takeback_offer = None,
+                LogKind::TakenBack { plies, .. } => self
+                    .take_back(plies)
+                    .map_err(|e| format!("event {seq}: {e}"))?,
                 LogKind::GameOver => {
                     // A game that ended on the board already has its outcome from the moves.
                     if !self.game.is_over() {
@@ -86,6 +94,7 @@ impl GameRecord {
                             .map_err(|e| format!("event {seq}: cannot end the game: {e}"))?;
                     }
                     self.draw_offer = None;
+                    self.takeback_offer = None;
                 }
             }
             clocks_ms = row.clocks_ms.or(clocks_ms);
@@ -178,6 +187,7 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
+            takebacks: crate::game::TakebackPolicy::Off,
             seats: Seats::of(&tokens.map(Some)),
             created_at: rec.created_at,
             events: rows,
@@ -268,6 +278,7 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
+            takebacks: crate::game::TakebackPolicy::Off,
             seats,
             created_at: rec.created_at,
             events,

@@ -10,18 +10,23 @@
 //! opponent's offer stands accepts it. Offering again while one's own offer stands changes
 //! nothing.
 //!
+//! Takebacks (see `game::takeback` for the rule): the moves taken back leave the game's move
+//! list for `undone`, and the log keeps one entry for the takeback, so a move entry's move is
+//! found by walking back from the end when a takeback follows it.
+//!
 //! Files: here the record's state and what it reads out; `apply` (actions, the flag and
-//! abandonment), `catch_up` (the one way back from stored events: a record restored is a new
+//! abandonment), `takeback` (proposals, answers and the rewind), `catch_up` (the one way back from stored events: a record restored is a new
 //! record caught up on them), `answered` (the ring of answered move requests).
 
 mod answered;
 mod apply;
 mod catch_up;
+mod takeback;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, DrawRule, Game, Position, Rules};
+use chessd_rules::{ByColor, Color, DrawRule, Game, Move, Position, Rules};
 use tokio::time::Instant;
 
 use self::answered::AnsweredRing;
@@ -31,6 +36,7 @@ use super::event::EventRow;
 use super::header::GameHeader;
 use super::log::{LogEntry, LogKind};
 use super::replay::{Replay, mover_of};
+use super::takeback::{Rewound, TakebackPolicy, any_taken_back, rewind};
 use super::time::{Now, epoch_ms, from_epoch_ms};
 use super::token::Seats;
 use super::view::GameView;
@@ -41,6 +47,7 @@ pub struct Stored {
     pub start: Position,
     pub draw_rule: DrawRule,
     pub time_control: Option<TimeControl>,
+    pub takebacks: TakebackPolicy,
     pub seats: Seats,
     pub created_at: SystemTime,
     /// Every event, seq 1 first.
@@ -63,6 +70,12 @@ pub struct GameRecord {
     clock: Option<Clock>,
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
+    takebacks: TakebackPolicy,
+    /// The side whose takeback proposal stands.
+    takeback_offer: Option<Color>,
+    /// Every move taken back, earliest takeback first, each takeback's moves in the order they
+    /// were played (empty in a game without takebacks).
+    undone: Vec<Move>,
     /// One entry per event: `log[i]` has seq `i + 1`.
     log: Vec<LogEntry>,
     /// Request ids of recent moves.
@@ -88,6 +101,7 @@ impl GameRecord {
             new.start,
             new.draw_rule,
             new.time_control,
+            new.takebacks,
             seats,
             // Every store keeps creation times in milliseconds; rounding here makes the
             // creating process report the same time as one that reloads the game.
@@ -101,6 +115,7 @@ impl GameRecord {
         start: Position,
         draw_rule: DrawRule,
         time_control: Option<TimeControl>,
+        takebacks: TakebackPolicy,
         seats: Seats,
         created_at: SystemTime,
         now: Now,
@@ -110,6 +125,9 @@ impl GameRecord {
             seats,
             clock: time_control.map(|tc| Clock::start(tc, start.turn(), now.mono)),
             draw_offer: None,
+            takebacks,
+            takeback_offer: None,
+            undone: Vec::new(),
             log: Vec::new(),
             answered: AnsweredRing::default(),
             created_at,
@@ -136,12 +154,26 @@ impl GameRecord {
         request_id: Option<&RequestId>,
     ) -> Vec<EventRow> {
         let new = self.log.get(after_seq as usize..).unwrap_or_default();
-        let new_moves = new
-            .iter()
-            .filter(|e| matches!(e.kind, LogKind::Move { .. }))
-            .count();
-        let moves = self.game.moves();
-        let mut index = moves.len().saturating_sub(new_moves);
+        // The moves of the new move entries, and the line's length before the first.
+        let rewound;
+        let (moves, mut depth) = if any_taken_back(new) {
+            // A log that does not fit the moves (a bug) gives move rows without their move,
+            // which no store restores: the fault shows rather than a wrong game.
+            rewound = rewind(self.game.moves(), &self.undone, new).unwrap_or(Rewound {
+                line: Vec::new(),
+                moves: Vec::new(),
+            });
+            (&rewound.moves[..], rewound.line.len())
+        } else {
+            let all = self.game.moves();
+            let new_moves = new
+                .iter()
+                .filter(|e| matches!(e.kind, LogKind::Move { .. }))
+                .count();
+            let first = all.len().saturating_sub(new_moves);
+            (&all[first..], first)
+        };
+        let mut index = 0;
         let clocks_ms = self.clock.as_ref().map(|c| {
             ByColor::new_with(|side| {
                 u64::try_from(c.remaining(side, now.mono).as_millis()).unwrap_or(u64::MAX)
@@ -164,11 +196,19 @@ impl GameRecord {
                 match entry.kind {
                     LogKind::Move { .. } => {
                         row.mv = moves.get(index).copied();
-                        row.seat = Some(mover_of(&self.game, index));
+                        row.seat = Some(mover_of(&self.game, depth));
                         row.request_id = request_id.map(|r| r.as_str().to_owned());
                         index += 1;
+                        depth += 1;
                     }
-                    LogKind::DrawOffered(by) | LogKind::DrawDeclined(by) => row.seat = Some(by),
+                    LogKind::DrawOffered(by)
+                    | LogKind::DrawDeclined(by)
+                    | LogKind::TakebackProposed(by)
+                    | LogKind::TakebackDeclined(by) => row.seat = Some(by),
+                    LogKind::TakenBack { plies, by, .. } => {
+                        row.seat = Some(by);
+                        depth = depth.saturating_sub(usize::from(plies));
+                    }
                     LogKind::GameOver => row.outcome = self.game.outcome(),
                 }
                 row
@@ -241,7 +281,8 @@ impl GameRecord {
         })
     }
 
-    /// Times abandonment from the wall time of the last move in the log (or of the creation)
+    /// Times abandonment from the wall time of the last move or takeback in the log (or of the
+    /// creation)
     /// rather than from when this process read the game. For a store shared by several
     /// processes (Redis replicas): the game sat idle while no process held it, and unlike a
     /// restart's downtime that counts, or a game would never be abandoned once the replica that
@@ -251,7 +292,7 @@ impl GameRecord {
             .log
             .iter()
             .rev()
-            .find(|e| matches!(e.kind, LogKind::Move { .. }))
+            .find(|e| matches!(e.kind, LogKind::Move { .. } | LogKind::TakenBack { .. }))
             .map(|e| e.at_ms);
         let moved = moved_ms.map_or(self.created_at, from_epoch_ms);
         self.last_move_at = now.mono;
@@ -277,6 +318,8 @@ impl GameRecord {
                 read_at: now.wall,
             }),
             draw_offer: self.draw_offer,
+            takebacks: self.takebacks,
+            takeback_offer: self.takeback_offer,
             last_seq: self.last_seq(),
             created_at: self.created_at,
         }
@@ -285,7 +328,19 @@ impl GameRecord {
     /// The events after `after_seq` (at most `last_seq`), to be made outside the lock.
     #[must_use]
     pub fn replay_after(&self, after_seq: u64) -> Replay {
-        Replay::after(&self.game, &self.log, self.clock.is_some(), after_seq)
+        Replay::after(
+            &self.game,
+            &self.log,
+            &self.undone,
+            self.clock.is_some(),
+            after_seq,
+        )
+    }
+
+    /// The takeback policy, for fingerprints of retried creations.
+    #[must_use]
+    pub fn takebacks(&self) -> TakebackPolicy {
+        self.takebacks
     }
 
     /// The time control, for fingerprints of retried creations.
@@ -301,5 +356,6 @@ impl GameRecord {
             + (self.game.ply() as usize + 1) * size_of::<u64>()
             + self.log.capacity() * size_of::<LogEntry>()
             + self.answered.heap_bytes()
+            + self.undone.capacity() * size_of::<Move>()
     }
 }

@@ -1,6 +1,7 @@
 //! The database file: its schema (and the kinds events are stored as), opening it locked and
-//! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), and
-//! from 2 to 3 (labels, seats bound to player ids, the feed, player tokens).
+//! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), from
+//! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), and from 3 to 4
+//! (takebacks).
 
 use std::path::Path;
 use std::time::Duration;
@@ -23,7 +24,8 @@ pub const DB_FILE: &str = "chessd.db";
 ///   `black_player_id` (an empty digest: a seat without a seat token), the `feed` table (one
 ///   row per feed event, `body` as `feed::codec::join` writes it; `meta` keeps its epoch, its
 ///   last position and the last one deleted) and `player_tokens` (digests only).
-pub const SCHEMA_VERSION: i64 = 3;
+/// - 4: `games.takebacks` (0 off, 1 on request) and `events.plies` (a takeback's count).
+pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
@@ -92,11 +94,21 @@ CREATE TABLE player_tokens (
 CREATE INDEX player_tokens_player ON player_tokens (player_id);
 ";
 
+/// What schema 4 adds (to a new file, and to a schema 3 file in [`migrate_v3`]).
+const SCHEMA_4: &str = "
+ALTER TABLE games ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN plies INTEGER;
+";
+
 /// Event kinds as stored.
 pub const KIND_MOVE: i64 = 0;
 pub const KIND_DRAW_OFFERED: i64 = 1;
 pub const KIND_DRAW_DECLINED: i64 = 2;
 pub const KIND_GAME_OVER: i64 = 3;
+pub const KIND_TAKEBACK_PROPOSED: i64 = 5;
+pub const KIND_TAKEBACK_DECLINED: i64 = 6;
+/// `plies` holds how many; the log clocks the clocks after it.
+pub const KIND_TAKEN_BACK: i64 = 7;
 
 /// Opens, locks, checks and, when new, creates the database. Nothing is written to a file
 /// before it is known to be a healthy chessd database of a known version (or a new one).
@@ -136,7 +148,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
-        1 | 2 => {
+        1..=3 => {
             migrate = Some(version);
             false
         }
@@ -163,7 +175,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
         conn.pragma_update(None, "synchronous", synchronous)?;
         if new {
             conn.execute_batch(&format!(
-                "BEGIN; {SCHEMA} {SCHEMA_3} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
+                "BEGIN; {SCHEMA} {SCHEMA_3} {SCHEMA_4} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
                  PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
                 feed_epoch()
             ))?;
@@ -174,8 +186,11 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     if migrate == Some(1) {
         migrate_v1(&conn, path)?;
     }
-    if migrate.is_some() {
+    if matches!(migrate, Some(1 | 2)) {
         migrate_v2(&conn, path)?;
+    }
+    if migrate.is_some() {
+        migrate_v3(&conn, path)?;
     }
     Ok(conn)
 }
@@ -212,6 +227,25 @@ pub fn migrate_v2(conn: &Connection, path: &Path) -> Result<(), OpenError> {
         sql(e)
     })?;
     tracing::info!(path = %path.display(), "database migrated to schema 3: labels, player ids, the feed, player tokens");
+    Ok(())
+}
+
+/// Migrates a schema 3 database to schema 4, in one transaction: every game so far without
+/// takebacks.
+pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+    conn.execute_batch(&format!(
+        "BEGIN IMMEDIATE; {SCHEMA_4} PRAGMA user_version = 4; COMMIT;"
+    ))
+    .map_err(|e| {
+        // The rollback's own failure would only hide the cause.
+        let _ = conn.execute_batch("ROLLBACK;");
+        OpenError::Migration {
+            path: path.to_owned(),
+            detail: e.to_string(),
+            to: 4,
+        }
+    })?;
+    tracing::info!(path = %path.display(), "database migrated to schema 4: takebacks");
     Ok(())
 }
 

@@ -13,12 +13,13 @@ use chessd_rules::{Color, DrawRule, Rules, Termination, Variant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
-use crate::game::{EventRow, FeedEvent, GameId, LogKind, epoch_ms};
+use crate::game::{EventRow, FeedEvent, GameId, LogKind, TakebackPolicy, epoch_ms};
 use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
 use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
 use crate::store::sqlite::schema::{
-    KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
+    KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE, KIND_TAKEBACK_DECLINED,
+    KIND_TAKEBACK_PROPOSED, KIND_TAKEN_BACK,
 };
 use crate::telemetry::spans;
 
@@ -225,8 +226,8 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
     tx.prepare_cached(
         "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
              draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
-             white_player_id, black_player_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             white_player_id, black_player_id, takebacks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?
     .execute(params![
         h.id.to_string(),
@@ -247,6 +248,10 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
         h.labels.to_stored(),
         player_id(Color::White),
         player_id(Color::Black),
+        match game.takebacks {
+            TakebackPolicy::Off => 0,
+            TakebackPolicy::OnRequest => 1,
+        },
     ])?;
     Ok(())
 }
@@ -260,10 +265,11 @@ fn insert_events(
     let id = game.to_string();
     let mut insert = tx.prepare_cached(
         "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, request_id, log_white_ms,
-             log_black_ms, clocks_stopped, white_ms, black_ms, winner, termination)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             log_black_ms, clocks_stopped, white_ms, black_ms, winner, termination, plies)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
     for row in rows {
+        let mut plies = None;
         let (kind, log_ms, stopped) = match row.kind {
             LogKind::Move {
                 clocks_ms,
@@ -272,6 +278,16 @@ fn insert_events(
             LogKind::DrawOffered(_) => (KIND_DRAW_OFFERED, None, None),
             LogKind::DrawDeclined(_) => (KIND_DRAW_DECLINED, None, None),
             LogKind::GameOver => (KIND_GAME_OVER, None, None),
+            LogKind::TakebackProposed(_) => (KIND_TAKEBACK_PROPOSED, None, None),
+            LogKind::TakebackDeclined(_) => (KIND_TAKEBACK_DECLINED, None, None),
+            LogKind::TakenBack {
+                plies: n,
+                clocks_ms,
+                ..
+            } => {
+                plies = Some(i64::from(n));
+                (KIND_TAKEN_BACK, Some(clocks_ms), None)
+            }
         };
         let clock = |side: Color| {
             row.clocks_ms
@@ -292,6 +308,7 @@ fn insert_events(
             clock(Color::Black),
             row.outcome.and_then(|o| o.winner).map(|c| c.index() as i64),
             row.outcome.map(|o| termination_code(o.termination)),
+            plies,
         ])?;
         if let (LogKind::GameOver, Some(outcome)) = (row.kind, row.outcome) {
             tx.prepare_cached("UPDATE games SET ended_at_ms = ?2 WHERE id = ?1")?
