@@ -61,6 +61,8 @@ fn view(game: Game) -> GameView {
         time_control: None,
         clocks: None,
         draw_offer: None,
+        takebacks: chessd::game::TakebackPolicy::Off,
+        takeback_offer: None,
         last_seq: 0,
         created_at: SystemTime::UNIX_EPOCH,
     }

@@ -61,6 +61,17 @@ pub enum ServiceError {
     AbortTooLate,
     /// There is no draw offer to answer.
     NoDrawOffer,
+    /// The game was created without takebacks (`CreateGame.takebacks`).
+    TakebacksOff,
+    /// The caller's side has no move of its own to take back.
+    NothingToTakeBack,
+    /// There is no takeback proposal to answer.
+    NoTakebackProposal,
+    /// The opponent's takeback proposal stands: it is answered first.
+    TakebackPending { by: Color },
+    /// A retried move request whose move was taken back since (a new request id plays it
+    /// again).
+    MoveTakenBack,
     /// `expected_ply` is not the game's ply.
     PlyMismatch { expected: u32, current: u32 },
     /// No `authorization: Bearer <token>` metadata.
@@ -162,6 +173,11 @@ impl ServiceError {
             E::ClaimNotValid { .. } => (Code::FailedPrecondition, "DRAW_CLAIM_INVALID"),
             E::AbortTooLate => (Code::FailedPrecondition, "ABORT_NOT_ALLOWED"),
             E::NoDrawOffer => (Code::FailedPrecondition, "NO_DRAW_OFFER"),
+            E::TakebacksOff => (Code::FailedPrecondition, "TAKEBACKS_OFF"),
+            E::NothingToTakeBack => (Code::FailedPrecondition, "NOTHING_TO_TAKE_BACK"),
+            E::NoTakebackProposal => (Code::FailedPrecondition, "NO_TAKEBACK_PROPOSAL"),
+            E::TakebackPending { .. } => (Code::FailedPrecondition, "TAKEBACK_PENDING"),
+            E::MoveTakenBack => (Code::FailedPrecondition, "MOVE_TAKEN_BACK"),
             E::PlyMismatch { .. } => (Code::Aborted, "PLY_MISMATCH"),
             E::MissingToken => (Code::Unauthenticated, "TOKEN_MISSING"),
             E::InvalidToken | E::InvalidPlayerToken => (Code::Unauthenticated, "TOKEN_INVALID"),
@@ -201,6 +217,7 @@ impl ServiceError {
                 vec![("game_id", id.to_string())]
             }
             E::NotYourTurn { turn } => vec![("turn", turn.name().into())],
+            E::TakebackPending { by } => vec![("proposed_by", by.name().into())],
             E::ClaimNotValid { claim } => vec![("claim", claim_name(*claim).into())],
             E::PlyMismatch { expected, current } => {
                 vec![
@@ -332,6 +349,15 @@ impl fmt::Display for ServiceError {
             E::AbortTooLate => f.write_str("too late to abort: both sides have moved (resign instead)"),
             E::NoDrawOffer => f.write_str("there is no draw offer to answer"),
             E::GameUntimed => f.write_str("the game has no clocks"),
+            E::TakebacksOff => f.write_str("takebacks are off in this game"),
+            E::NothingToTakeBack => f.write_str("you have no move to take back"),
+            E::NoTakebackProposal => f.write_str("there is no takeback proposal to answer"),
+            E::TakebackPending { by } => {
+                write!(f, "{by}'s takeback proposal stands: answer it with RespondToTakeback")
+            }
+            E::MoveTakenBack => f.write_str(
+                "the move of this request_id was taken back: send the move again with a new request_id",
+            ),
             E::PlyMismatch { expected, current } => {
                 write!(f, "the game is at ply {current}, not at the expected ply {expected}")
             }
@@ -501,6 +527,27 @@ mod tests {
             ),
             (E::NoDrawOffer, Code::FailedPrecondition, "NO_DRAW_OFFER"),
             (E::GameUntimed, Code::FailedPrecondition, "GAME_UNTIMED"),
+            (E::TakebacksOff, Code::FailedPrecondition, "TAKEBACKS_OFF"),
+            (
+                E::NothingToTakeBack,
+                Code::FailedPrecondition,
+                "NOTHING_TO_TAKE_BACK",
+            ),
+            (
+                E::NoTakebackProposal,
+                Code::FailedPrecondition,
+                "NO_TAKEBACK_PROPOSAL",
+            ),
+            (
+                E::TakebackPending { by: Color::Black },
+                Code::FailedPrecondition,
+                "TAKEBACK_PENDING",
+            ),
+            (
+                E::MoveTakenBack,
+                Code::FailedPrecondition,
+                "MOVE_TAKEN_BACK",
+            ),
             (
                 E::PlyMismatch {
                     expected: 3,

@@ -11,8 +11,8 @@ use sha2::{Digest, Sha256};
 use crate::error::ServiceError;
 use crate::game::{
     Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, FeedFilter, GameId, GameStatus,
-    Labels, MoveText, NewGame, PlayerId, Players, RequestId, Revoke, StartRules, TimeControl,
-    TokenId, from_epoch_ms,
+    Labels, MoveText, NewGame, PlayerId, Players, RequestId, Revoke, StartRules, TakebackPolicy,
+    TimeControl, TokenId, from_epoch_ms,
 };
 use crate::store::{FeedCursor, GameFilter, ListQuery};
 use chessd_proto::wire as pb;
@@ -374,8 +374,20 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         draw_rule: draw_rule(req.draw_rule)?,
         request_id,
         labels: labels(&req.labels)?,
+        takebacks: takebacks(req.takebacks)?,
         seat_tokens,
     })
+}
+
+fn takebacks(value: i32) -> Result<TakebackPolicy, ServiceError> {
+    match pb::TakebackPolicy::try_from(value) {
+        Ok(pb::TakebackPolicy::Unspecified | pb::TakebackPolicy::Off) => Ok(TakebackPolicy::Off),
+        Ok(pb::TakebackPolicy::OnRequest) => Ok(TakebackPolicy::OnRequest),
+        Err(_) => Err(ServiceError::InvalidField {
+            field: "takebacks",
+            message: format!("unknown takeback policy {value}"),
+        }),
+    }
 }
 
 /// A request's labels (CreateGame's, or a filter's).

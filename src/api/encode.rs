@@ -14,7 +14,7 @@ use crate::api::move_lists::{self, MoveLists};
 use crate::game::{
     Acted, ClockChange, ClockReading, ClockReason, ClockStart, Created, Event, EventKind,
     FeedEvent, FeedKind, GameHeader, GameStatus, GameSummary, GameView, IssuedToken, Labels,
-    MoveInfo, Players, Stats, TimeControl,
+    MoveInfo, Players, Stats, TakebackPolicy, TimeControl,
 };
 use crate::store::GamePage;
 
@@ -136,6 +136,13 @@ fn clocks(c: &ClockReading) -> pb::Clocks {
     }
 }
 
+fn takeback_policy(p: TakebackPolicy) -> i32 {
+    match p {
+        TakebackPolicy::Off => pb::TakebackPolicy::Off as i32,
+        TakebackPolicy::OnRequest => pb::TakebackPolicy::OnRequest as i32,
+    }
+}
+
 fn proto_time_control(tc: TimeControl) -> pb::TimeControl {
     pb::TimeControl {
         initial: Some(proto_duration(tc.initial)),
@@ -226,6 +233,8 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
             rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
         },
         draw_offer: maybe_color(view.draw_offer),
+        takebacks: takeback_policy(view.takebacks),
+        takeback_offer: maybe_color(view.takeback_offer),
         last_seq: view.last_seq,
         created_at: Some(timestamp(view.created_at)),
         pockets: pockets(pos),
@@ -365,6 +374,29 @@ pub fn event(e: &Event) -> pb::WatchGameResponse {
         }),
         EventKind::DrawOffered { by } => E::DrawOffered(pb::DrawOffered { by: color(*by) }),
         EventKind::DrawDeclined { by } => E::DrawDeclined(pb::DrawDeclined { by: color(*by) }),
+        EventKind::TakebackProposed { by, plies, ply } => {
+            E::TakebackProposed(pb::TakebackProposed {
+                by: color(*by),
+                plies: u32::from(*plies),
+                ply: *ply,
+            })
+        }
+        EventKind::TakebackDeclined { by } => {
+            E::TakebackDeclined(pb::TakebackDeclined { by: color(*by) })
+        }
+        EventKind::MovesTakenBack {
+            by,
+            plies,
+            ply,
+            position,
+            clocks: c,
+        } => E::MovesTakenBack(pb::MovesTakenBack {
+            by: color(*by),
+            plies: u32::from(*plies),
+            ply: *ply,
+            fen: position.fen(),
+            clocks: c.as_ref().map(clocks),
+        }),
         EventKind::GameOver {
             outcome: o,
             position,
@@ -447,6 +479,19 @@ pub fn feed_event(
             fen: fen.clone(),
             clocks: c.as_ref().map(clocks),
             draw_offer: maybe_color(*draw_offer),
+            seat,
+        }),
+        FeedKind::TakenBack {
+            ply,
+            fen,
+            clocks: c,
+            seq,
+        } => E::GameTakenBack(pb::GameTakenBack {
+            game_id: e.game.id.to_string(),
+            ply: *ply,
+            fen: fen.clone(),
+            clocks: c.as_ref().map(clocks),
+            seq: *seq,
             seat,
         }),
         FeedKind::Finished {

@@ -208,4 +208,36 @@ mod tests {
             reference(&other)
         );
     }
+
+    /// A real takeback on the cached game: after each of one and two plies taken back, and
+    /// after other moves are played in their place (the same length as the list cached, or
+    /// longer), the list is the game's, never the cache's.
+    #[test]
+    fn lists_follow_takebacks() {
+        let lists = MoveLists::default();
+        let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, 8);
+        let mut game = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        play(&mut game, 10);
+        let check = |game: &Game| {
+            assert_eq!(
+                decoded(lists.encoded(id, game), Bytes::new()).moves,
+                reference(game),
+                "at ply {}",
+                game.ply()
+            );
+        };
+        check(&game);
+        game.take_back(1).expect("a move to take back");
+        check(&game);
+        // Another move at ply 10: as long as the cached list, not its extension.
+        let other = game.position().legal_moves()[1];
+        game.play(other).expect("legal");
+        check(&game);
+        game.take_back(2).expect("two moves to take back");
+        check(&game);
+        let m = game.position().legal_moves()[2];
+        game.play(m).expect("legal");
+        play(&mut game, 3);
+        check(&game);
+    }
 }

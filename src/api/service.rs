@@ -350,6 +350,40 @@ impl<S: GameStore> GameService for GameApi<S> {
         .await
     }
 
+    async fn propose_takeback(
+        &self,
+        request: Request<pb::ProposeTakebackRequest>,
+    ) -> Result<Response<pb::ProposeTakebackResponse>, Status> {
+        let span = rpc_span("ProposeTakeback", &request, &request.get_ref().game_id, "");
+        traced(span, async {
+            let game = self
+                .seat_action(
+                    request.metadata(),
+                    &request.get_ref().game_id,
+                    Action::ProposeTakeback,
+                )
+                .await?;
+            Ok(pb::ProposeTakebackResponse { game: Some(game) })
+        })
+        .await
+    }
+
+    async fn respond_to_takeback(
+        &self,
+        request: Request<pb::RespondToTakebackRequest>,
+    ) -> Result<Response<pb::RespondToTakebackResponse>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span("RespondToTakeback", &request, &req.game_id, "");
+        traced(span, async {
+            let action = Action::RespondToTakeback { accept: req.accept };
+            let game = self
+                .seat_action(request.metadata(), &req.game_id, action)
+                .await?;
+            Ok(pb::RespondToTakebackResponse { game: Some(game) })
+        })
+        .await
+    }
+
     async fn abort(
         &self,
         request: Request<pb::AbortRequest>,

@@ -7,6 +7,7 @@ use crate::game::clock::TimeControl;
 use crate::game::labels::Labels;
 use crate::game::player::PlayerId;
 use crate::game::start::StartRules;
+use crate::game::takeback::TakebackPolicy;
 
 /// Who plays: the display names (or ids) as given at creation, and the platform player ids
 /// bound to the seats, whose player tokens act for them.
@@ -82,6 +83,7 @@ pub struct NewGame {
     pub draw_rule: DrawRule,
     pub request_id: Option<RequestId>,
     pub labels: Labels,
+    pub takebacks: TakebackPolicy,
     /// Which seats get a seat token: every seat not bound to a player, and bound seats too
     /// when the request asked for it.
     pub seat_tokens: ByColor<bool>,
@@ -116,6 +118,11 @@ pub enum Action {
     },
     /// An arbiter changes one side's clock: only with `Holder::Arbiter` of that side.
     AdjustClock(ClockAdjust),
+    /// Take back the seat's last move (see `takeback` for what that is).
+    ProposeTakeback,
+    RespondToTakeback {
+        accept: bool,
+    },
 }
 
 /// An arbiter's change of a clock.

@@ -42,6 +42,25 @@ pub enum EventKind {
     DrawDeclined {
         by: Color,
     },
+    /// `by` proposed to take back `plies` plies, back to ply `ply`.
+    TakebackProposed {
+        by: Color,
+        plies: u8,
+        ply: u32,
+    },
+    /// `by` declined the opponent's takeback proposal.
+    TakebackDeclined {
+        by: Color,
+    },
+    /// `by`'s takeback of `plies` plies was accepted: the game is back at ply `ply`, in
+    /// `position`, with these clocks (no draw offer or takeback proposal stands).
+    MovesTakenBack {
+        by: Color,
+        plies: u8,
+        ply: u32,
+        position: Position,
+        clocks: Option<ClockReading>,
+    },
     /// The last event of a game.
     GameOver {
         outcome: Outcome,
@@ -136,13 +155,19 @@ pub fn game_over_event(seq: u64, entry: &LogEntry, outcome: Outcome, position: P
     }
 }
 
-/// The event of a draw offer or decline entry (`None` for other kinds).
+/// The event of a draw offer or decline entry, or of a declined takeback (`None` for other
+/// kinds).
 #[must_use]
 pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
     let kind = match entry.kind {
         LogKind::DrawOffered(by) => EventKind::DrawOffered { by },
         LogKind::DrawDeclined(by) => EventKind::DrawDeclined { by },
-        LogKind::Move { .. } | LogKind::GameOver | LogKind::ClockChanged { .. } => return None,
+        LogKind::TakebackDeclined(by) => EventKind::TakebackDeclined { by },
+        LogKind::Move { .. }
+        | LogKind::GameOver
+        | LogKind::ClockChanged { .. }
+        | LogKind::TakebackProposed(_)
+        | LogKind::TakenBack { .. } => return None,
     };
     Some(Event {
         seq,
@@ -174,6 +199,68 @@ pub fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Event> {
                 running: running.then_some(turn),
                 read_at: at,
             },
+        },
+    })
+}
+
+/// The event of a takeback proposal entry, made in `position` at ply `ply` (`None` for other
+/// kinds, or a proposal that takes nothing back, which is never logged).
+#[must_use]
+pub fn takeback_proposed_event(
+    seq: u64,
+    entry: &LogEntry,
+    position: &Position,
+    ply: u32,
+) -> Option<Event> {
+    let LogKind::TakebackProposed(by) = entry.kind else {
+        return None;
+    };
+    let plies: u8 = if position.turn() == by { 2 } else { 1 };
+    Some(Event {
+        seq,
+        at: entry.at(),
+        kind: EventKind::TakebackProposed {
+            by,
+            plies,
+            ply: ply.checked_sub(u32::from(plies))?,
+        },
+    })
+}
+
+/// The event of a takeback entry: the game is back at ply `ply` in `position` (`None` for
+/// other kinds). `timed` says whether the game has clocks.
+#[must_use]
+pub fn taken_back_event(
+    seq: u64,
+    entry: &LogEntry,
+    timed: bool,
+    position: Position,
+    ply: u32,
+) -> Option<Event> {
+    let LogKind::TakenBack {
+        plies,
+        by,
+        clocks_ms,
+        running,
+    } = entry.kind
+    else {
+        return None;
+    };
+    let at = entry.at();
+    let clocks = timed.then(|| ClockReading {
+        remaining: clocks_ms.map(|ms| Duration::from_millis(u64::from(ms))),
+        running: running.then_some(position.turn()),
+        read_at: at,
+    });
+    Some(Event {
+        seq,
+        at,
+        kind: EventKind::MovesTakenBack {
+            by,
+            plies,
+            ply,
+            position,
+            clocks,
         },
     })
 }

@@ -1,5 +1,5 @@
-//! The deployment-wide feed as the domain sees it: [`FeedEvent`], one game's creation, move or
-//! end, self-contained (it carries the game's header, so it can be filtered and shown without
+//! The deployment-wide feed as the domain sees it: [`FeedEvent`], one game's creation, move,
+//! takeback or end, self-contained (it carries the game's header, so it can be filtered and shown without
 //! the game, which may be forgotten long before the feed forgets the event), and
 //! [`FeedFilter`], what a consumer asks to see.
 //!
@@ -41,6 +41,17 @@ pub enum FeedKind {
         clocks: Option<ClockReading>,
         /// The side whose draw offer stands after the move.
         draw_offer: Option<Color>,
+    },
+    /// Moves were taken back: the game is back at ply `ply` (shown with the moves: a consumer
+    /// that follows them drops those after `ply`).
+    TakenBack {
+        ply: u32,
+        /// The position now, as FEN.
+        fen: String,
+        /// The clocks right after it (timed games).
+        clocks: Option<ClockReading>,
+        /// The seq of the game event (WatchGame).
+        seq: u64,
     },
     /// The game ended.
     Finished {
@@ -88,8 +99,8 @@ impl FeedEvent {
         }
     }
 
-    /// The feed's side of a game event: moves and the game's end; `None` for draw offers and
-    /// snapshots, which the feed does not carry. `ply` is the game's ply after the event.
+    /// The feed's side of a game event: moves, takebacks and the game's end; `None` for draw
+    /// offers, takeback proposals and snapshots, which the feed does not carry. `ply` is the game's ply after the event.
     #[must_use]
     pub fn of_event(game: &Arc<GameHeader>, event: &Event, ply: u32) -> Option<FeedEvent> {
         let kind = match &event.kind {
@@ -109,10 +120,23 @@ impl FeedEvent {
                 fen: position.fen(),
                 ply,
             },
+            EventKind::MovesTakenBack {
+                ply,
+                position,
+                clocks,
+                ..
+            } => FeedKind::TakenBack {
+                ply: *ply,
+                fen: position.fen(),
+                clocks: *clocks,
+                seq: event.seq,
+            },
             EventKind::Snapshot(_)
             | EventKind::DrawOffered { .. }
             | EventKind::DrawDeclined { .. }
-            | EventKind::ClockChanged { .. } => {
+            | EventKind::ClockChanged { .. }
+            | EventKind::TakebackProposed { .. }
+            | EventKind::TakebackDeclined { .. } => {
                 return None;
             }
         };
@@ -123,9 +147,13 @@ impl FeedEvent {
         })
     }
 
+    /// A move or a takeback: what a consumer sees only when it asks for moves.
     #[must_use]
     pub fn is_move(&self) -> bool {
-        matches!(self.kind, FeedKind::Moved { .. })
+        matches!(
+            self.kind,
+            FeedKind::Moved { .. } | FeedKind::TakenBack { .. }
+        )
     }
 }
 

@@ -39,6 +39,22 @@ pub enum LogKind {
         change: ClockChange,
         running: bool,
     },
+    /// `by` proposed to take back its last move (see `takeback`: what it takes back follows
+    /// from the position it was made in).
+    TakebackProposed(Color),
+    /// `by` declined the opponent's takeback proposal.
+    TakebackDeclined(Color),
+    /// The last `plies` moves were taken back at `by`'s request (the opponent accepted); both
+    /// clocks right after it, in milliseconds, and whether the side now to move's clock runs
+    /// (not before the clocks start: `start::ClockStart`). The moves taken
+    /// back leave the game's move list for the record's list of moves taken back, so a move
+    /// entry's move is found by walking back from the end (`takeback::rewind`).
+    TakenBack {
+        plies: u8,
+        by: Color,
+        clocks_ms: ByColor<u32>,
+        running: bool,
+    },
 }
 
 impl LogEntry {

@@ -9,6 +9,8 @@
 //! - `action`: a new game and a seat's actions, validated.
 //! - `log`: the compact per-game event log. `event`: events as watchers see them and as
 //!   storage keeps them ([`EventRow`]). `replay`: events rebuilt from the log.
+//! - `takeback`: takeback policies, what a proposal takes back, and the moves of a log with
+//!   takebacks.
 //! - `feed`: the deployment-wide feed's events and filters.
 //! - `view`: what the domain hands out (views, summaries, answers, result counts).
 //! - `record`: [`GameRecord`], one game's rules of play: seats, moves, clocks, draw offers,
@@ -31,6 +33,7 @@ pub mod player;
 pub mod record;
 pub mod replay;
 pub mod start;
+pub mod takeback;
 pub mod time;
 pub mod token;
 pub mod view;
@@ -48,6 +51,7 @@ pub use player::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenId};
 pub use record::{GameRecord, Stored};
 pub use replay::Replay;
 pub use start::{ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, StartRules};
+pub use takeback::TakebackPolicy;
 pub use time::{Now, epoch_ms, from_epoch_ms};
 pub use token::{SeatToken, Seats, TokenDigest};
 pub use view::{Acted, Created, GameStatus, GameSummary, GameView, MoveInfo, Stats, VariantStats};

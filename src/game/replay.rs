@@ -3,18 +3,24 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use chessd_rules::{Color, Game, Position, Rules};
+use chessd_rules::{Color, Game, Move, Position, Rules};
 
 use crate::game::event::{
     Event, EventKind, clock_event, game_over_event, move_event, move_info, offer_event,
+    takeback_proposed_event, taken_back_event,
 };
 use crate::game::log::{LogEntry, LogKind, offer_after_move};
+use crate::game::takeback::{Rewound, any_taken_back, rewind};
 use crate::game::view::GameView;
 
 /// The events of one game after a seq, made one at a time as a watcher reads them.
 ///
 /// It owns a copy of the game and of the log entries it has still to send, so making events
 /// (which replays moves and writes SAN) happens outside the store's locks.
+///
+/// With no takeback among the entries to send, the moves they play are the last ones of the
+/// game's move list. With one, they are found by walking the entries back from the end
+/// (`takeback::rewind`), done on the first event, outside the lock.
 pub struct Replay {
     /// Sent first when the watch started from seq 0.
     snapshot: Option<Event>,
@@ -23,45 +29,84 @@ pub struct Replay {
     entries: std::vec::IntoIter<LogEntry>,
     next_seq: u64,
     timed: bool,
-    /// The position before the next move of `game.moves()` to be sent.
+    /// The position before the next move to be sent.
     position: Position,
-    /// Index in `game.moves()` of the next move to be sent.
-    next_move: usize,
-    /// Moves already covered by `after_seq` that the position must still be advanced past
-    /// (done lazily on the first event, outside the lock).
+    /// Where the moves come from.
+    source: Source,
+    /// Half-moves standing as of the last event sent (once `skip_moves` are skipped).
+    ply: usize,
+    /// Moves of `game.moves()` already covered by `after_seq` that the position must still
+    /// be advanced past (done lazily on the first event, outside the lock).
     skip_moves: usize,
     /// The standing draw offer as of the last event sent.
     draw_offer: Option<Color>,
 }
 
+/// Where a replay's moves come from.
+enum Source {
+    /// The game's move list, from index `ply` on.
+    Standing,
+    /// Takebacks ahead: the moves taken back (see `GameRecord::undone`) and the log entries
+    /// to send, to be rewound on the first event.
+    ToRewind { undone: Vec<Move> },
+    /// Rewound: the moves standing (the line), and the moves of the move entries to send.
+    Rewound {
+        line: Vec<Move>,
+        moves: std::vec::IntoIter<Move>,
+    },
+}
+
 impl Replay {
-    /// The events after `after_seq` of a game with this log. `after_seq` is at most the log's
-    /// length (the caller checks).
+    /// The events after `after_seq` of a game with this log, whose takebacks took back
+    /// `undone`. `after_seq` is at most the log's length (the caller checks).
     #[must_use]
-    pub fn after(game: &Arc<Game>, log: &[LogEntry], timed: bool, after_seq: u64) -> Replay {
+    pub fn after(
+        game: &Arc<Game>,
+        log: &[LogEntry],
+        undone: &[Move],
+        timed: bool,
+        after_seq: u64,
+    ) -> Replay {
         let seen = (after_seq as usize).min(log.len());
-        let mut skip_moves = 0;
+        let mut ply = 0usize;
         let mut draw_offer = None;
         for entry in &log[..seen] {
             match entry.kind {
                 LogKind::Move { .. } => {
-                    let mover = mover_of(game, skip_moves);
+                    let mover = mover_of(game, ply);
                     draw_offer = offer_after_move(draw_offer, mover);
-                    skip_moves += 1;
+                    ply += 1;
                 }
                 LogKind::DrawOffered(by) => draw_offer = Some(by),
                 LogKind::DrawDeclined(_) | LogKind::GameOver => draw_offer = None,
                 LogKind::ClockChanged { .. } => {}
+                LogKind::TakenBack { plies, .. } => {
+                    ply = ply.saturating_sub(usize::from(plies));
+                    draw_offer = None;
+                }
+                LogKind::TakebackProposed(_) | LogKind::TakebackDeclined(_) => {}
             }
         }
+        let rest = &log[seen..];
+        let (source, skip_moves) = if any_taken_back(rest) {
+            (
+                Source::ToRewind {
+                    undone: undone.to_vec(),
+                },
+                0,
+            )
+        } else {
+            (Source::Standing, ply)
+        };
         Replay {
             snapshot: None,
             game: Arc::clone(game),
-            entries: Vec::from(&log[seen..]).into_iter(),
+            entries: Vec::from(rest).into_iter(),
             next_seq: seen as u64 + 1,
             timed,
             position: *game.start(),
-            next_move: 0,
+            source,
+            ply: if skip_moves > 0 { 0 } else { ply },
             skip_moves,
             draw_offer,
         }
@@ -83,7 +128,8 @@ impl Replay {
             entries: Vec::new().into_iter(),
             next_seq: seq + 1,
             timed: false,
-            next_move: 0,
+            source: Source::Standing,
+            ply: 0,
             skip_moves: 0,
             draw_offer: None,
         }
@@ -94,6 +140,53 @@ impl Replay {
     pub fn is_empty(&self) -> bool {
         self.snapshot.is_none() && self.entries.len() == 0
     }
+
+    /// Brings the position to where the first entry to send starts.
+    fn settle(&mut self) {
+        while self.skip_moves > 0 {
+            if let Some(&m) = self.game.moves().get(self.ply) {
+                self.position.play_unchecked(m);
+            }
+            self.ply += 1;
+            self.skip_moves -= 1;
+        }
+        if let Source::ToRewind { undone } = &self.source {
+            let entries = self.entries.as_slice();
+            // A log that does not fit the moves (a bug) replays nothing rather than invent.
+            let rewound = rewind(self.game.moves(), undone, entries).unwrap_or(Rewound {
+                line: Vec::new(),
+                moves: Vec::new(),
+            });
+            self.position = line_position(&self.game, &rewound.line);
+            self.ply = rewound.line.len();
+            self.source = Source::Rewound {
+                line: rewound.line,
+                moves: rewound.moves.into_iter(),
+            };
+        }
+    }
+
+    /// The next move to send, added to the line.
+    fn next_move(&mut self) -> Option<Move> {
+        match &mut self.source {
+            Source::Standing => self.game.moves().get(self.ply).copied(),
+            Source::Rewound { line, moves } => {
+                let m = moves.next()?;
+                line.push(m);
+                Some(m)
+            }
+            Source::ToRewind { .. } => None,
+        }
+    }
+}
+
+/// The position after `line`, played from `game`'s start.
+fn line_position(game: &Game, line: &[Move]) -> Position {
+    let mut position = *game.start();
+    for &m in line {
+        position.play_unchecked(m);
+    }
+    position
 }
 
 /// The side that played move `index` (0-based) of `game`.
@@ -112,25 +205,20 @@ impl Iterator for Replay {
         if let Some(snapshot) = self.snapshot.take() {
             return Some(snapshot);
         }
-        let entry = self.entries.next()?;
-        while self.skip_moves > 0 {
-            if let Some(&m) = self.game.moves().get(self.next_move) {
-                self.position.play_unchecked(m);
-            }
-            self.next_move += 1;
-            self.skip_moves -= 1;
-        }
+        let entry = self.entries.as_slice().first().copied()?;
+        self.settle();
+        self.entries.next();
         let seq = self.next_seq;
         self.next_seq += 1;
         match entry.kind {
             LogKind::Move { .. } => {
                 // The log never holds more moves than the game; stop rather than invent one.
-                let &mv = self.game.moves().get(self.next_move)?;
+                let mv = self.next_move()?;
                 let before = self.position;
                 self.position.play_unchecked(mv);
-                self.next_move += 1;
+                self.ply += 1;
                 self.draw_offer = offer_after_move(self.draw_offer, before.turn());
-                let played = move_info(&before, mv, self.next_move as u32);
+                let played = move_info(&before, mv, self.ply as u32);
                 Some(move_event(
                     seq,
                     &entry,
@@ -149,6 +237,20 @@ impl Iterator for Replay {
                 offer_event(seq, &entry)
             }
             LogKind::ClockChanged { .. } => clock_event(seq, &entry, self.position.turn()),
+            LogKind::TakebackDeclined(_) => offer_event(seq, &entry),
+            LogKind::TakebackProposed(_) => {
+                takeback_proposed_event(seq, &entry, &self.position, self.ply as u32)
+            }
+            LogKind::TakenBack { plies, .. } => {
+                let Source::Rewound { line, .. } = &mut self.source else {
+                    return None;
+                };
+                line.truncate(line.len().saturating_sub(usize::from(plies)));
+                self.ply = line.len();
+                self.position = line_position(&self.game, line);
+                self.draw_offer = None;
+                taken_back_event(seq, &entry, self.timed, self.position, self.ply as u32)
+            }
             // A game-over entry is only logged once the outcome is set.
             LogKind::GameOver => Some(game_over_event(
                 seq,

@@ -11,6 +11,7 @@ use crate::game::clock::{ClockReading, TimeControl};
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
 use crate::game::start::StartRules;
+use crate::game::takeback::TakebackPolicy;
 use crate::game::token::SeatToken;
 
 /// A new game and its secrets.
@@ -62,6 +63,9 @@ pub struct GameView {
     pub first_move_deadline: Option<SystemTime>,
     /// The side whose draw offer stands.
     pub draw_offer: Option<Color>,
+    pub takebacks: TakebackPolicy,
+    /// The side whose takeback proposal stands.
+    pub takeback_offer: Option<Color>,
     /// The seq of the game's latest event.
     pub last_seq: u64,
     pub created_at: SystemTime,

@@ -67,6 +67,8 @@ const METHODS: [&str; 18] = [
     "RevokePlayerToken",
     "AddTime",
     "AdjustClock",
+    "ProposeTakeback",
+    "RespondToTakeback",
 ];
 
 /// What the gate learned about a call, for the handlers.

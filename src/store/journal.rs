@@ -27,7 +27,8 @@ use tracing::Span;
 
 use crate::error::ServiceError;
 use crate::game::{
-    Event, EventRow, FeedEvent, GameHeader, GameId, PlayerId, Seats, TokenDigest, TokenId,
+    Event, EventRow, FeedEvent, GameHeader, GameId, PlayerId, Seats, TakebackPolicy, TokenDigest,
+    TokenId,
 };
 use crate::telemetry::spans;
 
@@ -71,6 +72,7 @@ pub struct CreatedGame {
     pub seats: Seats,
     /// The CreateGame request id, so a retry after a restart still finds the game.
     pub request_id: Option<String>,
+    pub takebacks: TakebackPolicy,
 }
 
 impl CreatedGame {

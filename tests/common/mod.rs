@@ -8,6 +8,7 @@
 
 pub mod process;
 pub mod redis;
+pub mod takebacks;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -11,5 +11,6 @@ mod feed;
 mod recovery;
 mod startup;
 mod support;
+mod takebacks;
 mod tokens;
 mod variants;

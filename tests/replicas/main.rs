@@ -24,4 +24,5 @@ mod shared;
 mod stale;
 mod support;
 mod sweep;
+mod takebacks;
 mod variants;

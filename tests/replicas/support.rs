@@ -341,6 +341,9 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
             o.outcome.as_ref().map_or(0, |o| o.termination)
         ),
         Some(Event::ClockChanged(c)) => format!("clock {} {}", color(c.side), c.reason),
+        Some(Event::TakebackProposed(p)) => format!("takeback offer {}", color(p.by)),
+        Some(Event::TakebackDeclined(d)) => format!("takeback decline {}", color(d.by)),
+        Some(Event::MovesTakenBack(t)) => format!("taken back to {}", t.ply),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         None => "empty".into(),
     }

@@ -72,6 +72,7 @@ pub fn what(m: &pb::WatchGamesResponse) -> String {
             game_of(m),
             f.outcome.as_ref().unwrap().pgn_result
         ),
+        Some(Event::GameTakenBack(t)) => format!("taken back {} {}", t.game_id, t.ply),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         None => "empty".into(),
     }

@@ -15,6 +15,7 @@ mod labels;
 mod ops;
 mod players;
 mod support;
+mod takebacks;
 mod variants;
 mod views;
 mod watch;

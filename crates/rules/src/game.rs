@@ -59,6 +59,30 @@ impl fmt::Display for ClaimError {
 
 impl std::error::Error for ClaimError {}
 
+/// Why [`Game::take_back`] refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeBackError {
+    GameOver,
+    /// Fewer moves were played than asked to take back.
+    TooFew {
+        asked: usize,
+        played: usize,
+    },
+}
+
+impl fmt::Display for TakeBackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TakeBackError::GameOver => f.write_str("the game is over"),
+            TakeBackError::TooFew { asked, played } => {
+                write!(f, "cannot take back {asked} moves of {played}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TakeBackError {}
+
 /// A move as the game recorded it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
@@ -323,6 +347,33 @@ impl Game {
         Ok(())
     }
 
+    /// Takes back the last `plies` moves of a game that is still on: position, SAN and
+    /// repetition keys are what they were before them (the position is played again from the
+    /// start: takebacks are rare and a game's moves few). Returns the moves taken back, the
+    /// earliest first. A finished game, or more moves than were played, is refused and nothing
+    /// changes.
+    pub fn take_back(&mut self, plies: usize) -> Result<Vec<Move>, TakeBackError> {
+        if self.outcome.is_some() {
+            return Err(TakeBackError::GameOver);
+        }
+        let played = self.moves.len();
+        let Some(keep) = played.checked_sub(plies) else {
+            return Err(TakeBackError::TooFew {
+                asked: plies,
+                played,
+            });
+        };
+        let taken = self.moves.split_off(keep);
+        self.sans.truncate(keep);
+        self.keys.truncate(keep + 1);
+        let mut position = self.start;
+        for &m in &self.moves {
+            position.play_unchecked(m);
+        }
+        self.position = position;
+        Ok(taken)
+    }
+
     /// The outcome when `loser`'s flag falls: a loss, unless the opponent could never win by
     /// the variant's rules, which makes it a draw.
     #[must_use]
@@ -400,6 +451,43 @@ mod tests {
         assert!(matches!(g.play_text("e4"), Err(PlayError::Illegal(_))));
         assert!(matches!(g.play_text("xyz"), Err(PlayError::Malformed(_))));
         assert_eq!((g.position().fen(), g.ply(), g.repetitions()), before);
+    }
+
+    /// Taking back moves gives the game it was before them: position, moves, SAN and
+    /// repetition count; playing other moves then goes on from there. A finished game or more
+    /// moves than played are refused, unchanged.
+    #[test]
+    fn take_back_rewinds() {
+        let mut g = game(Variant::Chess.start_fen(), DrawRule::Claim);
+        play_all(&mut g, "Nf3 Nf6 Ng1");
+        let mut earlier = game(Variant::Chess.start_fen(), DrawRule::Claim);
+        play_all(&mut earlier, "Nf3");
+        assert_eq!(
+            g.take_back(4),
+            Err(TakeBackError::TooFew {
+                asked: 4,
+                played: 3
+            })
+        );
+        let taken = g.take_back(2).unwrap();
+        assert_eq!(taken.len(), 2);
+        assert_eq!(taken[0].to_string(), "g8f6");
+        assert_eq!(g.position(), earlier.position());
+        assert_eq!(g.moves(), earlier.moves());
+        assert!(g.sans().eq(earlier.sans()));
+        assert_eq!(g.repetitions(), earlier.repetitions());
+        play_all(&mut g, "Nc6 Ng1 Nb8");
+        assert_eq!(
+            g.repetitions(),
+            2,
+            "the keys of the moves taken back are gone"
+        );
+        play_all(&mut g, "Nf3 Nc6 Ng1 Nb8 Nf3");
+        assert_eq!(g.repetitions(), 3);
+        assert_eq!(g.take_back(0).unwrap().len(), 0);
+        g.finish(Outcome::draw(Termination::Agreement)).unwrap();
+        assert_eq!(g.take_back(1), Err(TakeBackError::GameOver));
+        assert_eq!(g.ply(), 9);
     }
 
     /// A flag falls: the opponent wins unless they could never mate.

@@ -99,7 +99,7 @@ pub use chess960::{Chess960, InvalidStartNumber};
 pub use color::Color;
 pub use crazyhouse::Crazyhouse;
 pub use fen::ParseFenError;
-pub use game::{ClaimError, DrawClaim, DrawRule, Game, PlayedMove};
+pub use game::{ClaimError, DrawClaim, DrawRule, Game, PlayedMove, TakeBackError};
 pub use horde::Horde;
 pub use kingofthehill::KingOfTheHill;
 pub use mv::{MAX_MOVES, Move, MoveKind, MoveList};

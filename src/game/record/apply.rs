@@ -1,6 +1,6 @@
 //! A record's changes: a seat's actions (moves, resignation, draw offers and claims, abort,
-//! time given; an arbiter's clock change), and the game ending by itself (flag, first-move
-//! timer, abandonment).
+//! time given; an arbiter's clock change; takebacks in `takeback`), and the game ending by
+//! itself (flag, first-move timer, abandonment).
 
 use std::time::Duration;
 
@@ -59,9 +59,14 @@ impl GameRecord {
     ) -> Result<Option<MoveInfo>, ServiceError> {
         self.expire(now, out);
         if let (Action::Move { text, .. }, Some(key)) = (action, request_key)
-            && let Some(ply) = self.answered.find(key, seat)
+            && let Some(answered) = self.answered.find(key, seat)
         {
-            return self.answer_again(ply, text).map(Some);
+            if answered.taken_back {
+                return Err(ServiceError::MoveTakenBack);
+            }
+            return self
+                .answer_again(answered.ply, answered.seq, text)
+                .map(Some);
         }
         if self.game.is_over() {
             return Err(ServiceError::GameOver);
@@ -75,7 +80,7 @@ impl GameRecord {
             } => {
                 let played = self.play(seat, text, *expected_ply, now, out)?;
                 if let Some(key) = request_key {
-                    self.answered.remember(key, seat, played.ply);
+                    self.answered.remember(key, seat, played.ply, played.seq);
                 }
                 if *offer_draw && !self.game.is_over() {
                     self.offer_draw(seat, now, out);
@@ -135,6 +140,10 @@ impl GameRecord {
                 self.adjust_clock(seat, *adjust, now, out)?;
                 Ok(None)
             }
+            Action::ProposeTakeback => self.propose_takeback(seat, now, out).map(|()| None),
+            Action::RespondToTakeback { accept } => self
+                .respond_to_takeback(seat, *accept, now, out)
+                .map(|()| None),
         }
     }
 
@@ -173,6 +182,7 @@ impl GameRecord {
         }
         self.after_move_clocks(now);
         self.draw_offer = offer_after_move(self.draw_offer, seat);
+        self.takeback_offer = None;
         let clocks_ms = match &self.clock {
             Some(c) => ByColor::new_with(|side| clock_ms(c.remaining(side, now.mono))),
             None => ByColor::default(),
@@ -212,9 +222,10 @@ impl GameRecord {
         Ok(info)
     }
 
-    /// The first answer to a retried move request that played ply `ply`: the same move, and
-    /// nothing played. A different move under the same request id is refused.
-    fn answer_again(&self, ply: u32, text: &MoveText) -> Result<MoveInfo, ServiceError> {
+    /// The first answer to a retried move request that played ply `ply`, announced as event
+    /// `seq`: the same move, and nothing played. A different move under the same request id is
+    /// refused.
+    fn answer_again(&self, ply: u32, seq: u64, text: &MoveText) -> Result<MoveInfo, ServiceError> {
         let index = ply.saturating_sub(1) as usize;
         let mut before = *self.game.start();
         for &m in self.game.moves().iter().take(index) {
@@ -227,18 +238,8 @@ impl GameRecord {
             return Err(ServiceError::RequestIdReused);
         }
         let mut info = move_info(&before, mv, ply);
-        info.seq = self.seq_of_move(index);
+        info.seq = seq;
         Ok(info)
-    }
-
-    /// The seq of the event that announced move `index` (0-based).
-    fn seq_of_move(&self, index: usize) -> u64 {
-        self.log
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| matches!(e.kind, LogKind::Move { .. }))
-            .nth(index)
-            .map_or(0, |(i, _)| i as u64 + 1)
     }
 
     /// `seat` offers a draw; accepts the opponent's standing offer instead, if any.
@@ -267,6 +268,7 @@ impl GameRecord {
             clock.stop(now.mono);
         }
         self.draw_offer = None;
+        self.takeback_offer = None;
         self.log_game_over(now, out);
     }
 
@@ -349,6 +351,7 @@ pub(super) mod tests {
             draw_rule: DrawRule::Claim,
             request_id: None,
             labels: Labels::default(),
+            takebacks: crate::game::TakebackPolicy::Off,
             seat_tokens: ByColor::new(true, true),
         };
         let tokens = SeatToken::pair().unwrap();

@@ -30,6 +30,7 @@ impl GameRecord {
             stored.draw_rule,
             stored.time_control,
             stored.start_rules,
+            stored.takebacks,
             stored.seats,
             stored.created_at,
             now,
@@ -70,14 +71,21 @@ impl GameRecord {
                         format!("event {seq}: {mv} cannot be played in {before}: {e}")
                     })?;
                     self.draw_offer = offer_after_move(self.draw_offer, mover);
+                    self.takeback_offer = None;
                     if let Some(rid) = &row.request_id {
-                        self.answered.remember(key(rid), mover, self.game.ply());
+                        self.answered
+                            .remember(key(rid), mover, self.game.ply(), row.seq);
                     }
                 }
                 LogKind::DrawOffered(by) => self.draw_offer = Some(by),
                 LogKind::DrawDeclined(_) => self.draw_offer = None,
                 // The clocks it changed are the row's, read below with every row's.
                 LogKind::ClockChanged { .. } => {}
+                LogKind::TakebackProposed(by) => self.takeback_offer = Some(by),
+                LogKind::TakebackDeclined(_) => self.takeback_offer = None,
+                LogKind::TakenBack { plies, .. } => self
+                    .take_back(plies)
+                    .map_err(|e| format!("event {seq}: {e}"))?,
                 LogKind::GameOver => {
                     // A game that ended on the board already has its outcome from the moves.
                     if !self.game.is_over() {
@@ -89,6 +97,7 @@ impl GameRecord {
                             .map_err(|e| format!("event {seq}: cannot end the game: {e}"))?;
                     }
                     self.draw_offer = None;
+                    self.takeback_offer = None;
                 }
             }
             clocks_ms = row.clocks_ms.or(clocks_ms);
@@ -183,6 +192,7 @@ mod tests {
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
             start_rules: crate::game::StartRules::default(),
+            takebacks: crate::game::TakebackPolicy::Off,
             seats: Seats::of(&tokens.map(Some)),
             created_at: rec.created_at,
             events: rows,
@@ -271,6 +281,7 @@ mod tests {
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
             start_rules: crate::game::StartRules::default(),
+            takebacks: crate::game::TakebackPolicy::Off,
             seats,
             created_at: rec.created_at,
             events,

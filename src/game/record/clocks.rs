@@ -64,10 +64,13 @@ impl GameRecord {
     /// Re-arms the first-move timer from the log (after a restore or a catch-up): since the
     /// first move, or since the game began waiting for it.
     pub(super) fn rearm_first_move(&mut self, now: Now) {
+        // The timer runs from the latest move, or the latest takeback, that left the side to
+        // move its first move to make (`arm_first_move` disarms it otherwise).
         let first = self
             .log
             .iter()
-            .find(|e| matches!(e.kind, LogKind::Move { .. }))
+            .rev()
+            .find(|e| matches!(e.kind, LogKind::Move { .. } | LogKind::TakenBack { .. }))
             .map(LogEntry::at);
         let since = match (first, self.start_rules.clock_start) {
             (Some(moved), ClockStart::At(at)) => moved.max(at),

@@ -10,20 +10,26 @@
 //! opponent's offer stands accepts it. Offering again while one's own offer stands changes
 //! nothing.
 //!
+//! Takebacks (see `game::takeback` for the rule): the moves taken back leave the game's move
+//! list for `undone`, and the log keeps one entry for the takeback, so a move entry's move is
+//! found by walking back from the end when a takeback follows it.
+//!
 //! Files: here the record's state and what it reads out; `apply` (actions, the flag and
 //! abandonment), `clocks` (when the clocks start, the first-move timer, time given and an
-//! arbiter's changes), `catch_up` (the one way back from stored events: a record restored is a
-//! new record caught up on them), `answered` (the ring of answered move requests).
+//! arbiter's changes), `takeback` (proposals, answers and the rewind), `catch_up` (the one way
+//! back from stored events: a record restored is a new record caught up on them), `answered`
+//! (the ring of answered move requests).
 
 mod answered;
 mod apply;
 mod catch_up;
 mod clocks;
+mod takeback;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, DrawRule, Game, Position, Rules};
+use chessd_rules::{ByColor, Color, DrawRule, Game, Move, Position, Rules};
 use tokio::time::Instant;
 
 use self::answered::AnsweredRing;
@@ -34,6 +40,7 @@ use super::header::GameHeader;
 use super::log::{LogEntry, LogKind};
 use super::replay::{Replay, mover_of};
 use super::start::StartRules;
+use super::takeback::{Rewound, TakebackPolicy, any_taken_back, rewind};
 use super::time::{Now, epoch_ms, from_epoch_ms};
 use super::token::Seats;
 use super::view::GameView;
@@ -45,6 +52,7 @@ pub struct Stored {
     pub draw_rule: DrawRule,
     pub time_control: Option<TimeControl>,
     pub start_rules: StartRules,
+    pub takebacks: TakebackPolicy,
     pub seats: Seats,
     pub created_at: SystemTime,
     /// Every event, seq 1 first.
@@ -73,6 +81,12 @@ pub struct GameRecord {
     first_move: Option<(SystemTime, Instant)>,
     /// The side whose draw offer stands.
     draw_offer: Option<Color>,
+    takebacks: TakebackPolicy,
+    /// The side whose takeback proposal stands.
+    takeback_offer: Option<Color>,
+    /// Every move taken back, earliest takeback first, each takeback's moves in the order they
+    /// were played (empty in a game without takebacks).
+    undone: Vec<Move>,
     /// One entry per event: `log[i]` has seq `i + 1`.
     log: Vec<LogEntry>,
     /// Request ids of recent moves.
@@ -99,6 +113,7 @@ impl GameRecord {
             new.draw_rule,
             new.time_control,
             new.start_rules,
+            new.takebacks,
             seats,
             // Every store keeps creation times in milliseconds; rounding here makes the
             // creating process report the same time as one that reloads the game.
@@ -114,6 +129,7 @@ impl GameRecord {
         draw_rule: DrawRule,
         time_control: Option<TimeControl>,
         start_rules: StartRules,
+        takebacks: TakebackPolicy,
         seats: Seats,
         created_at: SystemTime,
         now: Now,
@@ -125,6 +141,9 @@ impl GameRecord {
             start_rules,
             first_move: None,
             draw_offer: None,
+            takebacks,
+            takeback_offer: None,
+            undone: Vec::new(),
             log: Vec::new(),
             answered: AnsweredRing::default(),
             created_at,
@@ -153,12 +172,26 @@ impl GameRecord {
         request_id: Option<&RequestId>,
     ) -> Vec<EventRow> {
         let new = self.log.get(after_seq as usize..).unwrap_or_default();
-        let new_moves = new
-            .iter()
-            .filter(|e| matches!(e.kind, LogKind::Move { .. }))
-            .count();
-        let moves = self.game.moves();
-        let mut index = moves.len().saturating_sub(new_moves);
+        // The moves of the new move entries, and the line's length before the first.
+        let rewound;
+        let (moves, mut depth) = if any_taken_back(new) {
+            // A log that does not fit the moves (a bug) gives move rows without their move,
+            // which no store restores: the fault shows rather than a wrong game.
+            rewound = rewind(self.game.moves(), &self.undone, new).unwrap_or(Rewound {
+                line: Vec::new(),
+                moves: Vec::new(),
+            });
+            (&rewound.moves[..], rewound.line.len())
+        } else {
+            let all = self.game.moves();
+            let new_moves = new
+                .iter()
+                .filter(|e| matches!(e.kind, LogKind::Move { .. }))
+                .count();
+            let first = all.len().saturating_sub(new_moves);
+            (&all[first..], first)
+        };
+        let mut index = 0;
         let clocks_ms = self.clock.as_ref().map(|c| {
             ByColor::new_with(|side| {
                 u64::try_from(c.remaining(side, now.mono).as_millis()).unwrap_or(u64::MAX)
@@ -181,11 +214,19 @@ impl GameRecord {
                 match entry.kind {
                     LogKind::Move { .. } => {
                         row.mv = moves.get(index).copied();
-                        row.seat = Some(mover_of(&self.game, index));
+                        row.seat = Some(mover_of(&self.game, depth));
                         row.request_id = request_id.map(|r| r.as_str().to_owned());
                         index += 1;
+                        depth += 1;
                     }
-                    LogKind::DrawOffered(by) | LogKind::DrawDeclined(by) => row.seat = Some(by),
+                    LogKind::DrawOffered(by)
+                    | LogKind::DrawDeclined(by)
+                    | LogKind::TakebackProposed(by)
+                    | LogKind::TakebackDeclined(by) => row.seat = Some(by),
+                    LogKind::TakenBack { plies, by, .. } => {
+                        row.seat = Some(by);
+                        depth = depth.saturating_sub(usize::from(plies));
+                    }
                     LogKind::GameOver => row.outcome = self.game.outcome(),
                     LogKind::ClockChanged { change, .. } => row.seat = change.by(),
                 }
@@ -259,7 +300,8 @@ impl GameRecord {
         })
     }
 
-    /// Times abandonment from the wall time of the last move in the log (or of the creation)
+    /// Times abandonment from the wall time of the last move or takeback in the log (or of the
+    /// creation)
     /// rather than from when this process read the game. For a store shared by several
     /// processes (Redis replicas): the game sat idle while no process held it, and unlike a
     /// restart's downtime that counts, or a game would never be abandoned once the replica that
@@ -269,7 +311,7 @@ impl GameRecord {
             .log
             .iter()
             .rev()
-            .find(|e| matches!(e.kind, LogKind::Move { .. }))
+            .find(|e| matches!(e.kind, LogKind::Move { .. } | LogKind::TakenBack { .. }))
             .map(|e| e.at_ms);
         let moved = moved_ms.map_or(self.created_at, from_epoch_ms);
         self.last_move_at = now.mono;
@@ -297,6 +339,8 @@ impl GameRecord {
             start_rules: self.start_rules,
             first_move_deadline: self.first_move_deadline(),
             draw_offer: self.draw_offer,
+            takebacks: self.takebacks,
+            takeback_offer: self.takeback_offer,
             last_seq: self.last_seq(),
             created_at: self.created_at,
         }
@@ -305,7 +349,19 @@ impl GameRecord {
     /// The events after `after_seq` (at most `last_seq`), to be made outside the lock.
     #[must_use]
     pub fn replay_after(&self, after_seq: u64) -> Replay {
-        Replay::after(&self.game, &self.log, self.clock.is_some(), after_seq)
+        Replay::after(
+            &self.game,
+            &self.log,
+            &self.undone,
+            self.clock.is_some(),
+            after_seq,
+        )
+    }
+
+    /// The takeback policy, for fingerprints of retried creations.
+    #[must_use]
+    pub fn takebacks(&self) -> TakebackPolicy {
+        self.takebacks
     }
 
     /// The time control, for fingerprints of retried creations.
@@ -321,5 +377,6 @@ impl GameRecord {
             + (self.game.ply() as usize + 1) * size_of::<u64>()
             + self.log.capacity() * size_of::<LogEntry>()
             + self.answered.heap_bytes()
+            + self.undone.capacity() * size_of::<Move>()
     }
 }

@@ -60,6 +60,7 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
             match event.kind {
                 FeedKind::Created => "c",
                 FeedKind::Moved { .. } => "m",
+                FeedKind::TakenBack { .. } => "t",
                 FeedKind::Finished { .. } => "f",
             }
             .to_owned(),
@@ -112,19 +113,23 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
             f.push(("seq", played.seq.to_string()));
             f.push(("fen", fen.clone()));
             if let Some(c) = clocks {
-                f.push((
-                    "clk",
-                    format!(
-                        "{},{},{},{}",
-                        ms(*c.remaining.white()),
-                        ms(*c.remaining.black()),
-                        c.running.map_or("-", side),
-                        epoch_ms(c.read_at)
-                    ),
-                ));
+                f.push(("clk", clock_text(c)));
             }
             if let Some(by) = draw_offer {
                 f.push(("do", side(*by).to_owned()));
+            }
+        }
+        FeedKind::TakenBack {
+            ply,
+            fen,
+            clocks,
+            seq,
+        } => {
+            f.push(("ply", ply.to_string()));
+            f.push(("seq", seq.to_string()));
+            f.push(("fen", fen.clone()));
+            if let Some(c) = clocks {
+                f.push(("clk", clock_text(c)));
             }
         }
         FeedKind::Finished { outcome, fen, ply } => {
@@ -138,6 +143,17 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
         }
     }
     f
+}
+
+/// A clock reading as the `clk` field holds it.
+fn clock_text(c: &ClockReading) -> String {
+    format!(
+        "{},{},{},{}",
+        ms(*c.remaining.white()),
+        ms(*c.remaining.black()),
+        c.running.map_or("-", side),
+        epoch_ms(c.read_at)
+    )
 }
 
 /// The fields in one string (a SQLite column): `field RS value RS field RS value ...`.
@@ -217,6 +233,12 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
                 draw_offer: map.get("do").map(|t| parse_side(t)).transpose()?,
             }
         }
+        "t" => FeedKind::TakenBack {
+            ply: ply(map)?,
+            fen: field(map, "fen")?.to_owned(),
+            clocks: map.get("clk").map(|t| clock_reading(t)).transpose()?,
+            seq: number(map, "seq")?,
+        },
         "f" => {
             let text = field(map, "o")?;
             let (w, t) = text
@@ -393,6 +415,33 @@ mod tests {
                         read_at: at,
                     }),
                     draw_offer: Some(Color::White),
+                },
+            },
+            FeedEvent {
+                game: game.clone(),
+                at,
+                kind: FeedKind::TakenBack {
+                    ply: 0,
+                    fen: "8/8/8/8/8/8/krbnNBR1/qrbnNBRQ w - - 0 1".into(),
+                    clocks: Some(ClockReading {
+                        remaining: ByColor::new(
+                            Duration::from_millis(179_500),
+                            Duration::from_secs(180),
+                        ),
+                        running: Some(Color::White),
+                        read_at: at,
+                    }),
+                    seq: 3,
+                },
+            },
+            FeedEvent {
+                game: game.clone(),
+                at,
+                kind: FeedKind::TakenBack {
+                    ply: 4,
+                    fen: "8/8/8/8/8/8/krbnNBR1/qrbnNBRQ w - - 0 1".into(),
+                    clocks: None,
+                    seq: 9,
                 },
             },
             FeedEvent {

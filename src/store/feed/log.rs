@@ -247,7 +247,7 @@ fn note_running(running: &mut HashMap<PlayerId, BTreeMap<GameId, FeedEvent>>, ev
                     }
                 }
             }
-            FeedKind::Moved { .. } => {}
+            FeedKind::Moved { .. } | FeedKind::TakenBack { .. } => {}
         }
     }
 }

@@ -11,7 +11,7 @@ use chessd_rules::ByColor;
 use crate::error::ServiceError;
 use crate::game::{
     Created, FeedEvent, GameHeader, GameId, GameRecord, Labels, NewGame, Now, Players, SeatToken,
-    Seats, StartRules, TimeControl,
+    Seats, StartRules, TakebackPolicy, TimeControl,
 };
 use crate::metrics;
 use crate::store::journal::{Change, CreatedGame, Place};
@@ -28,6 +28,7 @@ struct Asked<'a> {
     draw_rule: chessd_rules::DrawRule,
     labels: &'a Labels,
     seat_tokens: ByColor<bool>,
+    takebacks: TakebackPolicy,
 }
 
 impl Inner {
@@ -43,6 +44,7 @@ impl Inner {
             draw_rule: header.draw_rule,
             labels: &header.labels,
             seat_tokens: ByColor::new_with(|c| record.seats().digest(c).is_some()),
+            takebacks: record.takebacks(),
         });
         self.creations
             .lock()
@@ -77,6 +79,7 @@ impl Inner {
             draw_rule: new.draw_rule,
             labels: &new.labels,
             seat_tokens: new.seat_tokens,
+            takebacks: new.takebacks,
         });
         let mut creations = self
             .creations
@@ -120,6 +123,7 @@ impl Inner {
             asked.draw_rule,
             asked.labels,
             asked.seat_tokens,
+            asked.takebacks,
         ))
     }
 
@@ -182,6 +186,7 @@ impl Inner {
                         header: header.clone(),
                         seats,
                         request_id: new.request_id.as_ref().map(|r| r.as_str().to_owned()),
+                        takebacks: new.takebacks,
                     };
                     place.send(Change::Created(Box::new(created)), None)
                 }

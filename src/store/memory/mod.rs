@@ -422,6 +422,7 @@ mod tests {
             draw_rule: DrawRule::Claim,
             request_id: None,
             labels: Labels::default(),
+            takebacks: crate::game::TakebackPolicy::Off,
             seat_tokens: chessd_rules::ByColor::new(true, true),
         }
     }

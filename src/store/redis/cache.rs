@@ -8,6 +8,7 @@ use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use crate::error::ServiceError;
+use crate::game::takeback::Line;
 use crate::game::{EventRow, GameId, GameRecord, Now, Stored, epoch_ms};
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec::{self, Entry, Meta};
@@ -63,8 +64,8 @@ impl Inner {
             return Err(ServiceError::GameNotFound { id });
         }
         let meta = Arc::new(codec::decode_meta(id, &map).map_err(|d| damaged(id, &d))?);
-        let mut position = meta.header.start;
-        let rows = codec::decode_rows(&mut position, 1, &entries).map_err(|d| damaged(id, &d))?;
+        let mut line = Line::from_start(meta.header.start);
+        let rows = codec::decode_rows(&mut line, 1, &entries).map_err(|d| damaged(id, &d))?;
         let record = rebuild(&meta, rows, self.limits.abandon_after, Now::read())
             .map_err(|d| damaged(id, &d))?;
         Ok(Box::new(Cached { meta, record }))
@@ -105,8 +106,8 @@ impl Inner {
             return Ok(game);
         }
         let next = game.record.last_seq() + 1;
-        let mut position = *game.record.game().position();
-        let rows = codec::decode_rows(&mut position, next, entries).map_err(|d| damaged(id, &d))?;
+        let mut line = Line::of(game.record.game());
+        let rows = codec::decode_rows(&mut line, next, entries).map_err(|d| damaged(id, &d))?;
         let now = Now::read();
         let last_ms = rows.last().map_or(0, |r| r.at_ms);
         let charged = Duration::from_millis(epoch_ms(now.wall).saturating_sub(last_ms));
@@ -136,6 +137,7 @@ fn rebuild(
         draw_rule: h.draw_rule,
         time_control: h.time_control,
         start_rules: h.start_rules,
+        takebacks: meta.takebacks,
         seats: meta.seats,
         created_at: h.created_at,
         events: rows,

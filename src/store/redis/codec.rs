@@ -24,9 +24,11 @@ use chessd_rules::{
     ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, UciMove, Variant,
 };
 
+use crate::game::takeback::Line;
 use crate::game::{
     ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind,
-    Now, PlayerId, Players, Seats, StartRules, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
+    Now, PlayerId, Players, Seats, StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms,
+    from_epoch_ms,
 };
 use crate::store::redis::keys::{hex, sha256};
 
@@ -87,6 +89,9 @@ pub fn fingerprint(meta: &Meta) -> String {
     if h.start_rules != StartRules::default() {
         parts.push(start_rules_text(h.start_rules).into_bytes());
     }
+    if meta.takebacks != TakebackPolicy::Off {
+        parts.push(takebacks_code(meta.takebacks).as_bytes().to_vec());
+    }
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     hex(&sha256("chessd create fingerprint", &parts))
 }
@@ -108,6 +113,15 @@ pub struct Meta {
     pub header: Arc<GameHeader>,
     /// SHA-256 of each seat's token (none for a seat without one).
     pub seats: Seats,
+    /// The `takebacks` field; absent (a game of an earlier layout): off.
+    pub takebacks: TakebackPolicy,
+}
+
+fn takebacks_code(p: TakebackPolicy) -> &'static str {
+    match p {
+        TakebackPolicy::Off => "off",
+        TakebackPolicy::OnRequest => "on-request",
+    }
 }
 
 fn draw_rule_code(rule: DrawRule) -> &'static str {
@@ -202,6 +216,7 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
     if let Some(t) = h.start_rules.first_move_timeout {
         fields.push(("first_move_ms", t.as_millis().to_string()));
     }
+    fields.push(("takebacks", takebacks_code(meta.takebacks).to_owned()));
     fields.extend(summary.fields());
     fields
 }
@@ -274,6 +289,11 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
         Some(text) => Labels::from_stored(text)?,
         None => Labels::default(),
     };
+    let takebacks = match map.get("takebacks").map(String::as_str) {
+        None | Some("off") => TakebackPolicy::Off,
+        Some("on-request") => TakebackPolicy::OnRequest,
+        Some(other) => return Err(format!("takebacks {other:?}")),
+    };
     Ok(Meta {
         header: Arc::new(GameHeader {
             id,
@@ -296,6 +316,7 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
             digest("white_digest")?,
             digest("black_digest")?,
         )),
+        takebacks,
     })
 }
 
@@ -484,6 +505,22 @@ pub fn row_fields(row: &EventRow) -> Vec<String> {
             f.push("running".into());
             f.push(if running { "1" } else { "0" }.into());
         }
+        LogKind::TakebackProposed(_) => f.push("tb-offer".into()),
+        LogKind::TakebackDeclined(_) => f.push("tb-decline".into()),
+        LogKind::TakenBack {
+            plies,
+            clocks_ms,
+            running,
+            ..
+        } => {
+            f.push("tb".into());
+            f.push("plies".into());
+            f.push(plies.to_string());
+            f.push("log_clocks".into());
+            f.push(format!("{},{}", clocks_ms.white(), clocks_ms.black()));
+            f.push("running".into());
+            f.push(if running { "1" } else { "0" }.into());
+        }
     }
     if let Some(mv) = row.mv {
         f.push("uci".into());
@@ -511,10 +548,10 @@ pub fn row_fields(row: &EventRow) -> Vec<String> {
 /// A stream entry as XRANGE returns it: its id and its fields, flattened.
 pub type Entry = (String, Vec<String>);
 
-/// Decodes entries that follow event `first_seq - 1` in `position` (the position after the
-/// events before them, advanced here past every move).
+/// Decodes entries that follow event `first_seq - 1` on `line` (the moves standing after the
+/// events before them, advanced here past every move and takeback).
 pub fn decode_rows(
-    position: &mut Position,
+    line: &mut Line<'_>,
     first_seq: u64,
     entries: &[Entry],
 ) -> Result<Vec<EventRow>, String> {
@@ -548,10 +585,11 @@ pub fn decode_rows(
             Some("move") => {
                 let text = get("uci").ok_or_else(|| bad("a move without its move"))?;
                 let uci: UciMove = text.parse().map_err(|_| bad("malformed move"))?;
+                let position = line.position();
                 let m = uci
                     .to_move(position)
                     .map_err(|e| bad(&format!("{text} in {}: {e}", position.fen())))?;
-                position.play_unchecked(m);
+                line.play(m);
                 mv = Some(m);
                 let log = get("log_clocks")
                     .and_then(pair)
@@ -577,6 +615,28 @@ pub fn decode_rows(
                 LogKind::ClockChanged {
                     clocks_ms: log.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)),
                     change,
+                    running: get("running") == Some("1"),
+                }
+            }
+            Some("tb-offer") => {
+                LogKind::TakebackProposed(seat.ok_or_else(|| bad("takeback without side"))?)
+            }
+            Some("tb-decline") => {
+                LogKind::TakebackDeclined(seat.ok_or_else(|| bad("takeback without side"))?)
+            }
+            Some("tb") => {
+                let plies: u8 = get("plies")
+                    .and_then(|t| t.parse().ok())
+                    .filter(|&p| p > 0)
+                    .ok_or_else(|| bad("takeback plies"))?;
+                line.take_back(plies).map_err(|e| bad(&e))?;
+                let log = get("log_clocks")
+                    .and_then(pair)
+                    .ok_or_else(|| bad("takeback clocks"))?;
+                LogKind::TakenBack {
+                    plies,
+                    by: seat.ok_or_else(|| bad("takeback without side"))?,
+                    clocks_ms: log.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)),
                     running: get("running") == Some("1"),
                 }
             }
@@ -621,6 +681,7 @@ mod tests {
                 created_at: from_epoch_ms(1),
             }),
             seats: Seats::of(&tokens.map(Some)),
+            takebacks: TakebackPolicy::OnRequest,
         };
         let summary = Summary {
             status: GameStatus::Ongoing,
@@ -637,6 +698,7 @@ mod tests {
         let back = decode_meta(id, &map).unwrap();
         assert_eq!(back.seats.seat_of(tokens.black()).unwrap(), Color::Black);
         assert_eq!(back.header, meta.header);
+        assert_eq!(back.takebacks, TakebackPolicy::OnRequest);
     }
 
     /// A game hash of the first layout (no labels, no player ids, no nonce) reads as a game
@@ -660,6 +722,7 @@ mod tests {
         let id: GameId = "0000000000002".parse().unwrap();
         let meta = decode_meta(id, &map).unwrap();
         assert!(meta.header.labels.is_empty());
+        assert_eq!(meta.takebacks, TakebackPolicy::Off);
         assert_eq!(meta.header.players.ids, ByColor::new(None, None));
         assert!(meta.seats.digest(Color::White).is_some());
         let old = hex(&sha256(
@@ -714,6 +777,41 @@ mod tests {
             },
             EventRow {
                 seq: 3,
+                at_ms: 1_600,
+                kind: LogKind::TakebackProposed(Color::White),
+                mv: None,
+                seat: Some(Color::White),
+                request_id: None,
+                clocks_ms: None,
+                outcome: None,
+            },
+            EventRow {
+                seq: 4,
+                at_ms: 1_700,
+                kind: LogKind::TakebackDeclined(Color::Black),
+                mv: None,
+                seat: Some(Color::Black),
+                request_id: None,
+                clocks_ms: None,
+                outcome: None,
+            },
+            EventRow {
+                seq: 5,
+                at_ms: 1_800,
+                kind: LogKind::TakenBack {
+                    plies: 1,
+                    by: Color::White,
+                    clocks_ms: ByColor::new(58_000, 60_000),
+                    running: true,
+                },
+                mv: None,
+                seat: Some(Color::White),
+                request_id: None,
+                clocks_ms: Some(ByColor::new(58_000, 60_000)),
+                outcome: None,
+            },
+            EventRow {
+                seq: 6,
                 at_ms: 2_000,
                 kind: LogKind::GameOver,
                 mv: None,
@@ -727,10 +825,18 @@ mod tests {
             .iter()
             .map(|r| (format!("{}-0", r.seq), row_fields(r)))
             .collect();
-        let mut position = start;
-        assert_eq!(decode_rows(&mut position, 1, &entries).unwrap(), rows);
-        assert_eq!(position.turn(), Color::Black);
-        let mut position = start;
-        assert!(decode_rows(&mut position, 2, &entries).is_err(), "a gap");
+        let mut line = Line::from_start(start);
+        assert_eq!(decode_rows(&mut line, 1, &entries).unwrap(), rows);
+        assert_eq!(line.position(), &start, "e4 was taken back");
+        let mut line = Line::from_start(start);
+        assert_eq!(decode_rows(&mut line, 1, &entries[..1]).unwrap(), rows[..1]);
+        assert_eq!(line.position().turn(), Color::Black);
+        let mut line = Line::from_start(start);
+        assert!(decode_rows(&mut line, 2, &entries).is_err(), "a gap");
+        let mut line = Line::from_start(start);
+        assert!(
+            decode_rows(&mut line, 5, &entries[4..5]).is_err(),
+            "a takeback of more moves than stand"
+        );
     }
 }

@@ -66,6 +66,7 @@ impl Inner {
         let fingerprint = codec::fingerprint(&Meta {
             header: Arc::new(GameHeader::of(GameId::new(now.wall, 0), &new, now.wall)),
             seats,
+            takebacks: new.takebacks,
         });
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
         let request_key = rid.as_deref().map(keys::create_key).unwrap_or_default();
@@ -80,6 +81,7 @@ impl Inner {
             let meta = Arc::new(Meta {
                 header: Arc::new(GameHeader::of(id, &new, now.wall)),
                 seats,
+                takebacks: new.takebacks,
             });
             let fields: Vec<String> =
                 codec::new_game_fields(&meta, &codec::summary(&record), &nonce)

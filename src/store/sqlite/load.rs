@@ -11,10 +11,11 @@ use chessd_rules::{
 };
 use rusqlite::{Connection, OptionalExtension};
 
+use crate::game::takeback::Line;
 use crate::game::{
     ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, Labels, LogKind, Now,
-    PlayerId, Players, Seats, StartRules, Stored, TimeControl, TokenDigest, TokenId, VariantStats,
-    epoch_ms, from_epoch_ms,
+    PlayerId, Players, Seats, StartRules, Stored, TakebackPolicy, TimeControl, TokenDigest,
+    TokenId, VariantStats, epoch_ms, from_epoch_ms,
 };
 use crate::store::config::StoreLimits;
 use crate::store::feed::codec::{Headers, decode_joined};
@@ -22,6 +23,7 @@ use crate::store::feed::log::FeedLog;
 use crate::store::memory::MemoryStore;
 use crate::store::sqlite::schema::{
     KIND_CLOCK_CHANGED, KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
+    KIND_TAKEBACK_DECLINED, KIND_TAKEBACK_PROPOSED, KIND_TAKEN_BACK,
 };
 
 /// Why loading stopped.
@@ -133,12 +135,13 @@ pub fn load(
             "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
                     white_digest, black_digest, created_at_ms, request_id, labels,
                     white_player_id, black_player_id, black_initial_ms, black_increment_ms,
-                    clock_start, first_move_timeout_ms
+                    clock_start, first_move_timeout_ms, takebacks
              FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
         )?;
         let mut events = tx.prepare(
             "SELECT seq, at_ms, kind, seat, mv, request_id, log_white_ms, log_black_ms,
-                    clocks_stopped, white_ms, black_ms, winner, termination, clock_change
+                    clocks_stopped, white_ms, black_ms, winner, termination, clock_change,
+                    plies
              FROM events WHERE game_id = ?1 ORDER BY seq",
         )?;
         let mut rows = games.query([])?;
@@ -206,12 +209,17 @@ pub fn load(
             let seats = Seats::new(ByColor::new(digest(8)?, digest(9)?));
             let created_at_ms = row.get::<_, i64>(10)?.max(0) as u64;
             let request_id: Option<String> = row.get(11)?;
+            let takebacks = match row.get::<_, i64>(19)? {
+                0 => TakebackPolicy::Off,
+                1 => TakebackPolicy::OnRequest,
+                other => return Err(bad(format!("takebacks {other}"))),
+            };
 
-            let mut position = start;
+            let mut line = Line::from_start(start);
             let mut stored_events = Vec::new();
             let mut event_rows = events.query([&id_text])?;
             while let Some(e) = event_rows.next()? {
-                let event = event_row(e, &mut position).map_err(|d| match d {
+                let event = event_row(e, &mut line).map_err(|d| match d {
                     RowError::Sql(e) => LoadError::Sql(e),
                     RowError::Bad(detail) => bad(detail),
                 })?;
@@ -225,6 +233,7 @@ pub fn load(
                 draw_rule,
                 time_control,
                 start_rules,
+                takebacks,
                 seats,
                 created_at: from_epoch_ms(created_at_ms),
                 events: stored_events,
@@ -340,8 +349,9 @@ impl From<rusqlite::Error> for RowError {
     }
 }
 
-/// One stored event; `position` is the position before it, advanced past a move.
-fn event_row(r: &rusqlite::Row<'_>, position: &mut Position) -> Result<EventRow, RowError> {
+/// One stored event; `line` holds the moves standing before it, advanced past a move or a
+/// takeback.
+fn event_row(r: &rusqlite::Row<'_>, line: &mut Line<'_>) -> Result<EventRow, RowError> {
     let seq = r.get::<_, i64>(0)?.max(0) as u64;
     let at_ms = r.get::<_, i64>(1)?.max(0) as u64;
     let kind_code: i64 = r.get(2)?;
@@ -371,10 +381,11 @@ fn event_row(r: &rusqlite::Row<'_>, position: &mut Position) -> Result<EventRow,
             let uci: UciMove = text
                 .parse()
                 .map_err(|_| RowError::Bad(format!("event {seq}: move {text:?}")))?;
+            let position = line.position();
             let m = uci.to_move(position).map_err(|e| {
                 RowError::Bad(format!("event {seq}: {text} in {}: {e}", position.fen()))
             })?;
-            position.play_unchecked(m);
+            line.play(m);
             mv = Some(m);
             LogKind::Move {
                 clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
@@ -394,6 +405,23 @@ fn event_row(r: &rusqlite::Row<'_>, position: &mut Position) -> Result<EventRow,
             LogKind::ClockChanged {
                 clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
                 change,
+                running: !clocks_stopped,
+            }
+        }
+        KIND_TAKEBACK_PROPOSED => LogKind::TakebackProposed(seat_of("a takeback proposal")?),
+        KIND_TAKEBACK_DECLINED => LogKind::TakebackDeclined(seat_of("a declined takeback")?),
+        KIND_TAKEN_BACK => {
+            let plies = r
+                .get::<_, Option<i64>>(14)?
+                .and_then(|n| u8::try_from(n).ok())
+                .filter(|&n| n > 0)
+                .ok_or_else(|| RowError::Bad(format!("event {seq}: a takeback without plies")))?;
+            line.take_back(plies)
+                .map_err(|e| RowError::Bad(format!("event {seq}: {e}")))?;
+            LogKind::TakenBack {
+                plies,
+                by: seat_of("a takeback")?,
+                clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
                 running: !clocks_stopped,
             }
         }

@@ -1,7 +1,7 @@
 //! The database file: its schema (and the kinds events are stored as), opening it locked and
 //! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), from
 //! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), and from 3 to 4 (the
-//! clocks' start rules, per-side times, clock changes).
+//! clocks' start rules, per-side times, clock changes, takebacks).
 
 use std::path::Path;
 use std::time::Duration;
@@ -26,8 +26,9 @@ pub const DB_FILE: &str = "chessd.db";
 ///   last position and the last one deleted) and `player_tokens` (digests only).
 /// - 4: `games.black_initial_ms`, `black_increment_ms` (NULL: as White's), `clock_start`
 ///   (`game::ClockStart`'s text; empty: on creation), `first_move_timeout_ms` (NULL: no
-///   first-move timer), and `events.clock_change` (`game::ClockChange`'s text, on
-///   [`KIND_CLOCK_CHANGED`] rows).
+///   first-move timer), `takebacks` (0 off, 1 on request), `events.clock_change`
+///   (`game::ClockChange`'s text, on [`KIND_CLOCK_CHANGED`] rows) and `events.plies` (a
+///   takeback's count).
 pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
@@ -56,7 +57,8 @@ CREATE TABLE games (
     black_initial_ms INTEGER,
     black_increment_ms INTEGER,
     clock_start TEXT NOT NULL DEFAULT '',
-    first_move_timeout_ms INTEGER
+    first_move_timeout_ms INTEGER,
+    takebacks INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
 CREATE TABLE events (
@@ -75,6 +77,7 @@ CREATE TABLE events (
     winner INTEGER,
     termination INTEGER,
     clock_change TEXT,
+    plies INTEGER,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE stats (
@@ -102,12 +105,17 @@ CREATE TABLE player_tokens (
 CREATE INDEX player_tokens_player ON player_tokens (player_id);
 ";
 
+/// What schema 4 adds (to a new file, and to a schema 3 file in [`migrate_v3`]).
 /// Event kinds as stored.
 pub const KIND_MOVE: i64 = 0;
 pub const KIND_DRAW_OFFERED: i64 = 1;
 pub const KIND_DRAW_DECLINED: i64 = 2;
 pub const KIND_GAME_OVER: i64 = 3;
 pub const KIND_CLOCK_CHANGED: i64 = 4;
+pub const KIND_TAKEBACK_PROPOSED: i64 = 5;
+pub const KIND_TAKEBACK_DECLINED: i64 = 6;
+/// `plies` holds how many; the log clocks the clocks after it.
+pub const KIND_TAKEN_BACK: i64 = 7;
 
 /// Opens, locks, checks and, when new, creates the database. Nothing is written to a file
 /// before it is known to be a healthy chessd database of a known version (or a new one).
@@ -212,6 +220,8 @@ pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
          ALTER TABLE games ADD COLUMN clock_start TEXT NOT NULL DEFAULT '';
          ALTER TABLE games ADD COLUMN first_move_timeout_ms INTEGER;
          ALTER TABLE events ADD COLUMN clock_change TEXT;
+         ALTER TABLE games ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0;
+         ALTER TABLE events ADD COLUMN plies INTEGER;
          PRAGMA user_version = 4;
          COMMIT;",
     )
@@ -224,7 +234,7 @@ pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
             to: 4,
         }
     })?;
-    tracing::info!(path = %path.display(), "database migrated to schema 4: clock start rules, per-side times, clock changes");
+    tracing::info!(path = %path.display(), "database migrated to schema 4: clock start rules, per-side times, clock changes, takebacks");
     Ok(())
 }
 

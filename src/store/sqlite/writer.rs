@@ -13,12 +13,13 @@ use chessd_rules::{Color, DrawRule, Rules, Termination, Variant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
-use crate::game::{EventRow, FeedEvent, GameId, LogKind, epoch_ms};
+use crate::game::{EventRow, FeedEvent, GameId, LogKind, TakebackPolicy, epoch_ms};
 use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
 use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
 use crate::store::sqlite::schema::{
     KIND_CLOCK_CHANGED, KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
+    KIND_TAKEBACK_DECLINED, KIND_TAKEBACK_PROPOSED, KIND_TAKEN_BACK,
 };
 use crate::telemetry::spans;
 
@@ -226,9 +227,9 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
         "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
              draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
              white_player_id, black_player_id, black_initial_ms, black_increment_ms,
-             clock_start, first_move_timeout_ms)
+             clock_start, first_move_timeout_ms, takebacks)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19)",
+             ?18, ?19, ?20)",
     )?
     .execute(params![
         h.id.to_string(),
@@ -253,6 +254,10 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
         h.time_control.and_then(|tc| tc.black_increment).map(ms),
         h.start_rules.clock_start.to_string(),
         h.start_rules.first_move_timeout.map(ms),
+        match game.takebacks {
+            TakebackPolicy::Off => 0,
+            TakebackPolicy::OnRequest => 1,
+        },
     ])?;
     Ok(())
 }
@@ -267,11 +272,12 @@ fn insert_events(
     let mut insert = tx.prepare_cached(
         "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, request_id, log_white_ms,
              log_black_ms, clocks_stopped, white_ms, black_ms, winner, termination,
-             clock_change)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             clock_change, plies)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?;
     for row in rows {
         let mut change = None;
+        let mut plies = None;
         let (kind, log_ms, stopped) = match row.kind {
             LogKind::Move {
                 clocks_ms,
@@ -292,6 +298,18 @@ fn insert_events(
                     Some(clocks_ms),
                     Some(i64::from(!running)),
                 )
+            }
+            LogKind::TakebackProposed(_) => (KIND_TAKEBACK_PROPOSED, None, None),
+            LogKind::TakebackDeclined(_) => (KIND_TAKEBACK_DECLINED, None, None),
+            // `clocks_stopped` holds whether no clock ran right after it.
+            LogKind::TakenBack {
+                plies: n,
+                clocks_ms,
+                running,
+                ..
+            } => {
+                plies = Some(i64::from(n));
+                (KIND_TAKEN_BACK, Some(clocks_ms), Some(i64::from(!running)))
             }
         };
         let clock = |side: Color| {
@@ -314,6 +332,7 @@ fn insert_events(
             row.outcome.and_then(|o| o.winner).map(|c| c.index() as i64),
             row.outcome.map(|o| termination_code(o.termination)),
             change,
+            plies,
         ])?;
         if let (LogKind::GameOver, Some(outcome)) = (row.kind, row.outcome) {
             tx.prepare_cached("UPDATE games SET ended_at_ms = ?2 WHERE id = ?1")?

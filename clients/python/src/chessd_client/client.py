@@ -194,6 +194,7 @@ class Client:
         white_player_id: str = "",
         black_player_id: str = "",
         bound_seat_tokens: bool = False,
+        takebacks: bool = False,
         request_id: Optional[str] = None,
         black_initial: Optional[timedelta] = None,
         black_increment: Optional[timedelta] = None,
@@ -215,7 +216,8 @@ class Client:
         summary and the feed, and filter ``list_games``, ``get_stats`` and ``watch_games``.
         ``white_player_id``/``black_player_id`` bind a seat to a player, whose token
         (``issue_player_token``) then acts for it; such a seat gets no seat token (its
-        ``Seat.token`` is empty) unless ``bound_seat_tokens`` asks for one.
+        ``Seat.token`` is empty) unless ``bound_seat_tokens`` asks for one. ``takebacks``
+        lets a seat propose a takeback that the opponent may accept (off by default).
 
         Retried safely: the request always carries a ``request_id`` (random unless given), and
         the server answers a repeat with the same game and tokens.
@@ -231,6 +233,7 @@ class Client:
             white_player_id=white_player_id,
             black_player_id=black_player_id,
             bound_seat_tokens=bound_seat_tokens,
+            takebacks=pb.TAKEBACK_POLICY_ON_REQUEST if takebacks else pb.TAKEBACK_POLICY_OFF,
         )
         if chess960_start is not None:
             request.chess960_start = chess960_start
@@ -558,6 +561,15 @@ class Seat:
         if amount is not None:
             request.amount.CopyFrom(_duration(amount))
         return self._act(self.client.stub.AddTime, request).game
+
+    def propose_takeback(self) -> pb.Game:
+        """Asks to take back this seat's last move (the game must allow takebacks)."""
+        request = pb.ProposeTakebackRequest(game_id=self.game_id)
+        return self._act(self.client.stub.ProposeTakeback, request).game
+
+    def respond_to_takeback(self, accept: bool) -> pb.Game:
+        request = pb.RespondToTakebackRequest(game_id=self.game_id, accept=accept)
+        return self._act(self.client.stub.RespondToTakeback, request).game
 
     def get_game(self) -> pb.Game:
         return self.client.get_game(self.game_id, token=self.token)
