@@ -178,9 +178,15 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
             message: format!("the position is already decided ({})", outcome.termination),
         });
     }
+    let tc = time_control(req.time_control)?;
+    let asked_claim_after = match req.claim_after {
+        Some(d) => Some(duration("claim_after", Some(d))?),
+        None => None,
+    };
     Ok(NewGame {
         start,
-        time_control: time_control(req.time_control)?,
+        time_control: tc,
+        claim_after: crate::game::presence::claim_after(asked_claim_after, tc)?,
         players: Players {
             white: player("white_player", &req.white_player)?,
             black: player("black_player", &req.black_player)?,

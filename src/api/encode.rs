@@ -206,6 +206,9 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         labels: labels(&view.labels),
         white_player_id: player_id(&view.players, rules::Color::White),
         black_player_id: player_id(&view.players, rules::Color::Black),
+        // Presence is not the game's: the API sets it where it reads it (`api::presence`).
+        white_presence: None,
+        black_presence: None,
     };
     pb::Game {
         fields,

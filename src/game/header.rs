@@ -24,6 +24,8 @@ pub struct GameHeader {
     pub draw_rule: DrawRule,
     /// When the game was created (to the millisecond, as stored).
     pub created_at: SystemTime,
+    /// How long the side to move must be gone before its opponent may claim the game.
+    pub claim_after: std::time::Duration,
 }
 
 impl GameHeader {
@@ -40,6 +42,7 @@ impl GameHeader {
             time_control: new.time_control,
             draw_rule: new.draw_rule,
             created_at,
+            claim_after: new.claim_after,
         }
     }
 

@@ -5,7 +5,8 @@
 //! - `labels`: a game's validated labels. `header`: what never changes in a game.
 //! - `time`: [`Now`] and the one wall-time-to-milliseconds conversion.
 //! - `clock`: time controls, the running [`Clock`], readings.
-//! - `action`: a new game and a seat's actions, validated.
+//! - `action`: a new game and a seat's actions, validated. `presence`: whether a seat watches,
+//!   and when its opponent may claim the game.
 //! - `log`: the compact per-game event log. `event`: events as watchers see them and as
 //!   storage keeps them ([`EventRow`]). `replay`: events rebuilt from the log.
 //! - `feed`: the deployment-wide feed's events and filters.
@@ -27,6 +28,7 @@ pub mod id;
 pub mod labels;
 pub mod log;
 pub mod player;
+pub mod presence;
 pub mod record;
 pub mod replay;
 pub mod time;
@@ -43,6 +45,7 @@ pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};
 pub use labels::Labels;
 pub use log::{LogEntry, LogKind};
 pub use player::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenId};
+pub use presence::SeatPresence;
 pub use record::{GameRecord, Stored};
 pub use replay::Replay;
 pub use time::{Now, epoch_ms, from_epoch_ms};

@@ -47,7 +47,7 @@ pub const BACKEND_METHODS: [&str; 5] = [
 
 /// Every GameService method, so a refusal here is counted under the method's static name
 /// (an unknown path is left to the router, which answers UNIMPLEMENTED).
-const METHODS: [&str; 16] = [
+const METHODS: [&str; 17] = [
     "CreateGame",
     "GetGame",
     "ListGames",
@@ -64,6 +64,7 @@ const METHODS: [&str; 16] = [
     "WatchGames",
     "IssuePlayerToken",
     "RevokePlayerToken",
+    "ClaimVictory",
 ];
 
 /// What the gate learned about a call, for the handlers.

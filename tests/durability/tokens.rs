@@ -134,7 +134,7 @@ async fn schema_1_tokens_are_hashed_on_start() {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
     let mut columns = conn
         .prepare("SELECT name FROM pragma_table_info('games')")
         .unwrap();

@@ -340,6 +340,11 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
             o.outcome.as_ref().map_or(0, |o| o.termination)
         ),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
+        Some(Event::PlayerPresence(p)) => format!(
+            "presence {} {}",
+            color(p.seat),
+            p.presence.as_ref().is_some_and(|p| p.connected)
+        ),
         None => "empty".into(),
     }
 }

@@ -13,6 +13,7 @@ mod idempotency;
 mod labels;
 mod ops;
 mod players;
+mod presence;
 mod support;
 mod variants;
 mod views;

@@ -350,6 +350,11 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
             o.outcome.as_ref().map_or("?", |o| o.pgn_result.as_str())
         ),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
+        Some(Event::PlayerPresence(p)) => format!(
+            "presence {} {}",
+            color(p.seat),
+            p.presence.as_ref().is_some_and(|p| p.connected)
+        ),
         None => "empty".into(),
     }
 }

@@ -181,7 +181,7 @@ impl GameState {
                 self.draw_offer = None;
                 Ok(Change::Over)
             }
-            Some(Event::Heartbeat(_)) | None => Ok(Change::Nothing),
+            Some(Event::Heartbeat(_) | Event::PlayerPresence(_)) | None => Ok(Change::Nothing),
         }
     }
 

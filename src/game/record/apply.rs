@@ -121,6 +121,10 @@ impl GameRecord {
                 self.finish(Outcome::draw(Termination::Aborted), now, out);
                 Ok(None)
             }
+            Action::ClaimVictory { draw, presence } => {
+                self.claim_victory(seat, *draw, presence, now, out)?;
+                Ok(None)
+            }
         }
     }
 
@@ -234,7 +238,7 @@ impl GameRecord {
     }
 
     /// Ends the game with an outcome decided off the board.
-    fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
+    pub(super) fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
         // Callers check that the game is on; were it over, the first outcome stands.
         if self.game_mut().finish(outcome).is_ok() {
             self.after_finish(now, out);
@@ -319,6 +323,7 @@ pub(super) mod tests {
             request_id: None,
             labels: Labels::default(),
             seat_tokens: ByColor::new(true, true),
+            claim_after: crate::game::presence::default_claim_after(time_control),
         };
         let tokens = SeatToken::pair().unwrap();
         let now = Now::read();

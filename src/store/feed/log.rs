@@ -274,6 +274,7 @@ mod tests {
             time_control: None,
             draw_rule: DrawRule::Claim,
             created_at: at,
+            claim_after: std::time::Duration::from_secs(120),
         })
     }
 

@@ -161,6 +161,7 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
                 .unwrap_or_default(),
         ),
     ];
+    fields.push(("claim_after_ms", h.claim_after.as_millis().to_string()));
     if let Some(tc) = h.time_control {
         fields.push(("initial_ms", tc.initial.as_millis().to_string()));
         fields.push(("increment_ms", tc.increment.as_millis().to_string()));
@@ -238,6 +239,12 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
             time_control,
             draw_rule,
             created_at: from_epoch_ms(number("created_ms")?),
+            // A game of an earlier version has none: it has the default.
+            claim_after: if map.contains_key("claim_after_ms") {
+                Duration::from_millis(number("claim_after_ms")?)
+            } else {
+                crate::game::presence::default_claim_after(time_control)
+            },
         }),
         seats: Seats::new(ByColor::new(
             digest("white_digest")?,
@@ -538,6 +545,7 @@ mod tests {
                 time_control: None,
                 draw_rule: DrawRule::Claim,
                 created_at: from_epoch_ms(1),
+                claim_after: Duration::from_secs(7),
             }),
             seats: Seats::of(&tokens.map(Some)),
         };

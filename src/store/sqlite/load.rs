@@ -131,7 +131,7 @@ pub fn load(
         let mut games = tx.prepare(
             "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
                     white_digest, black_digest, created_at_ms, request_id, labels,
-                    white_player_id, black_player_id
+                    white_player_id, black_player_id, claim_after_ms
              FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
         )?;
         let mut events = tx.prepare(
@@ -190,6 +190,10 @@ pub fn load(
             let seats = Seats::new(ByColor::new(digest(8)?, digest(9)?));
             let created_at_ms = row.get::<_, i64>(10)?.max(0) as u64;
             let request_id: Option<String> = row.get(11)?;
+            let claim_after = match row.get::<_, Option<i64>>(15)? {
+                Some(ms) => Duration::from_millis(ms.max(0) as u64),
+                None => crate::game::presence::default_claim_after(time_control),
+            };
 
             let mut position = start;
             let mut stored_events = Vec::new();
@@ -212,6 +216,7 @@ pub fn load(
                 created_at: from_epoch_ms(created_at_ms),
                 events: stored_events,
                 charged,
+                claim_after,
             };
             let header = Arc::new(GameHeader {
                 id,
@@ -221,6 +226,7 @@ pub fn load(
                 time_control,
                 draw_rule,
                 created_at: from_epoch_ms(created_at_ms),
+                claim_after,
             });
             let record =
                 GameRecord::restore(stored, |rid| memory.request_key(rid), now).map_err(bad)?;

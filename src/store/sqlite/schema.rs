@@ -1,6 +1,7 @@
 //! The database file: its schema (and the kinds events are stored as), opening it locked and
 //! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), and
-//! from 2 to 3 (labels, seats bound to player ids, the feed, player tokens).
+//! from 2 to 3 (labels, seats bound to player ids, the feed, player tokens), and from 3 to 4
+//! (each game's grace period before a claim).
 
 use std::path::Path;
 use std::time::Duration;
@@ -23,7 +24,9 @@ pub const DB_FILE: &str = "chessd.db";
 ///   `black_player_id` (an empty digest: a seat without a seat token), the `feed` table (one
 ///   row per feed event, `body` as `feed::codec::join` writes it; `meta` keeps its epoch, its
 ///   last position and the last one deleted) and `player_tokens` (digests only).
-pub const SCHEMA_VERSION: i64 = 3;
+/// - 4: `games.claim_after_ms`, the grace period before ClaimVictory (NULL, in games of
+///   earlier files: the default of the game's time control).
+pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
@@ -47,7 +50,8 @@ CREATE TABLE games (
     black_digest BLOB NOT NULL DEFAULT x'',
     labels TEXT NOT NULL DEFAULT '',
     white_player_id TEXT,
-    black_player_id TEXT
+    black_player_id TEXT,
+    claim_after_ms INTEGER
 ) WITHOUT ROWID;
 CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
 CREATE TABLE events (
@@ -136,7 +140,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
-        1 | 2 => {
+        1..=3 => {
             migrate = Some(version);
             false
         }
@@ -174,8 +178,11 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     if migrate == Some(1) {
         migrate_v1(&conn, path)?;
     }
-    if migrate.is_some() {
+    if matches!(migrate, Some(1 | 2)) {
         migrate_v2(&conn, path)?;
+    }
+    if migrate.is_some() {
+        migrate_v3(&conn, path)?;
     }
     Ok(conn)
 }
@@ -212,6 +219,27 @@ pub fn migrate_v2(conn: &Connection, path: &Path) -> Result<(), OpenError> {
         sql(e)
     })?;
     tracing::info!(path = %path.display(), "database migrated to schema 3: labels, player ids, the feed, player tokens");
+    Ok(())
+}
+
+/// Migrates a schema 3 database to schema 4: the games' grace period column (NULL: the
+/// default of the game's time control, which is what those games had).
+pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+    conn.execute_batch(
+        "BEGIN IMMEDIATE;
+         ALTER TABLE games ADD COLUMN claim_after_ms INTEGER;
+         PRAGMA user_version = 4;
+         COMMIT;",
+    )
+    .map_err(|e| {
+        let _ = conn.execute_batch("ROLLBACK;");
+        OpenError::Migration {
+            path: path.to_owned(),
+            detail: e.to_string(),
+            to: 4,
+        }
+    })?;
+    tracing::info!(path = %path.display(), "database migrated to schema 4: claim grace periods");
     Ok(())
 }
 

@@ -225,8 +225,8 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
     tx.prepare_cached(
         "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
              draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
-             white_player_id, black_player_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             white_player_id, black_player_id, claim_after_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?
     .execute(params![
         h.id.to_string(),
@@ -247,6 +247,7 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
         h.labels.to_stored(),
         player_id(Color::White),
         player_id(Color::Black),
+        ms(h.claim_after),
     ])?;
     Ok(())
 }
