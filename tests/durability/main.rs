@@ -7,6 +7,7 @@ mod abandon;
 mod common;
 mod crash;
 mod feed;
+mod presence;
 mod recovery;
 mod startup;
 mod support;
