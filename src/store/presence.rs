@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, watch};
 use crate::game::presence::MAX_CLAIM_AFTER;
 use crate::game::{GameId, SeatPresence};
 
-/// Every this many joins, gone entries nobody follows are pruned.
+/// Every this many joins and follows, gone entries nobody follows are pruned.
 const PRUNE_EVERY: u64 = 4096;
 
 /// A seat of this process went from no stream to one, or from one to none.
@@ -140,13 +140,7 @@ impl Presence {
     /// A stream of `seat` opened here; it counts until the guard is dropped.
     #[must_use]
     pub fn join(self: &Arc<Self>, game: GameId, seat: Color) -> PresenceGuard {
-        if self
-            .joins
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            .is_multiple_of(PRUNE_EVERY)
-        {
-            self.prune();
-        }
+        self.count_call();
         let first = {
             let mut games = self.games();
             let entry = self.entry(&mut games, game);
@@ -207,6 +201,7 @@ impl Presence {
     /// Follows `game`'s presence until the watch is dropped.
     #[must_use]
     pub fn follow(self: &Arc<Self>, game: GameId) -> PresenceWatch {
+        self.count_call();
         let rx = {
             let mut games = self.games();
             let entry = self.entry(&mut games, game);
@@ -287,6 +282,17 @@ impl Presence {
             .collect()
     }
 
+    /// Prunes every [`PRUNE_EVERY`] calls.
+    fn count_call(&self) {
+        if self
+            .joins
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .is_multiple_of(PRUNE_EVERY)
+        {
+            self.prune();
+        }
+    }
+
     /// Drops the entries nobody follows whose seats have been gone for longer than any grace
     /// period.
     fn prune(&self) {
@@ -358,7 +364,10 @@ mod tests {
     use super::*;
 
     fn id(n: u64) -> GameId {
-        GameId::new(SystemTime::now(), n)
+        GameId::new(
+            SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000),
+            n,
+        )
     }
 
     /// A seat is connected while any of its streams is open; gone since the last one closed;
@@ -410,6 +419,20 @@ mod tests {
         assert_eq!(black.absent_from, t.max(registry.started()));
         let read = registry.read_with(id(3), ByColor::new(on, Remote::default()));
         assert!(read.white().connected && !read.black().connected);
+    }
+
+    /// An entry nobody follows goes once its seats are gone for longer than any grace period
+    /// (a seat never seen at once); a followed or recent one stays.
+    #[test]
+    fn old_entries_are_pruned() {
+        let registry = Presence::new();
+        drop(registry.follow(id(5)));
+        let _followed = registry.follow(id(6));
+        drop(registry.join(id(7), Color::White));
+        registry.prune();
+        let games = registry.games();
+        assert!(!games.contains_key(&id(5)));
+        assert!(games.contains_key(&id(6)) && games.contains_key(&id(7)));
     }
 
     /// The outbox hears only the first stream of a seat and the last one closing.

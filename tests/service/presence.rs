@@ -277,4 +277,27 @@ async fn grace_periods_out_of_range_are_refused() {
             "claim_after"
         );
     }
+    // The grace period is part of what a retried creation must ask again.
+    let asking = |seconds| pb::CreateGameRequest {
+        variant: pb::Variant::Chess as i32,
+        request_id: "presence-retry".into(),
+        claim_after: Some(prost_types::Duration { seconds, nanos: 0 }),
+        ..Default::default()
+    };
+    let first = client
+        .create_game(asking(5))
+        .await
+        .expect("create")
+        .into_inner();
+    let again = client
+        .create_game(asking(5))
+        .await
+        .expect("retry")
+        .into_inner();
+    assert_eq!(first.game.unwrap().game_id, again.game.unwrap().game_id);
+    assert_refused(
+        client.create_game(asking(6)).await,
+        Code::InvalidArgument,
+        "REQUEST_ID_REUSED",
+    );
 }

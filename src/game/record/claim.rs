@@ -9,7 +9,7 @@ use crate::error::ServiceError;
 use crate::game::event::Event;
 use crate::game::presence::{SeatPresence, claim_at};
 use crate::game::record::GameRecord;
-use crate::game::time::Now;
+use crate::game::time::{Now, epoch_ms, from_epoch_ms};
 
 impl GameRecord {
     /// The game's grace period before a claim.
@@ -21,11 +21,12 @@ impl GameRecord {
 
     /// When the side to move's turn began, in wall time: its opponent's last move (or the
     /// creation), but never before this process took the game back after a restart (the
-    /// downtime counts for nobody, as with abandonment).
+    /// downtime counts for nobody, as with abandonment). To the millisecond, as the log keeps
+    /// times, so the process that saw the move and one that read it agree.
     #[must_use]
     pub fn turn_began(&self, now: Now) -> SystemTime {
         let since = now.mono.saturating_duration_since(self.last_move_at) + self.idle_before;
-        now.wall.checked_sub(since).unwrap_or(now.wall)
+        from_epoch_ms(epoch_ms(now.wall.checked_sub(since).unwrap_or(now.wall)))
     }
 
     /// When `seat`'s opponent may claim the game, given `seat`'s presence: while the game is on,
@@ -162,7 +163,10 @@ mod tests {
             &mut out,
         ) {
             Err(ServiceError::ClaimTooEarly { claim_at }) => {
-                assert_eq!(claim_at, now.wall + Duration::from_secs(40));
+                // The turn's start is kept to the millisecond.
+                let exact = now.wall + Duration::from_secs(40);
+                assert!(claim_at <= exact, "{claim_at:?}");
+                assert!(exact.duration_since(claim_at).unwrap() < Duration::from_millis(1));
             }
             other => panic!("{other:?}"),
         }

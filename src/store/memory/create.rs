@@ -27,6 +27,7 @@ struct Asked<'a> {
     draw_rule: chessd_rules::DrawRule,
     labels: &'a Labels,
     seat_tokens: ByColor<bool>,
+    claim_after: std::time::Duration,
 }
 
 impl Inner {
@@ -41,6 +42,7 @@ impl Inner {
             draw_rule: header.draw_rule,
             labels: &header.labels,
             seat_tokens: ByColor::new_with(|c| record.seats().digest(c).is_some()),
+            claim_after: header.claim_after,
         });
         self.creations
             .lock()
@@ -74,6 +76,7 @@ impl Inner {
             draw_rule: new.draw_rule,
             labels: &new.labels,
             seat_tokens: new.seat_tokens,
+            claim_after: new.claim_after,
         });
         let mut creations = self
             .creations
@@ -116,6 +119,7 @@ impl Inner {
             asked.draw_rule,
             asked.labels,
             asked.seat_tokens,
+            asked.claim_after,
         ))
     }
 

@@ -71,6 +71,11 @@ pub fn fingerprint(meta: &Meta) -> String {
             parts.push(vec![u8::from(meta.seats.digest(c).is_some())]);
         }
     }
+    // Hashed only when it is not the default, so a game that could not choose keeps the
+    // fingerprint it always had.
+    if h.claim_after != crate::game::presence::default_claim_after(h.time_control) {
+        parts.push(format!("claim_after={}", h.claim_after.as_millis()).into_bytes());
+    }
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     hex(&sha256("chessd create fingerprint", &parts))
 }

@@ -195,6 +195,7 @@ class Client:
         black_player_id: str = "",
         bound_seat_tokens: bool = False,
         request_id: Optional[str] = None,
+        claim_after: Optional[timedelta] = None,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
@@ -206,6 +207,9 @@ class Client:
         ``white_player_id``/``black_player_id`` bind a seat to a player, whose token
         (``issue_player_token``) then acts for it; such a seat gets no seat token (its
         ``Seat.token`` is empty) unless ``bound_seat_tokens`` asks for one.
+
+        ``claim_after`` (1 second to 24 hours; default from the time control) is how long the
+        side to move must be gone before its opponent may ``Seat.claim_victory``.
 
         Retried safely: the request always carries a ``request_id`` (random unless given), and
         the server answers a repeat with the same game and tokens.
@@ -224,6 +228,8 @@ class Client:
         )
         if chess960_start is not None:
             request.chess960_start = chess960_start
+        if claim_after is not None:
+            request.claim_after.CopyFrom(_duration(claim_after))
         if initial is not None:
             request.time_control.initial.CopyFrom(_duration(initial))
             request.time_control.increment.CopyFrom(_duration(increment))
@@ -511,6 +517,11 @@ class Seat:
     def abort(self) -> pb.Game:
         request = pb.AbortRequest(game_id=self.game_id)
         return self._act(self.client.stub.Abort, request).game
+
+    def claim_victory(self, draw: bool = False) -> pb.Game:
+        """Ends the game the opponent (to move) left: the win, or with ``draw`` a draw."""
+        request = pb.ClaimVictoryRequest(game_id=self.game_id, draw=draw)
+        return self._act(self.client.stub.ClaimVictory, request).game
 
     def get_game(self) -> pb.Game:
         return self.client.get_game(self.game_id, token=self.token)
