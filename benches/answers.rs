@@ -65,6 +65,8 @@ fn view(game: Game) -> GameView {
         takeback_offer: None,
         last_seq: 0,
         created_at: SystemTime::UNIX_EPOCH,
+        claim_after: std::time::Duration::from_secs(60),
+        turn_began: SystemTime::UNIX_EPOCH,
     }
 }
 

@@ -59,6 +59,12 @@ pub enum ServiceError {
     ClaimNotValid { claim: DrawClaim },
     /// Both sides have moved: too late to abort.
     AbortTooLate,
+    /// ClaimVictory on the claimant's own turn: only a gone side to move can be claimed against.
+    ClaimOnOwnTurn,
+    /// ClaimVictory while the opponent (to move) watches the game.
+    OpponentConnected { opponent: Color },
+    /// ClaimVictory before the opponent has been gone for the game's grace period.
+    ClaimTooEarly { claim_at: std::time::SystemTime },
     /// There is no draw offer to answer.
     NoDrawOffer,
     /// The game was created without takebacks (`CreateGame.takebacks`).
@@ -172,6 +178,9 @@ impl ServiceError {
             E::GameOver => (Code::FailedPrecondition, "GAME_OVER"),
             E::ClaimNotValid { .. } => (Code::FailedPrecondition, "DRAW_CLAIM_INVALID"),
             E::AbortTooLate => (Code::FailedPrecondition, "ABORT_NOT_ALLOWED"),
+            E::ClaimOnOwnTurn => (Code::FailedPrecondition, "CLAIM_ON_OWN_TURN"),
+            E::OpponentConnected { .. } => (Code::FailedPrecondition, "OPPONENT_CONNECTED"),
+            E::ClaimTooEarly { .. } => (Code::FailedPrecondition, "CLAIM_TOO_EARLY"),
             E::NoDrawOffer => (Code::FailedPrecondition, "NO_DRAW_OFFER"),
             E::TakebacksOff => (Code::FailedPrecondition, "TAKEBACKS_OFF"),
             E::NothingToTakeBack => (Code::FailedPrecondition, "NOTHING_TO_TAKE_BACK"),
@@ -219,6 +228,10 @@ impl ServiceError {
             E::NotYourTurn { turn } => vec![("turn", turn.name().into())],
             E::TakebackPending { by } => vec![("proposed_by", by.name().into())],
             E::ClaimNotValid { claim } => vec![("claim", claim_name(*claim).into())],
+            E::OpponentConnected { opponent } => vec![("opponent", opponent.name().into())],
+            E::ClaimTooEarly { claim_at } => {
+                vec![("claim_at_ms", crate::game::epoch_ms(*claim_at).to_string())]
+            }
             E::PlyMismatch { expected, current } => {
                 vec![
                     ("expected_ply", expected.to_string()),
@@ -347,6 +360,17 @@ impl fmt::Display for ServiceError {
                 ),
             },
             E::AbortTooLate => f.write_str("too late to abort: both sides have moved (resign instead)"),
+            E::ClaimOnOwnTurn => f.write_str(
+                "it is your turn: a claim is only against an opponent who left while it is to move",
+            ),
+            E::OpponentConnected { opponent } => {
+                write!(f, "{opponent} is connected: no claim while it watches the game")
+            }
+            E::ClaimTooEarly { claim_at } => write!(
+                f,
+                "too early to claim: the opponent has not been gone for the game's grace period (claim at {} ms since the epoch)",
+                crate::game::epoch_ms(*claim_at)
+            ),
             E::NoDrawOffer => f.write_str("there is no draw offer to answer"),
             E::GameUntimed => f.write_str("the game has no clocks"),
             E::TakebacksOff => f.write_str("takebacks are off in this game"),
@@ -519,6 +543,25 @@ mod tests {
                 },
                 Code::FailedPrecondition,
                 "DRAW_CLAIM_INVALID",
+            ),
+            (
+                E::ClaimOnOwnTurn,
+                Code::FailedPrecondition,
+                "CLAIM_ON_OWN_TURN",
+            ),
+            (
+                E::OpponentConnected {
+                    opponent: Color::Black,
+                },
+                Code::FailedPrecondition,
+                "OPPONENT_CONNECTED",
+            ),
+            (
+                E::ClaimTooEarly {
+                    claim_at: std::time::SystemTime::UNIX_EPOCH,
+                },
+                Code::FailedPrecondition,
+                "CLAIM_TOO_EARLY",
             ),
             (
                 E::AbortTooLate,

@@ -362,10 +362,15 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         });
     }
     let time_control = time_control(req.time_control)?;
+    let asked_claim_after = match req.claim_after {
+        Some(d) => Some(duration("claim_after", Some(d))?),
+        None => None,
+    };
     Ok(NewGame {
         start,
         start_rules: start_rules(&req, time_control.is_some())?,
         time_control,
+        claim_after: crate::game::presence::claim_after(asked_claim_after, time_control)?,
         players: Players {
             white: player("white_player", &req.white_player)?,
             black: player("black_player", &req.black_player)?,

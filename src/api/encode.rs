@@ -252,6 +252,9 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
             ClockStart::At(at) => Some(timestamp(at)),
             _ => None,
         },
+        // Presence is not the game's: the API sets it where it reads it (`api::presence`).
+        white_presence: None,
+        black_presence: None,
     };
     pb::Game {
         fields,

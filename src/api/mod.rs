@@ -5,7 +5,7 @@
 //! - `call`: what every handler does around its work (span, log line, metrics, status) and the
 //!   credentials a call carries.
 //! - `decode`, `encode`: the only code that knows both the protobuf types and the domain's;
-//!   `pgn`: ExportPgn's text.
+//!   `pgn`: ExportPgn's text; `presence`: seats' presence and claim times on the wire.
 //! - `watch/`: the WatchGame stream, its pump task and the per-address watcher bounds.
 //! - `feed/`: the WatchGames stream (the deployment-wide feed), its pump and its bounds.
 //! - `refusals`: tonic's own refusals (oversized, undecodable, unknown method) recoded to
@@ -17,6 +17,7 @@ pub mod encode;
 pub mod feed;
 pub mod move_lists;
 pub mod pgn;
+pub mod presence;
 pub mod refusals;
 pub mod service;
 pub mod watch;

@@ -16,7 +16,8 @@ use crate::api::encode;
 use crate::api::feed::{FeedPump, FeedSlots, FeedStream, PlayerMode, Reader};
 use crate::api::move_lists::MoveLists;
 use crate::api::pgn;
-use crate::api::watch::{PeerWatchers, Pump, PumpConfig, WatchStream};
+use crate::api::presence::{ClaimClock, fill};
+use crate::api::watch::{PeerWatchers, Pump, PumpConfig, Seats, WatchStream};
 use crate::error::ServiceError;
 use crate::game::{Action, GameId, Holder};
 use crate::security::gate::{Caller, Guard, rate_limited};
@@ -231,12 +232,11 @@ impl<S: GameStore> GameService for GameApi<S> {
                 .read_seat(request.metadata(), caller(&request), id)
                 .await?;
             let view = self.store.get(id).await?;
+            let presence = self.store.read_presence(id).await?;
+            let mut game = encode::game_as(&view, pb::GameView::Full, Some(&self.move_lists));
+            fill(&mut game, &ClaimClock::of(&view), &presence);
             Ok(pb::GetGameResponse {
-                game: Some(encode::game_as(
-                    &view,
-                    pb::GameView::Full,
-                    Some(&self.move_lists),
-                )),
+                game: Some(game),
                 seat: encode::maybe_color(seat),
             })
         })
@@ -426,9 +426,30 @@ impl<S: GameStore> GameService for GameApi<S> {
                 }
                 _ => None,
             };
+            // The seat counts as connected before its snapshot is taken, so it sees itself so.
+            let present = seat.map(|seat| self.store.presence().join(id, seat));
+            let follow = self.store.presence().follow(id);
             let subscription = self.store.watch(id, req.after_seq).await?;
+            // A resumed stream has no snapshot to learn the turn from.
+            let clock = if req.after_seq > 0 {
+                let view = self.store.get(id).await?;
+                Some((ClaimClock::of(&view), view.last_seq))
+            } else {
+                None
+            };
             let (stream, feed) = WatchStream::channel(id);
-            tokio::spawn(Pump::new(id, subscription, peer, seat, &self.pump, reset, feed).run());
+            let seats = Seats::new(follow, clock);
+            let pump = Pump::new(
+                id,
+                subscription,
+                (peer, present),
+                seat,
+                seats,
+                &self.pump,
+                reset,
+                feed,
+            );
+            tokio::spawn(pump.run());
             Ok(stream)
         })
         .await
@@ -600,6 +621,31 @@ impl<S: GameStore> GameService for GameApi<S> {
                     Some(&self.move_lists),
                 )),
             })
+        })
+        .await
+    }
+
+    async fn claim_victory(
+        &self,
+        request: Request<pb::ClaimVictoryRequest>,
+    ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
+        let req = request.get_ref();
+        let span = rpc_span("ClaimVictory", &request, &req.game_id, "");
+        traced(span, async {
+            self.ready()?;
+            let id = decode::game_id(&req.game_id)?;
+            let (holder, _) = self.holder(request.metadata()).await?;
+            // Read before the claim: a seat that connects in between is too late to stop it,
+            // as if it had connected just after.
+            let presence = self.store.read_presence(id).await?;
+            let action = Action::ClaimVictory {
+                draw: req.draw,
+                presence,
+            };
+            let acted = self.store.act(id, holder, action, |_, _| Ok(())).await?;
+            let mut game = encode::game_as(&acted.view, pb::GameView::Full, Some(&self.move_lists));
+            fill(&mut game, &ClaimClock::of(&acted.view), &presence);
+            Ok(pb::ClaimVictoryResponse { game: Some(game) })
         })
         .await
     }

@@ -8,6 +8,7 @@ use crate::game::labels::Labels;
 use crate::game::player::PlayerId;
 use crate::game::start::StartRules;
 use crate::game::takeback::TakebackPolicy;
+use crate::game::presence::SeatPresence;
 
 /// Who plays: the display names (or ids) as given at creation, and the platform player ids
 /// bound to the seats, whose player tokens act for them.
@@ -87,6 +88,9 @@ pub struct NewGame {
     /// Which seats get a seat token: every seat not bound to a player, and bound seats too
     /// when the request asked for it.
     pub seat_tokens: ByColor<bool>,
+    /// How long the side to move must be gone before its opponent may claim (resolved: the
+    /// default of the time control when the request named none).
+    pub claim_after: std::time::Duration,
 }
 
 /// A move the text of a SubmitMove names, parsed but not yet matched against a position.
@@ -122,6 +126,12 @@ pub enum Action {
     ProposeTakeback,
     RespondToTakeback {
         accept: bool,
+    },
+    /// The opponent left: claim the win (or a draw). `presence` is both seats' presence as
+    /// the server read it just before.
+    ClaimVictory {
+        draw: bool,
+        presence: ByColor<SeatPresence>,
     },
 }
 

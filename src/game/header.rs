@@ -27,6 +27,8 @@ pub struct GameHeader {
     pub draw_rule: DrawRule,
     /// When the game was created (to the millisecond, as stored).
     pub created_at: SystemTime,
+    /// How long the side to move must be gone before its opponent may claim the game.
+    pub claim_after: std::time::Duration,
 }
 
 impl GameHeader {
@@ -44,6 +46,7 @@ impl GameHeader {
             start_rules: new.start_rules,
             draw_rule: new.draw_rule,
             created_at,
+            claim_after: new.claim_after,
         }
     }
 

@@ -6,7 +6,8 @@
 //! - `time`: [`Now`] and the one wall-time-to-milliseconds conversion.
 //! - `clock`: time controls, the running [`Clock`], readings. `start`: when the clocks start,
 //!   the first-move timer, clock changes off the board.
-//! - `action`: a new game and a seat's actions, validated.
+//! - `action`: a new game and a seat's actions, validated. `presence`: whether a seat watches,
+//!   and when its opponent may claim the game.
 //! - `log`: the compact per-game event log. `event`: events as watchers see them and as
 //!   storage keeps them ([`EventRow`]). `replay`: events rebuilt from the log.
 //! - `takeback`: takeback policies, what a proposal takes back, and the moves of a log with
@@ -30,6 +31,7 @@ pub mod id;
 pub mod labels;
 pub mod log;
 pub mod player;
+pub mod presence;
 pub mod record;
 pub mod replay;
 pub mod start;
@@ -48,6 +50,7 @@ pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};
 pub use labels::Labels;
 pub use log::{LogEntry, LogKind};
 pub use player::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenId};
+pub use presence::SeatPresence;
 pub use record::{GameRecord, Stored};
 pub use replay::Replay;
 pub use start::{ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, StartRules};

@@ -69,6 +69,10 @@ pub struct GameView {
     /// The seq of the game's latest event.
     pub last_seq: u64,
     pub created_at: SystemTime,
+    /// How long the side to move must be gone before its opponent may claim.
+    pub claim_after: std::time::Duration,
+    /// When the side to move's turn began, as the claim rule counts it (see `presence`).
+    pub turn_began: SystemTime,
 }
 
 impl GameView {

@@ -4,16 +4,17 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use chessd_rules::{Color, Variant};
+use chessd_rules::{ByColor, Color, Variant};
 use tokio::sync::{broadcast, watch};
 
 use crate::error::ServiceError;
 use crate::game::{
     Acted, Action, Created, Event, GameId, GameStatus, GameSummary, GameView, Holder, IssuedToken,
-    Labels, NewGame, PlayerId, PlayerToken, Players, Replay, Revoke, Stats,
+    Labels, NewGame, PlayerId, PlayerToken, Players, Replay, Revoke, SeatPresence, Stats,
 };
 use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
+use crate::store::presence::Presence;
 
 /// Games, their moves and their events.
 ///
@@ -100,6 +101,17 @@ pub trait GameStore: Send + Sync + 'static {
     /// Changes at every revocation (on any replica): open player-mode streams then check
     /// their token again.
     fn revocations(&self) -> watch::Receiver<u64>;
+
+    /// This process's presence registry: its seats' streams join it, its watchers follow it
+    /// (on Redis it also hears of other replicas' seats).
+    fn presence(&self) -> &Arc<Presence>;
+
+    /// Both seats' presence now, as a claim is judged on it: on Redis with every replica's
+    /// current leases read from Redis.
+    fn read_presence(
+        &self,
+        id: GameId,
+    ) -> impl Future<Output = Result<ByColor<SeatPresence>, ServiceError>> + Send;
 }
 
 /// An action's admission check (see [`GameStore::act`]): the seat the token holds and the

@@ -27,6 +27,7 @@ mod feed;
 mod game_store;
 mod journal;
 mod memory;
+mod presence;
 mod redis;
 mod sqlite;
 mod tokens;
@@ -44,6 +45,7 @@ pub use self::error::OpenError;
 pub use self::feed::{FeedCursor, FeedEntry, FeedSubscription, LanePos};
 pub use self::game_store::{Admit, GameFilter, GamePage, GameStore, ListQuery, Subscription};
 pub use self::memory::MemoryStore;
+pub use self::presence::{Presence, PresenceGuard, PresenceWatch};
 pub use self::redis::RedisStore;
 pub use self::sqlite::{DB_FILE, SCHEMA_VERSION, SqliteOptions, SqliteStore, migrate_v1};
 use crate::error::ServiceError;
@@ -218,6 +220,25 @@ impl GameStore for Store {
             Store::Memory(s) => s.revocations(),
             Store::Sqlite(s) => s.revocations(),
             Store::Redis(s) => s.revocations(),
+        }
+    }
+
+    fn presence(&self) -> &Arc<Presence> {
+        match self {
+            Store::Memory(s) => s.presence(),
+            Store::Sqlite(s) => s.presence(),
+            Store::Redis(s) => s.presence(),
+        }
+    }
+
+    async fn read_presence(
+        &self,
+        id: GameId,
+    ) -> Result<chessd_rules::ByColor<crate::game::SeatPresence>, ServiceError> {
+        match self {
+            Store::Memory(s) => s.read_presence(id).await,
+            Store::Sqlite(s) => s.read_presence(id).await,
+            Store::Redis(s) => s.read_presence(id).await,
         }
     }
 }

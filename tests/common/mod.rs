@@ -67,8 +67,21 @@ pub async fn watch(
         .into_inner()
 }
 
-/// The next non-heartbeat message, within [`EVENT_WAIT`].
+/// The next numbered message (neither a heartbeat nor a presence message, which ride between
+/// events), within [`EVENT_WAIT`].
 pub async fn next_event(
+    stream: &mut Streaming<pb::WatchGameResponse>,
+) -> Result<Option<pb::WatchGameResponse>, Status> {
+    loop {
+        match next_message(stream).await? {
+            Some(m) if matches!(m.event, Some(Event::PlayerPresence(_))) => continue,
+            other => return Ok(other),
+        }
+    }
+}
+
+/// The next message but heartbeats (presence messages included), within [`EVENT_WAIT`].
+pub async fn next_message(
     stream: &mut Streaming<pb::WatchGameResponse>,
 ) -> Result<Option<pb::WatchGameResponse>, Status> {
     loop {

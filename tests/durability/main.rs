@@ -8,6 +8,7 @@ mod clocks;
 mod common;
 mod crash;
 mod feed;
+mod presence;
 mod recovery;
 mod startup;
 mod support;

@@ -194,11 +194,14 @@ async fn watchers_are_notified_across_the_cluster() {
     for (i, mv) in moves.iter().enumerate() {
         let side = if i % 2 == 0 { 'w' } else { 'b' };
         support::play(&mut c0, &seats, side, mv).await;
-        let event = tokio::time::timeout(Duration::from_millis(500), watcher.message())
-            .await
-            .unwrap_or_else(|_| panic!("{mv} not delivered within 500 ms"))
-            .expect("stream")
-            .expect("an event");
+        let event = tokio::time::timeout(
+            Duration::from_millis(500),
+            support::next_event(&mut watcher),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("{mv} not delivered within 500 ms"))
+        .expect("stream")
+        .expect("an event");
         assert_eq!(support::describe(&event), format!("move {mv}"));
     }
 }

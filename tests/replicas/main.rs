@@ -19,6 +19,7 @@ mod feed;
 mod lost_reply;
 mod outage;
 mod play;
+mod presence;
 mod race;
 mod shared;
 mod stale;

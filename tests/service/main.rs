@@ -14,6 +14,7 @@ mod idempotency;
 mod labels;
 mod ops;
 mod players;
+mod presence;
 mod support;
 mod takebacks;
 mod variants;

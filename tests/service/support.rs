@@ -355,6 +355,11 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
         Some(Event::TakebackDeclined(d)) => format!("takeback decline {}", color(d.by)),
         Some(Event::MovesTakenBack(t)) => format!("taken back to {}", t.ply),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
+        Some(Event::PlayerPresence(p)) => format!(
+            "presence {} {}",
+            color(p.seat),
+            p.presence.as_ref().is_some_and(|p| p.connected)
+        ),
         None => "empty".into(),
     }
 }

@@ -6,6 +6,7 @@ import hashlib
 import subprocess
 import threading
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import List
 
@@ -38,6 +39,20 @@ def test_a_game_plays_to_mate_through_the_seats(server):
         assert final.outcome.winner == cc.Color.BLACK
         assert final.outcome.pgn_result == "0-1"
         assert "0-1" in client.export_pgn(game.game_id)
+
+
+def test_a_gone_opponent_s_game_is_claimed_after_the_grace_period(server):
+    """claim_victory is refused too early with its reason, then wins by abandonment."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game(cc.Variant.CHESS, claim_after=timedelta(seconds=1))
+        play(game, ["e2e4", "e7e5", "g1f3"])
+        with pytest.raises(cc.ChessdError) as refused:
+            game.white.claim_victory()
+        assert refused.value.reason == "CLAIM_TOO_EARLY"
+        time.sleep(1.1)
+        final = game.white.claim_victory()
+        assert final.outcome.termination == cc.Termination.ABANDONMENT
+        assert final.outcome.winner == cc.Color.WHITE
 
 
 def test_variants_play_with_their_own_rules(server):

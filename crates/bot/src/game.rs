@@ -188,7 +188,7 @@ impl GameState {
                 }
                 Ok(Change::Nothing)
             }
-            Some(Event::Heartbeat(_)) | None => Ok(Change::Nothing),
+            Some(Event::Heartbeat(_) | Event::PlayerPresence(_)) | None => Ok(Change::Nothing),
         }
     }
 

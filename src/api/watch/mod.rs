@@ -25,6 +25,7 @@
 
 mod peers;
 mod pump;
+mod seats;
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -35,6 +36,7 @@ use tonic::Status;
 
 pub use peers::{PeerSlot, PeerWatchers};
 pub use pump::{Pump, PumpConfig, end_stream};
+pub use seats::Seats;
 
 use chessd_proto::wire::WatchGameResponse;
 

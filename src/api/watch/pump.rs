@@ -12,11 +12,12 @@ use tokio_util::sync::CancellationToken;
 use tonic::Status;
 
 use crate::api::encode as convert;
+use crate::api::watch::seats::Seats;
 use crate::api::watch::{Feed, PeerSlot};
 use crate::error::ServiceError;
 use crate::game::{Event, EventKind, GameId, Replay, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
-use crate::store::Subscription;
+use crate::store::{PresenceGuard, Subscription};
 use crate::transport::StreamReset;
 use chessd_proto::wire::WatchGameResponse;
 
@@ -25,6 +26,8 @@ struct Slot {
     live: Option<broadcast::Receiver<Arc<Event>>>,
     _counted: WatcherGuard,
     _peer: Option<PeerSlot>,
+    /// The watcher's seat counts as connected while it is served.
+    _present: Option<PresenceGuard>,
 }
 
 /// Why feeding stopped.
@@ -52,6 +55,10 @@ pub struct Pump {
     last_seq: u64,
     /// The seat the watcher's credential holds, told on the snapshot.
     seat: Option<chessd_rules::Color>,
+    /// The seats' presence, told between events.
+    seats: Seats,
+    /// The replay was sent: live events flow.
+    replay_done: bool,
     tx: mpsc::Sender<Result<WatchGameResponse, Status>>,
     gone: oneshot::Receiver<()>,
 }
@@ -99,13 +106,16 @@ pub struct PumpConfig {
 
 impl Pump {
     /// A pump from `subscription` into `feed` (see [`crate::api::watch::WatchStream::channel`]);
-    /// `seat` is the watcher's, for the snapshot.
+    /// `seat` is the watcher's, for the snapshot; `present` counts it as connected, and
+    /// `seats` tells the watcher of both seats' presence.
     #[must_use]
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         game_id: GameId,
         subscription: Subscription,
-        peer: Option<PeerSlot>,
+        (peer, present): (Option<PeerSlot>, Option<PresenceGuard>),
         seat: Option<chessd_rules::Color>,
+        seats: Seats,
         config: &PumpConfig,
         reset: StreamReset,
         feed: Feed,
@@ -117,6 +127,7 @@ impl Pump {
                 live: subscription.live,
                 _counted: WatcherGuard::new(),
                 _peer: peer,
+                _present: present,
             }),
             heartbeat: config.heartbeat,
             stall: config.stall,
@@ -124,6 +135,8 @@ impl Pump {
             reset,
             last_seq: subscription.after_seq,
             seat,
+            seats,
+            replay_done: false,
             tx: feed.tx,
             gone: feed.gone,
         }
@@ -183,6 +196,10 @@ impl Pump {
             // The game was over when the watch began and the replay has ended it.
             return Stop::GameOver;
         };
+        self.replay_done = true;
+        if let Err(stop) = self.tell_seats().await {
+            return stop;
+        }
         let mut heartbeat = interval_at(Instant::now() + self.heartbeat, self.heartbeat);
         heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let stop = loop {
@@ -207,6 +224,11 @@ impl Pump {
                     // was forgotten. Either way nothing more will come.
                     Err(broadcast::error::RecvError::Closed) => break Stop::GameOver,
                 },
+                () = self.seats.changed() => {
+                    if let Err(stop) = self.tell_seats().await {
+                        break stop;
+                    }
+                }
                 _ = heartbeat.tick() => {
                     let beat = convert::heartbeat(self.last_seq, SystemTime::now());
                     if let Err(stop) = self.deliver(beat).await {
@@ -228,8 +250,25 @@ impl Pump {
         if matches!(event.kind, EventKind::Snapshot(_)) {
             message.seat = convert::maybe_color(self.seat);
         }
+        self.seats.before_send(event, &mut message);
         self.deliver(message).await?;
         self.last_seq = event.seq;
+        self.seats.after_send(event);
+        // Presence told during the replay would be of now, between events of the past.
+        if matches!(event.kind, EventKind::MovePlayed { .. })
+            && self.replay_done
+            && !self.seats.over()
+        {
+            self.tell_seats().await?;
+        }
+        Ok(())
+    }
+
+    /// Tells the watcher of every seat whose presence changed since it was last told.
+    async fn tell_seats(&mut self) -> Result<(), Stop> {
+        for message in self.seats.news(self.last_seq) {
+            self.deliver(message).await?;
+        }
         Ok(())
     }
 

@@ -144,6 +144,10 @@ impl GameRecord {
             Action::RespondToTakeback { accept } => self
                 .respond_to_takeback(seat, *accept, now, out)
                 .map(|()| None),
+            Action::ClaimVictory { draw, presence } => {
+                self.claim_victory(seat, *draw, presence, now, out)?;
+                Ok(None)
+            }
         }
     }
 
@@ -255,7 +259,7 @@ impl GameRecord {
     }
 
     /// Ends the game with an outcome decided off the board.
-    fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
+    pub(super) fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
         // Callers check that the game is on; were it over, the first outcome stands.
         if self.game_mut().finish(outcome).is_ok() {
             self.after_finish(now, out);
@@ -353,6 +357,7 @@ pub(super) mod tests {
             labels: Labels::default(),
             takebacks: crate::game::TakebackPolicy::Off,
             seat_tokens: ByColor::new(true, true),
+            claim_after: crate::game::presence::default_claim_after(time_control),
         };
         let tokens = SeatToken::pair().unwrap();
         let now = Now::read();

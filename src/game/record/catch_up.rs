@@ -34,7 +34,8 @@ impl GameRecord {
             stored.seats,
             stored.created_at,
             now,
-        );
+        )
+        .claimable_after(stored.claim_after);
         record.charge(stored.charged, now);
         record.catch_up(&stored.events, key, stored.charged, now)?;
         Ok(record)
@@ -197,6 +198,7 @@ mod tests {
             created_at: rec.created_at,
             events: rows,
             charged: Duration::ZERO,
+            claim_after: Duration::from_secs(60),
         };
         let back = GameRecord::restore(stored, key, at).unwrap();
         assert_eq!(back.game().moves(), rec.game().moves());
@@ -286,6 +288,7 @@ mod tests {
             created_at: rec.created_at,
             events,
             charged: Duration::ZERO,
+            claim_after: Duration::from_secs(60),
         };
         let tail: Vec<EventRow> = rows.split_off(3);
         let whole = {

@@ -16,13 +16,15 @@
 //!
 //! Files: here the record's state and what it reads out; `apply` (actions, the flag and
 //! abandonment), `clocks` (when the clocks start, the first-move timer, time given and an
-//! arbiter's changes), `takeback` (proposals, answers and the rewind), `catch_up` (the one way
-//! back from stored events: a record restored is a new record caught up on them), `answered`
-//! (the ring of answered move requests).
+//! arbiter's changes), `takeback` (proposals, answers and the rewind), `claim` (the claim of
+//! a game whose side to move left), `catch_up` (the one way back from stored events: a record
+//! restored is a new record caught up on them), `answered` (the ring of answered move
+//! requests).
 
 mod answered;
 mod apply;
 mod catch_up;
+mod claim;
 mod clocks;
 mod takeback;
 
@@ -60,6 +62,8 @@ pub struct Stored {
     /// Time the side to move had used since the last event when the server was last known to
     /// be running (it is charged; the downtime after it is not).
     pub charged: Duration,
+    /// The game's grace period before a claim (see `presence`).
+    pub claim_after: Duration,
 }
 
 /// One game's state.
@@ -102,6 +106,8 @@ pub struct GameRecord {
     /// A game with no move for this long is abandoned (see [`GameRecord::expire`]); `None`:
     /// never.
     abandon_after: Option<Duration>,
+    /// How long the side to move must be gone before its opponent may claim the game.
+    claim_after: Duration,
 }
 
 impl GameRecord {
@@ -120,6 +126,7 @@ impl GameRecord {
             from_epoch_ms(epoch_ms(now.wall)),
             now,
         )
+        .claimable_after(new.claim_after)
     }
 
     /// A game with no events yet, created at `created_at`, its clock started as `start_rules`
@@ -150,6 +157,7 @@ impl GameRecord {
             last_move_at: now.mono,
             idle_before: Duration::ZERO,
             abandon_after: None,
+            claim_after: super::presence::default_claim_after(time_control),
         };
         record.arm_first_move(start_rules.waiting_from(created_at), now);
         record
@@ -343,6 +351,8 @@ impl GameRecord {
             takeback_offer: self.takeback_offer,
             last_seq: self.last_seq(),
             created_at: self.created_at,
+            claim_after: self.claim_after,
+            turn_began: self.turn_began(now),
         }
     }
 

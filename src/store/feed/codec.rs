@@ -73,6 +73,7 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
         ("b", g.players.black.clone()),
         ("dr", draw_rule_code(g.draw_rule).to_owned()),
         ("ca", epoch_ms(g.created_at).to_string()),
+        ("cl", g.claim_after.as_millis().to_string()),
     ];
     if let Some(id) = g.players.ids.white() {
         f.push(("wi", id.to_string()));
@@ -334,6 +335,11 @@ fn header(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
             other => return Err(format!("feed event: draw rule {other:?}")),
         },
         created_at: from_epoch_ms(number(map, "ca")?),
+        // Absent from the events of earlier versions: their games have the default.
+        claim_after: match map.get("cl") {
+            Some(_) => Duration::from_millis(number(map, "cl")?),
+            None => crate::game::presence::default_claim_after(time_control),
+        },
     })
 }
 
@@ -384,6 +390,7 @@ mod tests {
             },
             draw_rule: DrawRule::Automatic,
             created_at: from_epoch_ms(1_767_225_600_000),
+            claim_after: Duration::from_secs(45),
         })
     }
 

@@ -275,6 +275,7 @@ mod tests {
             start_rules: crate::game::StartRules::default(),
             draw_rule: DrawRule::Claim,
             created_at: at,
+            claim_after: std::time::Duration::from_secs(120),
         })
     }
 

@@ -29,6 +29,7 @@ struct Asked<'a> {
     labels: &'a Labels,
     seat_tokens: ByColor<bool>,
     takebacks: TakebackPolicy,
+    claim_after: std::time::Duration,
 }
 
 impl Inner {
@@ -45,6 +46,7 @@ impl Inner {
             labels: &header.labels,
             seat_tokens: ByColor::new_with(|c| record.seats().digest(c).is_some()),
             takebacks: record.takebacks(),
+            claim_after: header.claim_after,
         });
         self.creations
             .lock()
@@ -80,6 +82,7 @@ impl Inner {
             labels: &new.labels,
             seat_tokens: new.seat_tokens,
             takebacks: new.takebacks,
+            claim_after: new.claim_after,
         });
         let mut creations = self
             .creations
@@ -124,6 +127,7 @@ impl Inner {
             asked.labels,
             asked.seat_tokens,
             asked.takebacks,
+            asked.claim_after,
         ))
     }
 

@@ -71,6 +71,8 @@ use crate::store::journal::{Change, Journal};
 pub struct MemoryStore {
     inner: Arc<Inner>,
     timer: JoinHandle<()>,
+    /// Whose seats watch which game, in this process.
+    presence: Arc<crate::store::Presence>,
 }
 
 impl MemoryStore {
@@ -113,7 +115,11 @@ impl MemoryStore {
                 None => tasks::flag_timer(deadlines, weak).await,
             }
         });
-        MemoryStore { inner, timer }
+        MemoryStore {
+            inner,
+            timer,
+            presence: crate::store::Presence::new(),
+        }
     }
 
     /// The key a request id is remembered by (keyed with this process's secret).
@@ -366,6 +372,17 @@ impl GameStore for MemoryStore {
     fn revocations(&self) -> watch::Receiver<u64> {
         self.inner.tokens.revocations()
     }
+
+    fn presence(&self) -> &Arc<crate::store::Presence> {
+        &self.presence
+    }
+
+    async fn read_presence(
+        &self,
+        id: GameId,
+    ) -> Result<chessd_rules::ByColor<crate::game::SeatPresence>, ServiceError> {
+        Ok(self.presence.read(id))
+    }
 }
 
 /// The feed of a store with `limits`, numbered after `last` (0 for a new one).
@@ -424,6 +441,7 @@ mod tests {
             labels: Labels::default(),
             takebacks: crate::game::TakebackPolicy::Off,
             seat_tokens: chessd_rules::ByColor::new(true, true),
+            claim_after: std::time::Duration::from_secs(120),
         }
     }
 

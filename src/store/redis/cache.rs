@@ -142,6 +142,7 @@ fn rebuild(
         created_at: h.created_at,
         events: rows,
         charged,
+        claim_after: h.claim_after,
     };
     let mut record =
         GameRecord::restore(stored, keys::request_key, now)?.abandoned_after(abandon_after);

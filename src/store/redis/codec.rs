@@ -92,6 +92,11 @@ pub fn fingerprint(meta: &Meta) -> String {
     if meta.takebacks != TakebackPolicy::Off {
         parts.push(takebacks_code(meta.takebacks).as_bytes().to_vec());
     }
+    // Hashed only when it is not the default, so a game that could not choose keeps the
+    // fingerprint it always had.
+    if h.claim_after != crate::game::presence::default_claim_after(h.time_control) {
+        parts.push(format!("claim_after={}", h.claim_after.as_millis()).into_bytes());
+    }
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     hex(&sha256("chessd create fingerprint", &parts))
 }
@@ -202,6 +207,7 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
                 .unwrap_or_default(),
         ),
     ];
+    fields.push(("claim_after_ms", h.claim_after.as_millis().to_string()));
     if let Some(tc) = h.time_control {
         fields.push(("initial_ms", tc.initial.as_millis().to_string()));
         fields.push(("increment_ms", tc.increment.as_millis().to_string()));
@@ -311,6 +317,12 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
             start_rules,
             draw_rule,
             created_at: from_epoch_ms(number("created_ms")?),
+            // A game of an earlier version has none: it has the default.
+            claim_after: if map.contains_key("claim_after_ms") {
+                Duration::from_millis(number("claim_after_ms")?)
+            } else {
+                crate::game::presence::default_claim_after(time_control)
+            },
         }),
         seats: Seats::new(ByColor::new(
             digest("white_digest")?,
@@ -679,6 +691,7 @@ mod tests {
                 start_rules: StartRules::default(),
                 draw_rule: DrawRule::Claim,
                 created_at: from_epoch_ms(1),
+                claim_after: Duration::from_secs(7),
             }),
             seats: Seats::of(&tokens.map(Some)),
             takebacks: TakebackPolicy::OnRequest,

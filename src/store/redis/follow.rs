@@ -215,7 +215,13 @@ pub async fn listen(inner: Weak<Inner>) {
         };
         let ids: Vec<GameId> = strong.hub.followed().keys().copied().collect();
         let mut subscribed = sink
-            .subscribe(&[keys::FEED_CHANNEL, keys::REVOKED_CHANNEL][..])
+            .subscribe(
+                &[
+                    keys::FEED_CHANNEL,
+                    keys::REVOKED_CHANNEL,
+                    keys::PRESENCE_CHANNEL,
+                ][..],
+            )
             .await
             .is_ok();
         for id in ids {
@@ -250,6 +256,12 @@ pub async fn listen(inner: Weak<Inner>) {
                     match message.get_channel_name() {
                         keys::FEED_CHANNEL => strong.feed_follow.nudge.notify_one(),
                         keys::REVOKED_CHANNEL => strong.revoked.send_modify(|n| *n += 1),
+                        keys::PRESENCE_CHANNEL => {
+                            let game = message.get_payload::<String>().ok().and_then(|g| g.parse().ok());
+                            if let Some(id) = game.filter(|id| strong.presence.followed().contains(id)) {
+                                tokio::spawn(async move { strong.refresh_presence(id).await });
+                            }
+                        }
                         name => {
                             if let Some(id) = keys::game_of_channel(name) {
                                 strong.hub.kick_game(&strong, id);

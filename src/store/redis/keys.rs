@@ -127,6 +127,24 @@ pub const FEED_CHANNEL: &str = "chessd:feed";
 /// at once.
 pub const REVOKED_CHANNEL: &str = "chessd:revoked";
 
+/// The channel a seat's presence change is announced on (the payload is the game id), so
+/// every replica's watchers of the game hear it (see `presence`).
+pub const PRESENCE_CHANNEL: &str = "chessd:presence";
+
+/// The game's presence leases: a sorted set of `<w|b>:<replica>` members scored by the Unix
+/// milliseconds their lease ends, in the game's bucket slot.
+#[must_use]
+pub fn presence_key(id: GameId) -> String {
+    bucket_key(bucket_of(id), &format!("presence:{id}"))
+}
+
+/// When each seat of the game was last seen connected (`w`, `b`) and last connected
+/// (`w_since`, `b_since`), in Unix milliseconds: a hash beside the leases.
+#[must_use]
+pub fn seen_key(id: GameId) -> String {
+    bucket_key(bucket_of(id), &format!("seen:{id}"))
+}
+
 /// A player token, by its id: a hash of its digest and its player. Its own slot: a token is
 /// looked up by its id alone.
 #[must_use]

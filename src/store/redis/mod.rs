@@ -65,6 +65,7 @@ mod follow;
 mod hub;
 mod keys;
 mod list;
+mod presence;
 mod scripts;
 mod state;
 mod sweep;
@@ -91,6 +92,7 @@ use crate::store::config::{FEED_LIVE_BUFFER, StoreLimits};
 use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
+use crate::store::presence::Presence;
 
 /// Checks that `text` is a Redis URL this build can use, or several comma-separated (a
 /// cluster's seeds; whether several are allowed depends on `--redis-cluster`, checked at open).
@@ -122,6 +124,13 @@ impl RedisStore {
             .map(|u| Client::open(u.as_str()).map_err(|e| format!("invalid redis url: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
         let (ready_tx, ready) = watch::channel(false);
+        let presence = Presence::new();
+        let (presence_tx, presence_rx) = tokio::sync::mpsc::unbounded_channel();
+        presence.forward_to(presence_tx);
+        let replica = format!(
+            "{:016x}",
+            getrandom::u64().map_err(|e| format!("no randomness: {e}"))?
+        );
         let inner = Arc::new(Inner {
             conn,
             limits,
@@ -132,6 +141,8 @@ impl RedisStore {
             revoked: watch::channel(0).0,
             ready: ready_tx,
             old_layout: AtomicBool::new(false),
+            presence,
+            replica,
         });
         let tasks = vec![
             tokio::spawn(sweep::probe(Arc::downgrade(&inner))),
@@ -139,6 +150,7 @@ impl RedisStore {
             tokio::spawn(sweep::flags(Arc::downgrade(&inner))),
             tokio::spawn(sweep::finished(Arc::downgrade(&inner))),
             tokio::spawn(feed_follow::follow(Arc::downgrade(&inner))),
+            tokio::spawn(presence::run(Arc::downgrade(&inner), presence_rx)),
         ];
         tracing::info!(url = %redact(url), cluster, "redis store open");
         Ok(RedisStore {
@@ -289,6 +301,18 @@ impl GameStore for RedisStore {
 
     fn revocations(&self) -> watch::Receiver<u64> {
         self.inner.revoked.subscribe()
+    }
+
+    fn presence(&self) -> &Arc<Presence> {
+        &self.inner.presence
+    }
+
+    async fn read_presence(
+        &self,
+        id: GameId,
+    ) -> Result<chessd_rules::ByColor<crate::game::SeatPresence>, ServiceError> {
+        self.inner.usable()?;
+        self.inner.read_presence(id).await
     }
 }
 

@@ -46,6 +46,10 @@ pub struct Inner {
     pub creations: Mutex<VecDeque<Remembered>>,
     /// Whether Redis answered the last probe (the health service follows it).
     pub ready: watch::Sender<bool>,
+    /// This replica's seats' streams, and what it heard of other replicas' (see `presence`).
+    pub presence: std::sync::Arc<crate::store::presence::Presence>,
+    /// Names this replica's presence leases (random, new at each start).
+    pub replica: String,
     /// The last probe that reached Redis found keys of the layout before buckets: every call
     /// is refused until they are gone, so games this version cannot see never look lost.
     pub old_layout: AtomicBool,

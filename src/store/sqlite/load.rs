@@ -135,7 +135,7 @@ pub fn load(
             "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
                     white_digest, black_digest, created_at_ms, request_id, labels,
                     white_player_id, black_player_id, black_initial_ms, black_increment_ms,
-                    clock_start, first_move_timeout_ms, takebacks
+                    clock_start, first_move_timeout_ms, takebacks, claim_after_ms
              FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
         )?;
         let mut events = tx.prepare(
@@ -214,6 +214,10 @@ pub fn load(
                 1 => TakebackPolicy::OnRequest,
                 other => return Err(bad(format!("takebacks {other}"))),
             };
+            let claim_after = match row.get::<_, Option<i64>>(20)? {
+                Some(ms) => Duration::from_millis(ms.max(0) as u64),
+                None => crate::game::presence::default_claim_after(time_control),
+            };
 
             let mut line = Line::from_start(start);
             let mut stored_events = Vec::new();
@@ -238,6 +242,7 @@ pub fn load(
                 created_at: from_epoch_ms(created_at_ms),
                 events: stored_events,
                 charged,
+                claim_after,
             };
             let header = Arc::new(GameHeader {
                 id,
@@ -248,6 +253,7 @@ pub fn load(
                 start_rules,
                 draw_rule,
                 created_at: from_epoch_ms(created_at_ms),
+                claim_after,
             });
             let record =
                 GameRecord::restore(stored, |rid| memory.request_key(rid), now).map_err(bad)?;

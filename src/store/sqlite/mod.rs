@@ -231,4 +231,15 @@ impl GameStore for SqliteStore {
     fn revocations(&self) -> watch::Receiver<u64> {
         self.memory.revocations()
     }
+
+    fn presence(&self) -> &std::sync::Arc<crate::store::Presence> {
+        self.memory.presence()
+    }
+
+    async fn read_presence(
+        &self,
+        id: GameId,
+    ) -> Result<chessd_rules::ByColor<crate::game::SeatPresence>, ServiceError> {
+        self.memory.read_presence(id).await
+    }
 }

@@ -1,7 +1,8 @@
 //! The database file: its schema (and the kinds events are stored as), opening it locked and
 //! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), from
 //! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), and from 3 to 4 (the
-//! clocks' start rules, per-side times, clock changes, takebacks).
+//! clocks' start rules, per-side times, clock changes, takebacks, the grace period before a
+//! claim).
 
 use std::path::Path;
 use std::time::Duration;
@@ -28,7 +29,9 @@ pub const DB_FILE: &str = "chessd.db";
 ///   (`game::ClockStart`'s text; empty: on creation), `first_move_timeout_ms` (NULL: no
 ///   first-move timer), `takebacks` (0 off, 1 on request), `events.clock_change`
 ///   (`game::ClockChange`'s text, on [`KIND_CLOCK_CHANGED`] rows) and `events.plies` (a
-///   takeback's count).
+///   takeback's count), `games.claim_after_ms` (the grace period before ClaimVictory;
+///   NULL, in games of earlier files: the default of the game's time control).
+
 pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
@@ -58,7 +61,8 @@ CREATE TABLE games (
     black_increment_ms INTEGER,
     clock_start TEXT NOT NULL DEFAULT '',
     first_move_timeout_ms INTEGER,
-    takebacks INTEGER NOT NULL DEFAULT 0
+    takebacks INTEGER NOT NULL DEFAULT 0,
+    claim_after_ms INTEGER
 ) WITHOUT ROWID;
 CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
 CREATE TABLE events (
@@ -222,6 +226,7 @@ pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
          ALTER TABLE events ADD COLUMN clock_change TEXT;
          ALTER TABLE games ADD COLUMN takebacks INTEGER NOT NULL DEFAULT 0;
          ALTER TABLE events ADD COLUMN plies INTEGER;
+         ALTER TABLE games ADD COLUMN claim_after_ms INTEGER;
          PRAGMA user_version = 4;
          COMMIT;",
     )
@@ -234,7 +239,7 @@ pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
             to: 4,
         }
     })?;
-    tracing::info!(path = %path.display(), "database migrated to schema 4: clock start rules, per-side times, clock changes, takebacks");
+    tracing::info!(path = %path.display(), "database migrated to schema 4: clock start rules, per-side times, clock changes, takebacks, claim grace periods");
     Ok(())
 }
 

@@ -227,9 +227,9 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
         "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
              draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
              white_player_id, black_player_id, black_initial_ms, black_increment_ms,
-             clock_start, first_move_timeout_ms, takebacks)
+             clock_start, first_move_timeout_ms, takebacks, claim_after_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19, ?20)",
+             ?18, ?19, ?20, ?21)",
     )?
     .execute(params![
         h.id.to_string(),
@@ -258,6 +258,7 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
             TakebackPolicy::Off => 0,
             TakebackPolicy::OnRequest => 1,
         },
+        ms(h.claim_after),
     ])?;
     Ok(())
 }

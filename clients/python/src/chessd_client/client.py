@@ -201,6 +201,7 @@ class Client:
         clock_start: ClockStart = ClockStart.UNSPECIFIED,
         clock_start_at: Optional[datetime] = None,
         first_move_timeout: Optional[timedelta] = None,
+        claim_after: Optional[timedelta] = None,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
@@ -218,6 +219,9 @@ class Client:
         (``issue_player_token``) then acts for it; such a seat gets no seat token (its
         ``Seat.token`` is empty) unless ``bound_seat_tokens`` asks for one. ``takebacks``
         lets a seat propose a takeback that the opponent may accept (off by default).
+
+        ``claim_after`` (1 second to 24 hours; default from the time control) is how long the
+        side to move must be gone before its opponent may ``Seat.claim_victory``.
 
         Retried safely: the request always carries a ``request_id`` (random unless given), and
         the server answers a repeat with the same game and tokens.
@@ -237,6 +241,8 @@ class Client:
         )
         if chess960_start is not None:
             request.chess960_start = chess960_start
+        if claim_after is not None:
+            request.claim_after.CopyFrom(_duration(claim_after))
         if initial is not None:
             request.time_control.initial.CopyFrom(_duration(initial))
             request.time_control.increment.CopyFrom(_duration(increment))
@@ -570,6 +576,11 @@ class Seat:
     def respond_to_takeback(self, accept: bool) -> pb.Game:
         request = pb.RespondToTakebackRequest(game_id=self.game_id, accept=accept)
         return self._act(self.client.stub.RespondToTakeback, request).game
+
+    def claim_victory(self, draw: bool = False) -> pb.Game:
+        """Ends the game the opponent (to move) left: the win, or with ``draw`` a draw."""
+        request = pb.ClaimVictoryRequest(game_id=self.game_id, draw=draw)
+        return self._act(self.client.stub.ClaimVictory, request).game
 
     def get_game(self) -> pb.Game:
         return self.client.get_game(self.game_id, token=self.token)
