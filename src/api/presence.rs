@@ -41,8 +41,17 @@ impl ClaimClock {
                 self.turn = Some(!played.color);
                 self.turn_began = event.at;
             }
+            // The side to move after a takeback starts its turn again.
+            EventKind::MovesTakenBack { position, .. } => {
+                self.turn = Some(position.turn());
+                self.turn_began = event.at;
+            }
             EventKind::GameOver { .. } => self.turn = None,
-            EventKind::DrawOffered { .. } | EventKind::DrawDeclined { .. } => {}
+            EventKind::DrawOffered { .. }
+            | EventKind::DrawDeclined { .. }
+            | EventKind::ClockChanged { .. }
+            | EventKind::TakebackProposed { .. }
+            | EventKind::TakebackDeclined { .. } => {}
         }
         self.turn != before
     }

@@ -101,6 +101,8 @@ mod tests {
         Some(TimeControl {
             initial: Duration::from_secs(initial),
             increment: Duration::from_secs(increment),
+            black_initial: None,
+            black_increment: None,
         })
     }
 

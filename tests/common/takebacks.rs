@@ -50,7 +50,8 @@ impl Follower {
                 *self = Follower::of_game(g);
                 return;
             }
-            Some(Event::Heartbeat(_)) | None => return,
+            // Presence rides between numbered events, with the last one's seq.
+            Some(Event::Heartbeat(_) | Event::PlayerPresence(_)) | None => return,
             _ => {}
         }
         assert_eq!(
@@ -101,7 +102,8 @@ impl Follower {
                 self.draw_offer = none;
                 self.takeback_offer = none;
             }
-            Some(Event::Snapshot(_) | Event::Heartbeat(_)) | None => {}
+            Some(Event::ClockChanged(_)) => {}
+            Some(Event::Snapshot(_) | Event::Heartbeat(_) | Event::PlayerPresence(_)) | None => {}
         }
     }
 

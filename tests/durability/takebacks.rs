@@ -25,6 +25,7 @@ async fn takebacks_survive_restarts() {
                     nanos: 0,
                 }),
                 increment: None,
+                ..Default::default()
             }),
             ..support::chess("a", "b")
         },

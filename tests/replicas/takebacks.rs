@@ -28,6 +28,7 @@ async fn takebacks_cross_replicas_and_stale_copies() {
                     nanos: 0,
                 }),
                 increment: None,
+                ..Default::default()
             }),
             takebacks: pb::TakebackPolicy::OnRequest as i32,
             ..Default::default()

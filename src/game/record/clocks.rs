@@ -369,6 +369,8 @@ mod tests {
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
             start_rules: rules,
+            takebacks: crate::game::TakebackPolicy::Off,
+            claim_after: Duration::from_secs(60),
             seats: Seats::of(&tokens.map(Some)),
             created_at: rec.created_at,
             events: rows,

@@ -166,6 +166,8 @@ mod tests {
         TimeControl {
             initial: Duration::from_secs(60),
             increment: Duration::from_secs(2),
+            black_initial: None,
+            black_increment: None,
         }
     }
 
@@ -444,7 +446,9 @@ mod tests {
             start: *rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(timed()),
+            start_rules: crate::game::StartRules::default(),
             takebacks: TakebackPolicy::OnRequest,
+            claim_after: Duration::from_secs(60),
             seats,
             created_at: rec.created_at,
             events,
