@@ -1,15 +1,21 @@
-// The player's buttons besides moves: abort, draw offers and answers, draw claims, resign.
-// Each is a row of `ACTIONS` saying when it applies; the bar shows exactly the rows that apply
-// to the game as the stream last showed it. The controls issue 18 adds next slot in as rows:
-// propose a takeback (when the game's takeback policy allows it) and accept or decline the
-// opponent's, and claim victory (or a draw) when the opponent has been gone long enough, once
-// the API has ProposeTakeback, RespondToTakeback, PlayerPresence and ClaimVictory.
+// The player's buttons besides moves: abort, draw offers and answers, draw claims, takeback
+// proposals and answers, time given to the opponent, the claim of a game the opponent left,
+// resign. Each is a row of `ACTIONS` saying when it applies; the bar shows exactly the rows
+// that apply to the game as the stream last showed it (the server decides; a refusal is said
+// in words).
 
 import { h } from "./dom.js";
-import { Color, DrawClaim, GameStatus } from "./gen/chessd/v1/chessd_pb.js";
+import { Color, DrawClaim, GameStatus, TakebackPolicy } from "./gen/chessd/v1/chessd_pb.js";
 import { refusal, refusalText } from "./refusal.js";
 import type { Seat } from "./seat.js";
-import { type GameState, claimableDraws, plyOf, turnOf } from "./state.js";
+import {
+  type GameState,
+  claimableDraws,
+  moverOf,
+  plyOf,
+  presenceOf,
+  turnOf,
+} from "./state.js";
 import { opponent } from "./text.js";
 
 /** What an action's rule looks at. */
@@ -17,6 +23,8 @@ export interface ActionView {
   state: GameState;
   /** The seat's side. */
   color: Color;
+  /** The server's time now, ms since the epoch. */
+  serverNow: number;
 }
 
 interface Action {
@@ -33,6 +41,20 @@ interface Action {
 const ongoing = (v: ActionView) => v.state.status === GameStatus.ONGOING;
 const claimable = (v: ActionView, claim: DrawClaim) =>
   ongoing(v) && turnOf(v.state) === v.color && claimableDraws(v.state).includes(claim);
+
+/** Whether the seat has a move of its own on the board (what a takeback takes back). */
+const hasMoved = (v: ActionView) => {
+  const n = plyOf(v.state);
+  return n >= 2 || (n === 1 && moverOf(v.state, 1) === v.color);
+};
+const takebacks = (v: ActionView) =>
+  ongoing(v) && v.state.takebacks === TakebackPolicy.ON_REQUEST;
+/** The opponent is gone and to move, and its grace period is over. */
+const claimableWin = (v: ActionView) => {
+  if (!ongoing(v) || turnOf(v.state) !== opponent(v.color)) return false;
+  const p = presenceOf(v.state, opponent(v.color));
+  return !!p && !p.connected && p.claimAt !== null && v.serverNow >= p.claimAt;
+};
 
 const ACTIONS: Action[] = [
   {
@@ -76,6 +98,49 @@ const ACTIONS: Action[] = [
     label: "Claim draw: fifty-move rule",
     applies: (v) => claimable(v, DrawClaim.FIFTY_MOVES),
     run: (seat, signal) => seat.claimDraw(DrawClaim.FIFTY_MOVES, signal),
+    done: "Draw claimed.",
+  },
+  {
+    id: "propose-takeback",
+    label: "Propose takeback",
+    applies: (v) => takebacks(v) && v.state.takebackOffer === Color.UNSPECIFIED && hasMoved(v),
+    run: (seat, signal) => seat.proposeTakeback(signal),
+    done: "Takeback proposed.",
+  },
+  {
+    id: "accept-takeback",
+    label: "Accept takeback",
+    applies: (v) => takebacks(v) && v.state.takebackOffer === opponent(v.color),
+    run: (seat, signal) => seat.respondToTakeback(true, signal),
+    done: "Takeback accepted.",
+  },
+  {
+    id: "decline-takeback",
+    label: "Decline takeback",
+    applies: (v) => takebacks(v) && v.state.takebackOffer === opponent(v.color),
+    run: (seat, signal) => seat.respondToTakeback(false, signal),
+    done: "Takeback declined.",
+  },
+  {
+    id: "add-time",
+    label: "Give 15 seconds",
+    applies: (v) => ongoing(v) && v.state.clocks !== null,
+    run: (seat, signal) => seat.addTime(signal),
+    done: "15 seconds given.",
+  },
+  {
+    id: "claim-victory",
+    label: "Claim victory",
+    confirm: { question: "Your opponent left. End the game as a win?", yes: "Yes, claim the win" },
+    applies: claimableWin,
+    run: (seat, signal) => seat.claimVictory(false, signal),
+    done: "Victory claimed.",
+  },
+  {
+    id: "claim-abandoned-draw",
+    label: "Call it a draw",
+    applies: claimableWin,
+    run: (seat, signal) => seat.claimVictory(true, signal),
     done: "Draw claimed.",
   },
   {

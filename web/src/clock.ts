@@ -1,10 +1,11 @@
-// One clock strip beside the board: the side's player (and "(you)" for the seat's own), the
-// checks it has given in Three-check, and its time left, counting down while it is to move.
+// One clock strip beside the board: the side's player (and "(you)" for the seat's own), whether
+// the player is connected (as the server tells: a seat watching its game), the checks it has
+// given in Three-check, and its time left, counting down while it is to move.
 
 import { CHECKS_TO_WIN } from "./chess.js";
 import { h } from "./dom.js";
 import { Color } from "./gen/chessd/v1/chessd_pb.js";
-import type { ClockState } from "./state.js";
+import type { ClockState, PresenceState } from "./state.js";
 import { colorName, formatClock } from "./text.js";
 
 export interface ClockView {
@@ -17,6 +18,16 @@ export interface ClockView {
   serverNow: number;
   /** Three-check: the checks this side has still to give, in the position shown; else null. */
   checksLeft: number | null;
+  /** The player's presence (null: the server has said nothing, e.g. a finished game). */
+  presence: PresenceState | null;
+}
+
+/** "online", "away" or "away · can be claimed in 0:12" (the last for the claim's countdown). */
+export function presenceText(p: PresenceState, serverNow: number): string {
+  if (p.connected) return "online";
+  if (p.claimAt !== null && p.claimAt > serverNow)
+    return `away · can be claimed in ${formatClock(p.claimAt - serverNow).replace(/\.\d$/, "")}`;
+  return p.claimAt !== null ? "away · can be claimed" : "away";
 }
 
 /** The time `side` has left at `serverNow`. */
@@ -47,7 +58,7 @@ export function renderClock(node: HTMLElement, v: ClockView): void {
   node.classList.toggle("running", !!c && c.running === v.side);
   const checks = h("span", { class: "checks", "data-checks": white ? "white" : "black" });
   if (v.checksLeft !== null) renderChecks(checks, white, v.checksLeft);
-  // Where a player's presence (issue 18) will show, beside the name.
+  const p = v.presence;
   node.replaceChildren(
     h(
       "span",
@@ -55,6 +66,13 @@ export function renderClock(node: HTMLElement, v: ClockView): void {
       h("span", { class: `swatch ${white ? "white" : "black"}` }),
       v.name || colorName(v.side),
       v.you ? h("span", { class: "you" }, " (you)") : "",
+      p
+        ? h(
+            "span",
+            { class: "presence", "data-presence": p.connected ? "connected" : "gone" },
+            ` ${presenceText(p, v.serverNow)}`,
+          )
+        : "",
     ),
     v.checksLeft !== null ? checks : "",
     h(

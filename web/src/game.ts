@@ -33,10 +33,12 @@ import {
   current,
   missingPositions,
   plyOf,
+  presenceOf,
   tsMs,
   turnOf,
+  updateFromGame,
 } from "./state.js";
-import { colorName, gameTitle, outcomeText, seatText } from "./text.js";
+import { colorName, formatClock, gameTitle, outcomeText, seatText } from "./text.js";
 import { type Connection, follow } from "./watch.js";
 
 /** The connection line and its `data-state` (the stylesheet colours "Reconnecting…"). */
@@ -100,6 +102,7 @@ export async function showGame(
   const view = gameLayout(main, id, bar?.element ?? null, (where) => step(where));
   const { title, seatLine, boardBox, clockTop, clockBottom, pocketTop, pocketBottom } = view;
   const { boardNote, result, offer, conn, moves, announce, flip, moveText, moveForm } = view;
+  const { firstMove } = view;
 
   const plies = () => (state ? plyOf(state) : 0);
   const shown = () => (viewPly === null ? plies() : Math.min(viewPly, plies()));
@@ -276,8 +279,10 @@ export async function showGame(
     const asked = plies();
     try {
       const g = await seat.gameAtLeast(plies, signal);
-      if (g && state) state.legal = { ply: g.ply, moves: g.legalMoves };
-      else if (!signal.aborted) {
+      if (g && state) {
+        state.legal = { ply: g.ply, moves: g.legalMoves };
+        updateFromGame(state, g);
+      } else if (!signal.aborted) {
         legalFailedAt = asked;
         say("The server has not caught up with this game yet: reload the page to play on.");
       }
@@ -309,9 +314,20 @@ export async function showGame(
         clocks: s.clocks,
         serverNow: Date.now() + offset,
         checksLeft: left ? (white ? left.white : left.black) : null,
+        presence: s.status === GameStatus.ONGOING ? presenceOf(s, side) : null,
       });
     }
+    const deadline = s.status === GameStatus.ONGOING ? s.firstMoveDeadline : null;
+    firstMove.hidden = deadline === null;
+    if (deadline !== null) {
+      const left = formatClock(deadline - (Date.now() + offset)).replace(/\.\d$/, "");
+      firstMove.textContent = `${colorName(turnOf(s))} has ${left} to make a first move, or the game is aborted`;
+    }
   }
+
+  /** What the seat's buttons look at now. */
+  const actionView = (): ActionView | null =>
+    state && color !== null && seat ? { state, color, serverNow: Date.now() + offset } : null;
 
   /** The board's last drawing, to redraw only what changed (a drag survives other events). */
   let boardKey = "";
@@ -415,11 +431,12 @@ export async function showGame(
     offer.textContent =
       state.drawOffer !== Color.UNSPECIFIED
         ? `${colorName(state.drawOffer)} offers a draw`
-        : state.note;
+        : state.takebackOffer !== Color.UNSPECIFIED
+          ? `${colorName(state.takebackOffer)} proposes a takeback`
+          : state.note;
     conn.textContent = connection;
     conn.dataset.state = state.status === GameStatus.ONGOING ? connection : "over";
-    const view: ActionView | null = color !== null && seat ? { state, color } : null;
-    bar?.update(view);
+    bar?.update(actionView());
     moveForm.hidden = !(seat && color !== null && state.status === GameStatus.ONGOING);
 
     renderMoves(moves, state.sans, at, pending?.ply === plies() ? pending.move.san : null);
@@ -435,8 +452,9 @@ export async function showGame(
     if (!state || msg.event.case === "heartbeat") return;
     if (plyOf(state) !== before || msg.event.case === "snapshot") {
       input?.reset();
-      // The server has shown the ply the player's move was sent at: the move or another.
-      if (pending && plyOf(state) > pending.ply) pending = null;
+      // The server has shown the ply the player's move was sent at: the move or another (or
+      // took moves back from under it).
+      if (pending && (plyOf(state) > pending.ply || plyOf(state) < before)) pending = null;
     }
     if (next.announce) announce.textContent = next.announce;
     render();
@@ -470,8 +488,15 @@ export async function showGame(
   }
   render();
 
+  // Clocks, the first-move countdown and the presence strips count down; a claim becomes
+  // possible when a grace period ends (the bar redraws only when what applies changes).
   const ticker = setInterval(() => {
-    if (state?.clocks?.running) renderClocks();
+    const s = state;
+    if (!s) return;
+    const live = s.status === GameStatus.ONGOING;
+    const waiting = !!s.presence.white?.claimAt || !!s.presence.black?.claimAt;
+    if (s.clocks?.running || (live && (s.firstMoveDeadline !== null || waiting))) renderClocks();
+    if (live && waiting) bar?.update(actionView());
   }, 100);
   signal.addEventListener("abort", () => clearInterval(ticker));
 

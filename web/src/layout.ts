@@ -18,6 +18,8 @@ export interface GameLayout {
   boardNote: HTMLElement;
   result: HTMLElement;
   offer: HTMLElement;
+  /** The first-move timer's countdown, while it runs. */
+  firstMove: HTMLElement;
   conn: HTMLElement;
   moves: HTMLElement;
   announce: HTMLElement;
@@ -54,6 +56,7 @@ export function gameLayout(
     boardNote: h("p", { class: "board-note", id: "board-note", role: "status" }),
     result: h("p", { id: "result", class: "result", role: "status" }),
     offer: h("p", { id: "draw-offer", class: "offer", role: "status" }),
+    firstMove: h("p", { id: "first-move", class: "offer", role: "timer" }),
     conn: h("p", { id: "connection", class: "connection", role: "status" }),
     moves: h("ol", { id: "moves", class: "moves", "aria-label": "Moves" }),
     announce: h("p", { class: "visually-hidden", "aria-live": "polite" }),
@@ -89,7 +92,8 @@ export function gameLayout(
     nav("Latest move", "»", "last"),
     l.flip,
   );
-  const sideCol = h("div", { class: "side-col" }, l.seatLine, l.conn, l.result, l.offer);
+  const sideCol = h("div", { class: "side-col" }, l.seatLine, l.conn, l.result, l.offer, l.firstMove);
+  l.firstMove.hidden = true;
   if (actions) sideCol.append(actions, l.moveForm, l.playMessage);
   sideCol.append(l.moves, l.announce);
   main.append(

@@ -67,12 +67,26 @@ const SENTENCES: Record<string, (r: Refusal) => string> = {
   REQUEST_ID_REUSED: () =>
     "The server already answered a different move under this request: nothing was played.",
   NO_DRAW_OFFER: () => "There is no draw offer standing any more.",
-  WRONG_SEAT: () => "That answer belongs to your opponent: it is your own offer.",
+  WRONG_SEAT: () => "That answer belongs to your opponent: it is your own proposal.",
   DRAW_CLAIM_INVALID: (r) =>
     r.metadata.claim === "fifty moves"
       ? "No draw to claim: fewer than 50 moves by each side without a capture or a pawn move."
       : "No draw to claim: this position has not occurred three times with the same side to move, castling and en passant rights.",
   ABORT_NOT_ALLOWED: () => "Too late to abort: both sides have moved. You can resign instead.",
+  TAKEBACKS_OFF: () => "This game allows no takebacks.",
+  NOTHING_TO_TAKE_BACK: () => "You have no move to take back yet.",
+  TAKEBACK_PENDING: () => "Your opponent's takeback proposal stands: answer it first.",
+  NO_TAKEBACK_PROPOSAL: () => "There is no takeback proposal standing any more.",
+  GAME_UNTIMED: () => "This game has no clocks.",
+  CLAIM_ON_OWN_TURN: () => "It is your move: a win can be claimed only while the opponent is to move.",
+  OPPONENT_CONNECTED: () => "Your opponent is back: the game goes on.",
+  CLAIM_TOO_EARLY: (r) => {
+    const at = Number(r.metadata.claim_at_ms);
+    const s = Number.isFinite(at) ? Math.ceil((at - Date.now()) / 1000) : NaN;
+    return s > 0
+      ? `Too early to claim: your opponent has ${s} more seconds to come back.`
+      : "Too early to claim: your opponent may still come back.";
+  },
   TOKEN_INVALID: () => NOT_THIS_GAMES,
   TOKEN_MISSING: () => "The seat token did not reach the server: open the seat link again.",
   NOT_A_PLAYER: () =>

@@ -174,4 +174,20 @@ export class Seat {
   abort(signal: AbortSignal) {
     return client.abort({ gameId: this.gameId }, this.#options(signal, ATTEMPT_MS));
   }
+  /** Gives the opponent the server's default amount (15 seconds). */
+  addTime(signal: AbortSignal) {
+    return client.addTime({ gameId: this.gameId }, this.#options(signal, ATTEMPT_MS));
+  }
+  proposeTakeback(signal: AbortSignal) {
+    return client.proposeTakeback({ gameId: this.gameId }, this.#options(signal, ATTEMPT_MS));
+  }
+  respondToTakeback(accept: boolean, signal: AbortSignal) {
+    return client.respondToTakeback(
+      { gameId: this.gameId, accept },
+      this.#options(signal, ATTEMPT_MS),
+    );
+  }
+  claimVictory(draw: boolean, signal: AbortSignal) {
+    return client.claimVictory({ gameId: this.gameId, draw }, this.#options(signal, ATTEMPT_MS));
+  }
 }

@@ -3,14 +3,16 @@
 // server's FEN: the snapshot's start and current ones, each move event's, and those between,
 // which a snapshot lists only as moves, from a replay of the game's events (`addPositions`,
 // see history.ts). The views render it; the player's controls read the side to move, the legal
-// moves and the draws that may be claimed. A new event kind (takebacks, presence) is one more
-// case in `applyEvent`.
+// moves and the draws that may be claimed. The play controls ride on the same events: a
+// takeback proposed, declined or accepted (the moves after the new ply dropped), a clock
+// changed off the board, and each seat's presence (which comes between numbered events).
 
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 
 import { type Position, parseFen, sameStanding, sketch } from "./chess.js";
 import {
+  ClockChangeReason,
   type Clocks,
   Color,
   DrawClaim,
@@ -19,6 +21,8 @@ import {
   GameStatus,
   type MoveNotation,
   type Outcome,
+  type SeatPresence,
+  type TakebackPolicy,
   Termination,
   type Variant,
   type WatchGameResponse,
@@ -65,8 +69,30 @@ export interface GameState {
   /** From the snapshot or a later GetGame; null when none is known for any recent ply. */
   legal: LegalMoves | null;
   lastSeq: bigint;
+  /** Whether the seats may propose takebacks. */
+  takebacks: TakebackPolicy;
+  /** The side whose takeback proposal stands (UNSPECIFIED: none). */
+  takebackOffer: Color;
+  /** Each seat's presence as the server last told it (null: not told). */
+  presence: { white: PresenceState | null; black: PresenceState | null };
+  /**
+   * When the game is aborted unless the side to move makes its first move (server ms), from
+   * the snapshot or a later GetGame; null when no first-move timer runs or none is known.
+   */
+  firstMoveDeadline: number | null;
   /** The last event worth a line under the board ("Black declined the draw"). */
   note: string;
+}
+
+/** A seat's presence (SeatPresence), times in server ms. */
+export interface PresenceState {
+  connected: boolean;
+  /** Since when connected, or gone; null when not seen since the server started. */
+  since: number | null;
+  /** When the opponent may claim the game (set while this seat is gone and to move). */
+  claimAt: number | null;
+  /** The game's grace period, ms. */
+  claimAfterMs: number;
 }
 
 /** Why a stream must start again from a snapshot. */
@@ -88,6 +114,32 @@ function clockState(c: Clocks | undefined): ClockState | null {
     running: c.running,
     readAt: tsMs(c.readAt),
   };
+}
+
+function presenceState(p: SeatPresence | undefined): PresenceState | null {
+  if (!p) return null;
+  return {
+    connected: p.connected,
+    since: p.since ? tsMs(p.since) : null,
+    claimAt: p.claimAt ? tsMs(p.claimAt) : null,
+    claimAfterMs: durationMs(p.claimAfter),
+  };
+}
+
+/** The presence of `side` in `s`. */
+export function presenceOf(s: GameState, side: Color): PresenceState | null {
+  return side === Color.WHITE ? s.presence.white : s.presence.black;
+}
+
+/** The side that moved to reach ply `ply` (1 or more), from the start position's side to move. */
+export function moverOf(s: GameState, ply: number): Color {
+  const first = (s.positions[0] ?? parseFen(s.startFen)).whiteToMove ? Color.WHITE : Color.BLACK;
+  return ply % 2 === 1 ? first : first === Color.WHITE ? Color.BLACK : Color.WHITE;
+}
+
+/** Takes in what a GetGame says that the stream does not: the first-move deadline. */
+export function updateFromGame(s: GameState, g: Game): void {
+  if (g.ply === plyOf(s)) s.firstMoveDeadline = g.firstMoveDeadline ? tsMs(g.firstMoveDeadline) : null;
 }
 
 export function fromSnapshot(g: Game, seq: bigint): GameState {
@@ -121,6 +173,10 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     drawRule: g.drawRule,
     legal: { ply: g.ply, moves: g.legalMoves },
     lastSeq: seq,
+    takebacks: g.takebacks,
+    takebackOffer: g.takebackOffer,
+    presence: { white: presenceState(g.whitePresence), black: presenceState(g.blackPresence) },
+    firstMoveDeadline: g.firstMoveDeadline ? tsMs(g.firstMoveDeadline) : null,
     note: "",
   };
 }
@@ -184,6 +240,15 @@ export function claimableDraws(s: GameState): DrawClaim[] {
   return claims;
 }
 
+/**
+ * `side` has the turn from `at` (server ms): if it is gone, the opponent's claim cannot come
+ * before the game's grace period has passed from then (as the server counts it).
+ */
+function handTurn(s: GameState, side: Color, at: number): void {
+  const p = presenceOf(s, side);
+  if (p && !p.connected) p.claimAt = Math.max(p.claimAt ?? 0, at + p.claimAfterMs);
+}
+
 /** The clocks frozen at `at` (server ms): the game ended then. */
 function frozen(c: ClockState, at: number): ClockState {
   const left = (color: Color) => {
@@ -211,6 +276,13 @@ export function applyEvent(
   if (ev.case === "heartbeat" || ev.case === undefined) return { state, announce: null };
   if (ev.case === "snapshot") return { state: fromSnapshot(ev.value, msg.seq), announce: null };
   if (!state) throw new Resync("an event before the snapshot");
+  // Presence is not game history: it comes between numbered events, with the last one's seq.
+  if (ev.case === "playerPresence") {
+    const p = presenceState(ev.value.presence);
+    if (ev.value.seat === Color.WHITE) state.presence.white = p;
+    else if (ev.value.seat === Color.BLACK) state.presence.black = p;
+    return { state, announce: null };
+  }
   // A replay after a reconnect may repeat what we have: sequence numbers make it exact.
   if (msg.seq <= state.lastSeq) return { state, announce: null };
   if (msg.seq !== state.lastSeq + 1n) throw new Resync(`gap: ${state.lastSeq} → ${msg.seq}`);
@@ -226,8 +298,54 @@ export function applyEvent(
       state.fen = ev.value.fen;
       state.clocks = clockState(ev.value.clocks);
       state.drawOffer = ev.value.drawOffer;
+      state.takebackOffer = Color.UNSPECIFIED;
+      // The first-move timer of the side to move now, if any, is in the next GetGame.
+      state.firstMoveDeadline = null;
+      handTurn(state, m.color === Color.WHITE ? Color.BLACK : Color.WHITE, tsMs(msg.serverTime));
       state.note = "";
       announce = moveLabel(m.ply, m.san);
+      break;
+    }
+    case "takebackProposed":
+      state.takebackOffer = ev.value.by;
+      state.note = `${colorName(ev.value.by)} proposes a takeback`;
+      announce = state.note;
+      break;
+    case "takebackDeclined":
+      state.takebackOffer = Color.UNSPECIFIED;
+      state.note = `${colorName(ev.value.by)} declined the takeback`;
+      announce = state.note;
+      break;
+    case "movesTakenBack": {
+      const ply = ev.value.ply;
+      if (ply > plyOf(state)) throw new Resync("a takeback forward");
+      state.sans.length = ply;
+      state.ucis.length = ply;
+      state.positions.length = ply + 1;
+      for (const p of state.sketched) if (p > ply) state.sketched.delete(p);
+      state.positions[ply] = parseFen(ev.value.fen);
+      state.sketched.delete(ply);
+      state.fen = ev.value.fen;
+      state.clocks = clockState(ev.value.clocks);
+      state.drawOffer = Color.UNSPECIFIED;
+      state.takebackOffer = Color.UNSPECIFIED;
+      state.firstMoveDeadline = null;
+      state.legal = null;
+      handTurn(state, turnOf(state), tsMs(msg.serverTime));
+      const n = ev.value.plies;
+      state.note = `${n === 1 ? "One move" : `${n} moves`} taken back`;
+      announce = state.note;
+      break;
+    }
+    case "clockChanged": {
+      state.clocks = clockState(ev.value.clocks);
+      const c = ev.value;
+      const side = colorName(c.side);
+      state.note =
+        c.reason === ClockChangeReason.GIVEN
+          ? `${colorName(c.by)} gave ${side} time`
+          : `The arbiter changed ${side}'s clock`;
+      announce = state.note;
       break;
     }
     case "drawOffered":
@@ -242,8 +360,12 @@ export function applyEvent(
       const o = ev.value.outcome ?? null;
       state.outcome = o;
       state.status =
-        o?.termination === Termination.ABORTED ? GameStatus.ABORTED : GameStatus.FINISHED;
+        o?.termination === Termination.ABORTED || o?.termination === Termination.NO_START
+          ? GameStatus.ABORTED
+          : GameStatus.FINISHED;
       state.drawOffer = Color.UNSPECIFIED;
+      state.takebackOffer = Color.UNSPECIFIED;
+      state.firstMoveDeadline = null;
       state.legal = null;
       if (ev.value.fen) {
         state.fen = ev.value.fen;

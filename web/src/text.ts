@@ -98,7 +98,7 @@ const TERMINATION_TEXT: Record<Termination, Reason> = {
     win: "on time",
     draw: "Draw: a flag fell, but the other side could not have won",
   },
-  [Termination.ABANDONMENT]: { win: "by abandonment", draw: null },
+  [Termination.ABANDONMENT]: { win: "by abandonment", draw: "Draw: one side left the game" },
   [Termination.ABORTED]: { win: null, draw: null },
   [Termination.THIRD_CHECK]: { win: "by giving the third check", draw: null },
   [Termination.KING_OF_THE_HILL]: { win: "by bringing the king to the centre", draw: null },
@@ -106,6 +106,7 @@ const TERMINATION_TEXT: Record<Termination, Reason> = {
   [Termination.ALL_PIECES_LOST]: { win: "by losing every piece", draw: null },
   [Termination.STALEMATE_WIN]: { win: "by having no legal move left", draw: null },
   [Termination.HORDE_DESTROYED]: { win: "by capturing the whole horde", draw: null },
+  [Termination.NO_START]: { win: null, draw: null },
 };
 
 /**
@@ -114,6 +115,8 @@ const TERMINATION_TEXT: Record<Termination, Reason> = {
  */
 export function outcomeText(o: Outcome): string {
   if (o.termination === Termination.ABORTED) return "Game aborted";
+  if (o.termination === Termination.NO_START)
+    return "Game aborted: the first move did not come in time";
   const reason = TERMINATION_TEXT[o.termination] ?? TERMINATION_TEXT[Termination.UNSPECIFIED];
   const result = o.pgnResult === "1/2-1/2" ? "½-½" : o.pgnResult;
   if (o.winner === Color.WHITE || o.winner === Color.BLACK) {

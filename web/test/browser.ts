@@ -1,7 +1,8 @@
 // End-to-end test of the page in a real headless Chromium: starts chessd, then runs the
 // spectator's scenarios (spectator.ts: games played over gRPC from here, watched, resumed
 // after a cut, stepped through), the player's (play.ts: two pages, one per seat link, play
-// a whole game to mate) and the variants' (watchvariants.ts: Three-check, King of the Hill,
+// a whole game to mate; controls.ts: takebacks, time given, a claim, the first-move timer)
+// and the variants' (watchvariants.ts: Three-check, King of the Hill,
 // Atomic, Antichess and Horde watched to their ends; variants.ts: Crazyhouse drops, Chess960
 // castling and an Antichess promotion played). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.
@@ -17,6 +18,7 @@ import { type Page, chromium } from "playwright-core";
 
 import { GameService } from "../src/gen/chessd/v1/chessd_pb.js";
 import { fail, startChessd, startProxy } from "./harness.js";
+import { controlScenarios } from "./controls.js";
 import { playScenarios } from "./play.js";
 import { spectatorScenarios } from "./spectator.js";
 import { variantScenarios } from "./variants.js";
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
     const watched = await spectatorScenarios(page, api, proxy, ARTIFACTS);
     const t1 = Date.now();
     const played = await playScenarios(browser, api, addr, ARTIFACTS);
+    const controls = await controlScenarios(browser, api, addr);
     const t2 = Date.now();
     const variants = await variantScenarios(browser, api, addr, ARTIFACTS);
     const t3 = Date.now();
@@ -81,7 +84,7 @@ async function main(): Promise<void> {
     const took = (a: number, b: number) => `${((b - a) / 1000).toFixed(1)} s`;
     console.log(
       `browser test passed: watching: ${watched} (${took(t0, t1)}); ` +
-        `playing: ${played} (${took(t1, t2)}); variants: ${variants} (${took(t2, t3)}); ` +
+        `playing: ${played}; ${controls} (${took(t1, t2)}); variants: ${variants} (${took(t2, t3)}); ` +
         `screenshots in ${ARTIFACTS}`,
     );
   } finally {

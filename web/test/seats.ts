@@ -15,6 +15,10 @@ export const SEAT_METHODS = new Set([
   "RespondToDraw",
   "ClaimDraw",
   "Abort",
+  "AddTime",
+  "ProposeTakeback",
+  "RespondToTakeback",
+  "ClaimVictory",
   "GetGame",
   "WatchGame",
 ]);
