@@ -426,8 +426,6 @@ impl<S: GameStore> GameService for GameApi<S> {
                 }
                 _ => None,
             };
-            // The seat counts as connected before its snapshot is taken, so it sees itself so.
-            let present = seat.map(|seat| self.store.presence().join(id, seat));
             let follow = self.store.presence().follow(id);
             let subscription = self.store.watch(id, req.after_seq).await?;
             // A resumed stream has no snapshot to learn the turn from.
@@ -437,6 +435,9 @@ impl<S: GameStore> GameService for GameApi<S> {
             } else {
                 None
             };
+            // Counted once the stream is sure to open, and before its pump reads the presence
+            // for the snapshot, so the seat sees itself connected.
+            let present = seat.map(|seat| self.store.presence().join(id, seat));
             let (stream, feed) = WatchStream::channel(id);
             let seats = Seats::new(follow, clock);
             let pump = Pump::new(

@@ -10,7 +10,8 @@
 //! - `config`: [`StoreConfig`] (which store, where, its limits). `error`: [`OpenError`].
 //! - `feed/`: the deployment-wide feed (WatchGames): cursors, entries, the in-memory log and
 //!   the stored form of its events. `tokens`: the player tokens of the memory and SQLite
-//!   stores.
+//!   stores. `presence`: the seats watching each game in this process (every store's; the
+//!   Redis store adds the other replicas').
 //! - `memory/`: [`MemoryStore`], sharded in-process maps, the flag timer, retention.
 //! - `journal`: the ordered queue of changes a durable store commits before answering.
 //! - `sqlite/`: [`SqliteStore`], the durable store: [`MemoryStore`] with a SQLite journal,

@@ -301,3 +301,64 @@ async fn grace_periods_out_of_range_are_refused() {
         "REQUEST_ID_REUSED",
     );
 }
+
+/// A move that hands a gone seat the turn tells the watchers its new claim time, the move's
+/// time plus the grace period; a move to a connected seat tells nothing more.
+#[tokio::test]
+async fn a_move_to_a_gone_seat_tells_its_claim_time() {
+    let server = support::start().await;
+    let mut client = server.client().await;
+    let seats = game(&mut client, 30).await;
+    let _white = watch_as(&mut client, &seats, 'w').await;
+    let mut spectator = watch(&mut client, &seats.id, 0).await;
+    let first = snapshot(&mut spectator).await;
+    assert!(first.white_presence.unwrap().connected);
+    let black = first.black_presence.unwrap();
+    assert!(
+        !black.connected && black.claim_at.is_none(),
+        "White is to move"
+    );
+
+    let mut seen = Vec::new();
+    let mut claim_ats = Vec::new();
+    let mut moved_at = Vec::new();
+    for (side, mv) in [('w', "e2e4"), ('b', "e7e5"), ('w', "g1f3")] {
+        // Apart in time, so each turn starts at its own millisecond.
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        support::play(&mut client, &seats, side, mv).await;
+        let expected = if side == 'w' { 2 } else { 1 };
+        for _ in 0..expected {
+            let message = next_message(&mut spectator).await.unwrap().unwrap();
+            if let Some(Event::MovePlayed(_)) = &message.event {
+                moved_at.push(millis(message.server_time.as_ref().unwrap()));
+            }
+            if let Some(Event::PlayerPresence(p)) = &message.event {
+                claim_ats.push(millis(
+                    p.presence.as_ref().unwrap().claim_at.as_ref().unwrap(),
+                ));
+            }
+            seen.push(support::describe(&message));
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            "move e2e4",
+            "presence b false",
+            "move e7e5",
+            "move g1f3",
+            "presence b false"
+        ]
+    );
+    // Black was never seen: its absence counts from the start of each of its turns.
+    assert_eq!(claim_ats, [moved_at[0] + 30_000, moved_at[2] + 30_000]);
+    let game = support::get(&mut client, &seats.id).await;
+    let black = game.black_presence.unwrap();
+    // The game reads its turn's start from the monotonic clock: within a millisecond.
+    let read = millis(black.claim_at.as_ref().unwrap());
+    assert!(
+        (read - claim_ats[1]).abs() <= 1,
+        "{read} vs {}",
+        claim_ats[1]
+    );
+}

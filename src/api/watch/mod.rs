@@ -19,6 +19,9 @@
 //! within the stall timeout has its stream reset (`transport::StreamReset`); gRPC clients see
 //! the reset as CANCELLED, and resume from the last seq they saw.
 //!
+//! `seats` tells a watcher of the seats' presence between events (unnumbered, like heartbeats);
+//! the watcher's own seat counts as connected while its pump holds the slot.
+//!
 //! `peers` bounds the streams one address may hold (`--max-peer-watchers-per-game`,
 //! `--max-peer-watchers`). [`WatchStream`] and the pump's ending ([`pump::end_stream`]) also
 //! serve WatchGames (`api::feed`), whose messages are of another type.

@@ -259,7 +259,9 @@ impl Pump {
             && self.replay_done
             && !self.seats.over()
         {
-            self.tell_seats().await?;
+            for message in self.seats.news_after_move(self.last_seq) {
+                self.deliver(message).await?;
+            }
         }
         Ok(())
     }

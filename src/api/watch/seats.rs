@@ -70,6 +70,17 @@ impl Seats {
     /// The messages for every seat the watcher was not told of as it is now, after event
     /// `seq`.
     pub fn news(&mut self, seq: u64) -> Vec<WatchGameResponse> {
+        self.news_of(seq, None)
+    }
+
+    /// After a move: only the side now to move's claim time is news (the mover's claim time
+    /// went with its turn, which the move itself says).
+    pub fn news_after_move(&mut self, seq: u64) -> Vec<WatchGameResponse> {
+        let to_move = self.clock.and_then(|c| c.turn);
+        self.news_of(seq, to_move)
+    }
+
+    fn news_of(&mut self, seq: u64, only: Option<Color>) -> Vec<WatchGameResponse> {
         let Some(clock) = self.clock else {
             return Vec::new();
         };
@@ -80,7 +91,9 @@ impl Seats {
             let current = seat_presence(seat, presence[seat], &clock);
             if self.told[seat].as_ref() != Some(&current) {
                 self.told[seat] = Some(current);
-                out.push(message(seq, seat, presence[seat], &clock, now));
+                if only.is_none_or(|c| c == seat) {
+                    out.push(message(seq, seat, presence[seat], &clock, now));
+                }
             }
         }
         out

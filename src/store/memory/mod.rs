@@ -72,7 +72,7 @@ pub struct MemoryStore {
     inner: Arc<Inner>,
     timer: JoinHandle<()>,
     /// Whose seats watch which game, in this process.
-    presence: Arc<crate::store::Presence>,
+    presence: Arc<crate::store::presence::Presence>,
 }
 
 impl MemoryStore {
@@ -118,7 +118,7 @@ impl MemoryStore {
         MemoryStore {
             inner,
             timer,
-            presence: crate::store::Presence::new(),
+            presence: crate::store::presence::Presence::new(),
         }
     }
 
@@ -373,7 +373,7 @@ impl GameStore for MemoryStore {
         self.inner.tokens.revocations()
     }
 
-    fn presence(&self) -> &Arc<crate::store::Presence> {
+    fn presence(&self) -> &Arc<crate::store::presence::Presence> {
         &self.presence
     }
 

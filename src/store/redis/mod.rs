@@ -24,6 +24,8 @@
 //!   per bucket (`keys::label_key`), a player's running games too (`keys::player_games_key`).
 //! - **Player tokens** (see `tokens`): digests under the token's id, revocations announced to
 //!   every replica.
+//! - **Presence** (see `presence`): each replica's leases on the seats it holds streams of,
+//!   renewed while they last, announced to every replica.
 //! - **Clocks and abandonment** (see `sweep`): deadlines (the flag, or `--abandon-after` since
 //!   the last move, whichever is earlier) live in a sorted set that every replica sweeps; the
 //!   compare-and-append is the claim, so exactly one replica ends a game on time, even when the
@@ -49,7 +51,8 @@
 //! catching up), `act` (actions, the compare-and-append, ending overdue games), `create`,
 //! `list` (ListGames and GetStats across buckets), `keys` (buckets and key names), `codec`
 //! (what the keys hold), `conn` (URLs and the connection), `hub` and `follow` (watchers),
-//! `feed`, `feed_hub` and `feed_follow` (the feed), `tokens` (player tokens), `cached` (a cached game),
+//! `feed`, `feed_hub` and `feed_follow` (the feed), `tokens` (player tokens), `presence` (seats'
+//! leases), `cached` (a cached game),
 //! `scripts` (Lua), `sweep` (probe, flags, trimming).
 
 mod act;

@@ -232,7 +232,7 @@ impl GameStore for SqliteStore {
         self.memory.revocations()
     }
 
-    fn presence(&self) -> &std::sync::Arc<crate::store::Presence> {
+    fn presence(&self) -> &std::sync::Arc<crate::store::presence::Presence> {
         self.memory.presence()
     }
 

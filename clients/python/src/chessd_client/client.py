@@ -369,6 +369,7 @@ class Client:
         token: Optional[str] = None,
         resume: bool = True,
         heartbeats: bool = False,
+        presence: bool = False,
         retry: Optional[RetryPolicy] = None,
     ) -> Iterator[pb.WatchGameResponse]:
         """The game's events after ``after_seq`` (0: a snapshot first), until the game is over.
@@ -377,7 +378,9 @@ class Client:
         or restarted, WATCHER_TOO_SLOW) is opened again after the last seq received, or after
         the ``resume_after_seq`` the server named, so every event arrives exactly once and in
         order. ``retry.attempts`` bounds the reopenings in a row without an event in between.
-        Heartbeats are passed on only with ``heartbeats=True``.
+        Heartbeats are passed on only with ``heartbeats=True``, and the seats' presence
+        messages (``player_presence``: not numbered, they ride between events) only with
+        ``presence=True``.
         """
         policy = retry or self.retry
         last_seq = after_seq
@@ -389,7 +392,7 @@ class Client:
                     failures = 0
                     last_seq = event.seq
                     kind = event.WhichOneof("event")
-                    if kind != "heartbeat" or heartbeats:
+                    if (kind != "heartbeat" or heartbeats) and (kind != "player_presence" or presence):
                         yield event
                     if kind == "game_over":
                         return
