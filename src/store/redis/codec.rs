@@ -714,6 +714,23 @@ mod tests {
             },
             EventRow {
                 seq: 3,
+                at_ms: 1_700,
+                kind: LogKind::ClockChanged {
+                    clocks_ms: ByColor::new(74_000, 60_000),
+                    change: ClockChange {
+                        side: Color::White,
+                        reason: crate::game::ClockReason::Given,
+                    },
+                    running: true,
+                },
+                mv: None,
+                seat: Some(Color::Black),
+                request_id: None,
+                clocks_ms: Some(ByColor::new(74_000, 60_000)),
+                outcome: None,
+            },
+            EventRow {
+                seq: 4,
                 at_ms: 2_000,
                 kind: LogKind::GameOver,
                 mv: None,
