@@ -44,6 +44,10 @@ pub const DEFAULT_ADD_TIME: Duration = Duration::from_secs(15);
 /// The most AddTime gives at once.
 pub const MAX_ADD_TIME: Duration = Duration::from_secs(5 * 60);
 
+/// The least AddTime gives at once: each gift is an event in the game's log, so a trickle of
+/// tiny ones cannot make it long.
+pub const MIN_ADD_TIME: Duration = Duration::from_secs(1);
+
 /// The most a clock may be set to (AdjustClock).
 pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
@@ -242,18 +246,18 @@ fn start_rules(req: &pb::CreateGameRequest, timed: bool) -> Result<StartRules, S
     })
 }
 
-/// An AddTime request: the game and the time given (15 seconds by default, at most 5
-/// minutes).
+/// An AddTime request: the game and the time given (15 seconds by default, from 1 second to
+/// 5 minutes).
 pub fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceError> {
     let id = game_id(&req.game_id)?;
     let amount = match req.amount {
         None => DEFAULT_ADD_TIME,
         Some(d) => duration("amount", Some(d))?,
     };
-    if amount.is_zero() || amount > MAX_ADD_TIME {
+    if !(MIN_ADD_TIME..=MAX_ADD_TIME).contains(&amount) {
         return Err(ServiceError::InvalidField {
             field: "amount",
-            message: "expected more than zero and at most 5 minutes".into(),
+            message: "expected from 1 second to 5 minutes".into(),
         });
     }
     Ok((id, Action::AddTime { amount }))

@@ -146,7 +146,10 @@ async fn schema_1_tokens_are_hashed_on_start() {
     assert!(names.contains(&"white_digest".to_string()), "{names:?}");
     // Schema 4's clock columns, added by the last migration.
     assert!(names.contains(&"clock_start".to_string()), "{names:?}");
-    assert!(names.contains(&"first_move_timeout_ms".to_string()), "{names:?}");
+    assert!(
+        names.contains(&"first_move_timeout_ms".to_string()),
+        "{names:?}"
+    );
     assert!(!names.iter().any(|n| n.ends_with("_token")), "{names:?}");
 }
 

@@ -105,7 +105,10 @@ pub struct Plan {
 #[derive(Clone, Copy, Debug)]
 pub struct Ask<'a> {
     pub clocks: Option<&'a ClockReading>,
+    /// Our increment.
     pub increment: Duration,
+    /// The opponent's (a time control may give the sides different ones).
+    pub their_increment: Duration,
     pub us: Side,
     pub overhead: Duration,
     pub limits: &'a Limits,
@@ -133,15 +136,16 @@ pub fn plan(ask: Ask<'_>, wall: SystemTime, now: Instant) -> Plan {
             let theirs = clocks
                 .remaining(ask.us.opposite(), wall, now)
                 .max(MIN_ENGINE_TIME);
-            let (white, black) = match ask.us {
-                Side::White => (ours, theirs),
-                Side::Black => (theirs, ours),
+            let (white, black, winc, binc) = match ask.us {
+                Side::White => (ours, theirs, ask.increment, ask.their_increment),
+                Side::Black => (theirs, ours, ask.their_increment, ask.increment),
             };
-            let inc = ms(ask.increment);
             go.push_str(&format!(
-                " wtime {} btime {} winc {inc} binc {inc}",
+                " wtime {} btime {} winc {} binc {}",
                 ms(white),
-                ms(black)
+                ms(black),
+                ms(winc),
+                ms(binc)
             ));
             if let Some(t) = limits.movetime {
                 go.push_str(&format!(" movetime {}", ms(t)));
@@ -254,6 +258,7 @@ mod tests {
         let ask = Ask {
             clocks: Some(&r),
             increment: Duration::from_millis(100),
+            their_increment: Duration::from_millis(100),
             us: Side::Black,
             overhead: Duration::from_millis(250),
             limits: &NO_LIMITS,
@@ -280,6 +285,7 @@ mod tests {
         let ask = Ask {
             clocks: Some(&r),
             increment: Duration::ZERO,
+            their_increment: Duration::ZERO,
             us: Side::White,
             overhead: Duration::from_millis(100),
             limits: &limits,
@@ -305,6 +311,7 @@ mod tests {
         let ask = Ask {
             clocks: Some(&r),
             increment: Duration::ZERO,
+            their_increment: Duration::ZERO,
             us: Side::White,
             overhead: Duration::from_millis(100),
             limits: &NO_LIMITS,
