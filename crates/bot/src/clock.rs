@@ -250,7 +250,8 @@ mod tests {
         );
     }
 
-    /// `go` carries both clocks, the overhead off the engine's side only, and the increment.
+    /// `go` carries both clocks, the overhead off the engine's side only, and each side's own
+    /// increment.
     #[test]
     fn go_from_clocks() {
         let (wall, now) = (SystemTime::now(), Instant::now());
@@ -258,7 +259,7 @@ mod tests {
         let ask = Ask {
             clocks: Some(&r),
             increment: Duration::from_millis(100),
-            their_increment: Duration::from_millis(100),
+            their_increment: Duration::from_millis(2_000),
             us: Side::Black,
             overhead: Duration::from_millis(250),
             limits: &NO_LIMITS,
@@ -266,7 +267,7 @@ mod tests {
         };
         let later = now + Duration::from_millis(1_000);
         let p = plan(ask, wall + Duration::from_millis(1_000), later);
-        assert_eq!(p.go, "go wtime 15000 btime 12750 winc 100 binc 100");
+        assert_eq!(p.go, "go wtime 15000 btime 12750 winc 2000 binc 100");
         assert_eq!(p.stop_after, Duration::from_millis(12_750 / 2 + 100));
         assert_eq!(p.kill_after, p.stop_after + Duration::from_millis(1_275));
     }
