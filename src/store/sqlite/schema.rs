@@ -27,7 +27,7 @@ pub const DB_FILE: &str = "chessd.db";
 /// - 4: `games.black_initial_ms`, `black_increment_ms` (NULL: as White's), `clock_start`
 ///   (`game::ClockStart`'s text; empty: on creation), `first_move_timeout_ms` (NULL: no
 ///   first-move timer), and `events.clock_change` (`game::ClockChange`'s text, on
-///   [`KIND_CLOCK_CHANGED`] rows).
+///   `KIND_CLOCK_CHANGED` rows).
 pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
