@@ -60,6 +60,8 @@ fn view(game: Game) -> GameView {
         game: Arc::new(game),
         time_control: None,
         clocks: None,
+        start_rules: chessd::game::StartRules::default(),
+        first_move_deadline: None,
         draw_offer: None,
         takebacks: chessd::game::TakebackPolicy::Off,
         takeback_offer: None,

@@ -8,11 +8,13 @@ use std::collections::HashMap;
 use chessd_rules::{self as rules, ByColor, Color, Rules};
 use sha2::{Digest, Sha256};
 
+use crate::api::clocks;
+use crate::api::fields::duration;
+pub use crate::api::fields::game_id;
 use crate::error::ServiceError;
 use crate::game::{
-    Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, FeedFilter, GameId, GameStatus,
-    Labels, MoveText, NewGame, PlayerId, Players, RequestId, Revoke, StartRules, TakebackPolicy,
-    TimeControl, TokenId, from_epoch_ms,
+    Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
+    RequestId, Revoke, TakebackPolicy, TimeControl, TokenId,
 };
 use crate::store::{FeedCursor, GameFilter, ListQuery};
 use chessd_proto::wire as pb;
@@ -32,28 +34,8 @@ pub const MAX_INITIAL_TIME: Duration = Duration::from_secs(24 * 60 * 60);
 /// The longest increment of a time control.
 pub const MAX_INCREMENT: Duration = Duration::from_secs(60 * 60);
 
-/// The longest first-move timer.
-pub const MAX_FIRST_MOVE_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
-
-/// How far ahead a game's clocks may be scheduled to start.
-pub const MAX_CLOCK_START_AHEAD: Duration = Duration::from_secs(30 * 24 * 60 * 60);
-
-/// What AddTime gives when the request leaves `amount` unset (lichess's "+15 seconds").
-pub const DEFAULT_ADD_TIME: Duration = Duration::from_secs(15);
-
-/// The most AddTime gives at once.
-pub const MAX_ADD_TIME: Duration = Duration::from_secs(5 * 60);
-
-/// The most a clock may be set to (AdjustClock).
-pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
-
 /// At most this many characters of a client's text are echoed back in an error message.
 const ECHO_LEN: usize = 24;
-
-/// A game id from its text.
-pub fn game_id(text: &str) -> Result<GameId, ServiceError> {
-    text.trim().parse().map_err(|_| ServiceError::InvalidGameId)
-}
 
 /// A required variant.
 pub fn variant(value: i32) -> Result<rules::Variant, ServiceError> {
@@ -109,19 +91,6 @@ fn player(field: &'static str, name: &str) -> Result<String, ServiceError> {
     Ok(name.to_owned())
 }
 
-fn duration(
-    field: &'static str,
-    d: Option<prost_types::Duration>,
-) -> Result<Duration, ServiceError> {
-    let Some(d) = d else {
-        return Ok(Duration::ZERO);
-    };
-    Duration::try_from(d).map_err(|_| ServiceError::InvalidField {
-        field,
-        message: "negative or out of range".into(),
-    })
-}
-
 /// An initial time in (0, 24 h].
 fn initial_time(
     field: &'static str,
@@ -168,145 +137,6 @@ fn time_control(tc: Option<pb::TimeControl>) -> Result<Option<TimeControl>, Serv
             .map(|d| increment("time_control.black_increment", Some(d)))
             .transpose()?,
     }))
-}
-
-/// A timestamp as wall time, to the millisecond (as every store keeps times).
-fn wall_time(
-    field: &'static str,
-    t: prost_types::Timestamp,
-) -> Result<std::time::SystemTime, ServiceError> {
-    let t = std::time::SystemTime::try_from(t).map_err(|_| ServiceError::InvalidField {
-        field,
-        message: "not a valid timestamp".into(),
-    })?;
-    Ok(from_epoch_ms(crate::game::epoch_ms(t)))
-}
-
-/// When the clocks start and the first-move timer: the clock start only for a timed game
-/// (CLOCK_START_AT with its time, at most 30 days ahead; a time already past starts the clocks
-/// at once), the timer 30 seconds by default in a timed game, none in an untimed one, none
-/// when zero, at most 24 hours.
-fn start_rules(req: &pb::CreateGameRequest, timed: bool) -> Result<StartRules, ServiceError> {
-    let clock_start = match pb::ClockStart::try_from(req.clock_start) {
-        Ok(pb::ClockStart::Unspecified | pb::ClockStart::OnCreation) => ClockStart::OnCreation,
-        Ok(pb::ClockStart::AfterFirstMoves) => ClockStart::AfterFirstMoves,
-        Ok(pb::ClockStart::At) => {
-            let at = req.clock_start_at.ok_or(ServiceError::InvalidField {
-                field: "clock_start_at",
-                message: "CLOCK_START_AT needs the time the clocks start".into(),
-            })?;
-            let at = wall_time("clock_start_at", at)?;
-            if at > std::time::SystemTime::now() + MAX_CLOCK_START_AHEAD {
-                return Err(ServiceError::InvalidField {
-                    field: "clock_start_at",
-                    message: "expected at most 30 days ahead".into(),
-                });
-            }
-            ClockStart::At(at)
-        }
-        Err(_) => {
-            return Err(ServiceError::InvalidField {
-                field: "clock_start",
-                message: format!("unknown value {}", req.clock_start),
-            });
-        }
-    };
-    if req.clock_start_at.is_some() && !matches!(clock_start, ClockStart::At(_)) {
-        return Err(ServiceError::InvalidField {
-            field: "clock_start_at",
-            message: "only with clock_start CLOCK_START_AT".into(),
-        });
-    }
-    if !timed && clock_start != ClockStart::OnCreation {
-        return Err(ServiceError::InvalidField {
-            field: "clock_start",
-            message: "an untimed game has no clocks to start".into(),
-        });
-    }
-    let first_move_timeout = match req.first_move_timeout {
-        None => timed.then_some(DEFAULT_FIRST_MOVE_TIMEOUT),
-        Some(d) => {
-            let d = duration("first_move_timeout", Some(d))?;
-            if d > MAX_FIRST_MOVE_TIMEOUT {
-                return Err(ServiceError::InvalidField {
-                    field: "first_move_timeout",
-                    message: "expected at most 24 hours (zero: no timer)".into(),
-                });
-            }
-            (!d.is_zero()).then_some(d)
-        }
-    };
-    Ok(StartRules {
-        clock_start,
-        first_move_timeout,
-    })
-}
-
-/// An AddTime request: the game and the time given (15 seconds by default, at most 5
-/// minutes).
-pub fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceError> {
-    let id = game_id(&req.game_id)?;
-    let amount = match req.amount {
-        None => DEFAULT_ADD_TIME,
-        Some(d) => duration("amount", Some(d))?,
-    };
-    if amount.is_zero() || amount > MAX_ADD_TIME {
-        return Err(ServiceError::InvalidField {
-            field: "amount",
-            message: "expected more than zero and at most 5 minutes".into(),
-        });
-    }
-    Ok((id, Action::AddTime { amount }))
-}
-
-/// An AdjustClock request: the game, the side, and the change (a time set from zero to 24
-/// hours, or a positive time added or taken off).
-pub fn adjust_clock(
-    req: &pb::AdjustClockRequest,
-) -> Result<(GameId, Color, ClockAdjust), ServiceError> {
-    use pb::adjust_clock_request::Change;
-    let id = game_id(&req.game_id)?;
-    let side = match pb::Color::try_from(req.side) {
-        Ok(pb::Color::White) => Color::White,
-        Ok(pb::Color::Black) => Color::Black,
-        _ => {
-            return Err(ServiceError::InvalidField {
-                field: "side",
-                message: "expected COLOR_WHITE or COLOR_BLACK".into(),
-            });
-        }
-    };
-    let positive = |field: &'static str, d: prost_types::Duration| {
-        let d = duration(field, Some(d))?;
-        if d.is_zero() || d > MAX_CLOCK {
-            return Err(ServiceError::InvalidField {
-                field,
-                message: "expected more than zero and at most 24 hours".into(),
-            });
-        }
-        Ok(d)
-    };
-    let adjust = match req.change {
-        None => {
-            return Err(ServiceError::InvalidField {
-                field: "change",
-                message: "expected set_remaining, add or subtract".into(),
-            });
-        }
-        Some(Change::SetRemaining(d)) => {
-            let d = duration("set_remaining", Some(d))?;
-            if d > MAX_CLOCK {
-                return Err(ServiceError::InvalidField {
-                    field: "set_remaining",
-                    message: "expected at most 24 hours".into(),
-                });
-            }
-            ClockAdjust::Set(d)
-        }
-        Some(Change::Add(d)) => ClockAdjust::Add(positive("add", d)?),
-        Some(Change::Subtract(d)) => ClockAdjust::Subtract(positive("subtract", d)?),
-    };
-    Ok((id, side, adjust))
 }
 
 fn draw_rule(value: i32) -> Result<rules::DrawRule, ServiceError> {
@@ -368,7 +198,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     };
     Ok(NewGame {
         start,
-        start_rules: start_rules(&req, time_control.is_some())?,
+        start_rules: clocks::start_rules(&req, time_control.is_some())?,
         time_control,
         claim_after: crate::game::presence::claim_after(asked_claim_after, time_control)?,
         players: Players {

@@ -4,7 +4,8 @@
 //! - `service`: [`GameApi`], the handlers: decode, call the store, encode.
 //! - `call`: what every handler does around its work (span, log line, metrics, status) and the
 //!   credentials a call carries.
-//! - `decode`, `encode`: the only code that knows both the protobuf types and the domain's;
+//! - `decode`, `encode`: the only code that knows both the protobuf types and the domain's
+//!   (`clocks`: the clock requests' decoding; `fields`: the smallest fields, shared);
 //!   `pgn`: ExportPgn's text; `presence`: seats' presence and claim times on the wire.
 //! - `watch/`: the WatchGame stream, its pump task and the per-address watcher bounds.
 //! - `feed/`: the WatchGames stream (the deployment-wide feed), its pump and its bounds.
@@ -12,9 +13,11 @@
 //!   chessd's errors.
 
 pub mod call;
+pub mod clocks;
 pub mod decode;
 pub mod encode;
 pub mod feed;
+pub mod fields;
 pub mod move_lists;
 pub mod pgn;
 pub mod presence;

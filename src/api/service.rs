@@ -11,6 +11,7 @@ use tonic::{Request, Response, Status};
 use tracing::Span;
 
 use crate::api::call::{Credential, caller, credential, rpc_span, traced};
+use crate::api::clocks;
 use crate::api::decode;
 use crate::api::encode;
 use crate::api::feed::{FeedPump, FeedSlots, FeedStream, PlayerMode, Reader};
@@ -586,7 +587,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         let req = request.get_ref();
         let span = rpc_span("AddTime", &request, &req.game_id, "");
         traced(span, async {
-            let (_, action) = decode::add_time(req)?;
+            let (_, action) = clocks::add_time(req)?;
             let game = self
                 .seat_action(request.metadata(), &req.game_id, action)
                 .await?;
@@ -604,7 +605,7 @@ impl<S: GameStore> GameService for GameApi<S> {
         traced(span, async {
             self.ready()?;
             // The gate required an API key (with --api-key-file): the caller is the arbiter.
-            let (id, side, adjust) = decode::adjust_clock(req)?;
+            let (id, side, adjust) = clocks::adjust_clock(req)?;
             let acted = self
                 .store
                 .act(

@@ -81,7 +81,7 @@ async fn clock_controls_survive_a_crash() {
     let seats: Seats = support::create(
         &mut client,
         pb::CreateGameRequest {
-            time_control: Some(odds.clone()),
+            time_control: Some(odds),
             clock_start: pb::ClockStart::AfterFirstMoves as i32,
             first_move_timeout: Some(dur(600)),
             ..support::chess("ann", "bob")
@@ -125,7 +125,7 @@ async fn clock_controls_survive_a_crash() {
     assert_eq!(after.clock_start, pb::ClockStart::AfterFirstMoves as i32);
     assert!(after.first_move_deadline.is_none());
     assert_eq!(after.last_seq, 4);
-    let (c0, c1) = (before.clocks.unwrap(), after.clocks.clone().unwrap());
+    let (c0, c1) = (before.clocks.unwrap(), after.clocks.unwrap());
     assert_eq!(c1.running, pb::Color::White as i32);
     assert_eq!(secs(c1.black_remaining.as_ref()), 100.0);
     // White's clock ran since the last event before the crash, not through the downtime.

@@ -338,7 +338,7 @@ async fn a_schema_2_database_is_migrated() {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 4);
+    assert_eq!(version, chessd::store::SCHEMA_VERSION);
     drop(conn);
 
     let server = Server::start(&data, &flags);

@@ -134,7 +134,7 @@ async fn schema_1_tokens_are_hashed_on_start() {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 4);
+    assert_eq!(version, chessd::store::SCHEMA_VERSION);
     let mut columns = conn
         .prepare("SELECT name FROM pragma_table_info('games')")
         .unwrap();
@@ -144,6 +144,12 @@ async fn schema_1_tokens_are_hashed_on_start() {
         .map(Result::unwrap)
         .collect();
     assert!(names.contains(&"white_digest".to_string()), "{names:?}");
+    // Schema 4's clock columns, added by the last migration.
+    assert!(names.contains(&"clock_start".to_string()), "{names:?}");
+    assert!(
+        names.contains(&"first_move_timeout_ms".to_string()),
+        "{names:?}"
+    );
     assert!(!names.iter().any(|n| n.ends_with("_token")), "{names:?}");
 }
 

@@ -108,7 +108,7 @@ async fn clock_changes_reach_every_replica() {
     let seats = create(
         &mut ca,
         pb::CreateGameRequest {
-            time_control: Some(odds.clone()),
+            time_control: Some(odds),
             clock_start: pb::ClockStart::AfterFirstMoves as i32,
             ..Default::default()
         },
@@ -141,13 +141,7 @@ async fn clock_changes_reach_every_replica() {
         .into_inner()
         .game
         .unwrap();
-    let black = adjusted
-        .clocks
-        .as_ref()
-        .unwrap()
-        .black_remaining
-        .clone()
-        .unwrap();
+    let black = adjusted.clocks.as_ref().unwrap().black_remaining.unwrap();
     assert_eq!(black.seconds, 90, "60 s and 30 s given");
     cc.resign(authed(
         pb::ResignRequest {

@@ -247,3 +247,72 @@ async fn private_watch_without_keys() {
         .expect("a player reads its game");
     server.shutdown().await.unwrap();
 }
+
+/// AdjustClock is an arbiter's call: with API keys it needs one, and a seat token is no key;
+/// with a key in force it changes the clock.
+#[tokio::test]
+async fn the_arbiter_needs_a_key() {
+    let dir = TempDir::new("arbiter");
+    let server = start(&dir, &format!("{KEY_A}\n"), false).await;
+    let mut client = server.client().await;
+    let created = client
+        .create_game(keyed(
+            pb::CreateGameRequest {
+                time_control: Some(pb::TimeControl {
+                    initial: Some(prost_types::Duration {
+                        seconds: 300,
+                        nanos: 0,
+                    }),
+                    ..Default::default()
+                }),
+                ..chess()
+            },
+            KEY_A,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let id = created.game.unwrap().game_id;
+    let adjust = || pb::AdjustClockRequest {
+        game_id: id.clone(),
+        side: pb::Color::Black as i32,
+        change: Some(pb::adjust_clock_request::Change::SetRemaining(
+            prost_types::Duration {
+                seconds: 10,
+                nanos: 0,
+            },
+        )),
+    };
+    assert_refused(
+        client.adjust_clock(adjust()).await,
+        Code::Unauthenticated,
+        "API_KEY_MISSING",
+    );
+    assert_refused(
+        client
+            .adjust_clock(authed(adjust(), &created.white_token))
+            .await,
+        Code::Unauthenticated,
+        "API_KEY_INVALID",
+    );
+    let game = client
+        .adjust_clock(keyed(adjust(), KEY_A))
+        .await
+        .expect("the arbiter's change")
+        .into_inner()
+        .game
+        .unwrap();
+    let black = game.clocks.unwrap().black_remaining.unwrap();
+    assert_eq!(black.seconds, 10);
+    // A seat's own call needs no key: time given.
+    client
+        .add_time(authed(
+            pb::AddTimeRequest {
+                game_id: id.clone(),
+                amount: None,
+            },
+            &created.white_token,
+        ))
+        .await
+        .expect("a seat gives time without a key");
+}

@@ -460,7 +460,11 @@ async fn refusals() {
     }
 
     let (_, seats) = create_with(&mut client, timed(tc(60, 0))).await;
-    for amount in [dur(0), dur(-3), dur(301)] {
+    let tiny = prost_types::Duration {
+        seconds: 0,
+        nanos: 1_000,
+    };
+    for amount in [dur(0), dur(-3), dur(301), tiny] {
         assert_refused(
             add_time(&mut client, &seats, 'w', Some(amount)).await,
             Code::InvalidArgument,

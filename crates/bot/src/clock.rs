@@ -105,7 +105,10 @@ pub struct Plan {
 #[derive(Clone, Copy, Debug)]
 pub struct Ask<'a> {
     pub clocks: Option<&'a ClockReading>,
+    /// Our increment.
     pub increment: Duration,
+    /// The opponent's (a time control may give the sides different ones).
+    pub their_increment: Duration,
     pub us: Side,
     pub overhead: Duration,
     pub limits: &'a Limits,
@@ -133,15 +136,16 @@ pub fn plan(ask: Ask<'_>, wall: SystemTime, now: Instant) -> Plan {
             let theirs = clocks
                 .remaining(ask.us.opposite(), wall, now)
                 .max(MIN_ENGINE_TIME);
-            let (white, black) = match ask.us {
-                Side::White => (ours, theirs),
-                Side::Black => (theirs, ours),
+            let (white, black, winc, binc) = match ask.us {
+                Side::White => (ours, theirs, ask.increment, ask.their_increment),
+                Side::Black => (theirs, ours, ask.their_increment, ask.increment),
             };
-            let inc = ms(ask.increment);
             go.push_str(&format!(
-                " wtime {} btime {} winc {inc} binc {inc}",
+                " wtime {} btime {} winc {} binc {}",
                 ms(white),
-                ms(black)
+                ms(black),
+                ms(winc),
+                ms(binc)
             ));
             if let Some(t) = limits.movetime {
                 go.push_str(&format!(" movetime {}", ms(t)));
@@ -246,7 +250,8 @@ mod tests {
         );
     }
 
-    /// `go` carries both clocks, the overhead off the engine's side only, and the increment.
+    /// `go` carries both clocks, the overhead off the engine's side only, and each side's own
+    /// increment.
     #[test]
     fn go_from_clocks() {
         let (wall, now) = (SystemTime::now(), Instant::now());
@@ -254,6 +259,7 @@ mod tests {
         let ask = Ask {
             clocks: Some(&r),
             increment: Duration::from_millis(100),
+            their_increment: Duration::from_millis(2_000),
             us: Side::Black,
             overhead: Duration::from_millis(250),
             limits: &NO_LIMITS,
@@ -261,7 +267,7 @@ mod tests {
         };
         let later = now + Duration::from_millis(1_000);
         let p = plan(ask, wall + Duration::from_millis(1_000), later);
-        assert_eq!(p.go, "go wtime 15000 btime 12750 winc 100 binc 100");
+        assert_eq!(p.go, "go wtime 15000 btime 12750 winc 2000 binc 100");
         assert_eq!(p.stop_after, Duration::from_millis(12_750 / 2 + 100));
         assert_eq!(p.kill_after, p.stop_after + Duration::from_millis(1_275));
     }
@@ -280,6 +286,7 @@ mod tests {
         let ask = Ask {
             clocks: Some(&r),
             increment: Duration::ZERO,
+            their_increment: Duration::ZERO,
             us: Side::White,
             overhead: Duration::from_millis(100),
             limits: &limits,
@@ -305,6 +312,7 @@ mod tests {
         let ask = Ask {
             clocks: Some(&r),
             increment: Duration::ZERO,
+            their_increment: Duration::ZERO,
             us: Side::White,
             overhead: Duration::from_millis(100),
             limits: &NO_LIMITS,

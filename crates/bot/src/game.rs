@@ -71,7 +71,10 @@ pub struct GameState {
     pub ply: u32,
     pub turn: Side,
     pub clocks: Option<ClockReading>,
+    /// White's increment.
     pub increment: Duration,
+    /// Black's (its own when the time control gives it one).
+    pub black_increment: Duration,
     pub draw_offer: Option<Side>,
     pub outcome: Option<proto::Outcome>,
     /// Occurrences of each position since the last irreversible move (repetition keys).
@@ -92,6 +95,11 @@ impl GameState {
             proto::GameStatus::try_from(game.status),
             Ok(proto::GameStatus::Finished | proto::GameStatus::Aborted)
         );
+        let tc = game.time_control.as_ref();
+        let own = |d: Option<&prost_types::Duration>| d.and_then(|d| Duration::try_from(*d).ok());
+        let increment = own(tc.and_then(|tc| tc.increment.as_ref())).unwrap_or(Duration::ZERO);
+        let black_increment =
+            own(tc.and_then(|tc| tc.black_increment.as_ref())).unwrap_or(increment);
         Ok(GameState {
             variant: game.variant,
             start_fen: game.start_fen,
@@ -103,11 +111,8 @@ impl GameState {
                 .clocks
                 .as_ref()
                 .and_then(|c| ClockReading::from_proto(c, received)),
-            increment: game
-                .time_control
-                .and_then(|tc| tc.increment)
-                .and_then(|d| Duration::try_from(d).ok())
-                .unwrap_or(Duration::ZERO),
+            increment,
+            black_increment,
             draw_offer: Side::from_proto(game.draw_offer),
             outcome: if over {
                 Some(game.outcome.unwrap_or_default())
@@ -116,6 +121,15 @@ impl GameState {
             },
             seen,
         })
+    }
+
+    /// `side`'s increment.
+    #[must_use]
+    pub fn increment_of(&self, side: Side) -> Duration {
+        match side {
+            Side::White => self.increment,
+            Side::Black => self.black_increment,
+        }
     }
 
     /// Takes in one stream message received at `received`.

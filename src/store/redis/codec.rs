@@ -790,6 +790,23 @@ mod tests {
             },
             EventRow {
                 seq: 3,
+                at_ms: 1_700,
+                kind: LogKind::ClockChanged {
+                    clocks_ms: ByColor::new(74_000, 60_000),
+                    change: ClockChange {
+                        side: Color::White,
+                        reason: crate::game::ClockReason::Given,
+                    },
+                    running: true,
+                },
+                mv: None,
+                seat: Some(Color::Black),
+                request_id: None,
+                clocks_ms: Some(ByColor::new(74_000, 60_000)),
+                outcome: None,
+            },
+            EventRow {
+                seq: 4,
                 at_ms: 1_600,
                 kind: LogKind::TakebackProposed(Color::White),
                 mv: None,
@@ -799,7 +816,7 @@ mod tests {
                 outcome: None,
             },
             EventRow {
-                seq: 4,
+                seq: 5,
                 at_ms: 1_700,
                 kind: LogKind::TakebackDeclined(Color::Black),
                 mv: None,
@@ -809,7 +826,7 @@ mod tests {
                 outcome: None,
             },
             EventRow {
-                seq: 5,
+                seq: 6,
                 at_ms: 1_800,
                 kind: LogKind::TakenBack {
                     plies: 1,
@@ -824,7 +841,7 @@ mod tests {
                 outcome: None,
             },
             EventRow {
-                seq: 6,
+                seq: 7,
                 at_ms: 2_000,
                 kind: LogKind::GameOver,
                 mv: None,
@@ -848,7 +865,7 @@ mod tests {
         assert!(decode_rows(&mut line, 2, &entries).is_err(), "a gap");
         let mut line = Line::from_start(start);
         assert!(
-            decode_rows(&mut line, 5, &entries[4..5]).is_err(),
+            decode_rows(&mut line, 6, &entries[5..6]).is_err(),
             "a takeback of more moves than stand"
         );
     }

@@ -31,7 +31,6 @@ pub const DB_FILE: &str = "chessd.db";
 ///   (`game::ClockChange`'s text, on [`KIND_CLOCK_CHANGED`] rows) and `events.plies` (a
 ///   takeback's count), `games.claim_after_ms` (the grace period before ClaimVictory;
 ///   NULL, in games of earlier files: the default of the game's time control).
-
 pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "

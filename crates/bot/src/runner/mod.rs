@@ -369,7 +369,8 @@ impl Runner<'_> {
     fn ask(&self, ponder: bool) -> Ask<'_> {
         Ask {
             clocks: self.state.clocks.as_ref(),
-            increment: self.state.increment,
+            increment: self.state.increment_of(self.us()),
+            their_increment: self.state.increment_of(self.us().opposite()),
             us: self.us(),
             overhead: self.settings.move_overhead,
             limits: &self.settings.limits,
