@@ -10,7 +10,7 @@ use chessd_rules::{ByColor, Color};
 use crate::game::start::ClockChange;
 use crate::game::time::{epoch_ms, from_epoch_ms};
 
-/// One event as the log keeps it (16 bytes).
+/// One event as the log keeps it (24 bytes, pinned by a test below).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LogEntry {
     /// Server time in milliseconds since the Unix epoch.
@@ -83,4 +83,16 @@ pub fn clock_ms(d: Duration) -> u32 {
 #[must_use]
 pub fn offer_after_move(offer: Option<Color>, mover: Color) -> Option<Color> {
     offer.filter(|&by| by == mover)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Takebacks add kinds, not bytes: an entry stays as small as a move's.
+    #[test]
+    fn entries_stay_small() {
+        assert_eq!(size_of::<LogEntry>(), 24);
+        assert_eq!(size_of::<LogKind>(), 12);
+    }
 }

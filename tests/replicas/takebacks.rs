@@ -44,6 +44,8 @@ async fn takebacks_cross_replicas_and_stale_copies() {
     let id = seats.id.clone();
     let mut on_b = support::watch(&mut b, &id, 0).await;
     let mut seen_on_b = Follower::default();
+    let mut resumed = Follower::default();
+    let mut resuming = support::watch(&mut b, &id, 0).await;
     support::play(&mut a, &seats, 'w', "e2e4").await;
     support::play(&mut a, &seats, 'b', "e7e5").await;
 
@@ -86,8 +88,6 @@ async fn takebacks_cross_replicas_and_stale_copies() {
 
     let mut on_a = support::watch(&mut a, &id, 0).await;
     let mut seen_on_a = Follower::default();
-    let mut resumed = Follower::default();
-    let mut resuming = support::watch(&mut b, &id, 0).await;
     resumed.until(&mut resuming, 3).await;
     drop(resuming);
     let mut resuming = support::watch(&mut a, &id, 3).await;

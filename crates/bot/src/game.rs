@@ -5,7 +5,12 @@
 //!
 //! Repetitions are counted from the positions the bot saw: a bot that joins a game after its
 //! first move sees only its current position, so it may miss a repetition that includes
-//! earlier ones (the server would accept the claim; the bot does not know to make it).
+//! earlier ones (the server would accept the claim; the bot does not know to make it). The
+//! same holds after a takeback, which starts the count again from the position it leaves.
+//!
+//! A takeback (in a game that allows them) is a new state, as a snapshot is: the moves after
+//! its ply go, and whatever the bot was thinking about is dropped. The bot never proposes or
+//! accepts one itself.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -41,7 +46,7 @@ impl std::error::Error for StateError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     Nothing,
-    /// A whole new state (the first message, or after a resync).
+    /// A whole new state (the first message, after a resync, or moves taken back).
     Snapshot,
     Moved {
         uci: String,
@@ -202,7 +207,26 @@ impl GameState {
                 }
                 Ok(Change::Nothing)
             }
-            Some(Event::Heartbeat(_) | Event::PlayerPresence(_)) | None => Ok(Change::Nothing),
+            Some(Event::MovesTakenBack(back)) => {
+                self.turn = turn_of(&back.fen)?;
+                self.moves.truncate(back.ply as usize);
+                self.ply = back.ply;
+                self.seen.clear();
+                self.seen.insert(fen::repetition_key(&back.fen), 1);
+                self.fen = back.fen;
+                self.draw_offer = None;
+                if let Some(c) = back.clocks.as_ref() {
+                    self.clocks = ClockReading::from_proto(c, received);
+                }
+                Ok(Change::Snapshot)
+            }
+            Some(
+                Event::TakebackProposed(_)
+                | Event::TakebackDeclined(_)
+                | Event::Heartbeat(_)
+                | Event::PlayerPresence(_),
+            )
+            | None => Ok(Change::Nothing),
         }
     }
 
@@ -300,6 +324,47 @@ mod tests {
         assert_eq!(
             s.apply(moved(3, "g1f3", after), Instant::now()),
             Err(StateError::Gap { have: 1, got: 3 })
+        );
+    }
+
+    /// Moves taken back leave the engine's position command and the turn as they were at the
+    /// takeback's ply; the next move follows from there; proposals change nothing.
+    #[test]
+    fn takebacks_rewind() {
+        let mut s = snapshot();
+        let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        s.apply(moved(1, "e2e4", e4), Instant::now()).unwrap();
+        s.apply(moved(2, "e7e5", e5), Instant::now()).unwrap();
+        let message = |event| proto::WatchGameResponse {
+            seq: 3,
+            event: Some(event),
+            ..Default::default()
+        };
+        let proposed = message(Event::TakebackProposed(proto::TakebackProposed {
+            by: proto::Color::Black as i32,
+            plies: 1,
+            ply: 1,
+        }));
+        assert_eq!(s.apply(proposed, Instant::now()), Ok(Change::Nothing));
+        let back = message(Event::MovesTakenBack(proto::MovesTakenBack {
+            by: proto::Color::Black as i32,
+            plies: 1,
+            ply: 1,
+            fen: e4.into(),
+            clocks: None,
+        }));
+        assert_eq!(s.apply(back, Instant::now()), Ok(Change::Snapshot));
+        assert_eq!((s.ply, s.turn), (1, Side::Black));
+        assert_eq!(
+            s.position_command(&[]),
+            format!("position fen {START} moves e2e4")
+        );
+        let c5 = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        s.apply(moved(2, "c7c5", c5), Instant::now()).unwrap();
+        assert_eq!(
+            s.position_command(&[]),
+            format!("position fen {START} moves e2e4 c7c5")
         );
     }
 
