@@ -140,7 +140,7 @@ impl Slots {
     fn finished(&mut self, game_id: &str) {
         if let Some(at) = self.waiting.iter().position(|g| g == game_id) {
             self.waiting.remove(at);
-            tracing::info!(game_id, "game ended while waiting for a slot");
+            tracing::info!(game_id = %game_id, "game ended while waiting for a slot");
         }
     }
 
