@@ -1,5 +1,5 @@
 //! The calls a player makes, each with its retries and its refusals sorted into what the
-//! runner does next: submit a move, learn which side the seat plays, resign, answer a draw
+//! runner does next: learn which side the seat plays, submit a move, resign, answer a draw
 //! offer, claim a draw.
 //!
 //! A lost answer is retried with the same request (for a move: the same `request_id` and
@@ -45,7 +45,7 @@ where
             call = what,
             attempt,
             code = ?status.code(),
-            message = status.message(),
+            error = status.message(),
             "call failed or its answer was lost; sending the same request again"
         );
         tokio::time::sleep(wait).await;
@@ -69,7 +69,7 @@ where
     retrying(what, || {
         method(
             api.client(),
-            api.request(seat, request.clone(), Some(timeout)),
+            api.request(seat.bearer(), request.clone(), Some(timeout)),
         )
     })
     .await
@@ -83,21 +83,9 @@ pub enum Submitted {
     },
     /// The server refused the move itself (illegal, malformed): the engine's fault.
     Refused(String),
-    /// The seat is not the side to move; the server says who is.
-    NotOurTurn(Option<Side>),
-    /// The game moved on or ended meanwhile: the stream will tell.
+    /// The game moved on or ended meanwhile (a stale ply, not the seat's turn after all, the
+    /// game over): the stream will tell.
     Stale,
-}
-
-/// The side the server names in a refusal's ErrorInfo (`turn`).
-fn turn_in(status: &Status) -> Option<Side> {
-    use tonic_types::StatusExt;
-    let info = status.get_details_error_info()?;
-    match info.metadata.get("turn")?.to_ascii_lowercase().as_str() {
-        "white" => Some(Side::White),
-        "black" => Some(Side::Black),
-        _ => None,
-    }
 }
 
 /// How long one attempt may take while `budget` is left on the bot's clock.
@@ -142,57 +130,30 @@ pub async fn submit(
             "ILLEGAL_MOVE" | "MALFORMED_MOVE" | "AMBIGUOUS_MOVE" => {
                 Ok(Submitted::Refused(status.message().to_owned()))
             }
-            "NOT_YOUR_TURN" => Ok(Submitted::NotOurTurn(turn_in(&status))),
-            "PLY_MISMATCH" | "GAME_OVER" | "REQUEST_ID_REUSED" => Ok(Submitted::Stale),
+            "NOT_YOUR_TURN" | "PLY_MISMATCH" | "GAME_OVER" | "REQUEST_ID_REUSED" => {
+                Ok(Submitted::Stale)
+            }
             _ => Err(status),
         },
     }
 }
 
-/// Which side the seat plays, learned without touching the game: a fifty-move claim that
-/// cannot hold (the half-move clock is under 100) is refused with NOT_YOUR_TURN, naming the
-/// side to move, when the seat is not to move, and with DRAW_CLAIM_INVALID when it is, in
-/// which case the side to move (stable: only this seat can change it) is read from GetGame.
-/// `None` when the game ended meanwhile.
-pub async fn probe_side(api: &Api, seat: &Seat) -> Result<Option<Side>, Status> {
-    let claim = proto::ClaimDrawRequest {
+/// The side the seat plays, as GetGame's `seat` names it; `None` when the token holds no
+/// seat in the game (a wrong token, another game's, or a revoked player token).
+pub async fn seat_side(api: &Api, seat: &Seat) -> Result<Option<Side>, Status> {
+    let request = proto::GetGameRequest {
         game_id: seat.game_id.clone(),
-        claim: proto::DrawClaim::FiftyMoves as i32,
     };
     let (answer, _) = unary(
         api,
         seat,
-        "ClaimDraw (seat probe)",
-        &claim,
+        "GetGame",
+        &request,
         CALL_TIMEOUT,
-        |mut c, r| async move { c.claim_draw(r).await },
+        |mut c, r| async move { c.get_game(r).await },
     )
     .await;
-    let status = match answer {
-        // The claim held after all: the game is drawn and the stream will say so.
-        Ok(_) => return Ok(None),
-        Err(status) => status,
-    };
-    match client::reason(&status).as_str() {
-        "NOT_YOUR_TURN" => Ok(turn_in(&status).map(Side::opposite)),
-        "DRAW_CLAIM_INVALID" => {
-            let get = proto::GetGameRequest {
-                game_id: seat.game_id.clone(),
-            };
-            let (game, _) = unary(
-                api,
-                seat,
-                "GetGame",
-                &get,
-                CALL_TIMEOUT,
-                |mut c, r| async move { c.get_game(r).await },
-            )
-            .await;
-            Ok(game?.game.and_then(|g| Side::from_proto(g.turn)))
-        }
-        "GAME_OVER" => Ok(None),
-        _ => Err(status),
-    }
+    Ok(Side::from_proto(answer?.seat))
 }
 
 /// Resigns.

@@ -1,6 +1,9 @@
-//! The command line. Every setting but the game and its token can also come from the
+//! The command line. Every setting but the game and its seat token can also come from the
 //! `--config` file under the same name (`--move-overhead` is `move-overhead = "100ms"`);
 //! a flag given on the command line wins over the file.
+//!
+//! Two modes: `--game` with `--token` plays one game; `--player-token` plays every game the
+//! player is seated in, at most `--max-games` at once.
 
 use std::path::PathBuf;
 
@@ -25,10 +28,13 @@ pub enum LogFormat {
     name = "chessd-bot",
     version,
     about = "Plays a UCI chess engine on a chessd server",
-    long_about = "Plays a UCI chess engine (Stockfish, Fairy-Stockfish, your own) in a chessd \
-                  game: it watches the game, asks the engine for a move whenever the bot's \
-                  side is to move, and submits it.\n\nExample:\n  chessd-bot --addr \
-                  http://127.0.0.1:50051 --engine /usr/games/stockfish --game ID --token TOKEN"
+    long_about = "Plays a UCI chess engine (Stockfish, Fairy-Stockfish, your own) in chessd \
+                  games: it watches a game, asks the engine for a move whenever the bot's \
+                  side is to move, and submits it. With a player token it plays every game \
+                  the player is seated in, one engine per game.\n\nExamples:\n  chessd-bot \
+                  --addr http://127.0.0.1:50051 --engine /usr/games/stockfish --game ID \
+                  --token TOKEN\n  chessd-bot --addr https://chess.example --engine \
+                  ./my-engine --player-token TOKEN --max-games 4"
 )]
 pub struct Cli {
     /// The server: http://HOST:PORT, or https://HOST:PORT for TLS (default:
@@ -36,14 +42,25 @@ pub struct Cli {
     #[arg(long, env = "CHESSD_ADDR")]
     pub addr: Option<String>,
 
-    /// The game to play (CreateGame's game_id).
+    /// One game: the game to play (CreateGame's game_id); needs --token.
     #[arg(long)]
-    pub game: String,
+    pub game: Option<String>,
 
-    /// The seat token CreateGame returned for the side to play (better passed in the
-    /// environment, CHESSD_TOKEN, than on a command line others can list).
+    /// One game: the seat token CreateGame returned for the side to play (better passed in
+    /// the environment, CHESSD_TOKEN, than on a command line others can list).
     #[arg(long, env = "CHESSD_TOKEN", hide_env_values = true)]
-    pub token: String,
+    pub token: Option<String>,
+
+    /// Player mode: a player token (IssuePlayerToken's `chp_...`): the bot plays every game
+    /// the player is seated in, running ones first (better passed in the environment,
+    /// CHESSD_PLAYER_TOKEN).
+    #[arg(long, env = "CHESSD_PLAYER_TOKEN", hide_env_values = true)]
+    pub player_token: Option<String>,
+
+    /// Player mode: the most games played at once, each with its own engine process; more
+    /// games wait for a free slot (default: 1).
+    #[arg(long)]
+    pub max_games: Option<u32>,
 
     /// A TOML file with any of these settings, plus per-variant engines
     /// (`[variants.racingkings]`); see docs/bots.md.

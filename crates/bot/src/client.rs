@@ -1,6 +1,7 @@
 //! The connection to the server and the habits of every call: credentials in the metadata
-//! (the seat token as `authorization: Bearer`, the API key as `x-api-key`, both marked
-//! sensitive so no trace prints them), a deadline, and what a refusal means for a retry.
+//! (the seat or player token as `authorization: Bearer`, the API key as `x-api-key`, both
+//! marked sensitive so no trace prints them), a deadline, and what a refusal means for a
+//! retry.
 
 use std::path::Path;
 use std::time::Duration;
@@ -44,16 +45,37 @@ pub struct Api {
     api_key: Option<AsciiMetadataValue>,
 }
 
-/// The seat the bot plays: a game and its token.
+/// A credential sent as `authorization: Bearer`: a seat token (one seat of one game) or a
+/// player token (every seat bound to the player, and the player's feed).
+#[derive(Clone)]
+pub struct Bearer(AsciiMetadataValue);
+
+impl std::fmt::Debug for Bearer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a secret.
+        f.write_str("Bearer(..)")
+    }
+}
+
+impl Bearer {
+    /// `token` as a credential; `flag` names it in the error.
+    pub fn new(token: &str, flag: &str) -> Result<Bearer, ConnectError> {
+        if token.trim().is_empty() {
+            return Err(ConnectError(format!("{flag}: empty")));
+        }
+        Ok(Bearer(secret(&format!("Bearer {}", token.trim()), flag)?))
+    }
+}
+
+/// The seat the bot plays: a game and the token that acts for it.
 #[derive(Clone)]
 pub struct Seat {
     pub game_id: String,
-    bearer: AsciiMetadataValue,
+    bearer: Bearer,
 }
 
 impl std::fmt::Debug for Seat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The token is a secret.
         f.debug_struct("Seat")
             .field("game_id", &self.game_id)
             .finish_non_exhaustive()
@@ -69,14 +91,23 @@ fn secret(value: &str, what: &str) -> Result<AsciiMetadataValue, ConnectError> {
 }
 
 impl Seat {
+    /// The seat of `token` (`--token`) in `game_id`.
     pub fn new(game_id: &str, token: &str) -> Result<Seat, ConnectError> {
-        if token.trim().is_empty() {
-            return Err(ConnectError("--token: empty".into()));
-        }
-        Ok(Seat {
+        Ok(Seat::of(game_id, &Bearer::new(token, "--token")?))
+    }
+
+    /// The seat `bearer` (a player token) holds in `game_id`.
+    #[must_use]
+    pub fn of(game_id: &str, bearer: &Bearer) -> Seat {
+        Seat {
             game_id: game_id.to_owned(),
-            bearer: secret(&format!("Bearer {}", token.trim()), "--token")?,
-        })
+            bearer: bearer.clone(),
+        }
+    }
+
+    #[must_use]
+    pub fn bearer(&self) -> &Bearer {
+        &self.bearer
     }
 }
 
@@ -134,15 +165,15 @@ impl Api {
         self.client.clone()
     }
 
-    /// `message` with the seat's token, the API key if any, and `timeout`.
+    /// `message` with the token, the API key if any, and `timeout`.
     #[must_use]
-    pub fn request<T>(&self, seat: &Seat, message: T, timeout: Option<Duration>) -> Request<T> {
+    pub fn request<T>(&self, bearer: &Bearer, message: T, timeout: Option<Duration>) -> Request<T> {
         let mut request = Request::new(message);
         if let Some(t) = timeout {
             request.set_timeout(t);
         }
         let metadata = request.metadata_mut();
-        metadata.insert("authorization", seat.bearer.clone());
+        metadata.insert("authorization", bearer.0.clone());
         if let Some(key) = &self.api_key {
             metadata.insert("x-api-key", key.clone());
         }
@@ -244,5 +275,9 @@ mod tests {
         assert!(Seat::new("G", " ").is_err());
         let seat = Seat::new("G", "0123abcd").unwrap();
         assert!(!format!("{seat:?}").contains("0123abcd"));
+        let player = Bearer::new("chp_0123abcd", "--player-token").unwrap();
+        assert!(!format!("{player:?}").contains("0123abcd"));
+        let e = Bearer::new("", "--player-token").unwrap_err();
+        assert!(e.0.contains("--player-token"), "{e}");
     }
 }

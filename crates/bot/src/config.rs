@@ -30,6 +30,10 @@ use crate::judge::{Rules, Threshold};
 use crate::uci::EngineSpec;
 use crate::variant;
 
+mod mode;
+
+pub use mode::{DEFAULT_MAX_GAMES, MAX_MAX_GAMES, Mode, Secret};
+
 pub const DEFAULT_ADDR: &str = "http://127.0.0.1:50051";
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(100);
 pub const DEFAULT_UNTIMED_MOVETIME: Duration = Duration::from_secs(5);
@@ -119,6 +123,8 @@ struct FileConfig {
     tls_key: Option<PathBuf>,
     api_key: Option<String>,
     log_format: Option<LogFormat>,
+    player_token: Option<String>,
+    max_games: Option<u32>,
     #[serde(default)]
     variants: BTreeMap<String, EngineFile>,
 }
@@ -143,6 +149,7 @@ pub struct BookSettings {
 /// Everything the bot runs with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
+    pub mode: Mode,
     pub addr: String,
     pub tls: TlsOptions,
     pub api_key: Option<String>,
@@ -282,6 +289,7 @@ fn pairs(options: &BTreeMap<String, OptionValue>) -> Vec<(String, String)> {
 }
 
 fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigError> {
+    let mode = mode::resolve(cli, file.player_token.clone(), file.max_games)?;
     let cli_options = cli
         .engine_options
         .iter()
@@ -432,6 +440,7 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
         ));
     }
     Ok(Settings {
+        mode,
         addr,
         tls,
         api_key: cli.api_key.clone().or(file.api_key),
@@ -583,6 +592,26 @@ mod tests {
         assert!(s.judge.offer_draw);
         let s = with_file(&["--engine", "sf"], "draw-score = \"off\"").unwrap();
         assert_eq!(s.judge.draw, None);
+    }
+
+    /// The file's `player-token` and `max-games` make player mode; `--game` on the command
+    /// line still plays one game with the same file.
+    #[test]
+    fn player_keys_in_the_file() {
+        let text = "engine = \"sf\"\nplayer-token = \"chp_2\"\nmax-games = 4";
+        let file: FileConfig = toml::from_str(text).unwrap();
+        let bare = Cli::try_parse_from(["chessd-bot"]).unwrap();
+        let s = resolve(&bare, file, Path::new("/")).unwrap();
+        assert_eq!(
+            s.mode,
+            Mode::Player {
+                token: Secret::new("chp_2"),
+                max_games: 4
+            }
+        );
+        assert!(!format!("{s:?}").contains("chp_2"));
+        let s = with_file(&[], text).unwrap();
+        assert!(matches!(s.mode, Mode::Single { .. }));
     }
 
     /// Durations take ms, s (also fractional) and m; a bare number is seconds.

@@ -2,12 +2,14 @@
 //!
 //! It is a client of the public API only (`proto/chessd/v1`, generated once in `chessd-proto`):
 //! it watches a game, asks the engine for a move whenever its seat is to move, and submits it,
-//! with the clock, draw, resign and recovery logic a bot author expects.
+//! with the clock, draw, resign and recovery logic a bot author expects. With a player token
+//! it plays every game of the player.
 //!
 //! Layout, from the edges in:
 //! - `cli` and `config`: the flags and the `--config` TOML file, checked into [`config::Settings`].
-//! - `client`: the connection (TLS, API key) and what a failed call means; `actions`: the
-//!   player's calls (move, seat probe, resign, draw answers and claims) with their retries.
+//! - `client`: the connection (TLS, API key, seat and player tokens) and what a failed call
+//!   means; `actions`: the player's calls (its seat, move, resign, draw answers and claims)
+//!   with their retries.
 //! - `watch`: the WatchGame stream, resumed after every break; `game`: the game state it
 //!   builds.
 //! - `uci`: the engine process and its protocol; `clock`: `go` from the server's clocks and
@@ -16,9 +18,9 @@
 //! - `board` and `fen`: the little chess vocabulary the bot reads (the server is the rules
 //!   authority; the bot never decides legality).
 //! - `runner`: one game, one seat, one engine, to the end. [`run_single`] runs it for
-//!   `--game`. A player mode (a player's feed of games, one runner and one engine per game,
-//!   at most `--max-games` at once) would run the same runner per game; it waits for the
-//!   API's player credentials.
+//!   `--game`.
+//! - `player`: player mode, [`run_player`]: the player's feed of games (WatchGames with the
+//!   player token), one runner and one engine per game, at most `--max-games` at once.
 
 #![forbid(unsafe_code)]
 
@@ -32,6 +34,7 @@ pub mod config;
 pub mod fen;
 pub mod game;
 pub mod judge;
+pub mod player;
 pub mod runner;
 pub mod uci;
 pub mod variant;
@@ -40,8 +43,12 @@ pub mod watch;
 /// The `chessd.v1` protobuf types and the client (`proto::game_service_client`).
 pub use chessd_proto as proto;
 
-use client::{Api, ConnectError, Seat};
+use std::future::Future;
+use std::sync::Arc;
+
+use client::{Api, Bearer, ConnectError, Seat};
 use config::Settings;
+use player::{FeedError, PlayerEnd};
 use runner::{GameEnd, GameError};
 
 /// Why the bot stopped.
@@ -49,6 +56,7 @@ use runner::{GameEnd, GameError};
 pub enum RunError {
     Connect(ConnectError),
     Game(GameError),
+    Feed(FeedError),
 }
 
 impl std::fmt::Display for RunError {
@@ -56,6 +64,7 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Connect(e) => write!(f, "{e}"),
             RunError::Game(e) => write!(f, "{e}"),
+            RunError::Feed(e) => write!(f, "{e}"),
         }
     }
 }
@@ -74,6 +83,21 @@ pub async fn run_single(
     tracing::Instrument::instrument(runner::play(settings, api, seat), span)
         .await
         .map_err(RunError::Game)
+}
+
+/// Plays every game of the player whose token is `token`, at most `max_games` at once, until
+/// `drain` completes and the games in progress have ended, or the feed fails.
+pub async fn run_player(
+    settings: &Settings,
+    token: &str,
+    max_games: usize,
+    drain: impl Future<Output = ()>,
+) -> Result<PlayerEnd, RunError> {
+    let api = Api::connect(settings).map_err(RunError::Connect)?;
+    let bearer = Bearer::new(token, "--player-token").map_err(RunError::Connect)?;
+    player::run(Arc::new(settings.clone()), api, bearer, max_games, drain)
+        .await
+        .map_err(RunError::Feed)
 }
 
 #[cfg(test)]

@@ -1,8 +1,15 @@
-//! The `chessd-bot` binary: parses the command line, sets up logging and plays the game.
+//! The `chessd-bot` binary: parses the command line, sets up logging and plays the game, or
+//! the player's games.
 //!
-//! Exit codes: 0 when the game ended (whatever the result), 1 when the bot could not play
-//! it to the end (the reason is the last log line), 2 for a usage error, 130 on Ctrl-C or
-//! SIGTERM (the engine is stopped; the game is left as it is).
+//! One game: exit code 0 when the game ended (whatever the result), 1 when the bot could not
+//! play it to the end (the reason is the last log line), 2 for a usage error, 130 on Ctrl-C
+//! or SIGTERM (the engine is stopped; the game is left as it is).
+//!
+//! Player mode: the first Ctrl-C or SIGTERM stops taking games and lets the games in
+//! progress play to their end, then exits 0; a second one stops the engines at once and
+//! exits 130, leaving the games as they are (a bot started again picks them up, the feed
+//! listing running games first). 1 when the feed fails (a revoked player token), 2 for a
+//! usage error.
 
 use std::process::ExitCode;
 
@@ -10,7 +17,7 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 use chessd_bot::cli::{Cli, LogFormat};
-use chessd_bot::config::Settings;
+use chessd_bot::config::{Mode, Settings};
 
 fn init_tracing(format: LogFormat) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
@@ -28,26 +35,94 @@ fn init_tracing(format: LogFormat) {
     }
 }
 
-/// Ctrl-C or SIGTERM.
-async fn interrupted() {
+/// Ctrl-C and SIGTERM, listened to from the start so that none is lost between two waits.
+struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+    term: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        Signals {
+            #[cfg(unix)]
+            term: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok(),
         }
     }
-    #[cfg(not(unix))]
-    {
+
+    /// The next Ctrl-C or SIGTERM.
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        if let Some(term) = &mut self.term {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+async fn single(settings: &Settings, game: &str, token: &str) -> ExitCode {
+    let mut signals = Signals::new();
+    tokio::select! {
+        result = chessd_bot::run_single(settings, game, token) => match result {
+            Ok(end) => {
+                tracing::info!(
+                    game_id = %game,
+                    result = %end.result,
+                    termination = %end.termination,
+                    side = end.side.name(),
+                    moves_played = end.moves_played,
+                    engine_restarts = end.engine_restarts,
+                    resumes = end.resumes,
+                    "game over"
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                tracing::error!(game_id = %game, error = %e, "stopped");
+                ExitCode::FAILURE
+            }
+        },
+        () = signals.next() => {
+            tracing::warn!(game_id = %game, "interrupted; the engine is stopped and the game left as it is");
+            ExitCode::from(130)
+        }
+    }
+}
+
+async fn player(settings: &Settings, token: &str, max_games: usize) -> ExitCode {
+    let mut signals = Signals::new();
+    let (first, drain) = tokio::sync::oneshot::channel::<()>();
+    let drain = async {
+        // A dropped sender never happens before the second signal; either way, drain.
+        let _ = drain.await;
+    };
+    let signalled = async {
+        signals.next().await;
+        let _ = first.send(());
+        signals.next().await;
+    };
+    tokio::select! {
+        result = chessd_bot::run_player(settings, token, max_games, drain) => match result {
+            Ok(end) => {
+                tracing::info!(
+                    games_over = end.games_over,
+                    games_stopped = end.games_stopped,
+                    "stopped: the games in progress have ended"
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "stopped");
+                ExitCode::FAILURE
+            }
+        },
+        () = signalled => {
+            tracing::warn!("interrupted again; the engines are stopped and the games left as they are (a restarted bot picks them up)");
+            ExitCode::from(130)
+        }
     }
 }
 
@@ -84,29 +159,10 @@ fn main() -> ExitCode {
         }
     };
     runtime.block_on(async {
-        tokio::select! {
-            result = chessd_bot::run_single(&settings, &cli.game, &cli.token) => match result {
-                Ok(end) => {
-                    tracing::info!(
-                        game_id = %cli.game,
-                        result = %end.result,
-                        termination = %end.termination,
-                        side = end.side.map(|s| s.name()),
-                        moves_played = end.moves_played,
-                        engine_restarts = end.engine_restarts,
-                        resumes = end.resumes,
-                        "game over"
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    tracing::error!(game_id = %cli.game, error = %e, "stopped");
-                    ExitCode::FAILURE
-                }
-            },
-            () = interrupted() => {
-                tracing::warn!(game_id = %cli.game, "interrupted; the engine is stopped and the game left as it is");
-                ExitCode::from(130)
+        match &settings.mode {
+            Mode::Single { game, token } => single(&settings, game, token.expose()).await,
+            Mode::Player { token, max_games } => {
+                player(&settings, token.expose(), *max_games).await
             }
         }
     })

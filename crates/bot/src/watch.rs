@@ -57,7 +57,7 @@ async fn run(api: Api, seat: Seat, mut after_seq: u64, tx: mpsc::Sender<Feed>) {
     let mut failures = 0u32;
     loop {
         let request = api.request(
-            &seat,
+            seat.bearer(),
             proto::WatchGameRequest {
                 game_id: seat.game_id.clone(),
                 after_seq,

@@ -393,3 +393,34 @@ async fn draw_offers_are_answered_by_score() {
         }
     }
 }
+
+/// The bot learns its side from GetGame's `seat`: a token that holds no seat in the game (here
+/// the other game's) stops it before its engine starts, and the game is left untouched.
+#[tokio::test]
+async fn a_token_without_a_seat_is_refused() {
+    let sf = engine(STOCKFISH);
+    let server = Server::start().await;
+    let mut client = server.client().await;
+    let seats = create(&mut client, pb::Variant::Chess, None).await;
+    let other = create(&mut client, pb::Variant::Chess, None).await;
+    let bot = Bot::spawn(
+        "white",
+        &server.url(),
+        &seats.id,
+        &other.white,
+        &["--engine", sf],
+        &[],
+    );
+    let (status, logs) = bot.finish(Duration::from_secs(30)).await;
+    assert_eq!(status.code(), Some(1));
+    let stopped = logs
+        .iter()
+        .find(|l| message(l) == "stopped")
+        .expect("a `stopped` line");
+    let error = field(stopped, "error")
+        .and_then(|e| e.as_str())
+        .unwrap_or("");
+    assert!(error.contains("holds no seat in game"), "{error}");
+    assert_eq!(count(&logs, "engine ready"), 0);
+    assert_eq!(get(&mut client, &seats.id).await.ply, 0);
+}

@@ -14,8 +14,8 @@
 //! Here: the loop, the stream's and the engine's events, deadlines and restarts; `turn`: what
 //! the bot decides on its turn and the opponent's.
 //!
-//! The single-game mode runs this for `--game`; a player mode would run one per game of a
-//! feed, each with its own engine.
+//! The single-game mode runs this for `--game`; player mode (`player/`) runs one
+//! per game of the player's feed, each with its own engine.
 
 mod turn;
 
@@ -24,6 +24,7 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::mpsc;
 use tonic::Status;
 
+use crate::actions;
 use crate::board::{Side, UciMove};
 use crate::book::Book;
 use crate::client::{Api, Seat};
@@ -48,8 +49,8 @@ pub struct GameEnd {
     pub result: String,
     /// The API's termination name (`TERMINATION_CHECKMATE`).
     pub termination: String,
-    /// The side the bot played, once it knew.
-    pub side: Option<Side>,
+    /// The side the bot played.
+    pub side: Side,
     pub moves_played: u32,
     pub engine_restarts: u32,
     /// Times the stream broke and was resumed.
@@ -73,6 +74,8 @@ pub enum GameError {
     State(StateError),
     /// The game's variant is not in the bot's table.
     UnknownVariant(i32),
+    /// GetGame names no seat for the token in this game.
+    NoSeat(String),
 }
 
 impl std::fmt::Display for GameError {
@@ -92,6 +95,11 @@ impl std::fmt::Display for GameError {
                 )
             }
             GameError::State(e) => write!(f, "{e}"),
+            GameError::NoSeat(game_id) => write!(
+                f,
+                "the token holds no seat in game {game_id} (a wrong token, one of another game, \
+                 or a revoked player token)"
+            ),
             GameError::UnknownVariant(v) => write!(
                 f,
                 "the game's variant ({v}) is not one this bot knows (known: {})",
@@ -146,10 +154,8 @@ struct Runner<'a> {
     setup: Setup,
     engine: Option<Engine>,
     search: Search,
-    /// The seat's side, once known.
-    side: Option<Side>,
-    /// The side was asked for (once).
-    probed: bool,
+    /// The seat's side, as the server names it.
+    side: Side,
     judge: Judge,
     book: Option<Book>,
     /// The engine's expected reply to the bot's last move, and the ply it would come at.
@@ -181,16 +187,21 @@ pub async fn play(settings: &Settings, api: Api, seat: Seat) -> Result<GameEnd, 
             }
             Some(Feed::Resuming { after_seq, error }) => {
                 resumes += 1;
-                tracing::warn!(after_seq, code = ?error.code(), message = error.message(), "cannot watch the game yet; retrying");
+                tracing::warn!(after_seq, code = ?error.code(), error = error.message(), "cannot watch the game yet; retrying");
             }
             Some(Feed::Failed(status)) => return Err(GameError::Watch(status)),
             None => return Err(GameError::Watch(Status::unavailable("the watch ended"))),
         }
     };
-    let profile = variant::of(state.variant).ok_or(GameError::UnknownVariant(state.variant))?;
+    let side = actions::seat_side(&api, &seat)
+        .await
+        .map_err(GameError::Refused)?
+        .ok_or_else(|| GameError::NoSeat(seat.game_id.clone()))?;
     if state.is_over() {
-        return Ok(end_of(&state, None, 0, 0, resumes));
+        return Ok(end_of(&state, side, 0, 0, resumes));
     }
+    tracing::info!(side = %side, "playing");
+    let profile = variant::of(state.variant).ok_or(GameError::UnknownVariant(state.variant))?;
     let spec = settings.engine_for(profile.name).clone();
     let setup = Setup {
         variant: profile.name,
@@ -221,8 +232,7 @@ pub async fn play(settings: &Settings, api: Api, seat: Seat) -> Result<GameEnd, 
         setup,
         engine: Some(engine),
         search: Search::Idle,
-        side: None,
-        probed: false,
+        side,
         judge: Judge::new(settings.judge),
         book,
         ponder_next: None,
@@ -241,13 +251,7 @@ pub async fn play(settings: &Settings, api: Api, seat: Seat) -> Result<GameEnd, 
     result
 }
 
-fn end_of(
-    state: &GameState,
-    side: Option<Side>,
-    moves: u32,
-    restarts: u32,
-    resumes: u32,
-) -> GameEnd {
+fn end_of(state: &GameState, side: Side, moves: u32, restarts: u32, resumes: u32) -> GameEnd {
     let outcome = state.outcome.clone().unwrap_or_default();
     GameEnd {
         result: outcome.pgn_result,
@@ -312,7 +316,7 @@ impl Runner<'_> {
                     }
                     Some(Feed::Resuming { after_seq, error }) => {
                         self.resumes += 1;
-                        tracing::warn!(after_seq, code = ?error.code(), message = error.message(), "stream broke; resuming after the last seq seen");
+                        tracing::warn!(after_seq, code = ?error.code(), error = error.message(), "stream broke; resuming after the last seq seen");
                     }
                     Some(Feed::Failed(status)) => return Err(GameError::Watch(status)),
                     None => return Err(GameError::Watch(Status::unavailable("the watch ended"))),
@@ -356,22 +360,17 @@ impl Runner<'_> {
         Ok(true)
     }
 
-    /// The bot's side for searching: the seat's, or the side to move while unknown.
-    fn us(&self) -> Side {
-        self.side.unwrap_or(self.state.turn)
-    }
-
     fn our_time(&self) -> Option<Duration> {
         let clocks = self.state.clocks.as_ref()?;
-        Some(clocks.remaining(self.us(), SystemTime::now(), Instant::now()))
+        Some(clocks.remaining(self.side, SystemTime::now(), Instant::now()))
     }
 
     fn ask(&self, ponder: bool) -> Ask<'_> {
         Ask {
             clocks: self.state.clocks.as_ref(),
-            increment: self.state.increment_of(self.us()),
-            their_increment: self.state.increment_of(self.us().opposite()),
-            us: self.us(),
+            increment: self.state.increment_of(self.side),
+            their_increment: self.state.increment_of(self.side.opposite()),
+            us: self.side,
             overhead: self.settings.move_overhead,
             limits: &self.settings.limits,
             ponder,
@@ -386,7 +385,7 @@ impl Runner<'_> {
                 self.ponder_next = None;
                 self.drop_search().await?;
             }
-            Change::Moved { uci, by } if Some(by) != self.side => {
+            Change::Moved { uci, by } if by != self.side => {
                 let search = std::mem::replace(&mut self.search, Search::Idle);
                 match search {
                     Search::Pondering { ply, expect, score }

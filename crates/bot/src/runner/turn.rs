@@ -1,6 +1,6 @@
-//! The runner's decisions on its turn and the opponent's: learn the side, answer a standing
-//! offer, ponder, play a book move, search, and act on the search's result (resign, accept,
-//! claim, or move).
+//! The runner's decisions on its turn and the opponent's: answer a standing offer, ponder,
+//! play a book move, search, and act on the search's result (resign, accept, claim, or
+//! move).
 
 use std::time::{Instant, SystemTime};
 
@@ -12,17 +12,12 @@ use crate::clock;
 use crate::uci::Score;
 
 impl Runner<'_> {
-    /// Does what the game asks now: learn the side, answer an offer, ponder, or move.
+    /// Does what the game asks now: answer an offer, ponder, or move.
     pub(super) async fn act(&mut self) -> Result<(), GameError> {
-        if self.side.is_none() && !self.probed {
-            self.probed = true;
-            self.learn_side().await?;
-        }
         if self.state.is_over() || self.acted_at == Some(self.state.ply) {
             return Ok(());
         }
-        let ours = self.side.is_none_or(|s| s == self.state.turn);
-        if !ours {
+        if self.side != self.state.turn {
             return self.while_they_think().await;
         }
         if !matches!(self.search, Search::Idle) {
@@ -35,28 +30,9 @@ impl Runner<'_> {
         self.think().await
     }
 
-    /// Asks the server which side the seat plays, without touching the game.
-    async fn learn_side(&mut self) -> Result<(), GameError> {
-        if crate::fen::halfmove_clock(&self.state.fen).is_none_or(|n| n >= 100) {
-            // A fifty-move claim could hold: the first move will tell instead.
-            return Ok(());
-        }
-        match actions::probe_side(&self.api, &self.seat).await {
-            Ok(Some(side)) => {
-                tracing::info!(side = %side, "playing");
-                self.side = Some(side);
-            }
-            Ok(None) => {}
-            Err(status) => return Err(GameError::Refused(status)),
-        }
-        Ok(())
-    }
-
     /// The opponent is to move: answer their standing offer, or ponder.
     async fn while_they_think(&mut self) -> Result<(), GameError> {
-        let Some(side) = self.side else {
-            return Ok(());
-        };
+        let side = self.side;
         if self.state.draw_offer == Some(side.opposite())
             && self.answered_offer_at != Some(self.state.ply)
         {
@@ -140,9 +116,7 @@ impl Runner<'_> {
                 .map_err(refused);
         }
         let welcome = self.judge.welcomes_draw();
-        let offered = self
-            .side
-            .is_some_and(|s| self.state.draw_offer == Some(s.opposite()));
+        let offered = self.state.draw_offer == Some(self.side.opposite());
         if offered && welcome {
             tracing::info!(?score, "accepting the opponent's draw offer");
             self.acted_at = Some(ply);
@@ -192,10 +166,6 @@ impl Runner<'_> {
                 self.failures = 0;
                 self.moves_played += 1;
                 self.acted_at = Some(ply);
-                if self.side.is_none() {
-                    self.side = Some(self.state.turn);
-                    tracing::info!(side = %self.state.turn, "playing");
-                }
                 tracing::info!(
                     ply = ply + 1,
                     mv = %text,
@@ -216,11 +186,6 @@ impl Runner<'_> {
                     "the server refused the engine's move {text}: {message}"
                 ))
                 .await?;
-            }
-            Submitted::NotOurTurn(turn) => {
-                let side = turn.unwrap_or(self.state.turn).opposite();
-                tracing::info!(side = %side, "playing");
-                self.side = Some(side);
             }
             // The game moved on or ended: wait for the stream to say how.
             Submitted::Stale => self.acted_at = Some(ply),

@@ -6,6 +6,8 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code)]
 
+pub mod players;
+
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::ExitStatus;
@@ -273,11 +275,28 @@ impl Bot {
         args: &[&str],
         env: &[(&str, &str)],
     ) -> Bot {
+        let mut all = vec!["--game", game];
+        all.extend_from_slice(args);
+        let mut vars = vec![("CHESSD_TOKEN", token)];
+        vars.extend_from_slice(env);
+        Bot::run(name, url, &all, &vars)
+    }
+
+    /// Starts the bot binary in player mode with `token` (passed as CHESSD_PLAYER_TOKEN).
+    pub fn player(name: &str, url: &str, token: &str, args: &[&str], env: &[(&str, &str)]) -> Bot {
+        let mut vars = vec![("CHESSD_PLAYER_TOKEN", token)];
+        vars.extend_from_slice(env);
+        Bot::run(name, url, args, &vars)
+    }
+
+    /// Starts the bot binary against `url` with `args` and `env`, JSON logs collected.
+    pub fn run(name: &str, url: &str, args: &[&str], env: &[(&str, &str)]) -> Bot {
         let mut command = Command::new(env!("CARGO_BIN_EXE_chessd-bot"));
         command
-            .args(["--addr", url, "--game", game, "--log-format", "json"])
+            .args(["--addr", url, "--log-format", "json"])
             .args(args)
-            .env("CHESSD_TOKEN", token)
+            .env_remove("CHESSD_TOKEN")
+            .env_remove("CHESSD_PLAYER_TOKEN")
             .env("RUST_LOG", "chessd_bot=debug")
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
@@ -306,6 +325,16 @@ impl Bot {
             logs,
             reader,
         }
+    }
+
+    /// Sends the bot SIGTERM.
+    pub fn terminate(&self) {
+        let pid = self.child.id().expect("the bot is running");
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM {pid}: {status}");
     }
 
     pub fn logs(&self) -> Vec<Value> {
@@ -361,6 +390,13 @@ pub fn authed<T>(request: T, token: &str) -> tonic::Request<T> {
     let bearer = format!("Bearer {token}").parse().expect("token");
     request.metadata_mut().insert("authorization", bearer);
     request
+}
+
+/// A log line's span field (the `game` span's `game_id`).
+pub fn span_field<'a>(line: &'a Value, name: &str) -> Option<&'a str> {
+    line.get("span")
+        .and_then(|s| s.get(name))
+        .and_then(Value::as_str)
 }
 
 pub fn count(logs: &[Value], text: &str) -> usize {
