@@ -71,7 +71,7 @@ fn announce(message: proto::WatchGamesResponse) -> Option<Announce> {
         Event::GameFinished(finished) => Some(Announce::Finished {
             game_id: finished.game?.game_id,
         }),
-        Event::GameMoved(_) | Event::Heartbeat(_) => None,
+        Event::GameMoved(_) | Event::GameTakenBack(_) | Event::Heartbeat(_) => None,
     }
 }
 
