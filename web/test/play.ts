@@ -99,7 +99,7 @@ export async function playScenarios(
     if ((await w.page.locator("#clock-bottom").getAttribute("data-color")) !== "white")
       fail("White's clock is not at the bottom");
     for (const p of [w, b]) {
-      if ((await actions(p)) !== "abort offer-draw resign")
+      if ((await actions(p)) !== "abort offer-draw add-time resign")
         fail(`${p.name} offers ${await actions(p)} before the first move`);
     }
 
@@ -131,7 +131,7 @@ export async function playScenarios(
     for (const p of [w, b]) {
       await waitFor(
         `${p.name} without abort`,
-        async () => (await actions(p)) === "offer-draw resign",
+        async () => (await actions(p)) === "offer-draw add-time resign",
       );
     }
 
@@ -152,11 +152,11 @@ export async function playScenarios(
         async () => (await text(p.page, "#draw-offer")) === "White offers a draw",
       );
     }
-    if ((await actions(w)) !== "resign")
+    if ((await actions(w)) !== "add-time resign")
       fail(`White's page offers ${await actions(w)} while its offer stands`);
     await waitFor(
       "Black's answers",
-      async () => (await actions(b)) === "accept-draw decline-draw resign",
+      async () => (await actions(b)) === "accept-draw decline-draw add-time resign",
     );
     await b.page.click('[data-action="decline-draw"]');
     for (const p of [w, b]) {
@@ -166,7 +166,7 @@ export async function playScenarios(
       );
       await waitFor(
         `${p.name}: offer again`,
-        async () => (await actions(p)) === "offer-draw resign",
+        async () => (await actions(p)) === "offer-draw add-time resign",
       );
     }
 
@@ -264,7 +264,10 @@ export async function playScenarios(
       (await text(b.page, "#actions")).startsWith("Resign this game?"),
     );
     await b.page.click('[data-action="resign-no"]');
-    await waitFor("the buttons back", async () => (await actions(b)) === "offer-draw resign");
+    await waitFor(
+      "the buttons back",
+      async () => (await actions(b)) === "offer-draw add-time resign",
+    );
 
     // Phone width: the player's page fits, board, buttons and the move form.
     await b.page.setViewportSize({ width: 375, height: 740 });
