@@ -114,6 +114,23 @@ def test_create_game_with_a_request_id_is_idempotent(server):
         assert (one.white.token, one.black.token) == (two.white.token, two.black.token)
 
 
+def test_a_takeback_proposed_and_accepted_rewinds_the_game(server):
+    """With takebacks on, the opponent's acceptance takes the proposer's move back; off (the
+    default), a proposal is refused TAKEBACKS_OFF."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game(takebacks=True)
+        play(game, ["e2e4", "e7e5"])
+        assert game.black.propose_takeback().takeback_offer == pb.COLOR_BLACK
+        back = game.white.respond_to_takeback(True)
+        assert (back.ply, back.takebacks) == (1, pb.TAKEBACK_POLICY_ON_REQUEST)
+        assert [m.uci for m in back.moves] == ["e2e4"]
+        plain = client.create_game()
+        plain.white.submit_move("e4")
+        with pytest.raises(cc.ChessdError) as refused:
+            plain.white.propose_takeback()
+        assert refused.value.reason == "TAKEBACKS_OFF"
+
+
 def test_refusals_carry_the_error_info_reason(server):
     """An illegal move is a ChessdError with its reason and the gRPC code."""
     with cc.Client(server.addr) as client:
