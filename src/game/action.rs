@@ -6,9 +6,9 @@ use crate::error::ServiceError;
 use crate::game::clock::TimeControl;
 use crate::game::labels::Labels;
 use crate::game::player::PlayerId;
+use crate::game::presence::SeatPresence;
 use crate::game::start::StartRules;
 use crate::game::takeback::TakebackPolicy;
-use crate::game::presence::SeatPresence;
 
 /// Who plays: the display names (or ids) as given at creation, and the platform player ids
 /// bound to the seats, whose player tokens act for them.

@@ -30,11 +30,11 @@ impl GameRecord {
             stored.draw_rule,
             stored.time_control,
             stored.start_rules,
-            stored.takebacks,
             stored.seats,
             stored.created_at,
             now,
         )
+        .with_takebacks(stored.takebacks)
         .claimable_after(stored.claim_after);
         record.charge(stored.charged, now);
         record.catch_up(&stored.events, key, stored.charged, now)?;

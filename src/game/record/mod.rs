@@ -119,13 +119,13 @@ impl GameRecord {
             new.draw_rule,
             new.time_control,
             new.start_rules,
-            new.takebacks,
             seats,
             // Every store keeps creation times in milliseconds; rounding here makes the
             // creating process report the same time as one that reloads the game.
             from_epoch_ms(epoch_ms(now.wall)),
             now,
         )
+        .with_takebacks(new.takebacks)
         .claimable_after(new.claim_after)
     }
 
@@ -136,7 +136,6 @@ impl GameRecord {
         draw_rule: DrawRule,
         time_control: Option<TimeControl>,
         start_rules: StartRules,
-        takebacks: TakebackPolicy,
         seats: Seats,
         created_at: SystemTime,
         now: Now,
@@ -148,7 +147,7 @@ impl GameRecord {
             start_rules,
             first_move: None,
             draw_offer: None,
-            takebacks,
+            takebacks: TakebackPolicy::Off,
             takeback_offer: None,
             undone: Vec::new(),
             log: Vec::new(),
@@ -161,6 +160,13 @@ impl GameRecord {
         };
         record.arm_first_move(start_rules.waiting_from(created_at), now);
         record
+    }
+
+    /// Allows takebacks as `policy` says (a blank game allows none).
+    #[must_use]
+    pub fn with_takebacks(mut self, policy: TakebackPolicy) -> GameRecord {
+        self.takebacks = policy;
+        self
     }
 
     /// Ends the game once nobody has moved for `after` (the store's `--abandon-after`).

@@ -28,7 +28,7 @@ pub const DB_FILE: &str = "chessd.db";
 /// - 4: `games.black_initial_ms`, `black_increment_ms` (NULL: as White's), `clock_start`
 ///   (`game::ClockStart`'s text; empty: on creation), `first_move_timeout_ms` (NULL: no
 ///   first-move timer), `takebacks` (0 off, 1 on request), `events.clock_change`
-///   (`game::ClockChange`'s text, on [`KIND_CLOCK_CHANGED`] rows) and `events.plies` (a
+///   (`game::ClockChange`'s text, on `KIND_CLOCK_CHANGED` rows) and `events.plies` (a
 ///   takeback's count), `games.claim_after_ms` (the grace period before ClaimVictory;
 ///   NULL, in games of earlier files: the default of the game's time control).
 pub const SCHEMA_VERSION: i64 = 4;
