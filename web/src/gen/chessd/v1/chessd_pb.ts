@@ -600,9 +600,9 @@ export type SeatPresence = Message<"chessd.v1.SeatPresence"> & {
   connected: boolean;
 
   /**
-   * Connected: since when. Gone: since when (the last stream closed, or on Redis the replica
-   * holding it stopped answering). Unset when the seat has not been seen since the server (on
-   * Redis: the deployment's presence record of the game) started.
+   * Connected: since when (on Redis: since its latest stream opened). Gone: since when (its
+   * last stream closed, or on Redis the replica holding it was last heard of). Unset when the
+   * seat has not been seen since the server started (on Redis: in the last two days).
    *
    * @generated from field: google.protobuf.Timestamp since = 2;
    */
@@ -610,8 +610,9 @@ export type SeatPresence = Message<"chessd.v1.SeatPresence"> & {
 
   /**
    * When the opponent may claim the game (ClaimVictory): set while this seat is gone and to
-   * move in an ongoing game. A move that hands this seat the turn moves it to at least the
-   * move's time plus `claim_after`.
+   * move in an ongoing game. A move that hands a gone seat the turn moves it (at least the
+   * move's time plus `claim_after`), and the stream tells the new one in a PlayerPresence.
+   * Judged by the server's clock, like `Clocks.read_at`.
    *
    * @generated from field: google.protobuf.Timestamp claim_at = 3;
    */
@@ -1725,7 +1726,7 @@ export type AddTimeRequest = Message<"chessd.v1.AddTimeRequest"> & {
   gameId: string;
 
   /**
-   * How much to give the opponent; unset: 15 seconds. More than zero, at most 5 minutes.
+   * How much to give the opponent; unset: 15 seconds. From 1 second to 5 minutes.
    *
    * @generated from field: google.protobuf.Duration amount = 2;
    */
@@ -3714,7 +3715,7 @@ export const GameService: GenService<{
   },
   /**
    * Gives the opponent time, as lichess's "+15 seconds" (seat token required): `amount`
-   * (15 seconds when unset, at most 5 minutes) is added to the other side's clock, which may
+   * (15 seconds when unset, 1 second to 5 minutes) is added to the other side's clock, which may
    * hold at most 24 hours. Either seat may give, whoever is to move, while the game goes on.
    * Watchers get a ClockChanged event.
    * Errors: FAILED_PRECONDITION (GAME_UNTIMED, GAME_OVER), INVALID_ARGUMENT (INVALID_FIELD),
@@ -3773,9 +3774,9 @@ export const GameService: GenService<{
     output: typeof RespondToTakebackResponseSchema;
   },
   /**
-   * Ends the game because the opponent left: the side to move has watched the game with none
-   * of its streams open (see SeatPresence) for the game's `claim_after`, counted from the later
-   * of its leaving and the start of its turn (and never from before this server started). The
+   * Ends the game because the opponent left: the side to move has had no WatchGame stream of
+   * its own open (see SeatPresence) for the game's `claim_after`, counted from the latest of
+   * its leaving, the start of its turn and the start of the server judging the claim. The
    * caller wins (TERMINATION_ABANDONMENT), or with `draw` the game is drawn; before both sides
    * have moved the game is aborted instead. Seat token (or a bound player's token) required.
    * Errors: FAILED_PRECONDITION (CLAIM_ON_OWN_TURN: the caller is to move; OPPONENT_CONNECTED;
