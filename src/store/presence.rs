@@ -73,8 +73,10 @@ pub struct Presence {
     /// When this registry began: absences count from no earlier.
     started: SystemTime,
     joins: std::sync::atomic::AtomicU64,
-    /// Where local changes go for the other replicas (Redis only).
-    outbox: OnceLock<mpsc::UnboundedSender<LocalChange>>,
+    /// Where local changes go for the other replicas (Redis only). Bounded: a Redis that is
+    /// slow or down must not let streams opening and closing queue changes without end, and a
+    /// change that finds the queue full is not lost for good (see [`Presence::send`]).
+    outbox: OnceLock<mpsc::Sender<LocalChange>>,
 }
 
 impl Presence {
@@ -89,7 +91,7 @@ impl Presence {
     }
 
     /// Sends this process's changes to `outbox` from now on (set once, by the Redis store).
-    pub fn forward_to(&self, outbox: mpsc::UnboundedSender<LocalChange>) {
+    pub fn forward_to(&self, outbox: mpsc::Sender<LocalChange>) {
         let _ = self.outbox.set(outbox);
     }
 
@@ -192,9 +194,13 @@ impl Presence {
     }
 
     fn send(&self, change: LocalChange) {
-        if let Some(outbox) = self.outbox.get() {
-            // The receiver lives as long as the store; after it, nobody needs to know.
-            let _ = outbox.send(change);
+        if let Some(outbox) = self.outbox.get()
+            && let Err(mpsc::error::TrySendError::Full(change)) = outbox.try_send(change)
+        {
+            // The presence task renews every held seat's lease and reads every followed game
+            // again each round, so a change dropped here shows within a round; a closed
+            // queue (the store is gone) needs nobody to know.
+            tracing::debug!(game_id = %change.game, "presence change not queued: the queue is full");
         }
     }
 
@@ -439,7 +445,7 @@ mod tests {
     #[test]
     fn outbox_hears_transitions() {
         let registry = Presence::new();
-        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (tx, mut rx) = mpsc::channel(16);
         registry.forward_to(tx);
         let game = id(4);
         let a = registry.join(game, Color::Black);

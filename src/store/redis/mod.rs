@@ -128,7 +128,7 @@ impl RedisStore {
             .collect::<Result<Vec<_>, _>>()?;
         let (ready_tx, ready) = watch::channel(false);
         let presence = Presence::new();
-        let (presence_tx, presence_rx) = tokio::sync::mpsc::unbounded_channel();
+        let (presence_tx, presence_rx) = tokio::sync::mpsc::channel(presence::CHANGES_QUEUED);
         presence.forward_to(presence_tx);
         let replica = format!(
             "{:016x}",

@@ -31,6 +31,9 @@ use crate::store::redis::state::{Inner, unavailable};
 pub const LEASE: Duration = Duration::from_secs(15);
 /// How often leases are renewed and followed games read again.
 pub const RENEW: Duration = Duration::from_secs(5);
+/// Presence changes queued for Redis at most (see `store::presence::Presence::send`).
+pub const CHANGES_QUEUED: usize = 4096;
+
 /// How long presence keys outlive their last write.
 const KEEP: Duration = Duration::from_secs(2 * 24 * 60 * 60);
 
@@ -165,7 +168,7 @@ impl Inner {
 
 /// The presence task of a replica: writes its changes as they come, renews its leases and
 /// reads its followed games again every [`RENEW`]. Holds the store weakly.
-pub async fn run(inner: Weak<Inner>, mut changes: mpsc::UnboundedReceiver<LocalChange>) {
+pub async fn run(inner: Weak<Inner>, mut changes: mpsc::Receiver<LocalChange>) {
     let mut tick = tokio::time::interval(RENEW);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
