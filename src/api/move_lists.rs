@@ -7,7 +7,6 @@
 //! is encoded afresh rather than answered from the old list.
 
 use std::collections::HashMap;
-use std::io::Write as _;
 use std::sync::{Mutex, PoisonError};
 
 use bytes::Bytes;
@@ -75,10 +74,9 @@ impl MoveLists {
 /// `game`'s moves from index `from` on, appended to `encoded` (the records of those before).
 fn encode_moves(game: &rules::Game, from: usize, encoded: Vec<u8>) -> Vec<u8> {
     let mut writer = MoveListWriter::moves(encoded);
-    let mut uci = [0u8; 8];
     let moves = game.moves().get(from..).unwrap_or_default();
     for (&m, san) in moves.iter().zip(game.sans_from(from)) {
-        writer.push(text(&mut uci, m), san);
+        writer.push(m.uci_text().as_str(), san);
     }
     writer.into_inner()
 }
@@ -93,23 +91,11 @@ pub fn all_moves(game: &rules::Game) -> Bytes {
 pub fn legal_moves(pos: &rules::Position) -> Bytes {
     let legal = pos.legal_moves();
     let mut writer = MoveListWriter::legal_moves();
-    let (mut uci, mut san) = ([0u8; 8], [0u8; 16]);
     for &m in legal.iter() {
-        let san_plus = rules::san_plus_among(pos, m, &legal);
-        writer.push(text(&mut uci, m), text(&mut san, san_plus));
+        let san = rules::san_plus_among(pos, m, &legal).text();
+        writer.push(m.uci_text().as_str(), san.as_str());
     }
     writer.finish()
-}
-
-/// `value` written into `buf`, which holds the longest text it can have (UCI: `e7e8q`,
-/// `P@e4`; SAN with a suffix: `Qa1xb2#`, `exd8=Q+`).
-fn text(buf: &mut [u8], value: impl std::fmt::Display) -> &str {
-    let capacity = buf.len();
-    let mut rest = &mut buf[..];
-    // A longer text would be a bug in the notation code; it is cut, never a panic.
-    let _ = write!(rest, "{value}");
-    let len = capacity - rest.len();
-    std::str::from_utf8(&buf[..len]).unwrap_or_default()
 }
 
 #[cfg(test)]

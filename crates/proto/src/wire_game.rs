@@ -109,6 +109,18 @@ impl MoveListWriter {
             }
         };
         let inner = string_len(uci) + string_len(san);
+        if inner < 0x80 && !uci.is_empty() && !san.is_empty() {
+            // Every list entry the server writes: each key and length is one byte, and the
+            // record goes in as one copy instead of six varint loops.
+            let key = |field: u32| ((field << 3) | WireType::LengthDelimited as u32) as u8;
+            self.buf.reserve(2 + inner);
+            self.buf
+                .extend_from_slice(&[key(self.field), inner as u8, key(1), uci.len() as u8]);
+            self.buf.extend_from_slice(uci.as_bytes());
+            self.buf.extend_from_slice(&[key(2), san.len() as u8]);
+            self.buf.extend_from_slice(san.as_bytes());
+            return;
+        }
         encode_key(self.field, WireType::LengthDelimited, &mut self.buf);
         encode_varint(inner as u64, &mut self.buf);
         for (tag, text) in [(1, uci), (2, san)] {

@@ -66,6 +66,7 @@ mod rules;
 mod setup;
 mod sink;
 mod square;
+mod text;
 mod validate;
 mod variant;
 
@@ -114,6 +115,7 @@ pub use rules::{FenError, PlayError, Rules};
 pub use san::{ParseSanError, San, SanPlus, parse_move, san_of, san_plus, san_plus_among};
 pub use setup::{PositionError, Setup};
 pub use square::{File, ParseSquareError, Rank, Square};
+pub use text::Text;
 pub use threecheck::ThreeCheck;
 pub use uci::{ParseUciError, UciMove};
 pub use variant::{ParseVariantError, Variant};

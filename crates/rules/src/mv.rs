@@ -4,7 +4,7 @@
 use core::fmt;
 use core::ops::Deref;
 
-use crate::{File, Role, Square};
+use crate::{File, Role, Square, Text};
 
 /// What kind of move this is, beyond "a piece goes from one square to another".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,33 +130,32 @@ impl Move {
     }
 }
 
-impl fmt::Display for Move {
+impl Move {
     /// The move in UCI notation: `e2e4`, `e7e8q`, castling as `e1g1` (`e1h1` under Chess960
     /// rules), drops as `N@f3`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Built in a buffer and written once: every move the service lists goes through here.
-        let mut buf = [0u8; 5];
+    #[must_use]
+    pub fn uci_text(self) -> Text {
+        let mut text = Text::new();
         if self.is_drop() {
-            buf[0] = self.role.upper_char() as u8;
-            buf[1] = b'@';
-            buf[2] = self.to.file().char() as u8;
-            buf[3] = self.to.rank().char() as u8;
-            return f.write_str(core::str::from_utf8(&buf[..4]).unwrap_or("?"));
+            text.push(self.role.upper_char());
+            text.push('@');
+        } else {
+            text.push(self.from.file().char());
+            text.push(self.from.rank().char());
         }
-        let squares = [self.from, self.to];
-        for (pair, sq) in buf.chunks_exact_mut(2).zip(squares) {
-            pair[0] = sq.file().char() as u8;
-            pair[1] = sq.rank().char() as u8;
+        text.push(self.to.file().char());
+        text.push(self.to.rank().char());
+        if let Some(r) = self.promotion() {
+            text.push(r.char());
         }
-        let len = match self.promotion() {
-            Some(r) => {
-                buf[4] = r.char() as u8;
-                5
-            }
-            None => 4,
-        };
-        // Square and role letters are ASCII.
-        f.write_str(core::str::from_utf8(&buf[..len]).unwrap_or("?"))
+        text
+    }
+}
+
+impl fmt::Display for Move {
+    /// [`Move::uci_text`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.uci_text().as_str())
     }
 }
 

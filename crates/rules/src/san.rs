@@ -9,7 +9,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{File, Move, PlayError, Rank, Role, Rules, Square, UciMove};
+use crate::{File, Move, PlayError, Rank, Role, Rules, Square, Text, UciMove, attacks};
 
 /// A SAN move as written, before it is matched against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -178,12 +178,24 @@ impl San {
     }
 }
 
-impl fmt::Display for San {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl San {
+    /// The SAN as written, without suffix: `O-O`, `N@f3`, `Nbd7`, `exd8=Q`.
+    #[must_use]
+    pub fn text(&self) -> Text {
+        let mut text = Text::new();
+        self.write(&mut text);
+        text
+    }
+
+    fn write(&self, text: &mut Text) {
         match *self {
-            San::Castle { long: false } => f.write_str("O-O"),
-            San::Castle { long: true } => f.write_str("O-O-O"),
-            San::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
+            San::Castle { long: false } => text.push_str("O-O"),
+            San::Castle { long: true } => text.push_str("O-O-O"),
+            San::Put { role, to } => {
+                text.push(role.upper_char());
+                text.push('@');
+                push_square(text, to);
+            }
             San::Normal {
                 role,
                 file,
@@ -193,24 +205,36 @@ impl fmt::Display for San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    write!(f, "{}", role.upper_char())?;
+                    text.push(role.upper_char());
                 }
                 if let Some(file) = file {
-                    write!(f, "{file}")?;
+                    text.push(file.char());
                 }
                 if let Some(rank) = rank {
-                    write!(f, "{rank}")?;
+                    text.push(rank.char());
                 }
                 if capture {
-                    f.write_str("x")?;
+                    text.push('x');
                 }
-                write!(f, "{to}")?;
+                push_square(text, to);
                 if let Some(p) = promotion {
-                    write!(f, "={}", p.upper_char())?;
+                    text.push('=');
+                    text.push(p.upper_char());
                 }
-                Ok(())
             }
         }
+    }
+}
+
+fn push_square(text: &mut Text, sq: Square) {
+    text.push(sq.file().char());
+    text.push(sq.rank().char());
+}
+
+impl fmt::Display for San {
+    /// [`San::text`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text().as_str())
     }
 }
 
@@ -246,13 +270,7 @@ fn san_with<P: Rules>(pos: &P, m: Move, legal: Option<&[Move]>) -> San {
         if capture {
             file = Some(m.from().file());
         }
-    } else if role != Role::King
-        || pos
-            .board()
-            .by_piece(m.role().of(pos.turn()))
-            .more_than_one()
-    {
-        // Kings need it only where a side has several (antichess promotes to king).
+    } else if rivals_may_exist(pos, m) {
         let generated;
         let legal = match legal {
             Some(moves) => moves,
@@ -261,21 +279,23 @@ fn san_with<P: Rules>(pos: &P, m: Move, legal: Option<&[Move]>) -> San {
                 &generated[..]
             }
         };
-        let rivals: Vec<Square> = legal
-            .iter()
-            .filter(|o| {
-                o.role() == role
-                    && o.to() == m.to()
-                    && o.from() != m.from()
-                    && !o.is_castle()
-                    && !o.is_drop()
-            })
-            .map(|o| o.from())
-            .collect();
-        if !rivals.is_empty() {
-            if rivals.iter().all(|s| s.file() != m.from().file()) {
+        // Rivals: other pieces of the role that can reach the same square.
+        let (mut rival, mut same_file, mut same_rank) = (false, false, false);
+        for o in legal.iter().filter(|o| {
+            o.role() == role
+                && o.to() == m.to()
+                && o.from() != m.from()
+                && !o.is_castle()
+                && !o.is_drop()
+        }) {
+            rival = true;
+            same_file |= o.from().file() == m.from().file();
+            same_rank |= o.from().rank() == m.from().rank();
+        }
+        if rival {
+            if !same_file {
                 file = Some(m.from().file());
-            } else if rivals.iter().all(|s| s.rank() != m.from().rank()) {
+            } else if !same_rank {
                 rank = Some(m.from().rank());
             } else {
                 file = Some(m.from().file());
@@ -291,6 +311,16 @@ fn san_with<P: Rules>(pos: &P, m: Move, legal: Option<&[Move]>) -> San {
         to: m.to(),
         promotion: m.promotion(),
     }
+}
+
+/// Whether another piece of `m`'s role attacks its target square, so that the SAN may need
+/// its origin: a board lookup spares most moves the scan of every legal move. (Piece moves are
+/// symmetric: a piece on `a` reaches `b` as one on `b` reaches `a`, through the same
+/// occupancy.)
+fn rivals_may_exist<P: Rules>(pos: &P, m: Move) -> bool {
+    let board = pos.board();
+    let ours = board.by_piece(m.role().of(pos.turn())).without(m.from());
+    ours.any() && (attacks::attacks(pos.turn(), m.role(), m.to(), board.occupied()) & ours).any()
 }
 
 /// The SAN of a legal move with its `+` or `#` suffix, as PGN and the service write it.
@@ -313,13 +343,23 @@ pub struct SanPlus {
     pub suffix: Option<char>,
 }
 
-impl fmt::Display for SanPlus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.san)?;
-        match self.suffix {
-            Some(c) => write!(f, "{c}"),
-            None => Ok(()),
+impl SanPlus {
+    /// The SAN with its suffix: `Qxf7#`, `e4`.
+    #[must_use]
+    pub fn text(&self) -> Text {
+        let mut text = Text::new();
+        self.san.write(&mut text);
+        if let Some(c) = self.suffix {
+            text.push(c);
         }
+        text
+    }
+}
+
+impl fmt::Display for SanPlus {
+    /// [`SanPlus::text`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text().as_str())
     }
 }
 

@@ -1,0 +1,72 @@
+//! [`Text`]: a move's notation (UCI, or SAN with its suffix) as a short ASCII string on the
+//! stack, written byte by byte. The service lists every legal move in both notations on every
+//! answer; going through `core::fmt` for each letter costs more than finding the moves.
+
+use core::fmt;
+
+/// The longest notation: SAN such as `Qa1xb2#` or `exd8=Q+` is at most 7 bytes, UCI at most 5.
+const CAPACITY: usize = 8;
+
+/// A notation's ASCII text; [`Text::as_str`] reads it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Text {
+    buf: [u8; CAPACITY],
+    len: u8,
+}
+
+impl Text {
+    pub(crate) const fn new() -> Text {
+        Text {
+            buf: [0; CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Appends an ASCII character; one past the capacity would be a bug in the notation code,
+    /// and is dropped rather than a panic.
+    pub(crate) fn push(&mut self, c: char) {
+        if let (Some(slot), true) = (self.buf.get_mut(usize::from(self.len)), c.is_ascii()) {
+            *slot = c as u8;
+            self.len += 1;
+        }
+    }
+
+    pub(crate) fn push_str(&mut self, s: &str) {
+        s.chars().for_each(|c| self.push(c));
+    }
+
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever pushed.
+        core::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Text;
+
+    /// Text keeps what was pushed up to its capacity and nothing that is not ASCII.
+    #[test]
+    fn text_holds_ascii_up_to_its_capacity() {
+        let mut t = Text::new();
+        t.push_str("exd8=Q+");
+        assert_eq!(t.as_str(), "exd8=Q+");
+        t.push('é');
+        t.push('#');
+        t.push('!');
+        assert_eq!(t.as_str(), "exd8=Q+#");
+    }
+}
