@@ -12,10 +12,12 @@ use tokio::sync::mpsc;
 use tokio::time::{sleep, timeout_at};
 use tonic::Request;
 use tonic::metadata::{Ascii, MetadataValue};
+use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
 use crate::channels::CALL_TIMEOUT;
 use crate::shared::{Shared, Table};
+use crate::skim::Skim;
 use crate::watchers::{Client, delivered, open_watch};
 
 /// A small fast generator for move choice (xorshift64*); quality does not matter here.
@@ -53,6 +55,7 @@ pub fn authed<T>(message: T, auth: &Option<MetadataValue<Ascii>>) -> Request<T> 
 async fn submit(
     shared: &Shared,
     client: &mut Client,
+    skim: &mut Skim,
     table: &Table,
     color: Color,
     pos: &Position,
@@ -86,7 +89,7 @@ async fn submit(
     };
     let t0 = Instant::now();
     table.sent.set(u64::from(ply) + 1, shared.nanos(t0));
-    let answer = client
+    let answer = skim
         .submit_move(authed(request, &table.auth[color.index()]))
         .await;
     let t1 = Instant::now();
@@ -130,12 +133,8 @@ async fn submit(
 }
 
 /// A bot that learns whose turn it is from its WatchGame stream.
-pub async fn watching_bot(
-    shared: Arc<Shared>,
-    mut client: Client,
-    table: Arc<Table>,
-    color: Color,
-) {
+pub async fn watching_bot(shared: Arc<Shared>, channel: Channel, table: Arc<Table>, color: Color) {
+    let (mut client, mut skim) = (Client::new(channel.clone()), Skim::new(channel));
     let mut rng = Rng::seeded();
     let Some(mut stream) = open_watch(&mut client, &table).await else {
         shared.stats().stream_failures += 1;
@@ -169,9 +168,18 @@ pub async fn watching_bot(
         if shared.bots_record && matches!(message.event, Some(Event::MovePlayed(_))) {
             delivered(&shared, &table, &message, ply);
         }
-        if submit(&shared, &mut client, &table, color, &pos, ply, &mut rng)
-            .await
-            .is_none()
+        if submit(
+            &shared,
+            &mut client,
+            &mut skim,
+            &table,
+            color,
+            &pos,
+            ply,
+            &mut rng,
+        )
+        .await
+        .is_none()
             && !shared.playing()
         {
             return;
@@ -182,15 +190,26 @@ pub async fn watching_bot(
 /// A bot that gets the position from its opponent in-process and hands its own move back.
 pub async fn handoff_bot(
     shared: Arc<Shared>,
-    mut client: Client,
+    channel: Channel,
     table: Arc<Table>,
     color: Color,
     mut my_turn: mpsc::Receiver<(Position, u32)>,
     their_turn: mpsc::Sender<(Position, u32)>,
 ) {
+    let (mut client, mut skim) = (Client::new(channel.clone()), Skim::new(channel));
     let mut rng = Rng::seeded();
     while let Some((pos, ply)) = my_turn.recv().await {
-        let Some(next) = submit(&shared, &mut client, &table, color, &pos, ply, &mut rng).await
+        let Some(next) = submit(
+            &shared,
+            &mut client,
+            &mut skim,
+            &table,
+            color,
+            &pos,
+            ply,
+            &mut rng,
+        )
+        .await
         else {
             return;
         };

@@ -34,5 +34,6 @@ pub mod play;
 pub mod report;
 pub mod server;
 pub mod shared;
+pub mod skim;
 pub mod stores;
 pub mod watchers;

@@ -158,7 +158,7 @@ async fn table(shared: Arc<Shared>, seats: [Channel; 2], watchers: Vec<Channel>,
                 for color in Color::ALL {
                     tasks.spawn(watching_bot(
                         shared.clone(),
-                        Client::new(seats[color.index()].clone()),
+                        seats[color.index()].clone(),
                         table.clone(),
                         color,
                     ));
@@ -176,7 +176,7 @@ async fn table(shared: Arc<Shared>, seats: [Channel; 2], watchers: Vec<Channel>,
                 }
                 tasks.spawn(handoff_bot(
                     shared.clone(),
-                    Client::new(seats[0].clone()),
+                    seats[0].clone(),
                     table.clone(),
                     Color::White,
                     white_rx,
@@ -184,7 +184,7 @@ async fn table(shared: Arc<Shared>, seats: [Channel; 2], watchers: Vec<Channel>,
                 ));
                 tasks.spawn(handoff_bot(
                     shared.clone(),
-                    Client::new(seats[1].clone()),
+                    seats[1].clone(),
                     table.clone(),
                     Color::Black,
                     black_rx,
