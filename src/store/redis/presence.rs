@@ -19,6 +19,7 @@ use std::sync::Weak;
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color};
+use futures_util::{StreamExt, stream};
 use tokio::sync::mpsc;
 
 use crate::error::ServiceError;
@@ -33,6 +34,11 @@ pub const LEASE: Duration = Duration::from_secs(15);
 pub const RENEW: Duration = Duration::from_secs(5);
 /// Presence changes queued for Redis at most (see `store::presence::Presence::send`).
 pub const CHANGES_QUEUED: usize = 4096;
+
+/// Renewals (and re-reads) in flight at once: a replica holds a lease per watched seat, and
+/// one round trip after another would take longer than [`RENEW`] with enough of them. Each is
+/// still its own pipeline, on its game's keys, as a Cluster needs.
+const IN_FLIGHT: usize = 64;
 
 /// How long presence keys outlive their last write.
 const KEEP: Duration = Duration::from_secs(2 * 24 * 60 * 60);
@@ -134,28 +140,43 @@ impl Inner {
         Ok(())
     }
 
-    /// Renews the leases of every seat with a stream here.
+    /// Renews the leases of every seat with a stream here, [`IN_FLIGHT`] at a time.
     async fn renew(&self) {
         let now_ms = epoch_ms(SystemTime::now());
-        for (game, seat) in self.presence.held() {
-            let result: Result<(), _> = ::redis::pipe()
-                .cmd("ZADD")
-                .arg(keys::presence_key(game))
-                .arg(now_ms + LEASE.as_millis() as u64)
-                .arg(member(seat, &self.replica))
-                .ignore()
-                .cmd("HSET")
-                .arg(keys::seen_key(game))
-                .arg(seat_code(seat))
-                .arg(now_ms)
-                .ignore()
-                .query_async(&mut self.conn())
-                .await;
+        let mut renewals = stream::iter(self.presence.held())
+            .map(|(game, seat)| {
+                let mut conn = self.conn();
+                let mut pipe = ::redis::pipe();
+                pipe.cmd("ZADD")
+                    .arg(keys::presence_key(game))
+                    .arg(now_ms + LEASE.as_millis() as u64)
+                    .arg(member(seat, &self.replica))
+                    .ignore()
+                    .cmd("HSET")
+                    .arg(keys::seen_key(game))
+                    .arg(seat_code(seat))
+                    .arg(now_ms)
+                    .ignore();
+                async move { pipe.query_async::<()>(&mut conn).await }
+            })
+            .buffer_unordered(IN_FLIGHT);
+        while let Some(result) = renewals.next().await {
             if let Err(e) = result {
+                // Redis is failing: the rest would fail alike. The leases hold LEASE, three
+                // renewals' time, and the next tick tries them all again.
                 tracing::warn!(error = %e, "redis: presence lease not renewed");
                 return;
             }
         }
+    }
+
+    /// Reads the leases of every game followed here again, [`IN_FLIGHT`] at a time.
+    async fn refresh_followed(&self) {
+        stream::iter(self.presence.followed())
+            .map(|id| self.refresh_presence(id))
+            .buffer_unordered(IN_FLIGHT)
+            .collect::<()>()
+            .await;
     }
 
     /// Reads `id`'s leases again for this replica's watchers of it.
@@ -184,9 +205,7 @@ pub async fn run(inner: Weak<Inner>, mut changes: mpsc::Receiver<LocalChange>) {
             _ = tick.tick() => {
                 let Some(strong) = inner.upgrade() else { return };
                 strong.renew().await;
-                for id in strong.presence.followed() {
-                    strong.refresh_presence(id).await;
-                }
+                strong.refresh_followed().await;
             }
         }
     }
