@@ -65,7 +65,8 @@ async fn submit(
     if let Some(pause) = shared.pause {
         sleep(pause).await;
     }
-    if !shared.take_move() {
+    // A game of the chosen length ends as one the bench stops.
+    if (shared.max_ply > 0 && ply >= shared.max_ply) || !shared.take_move() {
         // Stopping: end the game so its streams end too. A refusal changes nothing: the
         // streams end at the bench's hard deadline anyway.
         let _ = client
@@ -101,6 +102,7 @@ async fn submit(
             // load counts them.
             if shared.measured(t0) && shared.measured(t1) {
                 stats.moves_measured += 1;
+                stats.plies_measured += u64::from(ply) + 1;
                 stats.submit.record(t1 - t0);
             }
             let game = response.into_inner().game?;

@@ -100,6 +100,10 @@ pub struct Play {
     /// Unmeasured play time first.
     #[arg(long, default_value = "1s", value_parser = humantime::parse_duration)]
     pub warmup: Duration,
+    /// End each game (a resignation) once it has this many plies and start another, so moves
+    /// are measured in games of a known length (0: play every game to its end).
+    #[arg(long, default_value_t = 0)]
+    pub max_ply: u32,
 }
 
 /// The flags of `chessd-bench play` (and of `chessd-bench` alone).

@@ -142,7 +142,7 @@ pub fn play(args: &PlayArgs, figures: &PlayFigures) -> Vec<String> {
         ));
     }
     lines.push(format!(
-        "RESULT bench games={} watchers={} turns={:?} view={:?} rate={} moves={} moves_per_s={:.0} submit_p50_us={:.1} submit_p99_us={:.1} submit_p999_us={:.1} deliveries={} delivery_p50_us={:.1} delivery_p99_us={:.1} delivery_p999_us={:.1} server_time_delivery_p99_ms={:.1} server_cpu_us_per_move={} server_cpu_us_per_delivery={}",
+        "RESULT bench games={} watchers={} turns={:?} view={:?} rate={} moves={} moves_per_s={:.0} submit_p50_us={:.1} submit_p99_us={:.1} submit_p999_us={:.1} deliveries={} delivery_p50_us={:.1} delivery_p99_us={:.1} delivery_p999_us={:.1} server_time_delivery_p99_ms={:.1} server_cpu_us_per_move={} server_cpu_us_per_delivery={} mean_ply={:.1}",
         args.play.games,
         args.watchers,
         args.play.turns,
@@ -160,6 +160,7 @@ pub fn play(args: &PlayArgs, figures: &PlayFigures) -> Vec<String> {
         stats.server_delivery.quantile_us(0.99) / 1e3,
         field(figures.cpu.server_us_per(stats.moves_measured)),
         field(figures.cpu.server_us_per(stats.deliveries_measured)),
+        stats.plies_measured as f64 / stats.moves_measured.max(1) as f64,
     ));
     lines
 }

@@ -35,6 +35,8 @@ pub struct Shared {
     pub bots_record: bool,
     /// The game view SubmitMove answers with.
     pub view: pb::GameView,
+    /// Plies after which a game is ended (0: none).
+    pub max_ply: u32,
     /// A std mutex: recording is a few nanoseconds and never awaits.
     stats: Mutex<Stats>,
 }
@@ -58,6 +60,7 @@ impl Shared {
                 View::Basic => pb::GameView::Basic,
                 View::Full => pb::GameView::Full,
             },
+            max_ply: args.play.max_ply,
             stats: Mutex::new(Stats::new()?),
         })
     }
@@ -109,6 +112,8 @@ pub struct Stats {
     /// Event server time to receipt (the server time has millisecond precision).
     pub server_delivery: Latency,
     pub moves_measured: u64,
+    /// The sum of the measured moves' plies (each move's ply in its game, from 1).
+    pub plies_measured: u64,
     pub moves_total: u64,
     pub deliveries_measured: u64,
     pub games_finished: u64,
@@ -127,6 +132,7 @@ impl Stats {
             delivery: Latency::new()?,
             server_delivery: Latency::new()?,
             moves_measured: 0,
+            plies_measured: 0,
             moves_total: 0,
             deliveries_measured: 0,
             games_finished: 0,
