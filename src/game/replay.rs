@@ -11,15 +11,17 @@ use crate::game::event::{
 };
 use crate::game::log::{LogEntry, LogKind, offer_after_move};
 use crate::game::takeback::{Rewound, any_taken_back, rewind};
-use crate::game::view::GameView;
+use crate::game::view::{GameView, MoveInfo};
 
 /// The events of one game after a seq, made one at a time as a watcher reads them.
 ///
 /// It owns a copy of the game and of the log entries it has still to send, so making events
-/// (which replays moves and writes SAN) happens outside the store's locks.
+/// (which may replay moves) happens outside the store's locks.
 ///
 /// With no takeback among the entries to send, the moves they play are the last ones of the
-/// game's move list. With one, they are found by walking the entries back from the end
+/// game's move list: their SAN is the game's record of them, and the position after its last
+/// move is the game's current one, so the events of a move just made replay nothing (every
+/// append to Redis and every event a following replica hears is one). With one, they are found by walking the entries back from the end
 /// (`takeback::rewind`), done on the first event, outside the lock.
 pub struct Replay {
     /// Sent first when the watch started from seq 0.
@@ -29,15 +31,15 @@ pub struct Replay {
     entries: std::vec::IntoIter<LogEntry>,
     next_seq: u64,
     timed: bool,
-    /// The position before the next move to be sent.
+    /// The position after `played` plies: with the standing source, played from the start
+    /// only when an event needs a position other than the game's current one; after a
+    /// rewind, always the position after `ply`.
     position: Position,
+    played: usize,
     /// Where the moves come from.
     source: Source,
-    /// Half-moves standing as of the last event sent (once `skip_moves` are skipped).
+    /// Half-moves standing as of the last event sent.
     ply: usize,
-    /// Moves of `game.moves()` already covered by `after_seq` that the position must still
-    /// be advanced past (done lazily on the first event, outside the lock).
-    skip_moves: usize,
     /// The standing draw offer as of the last event sent.
     draw_offer: Option<Color>,
 }
@@ -88,15 +90,12 @@ impl Replay {
             }
         }
         let rest = &log[seen..];
-        let (source, skip_moves) = if any_taken_back(rest) {
-            (
-                Source::ToRewind {
-                    undone: undone.to_vec(),
-                },
-                0,
-            )
+        let source = if any_taken_back(rest) {
+            Source::ToRewind {
+                undone: undone.to_vec(),
+            }
         } else {
-            (Source::Standing, ply)
+            Source::Standing
         };
         Replay {
             snapshot: None,
@@ -105,9 +104,9 @@ impl Replay {
             next_seq: seen as u64 + 1,
             timed,
             position: *game.start(),
+            played: 0,
             source,
-            ply: if skip_moves > 0 { 0 } else { ply },
-            skip_moves,
+            ply,
             draw_offer,
         }
     }
@@ -124,13 +123,13 @@ impl Replay {
                 kind: EventKind::Snapshot(Box::new(view)),
             }),
             position: *game.start(),
+            played: 0,
             game,
             entries: Vec::new().into_iter(),
             next_seq: seq + 1,
             timed: false,
             source: Source::Standing,
             ply: 0,
-            skip_moves: 0,
             draw_offer: None,
         }
     }
@@ -141,15 +140,29 @@ impl Replay {
         self.snapshot.is_none() && self.entries.len() == 0
     }
 
-    /// Brings the position to where the first entry to send starts.
-    fn settle(&mut self) {
-        while self.skip_moves > 0 {
-            if let Some(&m) = self.game.moves().get(self.ply) {
-                self.position.play_unchecked(m);
-            }
-            self.ply += 1;
-            self.skip_moves -= 1;
+    /// The position after `ply` half-moves. With the standing source, the game's own current
+    /// position when `ply` is all of its moves (a move just made: no replay at all), else
+    /// the moves played forward from where the last call left the position.
+    fn current(&mut self) -> Position {
+        if !matches!(self.source, Source::Standing) {
+            return self.position;
         }
+        let moves = self.game.moves();
+        if self.ply >= moves.len() {
+            return *self.game.position();
+        }
+        if self.played > self.ply {
+            (self.position, self.played) = (*self.game.start(), 0);
+        }
+        for &m in &moves[self.played..self.ply] {
+            self.position.play_unchecked(m);
+        }
+        self.played = self.ply;
+        self.position
+    }
+
+    /// After a takeback among the entries to send, finds the line they play (once).
+    fn settle(&mut self) {
         if let Source::ToRewind { undone } = &self.source {
             let entries = self.entries.as_slice();
             // A log that does not fit the moves (a bug) replays nothing rather than invent.
@@ -214,17 +227,32 @@ impl Iterator for Replay {
             LogKind::Move { .. } => {
                 // The log never holds more moves than the game; stop rather than invent one.
                 let mv = self.next_move()?;
-                let before = self.position;
-                self.position.play_unchecked(mv);
-                self.ply += 1;
-                self.draw_offer = offer_after_move(self.draw_offer, before.turn());
-                let played = move_info(&before, mv, self.ply as u32);
+                let played = if matches!(self.source, Source::Standing) {
+                    // A move of the game's own list: its SAN as the game recorded it.
+                    let san = self.game.sans_from(self.ply).next()?;
+                    let info = MoveInfo {
+                        mv,
+                        san: san.to_owned(),
+                        ply: self.ply as u32 + 1,
+                        color: mover_of(&self.game, self.ply),
+                        seq: 0,
+                    };
+                    self.ply += 1;
+                    info
+                } else {
+                    let before = self.position;
+                    self.position.play_unchecked(mv);
+                    self.ply += 1;
+                    move_info(&before, mv, self.ply as u32)
+                };
+                self.draw_offer = offer_after_move(self.draw_offer, played.color);
+                let after = self.current();
                 Some(move_event(
                     seq,
                     &entry,
                     self.timed,
                     played,
-                    self.position,
+                    after,
                     self.draw_offer,
                 ))
             }
@@ -236,10 +264,10 @@ impl Iterator for Replay {
                 self.draw_offer = None;
                 offer_event(seq, &entry)
             }
-            LogKind::ClockChanged { .. } => clock_event(seq, &entry, self.position.turn()),
+            LogKind::ClockChanged { .. } => clock_event(seq, &entry, self.current().turn()),
             LogKind::TakebackDeclined(_) => offer_event(seq, &entry),
             LogKind::TakebackProposed(_) => {
-                takeback_proposed_event(seq, &entry, &self.position, self.ply as u32)
+                takeback_proposed_event(seq, &entry, &self.current(), self.ply as u32)
             }
             LogKind::TakenBack { plies, .. } => {
                 let Source::Rewound { line, .. } = &mut self.source else {

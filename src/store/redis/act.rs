@@ -1,7 +1,7 @@
 //! Changing a game on Redis: an action applied to the game, then its events appended by one
 //! compare-and-append script on the seq it played from. Two replicas racing on one game cannot
-//! both append: the loser catches up on what the winner wrote (the script's reply carries it)
-//! and applies again, which answers as the memory store would. The same claim ends overdue
+//! both append: the loser reads the game as the winner left it and applies again, which
+//! answers as the memory store would. The same claim ends overdue
 //! games (`settled`), whichever replica sees them first.
 //!
 //! A move costs one round trip when the replica's cached copy is current: the seat to move in
@@ -23,9 +23,8 @@ use crate::store::redis::state::{Inner, MAX_ATTEMPTS, unavailable};
 /// What a compare-and-append did.
 pub enum Appended {
     Done,
-    /// Another change came first; nothing was written. The stream entries after the seq the
-    /// replica played from.
-    Stale(Vec<codec::Entry>),
+    /// Another change came first; nothing was written.
+    Stale,
 }
 
 impl Inner {
@@ -104,7 +103,9 @@ impl Inner {
         for fields in &feed {
             invocation.arg(fields.len()).arg(fields);
         }
-        let (status, _seq, missed): (i64, u64, Vec<codec::Entry>) = invocation
+        // The script's reply also carries the entries the winner wrote; a lost race reads the
+        // game again instead (see `act`).
+        let (status, _seq, _missed): (i64, u64, ::redis::Value) = invocation
             .invoke_async(&mut self.conn())
             .await
             .map_err(|e| unavailable(&e))?;
@@ -122,7 +123,7 @@ impl Inner {
                 }
                 Ok(Appended::Done)
             }
-            0 => Ok(Appended::Stale(missed)),
+            0 => Ok(Appended::Stale),
             _ => Err(ServiceError::GameNotFound { id }),
         }
     }
@@ -145,7 +146,7 @@ impl Inner {
                     return Ok((game, now));
                 }
                 // Another replica changed the game first (perhaps ended it): read it again.
-                Appended::Stale(_) => {}
+                Appended::Stale => {}
             }
         }
         Ok((self.fetch(id).await?, Now::read()))
@@ -188,8 +189,6 @@ impl Inner {
             let now = Now::read();
             let before = game.record.last_seq();
             last_ply = Some(game.record.game().ply());
-            // What to go back to if the append finds this copy stale.
-            let unplayed = game.record.clone();
             let mut events = Vec::new();
             let result = game
                 .record
@@ -218,11 +217,14 @@ impl Inner {
                     self.put_back(id, game);
                     return acted;
                 }
-                // Another replica changed the game first: play again from its state.
-                Appended::Stale(missed) => {
+                // Another replica changed the game first: play again from its state, read
+                // afresh. (Keeping a copy of the game from before this attempt, to catch up
+                // from the entries the script returned, would cost a copy of the whole game on
+                // every move to save a read on the rare lost race.)
+                Appended::Stale => {
                     tracing::debug!(game_id = %id, "lost a race for the game; playing again");
-                    game.record = unplayed;
-                    current = Some(self.caught_up(id, game, &missed)?);
+                    drop(game);
+                    current = Some(self.fetch(id).await?);
                 }
             }
         }
