@@ -5,7 +5,7 @@
 //! move and per created game on one replica or several.
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::error::BenchError;
 use crate::measure::ServerProc;
@@ -22,6 +22,7 @@ pub struct Probe {
 
 /// Every reading at one moment.
 pub struct ProbeMark {
+    at: Instant,
     replicas: Vec<Option<Duration>>,
     redis: Vec<Snapshot>,
 }
@@ -65,6 +66,7 @@ impl Probe {
     /// Every reading now.
     pub async fn mark(&mut self) -> Result<ProbeMark, BenchError> {
         Ok(ProbeMark {
+            at: Instant::now(),
             replicas: self.replicas.iter().map(|(_, p)| p.cpu()).collect(),
             redis: self.redis.snapshot().await?,
         })
@@ -104,7 +106,16 @@ fn replica_lines(
     let per = |d: Duration| (ops > 0).then(|| 1e6 * d.as_secs_f64() / ops as f64);
     let mut out = Vec::new();
     let mut total = Some(Duration::ZERO);
-    let mut result = format!("RESULT replicas what={tag} n={} ops={ops}", replicas.len());
+    let secs = end
+        .at
+        .saturating_duration_since(start.at)
+        .as_secs_f64()
+        .max(1e-3);
+    let mut result = format!(
+        "RESULT replicas what={tag} n={} ops={ops} ops_per_s={:.0}",
+        replicas.len(),
+        ops as f64 / secs
+    );
     for (i, (addr, proc)) in replicas.iter().enumerate() {
         let used = start.replicas[i]
             .zip(end.replicas[i])
@@ -147,7 +158,9 @@ mod tests {
         let a: SocketAddr = "127.0.0.1:1".parse().unwrap();
         let b: SocketAddr = "127.0.0.1:2".parse().unwrap();
         let replicas = [(a, ServerProc::Unknown), (b, ServerProc::Unknown)];
+        let at = Instant::now();
         let start = ProbeMark {
+            at,
             replicas: vec![
                 Some(Duration::from_millis(10)),
                 Some(Duration::from_millis(5)),
@@ -155,6 +168,7 @@ mod tests {
             redis: Vec::new(),
         };
         let end = ProbeMark {
+            at: at + Duration::from_secs(2),
             replicas: vec![
                 Some(Duration::from_millis(30)),
                 Some(Duration::from_millis(15)),
@@ -168,10 +182,11 @@ mod tests {
         );
         assert_eq!(
             out[2],
-            "RESULT replicas what=moves n=2 ops=1000 replica0_cpu_us_per_move=20.0 replica0_rss=- replica1_cpu_us_per_move=10.0 replica1_rss=- replicas_cpu_us_per_move=30.0"
+            "RESULT replicas what=moves n=2 ops=1000 ops_per_s=500 replica0_cpu_us_per_move=20.0 replica0_rss=- replica1_cpu_us_per_move=10.0 replica1_rss=- replicas_cpu_us_per_move=30.0"
         );
         // A replica that cannot be read leaves the sum unknown, not too small.
         let gone = ProbeMark {
+            at: at + Duration::from_secs(2),
             replicas: vec![Some(Duration::from_millis(30)), None],
             redis: Vec::new(),
         };
