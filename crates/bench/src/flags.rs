@@ -113,9 +113,16 @@ pub struct PlayArgs {
     /// share the connections in turn. Default: a server in this process.
     #[arg(long)]
     pub addr: Vec<SocketAddr>,
-    /// The pid of the `--addr` server, to read its memory and CPU time from /proc.
+    /// The pid of the `--addr` server, to read its memory and CPU time from /proc; with
+    /// several `--addr`, one per address in the same order (each replica is then reported
+    /// on its own).
     #[arg(long)]
-    pub server_pid: Option<u32>,
+    pub server_pid: Vec<u32>,
+    /// A Redis the servers use (loopback), read with INFO before and after each measured
+    /// window for Redis's own CPU and commands per move and per created game; repeat it (or
+    /// separate with commas) for every primary of a Cluster.
+    #[arg(long, value_delimiter = ',')]
+    pub redis: Vec<String>,
     #[command(flatten)]
     pub play: Play,
     /// WatchGame streams per game besides the two bots'.
@@ -295,9 +302,14 @@ impl PlayArgs {
         for addr in &self.addr {
             loopback(*addr)?;
         }
-        if self.addr.len() > 1 && self.server_pid.is_some() {
+        if !self.server_pid.is_empty() && self.server_pid.len() != self.addr.len() {
             return Err(BenchError::new(
-                "--server-pid reads one server: leave it out with several --addr",
+                "--server-pid needs --addr: give one per --addr, in the same order",
+            ));
+        }
+        if !self.redis.is_empty() && self.addr.is_empty() {
+            return Err(BenchError::new(
+                "--redis reads the Redis of running servers: it needs --addr",
             ));
         }
         self.play.check()?;
@@ -434,6 +446,30 @@ mod tests {
             panic!("not stores");
         };
         assert!(args.check().is_err());
+    }
+
+    /// One pid per address, in order; Redis only with running servers.
+    #[test]
+    fn pids_match_addresses() {
+        let two = ["--addr", "127.0.0.1:1", "--addr", "127.0.0.1:2"];
+        let ok = parse(&[&two[..], &["--server-pid", "5", "--server-pid", "6"]].concat()).unwrap();
+        ok.play.check().unwrap();
+        assert_eq!(ok.play.server_pid, vec![5, 6]);
+        let short = parse(&[&two[..], &["--server-pid", "5"]].concat()).unwrap();
+        assert!(short.play.check().is_err());
+        let cluster = parse(
+            &[
+                &two[..],
+                &["--redis", "redis://127.0.0.1:7101/,redis://127.0.0.1:7102/"],
+                &["--redis", "redis://127.0.0.1:7103/"],
+            ]
+            .concat(),
+        )
+        .unwrap();
+        cluster.play.check().unwrap();
+        assert_eq!(cluster.play.redis.len(), 3);
+        let alone = parse(&["--redis", "redis://127.0.0.1:6379/"]).unwrap();
+        assert!(alone.play.check().is_err());
     }
 
     /// Bad text is a parse error, not a panic.

@@ -17,6 +17,8 @@
 //! - `shared`: what the play phase's tasks share; `bots`: the players; `watchers`: the
 //!   spectators and delivery latency; `play`: the play phase; `idle`: the idle-games phase.
 //! - `measure`: histograms, `/proc` memory and CPU; `report`: the printed lines.
+//! - `replicas`: every replica's and every Redis node's cost over a window; `redis_info`:
+//!   Redis's INFO.
 //! - `load`: the default mode end to end; `stores`: memory against SQLite.
 //! - `echo`: the yardstick's proto, server and loads.
 
@@ -31,6 +33,8 @@ pub mod idle;
 pub mod load;
 pub mod measure;
 pub mod play;
+pub mod redis_info;
+pub mod replicas;
 pub mod report;
 pub mod server;
 pub mod shared;

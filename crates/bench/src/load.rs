@@ -10,6 +10,7 @@ use crate::flags::PlayArgs;
 use crate::idle::idle_phase;
 use crate::measure::ServerProc;
 use crate::play::play_phase;
+use crate::replicas::Probe;
 use crate::report;
 use crate::server::{LocalServer, Room, Store};
 
@@ -31,14 +32,26 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
     };
     let server = match &local {
         Some(_) => ServerProc::OwnProcess,
-        None => ServerProc::external(args.server_pid),
+        // With several replicas the main lines have no single server to read: the probe's
+        // lines give each replica's.
+        None if addrs.len() == 1 => ServerProc::external(args.server_pid.first().copied()),
+        None => ServerProc::Unknown,
+    };
+    let mut probe = match &local {
+        Some(_) => Probe::none(),
+        None => Probe::new(&addrs, &args.server_pid, &args.redis).await?,
     };
     report::write_lines(out, [report::header(args, &addrs, local.is_some())])?;
     if args.play.games > 0 {
-        let figures = play_phase(args, &addrs, server).await?;
+        let figures = play_phase(args, &addrs, server, &mut probe).await?;
         report::write_lines(out, report::play(args, &figures))?;
+        let (start, end) = &figures.probe;
+        let moves = figures.stats.moves_measured;
+        report::write_lines(out, probe.lines(start, end, moves, "move", "moves"))?;
     }
     if args.idle_games > 0 {
+        // The whole creation burst is the window (and the phase's short settling pause).
+        let start = probe.mark().await?;
         let figures = idle_phase(
             args.idle_games,
             args.play.variant,
@@ -47,7 +60,10 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
             server,
         )
         .await?;
+        let end = probe.mark().await?;
         report::write_lines(out, report::idle(&figures))?;
+        let made = u64::try_from(figures.made).unwrap_or(u64::MAX);
+        report::write_lines(out, probe.lines(&start, &end, made, "game", "create"))?;
     }
     drop(local);
     Ok(())

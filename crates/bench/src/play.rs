@@ -17,6 +17,7 @@ use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::BenchError;
 use crate::flags::{PlayArgs, Turns};
 use crate::measure::{CpuMark, CpuUse, ServerProc};
+use crate::replicas::{Probe, ProbeMark};
 use crate::shared::{SendTimes, Shared, Stats, Table};
 use crate::watchers::{Client, watcher};
 use chessd::api::encode::proto_variant;
@@ -31,6 +32,8 @@ pub struct PlayFigures {
     pub cpu: CpuUse,
     /// The server's resident memory and its peak at the end of the window.
     pub rss: Option<(u64, u64)>,
+    /// The probe's readings at the window's start and end.
+    pub probe: (ProbeMark, ProbeMark),
 }
 
 impl PlayFigures {
@@ -46,6 +49,7 @@ pub async fn play_phase(
     args: &PlayArgs,
     addrs: &[SocketAddr],
     server: ServerProc,
+    probe: &mut Probe,
 ) -> Result<PlayFigures, BenchError> {
     let players = channels::connect_all(addrs, args.play.connections).await?;
     let watchers = if args.watchers > 0 {
@@ -77,6 +81,7 @@ pub async fn play_phase(
     }
     // Readings over the measured window only.
     sleep_until(shared.warm_end.into()).await;
+    let probe_start = probe.mark().await?;
     let start = CpuMark::now(server);
     let budget_done = async {
         while shared.playing() {
@@ -89,6 +94,7 @@ pub async fn play_phase(
         () = budget_done => {}
     }
     let end = CpuMark::now(server);
+    let probe_end = probe.mark().await;
     let rss = server.rss();
     shared.stop();
     // Tables end their games (a resignation) and return; give them a bounded time.
@@ -104,6 +110,7 @@ pub async fn play_phase(
         stats,
         cpu: CpuUse::between(start, end, server),
         rss,
+        probe: (probe_start, probe_end?),
     })
 }
 

@@ -1,8 +1,8 @@
 //! The report: the lines the bench prints, for a person (`moves: ...`, `SubmitMove latency:
 //! ...`) and for scripts (one `RESULT` line per measurement, `key=value` fields).
 //!
-//! `scripts/bench-anchor` and `scripts/bench-replicas` read these lines: a change to a line's
-//! start or to a `RESULT` field name is a change to them too.
+//! `scripts/bench-anchor`, `scripts/bench-replicas` and `scripts/bench-scale` read these lines:
+//! a change to a line's start or to a `RESULT` field name is a change to them too.
 
 use std::io::Write;
 use std::net::SocketAddr;

@@ -13,6 +13,7 @@ use crate::error::{BenchError, fail};
 use crate::flags::{PlayArgs, StoresArgs};
 use crate::measure::{ServerProc, median};
 use crate::play::{PlayFigures, play_phase};
+use crate::replicas::Probe;
 use crate::report;
 use crate::server::{LocalServer, Room, Store};
 
@@ -28,7 +29,8 @@ pub async fn run(args: &StoresArgs, out: &mut dyn Write) -> Result<(), BenchErro
     args.check()?;
     let play = PlayArgs {
         addr: Vec::new(),
-        server_pid: None,
+        server_pid: Vec::new(),
+        redis: Vec::new(),
         play: args.play.clone(),
         watchers: 0,
         watcher_connections: 1,
@@ -90,7 +92,13 @@ async fn measure(play: &PlayArgs, store: &Store) -> Result<PlayFigures, BenchErr
         watchers_per_game: 0,
     };
     let server = LocalServer::start(store, room)?;
-    let figures = play_phase(play, &[server.addr], ServerProc::OwnProcess).await;
+    let figures = play_phase(
+        play,
+        &[server.addr],
+        ServerProc::OwnProcess,
+        &mut Probe::none(),
+    )
+    .await;
     drop(server);
     figures
 }
