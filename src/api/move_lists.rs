@@ -25,7 +25,9 @@ const GAMES_PER_SHARD: usize = 256;
 #[derive(Debug, Default)]
 struct Entry {
     moves: Vec<Move>,
-    encoded: Vec<u8>,
+    /// Shared with the answers that carry it: once they are sent, the list is extended in
+    /// place, and an answer copies no list at all.
+    encoded: Bytes,
 }
 
 /// The encoded move lists of recently answered games.
@@ -61,9 +63,17 @@ impl MoveLists {
             *entry = Entry::default();
         }
         let known = entry.moves.len();
-        entry.moves.extend_from_slice(&moves[known..]);
-        entry.encoded = encode_moves(game, known, std::mem::take(&mut entry.encoded));
-        let bytes = Bytes::copy_from_slice(&entry.encoded);
+        if moves.len() > known {
+            entry.moves.extend_from_slice(&moves[known..]);
+            // An answer still holding the list (not yet written out) keeps its bytes; the
+            // list then grows in a copy.
+            let list = match std::mem::take(&mut entry.encoded).try_into_mut() {
+                Ok(unique) => Vec::from(unique),
+                Err(shared) => shared.to_vec(),
+            };
+            entry.encoded = Bytes::from(encode_moves(game, known, list));
+        }
+        let bytes = entry.encoded.clone();
         if game.is_over() {
             shard.remove(&id);
         }
