@@ -129,6 +129,8 @@ pub struct PlayArgs {
     /// Games created and left idle to measure memory per game (0 skips the phase).
     #[arg(long, default_value_t = 100_000)]
     pub idle_games: usize,
+    #[command(flatten)]
+    pub timed: crate::timed::TimedArgs,
 }
 
 /// The flags of `chessd-bench stores`.
@@ -305,6 +307,7 @@ impl PlayArgs {
         )?;
         at_most(self.idle_games, MAX_IDLE_GAMES, "idle games")?;
         connections(self.watcher_connections)?;
+        self.timed.check(self.play.warmup)?;
         rate(self.rate)
     }
 }

@@ -37,6 +37,7 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
     if args.play.games > 0 {
         let figures = play_phase(args, &addrs, server).await?;
         report::write_lines(out, report::play(args, &figures))?;
+        report::write_lines(out, crate::many::lines(args, &figures))?;
     }
     if args.idle_games > 0 {
         let figures = idle_phase(

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{BenchError, fail};
 use crate::flags::{PlayArgs, StoresArgs};
+use crate::timed::TimedArgs;
 use crate::measure::{ServerProc, median};
 use crate::play::{PlayFigures, play_phase};
 use crate::report;
@@ -35,6 +36,7 @@ pub async fn run(args: &StoresArgs, out: &mut dyn Write) -> Result<(), BenchErro
         rate: 0.0,
         max_moves: 0,
         idle_games: 0,
+        timed: TimedArgs::default(),
     };
     let parent = args.data_dir.clone().unwrap_or_else(std::env::temp_dir);
     report::write_lines(
