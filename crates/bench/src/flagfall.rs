@@ -27,9 +27,9 @@ pub fn due(clocks: Option<&pb::Clocks>) -> Option<SystemTime> {
 
 /// Whether a game ended by a flag.
 pub fn is_flag(over: &pb::GameOver) -> bool {
-    over.outcome.as_ref().is_some_and(|o| {
-        o.termination == pb::Termination::TimeForfeit as i32
-    })
+    over.outcome
+        .as_ref()
+        .is_some_and(|o| o.termination == pb::Termination::TimeForfeit as i32)
 }
 
 /// The lateness of flags seen in the measured window.

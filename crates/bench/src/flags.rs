@@ -424,6 +424,9 @@ mod tests {
             &["--rate=-1"],
             &["--rate", "1e-300"],
             &["--rate", "NaN"],
+            // Flaggers without clocks would never flag; a ramp into the window skews it.
+            &["--flag-share", "0.5"],
+            &["--time-control", "5m", "--ramp", "5s"],
         ] {
             let cli = parse(args).unwrap();
             assert!(cli.play.check().is_err(), "{args:?} accepted");
@@ -433,6 +436,29 @@ mod tests {
             panic!("not stores");
         };
         assert!(args.check().is_err());
+    }
+
+    /// A timed run with flaggers parses into its time controls.
+    #[test]
+    fn timed_flags() {
+        let cli = parse(&[
+            "--time-control",
+            "5m+2s",
+            "--flag-share",
+            "0.1",
+            "--ramp",
+            "1s",
+        ])
+        .unwrap();
+        cli.play.check().unwrap();
+        let tc = cli.play.timed.time_control.unwrap();
+        assert_eq!(tc.initial, Duration::from_secs(300));
+        assert_eq!(tc.increment, Duration::from_secs(2));
+        assert_eq!(
+            cli.play.timed.flag_time_control.initial,
+            Duration::from_secs(15)
+        );
+        assert!(parse(&["--time-control", "5m+"]).is_err());
     }
 
     /// Bad text is a parse error, not a panic.

@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{BenchError, fail};
 use crate::flags::{PlayArgs, StoresArgs};
-use crate::timed::TimedArgs;
 use crate::measure::{ServerProc, median};
 use crate::play::{PlayFigures, play_phase};
 use crate::report;
 use crate::server::{LocalServer, Room, Store};
+use crate::timed::TimedArgs;
 
 /// The stores compared, by the name the report gives them and the SQLite sync mode.
 const STORES: [(&str, Option<&str>); 3] = [
