@@ -1,6 +1,7 @@
 //! The bots: each plays one seat of a game with random legal moves, learning that it is its
 //! turn either from its own WatchGame stream (`--turns watch`, as a real bot does) or from its
-//! opponent in-process (`--turns handoff`: exactly one SubmitMove in flight per game).
+//! opponent in-process (`--turns handoff`: exactly one SubmitMove in flight per game). A
+//! flagger's bot stops moving after `--flag-after` plies, so its flag falls.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,6 +19,7 @@ use tonic_types::StatusExt;
 use crate::channels::CALL_TIMEOUT;
 use crate::shared::{Shared, Table};
 use crate::skim::Skim;
+use crate::timed::stops;
 use crate::watchers::{Client, delivered, open_watch};
 
 /// A small fast generator for move choice (xorshift64*); quality does not matter here.
@@ -163,7 +165,7 @@ pub async fn watching_bot(shared: Arc<Shared>, channel: Channel, table: Arc<Tabl
         let Ok(pos) = Position::from_fen(shared.variant, fen) else {
             return;
         };
-        if pos.turn() != color {
+        if pos.turn() != color || stops(table.flagger, shared.flag_after, ply) {
             continue;
         }
         // Without watchers, the bot waiting for the move is the one delivery that counts.
@@ -201,6 +203,10 @@ pub async fn handoff_bot(
     let (mut client, mut skim) = (Client::new(channel.clone()), Skim::new(channel));
     let mut rng = Rng::seeded();
     while let Some((pos, ply)) = my_turn.recv().await {
+        if stops(table.flagger, shared.flag_after, ply) {
+            // Its flag falls; the watchers see the game end.
+            return;
+        }
         let Some(next) = submit(
             &shared,
             &mut client,

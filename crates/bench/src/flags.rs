@@ -140,6 +140,8 @@ pub struct PlayArgs {
     /// Games created and left idle to measure memory per game (0 skips the phase).
     #[arg(long, default_value_t = 100_000)]
     pub idle_games: usize,
+    #[command(flatten)]
+    pub timed: crate::timed::TimedArgs,
 }
 
 /// The flags of `chessd-bench stores`.
@@ -321,6 +323,7 @@ impl PlayArgs {
         )?;
         at_most(self.idle_games, MAX_IDLE_GAMES, "idle games")?;
         connections(self.watcher_connections)?;
+        self.timed.check(self.play.warmup)?;
         rate(self.rate)
     }
 }
@@ -437,6 +440,9 @@ mod tests {
             &["--rate=-1"],
             &["--rate", "1e-300"],
             &["--rate", "NaN"],
+            // Flaggers without clocks would never flag; a ramp into the window skews it.
+            &["--flag-share", "0.5"],
+            &["--time-control", "5m", "--ramp", "5s"],
         ] {
             let cli = parse(args).unwrap();
             assert!(cli.play.check().is_err(), "{args:?} accepted");
@@ -470,6 +476,29 @@ mod tests {
         assert_eq!(cluster.play.redis.len(), 3);
         let alone = parse(&["--redis", "redis://127.0.0.1:6379/"]).unwrap();
         assert!(alone.play.check().is_err());
+    }
+
+    /// A timed run with flaggers parses into its time controls.
+    #[test]
+    fn timed_flags() {
+        let cli = parse(&[
+            "--time-control",
+            "5m+2s",
+            "--flag-share",
+            "0.1",
+            "--ramp",
+            "1s",
+        ])
+        .unwrap();
+        cli.play.check().unwrap();
+        let tc = cli.play.timed.time_control.unwrap();
+        assert_eq!(tc.initial, Duration::from_secs(300));
+        assert_eq!(tc.increment, Duration::from_secs(2));
+        assert_eq!(
+            cli.play.timed.flag_time_control.initial,
+            Duration::from_secs(15)
+        );
+        assert!(parse(&["--time-control", "5m+"]).is_err());
     }
 
     /// Bad text is a parse error, not a panic.

@@ -16,6 +16,8 @@
 //! - `server`: the in-process chessd; `channels`: connections and call deadlines.
 //! - `shared`: what the play phase's tasks share; `bots`: the players; `watchers`: the
 //!   spectators and delivery latency; `play`: the play phase; `idle`: the idle-games phase.
+//! - `timed`: timed games, flaggers and the ramp; `flagfall`: how late flags fall; `many`:
+//!   their report lines (flags, memory per game and stream).
 //! - `measure`: histograms, `/proc` memory and CPU; `report`: the printed lines.
 //! - `replicas`: every replica's and every Redis node's cost over a window; `redis_info`:
 //!   Redis's INFO.
@@ -28,9 +30,11 @@ pub mod bots;
 pub mod channels;
 pub mod echo;
 pub mod error;
+pub mod flagfall;
 pub mod flags;
 pub mod idle;
 pub mod load;
+pub mod many;
 pub mod measure;
 pub mod play;
 pub mod redis_info;
@@ -40,4 +44,5 @@ pub mod server;
 pub mod shared;
 pub mod skim;
 pub mod stores;
+pub mod timed;
 pub mod watchers;

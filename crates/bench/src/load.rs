@@ -48,6 +48,7 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
         let (start, end) = &figures.probe;
         let moves = figures.stats.moves_measured;
         report::write_lines(out, probe.lines(start, end, moves, "move", "moves"))?;
+        report::write_lines(out, crate::many::lines(args, &figures))?;
     }
     if args.idle_games > 0 {
         // The whole creation burst is the window (and the phase's short settling pause).

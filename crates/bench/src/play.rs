@@ -19,6 +19,7 @@ use crate::flags::{PlayArgs, Turns};
 use crate::measure::{CpuMark, CpuUse, ServerProc};
 use crate::replicas::{Probe, ProbeMark};
 use crate::shared::{SendTimes, Shared, Stats, Table};
+use crate::timed::TimeControl;
 use crate::watchers::{Client, watcher};
 use chessd::api::encode::proto_variant;
 
@@ -34,6 +35,8 @@ pub struct PlayFigures {
     pub rss: Option<(u64, u64)>,
     /// The probe's readings at the window's start and end.
     pub probe: (ProbeMark, ProbeMark),
+    /// The server's resident memory and its peak before the phase.
+    pub rss_before: Option<(u64, u64)>,
 }
 
 impl PlayFigures {
@@ -51,7 +54,18 @@ pub async fn play_phase(
     server: ServerProc,
     probe: &mut Probe,
 ) -> Result<PlayFigures, BenchError> {
-    let players = channels::connect_all(addrs, args.play.connections).await?;
+    let rss_before = server.rss();
+    // A watching bot holds its stream and a SubmitMove at times: room for both seats' on the
+    // players' connections, or calls beyond a connection's stream limit would queue.
+    let player_streams = match args.play.turns {
+        Turns::Watch => 3 * args.play.games,
+        Turns::Handoff => args.play.games,
+    };
+    let players = channels::connect_all(
+        addrs,
+        channels::for_streams(player_streams, args.play.connections),
+    )
+    .await?;
     let watchers = if args.watchers > 0 {
         let streams = args.play.games * args.watchers;
         let n = channels::for_streams(streams, args.watcher_connections);
@@ -72,11 +86,17 @@ pub async fn play_phase(
         let watcher_channels: Vec<Channel> = (0..args.watchers)
             .map(|j| watchers[(i * args.watchers + j) % watchers.len()].clone())
             .collect();
+        let spec = TableSpec {
+            start: args.timed.start_delay(i, args.play.games),
+            control: args.timed.control(i),
+            flagger: args.timed.flagger(i),
+        };
         tables.spawn(table(
             shared.clone(),
             seats,
             watcher_channels,
             args.play.turns,
+            spec,
         ));
     }
     // Readings over the measured window only.
@@ -111,18 +131,35 @@ pub async fn play_phase(
         cpu: CpuUse::between(start, end, server),
         rss,
         probe: (probe_start, probe_end?),
+        rss_before,
     })
 }
 
+/// How one table plays (`--time-control`, `--flag-share`, `--ramp`).
+struct TableSpec {
+    /// When its first game starts, after the phase's start.
+    start: Duration,
+    control: Option<TimeControl>,
+    flagger: bool,
+}
+
 /// Plays games one after another on one table; `seats` are White's and Black's connections.
-async fn table(shared: Arc<Shared>, seats: [Channel; 2], watchers: Vec<Channel>, turns: Turns) {
+async fn table(
+    shared: Arc<Shared>,
+    seats: [Channel; 2],
+    watchers: Vec<Channel>,
+    turns: Turns,
+    spec: TableSpec,
+) {
     let mut client = Client::new(seats[0].clone());
+    sleep(spec.start).await;
     while shared.playing() {
         let created = client
             .create_game(pb::CreateGameRequest {
                 variant: proto_variant(shared.variant),
                 white_player: "bench-w".into(),
                 black_player: "bench-b".into(),
+                time_control: spec.control.map(TimeControl::proto),
                 ..Default::default()
             })
             .await;
@@ -140,6 +177,7 @@ async fn table(shared: Arc<Shared>, seats: [Channel; 2], watchers: Vec<Channel>,
             auth: [created.white_token, created.black_token]
                 .map(|token| format!("Bearer {token}").parse().ok()),
             sent: SendTimes::default(),
+            flagger: spec.flagger,
         });
         let mut tasks = JoinSet::new();
         // Watchers first, so they see every move.

@@ -10,6 +10,7 @@ use chessd_rules::Variant;
 use tonic::metadata::{Ascii, MetadataValue};
 
 use crate::error::BenchError;
+use crate::flagfall::FlagStats;
 use crate::flags::{PlayArgs, View};
 use crate::measure::{CodeCounts, Latency};
 
@@ -37,6 +38,8 @@ pub struct Shared {
     pub view: pb::GameView,
     /// Plies after which a game is ended (0: none).
     pub max_ply: u32,
+    /// Plies a flagger game plays before its bot stops.
+    pub flag_after: u32,
     /// A std mutex: recording is a few nanoseconds and never awaits.
     stats: Mutex<Stats>,
 }
@@ -61,6 +64,7 @@ impl Shared {
                 View::Full => pb::GameView::Full,
             },
             max_ply: args.play.max_ply,
+            flag_after: args.timed.flag_after,
             stats: Mutex::new(Stats::new()?),
         })
     }
@@ -123,6 +127,8 @@ pub struct Stats {
     pub errors: CodeCounts,
     /// Streams that could not open or broke before their game ended.
     pub stream_failures: u64,
+    /// How late flags fell.
+    pub flags: FlagStats,
 }
 
 impl Stats {
@@ -139,6 +145,7 @@ impl Stats {
             late_moves: 0,
             errors: CodeCounts::default(),
             stream_failures: 0,
+            flags: FlagStats::new()?,
         })
     }
 }
@@ -149,6 +156,8 @@ pub struct Table {
     /// Each seat's `authorization` value, made once (a clone shares the bytes), White's first.
     pub auth: [Option<MetadataValue<Ascii>>; 2],
     pub sent: SendTimes,
+    /// The side to move stops after `Shared::flag_after` plies, so its flag falls.
+    pub flagger: bool,
 }
 
 /// When each recent move of one game was sent, for delivery latency: slot `ply % SEND_RING`

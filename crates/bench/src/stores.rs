@@ -16,6 +16,7 @@ use crate::play::{PlayFigures, play_phase};
 use crate::replicas::Probe;
 use crate::report;
 use crate::server::{LocalServer, Room, Store};
+use crate::timed::TimedArgs;
 
 /// The stores compared, by the name the report gives them and the SQLite sync mode.
 const STORES: [(&str, Option<&str>); 3] = [
@@ -37,6 +38,7 @@ pub async fn run(args: &StoresArgs, out: &mut dyn Write) -> Result<(), BenchErro
         rate: 0.0,
         max_moves: 0,
         idle_games: 0,
+        timed: TimedArgs::default(),
     };
     let parent = args.data_dir.clone().unwrap_or_else(std::env::temp_dir);
     report::write_lines(

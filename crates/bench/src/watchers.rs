@@ -1,5 +1,6 @@
 //! The watchers: WatchGame streams from the start of a game, and the delivery latency of each
-//! move they receive (from the mover's SubmitMove send, and from the event's server time).
+//! move they receive (from the mover's SubmitMove send, and from the event's server time),
+//! and how late a flag fell (`flagfall`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -13,6 +14,7 @@ use tonic::Request;
 use tonic::transport::Channel;
 
 use crate::channels::CALL_TIMEOUT;
+use crate::flagfall;
 use crate::shared::{Shared, Table};
 
 /// The game service's client over one of the bench's connections.
@@ -75,14 +77,28 @@ pub async fn watcher(
     let _ = ready.try_send(());
     drop(ready);
     let hard_end = shared.end + CALL_TIMEOUT * 2;
+    // When the side to move's flag is due, from the last move's clocks.
+    let mut flag_due = None;
     loop {
         match timeout_at(hard_end.into(), stream.message()).await {
             Ok(Ok(Some(message))) => match &message.event {
                 Some(Event::MovePlayed(m)) => {
                     let ply = m.r#move.as_ref().map_or(0, |m| m.ply);
+                    flag_due = flagfall::due(m.clocks.as_ref());
                     delivered(&shared, &table, &message, ply);
                 }
-                Some(Event::GameOver(_)) => return,
+                Some(Event::GameOver(over)) => {
+                    if flagfall::is_flag(over) && shared.measured(Instant::now()) {
+                        let server_time = message
+                            .server_time
+                            .and_then(|t| SystemTime::try_from(t).ok());
+                        shared
+                            .stats()
+                            .flags
+                            .record(flag_due, server_time, SystemTime::now());
+                    }
+                    return;
+                }
                 _ => {}
             },
             Ok(Ok(None)) => return,
