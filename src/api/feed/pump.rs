@@ -14,11 +14,10 @@ use chessd_rules::Color;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::{Instant, MissedTickBehavior, interval_at, timeout};
 use tokio_util::sync::CancellationToken;
-use tonic::Status;
 
 use crate::api::encode;
 use crate::api::feed::slots::FeedSlot;
-use crate::api::watch::{Feed, PumpConfig, end_stream};
+use crate::api::watch::{Feed, PumpConfig, Queued, end_stream};
 use crate::error::ServiceError;
 use crate::game::{FeedEvent, FeedFilter, PlayerId, PlayerToken};
 use crate::metrics::{FEEDS_CUT, FeedGuard};
@@ -75,7 +74,7 @@ pub struct FeedPump<S> {
     stall: Duration,
     draining: CancellationToken,
     reset: StreamReset,
-    tx: mpsc::Sender<Result<WatchGamesResponse, Status>>,
+    tx: mpsc::Sender<Queued<WatchGamesResponse>>,
     gone: oneshot::Receiver<()>,
 }
 
@@ -292,7 +291,7 @@ impl<S: GameStore> FeedPump<S> {
         tokio::select! {
             biased;
             () = self.draining.cancelled() => Err(Stop::Draining),
-            sent = timeout(self.stall, self.tx.send(Ok(message))) => match sent {
+            sent = timeout(self.stall, self.tx.send(Box::new(Ok(message)))) => match sent {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(_)) => Err(Stop::Gone),
                 Err(_) => Err(Stop::TooSlow),

@@ -48,12 +48,17 @@ use chessd_proto::wire::WatchGameResponse;
 /// channel is the buffer that `--watch-buffer` sizes).
 const QUEUE: usize = 4;
 
+/// A message between a pump and its stream, boxed: tokio's channel allocates its slots 32 at a
+/// time whatever its capacity, and a message holds a whole game (a snapshot) inline, so
+/// unboxed slots would cost every open stream tens of kilobytes before it sent anything.
+pub type Queued<T> = Box<Result<T, Status>>;
+
 /// One client's WatchGame (or WatchGames) stream: what its pump sends, in order; the first
 /// error ends it.
 pub struct WatchStream<T = WatchGameResponse> {
     /// What the stream is of, for Debug (a game id, `feed`).
     what: String,
-    queue: mpsc::Receiver<Result<T, Status>>,
+    queue: mpsc::Receiver<Queued<T>>,
     done: bool,
     /// Dropped with the stream: tells the pump that tonic is done with it (the client took
     /// the end, or went away).
@@ -63,7 +68,7 @@ pub struct WatchStream<T = WatchGameResponse> {
 /// The pump's end of a [`WatchStream`].
 pub struct Feed<T = WatchGameResponse> {
     /// Where the pump sends; dropped to end the stream after what is queued.
-    pub tx: mpsc::Sender<Result<T, Status>>,
+    pub tx: mpsc::Sender<Queued<T>>,
     /// Resolves (with an error) once the stream is dropped.
     pub gone: oneshot::Receiver<()>,
 }
@@ -91,7 +96,7 @@ impl<T> Stream for WatchStream<T> {
         if self.done {
             return Poll::Ready(None);
         }
-        let item = std::task::ready!(self.queue.poll_recv(cx));
+        let item = std::task::ready!(self.queue.poll_recv(cx)).map(|queued| *queued);
         if !matches!(item, Some(Ok(_))) {
             self.done = true;
         }
@@ -104,5 +109,21 @@ impl<T> std::fmt::Debug for WatchStream<T> {
         f.debug_struct("WatchStream")
             .field("of", &self.what)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A queue slot is one pointer: the channel's block of slots stays small for every open
+    /// stream, whatever a message holds inline.
+    #[test]
+    fn a_queued_message_is_one_pointer() {
+        assert_eq!(
+            std::mem::size_of::<Queued<WatchGameResponse>>(),
+            std::mem::size_of::<usize>()
+        );
+        assert!(std::mem::size_of::<Result<WatchGameResponse, Status>>() > 256);
     }
 }

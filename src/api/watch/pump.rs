@@ -9,11 +9,10 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::{Instant, MissedTickBehavior, interval_at, timeout};
 use tokio_util::sync::CancellationToken;
-use tonic::Status;
 
 use crate::api::encode as convert;
 use crate::api::watch::seats::Seats;
-use crate::api::watch::{Feed, PeerSlot};
+use crate::api::watch::{Feed, PeerSlot, Queued};
 use crate::error::ServiceError;
 use crate::game::{Event, EventKind, GameId, Replay, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
@@ -59,7 +58,7 @@ pub struct Pump {
     seats: Seats,
     /// The replay was sent: live events flow.
     replay_done: bool,
-    tx: mpsc::Sender<Result<WatchGameResponse, Status>>,
+    tx: mpsc::Sender<Queued<WatchGameResponse>>,
     gone: oneshot::Receiver<()>,
 }
 
@@ -74,7 +73,7 @@ pub async fn end_stream<T>(
 ) -> bool {
     let Feed { tx, gone } = feed;
     if let Some(error) = error {
-        match timeout(stall, tx.send(Err(error.status()))).await {
+        match timeout(stall, tx.send(Box::new(Err(error.status())))).await {
             Ok(Ok(())) => {}
             Ok(Err(_)) => return true,
             Err(_) => {
@@ -279,7 +278,7 @@ impl Pump {
         tokio::select! {
             biased;
             () = self.draining.cancelled() => Err(Stop::Draining),
-            sent = timeout(self.stall, self.tx.send(Ok(message))) => match sent {
+            sent = timeout(self.stall, self.tx.send(Box::new(Ok(message)))) => match sent {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(_)) => Err(Stop::Gone),
                 Err(_) => Err(Stop::TooSlow),
