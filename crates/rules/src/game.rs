@@ -14,7 +14,7 @@ use core::fmt;
 use crate::rules::illegal_move;
 use crate::san::{check_suffix, parse_move_among, san_among};
 use crate::zobrist::zobrist_hash;
-use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination};
+use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination, Text};
 
 /// Whether threefold repetition and the fifty-move rule end the game by themselves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -101,44 +101,11 @@ pub struct Game {
     moves: Vec<Move>,
     /// The SAN of each move as it was played: kept so listing a game's moves does not replay
     /// it (the service lists them in every full answer).
-    sans: Vec<SanText>,
+    sans: Vec<Text>,
     /// `keys[i]` is the repetition key after `i` plies (`keys[0]` for the start).
     keys: Vec<u64>,
     draw_rule: DrawRule,
     outcome: Option<Outcome>,
-}
-
-/// A SAN with its suffix, stored inline: the longest (`Qa1xb2#`, `exd8=Q+`) has 7 letters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct SanText {
-    len: u8,
-    bytes: [u8; SanText::CAPACITY],
-}
-
-impl SanText {
-    const CAPACITY: usize = 7;
-
-    fn new(text: &str) -> SanText {
-        let mut bytes = [0; SanText::CAPACITY];
-        // SAN is ASCII and never longer than the capacity; a longer text would be a bug in
-        // the SAN writer, and is cut rather than allowed to panic in a server.
-        let len = text.len().min(SanText::CAPACITY);
-        bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
-        debug_assert_eq!(
-            len,
-            text.len(),
-            "SAN longer than {}: {text}",
-            SanText::CAPACITY
-        );
-        SanText {
-            len: len as u8,
-            bytes,
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("?")
-    }
 }
 
 impl Game {
@@ -206,7 +173,7 @@ impl Game {
             .get(from..)
             .unwrap_or_default()
             .iter()
-            .map(SanText::as_str)
+            .map(Text::as_str)
     }
 
     /// True if the fifty- and seventy-five-move rules apply in this game's variant.
@@ -259,7 +226,7 @@ impl Game {
         if !legal.contains(&m) {
             return Err(illegal_move(&self.position, m));
         }
-        let mut san = san_among(&self.position, m, &legal).to_string();
+        let mut san = san_among(&self.position, m, &legal).text();
         let mut next = self.position;
         next.play_unchecked(m);
         let decided = next.outcome();
@@ -268,12 +235,12 @@ impl Game {
         }
         self.position = next;
         self.moves.push(m);
-        self.sans.push(SanText::new(&san));
+        self.sans.push(san);
         self.keys.push(zobrist_hash(&self.position));
         self.outcome = self.automatic_outcome(decided);
         Ok(PlayedMove {
             mv: m,
-            san,
+            san: san.as_str().to_owned(),
             ply: self.ply(),
         })
     }

@@ -5,7 +5,8 @@
 use core::fmt;
 
 /// The longest notation: SAN such as `Qa1xb2#` or `exd8=Q+` is at most 7 bytes, UCI at most 5.
-const CAPACITY: usize = 8;
+/// (A game keeps every move's SAN as one: eight bytes a move.)
+const CAPACITY: usize = 7;
 
 /// A notation's ASCII text; [`Text::as_str`] reads it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,9 +65,12 @@ mod tests {
         let mut t = Text::new();
         t.push_str("exd8=Q+");
         assert_eq!(t.as_str(), "exd8=Q+");
-        t.push('é');
         t.push('#');
-        t.push('!');
-        assert_eq!(t.as_str(), "exd8=Q+#");
+        assert_eq!(t.as_str(), "exd8=Q+");
+        let mut t = Text::new();
+        t.push('é');
+        t.push('N');
+        assert_eq!(t.as_str(), "N");
+        assert_eq!(std::mem::size_of::<Text>(), 8);
     }
 }
