@@ -39,6 +39,21 @@ impl Rng {
     }
 }
 
+/// A bot's two clients over its connection: SubmitMove with its answer skimmed, and the rest.
+struct Calls {
+    client: Client,
+    skim: Skim,
+}
+
+impl Calls {
+    fn new(channel: Channel) -> Calls {
+        Calls {
+            client: Client::new(channel.clone()),
+            skim: Skim::new(channel),
+        }
+    }
+}
+
 /// A request with a seat's authorization. No per-call deadline, like the echo's client: a
 /// `grpc-timeout` costs the server a timer per call, and the drain after the measured window
 /// is bounded anyway.
@@ -56,8 +71,7 @@ pub fn authed<T>(message: T, auth: &Option<MetadataValue<Ascii>>) -> Request<T> 
 /// Returns the position after it, `None` when the game is over or the bench stops.
 async fn submit(
     shared: &Shared,
-    client: &mut Client,
-    skim: &mut Skim,
+    calls: &mut Calls,
     table: &Table,
     color: Color,
     pos: &Position,
@@ -71,7 +85,8 @@ async fn submit(
     if (shared.max_ply > 0 && ply >= shared.max_ply) || !shared.take_move() {
         // Stopping: end the game so its streams end too. A refusal changes nothing: the
         // streams end at the bench's hard deadline anyway.
-        let _ = client
+        let _ = calls
+            .client
             .resign(authed(
                 pb::ResignRequest {
                     game_id: table.id.clone(),
@@ -92,7 +107,8 @@ async fn submit(
     };
     let t0 = Instant::now();
     table.sent.set(u64::from(ply) + 1, shared.nanos(t0));
-    let answer = skim
+    let answer = calls
+        .skim
         .submit_move(authed(request, &table.auth[color.index()]))
         .await;
     let t1 = Instant::now();
@@ -138,9 +154,9 @@ async fn submit(
 
 /// A bot that learns whose turn it is from its WatchGame stream.
 pub async fn watching_bot(shared: Arc<Shared>, channel: Channel, table: Arc<Table>, color: Color) {
-    let (mut client, mut skim) = (Client::new(channel.clone()), Skim::new(channel));
+    let mut calls = Calls::new(channel);
     let mut rng = Rng::seeded();
-    let Some(mut stream) = open_watch(&mut client, &table).await else {
+    let Some(mut stream) = open_watch(&mut calls.client, &table).await else {
         shared.stats().stream_failures += 1;
         return;
     };
@@ -172,18 +188,9 @@ pub async fn watching_bot(shared: Arc<Shared>, channel: Channel, table: Arc<Tabl
         if shared.bots_record && matches!(message.event, Some(Event::MovePlayed(_))) {
             delivered(&shared, &table, &message, ply);
         }
-        if submit(
-            &shared,
-            &mut client,
-            &mut skim,
-            &table,
-            color,
-            &pos,
-            ply,
-            &mut rng,
-        )
-        .await
-        .is_none()
+        if submit(&shared, &mut calls, &table, color, &pos, ply, &mut rng)
+            .await
+            .is_none()
             && !shared.playing()
         {
             return;
@@ -200,24 +207,14 @@ pub async fn handoff_bot(
     mut my_turn: mpsc::Receiver<(Position, u32)>,
     their_turn: mpsc::Sender<(Position, u32)>,
 ) {
-    let (mut client, mut skim) = (Client::new(channel.clone()), Skim::new(channel));
+    let mut calls = Calls::new(channel);
     let mut rng = Rng::seeded();
     while let Some((pos, ply)) = my_turn.recv().await {
         if stops(table.flagger, shared.flag_after, ply) {
             // Its flag falls; the watchers see the game end.
             return;
         }
-        let Some(next) = submit(
-            &shared,
-            &mut client,
-            &mut skim,
-            &table,
-            color,
-            &pos,
-            ply,
-            &mut rng,
-        )
-        .await
+        let Some(next) = submit(&shared, &mut calls, &table, color, &pos, ply, &mut rng).await
         else {
             return;
         };

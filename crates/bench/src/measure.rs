@@ -207,6 +207,11 @@ pub fn median(values: &mut [f64]) -> f64 {
     }
 }
 
+/// A figure for a `RESULT` field: `-` where it was not readable.
+pub fn field(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,9 +8,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use crate::error::BenchError;
-use crate::measure::ServerProc;
+use crate::measure::{ServerProc, field};
 use crate::redis_info::{self, RedisNodes, Snapshot};
-use crate::report::field;
 
 const MIB: f64 = 1024.0 * 1024.0;
 

@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use crate::error::{BenchError, fail};
 use crate::flags::PlayArgs;
 use crate::idle::IdleFigures;
-use crate::measure::{CpuUse, Latency};
+use crate::measure::{CpuUse, Latency, field};
 use crate::play::PlayFigures;
 
 const MIB: f64 = 1024.0 * 1024.0;
@@ -91,11 +91,6 @@ pub fn latency_summary(latency: &Latency) -> String {
         latency.quantile_us(0.999),
         latency.max_us()
     )
-}
-
-/// A figure for a `RESULT` field: `-` where it was not readable.
-pub fn field(value: Option<f64>) -> String {
-    value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))
 }
 
 /// The play phase's lines.

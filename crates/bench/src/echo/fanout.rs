@@ -21,8 +21,9 @@ use super::{EchoServiceClient, PublishRequest, SubscribeRequest, TOPIC, sample_m
 use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::{BenchError, fail};
 use crate::flags::FanoutArgs;
+use crate::measure::field;
 use crate::measure::{CodeCounts, CpuMark, CpuUse, Latency, ServerProc};
-use crate::report::{cpu_line, field, latency_summary, write_lines};
+use crate::report::{cpu_line, latency_summary, write_lines};
 
 /// What one stream saw.
 struct Stream {
