@@ -15,28 +15,26 @@ pub fn lines(args: &PlayArgs, figures: &PlayFigures) -> Vec<String> {
     if args.timed.time_control.is_some() {
         let f = &figures.stats.flags;
         let ms = |us: f64| us / 1e3;
+        // Receipt, then the server's event: p50, p99 and max of each, in milliseconds.
+        let [p50, p99, max, server_p50, server_p99, server_max] = [
+            f.late.quantile_us(0.5),
+            f.late.quantile_us(0.99),
+            f.late.max_us(),
+            f.server_late.quantile_us(0.5),
+            f.server_late.quantile_us(0.99),
+            f.server_late.max_us(),
+        ]
+        .map(ms);
         lines.push(format!(
-            "flags: {} fell in the window (as {} watcher streams saw them; {} before the due moment by the server's ms rounding, {} without clocks): due-to-receipt p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; due-to-server-event p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            "flags: {} fell in the window (as {} watcher streams saw them; {} before the due moment by the server's ms rounding, {} without clocks): due-to-receipt p50 {p50:.1} ms, p99 {p99:.1} ms, max {max:.1} ms; due-to-server-event p50 {server_p50:.1} ms, p99 {server_p99:.1} ms, max {server_max:.1} ms",
             f.late.count() / args.watchers.max(1) as u64,
             f.late.count(),
             f.early,
             f.unmeasured,
-            ms(f.late.quantile_us(0.5)),
-            ms(f.late.quantile_us(0.99)),
-            ms(f.late.max_us()),
-            ms(f.server_late.quantile_us(0.5)),
-            ms(f.server_late.quantile_us(0.99)),
-            ms(f.server_late.max_us()),
         ));
         lines.push(format!(
-            "RESULT flags seen={} late_p50_ms={:.1} late_p99_ms={:.1} late_max_ms={:.1} server_late_p50_ms={:.1} server_late_p99_ms={:.1} server_late_max_ms={:.1}",
+            "RESULT flags seen={} late_p50_ms={p50:.1} late_p99_ms={p99:.1} late_max_ms={max:.1} server_late_p50_ms={server_p50:.1} server_late_p99_ms={server_p99:.1} server_late_max_ms={server_max:.1}",
             f.late.count(),
-            ms(f.late.quantile_us(0.5)),
-            ms(f.late.quantile_us(0.99)),
-            ms(f.late.max_us()),
-            ms(f.server_late.quantile_us(0.5)),
-            ms(f.server_late.quantile_us(0.99)),
-            ms(f.server_late.max_us()),
         ));
     }
     if let (Some((before, _)), Some((after, peak))) = (figures.rss_before, figures.rss)
