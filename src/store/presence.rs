@@ -21,7 +21,7 @@ use chessd_rules::{ByColor, Color};
 use tokio::sync::{mpsc, watch};
 
 use crate::game::presence::MAX_CLAIM_AFTER;
-use crate::game::{GameId, SeatPresence};
+use crate::game::{GameId, SeatPresence, epoch_ms, from_epoch_ms};
 
 /// Every this many joins and follows, gone entries nobody follows are pruned.
 const PRUNE_EVERY: u64 = 4096;
@@ -32,6 +32,9 @@ pub struct LocalChange {
     pub game: GameId,
     pub seat: Color,
     pub connected: bool,
+    /// When, as this registry's `since` has it: Redis stores this very time, so that when the
+    /// other replicas' word on the seat comes back it agrees with the one told here.
+    pub at: SystemTime,
 }
 
 /// What another replica's streams say of a seat (Redis).
@@ -143,12 +146,13 @@ impl Presence {
     #[must_use]
     pub fn join(self: &Arc<Self>, game: GameId, seat: Color) -> PresenceGuard {
         self.count_call();
+        let now = whole_ms(SystemTime::now());
         let first = {
             let mut games = self.games();
             let entry = self.entry(&mut games, game);
             let state = &mut entry.seats[seat];
             if !state.connected() {
-                state.since = Some(SystemTime::now());
+                state.since = Some(now);
             }
             state.local += 1;
             let first = state.local == 1;
@@ -160,6 +164,7 @@ impl Presence {
                 game,
                 seat,
                 connected: true,
+                at: now,
             });
         }
         PresenceGuard {
@@ -170,6 +175,7 @@ impl Presence {
     }
 
     fn leave(&self, game: GameId, seat: Color) {
+        let now = whole_ms(SystemTime::now());
         let last = {
             let mut games = self.games();
             let Some(entry) = games.get_mut(&game) else {
@@ -179,7 +185,7 @@ impl Presence {
             state.local = state.local.saturating_sub(1);
             let last = state.local == 0;
             if !state.connected() {
-                state.since = Some(SystemTime::now());
+                state.since = Some(now);
             }
             self.publish(entry);
             last
@@ -189,6 +195,7 @@ impl Presence {
                 game,
                 seat,
                 connected: false,
+                at: now,
             });
         }
     }
@@ -313,6 +320,11 @@ impl Presence {
                 })
         });
     }
+}
+
+/// `t` to the whole millisecond, the precision Redis keeps presence times in.
+fn whole_ms(t: SystemTime) -> SystemTime {
+    from_epoch_ms(epoch_ms(t))
 }
 
 /// A seat's state with another replica's word on it: connected if either says so; the
@@ -456,5 +468,35 @@ mod tests {
             .map(|c| c.connected)
             .collect();
         assert_eq!(heard, [true, false]);
+    }
+
+    /// The outbox is told the very time the seat's `since` says, to the millisecond Redis
+    /// keeps: another replica's word on the seat, coming back with that time, changes nothing.
+    #[test]
+    fn outbox_times_agree_with_since() {
+        let registry = Presence::new();
+        let (tx, mut rx) = mpsc::channel(16);
+        registry.forward_to(tx);
+        let game = id(8);
+        let _follow = registry.follow(game);
+        let stream = registry.join(game, Color::White);
+        let joined = rx.try_recv().unwrap();
+        assert_eq!(Some(joined.at), registry.read(game).white().since);
+        drop(stream);
+        let left = rx.try_recv().unwrap();
+        let gone = *registry.read(game).white();
+        assert_eq!(Some(left.at), gone.since);
+        assert_eq!(
+            left.at,
+            from_epoch_ms(epoch_ms(left.at)),
+            "whole milliseconds"
+        );
+        let back = Remote {
+            connected: false,
+            seen: Some(left.at),
+            connected_since: Some(joined.at),
+        };
+        registry.set_remote(game, ByColor::new(back, Remote::default()));
+        assert_eq!(*registry.read(game).white(), gone);
     }
 }

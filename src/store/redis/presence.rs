@@ -93,12 +93,13 @@ impl Inner {
 
     /// Writes one of this replica's changes, and announces it.
     async fn write_change(&self, change: LocalChange) -> Result<(), ::redis::RedisError> {
-        let now_ms = epoch_ms(SystemTime::now());
         let LocalChange {
             game,
             seat,
             connected,
+            at,
         } = change;
+        let now_ms = epoch_ms(at);
         let mut pipe = ::redis::pipe();
         let (leases, seen) = (keys::presence_key(game), keys::seen_key(game));
         if connected {
