@@ -1,13 +1,14 @@
 //! What the service does per move, on games of realistic length: read the move text (UCI),
 //! check it against the legal moves, play it, write its SAN with suffix, update the repetition
-//! keys and detect the outcome. Games are the python-chess reference games: the 150 of chess
-//! and Racing Kings (10,847 plies), then each other variant's own.
+//! keys and detect the outcome. Then what a full answer adds per move: every legal move's SAN
+//! with its suffix, in the positions of the same games. Games are the python-chess reference
+//! games: the 150 of chess and Racing Kings (10,847 plies), then each other variant's own.
 //! `cargo bench -p chessd-rules --bench game`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
 
-use chessd_rules::{DrawRule, Game, Position, Variant};
+use chessd_rules::{DrawRule, Game, Position, Rules, Variant, san_plus_among};
 
 /// A reference game's start and moves (its variant named in the record or given).
 fn game(g: &Value, variant: Option<Variant>) -> (Position, Vec<String>) {
@@ -60,9 +61,34 @@ fn bench_games(
     });
 }
 
+/// Every position of `games` (before each move), for the legal-move listing.
+fn positions(games: &[(Position, Vec<String>)]) -> Vec<Position> {
+    let mut out = Vec::new();
+    for (start, moves) in games {
+        let mut game = Game::new(*start, DrawRule::Claim);
+        for m in moves {
+            out.push(*game.position());
+            game.play_text(m).unwrap();
+        }
+    }
+    out
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("game");
     bench_games(&mut group, "play uci + san + outcome, per ply", &games());
+    let positions = positions(&games());
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("every legal move's san + suffix, per position", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                let legal = pos.legal_moves();
+                for &m in legal.iter() {
+                    std::hint::black_box(san_plus_among(pos, m, &legal).text());
+                }
+            }
+        })
+    });
     for (variant, text) in [
         (
             Variant::Chess960,

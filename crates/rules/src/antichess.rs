@@ -18,8 +18,8 @@ use crate::movegen::{self, NO_FILTER, Standard, ep_capturers, gen_ep_moves};
 use crate::rules::{core_accessors, start_position};
 use crate::sink::{Counter, PawnKind, Sink};
 use crate::{
-    Bitboard, Color, MoveList, Outcome, PositionError, Role, Rules, Setup, Square, Termination,
-    Variant, validate,
+    Bitboard, Color, Move, MoveList, Outcome, PositionError, Role, Rules, Setup, Square,
+    Termination, Variant, validate,
 };
 
 /// A validated antichess position.
@@ -141,6 +141,10 @@ impl Rules for Antichess {
 
     /// Never: the king is an ordinary piece.
     fn is_check(&self) -> bool {
+        false
+    }
+
+    fn gives_check(&self, _: Move) -> bool {
         false
     }
 

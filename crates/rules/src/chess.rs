@@ -56,6 +56,10 @@ macro_rules! standard_rules {
         fn is_check(&self) -> bool {
             self.core.checkers().any()
         }
+        #[inline]
+        fn gives_check(&self, m: $crate::Move) -> bool {
+            self.core.gives_check(m)
+        }
         fn outcome(&self) -> Option<$crate::Outcome> {
             $crate::chess::outcome(self)
         }

@@ -162,6 +162,10 @@ impl Rules for Crazyhouse {
         self.core.checkers().any()
     }
 
+    fn gives_check(&self, m: Move) -> bool {
+        self.core.gives_check(m)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         outcome(self)
     }

@@ -15,7 +15,7 @@ use crate::movegen::{self, HordeFlavor, NO_FILTER, ep_capturers};
 use crate::rules::{core_accessors, start_position};
 use crate::sink::Counter;
 use crate::{
-    Bitboard, Color, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
+    Bitboard, Color, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
     Termination, Variant, validate,
 };
 
@@ -106,6 +106,11 @@ impl Rules for Horde {
 
     fn is_check(&self) -> bool {
         self.has_king() && self.core.checkers().any()
+    }
+
+    /// Black's moves check nothing: the horde has no king.
+    fn gives_check(&self, m: Move) -> bool {
+        self.core.gives_check(m)
     }
 
     fn outcome(&self) -> Option<Outcome> {

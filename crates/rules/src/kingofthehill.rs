@@ -11,8 +11,8 @@ use crate::chess::{count_legal_moves_unless, legal_ep_square_unless, legal_moves
 use crate::core::{CastlingMode, Core};
 use crate::rules::{core_accessors, start_position};
 use crate::{
-    Bitboard, Color, MoveList, Outcome, PositionError, Role, Rules, Setup, Square, Termination,
-    Variant, validate,
+    Bitboard, Color, Move, MoveList, Outcome, PositionError, Role, Rules, Setup, Square,
+    Termination, Variant, validate,
 };
 
 /// A validated King of the Hill position.
@@ -60,6 +60,10 @@ impl Rules for KingOfTheHill {
 
     fn is_check(&self) -> bool {
         self.core.checkers().any()
+    }
+
+    fn gives_check(&self, m: Move) -> bool {
+        self.core.gives_check(m)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -9,7 +9,8 @@
 //! - `attacks` (with `build.rs`): attack tables and magic bitboards.
 //! - `board`: piece placement. `setup`: an unchecked position and `PositionError`. `fen`: FEN
 //!   text <-> `Setup`. `variant`: `Variant`, the games' names. `mv`: `Move`, `MoveList`.
-//! - `core`: the state every position shares and unchecked play. `validate`: the checks a
+//! - `core`: the state every position shares and unchecked play. `check`: whether a move
+//!   gives check, without playing it. `validate`: the checks a
 //!   setup passes. `sink`: where generated moves go. `movegen`: the shared generator.
 //! - `rules`: the `Rules` trait every position implements, `PlayError`, `FenError`.
 //! - One file per variant, each quoting its rule: `chess`, `racingkings`, `chess960`,
@@ -55,6 +56,7 @@ pub mod attacks;
 mod bitboard;
 mod board;
 mod bycolor;
+mod check;
 mod color;
 mod core;
 mod fen;

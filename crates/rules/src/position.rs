@@ -170,6 +170,9 @@ impl Rules for Position {
     fn is_check(&self) -> bool {
         dispatch!(self, p => p.is_check())
     }
+    fn gives_check(&self, m: Move) -> bool {
+        dispatch!(self, p => p.gives_check(m))
+    }
     fn outcome(&self) -> Option<Outcome> {
         dispatch!(self, p => p.outcome())
     }

@@ -26,7 +26,7 @@ use crate::movegen::{self, MoveFilter, Racing};
 use crate::rules::{core_accessors, start_position};
 use crate::sink::Counter;
 use crate::{
-    Bitboard, Color, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
+    Bitboard, Color, Move, MoveList, Outcome, PositionError, Rank, Role, Rules, Setup, Square,
     Termination, Variant, validate,
 };
 
@@ -176,6 +176,10 @@ impl Rules for RacingKings {
 
     /// Never: no move may give check and no setup may start with one.
     fn is_check(&self) -> bool {
+        false
+    }
+
+    fn gives_check(&self, _: Move) -> bool {
         false
     }
 

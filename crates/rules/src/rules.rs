@@ -122,6 +122,14 @@ pub trait Rules: Clone + Sized {
     /// Plays a move that came from `legal_moves` of this position.
     fn play_unchecked(&mut self, m: Move);
     fn is_check(&self) -> bool;
+    /// True if `m`, a legal move of this position, leaves the opponent in check: what
+    /// `is_check` would say after it. Variants with standard check answer without playing it
+    /// (`check.rs`).
+    fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        after.is_check()
+    }
     /// The outcome decided by the position alone (checkmate, stalemate, insufficient material,
     /// the variant's own ends); repetition and move-count rules need the game's history (see
     /// `Game`).

@@ -327,9 +327,7 @@ fn rivals_may_exist<P: Rules>(pos: &P, m: Move) -> bool {
 #[must_use]
 pub fn san_plus<P: Rules>(pos: &P, m: Move) -> String {
     let mut text = san_of(pos, m).to_string();
-    let mut after = pos.clone();
-    after.play_unchecked(m);
-    if let Some(suffix) = check_suffix(&after) {
+    if let Some(suffix) = suffix_of(pos, m) {
         text.push(suffix);
     }
     text
@@ -367,12 +365,21 @@ impl fmt::Display for SanPlus {
 /// legal move's SAN generates them once, not once per move.
 #[must_use]
 pub fn san_plus_among<P: Rules>(pos: &P, m: Move, legal: &[Move]) -> SanPlus {
-    let mut after = pos.clone();
-    after.play_unchecked(m);
     SanPlus {
         san: san_among(pos, m, legal),
-        suffix: check_suffix(&after),
+        suffix: suffix_of(pos, m),
     }
+}
+
+/// The suffix `m` earns in `pos`: the move is played only when it gives check, to tell `#`
+/// from `+`.
+fn suffix_of<P: Rules>(pos: &P, m: Move) -> Option<char> {
+    if !pos.gives_check(m) {
+        return None;
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    check_suffix(&after)
 }
 
 /// The suffix of the move that led to `after`: `#` for a check with no legal reply, `+` for

@@ -88,6 +88,10 @@ impl Rules for ThreeCheck {
         self.core.checkers().any()
     }
 
+    fn gives_check(&self, m: Move) -> bool {
+        self.core.gives_check(m)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.winner() {
             Some(winner) => Some(Outcome::win(winner, Termination::ThirdCheck)),

@@ -123,6 +123,18 @@ proptest! {
         }
     }
 
+    /// `gives_check` says what playing the move and asking `is_check` says, in every variant.
+    #[test]
+    fn gives_check_agrees_with_play(variant in variant_strategy(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        for pos in playout(variant, &choices) {
+            for &m in pos.legal_moves().iter() {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                prop_assert_eq!(pos.gives_check(m), after.is_check(), "{} in {}", m, pos.fen());
+            }
+        }
+    }
+
     /// `is_legal` agrees with the generated list, for generated moves and arbitrary candidates;
     /// no legal move leaves the mover's king attacked, and in Racing Kings none gives check.
     #[test]
