@@ -123,13 +123,13 @@ mod tests {
             let root = Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             let mut checks = 0;
             // The position and every one a move away: each kind of move, from both sides.
-            let mut positions = vec![root.clone()];
+            let mut positions = vec![root];
             for &m in root.legal_moves().iter() {
                 positions.push(root.play(m).unwrap());
             }
             for pos in positions {
                 for &m in pos.legal_moves().iter() {
-                    let mut after = pos.clone();
+                    let mut after = pos;
                     after.play_unchecked(m);
                     assert_eq!(pos.gives_check(m), after.is_check(), "{}: {m}", pos.fen());
                     checks += usize::from(after.is_check());

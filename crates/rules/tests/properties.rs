@@ -128,7 +128,7 @@ proptest! {
     fn gives_check_agrees_with_play(variant in variant_strategy(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
         for pos in playout(variant, &choices) {
             for &m in pos.legal_moves().iter() {
-                let mut after = pos.clone();
+                let mut after = pos;
                 after.play_unchecked(m);
                 prop_assert_eq!(pos.gives_check(m), after.is_check(), "{} in {}", m, pos.fen());
             }
