@@ -139,3 +139,19 @@ async fn create_is_refused(client: &mut support::Client) {
         .expect_err("the store is not usable");
     assert_eq!(support::reason(&refused), "STORE_UNAVAILABLE");
 }
+
+/// Redis forgets its scripts (`SCRIPT FLUSH`, as a restart or a failover to a fresh replica
+/// does): the next move loads the script again and plays, with nothing lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forgotten_scripts_are_loaded_again() {
+    let redis = Redis::start();
+    let replica = support::replica(&redis).await;
+    let mut client = replica.client().await;
+    let seats = support::create(&mut client, None).await;
+    support::play(&mut client, &seats, 'w', "e2e4").await;
+    assert_eq!(redis.command(&["SCRIPT", "FLUSH"]), "+OK\r\n");
+    support::play(&mut client, &seats, 'b', "e7e5").await;
+    let game = support::get(&mut client, &seats.id).await.expect("get");
+    let moves: Vec<_> = game.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(moves, ["e2e4", "e7e5"]);
+}

@@ -15,6 +15,7 @@ use crate::metrics;
 use crate::store::feed::codec as feed_codec;
 use crate::store::game_store::Admit;
 use crate::store::redis::cached::Cached;
+use crate::store::redis::call::ScriptCall;
 use crate::store::redis::codec;
 use crate::store::redis::keys;
 use crate::store::redis::scripts;
@@ -41,16 +42,11 @@ impl Inner {
         let header = &game.meta.header;
         let variant = header.variant();
         let ply = game.record.game().ply();
-        let feed: Vec<Vec<String>> = game
+        let feed: Vec<Vec<(&'static str, String)>> = game
             .record
             .replay_after(seq_before)
             .filter_map(|event| FeedEvent::of_event(header, &event, ply))
-            .map(|event| {
-                feed_codec::fields(&event)
-                    .into_iter()
-                    .flat_map(|(k, v)| [k.to_owned(), v])
-                    .collect()
-            })
+            .map(|event| feed_codec::fields(&event))
             .collect();
         let ended_ms = game.record.ended_at_ms();
         let result = if ended_ms.is_some() {
@@ -58,29 +54,25 @@ impl Inner {
         } else {
             String::new()
         };
-        let state: Vec<String> = codec::summary(&game.record)
-            .fields()
-            .into_iter()
-            .flat_map(|(k, v)| [k.to_owned(), v])
-            .collect();
+        let state = codec::summary(&game.record).fields();
         let bucket = keys::bucket_of(id);
-        let mut invocation = scripts::APPEND.prepare_invoke();
-        invocation
-            .key(keys::game_key(id))
+        let players: Vec<String> = header
+            .players
+            .bound()
+            .map(|p| keys::player_games_key(bucket, p.as_str()))
+            .collect();
+        let mut call = ScriptCall::new(&scripts::APPEND, 7 + players.len());
+        call.key(keys::game_key(id))
             .key(keys::events_key(id))
             .key(keys::deadlines_key(bucket))
             .key(keys::stats_key(bucket))
             .key(keys::live_key(bucket))
             .key(keys::finished_key(bucket))
-            .key(keys::feed_key(bucket))
-            .key(
-                header
-                    .players
-                    .bound()
-                    .map(|p| keys::player_games_key(bucket, p.as_str()))
-                    .collect::<Vec<_>>(),
-            )
-            .arg(seq_before)
+            .key(keys::feed_key(bucket));
+        for key in &players {
+            call.key(key);
+        }
+        call.arg(seq_before)
             .arg(id.to_string())
             .arg(
                 codec::deadline_ms(&game.record, now)
@@ -92,21 +84,26 @@ impl Inner {
             .arg(keys::channel(id))
             .arg(keys::FEED_CHANNEL)
             .arg(bucket)
-            .arg(state.len())
-            .arg(state)
-            .arg(rows.len());
+            .arg(2 * state.len());
+        for (field, value) in &state {
+            call.arg(*field).arg(value);
+        }
+        call.arg(rows.len());
         for row in &rows {
             let fields = codec::row_fields(row);
-            invocation.arg(fields.len()).arg(fields);
+            call.arg(fields.len()).arg(fields);
         }
-        invocation.arg(feed.len());
+        call.arg(feed.len());
         for fields in &feed {
-            invocation.arg(fields.len()).arg(fields);
+            call.arg(2 * fields.len());
+            for (field, value) in fields {
+                call.arg(*field).arg(value);
+            }
         }
         // The script's reply also carries the entries the winner wrote; a lost race reads the
         // game again instead (see `act`).
-        let (status, _seq, _missed): (i64, u64, ::redis::Value) = invocation
-            .invoke_async(&mut self.conn())
+        let (status, _seq, _missed): (i64, u64, ::redis::Value) = call
+            .run(&mut self.conn())
             .await
             .map_err(|e| unavailable(&e))?;
         match status {

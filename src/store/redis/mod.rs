@@ -53,11 +53,12 @@
 //! (what the keys hold), `conn` (URLs and the connection), `hub` and `follow` (watchers),
 //! `feed`, `feed_hub` and `feed_follow` (the feed), `tokens` (player tokens), `presence` (seats'
 //! leases), `cached` (a cached game),
-//! `scripts` (Lua), `sweep` (probe, flags, trimming).
+//! `scripts` (Lua), `call` (a script call written as one command), `sweep` (probe, flags, trimming).
 
 mod act;
 mod cache;
 mod cached;
+mod call;
 mod codec;
 mod conn;
 mod create;

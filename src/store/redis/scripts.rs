@@ -146,37 +146,28 @@ if seq ~= tonumber(ARGV[1]) then
 end
 local id, deadline, result, ended_ms, channel = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local feed_channel, bucket = ARGV[7], ARGV[8]
+-- Each run of fields goes to its command straight from ARGV (`unpack` of a range), not
+-- through a table copied first.
 local i = 9
 local nstate = tonumber(ARGV[i])
-local state = {}
-for j = 1, nstate do
-  state[j] = ARGV[i + j]
-end
+local state_at = i + 1
 i = i + nstate + 1
 local nevents = tonumber(ARGV[i])
 i = i + 1
 for _ = 1, nevents do
   local nfields = tonumber(ARGV[i])
-  local fields = {}
-  for j = 1, nfields do
-    fields[j] = ARGV[i + j]
-  end
-  i = i + nfields + 1
   seq = seq + 1
-  redis.call('XADD', events, seq .. '-0', unpack(fields))
+  redis.call('XADD', events, seq .. '-0', unpack(ARGV, i + 1, i + nfields))
+  i = i + nfields + 1
 end
 local nfeed = tonumber(ARGV[i])
 i = i + 1
 for _ = 1, nfeed do
   local nfields = tonumber(ARGV[i])
-  local fields = {}
-  for j = 1, nfields do
-    fields[j] = ARGV[i + j]
-  end
+  redis.call('XADD', feed, '*', unpack(ARGV, i + 1, i + nfields))
   i = i + nfields + 1
-  redis.call('XADD', feed, '*', unpack(fields))
 end
-redis.call('HSET', game, 'seq', seq, unpack(state))
+redis.call('HSET', game, 'seq', seq, unpack(ARGV, state_at, state_at + nstate - 1))
 if deadline == '' then
   redis.call('ZREM', deadlines, id)
 else
