@@ -141,7 +141,8 @@ async fn create_is_refused(client: &mut support::Client) {
 }
 
 /// Redis forgets its scripts (`SCRIPT FLUSH`, as a restart or a failover to a fresh replica
-/// does): the next move loads the script again and plays, with nothing lost.
+/// does): the next move, and the next creation, load their script again and go on, with
+/// nothing lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forgotten_scripts_are_loaded_again() {
     let redis = Redis::start();
@@ -154,4 +155,7 @@ async fn forgotten_scripts_are_loaded_again() {
     let game = support::get(&mut client, &seats.id).await.expect("get");
     let moves: Vec<_> = game.moves.iter().map(|m| m.uci.as_str()).collect();
     assert_eq!(moves, ["e2e4", "e7e5"]);
+    assert_eq!(redis.command(&["SCRIPT", "FLUSH"]), "+OK\r\n");
+    let another = support::create(&mut client, None).await;
+    support::play(&mut client, &another, 'w', "d2d4").await;
 }

@@ -27,10 +27,11 @@ impl ScriptCall {
         }
     }
 
-    /// The next key (`KEYS[i]`).
+    /// The next key (`KEYS[i]`), or keys (a list is one key per item).
     pub fn key(&mut self, key: impl ToRedisArgs) -> &mut ScriptCall {
-        debug_assert!(self.keys_left > 0, "more keys than declared");
-        self.keys_left = self.keys_left.saturating_sub(1);
+        let n = key.num_of_args();
+        debug_assert!(self.keys_left >= n, "more keys than declared");
+        self.keys_left = self.keys_left.saturating_sub(n);
         self.cmd.arg(key);
         self
     }

@@ -14,6 +14,7 @@ use crate::metrics;
 use crate::store::config::REMEMBERED_CREATIONS;
 use crate::store::feed::codec as feed_codec;
 use crate::store::redis::cached::Cached;
+use crate::store::redis::call::ScriptCall;
 use crate::store::redis::codec::{self, Meta};
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
@@ -103,9 +104,11 @@ impl Inner {
                 .map(|p| keys::player_games_key(bucket, p.as_str()))
                 .collect();
             let (other_live_keys, counted_elsewhere) = self.live_elsewhere(bucket).await?;
-            let mut invocation = scripts::CREATE.prepare_invoke();
-            invocation
-                .key(keys::game_key(id))
+            let mut call = ScriptCall::new(
+                &scripts::CREATE,
+                6 + label_keys.len() + player_keys.len() + other_live_keys.len(),
+            );
+            call.key(keys::game_key(id))
                 .key(keys::games_key(bucket))
                 .key(keys::deadlines_key(bucket))
                 .key(keys::live_key(bucket))
@@ -117,8 +120,8 @@ impl Inner {
                 .key(keys::feed_key(bucket))
                 .key(&label_keys)
                 .key(&player_keys)
-                .key(other_live_keys)
-                .arg(id.to_string())
+                .key(&other_live_keys);
+            call.arg(id.to_string())
                 .arg(self.limits.max_live_games)
                 .arg(
                     codec::deadline_ms(&record, now)
@@ -145,8 +148,8 @@ impl Inner {
             if !request_key.is_empty() {
                 self.remember_creation(&request_key, id, tokens);
             }
-            let reply: Vec<String> = invocation
-                .invoke_async(&mut self.conn())
+            let reply: Vec<String> = call
+                .run(&mut self.conn())
                 .await
                 .map_err(|e| unavailable(&e))?;
             match reply.first().map(String::as_str) {
