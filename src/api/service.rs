@@ -232,8 +232,9 @@ impl<S: GameStore> GameService for GameApi<S> {
             let seat = self
                 .read_seat(request.metadata(), caller(&request), id)
                 .await?;
-            let view = self.store.get(id).await?;
-            let presence = self.store.read_presence(id).await?;
+            // Both at once: on Redis each is a round trip, and neither needs the other.
+            let (view, presence) =
+                tokio::try_join!(self.store.get(id), self.store.read_presence(id))?;
             let mut game = encode::game_as(&view, pb::GameView::Full, Some(&self.move_lists));
             fill(&mut game, &ClaimClock::of(&view), &presence);
             Ok(pb::GetGameResponse {
