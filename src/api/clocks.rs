@@ -10,8 +10,7 @@ use chessd_rules::Color;
 use crate::api::fields::{duration, game_id};
 use crate::error::ServiceError;
 use crate::game::{
-    Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, GameId, StartRules, epoch_ms,
-    from_epoch_ms,
+    Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, GameId, StartRules, whole_ms,
 };
 use chessd_proto::wire as pb;
 
@@ -40,7 +39,7 @@ fn wall_time(field: &'static str, t: prost_types::Timestamp) -> Result<SystemTim
         field,
         message: "not a valid timestamp".into(),
     })?;
-    Ok(from_epoch_ms(epoch_ms(t)))
+    Ok(whole_ms(t))
 }
 
 /// When the clocks start and the first-move timer: the clock start only for a timed game

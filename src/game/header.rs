@@ -12,7 +12,7 @@ use crate::game::clock::TimeControl;
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
 use crate::game::start::StartRules;
-use crate::game::time::{epoch_ms, from_epoch_ms};
+use crate::game::time::whole_ms;
 
 /// A game's fixed facts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +36,7 @@ impl GameHeader {
     /// millisecond, as storage keeps it, so a header read back is the same header).
     #[must_use]
     pub fn of(id: GameId, new: &NewGame, created_at: SystemTime) -> GameHeader {
-        let created_at = from_epoch_ms(epoch_ms(created_at));
+        let created_at = whole_ms(created_at);
         GameHeader {
             id,
             players: new.players.clone(),

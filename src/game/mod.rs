@@ -55,6 +55,6 @@ pub use record::{GameRecord, Stored};
 pub use replay::Replay;
 pub use start::{ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, StartRules};
 pub use takeback::TakebackPolicy;
-pub use time::{Now, epoch_ms, from_epoch_ms};
+pub use time::{Now, epoch_ms, from_epoch_ms, whole_ms};
 pub use token::{SeatToken, Seats, TokenDigest};
 pub use view::{Acted, Created, GameStatus, GameSummary, GameView, MoveInfo, Stats, VariantStats};

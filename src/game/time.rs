@@ -37,6 +37,13 @@ pub fn from_epoch_ms(ms: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(ms)
 }
 
+/// `t` to the whole millisecond, as every store keeps times: a time made here reads the same
+/// as one read back.
+#[must_use]
+pub fn whole_ms(t: SystemTime) -> SystemTime {
+    from_epoch_ms(epoch_ms(t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +54,6 @@ mod tests {
         let t = from_epoch_ms(1_700_000_000_123);
         assert_eq!(epoch_ms(t), 1_700_000_000_123);
         assert_eq!(epoch_ms(UNIX_EPOCH - Duration::from_secs(1)), 0);
+        assert_eq!(whole_ms(t + Duration::from_micros(999)), t);
     }
 }

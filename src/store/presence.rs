@@ -21,7 +21,7 @@ use chessd_rules::{ByColor, Color};
 use tokio::sync::{mpsc, watch};
 
 use crate::game::presence::MAX_CLAIM_AFTER;
-use crate::game::{GameId, SeatPresence, epoch_ms, from_epoch_ms};
+use crate::game::{GameId, SeatPresence, whole_ms};
 
 /// Every this many joins and follows, gone entries nobody follows are pruned.
 const PRUNE_EVERY: u64 = 4096;
@@ -322,11 +322,6 @@ impl Presence {
     }
 }
 
-/// `t` to the whole millisecond, the precision Redis keeps presence times in.
-fn whole_ms(t: SystemTime) -> SystemTime {
-    from_epoch_ms(epoch_ms(t))
-}
-
 /// A seat's state with another replica's word on it: connected if either says so; the
 /// times the later of the two.
 fn merge(state: &mut SeatState, remote: Remote) {
@@ -339,7 +334,7 @@ fn merge(state: &mut SeatState, remote: Remote) {
         remote.seen
     };
     if was != now {
-        state.since = told.or(Some(SystemTime::now()));
+        state.since = told.or(Some(whole_ms(SystemTime::now())));
     }
     if let Some(told) = told
         && state.local == 0
@@ -486,11 +481,7 @@ mod tests {
         let left = rx.try_recv().unwrap();
         let gone = *registry.read(game).white();
         assert_eq!(Some(left.at), gone.since);
-        assert_eq!(
-            left.at,
-            from_epoch_ms(epoch_ms(left.at)),
-            "whole milliseconds"
-        );
+        assert_eq!(left.at, whole_ms(left.at), "whole milliseconds");
         let back = Remote {
             connected: false,
             seen: Some(left.at),

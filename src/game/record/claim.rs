@@ -9,7 +9,7 @@ use crate::error::ServiceError;
 use crate::game::event::Event;
 use crate::game::presence::{SeatPresence, claim_at};
 use crate::game::record::GameRecord;
-use crate::game::time::{Now, epoch_ms, from_epoch_ms};
+use crate::game::time::{Now, whole_ms};
 
 impl GameRecord {
     /// The game's grace period before a claim.
@@ -26,7 +26,7 @@ impl GameRecord {
     #[must_use]
     pub fn turn_began(&self, now: Now) -> SystemTime {
         let since = now.mono.saturating_duration_since(self.last_move_at) + self.idle_before;
-        from_epoch_ms(epoch_ms(now.wall.checked_sub(since).unwrap_or(now.wall)))
+        whole_ms(now.wall.checked_sub(since).unwrap_or(now.wall))
     }
 
     /// When `seat`'s opponent may claim the game, given `seat`'s presence: while the game is on,

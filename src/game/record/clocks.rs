@@ -26,7 +26,7 @@ use crate::game::event::{Event, clock_event};
 use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
 use crate::game::start::{ClockChange, ClockReason, ClockStart, StartRules};
-use crate::game::time::{Now, epoch_ms, from_epoch_ms};
+use crate::game::time::{Now, whole_ms};
 
 /// The most a clock may hold after a change off the board (as a time control's initial time).
 pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
@@ -110,7 +110,7 @@ impl GameRecord {
         {
             clock.begin(self.game.position().turn(), now.mono);
         }
-        let moved = from_epoch_ms(epoch_ms(now.wall));
+        let moved = whole_ms(now.wall);
         let since = match self.start_rules.clock_start {
             ClockStart::At(at) => at.max(moved),
             _ => moved,

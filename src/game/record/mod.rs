@@ -43,7 +43,7 @@ use super::log::{LogEntry, LogKind};
 use super::replay::{Replay, mover_of};
 use super::start::StartRules;
 use super::takeback::{Rewound, TakebackPolicy, any_taken_back, rewind};
-use super::time::{Now, epoch_ms, from_epoch_ms};
+use super::time::{Now, from_epoch_ms, whole_ms};
 use super::token::Seats;
 use super::view::GameView;
 
@@ -122,7 +122,7 @@ impl GameRecord {
             seats,
             // Every store keeps creation times in milliseconds; rounding here makes the
             // creating process report the same time as one that reloads the game.
-            from_epoch_ms(epoch_ms(now.wall)),
+            whole_ms(now.wall),
             now,
         )
         .with_takebacks(new.takebacks)

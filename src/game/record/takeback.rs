@@ -16,7 +16,7 @@ use crate::game::event::{Event, takeback_proposed_event, taken_back_event};
 use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
 use crate::game::takeback::{TakebackPolicy, plies_to_take_back};
-use crate::game::time::{Now, epoch_ms, from_epoch_ms};
+use crate::game::time::{Now, whole_ms};
 
 impl GameRecord {
     /// `seat` proposes to take back its last move. Proposing again while one's own proposal
@@ -97,7 +97,7 @@ impl GameRecord {
             }
             None => ByColor::default(),
         };
-        self.arm_first_move(from_epoch_ms(epoch_ms(now.wall)), now);
+        self.arm_first_move(whole_ms(now.wall), now);
         let entry = LogEntry::new(
             now.wall,
             LogKind::TakenBack {

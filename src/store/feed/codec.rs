@@ -365,6 +365,7 @@ mod tests {
     use std::time::SystemTime;
 
     use super::*;
+    use crate::game::whole_ms;
 
     fn sample_header() -> Arc<GameHeader> {
         let labels: Vec<(String, String)> = vec![
@@ -398,7 +399,7 @@ mod tests {
     #[test]
     fn events_round_trip() {
         let game = sample_header();
-        let at = from_epoch_ms(epoch_ms(SystemTime::now()));
+        let at = whole_ms(SystemTime::now());
         let events = [
             FeedEvent::created(game.clone()),
             FeedEvent {
