@@ -56,22 +56,22 @@ impl Inner {
         };
         let state = codec::summary(&game.record).fields();
         let bucket = keys::bucket_of(id);
-        let players: Vec<String> = header
-            .players
-            .bound()
-            .map(|p| keys::player_games_key(bucket, p.as_str()))
-            .collect();
-        let mut call = ScriptCall::new(&scripts::APPEND, 7 + players.len());
-        call.key(keys::game_key(id))
-            .key(keys::events_key(id))
-            .key(keys::deadlines_key(bucket))
-            .key(keys::stats_key(bucket))
-            .key(keys::live_key(bucket))
-            .key(keys::finished_key(bucket))
-            .key(keys::feed_key(bucket));
-        for key in &players {
-            call.key(key);
-        }
+        let mut script_keys = vec![
+            keys::game_key(id),
+            keys::events_key(id),
+            keys::deadlines_key(bucket),
+            keys::stats_key(bucket),
+            keys::live_key(bucket),
+            keys::finished_key(bucket),
+            keys::feed_key(bucket),
+        ];
+        script_keys.extend(
+            header
+                .players
+                .bound()
+                .map(|p| keys::player_games_key(bucket, p.as_str())),
+        );
+        let mut call = ScriptCall::new(&scripts::APPEND, &script_keys);
         call.arg(seq_before)
             .arg(id.to_string())
             .arg(

@@ -7,38 +7,23 @@
 use ::redis::aio::ConnectionLike;
 use ::redis::{Cmd, FromRedisValue, RedisResult, Script, ServerErrorKind, ToRedisArgs};
 
-/// `EVALSHA` of one script, its keys first, then its arguments.
+/// `EVALSHA` of one script: its keys, given all at once (their count comes before them), then
+/// its arguments.
 pub struct ScriptCall {
     script: &'static Script,
     cmd: Cmd,
-    /// Keys still to come: the count is written before them.
-    keys_left: usize,
 }
 
 impl ScriptCall {
-    /// A call of `script` with `keys` keys.
-    pub fn new(script: &'static Script, keys: usize) -> ScriptCall {
+    /// A call of `script` with `keys` as `KEYS`.
+    pub fn new(script: &'static Script, keys: &[String]) -> ScriptCall {
         let mut cmd = ::redis::cmd("EVALSHA");
-        cmd.arg(script.get_hash()).arg(keys);
-        ScriptCall {
-            script,
-            cmd,
-            keys_left: keys,
-        }
+        cmd.arg(script.get_hash()).arg(keys.len()).arg(keys);
+        ScriptCall { script, cmd }
     }
 
-    /// The next key (`KEYS[i]`), or keys (a list is one key per item).
-    pub fn key(&mut self, key: impl ToRedisArgs) -> &mut ScriptCall {
-        let n = key.num_of_args();
-        debug_assert!(self.keys_left >= n, "more keys than declared");
-        self.keys_left = self.keys_left.saturating_sub(n);
-        self.cmd.arg(key);
-        self
-    }
-
-    /// The next argument (`ARGV[i]`), after every key.
+    /// The next argument (`ARGV[i]`).
     pub fn arg(&mut self, arg: impl ToRedisArgs) -> &mut ScriptCall {
-        debug_assert_eq!(self.keys_left, 0, "an argument before the last key");
         self.cmd.arg(arg);
         self
     }

@@ -104,23 +104,23 @@ impl Inner {
                 .map(|p| keys::player_games_key(bucket, p.as_str()))
                 .collect();
             let (other_live_keys, counted_elsewhere) = self.live_elsewhere(bucket).await?;
-            let mut call = ScriptCall::new(
-                &scripts::CREATE,
-                6 + label_keys.len() + player_keys.len() + other_live_keys.len(),
-            );
-            call.key(keys::game_key(id))
-                .key(keys::games_key(bucket))
-                .key(keys::deadlines_key(bucket))
-                .key(keys::live_key(bucket))
-                .key(if request_key.is_empty() {
+            let mut script_keys = vec![
+                keys::game_key(id),
+                keys::games_key(bucket),
+                keys::deadlines_key(bucket),
+                keys::live_key(bucket),
+                if request_key.is_empty() {
                     keys::bucket_key(bucket, "create:-")
                 } else {
                     request_key.clone()
-                })
-                .key(keys::feed_key(bucket))
-                .key(&label_keys)
-                .key(&player_keys)
-                .key(&other_live_keys);
+                },
+                keys::feed_key(bucket),
+            ];
+            let (nlabels, nplayers) = (label_keys.len(), player_keys.len());
+            script_keys.extend(label_keys);
+            script_keys.extend(player_keys);
+            script_keys.extend(other_live_keys);
+            let mut call = ScriptCall::new(&scripts::CREATE, &script_keys);
             call.arg(id.to_string())
                 .arg(self.limits.max_live_games)
                 .arg(
@@ -136,8 +136,8 @@ impl Inner {
                 })
                 .arg(counted_elsewhere)
                 .arg(&nonce)
-                .arg(label_keys.len())
-                .arg(player_keys.len())
+                .arg(nlabels)
+                .arg(nplayers)
                 .arg(keys::FEED_CHANNEL)
                 .arg(bucket)
                 .arg(entry.len())
