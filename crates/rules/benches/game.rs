@@ -76,8 +76,9 @@ fn positions(games: &[(Position, Vec<String>)]) -> Vec<Position> {
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("game");
-    bench_games(&mut group, "play uci + san + outcome, per ply", &games());
-    let positions = positions(&games());
+    let games = games();
+    bench_games(&mut group, "play uci + san + outcome, per ply", &games);
+    let positions = positions(&games);
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("every legal move's san + suffix, per position", |b| {
         b.iter(|| {

@@ -9,8 +9,9 @@
 //! an en passant capture took a pawn off it). Both are looked up against the occupancy after
 //! the move, which is all that changes between the two boards for these pieces.
 //!
-//! Variants with other checks (Atomic's, where touching kings are never in check) or none
-//! (Antichess, Racing Kings) answer for themselves in their own files.
+//! Antichess and Racing Kings, which have no check, answer `false` in their own files; Atomic,
+//! where touching kings are never in check, keeps `Rules::gives_check`'s default (play the move
+//! and ask).
 
 use crate::attacks::{attacks, bishop_attacks, rook_attacks};
 use crate::core::Core;

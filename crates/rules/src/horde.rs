@@ -108,7 +108,8 @@ impl Rules for Horde {
         self.has_king() && self.core.checkers().any()
     }
 
-    /// Black's moves check nothing: the horde has no king.
+    /// White's moves may check Black's king; Black's check nothing (the horde has no king, and
+    /// `Core::gives_check` finds none).
     fn gives_check(&self, m: Move) -> bool {
         self.core.gives_check(m)
     }
