@@ -186,20 +186,26 @@ def test_watch_resumes_by_seq_across_a_server_restart(start_server, tmp_path):
     game = client.create_game()
     seen: List[pb.WatchGameResponse] = []
     failure: List[BaseException] = []
+    snapshot = threading.Event()
     first_two = threading.Event()
 
     def watch() -> None:
         try:
             for event in client.watch_game(game.game_id):
                 seen.append(event)
+                snapshot.set()
                 if len(seen) == 2:
                     first_two.set()
         except BaseException as err:  # reported by the main thread
             failure.append(err)
+            snapshot.set()
             first_two.set()
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
+    # The move waits for the snapshot: played before the watch subscribed, it would be in the
+    # snapshot and no second event would come until Black's move.
+    assert snapshot.wait(10), "the snapshot did not arrive"
     game.white.submit_move("f2f3", expected_ply=0)
     assert first_two.wait(10), "the snapshot and the first move did not arrive"
     server.stop()
