@@ -353,8 +353,9 @@ export const CheckCountsSchema: GenMessage<CheckCounts> = /*@__PURE__*/
  */
 export type Game = Message<"chessd.v1.Game"> & {
   /**
-   * The game's id: 13 characters of Crockford base32 (ids of later games sort after earlier
-   * ones).
+   * The game's id: 13 characters of Crockford base32. Ids sort by creation time to the
+   * millisecond: a game created in a later millisecond sorts after (games created within one
+   * millisecond sort in no particular order).
    *
    * @generated from field: string game_id = 1;
    */
