@@ -2,9 +2,9 @@
 //! base32.
 //!
 //! The high 42 bits are the creation time in Unix milliseconds and the low 22 bits are random,
-//! so ids sort by creation millisecond (ListGames pages through them newest first), several servers can mint
-//! ids without coordination, and ids are not enumerable one by one. Fixed-width base32 keeps the
-//! text order the same as the numeric order.
+//! so ids sort by creation millisecond (ListGames pages through them newest first), several
+//! servers can mint ids without coordination, and ids are not enumerable one by one.
+//! Fixed-width base32 keeps the text order the same as the numeric order.
 
 use core::fmt;
 use core::str::FromStr;
