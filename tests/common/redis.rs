@@ -4,11 +4,13 @@
 //! primaries of a real Redis Cluster. Needs `redis-server` (and `redis-cli` for the cluster)
 //! on PATH.
 
+use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A `redis-server` child process.
@@ -18,13 +20,27 @@ pub struct Redis {
     dir: PathBuf,
     /// Append-only file with a flush per write: what Redis acknowledged survives a SIGKILL.
     durable: bool,
-    /// A Redis Cluster node (`--cluster-enabled yes`), its node file in `dir`.
-    cluster_node: bool,
+    /// A Redis Cluster node (`--cluster-enabled yes`, its node file in `dir`): the port of its
+    /// cluster bus, chosen free like `port`. Redis's default, `port` + 10000, is nobody's to
+    /// check: an outgoing connection's ephemeral port may hold it, and Redis then exits.
+    cluster_port: Option<u16>,
 }
 
+/// A loopback port free now and not handed out before in this process: the kernel may give a
+/// closed listener's port to the next caller at once, before the first one's Redis binds it.
 fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    listener.local_addr().expect("local addr").port()
+    static GIVEN: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+        let port = listener.local_addr().expect("local addr").port();
+        if GIVEN
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(port)
+        {
+            return port;
+        }
+    }
 }
 
 impl Redis {
@@ -49,13 +65,30 @@ impl Redis {
             port: free_port(),
             dir,
             durable,
-            cluster_node,
+            cluster_port: cluster_node.then(free_port),
         };
+        // A port another process took after free_port closed it makes Redis exit: new ports.
+        for _ in 0..3 {
+            if redis.try_spawn() {
+                return redis;
+            }
+            redis.port = free_port();
+            redis.cluster_port = cluster_node.then(free_port);
+        }
         redis.spawn();
         redis
     }
 
     fn spawn(&mut self) {
+        assert!(
+            self.try_spawn(),
+            "redis-server exited at start (port {} taken?)",
+            self.port
+        );
+    }
+
+    /// Starts redis-server and waits until it answers; false when it exits first.
+    fn try_spawn(&mut self) -> bool {
         let mut cmd = Command::new("redis-server");
         cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", ""])
@@ -66,8 +99,9 @@ impl Redis {
         } else {
             cmd.args(["--appendonly", "no"]);
         }
-        if self.cluster_node {
+        if let Some(bus) = self.cluster_port {
             cmd.args(["--cluster-enabled", "yes"])
+                .args(["--cluster-port", &bus.to_string()])
                 .args(["--cluster-config-file", "nodes.conf"])
                 .args(["--cluster-node-timeout", "2000"]);
         }
@@ -77,12 +111,22 @@ impl Redis {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn redis-server (is it on PATH? apt-get install redis-server)");
-        self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !self.pings() {
+        let mut child = child;
+        loop {
+            if child.try_wait().is_ok_and(|status| status.is_some()) {
+                return false;
+            }
+            // Exit checked before each ping: a child that could not bind its port is seen as
+            // such, rather than another process's Redis on that port taken for it.
+            if self.pings() {
+                break;
+            }
             assert!(Instant::now() < deadline, "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
+        self.child = Some(child);
+        true
     }
 
     /// True when Redis answers PING (and has loaded its data).
