@@ -11,6 +11,7 @@
 //!    the connection at once.
 
 use std::sync::Arc;
+use std::task::Poll;
 
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -18,6 +19,7 @@ use tokio::net::TcpStream;
 use tokio::time::{Instant, sleep_until, timeout_at};
 use tokio_util::either::Either;
 
+use crate::transport::coalesce::coalesced;
 use crate::transport::config::HTTP1_HEADER_TIMEOUT;
 use crate::transport::io::Watched;
 use crate::transport::state::{Closed, ConnState, Shared, closed, lock};
@@ -57,7 +59,8 @@ where
             }
         }
     };
-    let io = TokioIo::new(Watched::new(io, conn.clone(), config.stall_timeout));
+    let (io, write_out) = coalesced(Watched::new(io, conn.clone(), config.stall_timeout));
+    let io = TokioIo::new(io);
     let mut builder = auto::Builder::new(StreamExec { conn: conn.clone() });
     builder
         .http1()
@@ -88,7 +91,15 @@ where
         tokio::select! {
             biased;
             () = conn.close.cancelled() => break None,
-            served = connection.as_mut() => {
+            served = std::future::poll_fn(|cx| {
+                let served = connection.as_mut().poll(cx);
+                // What hyper wrote in this poll goes out now, in one write (see `coalesce`);
+                // a write the peer leaves pending has registered this task's waker.
+                match write_out.poll_write_out(cx) {
+                    Poll::Ready(Err(e)) => Poll::Ready(Err(e.into())),
+                    _ => served,
+                }
+            }) => {
                 if let Err(e) = served {
                     tracing::debug!(peer = %conn.peer, error = %e, "connection ended");
                 }

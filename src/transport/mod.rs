@@ -9,6 +9,7 @@
 //!   handshake, then the HTTP/2 preface and first SETTINGS or an HTTP/1.1 request), the idle
 //!   bound (`--idle-timeout`: GOAWAY after that long without an open call), GOAWAY on drain
 //!   and the close grace after it.
+//! - `coalesce`: what hyper writes in one poll of a connection goes out in one write.
 //! - `io`: the byte stream under hyper: it spots the HTTP/2 greeting and fails writes the peer
 //!   leaves pending past `--stall-timeout`.
 //! - `stream`: the per-connection service and executor: open calls counted, and a
@@ -18,6 +19,7 @@
 //! What each request carries in its extensions: tonic's `TcpConnectInfo` (the peer's address,
 //! over TLS too) and the call's [`StreamReset`].
 
+mod coalesce;
 mod config;
 mod connection;
 mod io;

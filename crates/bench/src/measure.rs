@@ -263,11 +263,15 @@ mod tests {
         let (rss, peak) = ServerProc::OwnProcess.rss().expect("VmRSS");
         assert!(rss > 0 && peak >= rss);
         let start = CpuMark::now(ServerProc::OwnProcess);
+        // Busy until the clock, counted in ticks, moves (a fixed loop ends inside one tick in a
+        // release build); bounded so that a clock that never moves fails the test, not hangs it.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
         let mut x = 0u64;
-        for i in 0..2_000_000u64 {
-            x = x.wrapping_mul(31).wrapping_add(i);
+        while ServerProc::OwnProcess.cpu() == start.own && std::time::Instant::now() < deadline {
+            for i in 0..100_000u64 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+            }
         }
-        std::hint::black_box(x);
         let used = CpuUse::between(
             start,
             CpuMark::now(ServerProc::OwnProcess),
