@@ -49,6 +49,8 @@ struct Held<T> {
     out: Vec<u8>,
     /// How much of `out` is already written (a write the peer took part of).
     written: usize,
+    /// Bytes went to the stream since it was last flushed: TLS may hold records of them.
+    unflushed: bool,
 }
 
 /// Wraps `io`: hyper writes to the first handle, the driver writes out with the second.
@@ -57,6 +59,7 @@ pub fn coalesced<T>(io: T) -> (Coalesced<T>, WriteOut<T>) {
         io,
         out: Vec::new(),
         written: 0,
+        unflushed: false,
     }));
     (Coalesced { held: held.clone() }, WriteOut { held })
 }
@@ -81,6 +84,7 @@ impl<T: AsyncWrite + Unpin> Held<T> {
                 return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
             }
             self.written += n;
+            self.unflushed = true;
         }
         if self.out.capacity() > KEEP {
             self.out = Vec::new();
@@ -88,8 +92,13 @@ impl<T: AsyncWrite + Unpin> Held<T> {
             self.out.clear();
         }
         self.written = 0;
-        // TLS may keep records that the socket did not take; this pushes them.
-        Pin::new(&mut self.io).poll_flush(cx)
+        if self.unflushed {
+            // TLS may keep records that the socket did not take; this pushes them, now or
+            // (pending) at a later write-out.
+            ready!(Pin::new(&mut self.io).poll_flush(cx))?;
+            self.unflushed = false;
+        }
+        Poll::Ready(Ok(()))
     }
 
     /// Takes `len` bytes from `bufs`, held if they fit, else after writing out what is held
@@ -103,7 +112,9 @@ impl<T: AsyncWrite + Unpin> Held<T> {
         if self.unwritten() + len > HOLD {
             ready!(self.poll_write_out(cx))?;
             if len > HOLD {
-                return Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+                let n = ready!(Pin::new(&mut self.io).poll_write_vectored(cx, bufs))?;
+                self.unflushed = true;
+                return Poll::Ready(Ok(n));
             }
         }
         for buf in bufs {
@@ -116,11 +127,7 @@ impl<T: AsyncWrite + Unpin> Held<T> {
 impl<T: AsyncWrite + Unpin> WriteOut<T> {
     /// Writes out what hyper left held; called after every poll of the connection.
     pub fn poll_write_out(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let mut held = lock(&self.held);
-        if held.out.is_empty() {
-            return Poll::Ready(Ok(()));
-        }
-        held.poll_write_out(cx)
+        lock(&self.held).poll_write_out(cx)
     }
 }
 
@@ -184,6 +191,8 @@ mod tests {
         take: Option<usize>,
         shut: bool,
         flushes: usize,
+        /// Flushes wait, as TLS's do when the socket takes no more of its records.
+        flush_waits: bool,
         closed: bool,
     }
 
@@ -201,6 +210,9 @@ mod tests {
             Poll::Ready(Ok(n))
         }
         fn poll_flush(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+            if self.flush_waits {
+                return Poll::Pending;
+            }
             self.flushes += 1;
             Poll::Ready(Ok(()))
         }
@@ -233,6 +245,27 @@ mod tests {
         assert!(held.io.writes[0].ends_with(b"TRAILERS"));
         assert_eq!(held.io.flushes, 1);
         assert_eq!(held.unwritten(), 0);
+    }
+
+    /// A flush of the stream beneath that waits is tried again at the next write-out, even
+    /// with nothing new held; an idle write-out flushes nothing.
+    #[tokio::test]
+    async fn a_waiting_flush_is_finished_later() {
+        use tokio::io::AsyncWriteExt;
+        let (mut io, out) = coalesced(Peer {
+            flush_waits: true,
+            ..Peer::default()
+        });
+        io.write_all(b"DATA").await.unwrap();
+        let waker = std::task::Waker::noop();
+        let mut cx = Context::from_waker(waker);
+        assert!(out.poll_write_out(&mut cx).is_pending());
+        assert_eq!(peer(&out).io.writes.len(), 1);
+        peer(&out).io.flush_waits = false;
+        assert!(matches!(out.poll_write_out(&mut cx), Poll::Ready(Ok(()))));
+        assert!(matches!(out.poll_write_out(&mut cx), Poll::Ready(Ok(()))));
+        let held = peer(&out);
+        assert_eq!((held.io.writes.len(), held.io.flushes), (1, 1));
     }
 
     /// A peer that takes part of a write gets the rest in order; a buffer grown large is freed.
