@@ -10,12 +10,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::{ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, Variant};
+use chessd_rules::{ByColor, Color, DrawRule, Outcome, Termination};
 
 use crate::game::{
-    ClockReading, ClockStart, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, Labels, PlayerId,
-    Players, StartRules, TimeControl, epoch_ms, from_epoch_ms,
+    ClockReading, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms, from_epoch_ms,
 };
+use crate::store::feed::header;
 
 /// The separator of [`join`]'s form.
 const SEP: char = '\u{1e}';
@@ -39,22 +39,42 @@ fn parse_side(text: &str) -> Result<Color, String> {
     }
 }
 
-fn draw_rule_code(rule: DrawRule) -> &'static str {
+pub(super) fn draw_rule_code(rule: DrawRule) -> &'static str {
     match rule {
         DrawRule::Claim => "claim",
         DrawRule::Automatic => "automatic",
     }
 }
 
-fn ms(d: Duration) -> u64 {
+pub(super) fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The event as fields.
+/// The event as fields: what it is, when, its game's id, the game's header (see `header`)
+/// field by field, then what happened. The form SQLite rows keep (joined).
 #[must_use]
 pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
-    let g = &event.game;
-    let mut f = vec![
+    let mut f = opening(event);
+    header::fields(&event.game, &mut f);
+    kind_fields(&event.kind, &mut f);
+    f
+}
+
+/// The event as a Redis feed entry holds it: the game's header in one field, `h`, as
+/// [`header::joined`] writes it. A lane's entry then has a dozen fields instead of some thirty,
+/// each of which costs the append script and `XADD` on every move; the header stays in every
+/// entry, so an entry still reads on its own.
+#[must_use]
+pub fn fields_with_header(event: &FeedEvent, joined_header: &str) -> Vec<(&'static str, String)> {
+    let mut f = opening(event);
+    f.push(("h", joined_header.to_owned()));
+    kind_fields(&event.kind, &mut f);
+    f
+}
+
+/// What the event is, when, and its game's id.
+fn opening(event: &FeedEvent) -> Vec<(&'static str, String)> {
+    vec![
         (
             "k",
             match event.kind {
@@ -66,40 +86,13 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
             .to_owned(),
         ),
         ("at", epoch_ms(event.at).to_string()),
-        ("g", g.id.to_string()),
-        ("v", g.variant().key().to_owned()),
-        ("s", g.start.fen()),
-        ("w", g.players.white.clone()),
-        ("b", g.players.black.clone()),
-        ("dr", draw_rule_code(g.draw_rule).to_owned()),
-        ("ca", epoch_ms(g.created_at).to_string()),
-        ("cl", g.claim_after.as_millis().to_string()),
-    ];
-    if let Some(id) = g.players.ids.white() {
-        f.push(("wi", id.to_string()));
-    }
-    if let Some(id) = g.players.ids.black() {
-        f.push(("bi", id.to_string()));
-    }
-    if !g.labels.is_empty() {
-        f.push(("l", g.labels.to_stored()));
-    }
-    if let Some(tc) = g.time_control {
-        f.push(("tc", format!("{}+{}", ms(tc.initial), ms(tc.increment))));
-        if let Some(d) = tc.black_initial {
-            f.push(("tcbi", ms(d).to_string()));
-        }
-        if let Some(d) = tc.black_increment {
-            f.push(("tcbn", ms(d).to_string()));
-        }
-    }
-    if g.start_rules.clock_start != ClockStart::OnCreation {
-        f.push(("cs", g.start_rules.clock_start.to_string()));
-    }
-    if let Some(d) = g.start_rules.first_move_timeout {
-        f.push(("fm", ms(d).to_string()));
-    }
-    match &event.kind {
+        ("g", event.game.id.to_string()),
+    ]
+}
+
+/// What happened, after the header.
+fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
+    match kind {
         FeedKind::Created => {}
         FeedKind::Moved {
             played,
@@ -143,7 +136,6 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
             f.push(("ply", ply.to_string()));
         }
     }
-    f
 }
 
 /// A clock reading as the `clk` field holds it.
@@ -174,23 +166,27 @@ pub fn join(fields: &[(&'static str, String)]) -> String {
 
 /// [`join`]'s form read back, then decoded.
 pub fn decode_joined(text: &str, headers: &mut Headers) -> Result<FeedEvent, String> {
+    decode(&split(text)?, headers)
+}
+
+/// [`join`]'s form as a map of its fields.
+fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
     let parts: Vec<&str> = text.split(SEP).collect();
     if !parts.len().is_multiple_of(2) {
         return Err("feed event: a field without a value".into());
     }
-    let map: HashMap<&str, &str> = parts.chunks_exact(2).map(|kv| (kv[0], kv[1])).collect();
-    decode(&map, headers)
+    Ok(parts.chunks_exact(2).map(|kv| (kv[0], kv[1])).collect())
 }
 
 /// The value of field `name`.
-fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {
+pub(super) fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {
     map.get(name)
         .copied()
         .ok_or_else(|| format!("feed event: field {name} missing"))
 }
 
 /// The value of field `name`, a number.
-fn number(map: &HashMap<&str, &str>, name: &str) -> Result<u64, String> {
+pub(super) fn number(map: &HashMap<&str, &str>, name: &str) -> Result<u64, String> {
     field(map, name)?
         .parse()
         .map_err(|_| format!("feed event: field {name} is not a number"))
@@ -205,7 +201,10 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
     let game = match headers.get(&id) {
         Some(game) => game.clone(),
         None => {
-            let game = Arc::new(header(id, map)?);
+            let game = Arc::new(match map.get("h") {
+                Some(joined) => header::decode(id, &split(joined)?)?,
+                None => header::decode(id, map)?,
+            });
             headers.insert(id, game.clone());
             game
         }
@@ -268,81 +267,6 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
     Ok(FeedEvent { game, at, kind })
 }
 
-fn header(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
-    let variant: Variant = field(map, "v")?
-        .parse()
-        .map_err(|_| "feed event: unknown variant".to_owned())?;
-    let start = Position::from_fen(variant, field(map, "s")?)
-        .map_err(|e| format!("feed event: start position: {e}"))?;
-    let player = |name: &str| -> Result<Option<PlayerId>, String> {
-        map.get(name)
-            .map(|t| PlayerId::checked(t).map_err(|e| format!("feed event: {name}: {e}")))
-            .transpose()
-    };
-    let time_control = match map.get("tc") {
-        None => None,
-        Some(text) => {
-            let (a, b) = text
-                .split_once('+')
-                .ok_or_else(|| format!("feed event: time control {text:?}"))?;
-            let part = |t: &str| {
-                t.parse::<u64>()
-                    .map(Duration::from_millis)
-                    .map_err(|_| format!("feed event: time control {text:?}"))
-            };
-            let own = |name: &str| map.get(name).map(|t| part(t)).transpose();
-            Some(TimeControl {
-                initial: part(a)?,
-                increment: part(b)?,
-                black_initial: own("tcbi")?,
-                black_increment: own("tcbn")?,
-            })
-        }
-    };
-    let start_rules = StartRules {
-        clock_start: map
-            .get("cs")
-            .map(|t| t.parse::<ClockStart>())
-            .transpose()
-            .map_err(|e| format!("feed event: {e}"))?
-            .unwrap_or_default(),
-        first_move_timeout: map
-            .get("fm")
-            .map(|t| {
-                t.parse::<u64>()
-                    .map(Duration::from_millis)
-                    .map_err(|_| format!("feed event: first-move timeout {t:?}"))
-            })
-            .transpose()?,
-    };
-    Ok(GameHeader {
-        id,
-        players: Players {
-            white: field(map, "w")?.to_owned(),
-            black: field(map, "b")?.to_owned(),
-            ids: ByColor::new(player("wi")?, player("bi")?),
-        },
-        labels: Arc::new(match map.get("l") {
-            Some(text) => Labels::from_stored(text)?,
-            None => Labels::default(),
-        }),
-        start,
-        time_control,
-        start_rules,
-        draw_rule: match field(map, "dr")? {
-            "claim" => DrawRule::Claim,
-            "automatic" => DrawRule::Automatic,
-            other => return Err(format!("feed event: draw rule {other:?}")),
-        },
-        created_at: from_epoch_ms(number(map, "ca")?),
-        // Absent from the events of earlier versions: their games have the default.
-        claim_after: match map.get("cl") {
-            Some(_) => Duration::from_millis(number(map, "cl")?),
-            None => crate::game::presence::default_claim_after(time_control),
-        },
-    })
-}
-
 fn clock_reading(text: &str) -> Result<ClockReading, String> {
     let bad = || format!("feed event: clocks {text:?}");
     let parts: Vec<&str> = text.split(',').collect();
@@ -364,8 +288,10 @@ fn clock_reading(text: &str) -> Result<ClockReading, String> {
 mod tests {
     use std::time::SystemTime;
 
+    use chessd_rules::{Position, Variant};
+
     use super::*;
-    use crate::game::whole_ms;
+    use crate::game::{ClockStart, Labels, PlayerId, Players, StartRules, TimeControl, whole_ms};
 
     fn sample_header() -> Arc<GameHeader> {
         let labels: Vec<(String, String)> = vec![
@@ -463,13 +389,22 @@ mod tests {
             },
         ];
         let mut headers = Headers::new();
+        let mut redis_headers = Headers::new();
+        let joined_header = header::joined(&game);
         for event in &events {
             let f = fields(event);
             let map: HashMap<&str, &str> = f.iter().map(|(k, v)| (*k, v.as_str())).collect();
             assert_eq!(&decode(&map, &mut Headers::new()).unwrap(), event);
             assert_eq!(&decode_joined(&join(&f), &mut headers).unwrap(), event);
+            // Redis's form: the header in one field, read alone and with the header known.
+            let r = fields_with_header(event, &joined_header);
+            assert!(r.len() < f.len());
+            let map: HashMap<&str, &str> = r.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            assert_eq!(&decode(&map, &mut Headers::new()).unwrap(), event);
+            assert_eq!(&decode(&map, &mut redis_headers).unwrap(), event);
         }
         assert_eq!(headers.len(), 1, "one header per game");
+        assert_eq!(redis_headers.len(), 1, "one header per game");
     }
 
     /// A damaged field is named, never guessed at.
@@ -493,5 +428,16 @@ mod tests {
                 .unwrap_err()
                 .contains("field g missing")
         );
+        // A damaged header in `h` is named as one in its own fields is.
+        let event = FeedEvent::created(sample_header());
+        let joined = header::joined(&event.game).replacen("racingkings", "chess9", 1);
+        let r = fields_with_header(&event, &joined);
+        let map: HashMap<&str, &str> = r.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let err = decode(&map, &mut Headers::new()).unwrap_err();
+        assert!(err.contains("variant"), "{err}");
+        let r = fields_with_header(&event, "v\u{1e}chess\u{1e}s");
+        let map: HashMap<&str, &str> = r.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let err = decode(&map, &mut Headers::new()).unwrap_err();
+        assert!(err.contains("without a value"), "{err}");
     }
 }

@@ -1,7 +1,8 @@
 //! The deployment-wide feed (WatchGames) as the stores keep it: [`FeedCursor`] (where a
 //! consumer stands, per lane), [`FeedEntry`] and [`FeedSubscription`] (what crosses the store
-//! trait), [`FeedLog`] (the memory and SQLite stores' feed in memory) and `codec` (a feed
-//! event as fields, the form SQLite rows and Redis stream entries store).
+//! trait), [`FeedLog`] (the memory and SQLite stores' feed in memory), `codec` (a feed
+//! event as fields, the form SQLite rows and Redis stream entries store) and `header` (the
+//! game's header among those fields).
 //!
 //! Every feed event is self-contained: it carries its game's header (players, player ids,
 //! labels, time control, start), so the feed can be filtered and read long after the game
@@ -10,6 +11,7 @@
 
 pub mod codec;
 pub mod cursor;
+pub mod header;
 pub mod log;
 pub mod subscription;
 

@@ -46,7 +46,7 @@ impl Inner {
             .record
             .replay_after(seq_before)
             .filter_map(|event| FeedEvent::of_event(header, &event, ply))
-            .map(|event| feed_codec::fields(&event))
+            .map(|event| feed_codec::fields_with_header(&event, game.meta.feed_header()))
             .collect();
         let ended_ms = game.record.ended_at_ms();
         let result = if ended_ms.is_some() {

@@ -17,7 +17,7 @@
 //! creation and no first-move timer.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use chessd_rules::{
@@ -30,6 +30,7 @@ use crate::game::{
     Now, PlayerId, Players, Seats, StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms,
     from_epoch_ms,
 };
+use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{hex, sha256};
 
 /// `2 * N` hex digits as bytes.
@@ -120,6 +121,17 @@ pub struct Meta {
     pub seats: Seats,
     /// The `takebacks` field; absent (a game of an earlier layout): off.
     pub takebacks: TakebackPolicy,
+    /// The header as a feed entry's `h` field holds it, written once per game a replica holds
+    /// rather than on every move (see [`Meta::feed_header`]).
+    pub feed_header: OnceLock<String>,
+}
+
+impl Meta {
+    /// The header in one text, for the `h` field of the game's feed entries.
+    pub fn feed_header(&self) -> &str {
+        self.feed_header
+            .get_or_init(|| feed_header::joined(&self.header))
+    }
 }
 
 fn takebacks_code(p: TakebackPolicy) -> &'static str {
@@ -329,6 +341,7 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
             digest("black_digest")?,
         )),
         takebacks,
+        feed_header: OnceLock::new(),
     })
 }
 
@@ -695,6 +708,7 @@ mod tests {
             }),
             seats: Seats::of(&tokens.map(Some)),
             takebacks: TakebackPolicy::OnRequest,
+            feed_header: OnceLock::new(),
         };
         let summary = Summary {
             status: GameStatus::Ongoing,

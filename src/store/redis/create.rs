@@ -2,7 +2,7 @@
 //! limit, idempotently per request id; this replica remembers the clear tokens of its own
 //! recent creations so a retry here gets them back (Redis keeps only their digests).
 
-use std::sync::{Arc, PoisonError};
+use std::sync::{Arc, OnceLock, PoisonError};
 
 use chessd_rules::ByColor;
 
@@ -68,6 +68,7 @@ impl Inner {
             header: Arc::new(GameHeader::of(GameId::new(now.wall, 0), &new, now.wall)),
             seats,
             takebacks: new.takebacks,
+            feed_header: OnceLock::new(),
         });
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
         let request_key = rid.as_deref().map(keys::create_key).unwrap_or_default();
@@ -83,16 +84,20 @@ impl Inner {
                 header: Arc::new(GameHeader::of(id, &new, now.wall)),
                 seats,
                 takebacks: new.takebacks,
+                feed_header: OnceLock::new(),
             });
             let fields: Vec<String> =
                 codec::new_game_fields(&meta, &codec::summary(&record), &nonce)
                     .into_iter()
                     .flat_map(|(k, v)| [k.to_owned(), v])
                     .collect();
-            let entry: Vec<String> = feed_codec::fields(&FeedEvent::created(meta.header.clone()))
-                .into_iter()
-                .flat_map(|(k, v)| [k.to_owned(), v])
-                .collect();
+            let entry: Vec<String> = feed_codec::fields_with_header(
+                &FeedEvent::created(meta.header.clone()),
+                meta.feed_header(),
+            )
+            .into_iter()
+            .flat_map(|(k, v)| [k.to_owned(), v])
+            .collect();
             let label_keys: Vec<String> = new
                 .labels
                 .iter()
