@@ -136,6 +136,57 @@ async fn the_feed_resumes_on_another_replica_on_a_cluster() {
     resume_across(&replicas).await;
 }
 
+/// Waits up to 10 s for `redis` to count `n` subscribers of `channel`; the count it saw last.
+async fn subscribers_become(redis: &Redis, channel: &str, n: u64) -> u64 {
+    let mut seen = redis.subscribers(channel);
+    for _ in 0..100 {
+        if seen == n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        seen = redis.subscribers(channel);
+    }
+    seen
+}
+
+/// Every lane's growth is published on the feed channel, once per move; a replica listens to
+/// it only while it has live feed consumers, and the events still reach them at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_listen_to_the_feed_only_while_it_is_followed() {
+    let redis = Redis::start();
+    let config = || quick(crate::common::on_redis(redis.url(), false));
+    let replicas = [
+        support::replica_with(config()).await,
+        support::replica_with(config()).await,
+    ];
+    // Both pub/sub connections are up once both listen for presence.
+    assert_eq!(subscribers_become(&redis, "chessd:presence", 2).await, 2);
+    let mut a = replicas[0].client().await;
+    let mut b = replicas[1].client().await;
+    let seats = support::create(&mut b, None).await;
+    support::play(&mut b, &seats, 'w', "e2e4").await;
+    assert_eq!(
+        redis.subscribers("chessd:feed"),
+        0,
+        "no consumer, no listener"
+    );
+
+    let mut live = feed(&mut a, "").await;
+    assert_eq!(subscribers_become(&redis, "chessd:feed", 1).await, 1);
+    let other = support::create(&mut b, None).await;
+    assert_eq!(
+        what(&next_event(&mut live).await),
+        (other.id.clone(), "created")
+    );
+
+    drop(live);
+    assert_eq!(
+        subscribers_become(&redis, "chessd:feed", 0).await,
+        0,
+        "the listener goes with the last consumer"
+    );
+}
+
 fn keyed<T>(msg: T) -> Request<T> {
     let mut request = Request::new(msg);
     request

@@ -1,6 +1,7 @@
 //! A replica's feed follower: while any of its consumers follows the feed live, one task reads
-//! every lane's new entries (after a nudge on the feed channel, which the scripts publish, and
-//! at least every [`FEED_RESYNC`]) and sends them, merged by id, on one bounded broadcast that
+//! every lane's new entries (after a nudge on the feed channel, which the scripts publish and
+//! the replica listens to only while it has such consumers, and at least every
+//! [`FEED_RESYNC`]) and sends them, merged by id, on one bounded broadcast that
 //! all the replica's consumers share. Redis work grows with the feed's events, not with its
 //! consumers; a consumer that lags the broadcast reads the lanes itself (see `feed`).
 //!
@@ -22,7 +23,7 @@ use crate::store::feed::cursor::LanePos;
 use crate::store::feed::subscription::FeedEntry;
 use crate::store::redis::feed::LaneRead;
 use crate::store::redis::feed_hub::FeedFollow;
-use crate::store::redis::keys::BUCKETS;
+use crate::store::redis::keys::{self, BUCKETS};
 use crate::store::redis::state::Inner;
 
 /// How often the follower reads the lanes even without a nudge (a lost one costs this much
@@ -48,22 +49,49 @@ impl FeedFollow {
         } else {
             None
         };
-        let mut state = self.lock();
-        if let Some(tails) = tails
-            && (state.positions.is_none() || state.epoch != epoch)
-        {
-            state.positions = Some(tails);
-            state.epoch = epoch;
-        }
-        let Some(positions) = state.positions.clone() else {
-            return Err(ServiceError::Internal(
-                "feed follower without positions".into(),
-            ));
+        let (rx, positions) = {
+            let mut state = self.lock();
+            if let Some(tails) = tails
+                && (state.positions.is_none() || state.epoch != epoch)
+            {
+                state.positions = Some(tails);
+                state.epoch = epoch;
+            }
+            let Some(positions) = state.positions.clone() else {
+                return Err(ServiceError::Internal(
+                    "feed follower without positions".into(),
+                ));
+            };
+            (state.tx.subscribe(), positions)
         };
-        let rx = state.tx.subscribe();
-        drop(state);
+        self.listen_as_needed(inner).await;
         self.nudge.notify_one();
         Ok((rx, positions))
+    }
+
+    /// Subscribes the pub/sub connection to the feed channel while the replica has live
+    /// consumers, and unsubscribes it once it has none (see `FeedFollow::listening`). Without
+    /// the connection nothing changes here: the connection subscribes when it comes back if
+    /// consumers are there (see `follow`). A failed command leaves the flag as it was, for the
+    /// next call to try again; meanwhile a consumer still gets every entry, at the follower's
+    /// resync rather than at once.
+    pub async fn listen_as_needed(&self, inner: &Inner) {
+        let mut listening = self.listening.lock().await;
+        let wanted = self.lock().tx.receiver_count() > 0;
+        if wanted == *listening {
+            return;
+        }
+        let Some(mut sink) = inner.hub.sink() else {
+            return;
+        };
+        let done = if wanted {
+            sink.subscribe(keys::FEED_CHANNEL).await
+        } else {
+            sink.unsubscribe(keys::FEED_CHANNEL).await
+        };
+        if done.is_ok() {
+            *listening = wanted;
+        }
     }
 
     /// One round: reads every lane after what was sent, and sends what is new.
@@ -72,12 +100,17 @@ impl FeedFollow {
             let mut state = self.lock();
             if state.tx.receiver_count() == 0 {
                 state.positions = None;
-                return;
+                None
+            } else {
+                match &state.positions {
+                    Some(p) => Some(p.clone()),
+                    None => return,
+                }
             }
-            match &state.positions {
-                Some(p) => p.clone(),
-                None => return,
-            }
+        };
+        let Some(positions) = positions else {
+            self.listen_as_needed(inner).await;
+            return;
         };
         let mut headers = Headers::new();
         let mut new: Vec<(LanePos, usize, crate::game::FeedEvent)> = Vec::new();

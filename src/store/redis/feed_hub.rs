@@ -1,5 +1,6 @@
 //! The state of a replica's feed follower (see `feed_follow`, which runs it): the broadcast
-//! its consumers share and the position it has sent up to in each lane. Apart from the
+//! its consumers share, the position it has sent up to in each lane, and whether the replica
+//! listens on the feed channel. Apart from the
 //! follower's work so the replica's state can hold it without importing that work.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -17,6 +18,12 @@ pub struct FeedFollow {
     pub nudge: Notify,
     /// The broadcast's capacity (`store::FEED_LIVE_BUFFER`).
     pub capacity: usize,
+    /// Whether the pub/sub connection is subscribed to the feed channel. The replica listens
+    /// only while it has live consumers: every lane's growth is published to every listening
+    /// replica, a message to read and a task to wake per move. A tokio mutex because it is
+    /// held across the SUBSCRIBE or UNSUBSCRIBE it decides, so that two changes (a consumer
+    /// arriving as the last one leaves, a reconnection) never apply out of order.
+    pub listening: tokio::sync::Mutex<bool>,
 }
 
 #[derive(Debug)]
@@ -39,6 +46,7 @@ impl FeedFollow {
             }),
             nudge: Notify::new(),
             capacity: capacity.max(1),
+            listening: tokio::sync::Mutex::new(false),
         }
     }
 

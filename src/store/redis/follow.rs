@@ -214,16 +214,16 @@ pub async fn listen(inner: Weak<Inner>) {
             return;
         };
         let ids: Vec<GameId> = strong.hub.followed().keys().copied().collect();
-        let mut subscribed = sink
-            .subscribe(
-                &[
-                    keys::FEED_CHANNEL,
-                    keys::REVOKED_CHANNEL,
-                    keys::PRESENCE_CHANNEL,
-                ][..],
-            )
-            .await
-            .is_ok();
+        // Held until the connection is the hub's, so that no consumer's change of the feed
+        // channel goes to the old connection or is undone here.
+        let mut listening = strong.feed_follow.listening.lock().await;
+        let feed_wanted = strong.feed_follow.lock().tx.receiver_count() > 0;
+        let mut channels = vec![keys::REVOKED_CHANNEL, keys::PRESENCE_CHANNEL];
+        if feed_wanted {
+            channels.push(keys::FEED_CHANNEL);
+        }
+        let mut subscribed = sink.subscribe(&channels[..]).await.is_ok();
+        *listening = subscribed && feed_wanted;
         for id in ids {
             if !subscribed || sink.subscribe(keys::channel(id)).await.is_err() {
                 subscribed = false;
@@ -231,6 +231,8 @@ pub async fn listen(inner: Weak<Inner>) {
             }
         }
         if !subscribed {
+            *listening = false;
+            drop(listening);
             // Refused, not disconnected (an ACL without channel rights, say): pause rather
             // than reconnect in a tight loop.
             tracing::warn!("redis pub/sub: SUBSCRIBE failed, reconnecting");
@@ -242,6 +244,7 @@ pub async fn listen(inner: Weak<Inner>) {
             .sink
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(sink);
+        drop(listening);
         // Whatever was appended, or revoked, while the connection was down.
         strong.hub.resync(&strong).await;
         strong.feed_follow.nudge.notify_one();
