@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use chessd_rules::{Color, Game, Move, Position, Rules};
+use chessd_rules::{ByColor, Color, Game, Move, Position, Rules};
 
 use crate::game::event::{
     Event, EventKind, clock_event, game_over_event, move_event, move_info, offer_event,
@@ -70,32 +70,28 @@ impl Replay {
         after_seq: u64,
     ) -> Replay {
         let seen = (after_seq as usize).min(log.len());
-        let mut ply = 0usize;
-        let mut draw_offer = None;
-        for entry in &log[..seen] {
-            match entry.kind {
-                LogKind::Move { .. } => {
-                    let mover = mover_of(game, ply);
-                    draw_offer = offer_after_move(draw_offer, mover);
-                    ply += 1;
-                }
-                LogKind::DrawOffered(by) => draw_offer = Some(by),
-                LogKind::DrawDeclined(_) | LogKind::GameOver => draw_offer = None,
-                LogKind::ClockChanged { .. } => {}
-                LogKind::TakenBack { plies, .. } => {
-                    ply = ply.saturating_sub(usize::from(plies));
-                    draw_offer = None;
-                }
-                LogKind::TakebackProposed(_) | LogKind::TakebackDeclined(_) => {}
-            }
-        }
         let rest = &log[seen..];
-        let source = if any_taken_back(rest) {
-            Source::ToRewind {
+        let start_turn = game.start().turn();
+        let (ply, draw_offer, source) = if any_taken_back(rest) {
+            let (ply, draw_offer) = state_forward(start_turn, &log[..seen]);
+            let source = Source::ToRewind {
                 undone: undone.to_vec(),
-            }
+            };
+            (ply, draw_offer, source)
         } else {
-            Source::Standing
+            // No takeback among the entries to send: their moves are the game's last ones, so
+            // the state before them is read back from the end of the log, not replayed from
+            // its start (a move just made costs the same in a long game as in a short one).
+            let moves_ahead = rest
+                .iter()
+                .filter(|e| matches!(e.kind, LogKind::Move { .. }))
+                .count();
+            let ply = game.moves().len().saturating_sub(moves_ahead);
+            (
+                ply,
+                offer_before(start_turn, ply, &log[..seen]),
+                Source::Standing,
+            )
         };
         Replay {
             snapshot: None,
@@ -193,6 +189,65 @@ impl Replay {
     }
 }
 
+/// Half-moves standing and the standing draw offer after `log` (a game's log from its start),
+/// played forward: what a takeback among the entries to send needs.
+fn state_forward(start_turn: Color, log: &[LogEntry]) -> (usize, Option<Color>) {
+    let mut ply = 0usize;
+    let mut draw_offer = None;
+    for entry in log {
+        match entry.kind {
+            LogKind::Move { .. } => {
+                draw_offer = offer_after_move(draw_offer, mover(start_turn, ply));
+                ply += 1;
+            }
+            LogKind::DrawOffered(by) => draw_offer = Some(by),
+            LogKind::DrawDeclined(_) | LogKind::GameOver => draw_offer = None,
+            LogKind::ClockChanged { .. } => {}
+            LogKind::TakenBack { plies, .. } => {
+                ply = ply.saturating_sub(usize::from(plies));
+                draw_offer = None;
+            }
+            LogKind::TakebackProposed(_) | LogKind::TakebackDeclined(_) => {}
+        }
+    }
+    (ply, draw_offer)
+}
+
+/// The standing draw offer after `log`, with `ply` half-moves standing then, read from its end:
+/// an offer stands if no move by the other side, decline, end or takeback came after it, so
+/// the walk stops at the offer or once both sides have moved (at most a few entries back).
+fn offer_before(start_turn: Color, mut ply: usize, log: &[LogEntry]) -> Option<Color> {
+    let mut moved = ByColor::new(false, false);
+    for entry in log.iter().rev() {
+        match entry.kind {
+            LogKind::Move { .. } => {
+                ply = ply.checked_sub(1)?;
+                *moved.get_mut(mover(start_turn, ply)) = true;
+                if *moved.white() && *moved.black() {
+                    return None;
+                }
+            }
+            LogKind::DrawOffered(by) => return (!*moved.get(!by)).then_some(by),
+            LogKind::DrawDeclined(_) | LogKind::GameOver | LogKind::TakenBack { .. } => {
+                return None;
+            }
+            LogKind::ClockChanged { .. }
+            | LogKind::TakebackProposed(_)
+            | LogKind::TakebackDeclined(_) => {}
+        }
+    }
+    None
+}
+
+/// The side that played move `index` (0-based) of a game whose start has `start_turn` to move.
+fn mover(start_turn: Color, index: usize) -> Color {
+    if index.is_multiple_of(2) {
+        start_turn
+    } else {
+        !start_turn
+    }
+}
+
 /// The position after `line`, played from `game`'s start.
 fn line_position(game: &Game, line: &[Move]) -> Position {
     let mut position = *game.start();
@@ -204,11 +259,7 @@ fn line_position(game: &Game, line: &[Move]) -> Position {
 
 /// The side that played move `index` (0-based) of `game`.
 pub fn mover_of(game: &Game, index: usize) -> Color {
-    if index.is_multiple_of(2) {
-        game.start().turn()
-    } else {
-        !game.start().turn()
-    }
+    mover(game.start().turn(), index)
 }
 
 impl Iterator for Replay {
@@ -286,6 +337,94 @@ impl Iterator for Replay {
                 self.game.outcome()?,
                 *self.game.position(),
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chessd_rules::ByColor;
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn entry(kind: LogKind) -> LogEntry {
+        LogEntry { at_ms: 0, kind }
+    }
+
+    /// A log from a script: moves, offers, declines, clock changes, proposals and takebacks
+    /// (never more plies than stand), maybe ended; with the plies standing at its end.
+    fn log_of(script: &[u8]) -> (Vec<LogEntry>, usize) {
+        let clocks_ms = ByColor::new(0, 0);
+        let mut log = Vec::new();
+        let mut ply = 0usize;
+        for &step in script {
+            let side = if step % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let kind = match step % 8 {
+                0..=2 => {
+                    ply += 1;
+                    LogKind::Move {
+                        clocks_ms,
+                        clocks_stopped: false,
+                    }
+                }
+                3 => LogKind::DrawOffered(side),
+                4 => LogKind::DrawDeclined(side),
+                5 => LogKind::TakebackProposed(side),
+                6 if ply > 0 => {
+                    let plies = 1 + u8::from(ply > 1 && step > 100);
+                    ply -= usize::from(plies);
+                    LogKind::TakenBack {
+                        plies,
+                        by: side,
+                        clocks_ms,
+                        running: true,
+                    }
+                }
+                _ => LogKind::TakebackDeclined(side),
+            };
+            log.push(entry(kind));
+        }
+        if script.first().is_some_and(|&s| s > 200) {
+            log.push(entry(LogKind::GameOver));
+        }
+        (log, ply)
+    }
+
+    proptest! {
+        /// Before any entry that no takeback follows, the plies standing (the game's, less the
+        /// moves still to come) and the draw offer read from the log's end are what playing the
+        /// log forward from its start gives, for either side to move first.
+        #[test]
+        fn the_state_read_back_is_the_state_played_forward(
+            script in proptest::collection::vec(any::<u8>(), 0..60),
+            black_first in any::<bool>(),
+        ) {
+            let start_turn = if black_first { Color::Black } else { Color::White };
+            let (log, standing) = log_of(&script);
+            for seen in 0..=log.len() {
+                let rest = &log[seen..];
+                if any_taken_back(rest) {
+                    continue;
+                }
+                let ahead = rest
+                    .iter()
+                    .filter(|e| matches!(e.kind, LogKind::Move { .. }))
+                    .count();
+                let ply = standing - ahead;
+                let forward = state_forward(start_turn, &log[..seen]);
+                prop_assert_eq!(ply, forward.0, "plies before entry {}", seen);
+                prop_assert_eq!(
+                    offer_before(start_turn, ply, &log[..seen]),
+                    forward.1,
+                    "offer before entry {}",
+                    seen
+                );
+            }
         }
     }
 }
