@@ -73,8 +73,8 @@ impl FeedFollow {
     /// consumers, and unsubscribes it once it has none (see `FeedFollow::listening`). Without
     /// the connection nothing changes here: the connection subscribes when it comes back if
     /// consumers are there (see `follow`). A failed command leaves the flag as it was, for the
-    /// next call to try again; meanwhile a consumer still gets every entry, at the follower's
-    /// resync rather than at once.
+    /// next round to try again; meanwhile a consumer still gets every entry, at the
+    /// follower's resync rather than at once.
     pub async fn listen_as_needed(&self, inner: &Inner) {
         let mut listening = self.listening.lock().await;
         let wanted = self.lock().tx.receiver_count() > 0;
@@ -96,6 +96,8 @@ impl FeedFollow {
 
     /// One round: reads every lane after what was sent, and sends what is new.
     async fn round(&self, inner: &Inner) {
+        // Also retries a SUBSCRIBE that failed, or an UNSUBSCRIBE, at every round.
+        self.listen_as_needed(inner).await;
         let positions = {
             let mut state = self.lock();
             if state.tx.receiver_count() == 0 {
@@ -109,7 +111,6 @@ impl FeedFollow {
             }
         };
         let Some(positions) = positions else {
-            self.listen_as_needed(inner).await;
             return;
         };
         let mut headers = Headers::new();
