@@ -58,6 +58,10 @@ fn command(dir: &Path, extra: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_chessd"));
     cmd.args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
         .args(["--shutdown-grace", "0s"])
+        // These tests play from one address as fast as the server answers: the per-address
+        // rate limit (tested in tests/security) would refuse calls once a fast machine
+        // outruns its burst.
+        .arg("--no-rate-limits")
         .arg("--data-dir")
         .arg(dir)
         .args(extra)
