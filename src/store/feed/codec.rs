@@ -10,15 +10,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::{ByColor, Color, DrawRule, Outcome, Termination};
+use chessd_rules::{ByColor, Color, Outcome, Termination};
 
 use crate::game::{
     ClockReading, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms, from_epoch_ms,
 };
 use crate::store::feed::header;
-
-/// The separator of [`join`]'s form.
-const SEP: char = '\u{1e}';
+pub use crate::store::feed::text::join;
+use crate::store::feed::text::{field, ms, number, split};
 
 /// Headers decoded so far, by game, so the events of one game share one header (and its
 /// start position is parsed once).
@@ -37,17 +36,6 @@ fn parse_side(text: &str) -> Result<Color, String> {
         "b" => Ok(Color::Black),
         other => Err(format!("side {other:?}")),
     }
-}
-
-pub(super) fn draw_rule_code(rule: DrawRule) -> &'static str {
-    match rule {
-        DrawRule::Claim => "claim",
-        DrawRule::Automatic => "automatic",
-    }
-}
-
-pub(super) fn ms(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The event as fields: what it is, when, its game's id, the game's header (see `header`)
@@ -149,47 +137,9 @@ fn clock_text(c: &ClockReading) -> String {
     )
 }
 
-/// The fields in one string (a SQLite column): `field RS value RS field RS value ...`.
-#[must_use]
-pub fn join(fields: &[(&'static str, String)]) -> String {
-    let mut out = String::new();
-    for (i, (k, v)) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(SEP);
-        }
-        out.push_str(k);
-        out.push(SEP);
-        out.push_str(v);
-    }
-    out
-}
-
 /// [`join`]'s form read back, then decoded.
 pub fn decode_joined(text: &str, headers: &mut Headers) -> Result<FeedEvent, String> {
     decode(&split(text)?, headers)
-}
-
-/// [`join`]'s form as a map of its fields.
-fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
-    let parts: Vec<&str> = text.split(SEP).collect();
-    if !parts.len().is_multiple_of(2) {
-        return Err("feed event: a field without a value".into());
-    }
-    Ok(parts.chunks_exact(2).map(|kv| (kv[0], kv[1])).collect())
-}
-
-/// The value of field `name`.
-pub(super) fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {
-    map.get(name)
-        .copied()
-        .ok_or_else(|| format!("feed event: field {name} missing"))
-}
-
-/// The value of field `name`, a number.
-pub(super) fn number(map: &HashMap<&str, &str>, name: &str) -> Result<u64, String> {
-    field(map, name)?
-        .parse()
-        .map_err(|_| format!("feed event: field {name} is not a number"))
 }
 
 /// An event from its fields. The header is taken from `headers` when its game's is there
@@ -288,7 +238,7 @@ fn clock_reading(text: &str) -> Result<ClockReading, String> {
 mod tests {
     use std::time::SystemTime;
 
-    use chessd_rules::{Position, Variant};
+    use chessd_rules::{DrawRule, Position, Variant};
 
     use super::*;
     use crate::game::{ClockStart, Labels, PlayerId, Players, StartRules, TimeControl, whole_ms};

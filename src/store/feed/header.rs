@@ -14,7 +14,14 @@ use crate::game::{
     ClockStart, GameHeader, GameId, Labels, PlayerId, Players, StartRules, TimeControl, epoch_ms,
     from_epoch_ms,
 };
-use crate::store::feed::codec::{draw_rule_code, field, join, ms, number};
+use crate::store::feed::text::{field, join, ms, number};
+
+fn draw_rule_code(rule: DrawRule) -> &'static str {
+    match rule {
+        DrawRule::Claim => "claim",
+        DrawRule::Automatic => "automatic",
+    }
+}
 
 /// Appends the header's fields to `f`.
 pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
@@ -53,7 +60,7 @@ pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
     }
 }
 
-/// The header's fields in one text, in `codec::join`'s form.
+/// The header's fields in one text, in `text::join`'s form.
 #[must_use]
 pub fn joined(g: &GameHeader) -> String {
     let mut f = Vec::new();

@@ -2,7 +2,7 @@
 //! consumer stands, per lane), [`FeedEntry`] and [`FeedSubscription`] (what crosses the store
 //! trait), [`FeedLog`] (the memory and SQLite stores' feed in memory), `codec` (a feed
 //! event as fields, the form SQLite rows and Redis stream entries store) and `header` (the
-//! game's header among those fields).
+//! game's header among those fields), both in `text`'s form.
 //!
 //! Every feed event is self-contained: it carries its game's header (players, player ids,
 //! labels, time control, start), so the feed can be filtered and read long after the game
@@ -14,6 +14,7 @@ pub mod cursor;
 pub mod header;
 pub mod log;
 pub mod subscription;
+pub mod text;
 
 pub use self::cursor::{FeedCursor, LanePos};
 pub use self::subscription::{FeedEntry, FeedSubscription};
