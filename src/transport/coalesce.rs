@@ -182,6 +182,7 @@ mod tests {
     use super::*;
 
     use std::future::poll_fn;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A peer that records each write call, taking at most `take` bytes of one and nothing
     /// while `shut`.
@@ -312,7 +313,7 @@ mod tests {
     /// Counts the writes made to the stream beneath.
     struct Counted<T> {
         io: T,
-        writes: Arc<std::sync::atomic::AtomicUsize>,
+        writes: Arc<AtomicUsize>,
     }
 
     impl<T: AsyncRead + Unpin> AsyncRead for Counted<T> {
@@ -331,27 +332,12 @@ mod tests {
             cx: &mut Context<'_>,
             buf: &[u8],
         ) -> Poll<io::Result<usize>> {
+            // Coalesced writes out with `poll_write` alone, so only this one needs counting.
             let polled = Pin::new(&mut self.io).poll_write(cx, buf);
             if polled.is_ready() {
-                self.writes
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.writes.fetch_add(1, Ordering::Relaxed);
             }
             polled
-        }
-        fn poll_write_vectored(
-            mut self: Pin<&mut Self>,
-            cx: &mut Context<'_>,
-            bufs: &[io::IoSlice<'_>],
-        ) -> Poll<io::Result<usize>> {
-            let polled = Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
-            if polled.is_ready() {
-                self.writes
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
-            polled
-        }
-        fn is_write_vectored(&self) -> bool {
-            true
         }
         fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
             Pin::new(&mut self.io).poll_flush(cx)
@@ -366,7 +352,6 @@ mod tests {
     /// and whether the client then read the whole response.
     async fn one_answer(coalesce: bool) -> (usize, bool) {
         use bytes::Bytes;
-        use std::sync::atomic::{AtomicUsize, Ordering};
 
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let writes = Arc::new(AtomicUsize::new(0));

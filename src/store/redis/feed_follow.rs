@@ -102,16 +102,12 @@ impl FeedFollow {
             let mut state = self.lock();
             if state.tx.receiver_count() == 0 {
                 state.positions = None;
-                None
-            } else {
-                match &state.positions {
-                    Some(p) => Some(p.clone()),
-                    None => return,
-                }
+                return;
             }
-        };
-        let Some(positions) = positions else {
-            return;
+            match &state.positions {
+                Some(p) => p.clone(),
+                None => return,
+            }
         };
         let mut headers = Headers::new();
         let mut new: Vec<(LanePos, usize, crate::game::FeedEvent)> = Vec::new();
