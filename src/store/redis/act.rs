@@ -55,25 +55,10 @@ impl Inner {
             String::new()
         };
         let state = codec::summary(&game.record).fields();
-        let bucket = keys::bucket_of(id);
-        let mut script_keys = vec![
-            keys::game_key(id),
-            keys::events_key(id),
-            keys::deadlines_key(bucket),
-            keys::stats_key(bucket),
-            keys::live_key(bucket),
-            keys::finished_key(bucket),
-            keys::feed_key(bucket),
-        ];
-        script_keys.extend(
-            header
-                .players
-                .bound()
-                .map(|p| keys::player_games_key(bucket, p.as_str())),
-        );
-        let mut call = ScriptCall::new(&scripts::APPEND, &script_keys);
+        let names = game.meta.append_names();
+        let mut call = ScriptCall::new(&scripts::APPEND, &names.keys);
         call.arg(seq_before)
-            .arg(id.to_string())
+            .arg(&names.id)
             .arg(
                 codec::deadline_ms(&game.record, now)
                     .map(|d| d.to_string())
@@ -81,9 +66,9 @@ impl Inner {
             )
             .arg(result)
             .arg(ended_ms.unwrap_or(0))
-            .arg(keys::channel(id))
+            .arg(&names.channel)
             .arg(keys::FEED_CHANNEL)
-            .arg(bucket)
+            .arg(keys::bucket_of(id))
             .arg(2 * state.len());
         for (field, value) in &state {
             call.arg(*field).arg(value);

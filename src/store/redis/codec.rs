@@ -31,7 +31,7 @@ use crate::game::{
     from_epoch_ms,
 };
 use crate::store::feed::header as feed_header;
-use crate::store::redis::keys::{hex, sha256};
+use crate::store::redis::keys::{self, hex, sha256};
 
 /// `2 * N` hex digits as bytes.
 pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
@@ -124,6 +124,8 @@ pub struct Meta {
     /// The header as a feed entry's `h` field holds it, written once per game a replica holds
     /// rather than on every move (see [`Meta::feed_header`]).
     pub feed_header: OnceLock<String>,
+    /// The names a move's append gives its script, written once (see [`Meta::append_names`]).
+    pub append_names: OnceLock<keys::AppendNames>,
 }
 
 impl Meta {
@@ -131,6 +133,12 @@ impl Meta {
     pub fn feed_header(&self) -> &str {
         self.feed_header
             .get_or_init(|| feed_header::joined(&self.header))
+    }
+
+    /// The keys, id and channel of the game's append script.
+    pub fn append_names(&self) -> &keys::AppendNames {
+        self.append_names
+            .get_or_init(|| keys::AppendNames::of(&self.header))
     }
 }
 
@@ -342,6 +350,7 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
         )),
         takebacks,
         feed_header: OnceLock::new(),
+        append_names: OnceLock::new(),
     })
 }
 
@@ -709,6 +718,7 @@ mod tests {
             seats: Seats::of(&tokens.map(Some)),
             takebacks: TakebackPolicy::OnRequest,
             feed_header: OnceLock::new(),
+            append_names: OnceLock::new(),
         };
         let summary = Summary {
             status: GameStatus::Ongoing,

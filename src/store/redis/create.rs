@@ -69,6 +69,7 @@ impl Inner {
             seats,
             takebacks: new.takebacks,
             feed_header: OnceLock::new(),
+            append_names: OnceLock::new(),
         });
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
         let request_key = rid.as_deref().map(keys::create_key).unwrap_or_default();
@@ -85,6 +86,7 @@ impl Inner {
                 seats,
                 takebacks: new.takebacks,
                 feed_header: OnceLock::new(),
+                append_names: OnceLock::new(),
             });
             let fields: Vec<String> =
                 codec::new_game_fields(&meta, &codec::summary(&record), &nonce)

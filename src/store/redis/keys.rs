@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use crate::game::GameId;
+use crate::game::{GameHeader, GameId};
 
 /// Buckets the games are sharded into. Every key a script touches is one bucket's: the
 /// game's own keys and its bucket's list, deadlines, finished set, live count and result
@@ -182,6 +182,48 @@ pub fn channel(id: GameId) -> String {
     format!("chessd:{{{id}}}:appended")
 }
 
+/// The names a game's append script is given, the same on every move: written once per game a
+/// replica holds (`Meta::append_names`) rather than formatted, and a bound player's key hashed,
+/// on every move.
+#[derive(Clone, Debug)]
+pub struct AppendNames {
+    /// The script's `KEYS`, in its order: the game's hash and stream, its bucket's deadlines,
+    /// stats, live count, finished set and feed lane, then each bound player's games.
+    pub keys: Vec<String>,
+    /// The game id as text.
+    pub id: String,
+    /// The game's pub/sub channel ([`channel`]).
+    pub channel: String,
+}
+
+impl AppendNames {
+    #[must_use]
+    pub fn of(header: &GameHeader) -> AppendNames {
+        let id = header.id;
+        let bucket = bucket_of(id);
+        let mut keys = vec![
+            game_key(id),
+            events_key(id),
+            deadlines_key(bucket),
+            stats_key(bucket),
+            live_key(bucket),
+            finished_key(bucket),
+            feed_key(bucket),
+        ];
+        keys.extend(
+            header
+                .players
+                .bound()
+                .map(|p| player_games_key(bucket, p.as_str())),
+        );
+        AppendNames {
+            keys,
+            id: id.to_string(),
+            channel: channel(id),
+        }
+    }
+}
+
 /// The game a channel name announces.
 #[must_use]
 pub fn game_of_channel(name: &str) -> Option<GameId> {
@@ -194,7 +236,13 @@ pub fn game_of_channel(name: &str) -> Option<GameId> {
 /// Lowercase hex.
 #[must_use]
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        text.push(char::from(DIGITS[usize::from(b >> 4)]));
+        text.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    text
 }
 
 /// A SHA-256 of `parts`, each length-prefixed so no two lists hash alike.
@@ -237,6 +285,50 @@ mod tests {
         let id: GameId = "0000000000001".parse().unwrap();
         assert_eq!(game_of_channel(&channel(id)), Some(id));
         assert_eq!(game_of_channel("chessd:{zz}:appended"), None);
+    }
+
+    /// The append's names are the keys in the script's order (the bound player's last), the
+    /// id and the channel; hex is lowercase, two digits a byte.
+    #[test]
+    fn append_names_in_the_scripts_order() {
+        use chessd_rules::{ByColor, DrawRule, Position, Variant};
+
+        use crate::game::{PlayerId, Players, StartRules};
+
+        let id = GameId::new(UNIX_EPOCH + Duration::from_secs(1_700_000_000), 37);
+        let b = bucket_of(id);
+        let player = PlayerId::parse("white_player_id", "user:1").unwrap();
+        let header = GameHeader {
+            id,
+            players: Players {
+                ids: ByColor::new(player, None),
+                ..Players::default()
+            },
+            labels: std::sync::Arc::default(),
+            start: Position::new(Variant::Chess),
+            time_control: None,
+            start_rules: StartRules::default(),
+            draw_rule: DrawRule::Claim,
+            created_at: UNIX_EPOCH,
+            claim_after: Duration::from_secs(7),
+        };
+        let names = AppendNames::of(&header);
+        assert_eq!(
+            names.keys,
+            [
+                game_key(id),
+                events_key(id),
+                deadlines_key(b),
+                stats_key(b),
+                live_key(b),
+                finished_key(b),
+                feed_key(b),
+                player_games_key(b, "user:1"),
+            ]
+        );
+        assert_eq!(names.id, id.to_string());
+        assert_eq!(game_of_channel(&names.channel), Some(id));
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
     }
 
     /// A game's keys and its bucket's shared keys carry one hash tag (one cluster slot), and a
