@@ -14,17 +14,7 @@ use core::fmt;
 use crate::rules::illegal_move;
 use crate::san::{check_suffix, parse_move_among, san_among};
 use crate::zobrist::zobrist_hash;
-use crate::{Color, Move, Outcome, PlayError, Position, Rules, Termination, Text};
-
-/// Whether threefold repetition and the fifty-move rule end the game by themselves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum DrawRule {
-    /// FIDE: the player to move may claim; only fivefold and 75 moves end the game by themselves.
-    #[default]
-    Claim,
-    /// Threefold repetition and 100 half-moves end the game at once (closer to lichess).
-    Automatic,
-}
+use crate::{Color, DrawRule, Move, Outcome, PlayError, Position, Rules, Termination, Text};
 
 /// A draw a player can claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -82,6 +82,7 @@ mod kingofthehill;
 mod racingkings;
 mod threecheck;
 
+mod draw_rule;
 mod game;
 mod outcome;
 mod perft;
@@ -101,8 +102,9 @@ pub use chess::Chess;
 pub use chess960::{Chess960, InvalidStartNumber};
 pub use color::Color;
 pub use crazyhouse::Crazyhouse;
+pub use draw_rule::{DrawRule, ParseDrawRuleError};
 pub use fen::ParseFenError;
-pub use game::{ClaimError, DrawClaim, DrawRule, Game, PlayedMove, TakeBackError};
+pub use game::{ClaimError, DrawClaim, Game, PlayedMove, TakeBackError};
 pub use horde::Horde;
 pub use kingofthehill::KingOfTheHill;
 pub use mv::{MAX_MOVES, Move, MoveKind, MoveList};

@@ -8,20 +8,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::{ByColor, DrawRule, Position, Rules, Variant};
+use chessd_rules::{ByColor, Position, Rules, Variant};
 
 use crate::game::{
     ClockStart, GameHeader, GameId, Labels, PlayerId, Players, StartRules, TimeControl, epoch_ms,
     from_epoch_ms,
 };
 use crate::store::feed::text::{field, join, ms, number};
-
-fn draw_rule_code(rule: DrawRule) -> &'static str {
-    match rule {
-        DrawRule::Claim => "claim",
-        DrawRule::Automatic => "automatic",
-    }
-}
 
 /// Appends the header's fields to `f`.
 pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
@@ -30,7 +23,7 @@ pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
         ("s", g.start.fen()),
         ("w", g.players.white.clone()),
         ("b", g.players.black.clone()),
-        ("dr", draw_rule_code(g.draw_rule).to_owned()),
+        ("dr", g.draw_rule.key().to_owned()),
         ("ca", epoch_ms(g.created_at).to_string()),
         ("cl", g.claim_after.as_millis().to_string()),
     ]);
@@ -130,10 +123,10 @@ pub fn decode(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, Strin
         start,
         time_control,
         start_rules,
-        draw_rule: match field(map, "dr")? {
-            "claim" => DrawRule::Claim,
-            "automatic" => DrawRule::Automatic,
-            other => return Err(format!("feed event: draw rule {other:?}")),
+        draw_rule: {
+            let text = field(map, "dr")?;
+            text.parse()
+                .map_err(|_| format!("feed event: draw rule {text:?}"))?
         },
         created_at: from_epoch_ms(number(map, "ca")?),
         // Absent from the events of earlier versions: their games have the default.

@@ -73,7 +73,7 @@ pub fn fingerprint(meta: &Meta) -> String {
         tc.into_bytes(),
         h.players.white.as_bytes().to_vec(),
         h.players.black.as_bytes().to_vec(),
-        draw_rule_code(h.draw_rule).as_bytes().to_vec(),
+        h.draw_rule.key().as_bytes().to_vec(),
     ];
     let bound = h.players.ids.white().is_some() || h.players.ids.black().is_some();
     if bound || !h.labels.is_empty() {
@@ -149,13 +149,6 @@ fn takebacks_code(p: TakebackPolicy) -> &'static str {
     }
 }
 
-fn draw_rule_code(rule: DrawRule) -> &'static str {
-    match rule {
-        DrawRule::Claim => "claim",
-        DrawRule::Automatic => "automatic",
-    }
-}
-
 /// Where a game stands, as the list reads it from the game hash (kept by the scripts).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -201,7 +194,7 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
         ("start", h.start.fen()),
         ("white", h.players.white.clone()),
         ("black", h.players.black.clone()),
-        ("draw_rule", draw_rule_code(h.draw_rule).to_owned()),
+        ("draw_rule", h.draw_rule.key().to_owned()),
         ("white_digest", digest_field(&meta.seats, Color::White)),
         ("black_digest", digest_field(&meta.seats, Color::Black)),
         ("created_ms", epoch_ms(h.created_at).to_string()),
@@ -274,11 +267,10 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
         .map_err(|_| "unknown variant".to_owned())?;
     let start =
         Position::from_fen(variant, field("start")?).map_err(|e| format!("start position: {e}"))?;
-    let draw_rule = match field("draw_rule")? {
-        "claim" => DrawRule::Claim,
-        "automatic" => DrawRule::Automatic,
-        other => return Err(format!("draw rule {other:?}")),
-    };
+    let draw_rule = field("draw_rule")?;
+    let draw_rule: DrawRule = draw_rule
+        .parse()
+        .map_err(|_| format!("draw rule {draw_rule:?}"))?;
     let optional_ms = |name: &str| -> Result<Option<Duration>, String> {
         map.contains_key(name)
             .then(|| number(name).map(Duration::from_millis))
