@@ -181,6 +181,26 @@ impl Redis {
         }
     }
 
+    /// SIGSTOP: Redis keeps its connections open and answers nothing (as a stuck Redis, or a
+    /// path that drops every reply, does) until [`Redis::thaw`].
+    pub fn freeze(&self) {
+        self.signal("-STOP");
+    }
+
+    /// SIGCONT: a frozen Redis answers again.
+    pub fn thaw(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        let pid = self.child.as_ref().expect("redis-server running").id();
+        let status = std::process::Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill {signal} {pid}");
+    }
+
     /// Starts Redis again on the same port and directory (a durable one reads its file back).
     pub fn restart(&mut self) {
         self.kill();

@@ -159,3 +159,85 @@ async fn forgotten_scripts_are_loaded_again() {
     let another = support::create(&mut client, None).await;
     support::play(&mut client, &another, 'w', "d2d4").await;
 }
+
+/// A Redis that keeps its connections open but answers nothing (SIGSTOP, unlike the outage
+/// above, closes no connection): a new watch of a game and a new feed consumer are refused
+/// UNAVAILABLE rather than left waiting for Redis; once it answers again, a watch follows the
+/// game. (The pub/sub commands' own bound, `hub::answered`, has a unit test: here a read
+/// before them fails first.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_redis_refuses_new_watches_instead_of_hanging() {
+    let redis = Redis::start();
+    let (r0, r1) = (
+        support::replica(&redis).await,
+        support::replica(&redis).await,
+    );
+    let (mut c0, mut c1) = (r0.client().await, r1.client().await);
+    let seats = support::create(&mut c0, None).await;
+    r1.wait_for(ServingStatus::Serving).await;
+
+    redis.freeze();
+    // The bound only tells a hang from an answer; the calls' own limits are far below it.
+    let bound = std::time::Duration::from_secs(60);
+    let watch = tokio::time::timeout(
+        bound,
+        c1.watch_game(pb::WatchGameRequest {
+            game_id: seats.id.clone(),
+            after_seq: 0,
+        }),
+    )
+    .await
+    .expect("WatchGame answers while Redis is silent");
+    let refused = watch.expect_err("no watch without Redis");
+    assert_eq!(refused.code(), Code::Unavailable, "{}", refused.message());
+    let feed = tokio::time::timeout(bound, async {
+        let mut stream = c1
+            .watch_games(pb::WatchGamesRequest::default())
+            .await?
+            .into_inner();
+        stream.message().await
+    })
+    .await
+    .expect("WatchGames answers while Redis is silent");
+    let refused = feed.expect_err("no feed without Redis");
+    assert_eq!(refused.code(), Code::Unavailable, "{}", refused.message());
+
+    redis.thaw();
+    let mut watcher = tokio::time::timeout(bound, async {
+        loop {
+            match c1
+                .watch_game(pb::WatchGameRequest {
+                    game_id: seats.id.clone(),
+                    after_seq: 0,
+                })
+                .await
+            {
+                Ok(stream) => return stream.into_inner(),
+                Err(status) if status.code() == Code::Unavailable => {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                Err(status) => panic!("watch after the thaw: {status}"),
+            }
+        }
+    })
+    .await
+    .expect("a watch once Redis answers again");
+    support::play(&mut c0, &seats, 'w', "e2e4").await;
+    let mut seen = Vec::new();
+    while !seen.iter().any(|e: &String| e.starts_with("move")) {
+        let event = tokio::time::timeout(bound, watcher.message())
+            .await
+            .expect("the move reaches the watch")
+            .expect("an event")
+            .expect("the stream is open");
+        let text = support::describe(&event);
+        if text != "heartbeat" && !text.starts_with("presence") {
+            seen.push(text);
+        }
+    }
+    assert_eq!(
+        seen.last().map(String::as_str),
+        Some("move e2e4"),
+        "{seen:?}"
+    );
+}

@@ -23,6 +23,7 @@ use crate::store::feed::cursor::LanePos;
 use crate::store::feed::subscription::FeedEntry;
 use crate::store::redis::feed::LaneRead;
 use crate::store::redis::feed_hub::FeedFollow;
+use crate::store::redis::hub;
 use crate::store::redis::keys::{self, BUCKETS};
 use crate::store::redis::state::Inner;
 
@@ -85,9 +86,9 @@ impl FeedFollow {
             return;
         };
         let done = if wanted {
-            sink.subscribe(keys::FEED_CHANNEL).await
+            hub::answered(sink.subscribe(keys::FEED_CHANNEL)).await
         } else {
-            sink.unsubscribe(keys::FEED_CHANNEL).await
+            hub::answered(sink.unsubscribe(keys::FEED_CHANNEL)).await
         };
         if done.is_ok() {
             *listening = wanted;

@@ -40,7 +40,9 @@ use tokio_stream::StreamExt;
 
 use crate::error::ServiceError;
 use crate::game::{Event, GameId};
-use crate::store::redis::hub::{CONNECT_TIMEOUT, FollowState, Follower, Hub, RECONNECT_PAUSE};
+use crate::store::redis::hub::{
+    self, CONNECT_TIMEOUT, FollowState, Follower, Hub, RECONNECT_PAUSE,
+};
 use crate::store::redis::keys;
 use crate::store::redis::state::{Inner, unavailable};
 
@@ -66,7 +68,7 @@ impl Hub {
             tracing::warn!(game_id = %id, "no pub/sub connection to redis");
             ServiceError::StoreUnavailable
         })?;
-        sink.subscribe(keys::channel(id))
+        hub::answered(sink.subscribe(keys::channel(id)))
             .await
             .map_err(|e| unavailable(&e))?;
         let game = inner.fetch(id).await?;
@@ -222,10 +224,14 @@ pub async fn listen(inner: Weak<Inner>) {
         if feed_wanted {
             channels.push(keys::FEED_CHANNEL);
         }
-        let mut subscribed = sink.subscribe(&channels[..]).await.is_ok();
+        let mut subscribed = hub::answered(sink.subscribe(&channels[..])).await.is_ok();
         *listening = subscribed && feed_wanted;
         for id in ids {
-            if !subscribed || sink.subscribe(keys::channel(id)).await.is_err() {
+            if !subscribed
+                || hub::answered(sink.subscribe(keys::channel(id)))
+                    .await
+                    .is_err()
+            {
                 subscribed = false;
                 break;
             }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use ::redis::Client;
 use ::redis::aio::PubSubSink;
+use ::redis::{Client, RedisResult};
 use tokio::sync::broadcast;
 
 use crate::error::ServiceError;
@@ -18,6 +18,29 @@ use crate::store::redis::keys;
 /// Longest wait for the pub/sub connection, and the pause between attempts.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 pub const RECONNECT_PAUSE: Duration = Duration::from_millis(200);
+
+/// Longest wait for Redis's answer to a SUBSCRIBE or UNSUBSCRIBE. The crate's pub/sub
+/// connection has no response timeout of its own (the command connections have theirs), so
+/// a Redis that holds the connection open and answers nothing would hold the caller (a new
+/// watch, a feed consumer, the feed follower's round, the reconnect) for as long as it stays
+/// silent.
+pub const PUBSUB_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// `command` (a pub/sub sink's SUBSCRIBE or UNSUBSCRIBE), failed once [`PUBSUB_TIMEOUT`]
+/// passes without an answer. A command given up on may still reach Redis later: a channel
+/// then stays subscribed with nobody to tell, which costs only the messages the replica reads
+/// and drops, until the next command on it or the next connection.
+pub async fn answered<T>(command: impl Future<Output = RedisResult<T>>) -> RedisResult<T> {
+    tokio::time::timeout(PUBSUB_TIMEOUT, command)
+        .await
+        .unwrap_or_else(|_| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "redis did not answer a pub/sub command",
+            )
+            .into())
+        })
+}
 
 /// The followed games of one replica.
 #[derive(Debug)]
@@ -141,7 +164,22 @@ impl Hub {
         }
         if let Some(mut sink) = self.sink() {
             // A failure means the connection is gone, and its subscriptions with it.
-            let _ = sink.unsubscribe(keys::channel(id)).await;
+            let _ = answered(sink.unsubscribe(keys::channel(id))).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A command Redis never answers fails once the bound passes; an answer comes through.
+    #[tokio::test(start_paused = true)]
+    async fn a_silent_pubsub_command_fails_in_time() {
+        let started = tokio::time::Instant::now();
+        let silent = answered(std::future::pending::<RedisResult<()>>()).await;
+        assert!(silent.is_err_and(|e| e.is_timeout() || e.is_io_error()));
+        assert_eq!(started.elapsed(), PUBSUB_TIMEOUT);
+        assert_eq!(answered(async { Ok(7) }).await.ok(), Some(7));
     }
 }
