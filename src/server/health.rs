@@ -1,8 +1,9 @@
 //! Health as balancers and gRPC's own health checking read it (`grpc.health.v1`):
 //! - the status follows a shared store's readiness (Redis reachable or not) until shutdown
-//!   begins, which then owns it;
+//!   begins; from then on it is NOT_SERVING for good ([`Health`]);
 //! - `Health/Watch` streams are ended when the drain starts (tonic-health's never end by
-//!   themselves), so a client watching health does not wait out the whole drain timeout.
+//!   themselves), after the NOT_SERVING update, so a client watching health learns it and
+//!   does not wait out the whole drain timeout.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -11,6 +12,8 @@ use futures_util::TryFutureExt;
 use futures_util::future::{Either, MapOk};
 use http_body::{Body, Frame, SizeHint};
 use pin_project_lite::pin_project;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tonic::Status;
 use tonic_health::ServingStatus;
@@ -23,33 +26,73 @@ use crate::error::ServiceError;
 /// The path of the streaming health call.
 const WATCH: &str = "/grpc.health.v1.Health/Watch";
 
-/// Sets the status of the server as a whole ("") and of the game service.
-pub async fn set(health: &HealthReporter, status: ServingStatus) {
-    health.set_service_status("", status).await;
-    health.set_service_status(SERVICE_NAME, status).await;
+/// The health status's one writer: it follows a shared store's readiness until [`stop`],
+/// then writes NOT_SERVING last. A single task owns the reporter, so no probe's SERVING can
+/// land after the shutdown's NOT_SERVING (two writers, each writing two services, could
+/// interleave).
+///
+/// [`stop`]: Health::stop
+#[derive(Debug)]
+pub struct Health {
+    stopping: CancellationToken,
+    writer: JoinHandle<()>,
 }
 
-/// Keeps the health status in step with a shared store's readiness until `stopping`.
-pub async fn follow_readiness(
-    mut ready: tokio::sync::watch::Receiver<bool>,
-    health: HealthReporter,
+impl Health {
+    /// Starts the writer: SERVING at once with no readiness to follow, else NOT_SERVING until
+    /// the store is ready (health checks never see an unknown service).
+    pub fn start(reporter: HealthReporter, ready: Option<watch::Receiver<bool>>) -> Health {
+        let stopping = CancellationToken::new();
+        let writer = tokio::spawn(write(reporter, ready, stopping.clone()));
+        Health { stopping, writer }
+    }
+
+    /// Turns health NOT_SERVING for good; returns once that is what every check and watch
+    /// sees.
+    pub async fn stop(self) {
+        self.stopping.cancel();
+        // The writer only ends by returning (a panic there would be a bug; the status is then
+        // whatever it last wrote, and the shutdown goes on).
+        let _ = self.writer.await;
+    }
+}
+
+/// The writer's life (see [`Health`]).
+async fn write(
+    reporter: HealthReporter,
+    ready: Option<watch::Receiver<bool>>,
     stopping: CancellationToken,
 ) {
-    loop {
-        let status = if *ready.borrow_and_update() {
-            ServingStatus::Serving
-        } else {
-            ServingStatus::NotServing
-        };
-        if stopping.is_cancelled() {
-            return;
+    match ready {
+        None => {
+            set(&reporter, ServingStatus::Serving).await;
+            stopping.cancelled().await;
         }
-        set(&health, status).await;
-        tokio::select! {
-            changed = ready.changed() => if changed.is_err() { return },
-            () = stopping.cancelled() => return,
-        }
+        Some(mut ready) => loop {
+            let status = if *ready.borrow_and_update() {
+                ServingStatus::Serving
+            } else {
+                ServingStatus::NotServing
+            };
+            set(&reporter, status).await;
+            tokio::select! {
+                biased;
+                () = stopping.cancelled() => break,
+                changed = ready.changed() => if changed.is_err() {
+                    // The store is gone: nothing will change it any more.
+                    stopping.cancelled().await;
+                    break;
+                },
+            }
+        },
     }
+    set(&reporter, ServingStatus::NotServing).await;
+}
+
+/// Sets the status of the server as a whole ("") and of the game service.
+async fn set(health: &HealthReporter, status: ServingStatus) {
+    health.set_service_status("", status).await;
+    health.set_service_status(SERVICE_NAME, status).await;
 }
 
 /// The layer that ends `Health/Watch` streams when `draining` is cancelled.
@@ -138,11 +181,17 @@ impl Body for EndOnDrain {
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        let this = self.project();
+        let mut this = self.project();
         if *this.ended {
             return Poll::Ready(None);
         }
         if this.draining.poll(cx).is_ready() {
+            // An update already made (NOT_SERVING, written before the drain) goes out first.
+            if let Poll::Ready(Some(Ok(frame))) = this.body.as_mut().poll_frame(cx)
+                && frame.is_data()
+            {
+                return Poll::Ready(Some(Ok(frame)));
+            }
             *this.ended = true;
             let mut trailers = http::HeaderMap::new();
             // Writing a status into headers fails only for an unencodable message; ours is plain.
@@ -162,5 +211,110 @@ impl Body for EndOnDrain {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio_stream::StreamExt;
+    use tonic::Request;
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_server::Health as _;
+    use tonic_health::server::HealthService;
+
+    use super::*;
+
+    /// The status a check of `name` answers; -1 while the service is not yet known.
+    async fn status(service: &HealthService, name: &str) -> i32 {
+        match service
+            .check(Request::new(HealthCheckRequest {
+                service: name.into(),
+            }))
+            .await
+        {
+            Ok(answer) => answer.into_inner().status,
+            Err(status) if status.code() == tonic::Code::NotFound => -1,
+            Err(status) => panic!("check of {name:?}: {status:?}"),
+        }
+    }
+
+    /// Both the server's status and the game service's, as checks see them.
+    async fn statuses(service: &HealthService) -> [i32; 2] {
+        [
+            status(service, "").await,
+            status(service, SERVICE_NAME).await,
+        ]
+    }
+
+    const SERVING: i32 = ServingStatus::Serving as i32;
+    const NOT_SERVING: i32 = ServingStatus::NotServing as i32;
+
+    /// Health follows the store's readiness until the shutdown; from then on nothing the store
+    /// says turns it back to SERVING, and a watcher's last update is NOT_SERVING.
+    #[tokio::test]
+    async fn after_stop_the_store_cannot_turn_health_back_on() {
+        let (reporter, _) = tonic_health::server::health_reporter();
+        let service = HealthService::from_health_reporter(reporter.clone());
+        let (ready, readiness) = watch::channel(false);
+        let health = Health::start(reporter, Some(readiness));
+        let mut updates = service
+            .watch(Request::new(HealthCheckRequest {
+                service: String::new(),
+            }))
+            .await
+            .unwrap()
+            .into_inner();
+        ready.send(true).unwrap();
+        while statuses(&service).await != [SERVING; 2] {
+            tokio::task::yield_now().await;
+        }
+        health.stop().await;
+        assert_eq!(statuses(&service).await, [NOT_SERVING; 2]);
+        ready.send_replace(false);
+        ready.send_replace(true);
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert_eq!(statuses(&service).await, [NOT_SERVING; 2]);
+        let mut last = None;
+        while let Ok(Some(update)) =
+            tokio::time::timeout(std::time::Duration::from_millis(50), updates.next()).await
+        {
+            last = Some(update.unwrap().status);
+        }
+        assert_eq!(last, Some(NOT_SERVING));
+    }
+
+    /// The shutdown racing a flapping store (a probe's answer landing as the grace begins),
+    /// many times over on several threads: the status after `stop` is NOT_SERVING every time.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_probe_racing_the_shutdown_never_wins() {
+        for _ in 0..200 {
+            let (reporter, _) = tonic_health::server::health_reporter();
+            let service = HealthService::from_health_reporter(reporter.clone());
+            let (ready, readiness) = watch::channel(true);
+            let health = Health::start(reporter, Some(readiness));
+            let flapping = tokio::spawn(async move {
+                for i in 0..50 {
+                    ready.send_replace(i % 2 == 0);
+                    tokio::task::yield_now().await;
+                }
+            });
+            tokio::task::yield_now().await;
+            health.stop().await;
+            flapping.await.unwrap();
+            assert_eq!(statuses(&service).await, [NOT_SERVING; 2]);
+        }
+    }
+
+    /// Without a store to follow: SERVING, then NOT_SERVING at the stop.
+    #[tokio::test]
+    async fn without_readiness_serving_until_stopped() {
+        let (reporter, _) = tonic_health::server::health_reporter();
+        let service = HealthService::from_health_reporter(reporter.clone());
+        let health = Health::start(reporter, None);
+        while statuses(&service).await != [SERVING; 2] {
+            tokio::task::yield_now().await;
+        }
+        health.stop().await;
+        assert_eq!(statuses(&service).await, [NOT_SERVING; 2]);
     }
 }

@@ -20,7 +20,6 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tonic_health::ServingStatus;
 
 use crate::api::GameApi;
 use crate::api::refusals;
@@ -64,26 +63,13 @@ pub async fn run(
     let security = security::Setup::start(&config.security).map_err(RunError::Security)?;
     let store = Arc::new(store::open(&config.store).map_err(RunError::Store)?);
     let readiness = store.readiness();
-    // Cancelled when the grace begins (health is then the shutdown's) and when the drain does.
-    let stopping = CancellationToken::new();
+    // Cancelled when the drain begins.
     let draining = CancellationToken::new();
     let api = GameApi::new(store, config.api(), &config.security, draining.clone())
         .with_guard(security.guard.clone());
 
-    let (health, health_service) = tonic_health::server::health_reporter();
-    match readiness {
-        None => health::set(&health, ServingStatus::Serving).await,
-        Some(ready) => {
-            // Known from the start (NOT_SERVING until the store answers), so health checks
-            // never see an unknown service.
-            health::set(&health, ServingStatus::NotServing).await;
-            tokio::spawn(health::follow_readiness(
-                ready,
-                health.clone(),
-                stopping.clone(),
-            ));
-        }
-    }
+    let (reporter, health_service) = tonic_health::server::health_reporter();
+    let health = health::Health::start(reporter, readiness);
     let reflection = || {
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
@@ -126,9 +112,8 @@ pub async fn run(
     );
     shutdown.await;
 
-    stopping.cancel();
     tracing::info!(grace = ?config.shutdown_grace, "shutting down: health NOT_SERVING, still serving for the grace period");
-    health::set(&health, ServingStatus::NotServing).await;
+    health.stop().await;
     tokio::time::sleep(config.shutdown_grace).await;
 
     tracing::info!(drain_timeout = ?config.drain_timeout, "draining: GOAWAY to every connection");

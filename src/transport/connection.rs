@@ -8,7 +8,11 @@
 //! 3. **Closing**: idle too long, or the server draining, sends GOAWAY (hyper's graceful
 //!    shutdown: open calls finish); what is still open after the close grace is dropped. A
 //!    forced close (drain timeout, eviction, a reset of an HTTP/1.1 call, a write stall) drops
-//!    the connection at once.
+//!    the connection at once. While draining, a connection with no open call is dropped
+//!    [`DRAIN_IDLE_CLOSE`] after the drain began or its last call ended, whatever its peer
+//!    does: HTTP/2's graceful GOAWAY waits for the peer to answer a PING, and a peer that
+//!    stopped reading its socket would otherwise hold the shutdown for the whole drain
+//!    timeout.
 
 use std::sync::Arc;
 use std::task::Poll;
@@ -24,6 +28,10 @@ use crate::transport::config::HTTP1_HEADER_TIMEOUT;
 use crate::transport::io::Watched;
 use crate::transport::state::{Closed, ConnState, Shared, closed, lock};
 use crate::transport::stream::{ConnService, StreamExec};
+
+/// How long a draining connection with no open call is kept: time for a peer's requests
+/// already on the wire to arrive (and be served) and for a cooperative peer to close first.
+pub const DRAIN_IDLE_CLOSE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Serves one accepted connection to its end.
 pub(super) async fn serve<S, B>(tcp: TcpStream, conn: Arc<ConnState>, shared: Arc<Shared<S>>)
@@ -82,12 +90,18 @@ where
     let mut goaway = false;
     let mut drop_at: Option<Instant> = None;
     let mut idled = false;
+    // When the drain reached this connection.
+    let mut drained_at: Option<Instant> = None;
     let reason = loop {
         let idle_at = if goaway || !conn.greeted() {
             None
         } else {
             conn.idle_deadline(config.idle_timeout)
         };
+        let drain_idle_at = drained_at.and_then(|at| {
+            conn.idle_deadline(DRAIN_IDLE_CLOSE)
+                .map(|idle| idle.max(at + DRAIN_IDLE_CLOSE))
+        });
         tokio::select! {
             biased;
             () = conn.close.cancelled() => break None,
@@ -116,12 +130,21 @@ where
                     drop_at = Some(Instant::now() + shared.close_grace);
                 }
             }
-            () = shared.draining.cancelled(), if !goaway => {
-                connection.as_mut().graceful_shutdown();
-                goaway = true;
+            () = shared.draining.cancelled(), if drained_at.is_none() => {
+                if !goaway {
+                    connection.as_mut().graceful_shutdown();
+                    goaway = true;
+                }
                 drop_at = None;
+                drained_at = Some(Instant::now());
             }
             () = sleep_until(drop_at.unwrap_or(deadline)), if drop_at.is_some() => break None,
+            () = sleep_until(drain_idle_at.unwrap_or(deadline)), if drain_idle_at.is_some() => {
+                // A call may have begun since the deadline was read.
+                if conn.idle_deadline(DRAIN_IDLE_CLOSE).is_some() {
+                    break None;
+                }
+            }
         }
     };
     let reason = reason.or(idled.then_some(Closed::Idle));

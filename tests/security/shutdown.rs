@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use chessd::proto as pb;
 use chessd::proto::game_service_client::GameServiceClient;
+use prost::bytes::Bytes;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::time::{Instant, timeout};
@@ -257,4 +258,98 @@ async fn fd_limit_is_logged_counted_and_survived() {
     );
     drop(silent);
     assert!(counted(&metrics, "chessd_accept_errors_total{kind=\"fd_limit\"}").await >= 1.0);
+}
+
+/// A peer that opened a health Watch, read its first answer and then stopped reading its
+/// socket (it never answers the PING of HTTP/2's graceful GOAWAY): its Watch is ended and its
+/// connection closed within a second of the drain's start, not held for the drain timeout.
+#[tokio::test]
+async fn a_silent_health_watcher_does_not_hold_the_drain() {
+    let mut server =
+        Chessd::start(&["--shutdown-grace", "1s", "--drain-timeout", "10s"], None).await;
+    let tcp = TcpStream::connect(server.addr).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    let (stop_reading, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let mut connection = connection;
+        tokio::select! {
+            _ = &mut connection => return,
+            _ = stopped => {}
+        }
+        // Holds the socket open, unread, for as long as the test lives.
+        std::future::pending::<()>().await;
+        drop(connection);
+    });
+    let request = http::Request::builder()
+        .method("POST")
+        .uri(format!(
+            "http://{}/grpc.health.v1.Health/Watch",
+            server.addr
+        ))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap();
+    let mut ready = client.ready().await.unwrap();
+    let (response, mut body) = ready.send_request(request, false).unwrap();
+    body.send_data(Bytes::from_static(&[0, 0, 0, 0, 0]), true)
+        .unwrap();
+    let mut watch = response.await.unwrap().into_body();
+    let first = timeout(Duration::from_secs(5), watch.data())
+        .await
+        .expect("the first health answer")
+        .unwrap()
+        .unwrap();
+    assert!(!first.is_empty());
+    stop_reading.send(()).unwrap();
+
+    let signalled = Instant::now();
+    server.terminate();
+    let exit = server.exit_within(Duration::from_secs(15)).await;
+    assert!(exit.success(), "exit status after SIGTERM: {exit}");
+    assert!(
+        signalled.elapsed() < Duration::from_secs(1 + 2),
+        "exited {:?} after SIGTERM: the silent watcher held the drain",
+        signalled.elapsed()
+    );
+}
+
+/// With no grace, the drain follows NOT_SERVING at once: a health Watch still gets the
+/// NOT_SERVING update before its stream ends, and no update after it.
+#[tokio::test]
+async fn a_health_watch_learns_not_serving_before_it_ends() {
+    let mut server =
+        Chessd::start(&["--shutdown-grace", "0s", "--drain-timeout", "3s"], None).await;
+    let channel = Channel::from_shared(server.url())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = HealthClient::new(channel);
+    let mut health_watch = health
+        .watch(HealthCheckRequest {
+            service: chessd::SERVICE_NAME.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let first = health_watch.message().await.unwrap().unwrap();
+    assert_eq!(first.status, ServingStatus::Serving as i32);
+    server.terminate();
+    let mut seen = Vec::new();
+    let end = loop {
+        match timeout(Duration::from_secs(5), health_watch.message())
+            .await
+            .expect("the health Watch ends with the drain")
+        {
+            Ok(Some(update)) => seen.push(update.status),
+            Ok(None) => break None,
+            Err(status) => break Some(status.code()),
+        }
+    };
+    assert_eq!(seen, [ServingStatus::NotServing as i32], "then {end:?}");
+    assert!(matches!(end, None | Some(Code::Unavailable)), "{end:?}");
+    drop(health);
+    let exit = server.exit_within(Duration::from_secs(5)).await;
+    assert!(exit.success(), "exit status after SIGTERM: {exit}");
 }
