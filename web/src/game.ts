@@ -22,7 +22,7 @@ import {
 import { fillPositions } from "./history.js";
 import { MoveInput } from "./input.js";
 import { type Step, gameLayout } from "./layout.js";
-import { renderMoves } from "./movelist.js";
+import { renderMoves, showLatest } from "./movelist.js";
 import { typedMove } from "./moves.js";
 import { PocketStrips } from "./pocket.js";
 import { NOT_THIS_GAMES, refusal, refusalText } from "./refusal.js";
@@ -38,7 +38,14 @@ import {
   turnOf,
   updateFromGame,
 } from "./state.js";
-import { colorName, formatClock, gameTitle, outcomeText, seatText } from "./text.js";
+import {
+  colorName,
+  formatClock,
+  gameTitle,
+  moveExamples,
+  outcomeText,
+  seatText,
+} from "./text.js";
 import { type Connection, follow } from "./watch.js";
 
 /** The connection line and its `data-state` (the stylesheet colours "Reconnecting…"). */
@@ -438,9 +445,10 @@ export async function showGame(
     conn.dataset.state = state.status === GameStatus.ONGOING ? connection : "over";
     bar?.update(actionView());
     moveForm.hidden = !(seat && color !== null && state.status === GameStatus.ONGOING);
+    moveText.placeholder = moveExamples(state.variant);
 
     renderMoves(moves, state.sans, at, pending?.ply === plies() ? pending.move.san : null);
-    if (viewPly === null) moves.lastElementChild?.scrollIntoView({ block: "nearest" });
+    if (viewPly === null) showLatest(moves);
     void ensureLegal();
   }
 

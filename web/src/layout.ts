@@ -68,7 +68,6 @@ export function gameLayout(
       autocomplete: "off",
       spellcheck: "false",
       autocapitalize: "off",
-      placeholder: "e4, Nf3, O-O, P@e4",
     }),
     moveForm: h("form", { id: "move-form", class: "move-form" }),
   };

@@ -1,5 +1,6 @@
 // The move list: one button per ply to step to (a roving tab stop on the ply shown), and the
-// player's move the server has not shown yet, which cannot be stepped to.
+// player's move the server has not shown yet, which cannot be stepped to; the list's own box
+// keeps the latest move in sight.
 
 import { h } from "./dom.js";
 import { moveLabel } from "./text.js";
@@ -40,4 +41,12 @@ export function renderMoves(
   const hadFocus = list.contains(document.activeElement);
   list.replaceChildren(...items);
   if (hadFocus) list.querySelector<HTMLButtonElement>('button[tabindex="0"]')?.focus();
+}
+
+/**
+ * Scrolls `list`'s own box to its last row. Not `scrollIntoView`, which scrolls the window too:
+ * at phone width the list is below the board, so the page would open scrolled past the board.
+ */
+export function showLatest(list: HTMLElement): void {
+  list.scrollTop = list.scrollHeight;
 }

@@ -139,6 +139,28 @@ export function formatClock(ms: number): string {
   return `${minutes}:${ss}`;
 }
 
+/**
+ * The move box's example moves: only notations the variant has, so a drop only where pieces
+ * drop and castling only where it exists; short enough to fit the box (`.move-form input` in
+ * app.css).
+ */
+const MOVE_EXAMPLES: Record<Variant, string> = {
+  [Variant.UNSPECIFIED]: "e4, Nf3",
+  [Variant.CHESS]: "e4, Nf3, O-O",
+  [Variant.RACING_KINGS]: "Kh3, Nd3",
+  [Variant.CHESS960]: "e4, Nf3, O-O",
+  [Variant.THREE_CHECK]: "e4, Nf3, O-O",
+  [Variant.KING_OF_THE_HILL]: "e4, Nf3, O-O",
+  [Variant.ANTICHESS]: "e4, Nf3, exd5",
+  [Variant.ATOMIC]: "e4, Nf3, O-O",
+  [Variant.HORDE]: "e4, Nf3, O-O",
+  [Variant.CRAZYHOUSE]: "e4, Nf3, P@e4",
+};
+
+export function moveExamples(v: Variant): string {
+  return MOVE_EXAMPLES[v] ?? MOVE_EXAMPLES[Variant.UNSPECIFIED];
+}
+
 /** "3. e4" for ply 5, "3... e5" for ply 6. */
 export function moveLabel(ply: number, san: string): string {
   return `${Math.ceil(ply / 2)}${ply % 2 ? "." : "..."} ${san}`;

@@ -217,3 +217,33 @@ export async function expectBoard(
     fail(`${who}'s page at ply ${ply} shows ${seen}; the server's FEN is ${fen}`);
   }
 }
+
+/**
+ * The page at the top of the window with the whole board and both clocks in it: what a phone
+ * must show, whatever the move list below the board holds.
+ */
+export async function boardInSight(page: Page, who: string): Promise<void> {
+  const scrollY = await page.evaluate(() => window.scrollY);
+  if (scrollY !== 0) fail(`${who}: the window is scrolled down ${scrollY}px`);
+  const height = page.viewportSize()?.height ?? fail("no viewport");
+  for (const selector of ["#clock-top", "#board svg", "#clock-bottom"]) {
+    // boundingBox is relative to the viewport.
+    const box = await page.locator(selector).boundingBox();
+    if (!box || box.y < 0 || box.y + box.height > height)
+      fail(`${who}: ${selector} is at ${box?.y}..${box && box.y + box.height}, the window 0..${height}`);
+  }
+}
+
+/** The move box's placeholder, its width in the box's font, and the room the box has for it. */
+export async function placeholder(
+  page: Page,
+): Promise<{ text: string; width: number; room: number }> {
+  return page.locator("#move-input").evaluate((el: HTMLInputElement) => {
+    const style = getComputedStyle(el);
+    const ctx = document.createElement("canvas").getContext("2d");
+    if (!ctx) throw new Error("no canvas context");
+    ctx.font = style.font;
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { text: el.placeholder, width: ctx.measureText(el.placeholder).width, room };
+  });
+}

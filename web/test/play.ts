@@ -2,7 +2,8 @@
 // the page (clicks, drags, the keyboard, a typed move, en passant, an underpromotion through the
 // picker), with a draw offer declined, a typed move refused, a move refused because another
 // device of the same seat moved first (shown, then taken back), and an answer lost on the way
-// back (retried with the same request id, played once). Every board is checked against the
+// back (retried with the same request id, played once); the move box's examples, and a page
+// opened at phone width kept at its top as moves come. Every board is checked against the
 // server's FEN. Then a threefold repetition claimed from the page, and a game aborted. All
 // along: the seat tokens appear in no request URL and nowhere in the page's DOM, and go only on
 // the seat's own game calls.
@@ -12,7 +13,16 @@ import type { Client } from "@connectrpc/connect";
 import type { BrowserContext } from "playwright-core";
 
 import { GameService, Variant } from "../src/gen/chessd/v1/chessd_pb.js";
-import { expectBoard, expectMoves, fail, startProxy, text, waitFor } from "./harness.js";
+import {
+  boardInSight,
+  expectBoard,
+  expectMoves,
+  fail,
+  placeholder,
+  startProxy,
+  text,
+  waitFor,
+} from "./harness.js";
 import {
   SEAT_METHODS,
   actions,
@@ -269,14 +279,33 @@ export async function playScenarios(
       async () => (await actions(b)) === "offer-draw add-time resign",
     );
 
-    // Phone width: the player's page fits, board, buttons and the move form.
-    await b.page.setViewportSize({ width: 375, height: 740 });
+    // The move box's examples fit it and offer no drop in chess.
+    for (const p of [w, b]) {
+      const hint = await placeholder(p.page);
+      if (hint.text.includes("@")) fail(`${p.name}'s move box offers a drop: ${hint.text}`);
+      if (hint.width > hint.room)
+        fail(`${p.name}'s move box cuts "${hint.text}" (${hint.width}px in ${hint.room}px)`);
+    }
+
+    // Phone width, opened on a game under way: the page fits (board, buttons, the move form),
+    // stays at its top with the opponent's clock, the whole board and the player's clock in
+    // sight (the move list is below them), and stays there when a move comes.
+    await b.page.setViewportSize({ width: 390, height: 844 });
+    await b.page.reload();
+    await waitFor("Black seated again at phone width", async () =>
+      (await text(b.page, "#seat")).startsWith("You play Black"),
+    );
+    await synced();
+    await boardInSight(b.page, "Black's page opened at phone width");
     const box = await b.page.locator("#board svg").boundingBox();
-    if (!box || box.width > 375) fail(`the board is ${box?.width}px wide at phone width`);
+    if (!box || box.width > 390) fail(`the board is ${box?.width}px wide at phone width`);
     const wide = await b.page.evaluate(() => document.documentElement.scrollWidth);
-    if (wide > 375) fail(`the player's page is ${wide}px wide at phone width`);
+    if (wide > 390) fail(`the player's page is ${wide}px wide at phone width`);
+    const hint = await placeholder(b.page);
+    if (hint.width > hint.room)
+      fail(`at phone width the move box cuts "${hint.text}" (${hint.width}px in ${hint.room}px)`);
+    await b.page.screenshot({ path: path.join(artifacts, "play-phone-open.png") });
     await b.page.screenshot({ path: path.join(artifacts, "play-phone.png"), fullPage: true });
-    await b.page.setViewportSize({ width: 1000, height: 800 });
 
     // 5. c8=N: dragged to the last rank, the picker offers the four pieces, the knight is taken.
     await dragMove(w, "c7", "c8");
@@ -287,6 +316,9 @@ export async function playScenarios(
     await w.page.screenshot({ path: path.join(artifacts, "play-promotion.png") });
     await w.page.click('#promotion [data-promotion="n"]');
     await played();
+    await boardInSight(b.page, "Black's page at phone width after 5. c8=N");
+    await b.page.screenshot({ path: path.join(artifacts, "play-phone-moved.png") });
+    await b.page.setViewportSize({ width: 1000, height: 800 });
 
     // 5... Ne7, 6. Nd6#.
     await clickMove(b, "g8", "e7");

@@ -1,7 +1,8 @@
 // The spectator's scenarios: a timed game watched from the list (clocks, a draw offer and its
 // refusal, the stream cut and resumed from its last seq), a finished game stepped through from
 // a snapshot (every position checked against the server's FEN), the flipped board, the phone
-// width, and a Racing Kings race.
+// width (a long game opened there stays at the board, its move list scrolled in its own box),
+// and a Racing Kings race.
 
 import path from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
@@ -15,7 +16,16 @@ import {
   Variant,
   WatchGameRequestSchema,
 } from "../src/gen/chessd/v1/chessd_pb.js";
-import { type Proxy, expectMoves, fail, fenPieces, shownPieces, text, waitFor } from "./harness.js";
+import {
+  type Proxy,
+  boardInSight,
+  expectMoves,
+  fail,
+  fenPieces,
+  shownPieces,
+  text,
+  waitFor,
+} from "./harness.js";
 
 export async function spectatorScenarios(
   page: Page,
@@ -171,6 +181,50 @@ export async function spectatorScenarios(
   const box = await page.locator("#board svg").boundingBox();
   if (!box || box.width > 375) fail(`board is ${box?.width}px wide at phone width`);
   await page.screenshot({ path: path.join(artifacts, "chess-phone.png") });
+
+  // --- A long game opened at phone width: the window stays at its top with the board and both
+  // clocks in sight, while the move list (below the board, longer than its box) shows its
+  // latest move by scrolling its own box; and so again when a move comes.
+  const long = await api.createGame({
+    variant: Variant.CHESS,
+    whitePlayer: "lea",
+    blackPlayer: "max",
+  });
+  const longId = long.game?.gameId ?? fail("no game id");
+  let longGame = long.game ?? fail("no game");
+  const longMoves: string[] = [];
+  /** A legal move, picked the same way each run: spread over the list, so no piece shuffles. */
+  const playOn = async () => {
+    const legal = longGame.legalMoves;
+    const pick = legal[(longGame.ply * 7 + 3) % legal.length] ?? fail("no legal move");
+    const r = await api.submitMove(
+      { gameId: longId, move: pick.uci },
+      as(longGame.ply % 2 ? long.blackToken : long.whiteToken),
+    );
+    longMoves.push(r.move?.san ?? fail("no move"));
+    longGame = r.game ?? fail("no game");
+    if (longGame.status !== GameStatus.ONGOING) fail(`the long game ended at ply ${longGame.ply}`);
+  };
+  while (longMoves.length < 60) await playOn();
+  await page.goto(`${proxy.url}/#/game/${longId}`);
+  await expectMoves(page, longMoves);
+  /** The move list's box: scrolled to its end, and too short for the list. */
+  const listAtEnd = () =>
+    page.locator("#moves").evaluate((el) => ({
+      atEnd: el.scrollTop + el.clientHeight >= el.scrollHeight - 1,
+      overflows: el.scrollHeight > el.clientHeight,
+    }));
+  for (const when of ["opened", "after a move"]) {
+    if (when !== "opened") {
+      await playOn();
+      await expectMoves(page, longMoves);
+    }
+    await boardInSight(page, `the long game ${when} at phone width`);
+    const list = await listAtEnd();
+    if (!list.overflows) fail("the long game's move list fits its box: the test proves nothing");
+    if (!list.atEnd) fail(`the long game ${when}: the move list is not scrolled to its end`);
+  }
+  await page.screenshot({ path: path.join(artifacts, "long-phone.png") });
   await page.setViewportSize({ width: 1000, height: 800 });
 
   // --- A finished game opened afresh: the page rebuilds every position from the snapshot's
@@ -288,6 +342,7 @@ export async function spectatorScenarios(
 
   return (
     `chess ${played.length} plies (stream cut and resumed), ` +
-    `${specialMoves.length} plies stepped through from a snapshot, Racing Kings ${rkPlayed.length} plies`
+    `${specialMoves.length} plies stepped through from a snapshot, ` +
+    `${longMoves.length} plies at phone width, Racing Kings ${rkPlayed.length} plies`
   );
 }

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 
 import { type Game, Variant } from "../src/gen/chessd/v1/chessd_pb.js";
-import { expectBoard, fail, startProxy, text, waitFor } from "./harness.js";
+import { expectBoard, fail, placeholder, startProxy, text, waitFor } from "./harness.js";
 import {
   type Player,
   centre,
@@ -55,6 +55,11 @@ async function crazyhouse(api: Api, w: Player, b: Player, artifacts: string): Pr
   await sit(b, zh.id, zh.blackToken, "Black");
   if (!(await text(w.page, "#game-title")).endsWith("· Crazyhouse"))
     fail(`the title is ${await text(w.page, "#game-title")}`);
+  // The move box offers a drop here, and fits it.
+  const hint = await placeholder(w.page);
+  if (!hint.text.includes("@")) fail(`the move box offers no drop: ${hint.text}`);
+  if (hint.width > hint.room)
+    fail(`the move box cuts "${hint.text}" (${hint.width}px in ${hint.room}px)`);
   // Each side's pocket is on its side of the board: White's below on White's page.
   for (const [p, below] of [
     [w, "white"],
