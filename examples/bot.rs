@@ -19,6 +19,7 @@
 //!   missed, no gap and no duplicate.
 //! - It stops after the game-over event, and gives up after `MAX_FAILURES` failures in a row.
 
+use std::process::ExitCode;
 use std::time::Duration;
 
 use chessd::proto::game_service_client::GameServiceClient;
@@ -49,15 +50,29 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> ExitCode {
     let args = Args::parse();
-    let channel = Endpoint::from_shared(args.addr)?.connect_lazy();
-    let end = play(channel, &args.game, &args.token).await?;
-    println!(
-        "game over: {} ({}), I played {:?}",
-        end.result, end.termination, end.side
-    );
-    Ok(())
+    // Errors in words: a `main` returning `Err` would print its Debug form.
+    let end = match Endpoint::from_shared(args.addr) {
+        Ok(endpoint) => play(endpoint.connect_lazy(), &args.game, &args.token)
+            .await
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(format!("unusable --addr: {e}")),
+    };
+    match end {
+        Ok(end) => {
+            let played = match end.side {
+                Some(side) => format!("I played {side}, {} moves", end.moves_played),
+                None => "I made no move".to_owned(),
+            };
+            println!("game over: {} ({}), {played}", end.result, end.termination);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("bot: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// How the game ended, as the bot saw it.
@@ -65,7 +80,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 pub struct GameEnd {
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
     pub result: String,
-    /// The termination, e.g. `TERMINATION_CHECKMATE`.
+    /// The termination in words, e.g. `checkmate`, `time forfeit`.
     pub termination: String,
     /// The side the bot played, if it ever had to move.
     pub side: Option<Color>,
@@ -89,8 +104,8 @@ pub enum BotError {
 impl std::fmt::Display for BotError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BotError::Refused(s) => write!(f, "refused: {:?} {}", s.code(), s.message()),
-            BotError::GaveUp(s) => write!(f, "gave up after: {:?} {}", s.code(), s.message()),
+            BotError::Refused(s) => write!(f, "refused: {}", describe(s)),
+            BotError::GaveUp(s) => write!(f, "gave up after: {}", describe(s)),
             BotError::BadPosition(fen) => write!(f, "unreadable position {fen}"),
         }
     }
@@ -162,9 +177,8 @@ pub async fn play(channel: Channel, game_id: &str, token: &str) -> Result<GameEn
         }
         seen.resumes += 1;
         eprintln!(
-            "bot: stream broke ({:?} {}), watching again after seq {}",
-            broke.code(),
-            broke.message(),
+            "bot: stream broke: {}; watching again after seq {}",
+            describe(&broke),
             seen.last_seq
         );
         tokio::time::sleep(backoff(failures)).await;
@@ -206,8 +220,17 @@ impl Seen {
     fn end(&self, outcome: &pb::Outcome) -> GameEnd {
         GameEnd {
             result: outcome.pgn_result.clone(),
-            termination: pb::Termination::try_from(outcome.termination)
-                .map_or("unknown".into(), |t| t.as_str_name().to_owned()),
+            // The enum's name without its prefix: TERMINATION_TIME_FORFEIT is "time forfeit".
+            termination: pb::Termination::try_from(outcome.termination).map_or_else(
+                |_| "unknown".to_owned(),
+                |t| {
+                    let name = t.as_str_name();
+                    name.strip_prefix("TERMINATION_")
+                        .unwrap_or(name)
+                        .to_lowercase()
+                        .replace('_', " ")
+                },
+            ),
             side: self.side,
             moves_played: self.moves_played,
             resumes: self.resumes,
@@ -366,6 +389,17 @@ fn is_fatal(status: &Status) -> bool {
             | Code::PermissionDenied
             | Code::OutOfRange
     )
+}
+
+/// A refusal for people: its message, and its ErrorInfo reason (else what its code means).
+fn describe(status: &Status) -> String {
+    let why = reason(status);
+    let why = if why.is_empty() {
+        status.code().description()
+    } else {
+        &why
+    };
+    format!("{} ({why})", status.message())
 }
 
 /// The `google.rpc.ErrorInfo` reason of a refusal, read from the status details.
