@@ -39,9 +39,16 @@ pub struct Health {
 }
 
 impl Health {
-    /// Starts the writer: SERVING at once with no readiness to follow, else NOT_SERVING until
-    /// the store is ready (health checks never see an unknown service).
-    pub fn start(reporter: HealthReporter, ready: Option<watch::Receiver<bool>>) -> Health {
+    /// Starts the writer once the first status is written (SERVING with no readiness to
+    /// follow, else NOT_SERVING until the store is ready), so a check never finds the service
+    /// unknown.
+    pub async fn start(reporter: HealthReporter, ready: Option<watch::Receiver<bool>>) -> Health {
+        let first = if ready.is_some() {
+            ServingStatus::NotServing
+        } else {
+            ServingStatus::Serving
+        };
+        set(&reporter, first).await;
         let stopping = CancellationToken::new();
         let writer = tokio::spawn(write(reporter, ready, stopping.clone()));
         Health { stopping, writer }
@@ -63,12 +70,8 @@ async fn write(
     ready: Option<watch::Receiver<bool>>,
     stopping: CancellationToken,
 ) {
-    match ready {
-        None => {
-            set(&reporter, ServingStatus::Serving).await;
-            stopping.cancelled().await;
-        }
-        Some(mut ready) => loop {
+    if let Some(mut ready) = ready {
+        loop {
             let status = if *ready.borrow_and_update() {
                 ServingStatus::Serving
             } else {
@@ -80,12 +83,12 @@ async fn write(
                 () = stopping.cancelled() => break,
                 changed = ready.changed() => if changed.is_err() {
                     // The store is gone: nothing will change it any more.
-                    stopping.cancelled().await;
                     break;
                 },
             }
-        },
+        }
     }
+    stopping.cancelled().await;
     set(&reporter, ServingStatus::NotServing).await;
 }
 
@@ -256,7 +259,7 @@ mod tests {
         let (reporter, _) = tonic_health::server::health_reporter();
         let service = HealthService::from_health_reporter(reporter.clone());
         let (ready, readiness) = watch::channel(false);
-        let health = Health::start(reporter, Some(readiness));
+        let health = Health::start(reporter, Some(readiness)).await;
         let mut updates = service
             .watch(Request::new(HealthCheckRequest {
                 service: String::new(),
@@ -291,7 +294,7 @@ mod tests {
             let (reporter, _) = tonic_health::server::health_reporter();
             let service = HealthService::from_health_reporter(reporter.clone());
             let (ready, readiness) = watch::channel(true);
-            let health = Health::start(reporter, Some(readiness));
+            let health = Health::start(reporter, Some(readiness)).await;
             let flapping = tokio::spawn(async move {
                 for i in 0..50 {
                     ready.send_replace(i % 2 == 0);
@@ -310,7 +313,7 @@ mod tests {
     async fn without_readiness_serving_until_stopped() {
         let (reporter, _) = tonic_health::server::health_reporter();
         let service = HealthService::from_health_reporter(reporter.clone());
-        let health = Health::start(reporter, None);
+        let health = Health::start(reporter, None).await;
         while statuses(&service).await != [SERVING; 2] {
             tokio::task::yield_now().await;
         }

@@ -69,7 +69,7 @@ pub async fn run(
         .with_guard(security.guard.clone());
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
-    let health = health::Health::start(reporter, readiness);
+    let health = health::Health::start(reporter, readiness).await;
     let reflection = || {
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
