@@ -14,7 +14,9 @@ use clap::{Args, ValueEnum};
 use crate::api::ApiConfig;
 use crate::security::{SecurityArgs, SecurityConfig};
 use crate::server::web::WebConfig;
-use crate::store::{Backend, StoreConfig, StoreLimits, SyncMode};
+use crate::store::{
+    Backend, RedisConfig, RedisTopology, ReplicaAck, StoreConfig, StoreLimits, SyncMode,
+};
 use crate::telemetry::{TelemetryArgs, TelemetryConfig};
 use crate::transport::TransportConfig;
 use crate::units::{count, duration, duration_or_zero, retention};
@@ -219,6 +221,34 @@ pub struct ServeArgs {
     /// --redis names nodes of a Redis Cluster (any of them; the rest are discovered).
     #[arg(long, env = "CHESSD_REDIS_CLUSTER", requires = "redis", value_parser = clap::builder::BoolishValueParser::new())]
     pub redis_cluster: bool,
+    /// --redis names Redis Sentinels (comma-separated), asked for the primary of the set of
+    /// this name, and again after every failover.
+    #[arg(
+        long,
+        env = "CHESSD_REDIS_SENTINEL",
+        value_name = "MASTER_NAME",
+        requires = "redis",
+        conflicts_with = "redis_cluster"
+    )]
+    pub redis_sentinel: Option<String>,
+    /// Acknowledge a change (move, resignation, draw, takeback, clock change, creation, player
+    /// token) only once this many replicas of its primary hold it (Redis WAIT), so a failover
+    /// loses nothing acknowledged; 0 acknowledges what the primary holds.
+    #[arg(
+        long,
+        env = "CHESSD_REDIS_MIN_REPLICAS",
+        default_value_t = 0,
+        requires = "redis"
+    )]
+    pub redis_min_replicas: u32,
+    /// How long a change waits for --redis-min-replicas replicas before the call fails
+    /// UNAVAILABLE (NOT_REPLICATED; a retry with the same request id plays nothing twice).
+    #[arg(long, env = "CHESSD_REDIS_REPLICA_TIMEOUT", default_value = "500ms", value_parser = replica_timeout)]
+    pub redis_replica_timeout: Duration,
+    /// With --redis-min-replicas: wait until the replicas have the change on disk (WAITAOF:
+    /// Redis 7.2 or later, replicas with appendonly yes), not only in memory.
+    #[arg(long, env = "CHESSD_REDIS_REPLICA_FSYNC", requires = "redis_min_replicas", value_parser = clap::builder::BoolishValueParser::new())]
+    pub redis_replica_fsync: bool,
 
     /// End ongoing games with no move for this long (e.g. 24h, 7d, or off): aborted before
     /// both sides moved, else lost by the side to move.
@@ -256,10 +286,21 @@ impl ServeArgs {
     #[must_use]
     pub fn server_config(&self) -> ServerConfig {
         let backend = match (&self.data_dir, &self.redis) {
-            (_, Some(url)) => Backend::Redis {
+            (_, Some(url)) => Backend::Redis(RedisConfig {
                 url: url.clone(),
-                cluster: self.redis_cluster,
-            },
+                topology: match (&self.redis_sentinel, self.redis_cluster) {
+                    (Some(master), _) => RedisTopology::Sentinel {
+                        master: master.clone(),
+                    },
+                    (None, true) => RedisTopology::Cluster,
+                    (None, false) => RedisTopology::Single,
+                },
+                ack: (self.redis_min_replicas > 0).then_some(ReplicaAck {
+                    replicas: self.redis_min_replicas,
+                    timeout: self.redis_replica_timeout,
+                    fsync: self.redis_replica_fsync,
+                }),
+            }),
             (Some(dir), None) => Backend::Sqlite {
                 dir: dir.clone(),
                 sync: self.sync,
@@ -300,6 +341,16 @@ impl ServeArgs {
     pub fn telemetry(&self) -> Option<TelemetryConfig> {
         self.telemetry.config()
     }
+}
+
+/// `--redis-replica-timeout`: a time from 1 ms to 10 s (a WAIT longer than that holds every call
+/// on its connection; 0 would wait forever).
+fn replica_timeout(text: &str) -> Result<Duration, String> {
+    let d = duration(text)?;
+    if d < Duration::from_millis(1) || d > Duration::from_secs(10) {
+        return Err(format!("{text}: must be from 1ms to 10s"));
+    }
+    Ok(d)
 }
 
 /// A Redis URL the client accepts (`redis://HOST:PORT/DB`, `rediss://`, `unix://`), or several
@@ -390,5 +441,82 @@ mod tests {
             ["https://a.example", "http://localhost:5173"]
         );
         assert!(parse(&["chessd", "--cors-allow-origin", "a.example/x"]).is_err());
+    }
+
+    /// The Redis topology and acknowledgement flags: Sentinel names its primary set and
+    /// excludes a Cluster; replicas are waited for only when asked; fsync needs replicas.
+    #[test]
+    fn redis_flags() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let parse = |args: &[&str]| <Cli as clap::Parser>::try_parse_from(args);
+        let redis = |args: &[&str]| match parse(args).unwrap().serve.server_config().store.backend {
+            Backend::Redis(config) => config,
+            other => panic!("not redis: {other:?}"),
+        };
+        let one = redis(&["chessd", "--redis", "redis://a:6379/"]);
+        assert_eq!(one.topology, RedisTopology::Single);
+        assert_eq!(one.ack, None);
+        let sentinel = redis(&[
+            "chessd",
+            "--redis",
+            "redis://s1:26379/,redis://s2:26379/",
+            "--redis-sentinel",
+            "main",
+            "--redis-min-replicas",
+            "2",
+            "--redis-replica-timeout",
+            "250ms",
+        ]);
+        assert_eq!(
+            sentinel.topology,
+            RedisTopology::Sentinel {
+                master: "main".into()
+            }
+        );
+        assert_eq!(
+            sentinel.ack,
+            Some(ReplicaAck {
+                replicas: 2,
+                timeout: Duration::from_millis(250),
+                fsync: false
+            })
+        );
+        assert!(
+            parse(&["chessd", "--redis-sentinel", "m"]).is_err(),
+            "no --redis"
+        );
+        assert!(
+            parse(&[
+                "chessd",
+                "--redis",
+                "redis://a/",
+                "--redis-cluster",
+                "--redis-sentinel",
+                "m"
+            ])
+            .is_err(),
+            "cluster and sentinel"
+        );
+        assert!(
+            parse(&["chessd", "--redis", "redis://a/", "--redis-replica-fsync"]).is_err(),
+            "fsync without replicas"
+        );
+        assert!(
+            parse(&[
+                "chessd",
+                "--redis",
+                "redis://a/",
+                "--redis-min-replicas",
+                "1",
+                "--redis-replica-timeout",
+                "0s"
+            ])
+            .is_err(),
+            "a WAIT that would wait forever"
+        );
     }
 }

@@ -122,6 +122,11 @@ pub enum ServiceError {
     UnknownMethod { path: String },
     /// A watcher fell too far behind the live events and was cut off.
     WatcherTooSlow { resume_after_seq: u64 },
+    /// The store stopped feeding a watch stream before the game ended: it forgot the game, or
+    /// found that events it had sent are no longer the game's (a Redis failover lost them,
+    /// without `--redis-min-replicas`). The watcher starts again from a snapshot
+    /// (`after_seq` 0), never from where it was.
+    WatchInterrupted,
     /// `after_seq` is beyond the game's last event.
     SeqOutOfRange { after_seq: u64, last_seq: u64 },
     /// The server is draining; a stream says from which seq to resume elsewhere.
@@ -139,6 +144,11 @@ pub enum ServiceError {
     /// logged where it happened; clients are told to retry (a retry with the same `request_id`
     /// plays nothing twice).
     StoreUnavailable,
+    /// The change reached the Redis primary, but fewer replicas than `--redis-min-replicas`
+    /// confirmed it in time: it is not acknowledged (a failover now could lose it). A retry
+    /// with the same `request_id` answers the same result once it is confirmed, or plays the
+    /// change if it was lost; it never plays it twice.
+    NotReplicated { confirmed: u32, required: u32 },
     /// A clock action (AddTime, AdjustClock) on a game without clocks.
     GameUntimed,
     /// A fault inside the server (no randomness, a storage failure). Never shown to clients.
@@ -205,6 +215,7 @@ impl ServiceError {
             E::UnknownMethod { .. } => (Code::Unimplemented, "UNKNOWN_METHOD"),
             E::RequestTooLarge { .. } => (Code::ResourceExhausted, "REQUEST_TOO_LARGE"),
             E::WatcherTooSlow { .. } => (Code::ResourceExhausted, "WATCHER_TOO_SLOW"),
+            E::WatchInterrupted => (Code::Aborted, "WATCH_INTERRUPTED"),
             E::SeqOutOfRange { .. } => (Code::OutOfRange, "SEQ_OUT_OF_RANGE"),
             E::ShuttingDown { .. } | E::FeedShuttingDown { .. } => {
                 (Code::Unavailable, "SHUTTING_DOWN")
@@ -213,6 +224,7 @@ impl ServiceError {
             E::FeedTooSlow { .. } => (Code::ResourceExhausted, "FEED_TOO_SLOW"),
             E::TooManyFeeds { .. } => (Code::ResourceExhausted, "TOO_MANY_FEEDS"),
             E::StoreUnavailable => (Code::Unavailable, "STORE_UNAVAILABLE"),
+            E::NotReplicated { .. } => (Code::Unavailable, "NOT_REPLICATED"),
             E::GameUntimed => (Code::FailedPrecondition, "GAME_UNTIMED"),
             E::Internal(_) => (Code::Internal, "INTERNAL"),
         }
@@ -252,6 +264,7 @@ impl ServiceError {
                 ("scope", if *per_game { "game" } else { "server" }.into()),
             ],
             E::UnknownMethod { path } => vec![("method", path.clone())],
+            E::WatchInterrupted => vec![("resume_after_seq", "0".into())],
             E::WatcherTooSlow { resume_after_seq }
             | E::ShuttingDown {
                 resume_after_seq: Some(resume_after_seq),
@@ -281,6 +294,13 @@ impl ServiceError {
                 ]
             }
             E::InvalidField { field, .. } => vec![("field", (*field).into())],
+            E::NotReplicated {
+                confirmed,
+                required,
+            } => vec![
+                ("replicas_confirmed", confirmed.to_string()),
+                ("replicas_required", required.to_string()),
+            ],
             E::RateLimited { limit, retry_after } => vec![
                 ("limit", (*limit).into()),
                 ("retry_after_ms", retry_after.as_millis().to_string()),
@@ -426,6 +446,9 @@ impl fmt::Display for ServiceError {
                 f,
                 "watcher too slow: events were dropped; watch again with after_seq {resume_after_seq}"
             ),
+            E::WatchInterrupted => f.write_str(
+                "the game's events were interrupted (its store lost or forgot them): watch again from the start (after_seq 0)",
+            ),
             E::SeqOutOfRange { after_seq, last_seq } => {
                 write!(f, "after_seq {after_seq} is beyond the game's last event {last_seq}")
             }
@@ -453,6 +476,13 @@ impl fmt::Display for ServiceError {
             E::StoreUnavailable => {
                 f.write_str("the game store is unreachable: retry shortly (with the same request_id)")
             }
+            E::NotReplicated {
+                confirmed,
+                required,
+            } => write!(
+                f,
+                "the change is not yet confirmed by {required} store replicas ({confirmed} did): retry with the same request_id, which plays it at most once"
+            ),
             E::Internal(_) => f.write_str("internal error"),
         }
     }
@@ -723,6 +753,15 @@ mod tests {
                 "TOO_MANY_FEEDS",
             ),
             (E::StoreUnavailable, Code::Unavailable, "STORE_UNAVAILABLE"),
+            (E::WatchInterrupted, Code::Aborted, "WATCH_INTERRUPTED"),
+            (
+                E::NotReplicated {
+                    confirmed: 0,
+                    required: 1,
+                },
+                Code::Unavailable,
+                "NOT_REPLICATED",
+            ),
             (
                 E::Internal("disk on fire".into()),
                 Code::Internal,

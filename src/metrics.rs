@@ -19,6 +19,9 @@
 //! - `chessd_connections`: open client connections; `chessd_connections_closed_total{reason}`:
 //!   the ones the server closed and why; `chessd_connection_cap_reached_total` and
 //!   `chessd_accept_errors_total{kind}`: the connection cap and the file-descriptor limit hit.
+//! - `chessd_store_rewound_total` and `chessd_store_not_replicated_total`: games a replica
+//!   found Redis no longer held as it had seen them (a failover lost writes), and changes
+//!   not acknowledged because too few Redis replicas confirmed them (`--redis-min-replicas`).
 //! - `chessd_watchers_cut_total{reason}`: WatchGame streams the server ended early;
 //!   `chessd_peer_watchers_refused_total`: streams refused by the per-address bounds.
 
@@ -68,6 +71,11 @@ pub const FEEDS: &str = "chessd_feeds";
 /// WatchGames streams the server ended, by reason (`too_slow`, `shutting_down`, `revoked`,
 /// `out_of_range`, `store`; `reset`: the client took not even the ending).
 pub const FEEDS_CUT: &str = "chessd_feeds_cut_total";
+
+/// Games whose copy a replica found ahead of Redis, or beside it (a failover lost writes).
+pub const STORE_REWOUND: &str = "chessd_store_rewound_total";
+/// Changes not acknowledged because too few Redis replicas confirmed them in time.
+pub const STORE_NOT_REPLICATED: &str = "chessd_store_not_replicated_total";
 
 /// Histogram buckets for call durations, in seconds: a move is handled in tens of
 /// microseconds, so the buckets start at 50 us and reach the slowest plausible call.
@@ -159,6 +167,14 @@ fn describe() {
     metrics::describe_counter!(
         PEER_WATCHERS_REFUSED,
         "WatchGame streams refused because the caller's address holds its maximum."
+    );
+    metrics::describe_counter!(
+        STORE_REWOUND,
+        "Games a replica found Redis no longer held as it had seen them (a failover lost writes); read again."
+    );
+    metrics::describe_counter!(
+        STORE_NOT_REPLICATED,
+        "Changes not acknowledged (NOT_REPLICATED) because fewer Redis replicas than --redis-min-replicas confirmed them in time."
     );
     metrics::describe_gauge!(FEEDS, "Open WatchGames streams.");
     metrics::describe_counter!(
@@ -289,6 +305,16 @@ pub fn game_ended(variant: Variant, termination: Termination) {
 /// A move was played.
 pub fn move_played(variant: Variant) {
     metrics::counter!(MOVES_PLAYED, "variant" => variant.key()).increment(1);
+}
+
+/// A replica found a game in Redis behind (or beside) its copy.
+pub fn store_rewound() {
+    metrics::counter!(STORE_REWOUND).increment(1);
+}
+
+/// A change went unacknowledged: too few Redis replicas confirmed it.
+pub fn store_not_replicated() {
+    metrics::counter!(STORE_NOT_REPLICATED).increment(1);
 }
 
 /// Counts one open WatchGame stream for as long as it lives.

@@ -27,9 +27,65 @@ pub enum Backend {
     Memory,
     /// In memory, every change committed to SQLite in `dir` first (`--data-dir`).
     Sqlite { dir: PathBuf, sync: SyncMode },
-    /// In a Redis shared by replicas (`--redis`), or a Redis Cluster whose seed nodes `url`
-    /// lists, comma-separated (`--redis-cluster`).
-    Redis { url: String, cluster: bool },
+    /// In a Redis shared by replicas (`--redis`): one server, a Redis Cluster, or a primary
+    /// that Sentinels name.
+    Redis(RedisConfig),
+}
+
+/// Where the Redis store's Redis is, and what it waits for before it acknowledges a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedisConfig {
+    /// One URL; with [`RedisTopology::Cluster`] the seed nodes, with
+    /// [`RedisTopology::Sentinel`] the Sentinels, comma-separated.
+    pub url: String,
+    pub topology: RedisTopology,
+    /// Replicas that must hold a change before it is acknowledged (`--redis-min-replicas`);
+    /// `None`: acknowledged once the primary has it.
+    pub ack: Option<ReplicaAck>,
+}
+
+impl RedisConfig {
+    /// One Redis at `url`, acknowledging what its primary holds.
+    #[must_use]
+    pub fn single(url: String) -> RedisConfig {
+        RedisConfig {
+            url,
+            topology: RedisTopology::Single,
+            ack: None,
+        }
+    }
+
+    /// The Redis Cluster whose seed nodes `urls` lists, comma-separated.
+    #[must_use]
+    pub fn cluster(urls: String) -> RedisConfig {
+        RedisConfig {
+            url: urls,
+            topology: RedisTopology::Cluster,
+            ack: None,
+        }
+    }
+}
+
+/// How the store finds its primary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum RedisTopology {
+    /// The URL is the primary (or the only server).
+    #[default]
+    Single,
+    /// The URLs are seed nodes of a Redis Cluster (`--redis-cluster`).
+    Cluster,
+    /// The URLs are Sentinels, asked for the primary of the set named `master`
+    /// (`--redis-sentinel`), again after every failover.
+    Sentinel { master: String },
+}
+
+/// A change is acknowledged only once `replicas` replicas of its primary confirm they hold it
+/// (`WAIT`; with `fsync`, `WAITAOF`: on their disks), within `timeout`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplicaAck {
+    pub replicas: u32,
+    pub timeout: Duration,
+    pub fsync: bool,
 }
 
 /// How hard the durable store pushes each commit to the disk (`--sync`).

@@ -39,8 +39,8 @@ use chessd_rules::Color;
 use tokio::sync::watch;
 
 pub use self::config::{
-    Backend, FEED_LIVE_BUFFER, FEED_PAGE, MAX_LIST_SCAN, REMEMBERED_CREATIONS, StoreConfig,
-    StoreLimits, SyncMode,
+    Backend, FEED_LIVE_BUFFER, FEED_PAGE, MAX_LIST_SCAN, REMEMBERED_CREATIONS, RedisConfig,
+    RedisTopology, ReplicaAck, StoreConfig, StoreLimits, SyncMode,
 };
 pub use self::error::OpenError;
 pub use self::feed::{FeedCursor, FeedEntry, FeedSubscription, LanePos};
@@ -78,7 +78,7 @@ pub fn open(config: &StoreConfig) -> Result<Store, OpenError> {
         })
         .map(Store::Sqlite)
         .map_err(OpenError::Durable),
-        Backend::Redis { url, cluster } => RedisStore::open(url, *cluster, limits)
+        Backend::Redis(redis) => RedisStore::open(redis, limits)
             .map(Store::Redis)
             .map_err(OpenError::Redis),
     }

@@ -1,7 +1,7 @@
 //! Client-side helpers shared by the integration test crates (`tests/service`,
 //! `tests/replicas`, `tests/durability`, `tests/security`), each of which includes this file as
-//! `mod common`; the `redis-server` they may start (`redis`); and the real binary, for tests
-//! that need a process of its own (`process`).
+//! `mod common`; the `redis-server` they may start (`redis`), with replicas and failovers
+//! (`topology`); and the real binary, for tests that need a process of its own (`process`).
 
 // Each crate uses a different subset of these helpers.
 #![allow(dead_code)]
@@ -9,6 +9,7 @@
 pub mod process;
 pub mod redis;
 pub mod takebacks;
+pub mod topology;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -30,7 +31,11 @@ const EVENT_WAIT: Duration = Duration::from_secs(20);
 /// `url`.
 pub fn on_redis(url: String, cluster: bool) -> chessd::ServerConfig {
     let mut config = chessd::ServerConfig::default();
-    config.store.backend = chessd::store::Backend::Redis { url, cluster };
+    config.store.backend = chessd::store::Backend::Redis(if cluster {
+        chessd::store::RedisConfig::cluster(url)
+    } else {
+        chessd::store::RedisConfig::single(url)
+    });
     config
 }
 

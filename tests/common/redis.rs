@@ -24,11 +24,15 @@ pub struct Redis {
     /// cluster bus, chosen free like `port`. Redis's default, `port` + 10000, is nobody's to
     /// check: an outgoing connection's ephemeral port may hold it, and Redis then exits.
     cluster_port: Option<u16>,
+    /// More arguments (`--replicaof`, `--cluster-node-timeout`), given at every start.
+    extra: Vec<String>,
+    /// A Sentinel's config file: the process runs as a Sentinel (see `common::topology`).
+    sentinel_conf: Option<String>,
 }
 
 /// A loopback port free now and not handed out before in this process: the kernel may give a
 /// closed listener's port to the next caller at once, before the first one's Redis binds it.
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     static GIVEN: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
     loop {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
@@ -55,6 +59,11 @@ impl Redis {
     }
 
     fn launch(durable: bool, cluster_node: bool) -> Redis {
+        Redis::launch_with(durable, cluster_node, Vec::new())
+    }
+
+    /// A Redis started with `extra` arguments too (see `common::topology`).
+    pub fn launch_with(durable: bool, cluster_node: bool, extra: Vec<String>) -> Redis {
         // Numbered, not timed: the service suite starts many at once in one process.
         static STARTED: AtomicU64 = AtomicU64::new(0);
         let n = STARTED.fetch_add(1, Ordering::Relaxed);
@@ -66,6 +75,8 @@ impl Redis {
             dir,
             durable,
             cluster_port: cluster_node.then(free_port),
+            extra,
+            sentinel_conf: None,
         };
         // A port another process took after free_port closed it makes Redis exit: new ports.
         for _ in 0..3 {
@@ -79,6 +90,26 @@ impl Redis {
         redis
     }
 
+    /// A Redis Sentinel on `port` with the config file `conf` (which it rewrites as it
+    /// learns the set; its directory is the Sentinel's).
+    pub fn launch_sentinel(conf: String, port: u16) -> Redis {
+        let dir = std::path::Path::new(&conf)
+            .parent()
+            .expect("a config file in a directory")
+            .to_path_buf();
+        let mut sentinel = Redis {
+            child: None,
+            port,
+            dir,
+            durable: false,
+            cluster_port: None,
+            extra: Vec::new(),
+            sentinel_conf: Some(conf),
+        };
+        sentinel.spawn();
+        sentinel
+    }
+
     fn spawn(&mut self) {
         assert!(
             self.try_spawn(),
@@ -90,13 +121,19 @@ impl Redis {
     /// Starts redis-server and waits until it answers; false when it exits first.
     fn try_spawn(&mut self) -> bool {
         let mut cmd = Command::new("redis-server");
+        if let Some(conf) = &self.sentinel_conf {
+            // The config file must come first.
+            cmd.arg(conf).arg("--sentinel");
+        }
         cmd.args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", ""])
             .arg("--dir")
             .arg(&self.dir);
+        if self.sentinel_conf.is_none() {
+            cmd.args(["--save", ""]);
+        }
         if self.durable {
             cmd.args(["--appendonly", "yes", "--appendfsync", "always"]);
-        } else {
+        } else if self.sentinel_conf.is_none() {
             cmd.args(["--appendonly", "no"]);
         }
         if let Some(bus) = self.cluster_port {
@@ -105,6 +142,7 @@ impl Redis {
                 .args(["--cluster-config-file", "nodes.conf"])
                 .args(["--cluster-node-timeout", "2000"]);
         }
+        cmd.args(&self.extra);
         let child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -142,20 +180,41 @@ impl Redis {
         stream.read_exact(&mut answer).is_ok() && &answer == b"+PONG\r\n"
     }
 
+    /// The directory Redis runs in (its files, a Sentinel's config).
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// Whether the process runs (not killed).
+    pub fn running(&self) -> bool {
+        self.child.is_some()
+    }
+
+    /// Starts a killed Redis again on its port and directory.
+    pub fn revive(&mut self) {
+        if self.child.is_none() {
+            self.spawn();
+        }
+    }
+
     /// Runs one command (words without spaces) and returns the raw RESP reply.
     pub fn command(&self, words: &[&str]) -> String {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
+        self.try_command(words)
+            .unwrap_or_else(|| panic!("redis on port {} did not answer {words:?}", self.port))
+    }
+
+    /// [`Redis::command`], `None` when Redis does not answer (killed, frozen).
+    pub fn try_command(&self, words: &[&str]) -> Option<String> {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
         let mut request = format!("*{}\r\n", words.len());
         for w in words {
             request.push_str(&format!("${}\r\n{w}\r\n", w.len()));
         }
-        stream.write_all(request.as_bytes()).expect("send to redis");
-        let mut reply = vec![0u8; 4096];
-        let n = stream.read(&mut reply).expect("redis reply");
-        String::from_utf8_lossy(&reply[..n]).into_owned()
+        stream.write_all(request.as_bytes()).ok()?;
+        let mut reply = vec![0u8; 16384];
+        let n = stream.read(&mut reply).ok()?;
+        Some(String::from_utf8_lossy(&reply[..n]).into_owned())
     }
 
     /// How many connections subscribe to `channel` (PUBSUB NUMSUB).

@@ -14,7 +14,7 @@ use crate::common::wait_for_health;
 pub use crate::common::{authed, next_event, reason, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
-use chessd::store::Backend;
+use chessd::store::{Backend, RedisConfig};
 use chessd::{RunError, ServerConfig};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -90,16 +90,10 @@ pub async fn start_with(mut config: ServerConfig) -> TestServer {
     };
     match &redis {
         Some(Backing::Single(redis)) => {
-            config.store.backend = Backend::Redis {
-                url: redis.url(),
-                cluster: false,
-            };
+            config.store.backend = Backend::Redis(RedisConfig::single(redis.url()));
         }
         Some(Backing::Cluster(cluster)) => {
-            config.store.backend = Backend::Redis {
-                url: cluster.urls(),
-                cluster: true,
-            };
+            config.store.backend = Backend::Redis(RedisConfig::cluster(cluster.urls()));
         }
         None => {}
     }

@@ -31,8 +31,11 @@ struct Slot {
 
 /// Why feeding stopped.
 enum Stop {
-    /// The game-over event was sent, or the game's channel closed.
+    /// The game-over event was sent.
     GameOver,
+    /// The game's channel closed before its game-over event: the store forgot the game, or
+    /// found it no longer held what was sent (a Redis failover lost events).
+    Interrupted,
     /// The client went away (its stream was dropped).
     Gone,
     /// The client fell behind the broadcast buffer or took nothing for the stall timeout.
@@ -164,6 +167,7 @@ impl Pump {
                     resume_after_seq: last_seq,
                 },
             )),
+            Stop::Interrupted => Some(("interrupted", ServiceError::WatchInterrupted)),
             Stop::Draining => Some((
                 "shutting_down",
                 ServiceError::ShuttingDown {
@@ -219,9 +223,10 @@ impl Pump {
                         heartbeat.reset();
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => break Stop::TooSlow,
-                    // The game's channel closed: it ended (its game-over event came first) or
-                    // was forgotten. Either way nothing more will come.
-                    Err(broadcast::error::RecvError::Closed) => break Stop::GameOver,
+                    // A game that ended sent its game-over event first (a channel delivers what
+                    // it holds before it reports closing): this one was forgotten, or what it
+                    // sent is no longer the game's (see `Stop::Interrupted`).
+                    Err(broadcast::error::RecvError::Closed) => break Stop::Interrupted,
                 },
                 () = self.seats.changed() => {
                     if let Err(stop) = self.tell_seats().await {

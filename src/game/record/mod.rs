@@ -249,6 +249,22 @@ impl GameRecord {
             .collect()
     }
 
+    /// The latest event's time (milliseconds since the Unix epoch) and kind, which tell it
+    /// apart from another event a store may hold at the same seq (a shared store that went
+    /// back in time and then on along another line).
+    #[must_use]
+    pub fn last_event(&self) -> Option<LogEntry> {
+        self.log.last().copied()
+    }
+
+    /// Event `seq`'s time and kind (see [`last_event`](GameRecord::last_event)); `None` for
+    /// seq 0 and beyond the last.
+    #[must_use]
+    pub fn event(&self, seq: u64) -> Option<LogEntry> {
+        let index = usize::try_from(seq.checked_sub(1)?).ok()?;
+        self.log.get(index).copied()
+    }
+
     /// When the game ended, in milliseconds since the Unix epoch (its game-over event).
     #[must_use]
     pub fn ended_at_ms(&self) -> Option<u64> {

@@ -14,6 +14,7 @@ use crate::game::{Acted, Action, FeedEvent, GameId, Holder, LogKind, Now, Reques
 use crate::metrics;
 use crate::store::feed::codec as feed_codec;
 use crate::store::game_store::Admit;
+use crate::store::redis::ack::Confirmed;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::call::ScriptCall;
 use crate::store::redis::codec;
@@ -28,7 +29,40 @@ pub enum Appended {
     Stale,
 }
 
+/// A change too few replicas confirmed: counted and logged, NOT_REPLICATED for the caller.
+/// `of` names what changed (a game id, a player token).
+pub fn not_replicated(of: impl std::fmt::Display, confirmed: Confirmed) -> ServiceError {
+    tracing::warn!(
+        of = %of,
+        replicas = confirmed.replicas,
+        required = confirmed.required,
+        "change not acknowledged: too few redis replicas confirmed it in time"
+    );
+    metrics::store_not_replicated();
+    ServiceError::NotReplicated {
+        confirmed: confirmed.replicas,
+        required: confirmed.required,
+    }
+}
+
 impl Inner {
+    /// With `--redis-min-replicas`: confirms what the primary of `id`'s bucket held until now
+    /// (a fence, see `ack`), or fails NOT_REPLICATED. Without the option, nothing to do.
+    pub async fn confirm(&self, id: GameId) -> Result<(), ServiceError> {
+        let Some(acks) = &self.acks else {
+            return Ok(());
+        };
+        let confirmed = acks
+            .fence(keys::bucket_of(id))
+            .await
+            .map_err(|e| unavailable(&e))?;
+        if confirmed.enough() {
+            Ok(())
+        } else {
+            Err(not_replicated(id, confirmed))
+        }
+    }
+
     /// Appends what `game` did since `seq_before` if the stream is still at `seq_before`.
     async fn append(
         &self,
@@ -69,6 +103,12 @@ impl Inner {
             .arg(&names.channel)
             .arg(keys::FEED_CHANNEL)
             .arg(keys::bucket_of(id))
+            .arg(codec::event_key_text(
+                game.record.event(seq_before).as_ref().map(codec::event_key),
+            ))
+            .arg(codec::event_key_text(
+                game.record.last_event().as_ref().map(codec::event_key),
+            ))
             .arg(2 * state.len());
         for (field, value) in &state {
             call.arg(*field).arg(value);
@@ -87,10 +127,21 @@ impl Inner {
         }
         // The script's reply also carries the entries the winner wrote; a lost race reads the
         // game again instead (see `act`).
-        let (status, _seq, _missed): (i64, u64, ::redis::Value) = call
-            .run(&mut self.conn())
-            .await
-            .map_err(|e| unavailable(&e))?;
+        type Reply = (i64, u64, ::redis::Value);
+        let (status, _seq, _missed): Reply = match &self.acks {
+            None => call
+                .run(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e))?,
+            Some(acks) => {
+                let (reply, confirmed): (Reply, _) =
+                    call.run_acked(acks).await.map_err(|e| unavailable(&e))?;
+                if reply.0 == 1 && !confirmed.enough() {
+                    return Err(not_replicated(id, confirmed));
+                }
+                reply
+            }
+        };
         match status {
             1 => {
                 for row in &rows {
@@ -115,14 +166,38 @@ impl Inner {
     /// store does on any call, so nobody reads a running clock at zero or an overdue game as
     /// going on. `now` is when the game was read.
     pub async fn settled(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
+        self.settled_via(id, false).await
+    }
+
+    /// [`settled`](Inner::settled), read confirmed by the replicas (`--redis-min-replicas`,
+    /// see `ack`): the state a watcher's replay starts from.
+    pub async fn settled_confirmed(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
+        self.settled_via(id, true).await
+    }
+
+    async fn settled_via(
+        &self,
+        id: GameId,
+        confirmed: bool,
+    ) -> Result<(Box<Cached>, Now), ServiceError> {
         for _ in 0..MAX_ATTEMPTS {
-            let mut game = self.load(id).await?;
+            let mut game = if confirmed {
+                self.load_confirmed(id).await?
+            } else {
+                self.load(id).await?
+            };
             let now = Now::read();
             let before = game.record.last_seq();
             if !game.record.expire(now, &mut Vec::new()) {
                 return Ok((game, now));
             }
-            match self.append(id, &mut game, before, now, None).await? {
+            let appended = match self.append(id, &mut game, before, now, None).await {
+                // The end is on the primary; if a failover loses it, the sweep ends the game
+                // again from what the new primary holds. A read needs no confirmation.
+                Err(ServiceError::NotReplicated { .. }) => Appended::Done,
+                other => other?,
+            };
+            match appended {
                 Appended::Done => {
                     tracing::info!(game_id = %id, "game ended by itself (flag or abandonment)");
                     return Ok((game, now));
@@ -131,7 +206,12 @@ impl Inner {
                 Appended::Stale => {}
             }
         }
-        Ok((self.fetch(id).await?, Now::read()))
+        let game = if confirmed {
+            self.fetch_confirmed(id).await?
+        } else {
+            self.fetch(id).await?
+        };
+        Ok((game, Now::read()))
     }
 
     /// Performs a seat's action (see `GameStore::act`): `admit` is asked once, on the first
@@ -188,6 +268,11 @@ impl Inner {
                     view: view(&game),
                 });
                 self.put_back(id, game);
+                // An answer without a change of its own (a retried request, a state already
+                // reached) acknowledges what Redis held: confirmed like a change.
+                if acted.is_ok() {
+                    self.confirm(id).await?;
+                }
                 return acted;
             }
             match self.append(id, &mut game, before, now, request_id).await? {

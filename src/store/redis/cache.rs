@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::error::ServiceError;
 use crate::game::takeback::Line;
 use crate::game::{EventRow, GameId, GameRecord, Now, Stored, epoch_ms};
+use crate::metrics;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec::{self, Entry, Meta};
 use crate::store::redis::keys;
@@ -49,17 +50,46 @@ impl Inner {
         }
     }
 
+    /// [`load`], every part of it confirmed by the replicas `--redis-min-replicas` asks for
+    /// (see `ack`): what watchers are sent. Without the option, [`load`] itself.
+    ///
+    /// [`load`]: Inner::load
+    pub async fn load_confirmed(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+        match self.take_cached(id) {
+            Some(game) => self.catch_up_via(id, game, Via::Confirmed).await,
+            None => self.fetch_via(id, Via::Confirmed).await,
+        }
+    }
+
     /// Reads the whole game.
     pub async fn fetch(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
-        let (map, entries): (HashMap<String, String>, Vec<Entry>) = ::redis::pipe()
-            .hgetall(keys::game_key(id))
+        self.fetch_via(id, Via::Plain).await
+    }
+
+    /// [`fetch`](Inner::fetch), confirmed like [`load_confirmed`](Inner::load_confirmed).
+    pub async fn fetch_confirmed(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+        self.fetch_via(id, Via::Confirmed).await
+    }
+
+    /// [`catch_up`](Inner::catch_up), confirmed like [`load_confirmed`](Inner::load_confirmed).
+    pub async fn catch_up_confirmed(
+        &self,
+        id: GameId,
+        game: Box<Cached>,
+    ) -> Result<Box<Cached>, ServiceError> {
+        self.catch_up_via(id, game, Via::Confirmed).await
+    }
+
+    async fn fetch_via(&self, id: GameId, via: Via) -> Result<Box<Cached>, ServiceError> {
+        let mut pipe = ::redis::pipe();
+        pipe.hgetall(keys::game_key(id))
             .cmd("XRANGE")
             .arg(keys::events_key(id))
             .arg("-")
-            .arg("+")
-            .query_async(&mut self.conn())
-            .await
-            .map_err(|e| unavailable(&e))?;
+            .arg("+");
+        let answers = self.read_via(id, pipe, via).await?;
+        let (map, entries): (HashMap<String, String>, Vec<Entry>) =
+            two(answers).map_err(|e| unavailable(&e))?;
         if map.is_empty() {
             return Err(ServiceError::GameNotFound { id });
         }
@@ -77,21 +107,80 @@ impl Inner {
         id: GameId,
         game: Box<Cached>,
     ) -> Result<Box<Cached>, ServiceError> {
-        let next = game.record.last_seq() + 1;
+        self.catch_up_via(id, game, Via::Plain).await
+    }
+
+    /// Reads the stream from the copy's last event on: that event must still be there, the
+    /// same, or Redis went back in time (a failover lost writes the copy saw) and the copy is
+    /// dropped for a fresh load. Acting on entries Redis no longer has would fork the game.
+    async fn catch_up_via(
+        &self,
+        id: GameId,
+        game: Box<Cached>,
+        via: Via,
+    ) -> Result<Box<Cached>, ServiceError> {
+        let last = game.record.last_seq();
         // The hash is checked too: a game forgotten by another replica must not live on here.
-        let (exists, entries): (bool, Vec<Entry>) = ::redis::pipe()
-            .exists(keys::game_key(id))
+        let mut pipe = ::redis::pipe();
+        pipe.exists(keys::game_key(id))
             .cmd("XRANGE")
             .arg(keys::events_key(id))
-            .arg(format!("{next}-0"))
-            .arg("+")
-            .query_async(&mut self.conn())
-            .await
-            .map_err(|e| unavailable(&e))?;
+            .arg(format!("{}-0", last.max(1)))
+            .arg("+");
+        let answers = self.read_via(id, pipe, via).await?;
+        let (exists, mut entries): (bool, Vec<Entry>) =
+            two(answers).map_err(|e| unavailable(&e))?;
         if !exists {
             return Err(ServiceError::GameNotFound { id });
         }
+        if let Some(mine) = game.record.last_event() {
+            let same = entries
+                .first()
+                .is_some_and(|entry| codec::entry_is(entry, last, codec::event_key(&mine)));
+            if !same {
+                tracing::warn!(
+                    game_id = %id,
+                    seq = last,
+                    "redis no longer holds this replica's copy of the game (a failover lost writes?): reading it again"
+                );
+                metrics::store_rewound();
+                drop(game);
+                return self.fetch_via(id, via).await;
+            }
+            entries.remove(0);
+        }
         self.caught_up(id, game, &entries)
+    }
+
+    /// Runs a read's pipeline on the shared connection, or confirmed (see [`Via`]).
+    async fn read_via(
+        &self,
+        id: GameId,
+        mut pipe: ::redis::Pipeline,
+        via: Via,
+    ) -> Result<Vec<::redis::Value>, ServiceError> {
+        match (via, &self.acks) {
+            (Via::Confirmed, Some(acks)) => {
+                pipe.cmd("INCR")
+                    .arg(keys::fence_key(keys::bucket_of(id)))
+                    .ignore();
+                let (answers, confirmed) = acks
+                    .run(&mut acks.conn(), &pipe)
+                    .await
+                    .map_err(|e| unavailable(&e))?;
+                if !confirmed.enough() {
+                    return Err(ServiceError::NotReplicated {
+                        confirmed: confirmed.replicas,
+                        required: confirmed.required,
+                    });
+                }
+                Ok(answers)
+            }
+            _ => pipe
+                .query_async(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e)),
+        }
     }
 
     /// `game` with `entries` played onto it: the stream entries after its last event, as
@@ -118,6 +207,24 @@ impl Inner {
         game.record.idle_since_last_move(now);
         Ok(game)
     }
+}
+
+/// How a read reaches Redis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    /// On the shared connection: what the primary holds now.
+    Plain,
+    /// With `--redis-min-replicas`, on a connection of the replicas' pool, followed by a fence
+    /// and a WAIT: fails NOT_REPLICATED unless everything read is confirmed.
+    Confirmed,
+}
+
+/// The two answers of a read's pipeline.
+fn two<A: ::redis::FromRedisValue, B: ::redis::FromRedisValue>(
+    answers: Vec<::redis::Value>,
+) -> ::redis::RedisResult<(A, B)> {
+    <(A, B) as ::redis::FromRedisValue>::from_redis_value(::redis::Value::Array(answers))
+        .map_err(Into::into)
 }
 
 /// A game's events and hash, played back into a record whose clock runs from `now` (the side

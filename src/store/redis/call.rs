@@ -7,6 +7,8 @@
 use ::redis::aio::ConnectionLike;
 use ::redis::{Cmd, FromRedisValue, RedisResult, Script, ServerErrorKind, ToRedisArgs};
 
+use crate::store::redis::ack::{Acks, Confirmed};
+
 /// `EVALSHA` of one script: its keys, given all at once (their count comes before them), then
 /// its arguments.
 pub struct ScriptCall {
@@ -31,11 +33,32 @@ impl ScriptCall {
     /// Runs the call, loading the script first if Redis answers that it does not have it.
     pub async fn run<T: FromRedisValue>(&self, conn: &mut impl ConnectionLike) -> RedisResult<T> {
         match self.cmd.query_async(conn).await {
-            Err(e) if e.kind() == ::redis::ErrorKind::Server(ServerErrorKind::NoScript) => {
+            Err(e) if is_noscript(&e) => {
                 self.script.load_async(conn).await?;
                 self.cmd.query_async(conn).await
             }
             other => other,
         }
     }
+
+    /// Runs the call followed by the wait for the replicas (see `ack`), on one of their
+    /// connections: the script's answer and what the replicas confirmed of it.
+    pub async fn run_acked<T: FromRedisValue>(&self, acks: &Acks) -> RedisResult<(T, Confirmed)> {
+        let mut conn = acks.conn();
+        let mut pipe = ::redis::pipe();
+        pipe.add_command(self.cmd.clone());
+        let (answers, confirmed) = match acks.run(&mut conn, &pipe).await {
+            Err(e) if is_noscript(&e) => {
+                self.script.load_async(&mut conn).await?;
+                acks.run(&mut conn, &pipe).await?
+            }
+            other => other?,
+        };
+        let answer = answers.into_iter().next().unwrap_or(::redis::Value::Nil);
+        Ok((T::from_redis_value(answer)?, confirmed))
+    }
+}
+
+fn is_noscript(e: &::redis::RedisError) -> bool {
+    e.kind() == ::redis::ErrorKind::Server(ServerErrorKind::NoScript)
 }

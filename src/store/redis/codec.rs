@@ -24,6 +24,7 @@ use chessd_rules::{
     ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, UciMove, Variant,
 };
 
+use crate::game::LogEntry;
 use crate::game::takeback::Line;
 use crate::game::{
     ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind,
@@ -503,27 +504,32 @@ fn parse_color(text: &str) -> Result<Color, String> {
 /// An event's stream-entry fields, as `field value field value ...`.
 #[must_use]
 pub fn row_fields(row: &EventRow) -> Vec<String> {
-    let mut f: Vec<String> = vec!["at".into(), row.at_ms.to_string(), "kind".into()];
+    let mut f: Vec<String> = vec![
+        "at".into(),
+        row.at_ms.to_string(),
+        "kind".into(),
+        kind_name(&row.kind).into(),
+    ];
     match row.kind {
         LogKind::Move {
             clocks_ms,
             clocks_stopped,
         } => {
-            f.push("move".into());
             f.push("log_clocks".into());
             f.push(format!("{},{}", clocks_ms.white(), clocks_ms.black()));
             f.push("stopped".into());
             f.push(if clocks_stopped { "1" } else { "0" }.into());
         }
-        LogKind::DrawOffered(_) => f.push("offer".into()),
-        LogKind::DrawDeclined(_) => f.push("decline".into()),
-        LogKind::GameOver => f.push("over".into()),
+        LogKind::DrawOffered(_)
+        | LogKind::DrawDeclined(_)
+        | LogKind::GameOver
+        | LogKind::TakebackProposed(_)
+        | LogKind::TakebackDeclined(_) => {}
         LogKind::ClockChanged {
             clocks_ms,
             change,
             running,
         } => {
-            f.push("clock".into());
             f.push("log_clocks".into());
             f.push(format!("{},{}", clocks_ms.white(), clocks_ms.black()));
             f.push("change".into());
@@ -531,15 +537,12 @@ pub fn row_fields(row: &EventRow) -> Vec<String> {
             f.push("running".into());
             f.push(if running { "1" } else { "0" }.into());
         }
-        LogKind::TakebackProposed(_) => f.push("tb-offer".into()),
-        LogKind::TakebackDeclined(_) => f.push("tb-decline".into()),
         LogKind::TakenBack {
             plies,
             clocks_ms,
             running,
             ..
         } => {
-            f.push("tb".into());
             f.push("plies".into());
             f.push(plies.to_string());
             f.push("log_clocks".into());
@@ -573,6 +576,51 @@ pub fn row_fields(row: &EventRow) -> Vec<String> {
 
 /// A stream entry as XRANGE returns it: its id and its fields, flattened.
 pub type Entry = (String, Vec<String>);
+
+/// What tells an event apart from another a store may hold at the same seq (see `cache`):
+/// its time in milliseconds and its kind's stored name.
+pub type EventKey = (u64, &'static str);
+
+/// The key of the copy's event `entry`.
+#[must_use]
+pub fn event_key(entry: &LogEntry) -> EventKey {
+    (entry.at_ms, kind_name(&entry.kind))
+}
+
+/// An event key as the game hash keeps it (`last`), `ms:kind`; "" for none.
+#[must_use]
+pub fn event_key_text(key: Option<EventKey>) -> String {
+    key.map(|(ms, kind)| format!("{ms}:{kind}"))
+        .unwrap_or_default()
+}
+
+/// Whether stream entry `entry` is event `seq` with the key `key`.
+#[must_use]
+pub fn entry_is(entry: &Entry, seq: u64, key: EventKey) -> bool {
+    let (id, flat) = entry;
+    let field = |name: &str| {
+        flat.chunks_exact(2)
+            .find(|kv| kv[0] == name)
+            .map(|kv| kv[1].as_str())
+    };
+    *id == format!("{seq}-0")
+        && field("at").and_then(|t| t.parse::<u64>().ok()) == Some(key.0)
+        && field("kind") == Some(key.1)
+}
+
+/// A kind's name in the stream (`kind`).
+fn kind_name(kind: &LogKind) -> &'static str {
+    match kind {
+        LogKind::Move { .. } => "move",
+        LogKind::DrawOffered(_) => "offer",
+        LogKind::DrawDeclined(_) => "decline",
+        LogKind::GameOver => "over",
+        LogKind::ClockChanged { .. } => "clock",
+        LogKind::TakebackProposed(_) => "tb-offer",
+        LogKind::TakebackDeclined(_) => "tb-decline",
+        LogKind::TakenBack { .. } => "tb",
+    }
+}
 
 /// Decodes entries that follow event `first_seq - 1` on `line` (the moves standing after the
 /// events before them, advanced here past every move and takeback).
@@ -884,5 +932,21 @@ mod tests {
             decode_rows(&mut line, 6, &entries[5..6]).is_err(),
             "a takeback of more moves than stand"
         );
+        // Each stored entry is known again by its event's key, and by no other.
+        for (row, entry) in rows.iter().zip(&entries) {
+            let key = event_key(&LogEntry {
+                at_ms: row.at_ms,
+                kind: row.kind,
+            });
+            assert!(entry_is(entry, row.seq, key), "{entry:?}");
+            assert!(!entry_is(entry, row.seq + 1, key), "another seq");
+            assert!(
+                !entry_is(entry, row.seq, (key.0 + 1, key.1)),
+                "another time"
+            );
+        }
+        assert!(!entry_is(&entries[0], 1, (1_000, "offer")), "another kind");
+        assert_eq!(event_key_text(Some((1_000, "move"))), "1000:move");
+        assert_eq!(event_key_text(None), "");
     }
 }

@@ -10,6 +10,10 @@
 //!   of the store touches one bucket's keys, all under one hash tag (see `keys::BUCKETS`);
 //!   anything spanning buckets is sent bucket by bucket.
 //!
+//! - **Sentinel** (`--redis-sentinel MASTER`, `--redis` with the Sentinels' URLs): a
+//!   multiplexed connection to the primary the Sentinels name, asked again after a failover
+//!   (see `sentinel`).
+//!
 //! A CLUSTERDOWN answer (a slot without a reachable primary) is a Redis error like any other:
 //! the call fails UNAVAILABLE / STORE_UNAVAILABLE and the error is logged with its text.
 //!
@@ -17,19 +21,22 @@
 //! (`spans::REDIS`: the command, the script's name, a pipeline's size); outside calls (sweeps,
 //! probes, followers) and with traces off nothing is added.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::{ClusterClientBuilder, ClusterConfig};
 use ::redis::cluster_async::ClusterConnection;
-use ::redis::{Arg, Client, Cmd, Pipeline, RedisFuture, Value};
+use ::redis::{Arg, AsyncConnectionConfig, Client, Cmd, Pipeline, RedisFuture, Value};
 use tracing::{Instrument, Span};
 
+use crate::store::config::RedisTopology;
 use crate::store::redis::scripts;
+use crate::store::redis::sentinel::{SentinelConn, Sentinels};
 use crate::telemetry::spans;
 
 /// How long one command may take before the call fails UNAVAILABLE.
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+pub const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long connecting may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// Retries of a cluster command after a connection error or a redirection the slot map did not
@@ -38,17 +45,30 @@ const CLUSTER_RETRIES: u32 = 3;
 /// Longest a cluster command may take with its retries.
 const CLUSTER_OVERALL_TIMEOUT: Duration = Duration::from_secs(4);
 
-/// Where the store's Redis is, parsed from `--redis` and `--redis-cluster`.
+/// Where the store's Redis is, parsed from `--redis`, `--redis-cluster` and
+/// `--redis-sentinel`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
-    /// One URL standalone; the seed nodes of a cluster.
+    /// One URL standalone; the seed nodes of a cluster; the Sentinels.
     pub urls: Vec<String>,
-    pub cluster: bool,
+    pub topology: RedisTopology,
 }
 
 impl Target {
     /// `text` is one URL, or with `cluster` one or more comma-separated seed URLs.
     pub fn parse(text: &str, cluster: bool) -> Result<Target, String> {
+        Target::of(
+            text,
+            if cluster {
+                RedisTopology::Cluster
+            } else {
+                RedisTopology::Single
+            },
+        )
+    }
+
+    /// `text` is one URL, or (a cluster's seeds, Sentinels) one or more comma-separated.
+    pub fn of(text: &str, topology: RedisTopology) -> Result<Target, String> {
         let urls: Vec<String> = text
             .split(',')
             .map(str::trim)
@@ -61,13 +81,18 @@ impl Target {
         for url in &urls {
             check_url(url)?;
         }
-        if urls.len() > 1 && !cluster {
+        if urls.len() > 1 && topology == RedisTopology::Single {
             return Err(format!(
-                "several redis urls ({:?}) need --redis-cluster: one standalone Redis takes one url",
+                "several redis urls ({:?}) need --redis-cluster or --redis-sentinel: one standalone Redis takes one url",
                 redact(text)
             ));
         }
-        Ok(Target { urls, cluster })
+        if let RedisTopology::Sentinel { master } = &topology
+            && master.trim().is_empty()
+        {
+            return Err("--redis-sentinel: the primary set's name is empty".into());
+        }
+        Ok(Target { urls, topology })
     }
 }
 
@@ -102,6 +127,7 @@ pub fn redact(urls: &str) -> String {
 pub enum Conn {
     Single(ConnectionManager),
     Cluster(ClusterConnection),
+    Sentinel(SentinelConn),
 }
 
 impl std::fmt::Debug for Conn {
@@ -109,17 +135,70 @@ impl std::fmt::Debug for Conn {
         f.write_str(match self {
             Conn::Single(_) => "Conn::Single",
             Conn::Cluster(_) => "Conn::Cluster",
+            Conn::Sentinel(_) => "Conn::Sentinel",
         })
+    }
+}
+
+/// How a store reaches its Redis: what [`Conn::open`] dials, and (for Sentinel) the shared
+/// lookup of the primary that every connection and the pub/sub connection use.
+#[derive(Clone, Debug)]
+pub enum Dialer {
+    Fixed(Target),
+    Sentinel(Arc<Sentinels>),
+}
+
+impl Dialer {
+    pub fn new(target: &Target) -> Result<Dialer, String> {
+        match &target.topology {
+            RedisTopology::Sentinel { master } => {
+                let config = AsyncConnectionConfig::new()
+                    .set_connection_timeout(Some(CONNECT_TIMEOUT))
+                    .set_response_timeout(Some(RESPONSE_TIMEOUT));
+                let sentinels = Sentinels::new(&target.urls, master, config)?;
+                Ok(Dialer::Sentinel(sentinels))
+            }
+            _ => Ok(Dialer::Fixed(target.clone())),
+        }
+    }
+
+    /// A client for the pub/sub connection's `attempt`-th try: the one Redis, a cluster's
+    /// seeds in turn, or the primary the Sentinels name now.
+    pub async fn pubsub_client(&self, attempt: usize) -> Option<Client> {
+        match self {
+            Dialer::Fixed(target) => {
+                let url = target.urls.get(attempt % target.urls.len().max(1))?;
+                Client::open(url.as_str()).ok()
+            }
+            Dialer::Sentinel(sentinels) => match sentinels.primary().await {
+                Ok(client) => Some(client),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no redis primary from the sentinels");
+                    None
+                }
+            },
+        }
     }
 }
 
 impl Conn {
     /// A lazy connection: nothing is dialled until the first command, so the server starts
-    /// (not ready) while Redis is down.
-    pub fn open(target: &Target) -> Result<Conn, String> {
-        if target.cluster {
+    /// (not ready) while Redis is down. `response_timeout` bounds each command.
+    pub fn open(dialer: &Dialer, response_timeout: Duration) -> Result<Conn, String> {
+        let target = match dialer {
+            Dialer::Sentinel(sentinels) => {
+                return Ok(Conn::Sentinel(SentinelConn::new(
+                    sentinels.clone(),
+                    response_timeout,
+                )));
+            }
+            Dialer::Fixed(target) => target,
+        };
+        if target.topology == RedisTopology::Cluster {
             let client = ClusterClientBuilder::new(target.urls.clone())
-                .overall_response_timeout(Some(CLUSTER_OVERALL_TIMEOUT))
+                .overall_response_timeout(Some(
+                    CLUSTER_OVERALL_TIMEOUT + response_timeout.saturating_sub(RESPONSE_TIMEOUT),
+                ))
                 .retries(CLUSTER_RETRIES)
                 .max_retry_wait(500)
                 .build()
@@ -127,7 +206,7 @@ impl Conn {
             // The timeouts go in the connection's config: it replaces the builder's.
             let config = ClusterConfig::new()
                 .set_connection_timeout(CONNECT_TIMEOUT)
-                .set_response_timeout(RESPONSE_TIMEOUT);
+                .set_response_timeout(response_timeout);
             return Ok(Conn::Cluster(
                 client.get_pending_async_connection_with_config(config),
             ));
@@ -135,7 +214,7 @@ impl Conn {
         let url = target.urls.first().ok_or("no redis url")?;
         let client = Client::open(url.as_str()).map_err(|e| format!("invalid redis url: {e}"))?;
         let config = ConnectionManagerConfig::new()
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_response_timeout(Some(response_timeout))
             .set_connection_timeout(Some(CONNECT_TIMEOUT))
             .set_number_of_retries(1)
             .set_max_delay(Duration::from_millis(500));
@@ -146,6 +225,13 @@ impl Conn {
 
     pub fn is_cluster(&self) -> bool {
         matches!(self, Conn::Cluster(_))
+    }
+
+    /// After a probe found the server is not a primary: a Sentinel connection asks again.
+    pub fn not_primary(&self) {
+        if let Conn::Sentinel(c) = self {
+            c.forget();
+        }
     }
 }
 
@@ -181,6 +267,7 @@ impl ConnectionLike for Conn {
         let future = match self {
             Conn::Single(c) => c.req_packed_command(cmd),
             Conn::Cluster(c) => c.req_packed_command(cmd),
+            Conn::Sentinel(c) => c.req_packed_command(cmd),
         };
         traced(future, span)
     }
@@ -197,6 +284,7 @@ impl ConnectionLike for Conn {
         let future = match self {
             Conn::Single(c) => c.req_packed_commands(pipeline, offset, count),
             Conn::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
+            Conn::Sentinel(c) => c.req_packed_commands(pipeline, offset, count),
         };
         traced(future, span)
     }
@@ -206,6 +294,7 @@ impl ConnectionLike for Conn {
             Conn::Single(c) => c.get_db(),
             // A cluster has only database 0.
             Conn::Cluster(_) => 0,
+            Conn::Sentinel(c) => c.get_db(),
         }
     }
 }
@@ -221,11 +310,23 @@ mod tests {
         assert_eq!(one.urls, ["redis://a:6379/"]);
         let seeds = Target::parse("redis://a:7000/, redis://b:7001/", true).unwrap();
         assert_eq!(seeds.urls.len(), 2);
-        assert!(seeds.cluster);
+        assert_eq!(seeds.topology, RedisTopology::Cluster);
         let refused = Target::parse("redis://a:7000/,redis://b:7001/", false).unwrap_err();
         assert!(refused.contains("--redis-cluster"), "{refused}");
         assert!(Target::parse("redis://a/,http://b/", true).is_err());
         assert!(Target::parse(" , ", true).is_err());
+    }
+
+    /// Sentinels are several URLs and name a primary set.
+    #[test]
+    fn sentinel_targets() {
+        let sentinels = RedisTopology::Sentinel {
+            master: "main".into(),
+        };
+        let target = Target::of("redis://s1:26379/,redis://s2:26379/", sentinels).unwrap();
+        assert_eq!(target.urls.len(), 2);
+        let unnamed = RedisTopology::Sentinel { master: " ".into() };
+        assert!(Target::of("redis://s1:26379/", unnamed).is_err());
     }
 
     /// URLs the client cannot use are refused with the reason.

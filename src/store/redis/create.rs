@@ -13,6 +13,7 @@ use crate::game::{
 use crate::metrics;
 use crate::store::config::REMEMBERED_CREATIONS;
 use crate::store::feed::codec as feed_codec;
+use crate::store::redis::act::not_replicated;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::call::ScriptCall;
 use crate::store::redis::codec::{self, Meta};
@@ -155,10 +156,22 @@ impl Inner {
             if !request_key.is_empty() {
                 self.remember_creation(&request_key, id, tokens);
             }
-            let reply: Vec<String> = call
-                .run(&mut self.conn())
-                .await
-                .map_err(|e| unavailable(&e))?;
+            let reply: Vec<String> = match &self.acks {
+                None => call
+                    .run(&mut self.conn())
+                    .await
+                    .map_err(|e| unavailable(&e))?,
+                Some(acks) => {
+                    let (reply, confirmed): (Vec<String>, _) =
+                        call.run_acked(acks).await.map_err(|e| unavailable(&e))?;
+                    // A retry with the request id finds the game (and the tokens remembered
+                    // above) and confirms it then.
+                    if reply.first().map(String::as_str) == Some("created") && !confirmed.enough() {
+                        return Err(not_replicated(id, confirmed));
+                    }
+                    reply
+                }
+            };
             match reply.first().map(String::as_str) {
                 Some("created") => {
                     metrics::game_started();
@@ -184,6 +197,7 @@ impl Inner {
                     let game = self.load(first).await?;
                     let view = game.record.view(&game.meta.header, Now::read());
                     self.put_back(first, game);
+                    self.confirm(first).await?;
                     return Ok(Created { view, tokens });
                 }
                 Some("full") => {

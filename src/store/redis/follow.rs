@@ -71,11 +71,12 @@ impl Hub {
         hub::answered(sink.subscribe(keys::channel(id)))
             .await
             .map_err(|e| unavailable(&e))?;
-        let game = inner.fetch(id).await?;
+        let game = inner.fetch_confirmed(id).await?;
         let follower = Arc::new(Follower {
             tx: broadcast::channel(self.capacity).0,
             state: Mutex::new(FollowState {
                 sent: game.record.last_seq(),
+                sent_event: game.record.last_event(),
                 game: Some(game),
                 running: false,
                 dirty: false,
@@ -146,9 +147,11 @@ async fn read(follower: Arc<Follower>, inner: Arc<Inner>, id: GameId) {
             state.dirty = false;
             state.game.take()
         };
+        // Watchers are sent only what the replicas confirmed (`--redis-min-replicas`), so no
+        // watcher ever sees a move a failover then loses.
         let result = match cached {
-            Some(game) => inner.catch_up(id, game).await,
-            None => inner.fetch(id).await,
+            Some(game) => inner.catch_up_confirmed(id, game).await,
+            None => inner.fetch_confirmed(id).await,
         };
         let game = match result {
             Ok(game) => game,
@@ -164,7 +167,18 @@ async fn read(follower: Arc<Follower>, inner: Arc<Inner>, id: GameId) {
                 return;
             }
         };
-        let sent = follower.lock().sent;
+        let (sent, sent_event) = {
+            let state = follower.lock();
+            (state.sent, state.sent_event)
+        };
+        if game.record.event(sent) != sent_event {
+            // Redis went back in time (a failover lost events the watchers were sent): their
+            // streams end, and each starts again from a snapshot of the game as it now is.
+            tracing::warn!(game_id = %id, sent, "redis no longer holds the events watchers were sent: ending their streams");
+            follower.lock().running = false;
+            inner.hub.drop_follower(id).await;
+            return;
+        }
         let last = game.record.last_seq();
         let mut over = false;
         if last > sent {
@@ -176,7 +190,10 @@ async fn read(follower: Arc<Follower>, inner: Arc<Inner>, id: GameId) {
         }
         {
             let mut state = follower.lock();
-            state.sent = state.sent.max(last);
+            if last > state.sent {
+                state.sent = last;
+                state.sent_event = game.record.last_event();
+            }
             state.game = Some(game);
         }
         if over {
@@ -195,15 +212,18 @@ pub async fn listen(inner: Weak<Inner>) {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut attempt = 0usize;
     loop {
-        let Some(client) = inner.upgrade().and_then(|i| {
-            let clients = &i.hub.clients;
-            clients.get(attempt % clients.len().max(1)).cloned()
-        }) else {
+        let Some(dialer) = inner.upgrade().map(|i| i.hub.dialer.clone()) else {
             return;
         };
+        let client = dialer.pubsub_client(attempt).await;
         attempt = attempt.wrapping_add(1);
-        let connected = tokio::time::timeout(CONNECT_TIMEOUT, client.get_async_pubsub()).await;
-        let Ok(Ok(pubsub)) = connected else {
+        let connected = match client {
+            Some(client) => tokio::time::timeout(CONNECT_TIMEOUT, client.get_async_pubsub())
+                .await
+                .ok(),
+            None => None,
+        };
+        let Some(Ok(pubsub)) = connected else {
             // Redis is unreachable (the probe reports it); followers still resync, and fail.
             if let Some(strong) = inner.upgrade() {
                 strong.hub.resync(&strong).await;

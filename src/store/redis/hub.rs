@@ -6,13 +6,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use ::redis::RedisResult;
 use ::redis::aio::PubSubSink;
-use ::redis::{Client, RedisResult};
 use tokio::sync::broadcast;
 
 use crate::error::ServiceError;
-use crate::game::{Event, GameId};
+use crate::game::{Event, GameId, LogEntry};
 use crate::store::redis::cached::Cached;
+use crate::store::redis::conn::Dialer;
 use crate::store::redis::keys;
 
 /// Longest wait for the pub/sub connection, and the pause between attempts.
@@ -45,9 +46,9 @@ pub async fn answered<T>(command: impl Future<Output = RedisResult<T>>) -> Redis
 /// The followed games of one replica.
 #[derive(Debug)]
 pub struct Hub {
-    /// Where the pub/sub connection may go: the one Redis, or a cluster's seed nodes (tried in
-    /// turn).
-    pub clients: Vec<Client>,
+    /// Where the pub/sub connection may go: the one Redis, a cluster's seed nodes (tried in
+    /// turn), or the primary the Sentinels name.
+    pub dialer: Dialer,
     /// Each watched game's channel capacity (`--watch-buffer`).
     pub capacity: usize,
     /// Followed games. A std mutex, held only to find, add or drop a follower and to subscribe
@@ -72,6 +73,9 @@ pub struct Follower {
 pub struct FollowState {
     /// The last seq sent to the watchers.
     pub sent: u64,
+    /// That event's time and kind: a read that finds another event at `sent` (or none) means
+    /// Redis no longer holds what was sent.
+    pub sent_event: Option<LogEntry>,
     /// The game as of `sent` (taken while a read is under way).
     pub game: Option<Box<Cached>>,
     /// A read task is running.
@@ -87,9 +91,9 @@ impl Follower {
 }
 
 impl Hub {
-    pub fn new(clients: Vec<Client>, capacity: usize) -> Hub {
+    pub fn new(dialer: Dialer, capacity: usize) -> Hub {
         Hub {
-            clients,
+            dialer,
             capacity,
             followed: Mutex::default(),
             sink: Mutex::default(),

@@ -52,6 +52,13 @@ pub fn bucket_key(bucket: usize, name: &str) -> String {
     format!("{{chessd:b{bucket:02}}}:{name}")
 }
 
+/// A bucket's fence (`--redis-min-replicas`, see `ack`): a counter written only so that a WAIT
+/// after it confirms what the bucket's primary held before. Nothing reads it.
+#[must_use]
+pub fn fence_key(bucket: usize) -> String {
+    bucket_key(bucket, "fence")
+}
+
 /// Every game id of a bucket, ordered by id (a sorted set with score 0, read by lexical range:
 /// ids are fixed-width base32, so text order is creation order).
 #[must_use]

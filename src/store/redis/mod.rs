@@ -55,6 +55,7 @@
 //! leases), `cached` (a cached game),
 //! `scripts` (Lua), `call` (a script call written as one command), `sweep` (probe, flags, trimming).
 
+mod ack;
 mod act;
 mod cache;
 mod cached;
@@ -71,6 +72,7 @@ mod keys;
 mod list;
 mod presence;
 mod scripts;
+mod sentinel;
 mod state;
 mod sweep;
 mod tokens;
@@ -78,12 +80,12 @@ mod tokens;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use ::redis::Client;
 use chessd_rules::Color;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use self::conn::{Conn, Target, redact};
+use self::ack::Acks;
+use self::conn::{Conn, Dialer, RESPONSE_TIMEOUT, Target, redact};
 use self::feed_hub::FeedFollow;
 use self::hub::Hub;
 use self::state::Inner;
@@ -92,7 +94,7 @@ use crate::game::{
     Acted, Action, Created, GameId, GameView, Holder, IssuedToken, Labels, NewGame, PlayerId,
     PlayerToken, Replay, Revoke, Stats,
 };
-use crate::store::config::{FEED_LIVE_BUFFER, StoreLimits};
+use crate::store::config::{FEED_LIVE_BUFFER, RedisConfig, StoreLimits};
 use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
@@ -117,16 +119,16 @@ impl RedisStore {
     /// Redis is down, and becomes ready once a probe gets through. Spawns the probe, the
     /// follower hub and the flag sweep on the current tokio runtime.
     ///
-    /// `url` is one Redis URL, or with `cluster` the comma-separated seed nodes of a Redis
-    /// Cluster.
-    pub fn open(url: &str, cluster: bool, limits: StoreLimits) -> Result<RedisStore, String> {
-        let target = Target::parse(url, cluster)?;
-        let conn = Conn::open(&target)?;
-        let clients = target
-            .urls
-            .iter()
-            .map(|u| Client::open(u.as_str()).map_err(|e| format!("invalid redis url: {e}")))
-            .collect::<Result<Vec<_>, _>>()?;
+    /// `config.url` is one Redis URL, or the comma-separated seed nodes of a Redis Cluster, or
+    /// the Sentinels of a primary.
+    pub fn open(config: &RedisConfig, limits: StoreLimits) -> Result<RedisStore, String> {
+        let target = Target::of(&config.url, config.topology.clone())?;
+        let dialer = Dialer::new(&target)?;
+        let conn = Conn::open(&dialer, RESPONSE_TIMEOUT)?;
+        let acks = config
+            .ack
+            .map(|need| Acks::open(&dialer, need))
+            .transpose()?;
         let (ready_tx, ready) = watch::channel(false);
         let presence = Presence::new();
         let (presence_tx, presence_rx) = tokio::sync::mpsc::channel(presence::CHANGES_QUEUED);
@@ -140,7 +142,8 @@ impl RedisStore {
             limits,
             cache: std::sync::Mutex::default(),
             creations: std::sync::Mutex::default(),
-            hub: Hub::new(clients, limits.watch_buffer.max(1)),
+            acks,
+            hub: Hub::new(dialer, limits.watch_buffer.max(1)),
             feed_follow: FeedFollow::new(FEED_LIVE_BUFFER),
             revoked: watch::channel(0).0,
             ready: ready_tx,
@@ -156,7 +159,12 @@ impl RedisStore {
             tokio::spawn(feed_follow::follow(Arc::downgrade(&inner))),
             tokio::spawn(presence::run(Arc::downgrade(&inner), presence_rx)),
         ];
-        tracing::info!(url = %redact(url), cluster, "redis store open");
+        tracing::info!(
+            url = %redact(&config.url),
+            topology = ?config.topology,
+            min_replicas = config.ack.map_or(0, |a| a.replicas),
+            "redis store open"
+        );
         Ok(RedisStore {
             inner,
             tasks,
@@ -242,7 +250,7 @@ impl GameStore for RedisStore {
         } else {
             None
         };
-        let (game, now) = inner.settled(id).await?;
+        let (game, now) = inner.settled_confirmed(id).await?;
         let last_seq = game.record.last_seq();
         if after_seq > last_seq {
             inner.put_back(id, game);

@@ -125,30 +125,36 @@ return {'created'}
 /// lane, then the running-games sets of the bound players (left when the game ends).
 /// ARGV: expected seq, id, deadline ms ("" for none), result field ("" while the game goes on,
 /// "-" for an aborted game, else the count to raise), end time ms, channel, the feed channel,
-/// the bucket, then the number of hash field/value strings and those strings, then the number
-/// of events and, for each, its number of field strings and those strings, then the number of
-/// feed entries and, for each, the same.
+/// the bucket, the expected last event's key (`codec::EventKey` as `ms:kind`, "" at seq 0),
+/// the new last event's key, then the number of hash field/value strings and those strings,
+/// then the number of events and, for each, its number of field strings and those strings,
+/// then the number of feed entries and, for each, the same.
 /// Returns `{1, seq, {}}` (appended; the new last seq), `{0, seq, entries}` (stale: the current
 /// seq and the stream entries after the expected one, so the replica catches up without another
-/// round trip) or `{-1, 0, {}}` (no such game).
+/// round trip; no entries when the seq matches but the last event is another: Redis went back
+/// in time and on along another line) or `{-1, 0, {}}` (no such game). The hash's `last` (the
+/// last event's key) is checked only where it is written: games older than it have none.
 pub static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local game, events, deadlines, stats, live, finished, feed =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local current = redis.call('HGET', game, 'seq')
-if not current then
+local held = redis.call('HMGET', game, 'seq', 'last')
+if not held[1] then
   return {-1, 0, {}}
 end
-local seq = tonumber(current)
+local seq = tonumber(held[1])
 if seq ~= tonumber(ARGV[1]) then
   return {0, seq, redis.call('XRANGE', events, (tonumber(ARGV[1]) + 1) .. '-0', '+')}
+end
+if held[2] and held[2] ~= ARGV[9] then
+  return {0, seq, {}}
 end
 local id, deadline, result, ended_ms, channel = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local feed_channel, bucket = ARGV[7], ARGV[8]
 -- Each run of fields goes to its command straight from ARGV (`unpack` of a range), not
 -- through a table copied first.
-local i = 9
+local i = 11
 local nstate = tonumber(ARGV[i])
 local state_at = i + 1
 i = i + nstate + 1
@@ -167,7 +173,7 @@ for _ = 1, nfeed do
   redis.call('XADD', feed, '*', unpack(ARGV, i + 1, i + nfields))
   i = i + nfields + 1
 end
-redis.call('HSET', game, 'seq', seq, unpack(ARGV, state_at, state_at + nstate - 1))
+redis.call('HSET', game, 'seq', seq, 'last', ARGV[10], unpack(ARGV, state_at, state_at + nstate - 1))
 if deadline == '' then
   redis.call('ZREM', deadlines, id)
 else

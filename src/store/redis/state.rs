@@ -12,6 +12,7 @@ use tokio::sync::watch;
 use crate::error::ServiceError;
 use crate::game::{GameId, SeatToken};
 use crate::store::config::StoreLimits;
+use crate::store::redis::ack::Acks;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::conn::Conn;
 use crate::store::redis::feed_hub::FeedFollow;
@@ -32,6 +33,8 @@ pub struct Inner {
     /// Multiplexed and self-reconnecting (one Redis, or every node of a cluster): every call
     /// shares it (cloning is cheap).
     pub conn: Conn,
+    /// With `--redis-min-replicas`: the connections whose changes wait for the replicas.
+    pub acks: Option<Acks>,
     pub limits: StoreLimits,
     /// Recently used games. A std mutex: held only to take or put back an entry.
     pub cache: Mutex<HashMap<GameId, Box<Cached>>>,

@@ -3,8 +3,10 @@
 //! with it.
 //!
 //! - **Probe**: every [`PROBE_PERIOD`] a PING (on a Cluster, `CLUSTER INFO` saying
-//!   `cluster_state:ok`: every slot has a primary) and a look for keys of the layout before
-//!   buckets; the result is the store's readiness (health SERVING or NOT_SERVING). Old-layout
+//!   `cluster_state:ok`: every slot has a primary; through Sentinels, `ROLE` saying the server
+//!   is still the primary, else the connection asks the Sentinels again) and a look for keys
+//!   of the layout before buckets; the result is the store's readiness (health SERVING or
+//!   NOT_SERVING). With `--redis-replica-fsync` it also checks that Redis knows `WAITAOF`. Old-layout
 //!   keys keep a replica NOT_SERVING, with an error in the log, and make it refuse every call
 //!   (UNAVAILABLE): their games would be invisible to this version, and serving beside them
 //!   would look like losing them.
@@ -49,6 +51,7 @@ use ::redis::RedisError;
 use crate::error::ServiceError;
 use crate::game::{GameId, Labels, epoch_ms};
 use crate::store::redis::codec::deadline_ms;
+use crate::store::redis::conn::Conn;
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
@@ -76,6 +79,8 @@ const TRIM_LEASE: Duration = Duration::from_secs(10);
 enum Down {
     Redis(RedisError),
     ClusterState(String),
+    NotPrimary(String),
+    NoWaitAof,
     OldLayout(u64),
 }
 
@@ -84,6 +89,13 @@ impl std::fmt::Display for Down {
         match self {
             Down::Redis(e) => write!(f, "{e}"),
             Down::ClusterState(state) => write!(f, "redis cluster state is {state:?}, not ok"),
+            Down::NotPrimary(role) => write!(
+                f,
+                "the server the sentinels named is a {role} now (a failover): asking them again"
+            ),
+            Down::NoWaitAof => f.write_str(
+                "--redis-replica-fsync needs WAITAOF, which this Redis does not know (Redis 7.2 or later has it)",
+            ),
             Down::OldLayout(n) => write!(
                 f,
                 "redis holds {n} key(s) of the key layout before buckets ({}): finish or \
@@ -111,11 +123,39 @@ async fn check(inner: &Inner) -> Result<(), Down> {
         if state != "ok" {
             return Err(Down::ClusterState(state.to_owned()));
         }
+    } else if matches!(inner.conn, Conn::Sentinel(_)) {
+        let role: Vec<::redis::Value> = ::redis::cmd("ROLE")
+            .query_async(&mut conn)
+            .await
+            .map_err(Down::Redis)?;
+        let role = match role.first() {
+            Some(::redis::Value::BulkString(name)) => String::from_utf8_lossy(name).into_owned(),
+            Some(::redis::Value::SimpleString(name)) => name.clone(),
+            _ => "server of unknown role".to_owned(),
+        };
+        if role != "master" {
+            inner.conn.not_primary();
+            return Err(Down::NotPrimary(role));
+        }
     } else {
         ::redis::cmd("PING")
             .query_async::<String>(&mut conn)
             .await
             .map_err(Down::Redis)?;
+    }
+    if inner.acks.as_ref().is_some_and(|a| a.need().fsync) {
+        let known: Vec<::redis::Value> = ::redis::cmd("COMMAND")
+            .arg("INFO")
+            .arg("WAITAOF")
+            .query_async(&mut conn)
+            .await
+            .map_err(Down::Redis)?;
+        if known
+            .first()
+            .is_none_or(|v| matches!(v, ::redis::Value::Nil))
+        {
+            return Err(Down::NoWaitAof);
+        }
     }
     // EXISTS over keys of several slots: the cluster client splits it by slot and adds up.
     let old: u64 = ::redis::cmd("EXISTS")
@@ -133,6 +173,10 @@ async fn check(inner: &Inner) -> Result<(), Down> {
 pub async fn probe(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(PROBE_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Logged on a change only, and once for the first answer: a store that is never ready
+    // (a Redis down from the start, a missing WAITAOF) says why.
+    let mut told = None;
+    let mut replicas_short = false;
     loop {
         tick.tick().await;
         let Some(inner) = inner.upgrade() else { return };
@@ -144,19 +188,55 @@ pub async fn probe(inner: Weak<Inner>) {
             Err(_) => {}
         }
         let up = answer.is_ok();
-        inner.ready.send_if_modified(|ready| {
-            if *ready == up {
-                return false;
-            }
+        if told != Some(up) {
             match &answer {
                 Ok(()) => tracing::info!("redis reachable: serving"),
-                Err(e @ Down::OldLayout(_)) => tracing::error!(error = %e, "not serving"),
+                Err(e @ (Down::OldLayout(_) | Down::NoWaitAof)) => {
+                    tracing::error!(error = %e, "not serving");
+                }
                 Err(e) => tracing::warn!(error = %e, "redis unreachable: not serving"),
             }
+            told = Some(up);
+        }
+        inner.ready.send_if_modified(|ready| {
+            let changed = *ready != up;
             *ready = up;
-            true
+            changed
         });
+        if up && let Some(short) = replicas_missing(&inner).await {
+            if short.is_some() != replicas_short
+                && let Some((connected, required)) = short
+            {
+                tracing::warn!(
+                    connected,
+                    required,
+                    "fewer redis replicas connected than --redis-min-replicas: changes fail NOT_REPLICATED until they are back"
+                );
+            }
+            replicas_short = short.is_some();
+        }
     }
+}
+
+/// With `--redis-min-replicas` on one primary (alone or through Sentinels): `Some(None)`
+/// while enough replicas are connected, `Some(Some((connected, required)))` while too few
+/// are; `None` when there is nothing to check or no answer (a Cluster's primaries are
+/// checked by each change's WAIT alone).
+async fn replicas_missing(inner: &Inner) -> Option<Option<(u32, u32)>> {
+    let required = inner.acks.as_ref()?.need().replicas;
+    if inner.conn.is_cluster() {
+        return None;
+    }
+    let info: String = ::redis::cmd("INFO")
+        .arg("replication")
+        .query_async(&mut inner.conn())
+        .await
+        .ok()?;
+    let connected: u32 = info
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("connected_slaves:"))
+        .and_then(|n| n.parse().ok())?;
+    Some((connected < required).then_some((connected, required)))
 }
 
 /// Ends the games whose deadline (flag or abandonment) passed.

@@ -7,27 +7,59 @@
 //! The two keys are in different slots (a token is found by its id alone), so issuing and
 //! revoking are two commands, ordered so that a failure between them never leaves a token in
 //! force that its player's revocation would miss: issuing adds the id to the player's set
-//! first, revoking deletes the token's hash first.
+//! first, revoking deletes the token's hash first. With `--redis-min-replicas` each of those
+//! writes waits for the replicas, so a failover neither revives a revoked token nor loses an
+//! issued one from its player's set.
 
 use std::time::SystemTime;
 
 use crate::error::ServiceError;
 use crate::game::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenDigest, TokenId, epoch_ms};
+use crate::store::redis::act::not_replicated;
 use crate::store::redis::codec;
 use crate::store::redis::keys;
 use crate::store::redis::state::{Inner, unavailable};
 
 impl Inner {
+    /// Runs `pipe` (one slot's writes) as a change: with `--redis-min-replicas` followed by
+    /// the wait for the replicas, and refused NOT_REPLICATED unless they confirmed it.
+    async fn write(
+        &self,
+        pipe: &::redis::Pipeline,
+        what: &str,
+    ) -> Result<Vec<::redis::Value>, ServiceError> {
+        match &self.acks {
+            None => pipe
+                .query_async(&mut self.conn())
+                .await
+                .map_err(|e| unavailable(&e)),
+            Some(acks) => {
+                let (answers, confirmed) = acks
+                    .run(&mut acks.conn(), pipe)
+                    .await
+                    .map_err(|e| unavailable(&e))?;
+                if confirmed.enough() {
+                    Ok(answers)
+                } else {
+                    Err(not_replicated(what, confirmed))
+                }
+            }
+        }
+    }
+
     pub async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
         let token = PlayerToken::generate()?;
         let id = token.id();
-        let _: () = ::redis::cmd("SADD")
+        let mut listed = ::redis::pipe();
+        listed
+            .cmd("SADD")
             .arg(keys::player_tokens_key(player.as_str()))
             .arg(id.to_string())
-            .query_async(&mut self.conn())
-            .await
-            .map_err(|e| unavailable(&e))?;
-        let _: () = ::redis::cmd("HSET")
+            .ignore();
+        self.write(&listed, "a player's token list").await?;
+        let mut stored = ::redis::pipe();
+        stored
+            .cmd("HSET")
             .arg(keys::player_token_key(&id.to_string()))
             .arg("digest")
             .arg(keys::hex(token.digest().as_bytes()))
@@ -35,9 +67,8 @@ impl Inner {
             .arg(player.as_str())
             .arg("issued_ms")
             .arg(epoch_ms(SystemTime::now()))
-            .query_async(&mut self.conn())
-            .await
-            .map_err(|e| unavailable(&e))?;
+            .ignore();
+        self.write(&stored, "a player token").await?;
         Ok(IssuedToken { token, id, player })
     }
 
@@ -82,11 +113,16 @@ impl Inner {
                 .query_async(&mut self.conn())
                 .await
                 .map_err(|e| unavailable(&e))?;
-            let deleted: u64 = ::redis::cmd("DEL")
-                .arg(&key)
-                .query_async(&mut self.conn())
-                .await
-                .map_err(|e| unavailable(&e))?;
+            let mut delete = ::redis::pipe();
+            delete.cmd("DEL").arg(&key);
+            let deleted: u64 = self
+                .write(&delete, "a player token's revocation")
+                .await?
+                .first()
+                .map(::redis::FromRedisValue::from_redis_value_ref)
+                .transpose()
+                .map_err(|e| unavailable(&e.into()))?
+                .unwrap_or(0);
             revoked += deleted as usize;
             if let Some(player) = player {
                 let _: () = ::redis::cmd("SREM")
