@@ -2,15 +2,16 @@
 # chessd: the gRPC game server. Build: docker build -t chessd .
 #                                 Run:   docker run --rm -p 50051:50051 chessd
 
-# Build stage: the release binary from the locked dependency set (protox compiles the protos,
-# so no protoc is needed). The cache mounts keep the registry and target dir between builds.
+# Build stage: the binary in the `dist` profile (whole-program LTO) from the locked dependency
+# set (protox compiles the protos, so no protoc is needed). The cache mounts keep the registry
+# and target dir between builds.
 FROM rust:1.95-slim-bookworm AS build
 WORKDIR /src
 COPY . .
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
-    cargo build --release --locked --bin chessd \
-    && cp target/release/chessd /usr/local/bin/chessd
+    cargo build --profile dist --locked --bin chessd \
+    && cp target/dist/chessd /usr/local/bin/chessd
 
 # Runtime stage: a small Debian with only the binary, run as an unprivileged user.
 FROM debian:bookworm-slim

@@ -1,8 +1,8 @@
-//! The example bot (`examples/bot.rs`) against a real server: two bots finish a game, also when
+//! The example bot (`crates/bot/examples/bot.rs`) against a real server: two bots finish a game, also when
 //! their connections are cut in the middle of it.
 
 #[allow(dead_code)] // `main` and its flags are the example binary's, unused here.
-#[path = "../examples/bot.rs"]
+#[path = "../crates/bot/examples/bot.rs"]
 mod bot;
 
 use std::net::SocketAddr;

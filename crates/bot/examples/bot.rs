@@ -1,7 +1,7 @@
 //! A chessd bot: plays one seat of one game, a legal move whenever it is its turn.
 //!
 //! ```sh
-//! cargo run --example bot -- --addr http://127.0.0.1:50051 --game 6H2VNYWZK5VPV --token 545a...
+//! cargo run --release -p chessd-bot --example bot -- --addr http://127.0.0.1:50051 --game 6H2VNYWZK5VPV --token 545a...
 //! ```
 //!
 //! How it works, and what any bot in any language needs to do the same:
@@ -22,8 +22,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use chessd::proto::game_service_client::GameServiceClient;
-use chessd::proto::{self as pb, watch_game_response::Event};
+use chessd_proto::game_service_client::GameServiceClient;
+use chessd_proto::{self as pb, watch_game_response::Event};
 use chessd_rules::{Color, Move, Position, Rules, Variant};
 use clap::Parser;
 use tonic::transport::{Channel, Endpoint};
