@@ -21,8 +21,10 @@ use crate::telemetry::{TelemetryArgs, TelemetryConfig};
 use crate::transport::TransportConfig;
 use crate::units::{count, duration, duration_or_zero, retention};
 
-/// Where the server listens by default: every interface, gRPC's customary port.
-pub const DEFAULT_LISTEN: &str = "0.0.0.0:50051";
+/// Where the server listens by default: this machine only (loopback), gRPC's customary port.
+/// Without API keys the backend calls are open to whoever reaches the port, so reaching it
+/// from other machines is a choice made with `--listen` (the image and manifests make it).
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
 /// Ongoing games held at once.
 pub const DEFAULT_MAX_LIVE_GAMES: usize = 100_000;
 /// Finished games kept for GetGame, ListGames and ExportPgn before the oldest is forgotten.

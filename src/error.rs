@@ -55,6 +55,9 @@ pub enum ServiceError {
     NotYourTurn { turn: Color },
     /// The game is already over.
     GameOver,
+    /// The game was called off because its side to move did not make its first move within
+    /// the first-move timer (`timeout`): a game that is over, saying why.
+    NoFirstMove { timeout: std::time::Duration },
     /// The draw claim does not hold now.
     ClaimNotValid { claim: DrawClaim },
     /// Both sides have moved: too late to abort.
@@ -185,7 +188,7 @@ impl ServiceError {
             E::IllegalMove { .. } => (Code::FailedPrecondition, "ILLEGAL_MOVE"),
             E::AmbiguousMove { .. } => (Code::FailedPrecondition, "AMBIGUOUS_MOVE"),
             E::NotYourTurn { .. } => (Code::FailedPrecondition, "NOT_YOUR_TURN"),
-            E::GameOver => (Code::FailedPrecondition, "GAME_OVER"),
+            E::GameOver | E::NoFirstMove { .. } => (Code::FailedPrecondition, "GAME_OVER"),
             E::ClaimNotValid { .. } => (Code::FailedPrecondition, "DRAW_CLAIM_INVALID"),
             E::AbortTooLate => (Code::FailedPrecondition, "ABORT_NOT_ALLOWED"),
             E::ClaimOnOwnTurn => (Code::FailedPrecondition, "CLAIM_ON_OWN_TURN"),
@@ -294,6 +297,10 @@ impl ServiceError {
                 ]
             }
             E::InvalidField { field, .. } => vec![("field", (*field).into())],
+            E::NoFirstMove { timeout } => vec![
+                ("termination", "no_start".into()),
+                ("first_move_timeout_ms", timeout.as_millis().to_string()),
+            ],
             E::NotReplicated {
                 confirmed,
                 required,
@@ -371,6 +378,11 @@ impl fmt::Display for ServiceError {
             E::AmbiguousMove { message } => write!(f, "ambiguous move: {message}"),
             E::NotYourTurn { turn } => write!(f, "not your turn: {turn} is to move"),
             E::GameOver => f.write_str("the game is over"),
+            E::NoFirstMove { timeout } => write!(
+                f,
+                "the game is over: aborted, no first move within {} s (the first-move timer: create games when both players are ready, or with first_move_timeout 0 for none)",
+                timeout.as_secs()
+            ),
             E::ClaimNotValid { claim } => match claim {
                 DrawClaim::ThreefoldRepetition => {
                     f.write_str("no draw by threefold repetition: the current position has not occurred three times")
@@ -567,6 +579,13 @@ mod tests {
                 "NOT_YOUR_TURN",
             ),
             (E::GameOver, Code::FailedPrecondition, "GAME_OVER"),
+            (
+                E::NoFirstMove {
+                    timeout: std::time::Duration::from_secs(30),
+                },
+                Code::FailedPrecondition,
+                "GAME_OVER",
+            ),
             (
                 E::ClaimNotValid {
                     claim: DrawClaim::FiftyMoves,

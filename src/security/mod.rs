@@ -299,6 +299,8 @@ pub struct Setup {
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
     pub guard: Arc<gate::Guard>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// No API key is configured.
+    open: bool,
 }
 
 impl Setup {
@@ -313,6 +315,7 @@ impl Setup {
             .transpose()?
             .map(Arc::new);
         let guard = Arc::new(gate::Guard::new(keys.clone(), config));
+        let open = keys.is_none();
         let mut tasks = vec![limits::Limiters::spawn_sweeper(&guard.limiters)];
         tasks.extend(keys.as_ref().map(keys::ApiKeys::spawn_reloader));
         tracing::info!(
@@ -322,7 +325,24 @@ impl Setup {
             private_watch = config.private_watch,
             "security"
         );
-        Ok(Setup { tls, guard, tasks })
+        Ok(Setup {
+            tls,
+            guard,
+            tasks,
+            open,
+        })
+    }
+
+    /// Warns when the server is reachable from other machines with no API key configured:
+    /// the backend calls (CreateGame and the lists and statistics, the feed, player tokens,
+    /// AdjustClock) then answer anyone who reaches the port.
+    pub fn warn_if_exposed(&self, addr: std::net::SocketAddr) {
+        if self.open && !addr.ip().is_loopback() {
+            tracing::warn!(
+                %addr,
+                "listening beyond this machine with no API key (--api-key-file): anyone who reaches the port may create games, issue player tokens and adjust clocks"
+            );
+        }
     }
 }
 

@@ -102,6 +102,7 @@ pub async fn run(
 
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "chessd listening");
+        security.warn_if_exposed(addr);
     }
     let transport = Transport::start(
         listener,

@@ -246,6 +246,33 @@ async fn first_move_timer_aborts_once() {
         assert_eq!(game.ply, moves);
         assert_eq!(game.last_seq, u64::from(moves) + 1, "one game over");
         assert!(game.first_move_deadline.is_none());
+        // A move on it says why the game is over, in words and in the metadata.
+        let (side, mv) = if moves == 0 {
+            ('w', "d2d4")
+        } else {
+            ('b', "e7e5")
+        };
+        let request = pb::SubmitMoveRequest {
+            game_id: seats.id.clone(),
+            r#move: mv.into(),
+            ..Default::default()
+        };
+        let refused = client
+            .submit_move(authed(request, seats.token(side)))
+            .await
+            .expect_err("the game is over");
+        assert_eq!(refused.code(), Code::FailedPrecondition);
+        assert_eq!(crate::support::reason(&refused), "GAME_OVER");
+        assert!(
+            refused
+                .message()
+                .contains("aborted, no first move within 1 s"),
+            "{}",
+            refused.message()
+        );
+        let info = tonic_types::StatusExt::get_details_error_info(&refused).unwrap();
+        assert_eq!(info.metadata["termination"], "no_start");
+        assert_eq!(info.metadata["first_move_timeout_ms"], "1000");
     }
 }
 

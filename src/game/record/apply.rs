@@ -69,7 +69,7 @@ impl GameRecord {
                 .map(Some);
         }
         if self.game.is_over() {
-            return Err(ServiceError::GameOver);
+            return Err(self.over());
         }
         match action {
             Action::Move {
@@ -306,6 +306,20 @@ fn resolve_among(pos: &Position, text: &MoveText, legal: &[Move]) -> Result<Move
     match text {
         MoveText::Uci(uci) => uci.to_move_among(pos, legal),
         MoveText::San(san) => san.to_move_among(pos, legal),
+    }
+}
+
+impl GameRecord {
+    /// Why an action on the ended game is refused: a game the first-move timer called off
+    /// says so (a player who was not ready in time must learn why, not only that it is over).
+    fn over(&self) -> ServiceError {
+        match (
+            self.game.outcome().map(|o| o.termination),
+            self.start_rules.first_move_timeout,
+        ) {
+            (Some(Termination::NoStart), Some(timeout)) => ServiceError::NoFirstMove { timeout },
+            _ => ServiceError::GameOver,
+        }
     }
 }
 
