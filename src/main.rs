@@ -20,6 +20,7 @@ use tracing_subscriber::{Layer, fmt};
 
 use chessd::config::{LogFormat, ServeArgs};
 use chessd::perft_cmd::PerftRequest;
+use chessd::play_cmd::PlayArgs;
 use chessd::telemetry::{Telemetry, TraceIds};
 
 /// mimalloc rather than glibc malloc: a gRPC call makes dozens of small allocations that die
@@ -51,6 +52,9 @@ struct Cli {
 enum Command {
     /// Serve the gRPC API (the default when no subcommand is given).
     Serve(ServeArgs),
+    /// Play the computer: start chessd if none runs, create a game, print the seat link to
+    /// open in a browser, and play the other side with a local engine (Stockfish).
+    Play(PlayArgs),
     /// Count the legal-move tree of a position to a depth (perft).
     Perft {
         /// chess, racingkings, chess960, threecheck, kingofthehill, antichess, atomic, horde
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Serve(args)) => serve(&args),
+        Some(Command::Play(args)) => play(args),
         None => serve(&cli.serve),
     }
 }
@@ -200,6 +205,24 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
             eprintln!("chessd: cannot start the async runtime: {e}");
             ExitCode::FAILURE
         })
+}
+
+/// `chessd play`: quiet logs (warnings and errors, unless RUST_LOG says otherwise), so the
+/// seat link stands out; exit code 1 with the reason when it cannot play.
+fn play(args: PlayArgs) -> ExitCode {
+    let runtime = match runtime() {
+        Ok(rt) => rt,
+        Err(code) => return code,
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+    match runtime.block_on(chessd::play_cmd::run(args, chessd::shutdown::signal())) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chessd play: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Runs the server until a shutdown signal; exit code 0 after a graceful drain.

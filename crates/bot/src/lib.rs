@@ -19,6 +19,8 @@
 //!   authority; the bot never decides legality).
 //! - `runner`: one game, one seat, one engine, to the end. [`run_single`] runs it for
 //!   `--game`.
+//! - `play`: a person against a local engine (`chessd play`): the game created, the seat
+//!   link for the person, the engine on the other seat.
 //! - `player`: player mode, [`run_player`]: the player's feed of games (WatchGames with the
 //!   player token), one runner and one engine per game, at most `--max-games` at once.
 
@@ -34,6 +36,7 @@ pub mod config;
 pub mod fen;
 pub mod game;
 pub mod judge;
+pub mod play;
 pub mod player;
 pub mod runner;
 pub mod uci;

@@ -78,6 +78,13 @@ pub fn named(name: &str) -> Option<Profile> {
     TABLE.iter().find(|(_, p)| p.name == name).map(|(_, p)| *p)
 }
 
+/// The API's enum number of the variant the bot calls `name`.
+#[must_use]
+pub fn api_value(name: &str) -> Option<i32> {
+    let (api, _) = TABLE.iter().find(|(_, p)| p.name == name)?;
+    proto::Variant::from_str_name(api).map(|v| v as i32)
+}
+
 /// The bot's names of every variant, for messages.
 #[must_use]
 pub fn names() -> Vec<&'static str> {
@@ -87,6 +94,16 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names go to the API's numbers and back.
+    #[test]
+    fn api_values() {
+        for name in names() {
+            let value = api_value(name).expect(name);
+            assert_eq!(of(value).map(|p| p.name), Some(name));
+        }
+        assert_eq!(api_value("shogi"), None);
+    }
 
     /// Every variant the API defines today has a profile: a variant added to the enum under
     /// a name the table lacks fails here, pointing at the table.

@@ -1,0 +1,208 @@
+//! A person against a local engine (`chessd play`): the game created on a running server, the
+//! seat link printed for the person to open in a browser, and the engine played on the other
+//! seat by the bot's runner until the game ends.
+//!
+//! The engine is found by the variant: Stockfish plays chess and Chess960, Fairy-Stockfish
+//! the other variants it knows; `--engine` names another. The game is untimed (a person
+//! takes their time; the engine thinks `--movetime` per move), so no clock or first-move
+//! timer can end it before the person is ready.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Parser;
+
+use crate::cli::Cli;
+use crate::config::Settings;
+use crate::proto;
+use crate::runner::GameEnd;
+use crate::{RunError, run_single};
+
+/// The side the person takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    White,
+    Black,
+    /// Either, at random.
+    Random,
+}
+
+/// What `chessd play` was asked.
+#[derive(Clone, Debug)]
+pub struct PlayRequest {
+    /// The server, `http://HOST:PORT`.
+    pub addr: String,
+    /// The variant, by the bot's name for it (`chess`, `crazyhouse`, ...).
+    pub variant: String,
+    pub side: Side,
+    /// The engine; `None`: the one the variant asks for, from PATH or /usr/games.
+    pub engine: Option<PathBuf>,
+    /// The engine's thinking time per move.
+    pub movetime: Duration,
+}
+
+/// Why `chessd play` could not play.
+#[derive(Debug)]
+pub enum PlayError {
+    /// The variant is not one the server plays.
+    Variant(String),
+    /// No engine for the variant was found.
+    NoEngine(String),
+    /// CreateGame failed.
+    Create(tonic::Status),
+    /// The server could not be reached.
+    Connect(String),
+    /// The engine's side of the game failed.
+    Run(RunError),
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayError::Variant(v) => write!(
+                f,
+                "unknown variant {v:?}: one of {}",
+                crate::variant::names().join(", ")
+            ),
+            PlayError::NoEngine(why) => f.write_str(why),
+            PlayError::Create(status) => write!(f, "CreateGame failed: {}", status.message()),
+            PlayError::Connect(why) => write!(f, "cannot reach the server: {why}"),
+            PlayError::Run(e) => write!(f, "the engine's side stopped: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// The engine that plays `variant` (the bot's name), when none was named: Stockfish for the
+/// standard rules, Fairy-Stockfish for the rest.
+pub fn engine_for(variant: &str) -> Result<PathBuf, PlayError> {
+    let profile =
+        crate::variant::named(variant).ok_or_else(|| PlayError::Variant(variant.to_owned()))?;
+    let wanted = if profile.uci_variant.is_none() {
+        "stockfish"
+    } else {
+        "fairy-stockfish"
+    };
+    find(wanted).ok_or_else(|| {
+        PlayError::NoEngine(format!(
+            "{variant} needs {wanted}, which is neither on PATH nor in /usr/games (Debian: apt-get install {wanted}); or name a UCI engine with --engine"
+        ))
+    })
+}
+
+/// `name` on PATH, or in /usr/games (where Debian puts chess engines, often off PATH).
+fn find(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// A game made for the person, and the seat link they open.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub game_id: String,
+    /// The person's side.
+    pub white: bool,
+    /// The page's address with the game and the person's seat token.
+    pub link: String,
+    engine_token: String,
+    settings: Settings,
+}
+
+/// Creates the game and the engine's settings; the engine starts with [`Prepared::play`].
+pub async fn prepare(request: &PlayRequest) -> Result<Prepared, PlayError> {
+    let profile = crate::variant::named(&request.variant)
+        .ok_or_else(|| PlayError::Variant(request.variant.clone()))?;
+    let variant = crate::variant::api_value(profile.name)
+        .ok_or_else(|| PlayError::Variant(request.variant.clone()))?;
+    let engine = match &request.engine {
+        Some(path) => path.clone(),
+        None => engine_for(profile.name)?,
+    };
+    let engine_name = engine
+        .file_name()
+        .map_or_else(|| "engine".to_owned(), |n| n.to_string_lossy().into_owned());
+    let white = match request.side {
+        Side::White => true,
+        Side::Black => false,
+        Side::Random => getrandom::u32().map_err(|e| PlayError::Connect(e.to_string()))? % 2 == 0,
+    };
+    let mut client = proto::game_service_client::GameServiceClient::connect(request.addr.clone())
+        .await
+        .map_err(|e| PlayError::Connect(e.to_string()))?;
+    let (white_player, black_player) = if white {
+        ("you".to_owned(), engine_name.clone())
+    } else {
+        (engine_name.clone(), "you".to_owned())
+    };
+    let created = client
+        .create_game(proto::CreateGameRequest {
+            variant,
+            white_player,
+            black_player,
+            ..Default::default()
+        })
+        .await
+        .map_err(PlayError::Create)?
+        .into_inner();
+    let game_id = created.game.map(|g| g.game_id).unwrap_or_default();
+    let (mine, engine_token) = if white {
+        (created.white_token, created.black_token)
+    } else {
+        (created.black_token, created.white_token)
+    };
+    let link = format!(
+        "{}/#/game/{game_id}?seat={mine}",
+        request.addr.trim_end_matches('/')
+    );
+    let movetime = format!("{}ms", request.movetime.as_millis());
+    let cli = Cli::try_parse_from([
+        "chessd-bot".as_ref(),
+        "--addr".as_ref(),
+        request.addr.as_ref(),
+        "--engine".as_ref(),
+        engine.as_os_str(),
+        "--movetime".as_ref(),
+        movetime.as_ref(),
+        "--untimed-movetime".as_ref(),
+        movetime.as_ref(),
+        "--game".as_ref(),
+        game_id.as_ref(),
+        "--token".as_ref(),
+        engine_token.as_ref(),
+    ] as [&std::ffi::OsStr; 13])
+    .map_err(|e| PlayError::Connect(e.to_string()))?;
+    let settings = Settings::from_cli(&cli).map_err(|e| PlayError::Connect(e.to_string()))?;
+    Ok(Prepared {
+        game_id,
+        white,
+        link,
+        engine_token,
+        settings,
+    })
+}
+
+impl Prepared {
+    /// Plays the engine's seat until the game ends.
+    pub async fn play(&self) -> Result<GameEnd, PlayError> {
+        run_single(&self.settings, &self.game_id, &self.engine_token)
+            .await
+            .map_err(PlayError::Run)
+    }
+}
