@@ -275,6 +275,28 @@ impl Drop for Redis {
     }
 }
 
+/// `redis-cli --cluster create` of `nodes`, with `replicas` replicas per primary (the first
+/// nodes become the primaries).
+pub fn create_cluster(nodes: &[Redis], replicas: u32) {
+    let addrs: Vec<String> = nodes
+        .iter()
+        .map(|n| format!("127.0.0.1:{}", n.port))
+        .collect();
+    let out = Command::new("redis-cli")
+        .args(["--cluster", "create"])
+        .args(&addrs)
+        .args(["--cluster-replicas", &replicas.to_string(), "--cluster-yes"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run redis-cli --cluster create (is redis-cli on PATH?)");
+    assert!(
+        out.status.success(),
+        "redis-cli --cluster create failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A Redis Cluster of three primaries (no replicas) on free loopback ports, made with
 /// `redis-cli --cluster create`; its nodes are killed on drop.
 pub struct Cluster {
@@ -308,24 +330,7 @@ impl Cluster {
 
     /// Joins the nodes into one cluster with every slot assigned and waits until it is ok.
     pub fn form(&self) {
-        let addrs: Vec<String> = self
-            .nodes
-            .iter()
-            .map(|n| format!("127.0.0.1:{}", n.port))
-            .collect();
-        let out = Command::new("redis-cli")
-            .args(["--cluster", "create"])
-            .args(&addrs)
-            .args(["--cluster-replicas", "0", "--cluster-yes"])
-            .stdin(Stdio::null())
-            .output()
-            .expect("run redis-cli --cluster create (is redis-cli on PATH?)");
-        assert!(
-            out.status.success(),
-            "redis-cli --cluster create failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        create_cluster(&self.nodes, 0);
         self.wait_until_ok();
     }
 

@@ -3,10 +3,9 @@
 //! under three Sentinels ([`Sentinels`]). Both fail over by themselves when a primary dies;
 //! the tests kill primaries and bring them back as replicas.
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::redis::{Redis, free_port};
+use crate::common::redis::{Redis, create_cluster, free_port};
 
 /// How long a primary may be silent before the others give up on it (the Cluster's
 /// `cluster-node-timeout`, the Sentinels' `down-after-milliseconds`): short, so a test's
@@ -35,23 +34,7 @@ impl ReplicatedCluster {
         let nodes: Vec<Redis> = (0..6)
             .map(|_| Redis::launch_with(false, true, extra()))
             .collect();
-        let addrs: Vec<String> = nodes
-            .iter()
-            .map(|n| format!("127.0.0.1:{}", n.port))
-            .collect();
-        let out = Command::new("redis-cli")
-            .args(["--cluster", "create"])
-            .args(&addrs)
-            .args(["--cluster-replicas", "1", "--cluster-yes"])
-            .stdin(Stdio::null())
-            .output()
-            .expect("run redis-cli --cluster create");
-        assert!(
-            out.status.success(),
-            "redis-cli --cluster create failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        create_cluster(&nodes, 1);
         let cluster = ReplicatedCluster { nodes };
         cluster.wait_until_healthy(Duration::from_secs(30));
         cluster
@@ -149,15 +132,7 @@ impl Sentinels {
 
     pub fn start() -> Sentinels {
         let primary = Redis::launch_with(false, false, Vec::new());
-        let replica = Redis::launch_with(
-            false,
-            false,
-            vec![
-                "--replicaof".into(),
-                "127.0.0.1".into(),
-                primary.port.to_string(),
-            ],
-        );
+        let replica = replica_of(&primary);
         let sentinels = (0..3)
             .map(|_| {
                 let port = free_port();
@@ -255,6 +230,19 @@ impl Sentinels {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// A Redis started as a replica of `primary` (not waited for to sync).
+pub fn replica_of(primary: &Redis) -> Redis {
+    Redis::launch_with(
+        false,
+        false,
+        vec![
+            "--replicaof".into(),
+            "127.0.0.1".into(),
+            primary.port.to_string(),
+        ],
+    )
 }
 
 /// A node's `role:` (`master` or `slave`), or "" when it does not answer.

@@ -18,15 +18,7 @@ use crate::support::{self, next_event, replica_with, start_replica};
 /// A primary and its replica, in sync.
 fn primary_with_replica() -> (Redis, Redis) {
     let primary = Redis::start();
-    let replica = Redis::launch_with(
-        false,
-        false,
-        vec![
-            "--replicaof".into(),
-            "127.0.0.1".into(),
-            primary.port.to_string(),
-        ],
-    );
+    let replica = crate::common::topology::replica_of(&primary);
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     while crate::common::topology::info_field(&replica, "replication", "master_link_status")
         .as_deref()
@@ -41,15 +33,20 @@ fn primary_with_replica() -> (Redis, Redis) {
     (primary, replica)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_unconfirmed_move_is_refused_and_its_retry_plays_it_once() {
-    let (primary, replica) = primary_with_replica();
-    let server = replica_with(crate::config(
+/// A chessd replica on `primary` with `--redis-min-replicas 1`.
+async fn waiting_for_one_replica(primary: &Redis) -> crate::support::Replica {
+    replica_with(crate::config(
         primary.url(),
         RedisTopology::Single,
         Some(crate::ONE_REPLICA),
     ))
-    .await;
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unconfirmed_move_is_refused_and_its_retry_plays_it_once() {
+    let (primary, replica) = primary_with_replica();
+    let server = waiting_for_one_replica(&primary).await;
     let mut c = server.client().await;
     let seats = support::create(&mut c, None).await;
     let mut watcher = support::watch(&mut c, &seats.id, 0).await;
@@ -105,12 +102,7 @@ async fn an_unconfirmed_move_is_refused_and_its_retry_plays_it_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creations_wait_for_the_replicas_too() {
     let (primary, replica) = primary_with_replica();
-    let server = replica_with(crate::config(
-        primary.url(),
-        RedisTopology::Single,
-        Some(crate::ONE_REPLICA),
-    ))
-    .await;
+    let server = waiting_for_one_replica(&primary).await;
     let mut c = server.client().await;
     replica.freeze();
     let request = pb::CreateGameRequest {

@@ -381,6 +381,21 @@ pub struct Verdict {
     pub games_lost: usize,
 }
 
+impl Verdict {
+    /// Nothing acknowledged was lost, no ply forked, every watcher saw every event once and
+    /// nothing the game lacks, and every game went on.
+    pub fn assert_nothing_lost(&self) {
+        let summary = format!("{self:?}");
+        assert_eq!(self.lost, 0, "{summary}");
+        assert_eq!(self.games_lost, 0, "{summary}");
+        assert!(self.forks.is_empty(), "{summary}");
+        assert!(self.watch_faults.is_empty(), "{summary}");
+        assert_eq!(self.watched_lost, 0, "{summary}");
+        assert_eq!(self.interrupted, 0, "{summary}");
+        assert!(self.stuck.is_empty(), "{summary}");
+    }
+}
+
 impl Ledger {
     /// Reads every game through `replica` (started after the load) and compares it with what
     /// the players and watchers were told; then plays one more move in every unfinished game.
