@@ -193,8 +193,9 @@ impl Inner {
             }
             let appended = match self.append(id, &mut game, before, now, None).await {
                 // The end is on the primary; if a failover loses it, the sweep ends the game
-                // again from what the new primary holds. A read needs no confirmation.
-                Err(ServiceError::NotReplicated { .. }) => Appended::Done,
+                // again from what the new primary holds. A plain read needs no confirmation
+                // (a watcher's does: it would be sent the end).
+                Err(ServiceError::NotReplicated { .. }) if !confirmed => Appended::Done,
                 other => other?,
             };
             match appended {
