@@ -18,7 +18,8 @@
 //!   the transport, and the shutdown's grace, drain and close.
 //! - `config`: flags and environment, building each layer's configuration; `units`: their
 //!   parsers. `shutdown`: Ctrl-C or SIGTERM. `perft_cmd`: `chessd perft`.
-//!   `play_cmd`: `chessd play`, a person against a local engine.
+//!   `play_cmd`: `chessd play`, a person against a local engine; `random_engine`: `chessd
+//!   random-engine`, the UCI random mover it falls back on.
 //! - `telemetry`: OpenTelemetry traces (`--otlp-endpoint`): the call and store spans, the
 //!   caller's `traceparent`, the exporter, trace ids in JSON logs.
 //! - `metrics`: the Prometheus series and `/metrics`. `logfields`: the text log's field
@@ -35,6 +36,7 @@ pub mod logfields;
 pub mod metrics;
 pub mod perft_cmd;
 pub mod play_cmd;
+pub mod random_engine;
 pub mod security;
 pub mod server;
 pub mod shutdown;

@@ -55,6 +55,9 @@ enum Command {
     /// Play the computer: start chessd if none runs, create a game, print the seat link to
     /// open in a browser, and play the other side with a local engine (Stockfish).
     Play(PlayArgs),
+    /// A UCI engine that plays a random legal move in every variant chessd plays (on stdin
+    /// and stdout): `chessd play`'s opponent where no installed engine plays the game.
+    RandomEngine,
     /// Count the legal-move tree of a position to a depth (perft).
     Perft {
         /// chess, racingkings, chess960, threecheck, kingofthehill, antichess, atomic, horde
@@ -140,6 +143,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Serve(args)) => serve(&args),
         Some(Command::Play(args)) => play(args),
+        Some(Command::RandomEngine) => {
+            match chessd::random_engine::run(std::io::stdin().lock(), std::io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("chessd random-engine: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         None => serve(&cli.serve),
     }
 }
@@ -215,7 +227,11 @@ fn play(args: PlayArgs) -> ExitCode {
         Err(code) => return code,
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
-    tracing_subscriber::fmt().with_env_filter(filter).init();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi)
+        .init();
     match runtime.block_on(chessd::play_cmd::run(args, chessd::shutdown::signal())) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -2,7 +2,8 @@
 //! answers at `--listen`, or starts one there (games in memory, this machine only), creates an
 //! untimed game, prints the seat link to open in a browser, and plays the other seat with a
 //! local UCI engine through chessd-bot's runner (Stockfish, or Fairy-Stockfish for the
-//! variants; `--engine` names another). A server it started keeps serving the page after
+//! variants; `--engine` names another; `chessd random-engine`, a random mover, where none is
+//! installed for the game). A server it started keeps serving the page after
 //! the game, until Ctrl-C.
 
 use std::net::SocketAddr;
@@ -76,6 +77,10 @@ pub async fn run(
         variant: args.variant.clone(),
         side: args.side,
         engine: args.engine.clone(),
+        // This very binary, as a UCI random mover, where no engine plays the variant.
+        fallback: std::env::current_exe()
+            .ok()
+            .map(|exe| (exe, vec!["random-engine".to_owned()])),
         movetime: args.movetime,
     };
     let prepared = chessd_bot::play::prepare(&request)

@@ -3,7 +3,8 @@
 //! seat by the bot's runner until the game ends.
 //!
 //! The engine is found by the variant: Stockfish plays chess and Chess960, Fairy-Stockfish
-//! the other variants it knows; `--engine` names another. The game is untimed (a person
+//! the other variants; `--engine` names another. Where none is installed, the caller's
+//! fallback plays (`chessd play` gives `chessd random-engine`, a random mover). The game is untimed (a person
 //! takes their time; the engine thinks `--movetime` per move), so no clock or first-move
 //! timer can end it before the person is ready.
 
@@ -37,6 +38,9 @@ pub struct PlayRequest {
     pub side: Side,
     /// The engine; `None`: the one the variant asks for, from PATH or /usr/games.
     pub engine: Option<PathBuf>,
+    /// The engine to fall back on where none is installed for the variant, and its arguments
+    /// (`chessd random-engine`).
+    pub fallback: Option<(PathBuf, Vec<String>)>,
     /// The engine's thinking time per move.
     pub movetime: Duration,
 }
@@ -84,11 +88,62 @@ pub fn engine_for(variant: &str) -> Result<PathBuf, PlayError> {
     } else {
         "fairy-stockfish"
     };
-    find(wanted).ok_or_else(|| {
+    let path = find(wanted).ok_or_else(|| {
         PlayError::NoEngine(format!(
             "{variant} needs {wanted}, which is neither on PATH nor in /usr/games (Debian: apt-get install {wanted}); or name a UCI engine with --engine"
         ))
-    })
+    })?;
+    match profile.uci_variant {
+        Some(uci) if !plays(&path, uci) => Err(PlayError::NoEngine(format!(
+            "{} does not play {variant} (its UCI_Variant list lacks {uci}); name a UCI engine that does with --engine",
+            path.display()
+        ))),
+        _ => Ok(path),
+    }
+}
+
+/// Whether the engine at `path` lists `uci_variant` among its `UCI_Variant` values (asked
+/// with `uci`; an engine that does not answer within 5 s plays nothing).
+fn plays(path: &Path, uci_variant: &str) -> bool {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let Ok(mut child) = Command::new(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return false;
+    };
+    let answered = child
+        .stdin
+        .take()
+        .is_some_and(|mut stdin| stdin.write_all(b"uci\nquit\n").is_ok());
+    let stdout = child.stdout.take();
+    // A thread reads the answer, so a silent engine is killed on time instead of waited for.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let uci_variant = uci_variant.to_owned();
+    std::thread::spawn(move || {
+        let listed = stdout.is_some_and(|out| {
+            BufReader::new(out)
+                .lines()
+                .map_while(Result::ok)
+                .take_while(|l| l != "uciok")
+                .any(|l| {
+                    l.contains("UCI_Variant")
+                        && l.split_whitespace()
+                            .collect::<Vec<_>>()
+                            .windows(2)
+                            .any(|w| w[0] == "var" && w[1] == uci_variant.as_str())
+                })
+        });
+        let _ = tx.send(listed);
+    });
+    let listed = answered && rx.recv_timeout(Duration::from_secs(5)).unwrap_or(false);
+    // The engine was told to quit; a hung one is killed (an error means it already exited).
+    let _ = child.kill();
+    let _ = child.wait();
+    listed
 }
 
 /// `name` on PATH, or in /usr/games (where Debian puts chess engines, often off PATH).
@@ -131,13 +186,25 @@ pub async fn prepare(request: &PlayRequest) -> Result<Prepared, PlayError> {
         .ok_or_else(|| PlayError::Variant(request.variant.clone()))?;
     let variant = crate::variant::api_value(profile.name)
         .ok_or_else(|| PlayError::Variant(request.variant.clone()))?;
-    let engine = match &request.engine {
-        Some(path) => path.clone(),
-        None => engine_for(profile.name)?,
+    let found = match &request.engine {
+        Some(path) => Ok(path.clone()),
+        None => engine_for(profile.name),
     };
-    let engine_name = engine
-        .file_name()
-        .map_or_else(|| "engine".to_owned(), |n| n.to_string_lossy().into_owned());
+    let (engine, engine_args, engine_name) = match found {
+        Ok(path) => {
+            let name = path
+                .file_name()
+                .map_or_else(|| "engine".to_owned(), |n| n.to_string_lossy().into_owned());
+            (path.clone(), Vec::new(), name)
+        }
+        Err(missing) => match &request.fallback {
+            Some((path, args)) => {
+                tracing::warn!("{missing}: playing a random mover instead");
+                (path.clone(), args.clone(), "random mover".to_owned())
+            }
+            None => return Err(missing),
+        },
+    };
     let white = match request.side {
         Side::White => true,
         Side::Black => false,
@@ -172,22 +239,29 @@ pub async fn prepare(request: &PlayRequest) -> Result<Prepared, PlayError> {
         request.addr.trim_end_matches('/')
     );
     let movetime = format!("{}ms", request.movetime.as_millis());
-    let cli = Cli::try_parse_from([
-        "chessd-bot".as_ref(),
-        "--addr".as_ref(),
-        request.addr.as_ref(),
-        "--engine".as_ref(),
-        engine.as_os_str(),
-        "--movetime".as_ref(),
-        movetime.as_ref(),
-        "--untimed-movetime".as_ref(),
-        movetime.as_ref(),
-        "--game".as_ref(),
-        game_id.as_ref(),
-        "--token".as_ref(),
-        engine_token.as_ref(),
-    ] as [&std::ffi::OsStr; 13])
-    .map_err(|e| PlayError::Connect(e.to_string()))?;
+    let mut args: Vec<std::ffi::OsString> = [
+        "chessd-bot",
+        "--addr",
+        &request.addr,
+        "--movetime",
+        &movetime,
+        "--untimed-movetime",
+        &movetime,
+        "--game",
+        &game_id,
+        "--token",
+        &engine_token,
+        "--engine",
+    ]
+    .into_iter()
+    .map(Into::into)
+    .collect();
+    args.push(engine.into_os_string());
+    for arg in engine_args {
+        args.push("--engine-arg".into());
+        args.push(arg.into());
+    }
+    let cli = Cli::try_parse_from(args).map_err(|e| PlayError::Connect(e.to_string()))?;
     let settings = Settings::from_cli(&cli).map_err(|e| PlayError::Connect(e.to_string()))?;
     Ok(Prepared {
         game_id,
