@@ -2,14 +2,12 @@
 //! time given; an arbiter's clock change; takebacks in `takeback`), and the game ending by
 //! itself (flag, first-move timer, abandonment).
 
-use std::time::Duration;
-
 use chessd_rules::{ByColor, Color, Move, Outcome, PlayError, Position, Rules, Termination};
 
 use crate::error::ServiceError;
 use crate::game::action::{Action, MoveText};
 use crate::game::event::{Event, game_over_event, move_event, move_info, offer_event};
-use crate::game::log::{LogEntry, LogKind, clock_ms, offer_after_move};
+use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
 use crate::game::time::Now;
 use crate::game::view::MoveInfo;
@@ -22,23 +20,30 @@ impl GameRecord {
     /// (`Termination::Abandonment`). True if the game ended. The outcome goes through the same
     /// game-over event as any other, so watchers are told and a durable store records it.
     pub fn expire(&mut self, now: Now, out: &mut Vec<Event>) -> bool {
-        if self.game.is_over() {
+        if self.history.game.is_over() {
             return false;
         }
         if let Some(outcome) = self.no_start(now) {
             self.finish(outcome, now, out);
             return true;
         }
-        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now.mono)) {
-            let outcome = self.game.flag_outcome(loser);
+        if let Some(loser) = self.timing.clock.as_ref().and_then(|c| c.flagged(now.mono)) {
+            let outcome = self.history.game.flag_outcome(loser);
             self.finish(outcome, now, out);
             return true;
         }
-        if self.abandon_deadline().is_some_and(|at| now.mono >= at) {
-            let outcome = if self.game.ply() < 2 {
+        if self
+            .timing
+            .abandon_deadline()
+            .is_some_and(|at| now.mono >= at)
+        {
+            let outcome = if self.history.game.ply() < 2 {
                 Outcome::draw(Termination::Aborted)
             } else {
-                Outcome::win(!self.game.position().turn(), Termination::Abandonment)
+                Outcome::win(
+                    !self.history.game.position().turn(),
+                    Termination::Abandonment,
+                )
             };
             self.finish(outcome, now, out);
             return true;
@@ -59,7 +64,7 @@ impl GameRecord {
     ) -> Result<Option<MoveInfo>, ServiceError> {
         self.expire(now, out);
         if let (Action::Move { text, .. }, Some(key)) = (action, request_key)
-            && let Some(answered) = self.answered.find(key, seat)
+            && let Some(answered) = self.history.answered.find(key, seat)
         {
             if answered.taken_back {
                 return Err(ServiceError::MoveTakenBack);
@@ -68,7 +73,7 @@ impl GameRecord {
                 .answer_again(answered.ply, answered.seq, text)
                 .map(Some);
         }
-        if self.game.is_over() {
+        if self.history.game.is_over() {
             return Err(self.over());
         }
         match action {
@@ -80,9 +85,11 @@ impl GameRecord {
             } => {
                 let played = self.play(seat, text, *expected_ply, now, out)?;
                 if let Some(key) = request_key {
-                    self.answered.remember(key, seat, played.ply, played.seq);
+                    self.history
+                        .answered
+                        .remember(key, seat, played.ply, played.seq);
                 }
-                if *offer_draw && !self.game.is_over() {
+                if *offer_draw && !self.history.game.is_over() {
                     self.offer_draw(seat, now, out);
                 }
                 Ok(Some(played))
@@ -96,7 +103,7 @@ impl GameRecord {
                 Ok(None)
             }
             Action::RespondToDraw { accept } => {
-                match self.draw_offer {
+                match self.offers.draw {
                     None => return Err(ServiceError::NoDrawOffer),
                     Some(by) if by == seat => {
                         return Err(ServiceError::WrongSeat {
@@ -108,25 +115,26 @@ impl GameRecord {
                         self.finish(Outcome::draw(Termination::Agreement), now, out)
                     }
                     Some(_) => {
-                        self.draw_offer = None;
+                        self.offers.draw = None;
                         self.log_plain(LogKind::DrawDeclined(seat), now, out);
                     }
                 }
                 Ok(None)
             }
             Action::ClaimDraw(claim) => {
-                let turn = self.game.position().turn();
+                let turn = self.history.game.position().turn();
                 if seat != turn {
                     return Err(ServiceError::NotYourTurn { turn });
                 }
-                self.game_mut()
+                self.history
+                    .game_mut()
                     .claim_draw(*claim)
                     .map_err(|_| ServiceError::ClaimNotValid { claim: *claim })?;
                 self.after_finish(now, out);
                 Ok(None)
             }
             Action::Abort => {
-                if self.game.ply() >= 2 {
+                if self.history.game.ply() >= 2 {
                     return Err(ServiceError::AbortTooLate);
                 }
                 self.finish(Outcome::draw(Termination::Aborted), now, out);
@@ -160,39 +168,39 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<MoveInfo, ServiceError> {
-        let current = self.game.ply();
+        let current = self.history.game.ply();
         if let Some(expected) = expected_ply
             && expected != current
         {
             return Err(ServiceError::PlyMismatch { expected, current });
         }
-        let before = *self.game.position();
+        let before = *self.history.game.position();
         let turn = before.turn();
         if seat != turn {
             return Err(ServiceError::NotYourTurn { turn });
         }
         let played = self
+            .history
             .game_mut()
             .play_found(|pos, legal| resolve_among(pos, text, legal))
             .map_err(play_error)?;
-        self.last_move_at = now.mono;
-        self.idle_before = Duration::ZERO;
-        let over = self.game.is_over();
-        if let Some(clock) = &mut self.clock {
+        self.timing.moved(now);
+        let over = self.history.game.is_over();
+        if let Some(clock) = &mut self.timing.clock {
             clock.switch(now.mono);
             if over {
                 clock.stop(now.mono);
             }
         }
         self.after_move_clocks(now);
-        self.draw_offer = offer_after_move(self.draw_offer, seat);
-        self.takeback_offer = None;
-        let clocks_ms = match &self.clock {
+        self.offers.after_move(seat);
+        let clocks_ms = match &self.timing.clock {
             Some(c) => ByColor::new_with(|side| clock_ms(c.remaining(side, now.mono))),
             None => ByColor::default(),
         };
         let clocks_stopped = over
             || self
+                .timing
                 .clock
                 .as_ref()
                 .is_some_and(|c| c.running_at(now.mono).is_none());
@@ -203,21 +211,21 @@ impl GameRecord {
                 clocks_stopped,
             },
         );
-        self.log.push(entry);
+        let seq = self.history.push(entry);
         let info = MoveInfo {
             mv: played.mv,
             san: played.san,
             ply: played.ply,
             color: seat,
-            seq: self.last_seq(),
+            seq,
         };
         let event = move_event(
             info.seq,
             &entry,
-            self.clock.is_some(),
+            self.timing.clock.is_some(),
             info.clone(),
-            *self.game.position(),
-            self.draw_offer,
+            *self.history.game.position(),
+            self.offers.draw,
         );
         out.push(event);
         if over {
@@ -231,11 +239,11 @@ impl GameRecord {
     /// refused.
     fn answer_again(&self, ply: u32, seq: u64, text: &MoveText) -> Result<MoveInfo, ServiceError> {
         let index = ply.saturating_sub(1) as usize;
-        let mut before = *self.game.start();
-        for &m in self.game.moves().iter().take(index) {
+        let mut before = *self.history.game.start();
+        for &m in self.history.game.moves().iter().take(index) {
             before.play_unchecked(m);
         }
-        let Some(&mv) = self.game.moves().get(index) else {
+        let Some(&mv) = self.history.game.moves().get(index) else {
             return Err(ServiceError::RequestIdReused);
         };
         if resolve(&before, text).ok() != Some(mv) {
@@ -248,11 +256,11 @@ impl GameRecord {
 
     /// `seat` offers a draw; accepts the opponent's standing offer instead, if any.
     fn offer_draw(&mut self, seat: Color, now: Now, out: &mut Vec<Event>) {
-        match self.draw_offer {
+        match self.offers.draw {
             Some(by) if by == seat => {}
             Some(_) => self.finish(Outcome::draw(Termination::Agreement), now, out),
             None => {
-                self.draw_offer = Some(seat);
+                self.offers.draw = Some(seat);
                 self.log_plain(LogKind::DrawOffered(seat), now, out);
             }
         }
@@ -261,38 +269,37 @@ impl GameRecord {
     /// Ends the game with an outcome decided off the board.
     pub(super) fn finish(&mut self, outcome: Outcome, now: Now, out: &mut Vec<Event>) {
         // Callers check that the game is on; were it over, the first outcome stands.
-        if self.game_mut().finish(outcome).is_ok() {
+        if self.history.game_mut().finish(outcome).is_ok() {
             self.after_finish(now, out);
         }
     }
 
     /// The game just ended: stop the clocks, drop the offer, log the end.
     fn after_finish(&mut self, now: Now, out: &mut Vec<Event>) {
-        if let Some(clock) = &mut self.clock {
+        if let Some(clock) = &mut self.timing.clock {
             clock.stop(now.mono);
         }
-        self.draw_offer = None;
-        self.takeback_offer = None;
+        self.offers.clear();
         self.log_game_over(now, out);
     }
 
     fn log_game_over(&mut self, now: Now, out: &mut Vec<Event>) {
         let entry = LogEntry::new(now.wall, LogKind::GameOver);
-        self.log.push(entry);
-        if let Some(outcome) = self.game.outcome() {
+        let seq = self.history.push(entry);
+        if let Some(outcome) = self.history.game.outcome() {
             out.push(game_over_event(
-                self.last_seq(),
+                seq,
                 &entry,
                 outcome,
-                *self.game.position(),
+                *self.history.game.position(),
             ));
         }
     }
 
     fn log_plain(&mut self, kind: LogKind, now: Now, out: &mut Vec<Event>) {
         let entry = LogEntry::new(now.wall, kind);
-        self.log.push(entry);
-        out.extend(offer_event(self.last_seq(), &entry));
+        let seq = self.history.push(entry);
+        out.extend(offer_event(seq, &entry));
     }
 }
 
@@ -314,8 +321,8 @@ impl GameRecord {
     /// says so (a player who was not ready in time must learn why, not only that it is over).
     fn over(&self) -> ServiceError {
         match (
-            self.game.outcome().map(|o| o.termination),
-            self.start_rules.first_move_timeout,
+            self.history.game.outcome().map(|o| o.termination),
+            self.timing.start_rules.first_move_timeout,
         ) {
             (Some(Termination::NoStart), Some(timeout)) => ServiceError::NoFirstMove { timeout },
             _ => ServiceError::GameOver,
@@ -483,9 +490,9 @@ pub(super) mod tests {
             rec.apply(seat, &action, Some(100 + i as u64), now, &mut out)
                 .unwrap();
         }
-        assert_eq!(rec.answered.entries().len(), ANSWERED_MEMORY);
+        assert_eq!(rec.history.answered.entries().len(), ANSWERED_MEMORY);
         assert!(
-            rec.answered.entries().iter().all(|a| a.key != 7),
+            rec.history.answered.entries().iter().all(|a| a.key != 7),
             "the oldest id is forgotten"
         );
     }

@@ -9,7 +9,7 @@ use chessd_rules::Rules;
 
 use crate::game::clock::Clock;
 use crate::game::event::EventRow;
-use crate::game::log::{LogEntry, LogKind, offer_after_move};
+use crate::game::log::{LogEntry, LogKind};
 use crate::game::record::{GameRecord, Stored};
 use crate::game::time::Now;
 
@@ -64,52 +64,59 @@ impl GameRecord {
                     let mv = row
                         .mv
                         .ok_or_else(|| format!("event {seq}: a move without its move"))?;
-                    let mover = self.game.position().turn();
+                    let mover = self.history.game.position().turn();
                     // A refused move leaves the game as it was, so the error can name it.
-                    let played = self.game_mut().play(mv);
+                    let played = self.history.game_mut().play(mv);
                     played.map_err(|e| {
-                        let before = self.game.position().fen();
+                        let before = self.history.game.position().fen();
                         format!("event {seq}: {mv} cannot be played in {before}: {e}")
                     })?;
-                    self.draw_offer = offer_after_move(self.draw_offer, mover);
-                    self.takeback_offer = None;
+                    self.offers.after_move(mover);
                     if let Some(rid) = &row.request_id {
-                        self.answered
-                            .remember(key(rid), mover, self.game.ply(), row.seq);
+                        self.history.answered.remember(
+                            key(rid),
+                            mover,
+                            self.history.game.ply(),
+                            row.seq,
+                        );
                     }
                 }
-                LogKind::DrawOffered(by) => self.draw_offer = Some(by),
-                LogKind::DrawDeclined(_) => self.draw_offer = None,
+                LogKind::DrawOffered(by) => self.offers.draw = Some(by),
+                LogKind::DrawDeclined(_) => self.offers.draw = None,
                 // The clocks it changed are the row's, read below with every row's.
                 LogKind::ClockChanged { .. } => {}
-                LogKind::TakebackProposed(by) => self.takeback_offer = Some(by),
-                LogKind::TakebackDeclined(_) => self.takeback_offer = None,
+                LogKind::TakebackProposed(by) => self.offers.takeback = Some(by),
+                LogKind::TakebackDeclined(_) => self.offers.takeback = None,
                 LogKind::TakenBack { plies, .. } => self
                     .take_back(plies)
                     .map_err(|e| format!("event {seq}: {e}"))?,
                 LogKind::GameOver => {
                     // A game that ended on the board already has its outcome from the moves.
-                    if !self.game.is_over() {
+                    if !self.history.game.is_over() {
                         let outcome = row
                             .outcome
                             .ok_or_else(|| format!("event {seq}: game over without an outcome"))?;
-                        self.game_mut()
+                        self.history
+                            .game_mut()
                             .finish(outcome)
                             .map_err(|e| format!("event {seq}: cannot end the game: {e}"))?;
                     }
-                    self.draw_offer = None;
-                    self.takeback_offer = None;
+                    self.offers.clear();
                 }
             }
             clocks_ms = row.clocks_ms.or(clocks_ms);
-            self.log.push(LogEntry {
+            self.history.push(LogEntry {
                 at_ms: row.at_ms,
                 kind: row.kind,
             });
         }
-        if let (Some(control), Some(ms)) = (self.clock.as_ref().map(Clock::control), clocks_ms) {
-            let running = self.clock_runs().then(|| self.game.position().turn());
-            self.clock = Some(Clock::resume(
+        if let (Some(control), Some(ms)) =
+            (self.timing.clock.as_ref().map(Clock::control), clocks_ms)
+        {
+            let running = self
+                .clock_runs()
+                .then(|| self.history.game.position().turn());
+            self.timing.clock = Some(Clock::resume(
                 control,
                 ms.map(Duration::from_millis),
                 running,
@@ -127,7 +134,7 @@ impl GameRecord {
     /// runs from `now`.
     fn charge(&mut self, charged: Duration, now: Now) {
         let charged = self.chargeable(charged);
-        if let Some(clock) = &mut self.clock
+        if let Some(clock) = &mut self.timing.clock
             && let Some(side) = clock.running_at(now.mono)
         {
             let left = clock.remaining(side, now.mono).saturating_sub(charged);
@@ -195,18 +202,19 @@ mod tests {
             start_rules: crate::game::StartRules::default(),
             takebacks: crate::game::TakebackPolicy::Off,
             seats: Seats::of(&tokens.map(Some)),
-            created_at: rec.created_at,
+            created_at: rec.timing.created_at,
             events: rows,
             charged: Duration::ZERO,
             claim_after: Duration::from_secs(60),
         };
         let back = GameRecord::restore(stored, key, at).unwrap();
         assert_eq!(back.game().moves(), rec.game().moves());
-        assert_eq!(back.draw_offer, Some(Color::Black));
-        assert_eq!(back.log, rec.log);
+        assert_eq!(back.offers.draw, Some(Color::Black));
+        assert_eq!(back.history.log, rec.history.log);
         assert_eq!(back.seats().seat_of(tokens.black()).unwrap(), Color::Black);
-        let clocks =
-            |r: &GameRecord| ByColor::new_with(|c| r.clock.as_ref().unwrap().remaining(c, at.mono));
+        let clocks = |r: &GameRecord| {
+            ByColor::new_with(|c| r.timing.clock.as_ref().unwrap().remaining(c, at.mono))
+        };
         assert_eq!(clocks(&back), clocks(&rec));
         let events = |r: &GameRecord| -> Vec<_> {
             r.replay_after(0)
@@ -285,7 +293,7 @@ mod tests {
             start_rules: crate::game::StartRules::default(),
             takebacks: crate::game::TakebackPolicy::Off,
             seats,
-            created_at: rec.created_at,
+            created_at: rec.timing.created_at,
             events,
             charged: Duration::ZERO,
             claim_after: Duration::from_secs(60),
@@ -299,18 +307,19 @@ mod tests {
         let mut part = GameRecord::restore(stored(rows), key, at).unwrap();
         part.catch_up(&tail, key, Duration::ZERO, at).unwrap();
         assert_eq!(part.game().moves(), whole.game().moves());
-        assert_eq!(part.log, whole.log);
-        assert_eq!(part.draw_offer, whole.draw_offer);
+        assert_eq!(part.history.log, whole.history.log);
+        assert_eq!(part.offers.draw, whole.offers.draw);
         let events = |r: &GameRecord| -> Vec<_> {
             r.replay_after(0)
                 .map(|e| crate::api::encode::event(&e))
                 .collect()
         };
         assert_eq!(events(&part), events(&whole));
-        let clocks =
-            |r: &GameRecord| ByColor::new_with(|c| r.clock.as_ref().unwrap().remaining(c, at.mono));
+        let clocks = |r: &GameRecord| {
+            ByColor::new_with(|c| r.timing.clock.as_ref().unwrap().remaining(c, at.mono))
+        };
         assert_eq!(clocks(&part), clocks(&whole));
-        let answered = |r: &GameRecord| r.answered.entries();
+        let answered = |r: &GameRecord| r.history.answered.entries();
         assert_eq!(answered(&part), answered(&whole));
         // A gap is refused.
         let mut again = GameRecord::restore(stored(Vec::new()), key, at).unwrap();

@@ -15,7 +15,7 @@ impl GameRecord {
     /// The game's grace period before a claim.
     #[must_use]
     pub fn claimable_after(mut self, claim_after: Duration) -> GameRecord {
-        self.claim_after = claim_after;
+        self.timing.claim_after = claim_after;
         self
     }
 
@@ -25,7 +25,8 @@ impl GameRecord {
     /// times, so the process that saw the move and one that read it agree.
     #[must_use]
     pub fn turn_began(&self, now: Now) -> SystemTime {
-        let since = now.mono.saturating_duration_since(self.last_move_at) + self.idle_before;
+        let since =
+            now.mono.saturating_duration_since(self.timing.last_move_at) + self.timing.idle_before;
         whole_ms(now.wall.checked_sub(since).unwrap_or(now.wall))
     }
 
@@ -36,7 +37,7 @@ impl GameRecord {
         if self.turn() != Some(seat) {
             return None;
         }
-        claim_at(presence, self.turn_began(now), self.claim_after)
+        claim_at(presence, self.turn_began(now), self.timing.claim_after)
     }
 
     /// `seat` claims the game of its opponent, who is to move and gone: won by `seat` (drawn
@@ -50,7 +51,7 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), ServiceError> {
-        let turn = self.game.position().turn();
+        let turn = self.history.game.position().turn();
         if seat == turn {
             return Err(ServiceError::ClaimOnOwnTurn);
         }
@@ -60,7 +61,7 @@ impl GameRecord {
         if now.wall < at {
             return Err(ServiceError::ClaimTooEarly { claim_at: at });
         }
-        let outcome = if self.game.ply() < 2 {
+        let outcome = if self.history.game.ply() < 2 {
             Outcome::draw(Termination::Aborted)
         } else if draw {
             Outcome::draw(Termination::Abandonment)

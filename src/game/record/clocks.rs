@@ -31,6 +31,48 @@ use crate::game::time::{Now, whole_ms};
 /// The most a clock may hold after a change off the board (as a time control's initial time).
 pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// A game's timing: its clock, the first-move timer, and the waits since the last move that
+/// abandonment and claims are timed by.
+#[derive(Clone, Debug)]
+pub(super) struct Timing {
+    pub(super) clock: Option<Clock>,
+    /// When the clocks start, and the first-move timer.
+    pub(super) start_rules: StartRules,
+    /// While the side to move has still to make its first move under a first-move timer: when
+    /// the game is called off, on the wall clock (as shown and stored) and on the monotonic one
+    /// (as timed here).
+    pub(super) first_move: Option<(SystemTime, Instant)>,
+    pub(super) created_at: SystemTime,
+    /// The monotonic time of the latest move (or of the creation, or of the restart that
+    /// brought the game back: downtime counts for nobody, as with clocks).
+    pub(super) last_move_at: Instant,
+    /// How long the game had already gone without a move at `last_move_at`: zero, except for
+    /// a game read from a store shared with other processes (see
+    /// [`GameRecord::idle_since_last_move`]).
+    pub(super) idle_before: Duration,
+    /// A game with no move for this long is abandoned (see [`GameRecord::expire`]); `None`:
+    /// never.
+    pub(super) abandon_after: Option<Duration>,
+    /// How long the side to move must be gone before its opponent may claim the game.
+    pub(super) claim_after: Duration,
+}
+
+impl Timing {
+    /// A move or a takeback at `now`: the waits for the side now to move start over.
+    pub(super) fn moved(&mut self, now: Now) {
+        self.last_move_at = now.mono;
+        self.idle_before = Duration::ZERO;
+    }
+
+    /// When the game is abandoned if nobody moves.
+    pub(super) fn abandon_deadline(&self) -> Option<Instant> {
+        self.abandon_after.and_then(|after| {
+            self.last_move_at
+                .checked_add(after.saturating_sub(self.idle_before))
+        })
+    }
+}
+
 /// A new game's clock, started as `rules` say: from `now`, idle until both sides have moved,
 /// or armed from the scheduled start.
 pub(super) fn new_clock(tc: TimeControl, rules: StartRules, turn: Color, now: Now) -> Clock {
@@ -53,8 +95,8 @@ impl GameRecord {
     /// Arms the first-move timer for the side to move, waited for since `since`, if the game
     /// has one and that side has yet to make its first move; disarms it otherwise.
     pub(super) fn arm_first_move(&mut self, since: SystemTime, now: Now) {
-        self.first_move = match self.start_rules.first_move_timeout {
-            Some(timeout) if !self.game.is_over() && self.game.ply() < 2 => since
+        self.timing.first_move = match self.timing.start_rules.first_move_timeout {
+            Some(timeout) if !self.history.game.is_over() && self.history.game.ply() < 2 => since
                 .checked_add(timeout)
                 .map(|wall| (wall, mono_at(wall, now))),
             _ => None,
@@ -66,16 +108,11 @@ impl GameRecord {
     pub(super) fn rearm_first_move(&mut self, now: Now) {
         // The timer runs from the latest move, or the latest takeback, that left the side to
         // move its first move to make (`arm_first_move` disarms it otherwise).
-        let first = self
-            .log
-            .iter()
-            .rev()
-            .find(|e| matches!(e.kind, LogKind::Move { .. } | LogKind::TakenBack { .. }))
-            .map(LogEntry::at);
-        let since = match (first, self.start_rules.clock_start) {
+        let first = self.history.last_moved().map(|e| e.at());
+        let since = match (first, self.timing.start_rules.clock_start) {
             (Some(moved), ClockStart::At(at)) => moved.max(at),
             (Some(moved), _) => moved,
-            (None, _) => self.start_rules.waiting_from(self.created_at),
+            (None, _) => self.timing.start_rules.waiting_from(self.timing.created_at),
         };
         self.arm_first_move(since, now);
     }
@@ -83,16 +120,16 @@ impl GameRecord {
     /// While the first-move timer runs: its wall-clock deadline.
     #[must_use]
     pub fn first_move_deadline(&self) -> Option<SystemTime> {
-        if self.game.is_over() {
+        if self.history.game.is_over() {
             return None;
         }
-        self.first_move.map(|(wall, _)| wall)
+        self.timing.first_move.map(|(wall, _)| wall)
     }
 
     /// The outcome if the first-move timer ran out by `now`, before any flag fell.
     pub(super) fn no_start(&self, now: Now) -> Option<Outcome> {
-        let (_, at) = self.first_move?;
-        let flag = self.clock.as_ref().and_then(Clock::deadline);
+        let (_, at) = self.timing.first_move?;
+        let flag = self.timing.clock.as_ref().and_then(Clock::deadline);
         (now.mono >= at && flag.is_none_or(|f| at <= f))
             .then_some(Outcome::draw(Termination::NoStart))
     }
@@ -100,18 +137,18 @@ impl GameRecord {
     /// After a move at `now`: with the clocks starting after the first moves, they start
     /// once both sides have moved; the other side's first-move timer runs from the move.
     pub(super) fn after_move_clocks(&mut self, now: Now) {
-        if self.game.is_over() {
-            self.first_move = None;
+        if self.history.game.is_over() {
+            self.timing.first_move = None;
             return;
         }
-        if self.start_rules.clock_start == ClockStart::AfterFirstMoves
-            && self.game.ply() == 2
-            && let Some(clock) = &mut self.clock
+        if self.timing.start_rules.clock_start == ClockStart::AfterFirstMoves
+            && self.history.game.ply() == 2
+            && let Some(clock) = &mut self.timing.clock
         {
-            clock.begin(self.game.position().turn(), now.mono);
+            clock.begin(self.history.game.position().turn(), now.mono);
         }
         let moved = whole_ms(now.wall);
-        let since = match self.start_rules.clock_start {
+        let since = match self.timing.start_rules.clock_start {
             ClockStart::At(at) => at.max(moved),
             _ => moved,
         };
@@ -122,14 +159,15 @@ impl GameRecord {
     /// once it is over, and not before both sides have moved when the clocks start after the
     /// first moves.
     pub(super) fn clock_runs(&self) -> bool {
-        !self.game.is_over()
-            && (self.start_rules.clock_start != ClockStart::AfterFirstMoves || self.game.ply() >= 2)
+        !self.history.game.is_over()
+            && (self.timing.start_rules.clock_start != ClockStart::AfterFirstMoves
+                || self.history.game.ply() >= 2)
     }
 
     /// When the side to move's clock, brought back at `now`, runs from: `now`, or a scheduled
     /// start still to come.
     pub(super) fn clock_from(&self, now: Now) -> Instant {
-        match self.start_rules.clock_start {
+        match self.timing.start_rules.clock_start {
             ClockStart::At(at) => mono_at(at, now).max(now.mono),
             _ => now.mono,
         }
@@ -138,10 +176,14 @@ impl GameRecord {
     /// Of `charged`, thinking time since the last event, the part the clock ran for: none of
     /// it before a scheduled start.
     pub(super) fn chargeable(&self, charged: Duration) -> Duration {
-        let ClockStart::At(at) = self.start_rules.clock_start else {
+        let ClockStart::At(at) = self.timing.start_rules.clock_start else {
             return charged;
         };
-        let last = self.log.last().map_or(self.created_at, LogEntry::at);
+        let last = self
+            .history
+            .log
+            .last()
+            .map_or(self.timing.created_at, LogEntry::at);
         charged.saturating_sub(at.duration_since(last).unwrap_or_default())
     }
 
@@ -154,7 +196,11 @@ impl GameRecord {
         out: &mut Vec<Event>,
     ) -> Result<(), ServiceError> {
         let side = !seat;
-        let clock = self.clock.as_mut().ok_or(ServiceError::GameUntimed)?;
+        let clock = self
+            .timing
+            .clock
+            .as_mut()
+            .ok_or(ServiceError::GameUntimed)?;
         let left = clock.remaining(side, now.mono);
         let new = left
             .checked_add(amount)
@@ -180,7 +226,11 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), ServiceError> {
-        let clock = self.clock.as_mut().ok_or(ServiceError::GameUntimed)?;
+        let clock = self
+            .timing
+            .clock
+            .as_mut()
+            .ok_or(ServiceError::GameUntimed)?;
         let left = clock.remaining(side, now.mono);
         let (new, reason) = match adjust {
             ClockAdjust::Set(d) => (Some(d), ClockReason::ArbiterSet),
@@ -202,18 +252,20 @@ impl GameRecord {
 
     /// Logs a change of the clocks made at `now`, and its event.
     fn log_clock(&mut self, change: ClockChange, now: Now, out: &mut Vec<Event>) {
-        let Some(clock) = &self.clock else { return };
+        let Some(clock) = &self.timing.clock else {
+            return;
+        };
         let kind = LogKind::ClockChanged {
             clocks_ms: ByColor::new_with(|side| clock_ms(clock.remaining(side, now.mono))),
             change,
             running: clock.running_at(now.mono).is_some(),
         };
         let entry = LogEntry::new(now.wall, kind);
-        self.log.push(entry);
+        let seq = self.history.push(entry);
         out.extend(clock_event(
-            self.last_seq(),
+            seq,
             &entry,
-            self.game.position().turn(),
+            self.history.game.position().turn(),
         ));
     }
 }
@@ -345,7 +397,8 @@ mod tests {
             rec.apply(*seat, action, None, last, &mut live).unwrap();
             rows.extend(rec.rows_after(before, last, None));
         }
-        let clock = |r: &GameRecord, side| r.clock.as_ref().unwrap().remaining(side, last.mono);
+        let clock =
+            |r: &GameRecord, side| r.timing.clock.as_ref().unwrap().remaining(side, last.mono);
         assert_eq!(clock(&rec, Color::Black), Duration::from_secs(42));
         // Both first moves were free; White's clock ran from Black's (600 ms), lost 50 s at
         // 1.2 s, got 7 s at 1.5 s, and Nf3 at 1.8 s earned the increment: 60 - 1.2 - 50 + 7 + 1.
@@ -372,12 +425,12 @@ mod tests {
             takebacks: crate::game::TakebackPolicy::Off,
             claim_after: Duration::from_secs(60),
             seats: Seats::of(&tokens.map(Some)),
-            created_at: rec.created_at,
+            created_at: rec.timing.created_at,
             events: rows,
             charged: Duration::ZERO,
         };
         let back = GameRecord::restore(stored, |r| r.len() as u64, last).unwrap();
-        assert_eq!(back.log, rec.log);
+        assert_eq!(back.history.log, rec.history.log);
         for side in [Color::White, Color::Black] {
             assert_eq!(clock(&back, side), clock(&rec, side));
         }

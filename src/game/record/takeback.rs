@@ -6,8 +6,6 @@
 //! runs. A takeback also drops the standing draw offer (it was made in a position that is
 //! gone) and restarts the abandonment wait, as a move does.
 
-use std::time::Duration;
-
 use chessd_rules::{ByColor, Color, Rules};
 
 use crate::error::ServiceError;
@@ -27,25 +25,25 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), ServiceError> {
-        if self.takebacks == TakebackPolicy::Off {
+        if self.offers.policy == TakebackPolicy::Off {
             return Err(ServiceError::TakebacksOff);
         }
-        match self.takeback_offer {
+        match self.offers.takeback {
             Some(by) if by == seat => return Ok(()),
             Some(by) => return Err(ServiceError::TakebackPending { by }),
             None => {}
         }
-        if plies_to_take_back(&self.game, seat).is_none() {
+        if plies_to_take_back(&self.history.game, seat).is_none() {
             return Err(ServiceError::NothingToTakeBack);
         }
-        self.takeback_offer = Some(seat);
+        self.offers.takeback = Some(seat);
         let entry = LogEntry::new(now.wall, LogKind::TakebackProposed(seat));
-        self.log.push(entry);
+        let seq = self.history.push(entry);
         out.extend(takeback_proposed_event(
-            self.last_seq(),
+            seq,
             &entry,
-            self.game.position(),
-            self.game.ply(),
+            self.history.game.position(),
+            self.history.game.ply(),
         ));
         Ok(())
     }
@@ -58,10 +56,10 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), ServiceError> {
-        if self.takebacks == TakebackPolicy::Off {
+        if self.offers.policy == TakebackPolicy::Off {
             return Err(ServiceError::TakebacksOff);
         }
-        let by = match self.takeback_offer {
+        let by = match self.offers.takeback {
             None => return Err(ServiceError::NoTakebackProposal),
             Some(by) if by == seat => {
                 return Err(ServiceError::WrongSeat {
@@ -72,24 +70,26 @@ impl GameRecord {
             Some(by) => by,
         };
         if !accept {
-            self.takeback_offer = None;
+            self.offers.takeback = None;
             let entry = LogEntry::new(now.wall, LogKind::TakebackDeclined(seat));
-            self.log.push(entry);
-            out.extend(crate::game::event::offer_event(self.last_seq(), &entry));
+            let seq = self.history.push(entry);
+            out.extend(crate::game::event::offer_event(seq, &entry));
             return Ok(());
         }
         // A proposal stands only while no move is played, so it still takes back what it did
         // when it was made.
-        let plies = plies_to_take_back(&self.game, by).ok_or(ServiceError::NothingToTakeBack)?;
+        let plies =
+            plies_to_take_back(&self.history.game, by).ok_or(ServiceError::NothingToTakeBack)?;
         self.take_back(plies)
             .map_err(|e| ServiceError::Internal(e.into()))?;
-        self.last_move_at = now.mono;
-        self.idle_before = Duration::ZERO;
+        self.timing.moved(now);
         // Back before both sides moved, clocks that start after the first moves stop again,
         // and a side that has its first move to make again gets the first-move timer from now.
-        let running = self.clock_runs().then(|| self.game.position().turn());
+        let running = self
+            .clock_runs()
+            .then(|| self.history.game.position().turn());
         let from = self.clock_from(now);
-        let clocks_ms = match &mut self.clock {
+        let clocks_ms = match &mut self.timing.clock {
             Some(clock) => {
                 let remaining = ByColor::new_with(|side| clock.remaining(side, now.mono));
                 *clock = Clock::resume(clock.control(), remaining, running, from);
@@ -107,13 +107,13 @@ impl GameRecord {
                 running: running.is_some(),
             },
         );
-        self.log.push(entry);
+        let seq = self.history.push(entry);
         out.extend(taken_back_event(
-            self.last_seq(),
+            seq,
             &entry,
-            self.clock.is_some(),
-            *self.game.position(),
-            self.game.ply(),
+            self.timing.clock.is_some(),
+            *self.history.game.position(),
+            self.history.game.ply(),
         ));
         Ok(())
     }
@@ -122,14 +122,8 @@ impl GameRecord {
     /// are marked, and no offer stands. The clock is the caller's (play sets it from now,
     /// catch-up from the stored clocks).
     pub(super) fn take_back(&mut self, plies: u8) -> Result<(), String> {
-        let taken = self
-            .game_mut()
-            .take_back(usize::from(plies))
-            .map_err(|e| e.to_string())?;
-        self.undone.extend(taken);
-        self.answered.take_back_to(self.game.ply());
-        self.draw_offer = None;
-        self.takeback_offer = None;
+        self.history.take_back(plies)?;
+        self.offers.clear();
         Ok(())
     }
 }
@@ -183,7 +177,7 @@ mod tests {
         Seats,
     ) {
         let (mut rec, tokens, start) = record(START, Some(timed()));
-        rec.takebacks = TakebackPolicy::OnRequest;
+        rec.offers.policy = TakebackPolicy::OnRequest;
         let mut live = Vec::new();
         let mut rows = Vec::new();
         let mut at = start;
@@ -271,8 +265,8 @@ mod tests {
                 (Color::Black, 2, 1)
             ]
         );
-        assert!(rec.draw_offer.is_none(), "the takeback dropped the offer");
-        assert!(rec.takeback_offer.is_none());
+        assert!(rec.offers.draw.is_none(), "the takeback dropped the offer");
+        assert!(rec.offers.takeback.is_none());
         // seq rises with every event while the ply fell twice.
         let seqs: Vec<u64> = live.iter().map(|e| e.seq).collect();
         assert_eq!(seqs, (1..=live.len() as u64).collect::<Vec<_>>());
@@ -284,7 +278,7 @@ mod tests {
     fn takeback_keeps_the_clocks() {
         use Color::{Black, White};
         let (mut rec, _, start) = record(START, Some(timed()));
-        rec.takebacks = TakebackPolicy::OnRequest;
+        rec.offers.policy = TakebackPolicy::OnRequest;
         let at = |ms: u64| Now {
             mono: start.mono + Duration::from_millis(ms),
             wall: start.wall + Duration::from_millis(ms),
@@ -294,8 +288,13 @@ mod tests {
             .unwrap();
         rec.apply(White, &Action::ProposeTakeback, None, at(1_500), &mut out)
             .unwrap();
-        let before =
-            ByColor::new_with(|c| rec.clock.as_ref().unwrap().remaining(c, at(4_000).mono));
+        let before = ByColor::new_with(|c| {
+            rec.timing
+                .clock
+                .as_ref()
+                .unwrap()
+                .remaining(c, at(4_000).mono)
+        });
         rec.apply(
             Black,
             &Action::RespondToTakeback { accept: true },
@@ -304,7 +303,7 @@ mod tests {
             &mut out,
         )
         .unwrap();
-        let clock = rec.clock.as_ref().unwrap();
+        let clock = rec.timing.clock.as_ref().unwrap();
         assert_eq!(clock.running(), Some(White));
         assert_eq!(clock.remaining(White, at(4_000).mono), before[White]);
         assert_eq!(clock.remaining(Black, at(4_000).mono), before[Black]);
@@ -329,7 +328,7 @@ mod tests {
             rec.apply(White, &Action::ProposeTakeback, None, now, &mut out),
             Err(ServiceError::TakebacksOff)
         ));
-        rec.takebacks = TakebackPolicy::OnRequest;
+        rec.offers.policy = TakebackPolicy::OnRequest;
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
             Err(ServiceError::NothingToTakeBack)
@@ -370,7 +369,7 @@ mod tests {
         // Black's move clears White's proposal without an event.
         rec.apply(Black, &keyed("e5", "b"), None, now, &mut out)
             .unwrap();
-        assert!(rec.takeback_offer.is_none());
+        assert!(rec.offers.takeback.is_none());
         assert!(matches!(
             rec.apply(
                 Black,
@@ -386,7 +385,7 @@ mod tests {
             .unwrap();
         rec.apply(White, &Action::Resign, None, now, &mut out)
             .unwrap();
-        assert!(rec.takeback_offer.is_none());
+        assert!(rec.offers.takeback.is_none());
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
             Err(ServiceError::GameOver)
@@ -450,19 +449,22 @@ mod tests {
             takebacks: TakebackPolicy::OnRequest,
             claim_after: Duration::from_secs(60),
             seats,
-            created_at: rec.created_at,
+            created_at: rec.timing.created_at,
             events,
             charged: Duration::ZERO,
         };
         let same = |back: &GameRecord| {
             assert_eq!(back.game().moves(), rec.game().moves());
-            assert_eq!(back.log, rec.log);
-            assert_eq!(back.undone, rec.undone);
-            assert_eq!(back.draw_offer, rec.draw_offer);
-            assert_eq!(back.takeback_offer, rec.takeback_offer);
-            assert_eq!(back.answered.entries(), rec.answered.entries());
+            assert_eq!(back.history.log, rec.history.log);
+            assert_eq!(back.history.undone, rec.history.undone);
+            assert_eq!(back.offers.draw, rec.offers.draw);
+            assert_eq!(back.offers.takeback, rec.offers.takeback);
+            assert_eq!(
+                back.history.answered.entries(),
+                rec.history.answered.entries()
+            );
             let clocks = |r: &GameRecord| {
-                ByColor::new_with(|c| r.clock.as_ref().unwrap().remaining(c, at.mono))
+                ByColor::new_with(|c| r.timing.clock.as_ref().unwrap().remaining(c, at.mono))
             };
             assert_eq!(clocks(back), clocks(&rec));
             let events = |r: &GameRecord| -> Vec<_> {
