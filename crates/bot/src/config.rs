@@ -24,7 +24,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::book::BookChoice;
-use crate::cli::{Cli, LogFormat};
+use crate::cli::{Chosen, Cli, FileConfig, LogFormat};
 use crate::clock::Limits;
 use crate::judge::{Rules, Threshold};
 use crate::uci::EngineSpec;
@@ -62,7 +62,7 @@ fn err<T>(message: impl Into<String>) -> Result<T, ConfigError> {
 /// An engine option's value in the file: `Hash = 64`, `Ponder = false` or `Style = "Solid"`.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(untagged)]
-enum OptionValue {
+pub(crate) enum OptionValue {
     Bool(bool),
     Int(i64),
     Text(String),
@@ -81,7 +81,7 @@ impl fmt::Display for OptionValue {
 /// `draw-score = 0` or `draw-score = "off"`.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(untagged)]
-enum DrawScore {
+pub(crate) enum DrawScore {
     Score(i32),
     Word(String),
 }
@@ -89,44 +89,11 @@ enum DrawScore {
 /// An engine as the file describes it.
 #[derive(Deserialize, Debug, Default, Clone, PartialEq)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
-struct EngineFile {
+pub(crate) struct EngineFile {
     engine: Option<PathBuf>,
     engine_args: Option<Vec<String>>,
     #[serde(default)]
     engine_options: BTreeMap<String, OptionValue>,
-}
-
-/// The `--config` file.
-#[derive(Deserialize, Debug, Default, Clone, PartialEq)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-struct FileConfig {
-    addr: Option<String>,
-    #[serde(flatten)]
-    engine: EngineFile,
-    move_overhead: Option<String>,
-    ponder: Option<bool>,
-    book: Option<PathBuf>,
-    book_choice: Option<BookChoice>,
-    book_depth: Option<u32>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime: Option<String>,
-    untimed_movetime: Option<String>,
-    resign_score: Option<i32>,
-    resign_moves: Option<u32>,
-    draw_score: Option<DrawScore>,
-    draw_moves: Option<u32>,
-    offer_draw: Option<bool>,
-    tls_ca: Option<PathBuf>,
-    tls_domain: Option<String>,
-    tls_cert: Option<PathBuf>,
-    tls_key: Option<PathBuf>,
-    api_key: Option<String>,
-    log_format: Option<LogFormat>,
-    player_token: Option<String>,
-    max_games: Option<u32>,
-    #[serde(default)]
-    variants: BTreeMap<String, EngineFile>,
 }
 
 /// TLS towards the server.
@@ -199,7 +166,8 @@ fn from_file(base: &Path, path: PathBuf) -> PathBuf {
     }
 }
 
-fn file_path(base: &Path, path: PathBuf) -> PathBuf {
+/// A path from the file, relative to the file's folder.
+pub(crate) fn file_path(base: &Path, path: PathBuf) -> PathBuf {
     if path.is_absolute() {
         path
     } else {
@@ -289,6 +257,7 @@ fn pairs(options: &BTreeMap<String, OptionValue>) -> Vec<(String, String)> {
 }
 
 fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigError> {
+    let chosen = Chosen::of(cli, &file, base);
     let mode = mode::resolve(cli, file.player_token.clone(), file.max_games)?;
     let cli_options = cli
         .engine_options
@@ -335,25 +304,24 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
         variant_engines.insert(profile.name, spec);
     }
 
-    let pick = |flag: &Option<String>, file: &Option<String>| flag.clone().or_else(|| file.clone());
-    let move_overhead = match pick(&cli.move_overhead, &file.move_overhead) {
-        Some(t) => duration("move-overhead", &t)?,
+    let move_overhead = match &chosen.move_overhead {
+        Some(t) => duration("move-overhead", t)?,
         None => DEFAULT_MOVE_OVERHEAD,
     };
-    let movetime = match pick(&cli.movetime, &file.movetime) {
-        Some(t) => Some(duration("movetime", &t)?).filter(|d| !d.is_zero()),
+    let movetime = match &chosen.movetime {
+        Some(t) => Some(duration("movetime", t)?).filter(|d| !d.is_zero()),
         None => None,
     };
-    let untimed_movetime = match pick(&cli.untimed_movetime, &file.untimed_movetime) {
-        Some(t) => duration("untimed-movetime", &t)?,
+    let untimed_movetime = match &chosen.untimed_movetime {
+        Some(t) => duration("untimed-movetime", t)?,
         None => DEFAULT_UNTIMED_MOVETIME,
     };
     if untimed_movetime.is_zero() {
         return err("untimed-movetime: must be above zero");
     }
     let limits = Limits {
-        depth: cli.depth.or(file.depth),
-        nodes: cli.nodes.or(file.nodes),
+        depth: chosen.depth,
+        nodes: chosen.nodes,
         movetime,
         untimed_movetime,
     };
@@ -361,16 +329,10 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
         return err("depth and nodes: must be at least 1");
     }
 
-    let resign = cli
-        .resign_score
-        .or(file.resign_score)
-        .map(|score| Threshold {
-            score,
-            moves: cli
-                .resign_moves
-                .or(file.resign_moves)
-                .unwrap_or(DEFAULT_RESIGN_MOVES),
-        });
+    let resign = chosen.resign_score.map(|score| Threshold {
+        score,
+        moves: chosen.resign_moves,
+    });
     let draw_score = match (&cli.draw_score, &file.draw_score) {
         (Some(text), _) if text.trim() == "off" => None,
         (Some(text), _) => Some(text.trim().parse::<i32>().or_else(|_| {
@@ -389,10 +351,7 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
     };
     let draw = draw_score.map(|score| Threshold {
         score,
-        moves: cli
-            .draw_moves
-            .or(file.draw_moves)
-            .unwrap_or(DEFAULT_DRAW_MOVES),
+        moves: chosen.draw_moves,
     });
     if [resign, draw].iter().flatten().any(|t| t.moves == 0) {
         return err("resign-moves and draw-moves: must be at least 1");
@@ -400,40 +359,26 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
     let judge = Rules {
         resign,
         draw,
-        offer_draw: cli.offer_draw || file.offer_draw.unwrap_or(false),
+        offer_draw: chosen.offer_draw,
     };
 
-    let book = cli
-        .book
-        .clone()
-        .or_else(|| file.book.clone().map(|p| file_path(base, p)))
-        .map(|path| BookSettings {
-            path,
-            choice: cli.book_choice.or(file.book_choice).unwrap_or_default(),
-            depth: cli.book_depth.or(file.book_depth),
-        });
+    let book = chosen.book.map(|path| BookSettings {
+        path,
+        choice: chosen.book_choice,
+        depth: chosen.book_depth,
+    });
 
-    let tls_path = |flag: &Option<PathBuf>, f: &Option<PathBuf>| {
-        flag.clone()
-            .or_else(|| f.clone().map(|p| file_path(base, p)))
-    };
-    let cert = tls_path(&cli.tls_cert, &file.tls_cert);
-    let key = tls_path(&cli.tls_key, &file.tls_key);
-    let identity = match (cert, key) {
+    let identity = match (chosen.tls_cert, chosen.tls_key) {
         (Some(c), Some(k)) => Some((c, k)),
         (None, None) => None,
         _ => return err("tls-cert and tls-key: give both (mutual TLS) or neither"),
     };
     let tls = TlsOptions {
-        ca: tls_path(&cli.tls_ca, &file.tls_ca),
-        domain: cli.tls_domain.clone().or(file.tls_domain),
+        ca: chosen.tls_ca,
+        domain: chosen.tls_domain,
         identity,
     };
-    let addr = cli
-        .addr
-        .clone()
-        .or(file.addr)
-        .unwrap_or_else(|| DEFAULT_ADDR.to_owned());
+    let addr = chosen.addr;
     if !(addr.starts_with("http://") || addr.starts_with("https://")) {
         return err(format!(
             "addr: expected http://HOST:PORT or https://HOST[:PORT], got {addr:?}"
@@ -443,15 +388,15 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
         mode,
         addr,
         tls,
-        api_key: cli.api_key.clone().or(file.api_key),
+        api_key: chosen.api_key,
         engine,
         variant_engines,
         move_overhead,
-        ponder: cli.ponder || file.ponder.unwrap_or(false),
+        ponder: chosen.ponder,
         book,
         limits,
         judge,
-        log_format: cli.log_format.or(file.log_format).unwrap_or_default(),
+        log_format: chosen.log_format,
     })
 }
 

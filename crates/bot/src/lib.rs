@@ -6,7 +6,8 @@
 //! it plays every game of the player.
 //!
 //! Layout, from the edges in:
-//! - `cli` and `config`: the flags and the `--config` TOML file, checked into [`config::Settings`].
+//! - `cli` and `config`: the flags and the `--config` TOML file, checked into [`config::Settings`];
+//!   `declare`: the macro that declares each setting once for both.
 //! - `client`: the connection (TLS, API key, seat and player tokens) and what a failed call
 //!   means; `actions`: the player's calls (its seat, move, resign, draw answers and claims)
 //!   with their retries.
@@ -33,6 +34,7 @@ pub mod cli;
 pub mod client;
 pub mod clock;
 pub mod config;
+mod declare;
 pub mod fen;
 pub mod game;
 pub mod judge;
