@@ -11,38 +11,29 @@
 //! The target is a running chessd (`--addr`, loopback only) or, by default, one started in
 //! this process through `chessd::run`.
 //!
-//! Layout:
+//! Layout, a folder per concern:
 //! - `flags`: the command line and its bounds; `error`: [`error::BenchError`].
 //! - `server`: the in-process chessd; `channels`: connections and call deadlines.
-//! - `shared`: what the play phase's tasks share; `bots`: the players; `watchers`: the
-//!   spectators and delivery latency; `play`: the play phase; `idle`: the idle-games phase.
-//! - `timed`: timed games, flaggers and the ramp; `flagfall`: how late flags fall; `many`:
+//! - `load/`: the default mode end to end: `play` (the play phase), `shared` (what its tasks
+//!   share), `bots` (the players) with `skim` (their decoding of answers), `watchers` (the
+//!   spectators and delivery latency), `idle` (the idle-games phase).
+//! - `timed/`: timed games, flaggers and the ramp; `flagfall`: how late flags fall; `many`:
 //!   their report lines (flags, memory per game and stream).
-//! - `measure`: histograms, `/proc` memory and CPU; `report`: the printed lines.
-//! - `replicas`: every replica's and every Redis node's cost over a window; `redis_info`:
+//! - `report/`: the printed lines; `measure`: histograms, `/proc` memory and CPU.
+//! - `replicas/`: every replica's and every Redis node's cost over a window; `redis_info`:
 //!   Redis's INFO.
-//! - `load`: the default mode end to end; `stores`: memory against SQLite.
-//! - `echo`: the yardstick's proto, server and loads.
+//! - `stores`: memory against SQLite.
+//! - `echo/`: the yardstick's proto, server and loads.
 
 #![forbid(unsafe_code)]
 
-pub mod bots;
 pub mod channels;
 pub mod echo;
 pub mod error;
-pub mod flagfall;
 pub mod flags;
-pub mod idle;
 pub mod load;
-pub mod many;
-pub mod measure;
-pub mod play;
-pub mod redis_info;
 pub mod replicas;
 pub mod report;
 pub mod server;
-pub mod shared;
-pub mod skim;
 pub mod stores;
 pub mod timed;
-pub mod watchers;

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{BenchError, fail};
 use crate::flags::{PlayArgs, StoresArgs};
-use crate::measure::{ServerProc, median};
-use crate::play::{PlayFigures, play_phase};
+use crate::load::play::{PlayFigures, play_phase};
 use crate::replicas::Probe;
 use crate::report;
+use crate::report::measure::{ServerProc, median};
 use crate::server::{LocalServer, Room, Store};
 use crate::timed::TimedArgs;
 

@@ -21,8 +21,8 @@ use super::{EchoServiceClient, PublishRequest, SubscribeRequest, TOPIC, sample_m
 use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::{BenchError, fail};
 use crate::flags::FanoutArgs;
-use crate::measure::field;
-use crate::measure::{CodeCounts, CpuMark, CpuUse, Latency, ServerProc};
+use crate::report::measure::field;
+use crate::report::measure::{CodeCounts, CpuMark, CpuUse, Latency, ServerProc};
 use crate::report::{cpu_line, latency_summary, write_lines};
 
 /// What one stream saw.

@@ -20,8 +20,8 @@ use super::{EchoRequest, EchoServiceClient, sample_move};
 use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::BenchError;
 use crate::flags::UnaryArgs;
-use crate::measure::field;
-use crate::measure::{CodeCounts, CpuMark, CpuUse, Latency, ServerProc};
+use crate::report::measure::field;
+use crate::report::measure::{CodeCounts, CpuMark, CpuUse, Latency, ServerProc};
 use crate::report::{cpu_line, latency_summary, write_lines};
 
 /// A failed call's pause before the next, so a server that is gone is not spun against.

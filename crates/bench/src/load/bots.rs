@@ -17,10 +17,10 @@ use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
 use crate::channels::CALL_TIMEOUT;
-use crate::shared::{Shared, Table};
-use crate::skim::Skim;
+use crate::load::shared::{Shared, Table};
+use crate::load::skim::Skim;
+use crate::load::watchers::{Client, delivered, open_watch};
 use crate::timed::stops;
-use crate::watchers::{Client, delivered, open_watch};
 
 /// A small fast generator for move choice (xorshift64*); quality does not matter here.
 struct Rng(u64);

@@ -11,8 +11,8 @@ use tokio::time::{sleep, timeout};
 
 use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::BenchError;
-use crate::measure::ServerProc;
-use crate::watchers::Client;
+use crate::load::watchers::Client;
+use crate::report::measure::ServerProc;
 use chessd::api::encode::proto_variant;
 
 /// Concurrent CreateGame calls.

@@ -1,17 +1,29 @@
 //! `chessd-bench play` (the default mode) end to end: the target (a running chessd, or one
 //! started in this process), the play phase, then the idle-games phase, each reported as it
 //! ends.
+//!
+//! The folder is that mode: `play` (the play phase) with `shared` (what its tasks share),
+//! `bots` (the players, with `skim`, their SubmitMove answers decoded only as far as they
+//! read them) and `watchers` (the spectators and delivery latency); `idle` (the idle-games
+//! phase).
+
+pub mod bots;
+pub mod idle;
+pub mod play;
+pub mod shared;
+pub mod skim;
+pub mod watchers;
 
 use std::io::Write;
 use std::net::SocketAddr;
 
 use crate::error::BenchError;
 use crate::flags::PlayArgs;
-use crate::idle::idle_phase;
-use crate::measure::ServerProc;
-use crate::play::play_phase;
+use crate::load::idle::idle_phase;
+use crate::load::play::play_phase;
 use crate::replicas::Probe;
 use crate::report;
+use crate::report::measure::ServerProc;
 use crate::server::{LocalServer, Room, Store};
 
 /// Runs the bench and writes its report to `out`.
@@ -48,7 +60,7 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
         let (start, end) = &figures.probe;
         let moves = figures.stats.moves_measured;
         report::write_lines(out, probe.lines(start, end, moves, "move", "moves"))?;
-        report::write_lines(out, crate::many::lines(args, &figures))?;
+        report::write_lines(out, crate::timed::many::lines(args, &figures))?;
     }
     if args.idle_games > 0 {
         // The whole creation burst is the window (and the phase's short settling pause).

@@ -12,15 +12,15 @@ use tokio::task::JoinSet;
 use tokio::time::{sleep, sleep_until, timeout};
 use tonic::transport::Channel;
 
-use crate::bots::{handoff_bot, watching_bot};
 use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::BenchError;
 use crate::flags::{PlayArgs, Turns};
-use crate::measure::{CpuMark, CpuUse, ServerProc};
+use crate::load::bots::{handoff_bot, watching_bot};
+use crate::load::shared::{SendTimes, Shared, Stats, Table};
+use crate::load::watchers::{Client, watcher};
 use crate::replicas::{Probe, ProbeMark};
-use crate::shared::{SendTimes, Shared, Stats, Table};
+use crate::report::measure::{CpuMark, CpuUse, ServerProc};
 use crate::timed::TimeControl;
-use crate::watchers::{Client, watcher};
 use chessd::api::encode::proto_variant;
 
 /// How long a table waits after a refused CreateGame before it asks again.

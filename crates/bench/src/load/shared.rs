@@ -10,9 +10,9 @@ use chessd_rules::Variant;
 use tonic::metadata::{Ascii, MetadataValue};
 
 use crate::error::BenchError;
-use crate::flagfall::FlagStats;
 use crate::flags::{PlayArgs, View};
-use crate::measure::{CodeCounts, Latency};
+use crate::report::measure::{CodeCounts, Latency};
+use crate::timed::flagfall::FlagStats;
 
 /// Plies remembered for delivery latency per game (a watcher further behind is cut off by the
 /// server's watch buffer anyway).

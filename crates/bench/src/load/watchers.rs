@@ -14,8 +14,8 @@ use tonic::Request;
 use tonic::transport::Channel;
 
 use crate::channels::CALL_TIMEOUT;
-use crate::flagfall;
-use crate::shared::{Shared, Table};
+use crate::load::shared::{Shared, Table};
+use crate::timed::flagfall;
 
 /// The game service's client over one of the bench's connections.
 pub type Client = GameServiceClient<Channel>;

@@ -1,15 +1,17 @@
 //! The window probe: what every server behind the load cost over a measured window, beyond
 //! the single `--server-pid` of the main report. Each replica (`--server-pid`, one per
 //! `--addr`, in the same order) by its CPU time and resident memory, and every Redis node
-//! (`--redis`) by [`crate::redis_info`], so the report can give chessd's and Redis's cost per
-//! move and per created game on one replica or several.
+//! (`--redis`) by [`redis_info`] (Redis's INFO), so the report can give chessd's and Redis's
+//! cost per move and per created game on one replica or several.
+
+pub mod redis_info;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use self::redis_info::{RedisNodes, Snapshot};
 use crate::error::BenchError;
-use crate::measure::{ServerProc, field};
-use crate::redis_info::{self, RedisNodes, Snapshot};
+use crate::report::measure::{ServerProc, field};
 
 const MIB: f64 = 1024.0 * 1024.0;
 

@@ -3,15 +3,19 @@
 //!
 //! `scripts/bench-anchor`, `scripts/bench-replicas` and `scripts/bench-scale` read these lines:
 //! a change to a line's start or to a `RESULT` field name is a change to them too.
+//!
+//! What the lines are made of is measured in `measure` (histograms, `/proc` memory and CPU).
+
+pub mod measure;
 
 use std::io::Write;
 use std::net::SocketAddr;
 
 use crate::error::{BenchError, fail};
 use crate::flags::PlayArgs;
-use crate::idle::IdleFigures;
-use crate::measure::{CpuUse, Latency, field};
-use crate::play::PlayFigures;
+use crate::load::idle::IdleFigures;
+use crate::load::play::PlayFigures;
+use crate::report::measure::{CpuUse, Latency, field};
 
 const MIB: f64 = 1024.0 * 1024.0;
 

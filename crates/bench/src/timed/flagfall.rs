@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use chessd_proto as pb;
 
-use crate::measure::Latency;
+use crate::report::measure::Latency;
 
 /// When the running side's flag is due after this move; `None` for an untimed game.
 pub fn due(clocks: Option<&pb::Clocks>) -> Option<SystemTime> {

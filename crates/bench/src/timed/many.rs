@@ -5,7 +5,7 @@
 //! (`scripts/bench-many-games`).
 
 use crate::flags::PlayArgs;
-use crate::play::PlayFigures;
+use crate::load::play::PlayFigures;
 
 const MIB: f64 = 1024.0 * 1024.0;
 

@@ -3,7 +3,11 @@
 //! `--flag-time-control`), and the ramp that spreads the games' starts (`--ramp`).
 //!
 //! A flagger game plays `--flag-after` plies, then the side to move stops: the server ends the
-//! game by time forfeit, and `flagfall` measures how late that comes.
+//! game by time forfeit, and `flagfall` measures how late that comes; `many` prints the
+//! lines of a timed run at scale (flags, memory per game and per watch stream).
+
+pub mod flagfall;
+pub mod many;
 
 use std::time::Duration;
 
