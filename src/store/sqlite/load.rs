@@ -6,11 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::{
-    ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, UciMove, Variant,
-};
+use chessd_rules::{ByColor, Color, DrawRule, Outcome, Position, Rules, UciMove, Variant};
 use rusqlite::{Connection, OptionalExtension};
 
+use crate::game::codec::parse_termination;
 use crate::game::takeback::Line;
 use crate::game::{
     ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, Labels, LogKind, Now,
@@ -375,7 +374,8 @@ fn event_row(r: &rusqlite::Row<'_>, line: &mut Line<'_>) -> Result<EventRow, Row
         .zip(black_ms)
         .map(|(w, b)| ByColor::new(w.max(0) as u64, b.max(0) as u64));
     let winner = r.get::<_, Option<i64>>(11)?.map(color_of);
-    let termination: Option<i64> = r.get(12)?;
+    // A termination's key; an integer in rows written before the keys (its legacy index).
+    let termination: Option<rusqlite::types::Value> = r.get(12)?;
     let seat_of = |what: &str| {
         seat.ok_or_else(|| RowError::Bad(format!("event {seq}: {what} without a side")))
     };
@@ -436,10 +436,12 @@ fn event_row(r: &rusqlite::Row<'_>, line: &mut Line<'_>) -> Result<EventRow, Row
     let outcome = match termination {
         None => None,
         Some(t) => {
-            let termination = usize::try_from(t)
-                .ok()
-                .and_then(|t| Termination::ALL.get(t).copied())
-                .ok_or_else(|| RowError::Bad(format!("event {seq}: termination {t}")))?;
+            let termination = match &t {
+                rusqlite::types::Value::Integer(i) => parse_termination(&i.to_string()),
+                rusqlite::types::Value::Text(key) => parse_termination(key),
+                _ => None,
+            }
+            .ok_or_else(|| RowError::Bad(format!("event {seq}: termination {t:?}")))?;
             Some(Outcome {
                 winner,
                 termination,

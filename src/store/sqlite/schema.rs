@@ -31,6 +31,9 @@ pub const DB_FILE: &str = "chessd.db";
 ///   (`game::ClockChange`'s text, on `KIND_CLOCK_CHANGED` rows) and `events.plies` (a
 ///   takeback's count), `games.claim_after_ms` (the grace period before ClaimVictory;
 ///   NULL, in games of earlier files: the default of the game's time control).
+///
+/// `events.termination` holds the termination's key (`Termination::key`); rows written before
+/// the keys hold its index in `game::codec::LEGACY_ORDER`, and read through it.
 pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{Color, DrawRule, Rules, Termination, Variant};
+use chessd_rules::{Color, DrawRule, Rules, Variant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
@@ -331,7 +331,7 @@ fn insert_events(
             clock(Color::White),
             clock(Color::Black),
             row.outcome.and_then(|o| o.winner).map(|c| c.index() as i64),
-            row.outcome.map(|o| termination_code(o.termination)),
+            row.outcome.map(|o| o.termination.key()),
             change,
             plies,
         ])?;
@@ -357,7 +357,4 @@ fn insert_events(
         }
     }
     Ok(())
-}
-fn termination_code(t: Termination) -> i64 {
-    Termination::ALL.iter().position(|&x| x == t).unwrap_or(0) as i64
 }
