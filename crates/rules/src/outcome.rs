@@ -227,7 +227,10 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(keys.len(), Termination::ALL.len());
-        assert_eq!("Checkmate".parse::<Termination>(), Err(ParseTerminationError));
+        assert_eq!(
+            "Checkmate".parse::<Termination>(),
+            Err(ParseTerminationError)
+        );
         assert_eq!("6".parse::<Termination>(), Err(ParseTerminationError));
     }
 

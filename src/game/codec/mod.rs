@@ -18,9 +18,9 @@
 
 mod event;
 mod outcome;
-mod text;
 #[cfg(test)]
 mod tests;
+mod text;
 
 pub use event::{decode_event, decode_fields, event_fields, kind_key, write_event};
 pub use outcome::{LEGACY_ORDER, outcome_text, parse_outcome, parse_termination};
