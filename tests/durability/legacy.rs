@@ -1,23 +1,23 @@
-//! Games stored before terminations had keys: a schema 4 file whose finished game holds its
-//! termination as an index (as every build wrote it until then) still loads, with the same
-//! outcome, and games finished from then on are written by key.
+//! Games stored by schema 4 (an event's fields in columns, its kind, seat and termination by
+//! number): the file is migrated to schema 5 at start and its games load as they were.
 
 use chessd::proto as pb;
 
 use crate::support::{self, DataDir, Server};
 
-/// A finished game written with the termination's index reads back with its termination.
+/// A finished game of schema 4, its termination by index, loads as it was, before and after a
+/// restart on the migrated file.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_termination_stored_by_index_still_loads() {
+async fn a_schema_4_database_is_migrated() {
     let dir = DataDir::new("legacy-termination");
     let data = dir.path().join("data");
     std::fs::create_dir_all(&data).unwrap();
-    // A schema 4 file as this build creates it, then a game as the previous build wrote it.
-    let server = Server::start(&data, &[]);
-    assert!(server.terminate().success());
     let id = "06H2VNYWZK5VP";
     {
         let conn = rusqlite::Connection::open(data.join("chessd.db")).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.execute_batch(include_str!("fixtures/schema4.sql"))
+            .unwrap();
         conn.execute(
             "INSERT INTO games (id, variant, start_fen, white, black, draw_rule, created_at_ms,
                  ended_at_ms)
@@ -28,12 +28,15 @@ async fn a_termination_stored_by_index_still_loads() {
             ],
         )
         .unwrap();
-        // A move, then Black resigns: winner 0 (White), termination 6 (Resignation).
+        // A move, a draw offered by Black (kind 1, seat 1) and declined by White (kind 2), then
+        // Black resigns: winner 0 (White), termination 6 (Resignation).
         conn.execute_batch(&format!(
             "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, clocks_stopped)
                  VALUES ('{id}', 1, 2, 0, 0, 'e2e4', 0);
+             INSERT INTO events (game_id, seq, at_ms, kind, seat) VALUES ('{id}', 2, 2, 1, 1);
+             INSERT INTO events (game_id, seq, at_ms, kind, seat) VALUES ('{id}', 3, 2, 2, 0);
              INSERT INTO events (game_id, seq, at_ms, kind, seat, winner, termination)
-                 VALUES ('{id}', 2, 3, 3, 1, 0, 6);"
+                 VALUES ('{id}', 4, 3, 3, 1, 0, 6);"
         ))
         .unwrap();
     }
@@ -44,5 +47,24 @@ async fn a_termination_stored_by_index_still_loads() {
     assert_eq!(outcome.termination, pb::Termination::Resignation as i32);
     assert_eq!(outcome.winner, pb::Color::White as i32);
     assert_eq!((game.ply, outcome.pgn_result.as_str()), (1, "1-0"));
+    assert!(server.terminate().success());
+    let conn = rusqlite::Connection::open(data.join("chessd.db")).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, chessd::store::SCHEMA_VERSION);
+    let last: String = conn
+        .query_row(
+            "SELECT body FROM events WHERE game_id = ?1 AND seq = 4",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(last.contains("w:resignation"), "{last:?}");
+    drop(conn);
+    // And it loads again from schema 5.
+    let server = Server::start(&data, &[]);
+    let mut client = server.client().await;
+    assert_eq!(support::get(&mut client, id).await.outcome, Some(outcome));
     assert!(server.terminate().success());
 }
