@@ -9,7 +9,8 @@
 //! - `action`: a new game and a seat's actions, validated. `presence`: whether a seat watches,
 //!   and when its opponent may claim the game.
 //! - `log`: the compact per-game event log. `event`: events as watchers see them and as
-//!   storage keeps them ([`EventRow`]). `replay`: events rebuilt from the log.
+//!   storage keeps them ([`EventRow`]). `replay`: events rebuilt from the log. `codec`: the
+//!   one stored text of events and outcomes, which every store writes and reads.
 //! - `takeback`: takeback policies, what a proposal takes back, and the moves of a log with
 //!   takebacks.
 //! - `feed`: the deployment-wide feed's events and filters.
@@ -23,6 +24,7 @@
 
 pub mod action;
 pub mod clock;
+pub mod codec;
 pub mod event;
 pub mod feed;
 pub mod header;

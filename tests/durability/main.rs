@@ -8,6 +8,7 @@ mod clocks;
 mod common;
 mod crash;
 mod feed;
+mod legacy;
 mod presence;
 mod recovery;
 mod startup;

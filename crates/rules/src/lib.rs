@@ -108,7 +108,7 @@ pub use game::{ClaimError, DrawClaim, Game, PlayedMove, TakeBackError};
 pub use horde::Horde;
 pub use kingofthehill::KingOfTheHill;
 pub use mv::{MAX_MOVES, Move, MoveKind, MoveList};
-pub use outcome::{Outcome, Termination};
+pub use outcome::{Outcome, ParseTerminationError, Termination};
 pub use perft::{divide, perft};
 pub use pgn::{PgnTags, write_pgn};
 pub use pocket::Pocket;

@@ -46,7 +46,8 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// Every reason, the variants' own appended after the first eleven (stores keep the index).
+    /// Every reason. Stores write [`Termination::key`], never a position in this list, so it
+    /// may be reordered.
     pub const ALL: [Termination; 18] = [
         Termination::Checkmate,
         Termination::Stalemate,
@@ -98,6 +99,32 @@ impl Termination {
         }
     }
 
+    /// The reason's stable text key, the one every store writes; [`str::parse`] reads it back.
+    /// A key, once stored, never changes.
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient-material",
+            Termination::Repetition => "repetition",
+            Termination::FiftyMoveRule => "fifty-move-rule",
+            Termination::Race => "race",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "agreement",
+            Termination::TimeForfeit => "time-forfeit",
+            Termination::Abandonment => "abandonment",
+            Termination::Aborted => "aborted",
+            Termination::ThirdCheck => "third-check",
+            Termination::KingOfTheHill => "king-of-the-hill",
+            Termination::KingExploded => "king-exploded",
+            Termination::AllPiecesLost => "all-pieces-lost",
+            Termination::StalemateWin => "stalemate-win",
+            Termination::HordeDestroyed => "horde-destroyed",
+            Termination::NoStart => "no-start",
+        }
+    }
+
     /// The value of the PGN `Termination` tag (the standard's vocabulary).
     #[must_use]
     pub const fn pgn_tag(self) -> &'static str {
@@ -112,6 +139,30 @@ impl Termination {
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A text that is no [`Termination::key`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseTerminationError;
+
+impl fmt::Display for ParseTerminationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown termination")
+    }
+}
+
+impl std::error::Error for ParseTerminationError {}
+
+impl core::str::FromStr for Termination {
+    type Err = ParseTerminationError;
+
+    /// Exactly [`Termination::key`]'s text: what the stores wrote, nothing looser.
+    fn from_str(s: &str) -> Result<Termination, ParseTerminationError> {
+        Termination::ALL
+            .into_iter()
+            .find(|t| t.key() == s)
+            .ok_or(ParseTerminationError)
     }
 }
 
@@ -165,6 +216,23 @@ impl fmt::Display for Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every reason reads back from its key, the keys are distinct, and other text is refused.
+    #[test]
+    fn keys_read_back() {
+        for t in Termination::ALL {
+            assert_eq!(t.key().parse(), Ok(t));
+        }
+        let mut keys: Vec<_> = Termination::ALL.iter().map(|t| t.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), Termination::ALL.len());
+        assert_eq!(
+            "Checkmate".parse::<Termination>(),
+            Err(ParseTerminationError)
+        );
+        assert_eq!("6".parse::<Termination>(), Err(ParseTerminationError));
+    }
 
     /// Results use PGN's notation; an aborted game has none.
     #[test]

@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::{ByColor, Color, Outcome, Termination};
+use chessd_rules::ByColor;
 
+use crate::game::codec::{outcome_text, parse_outcome, parse_side, side};
 use crate::game::{
     ClockReading, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms, from_epoch_ms,
 };
@@ -22,21 +23,6 @@ use crate::store::feed::text::{field, ms, number, split};
 /// Headers decoded so far, by game, so the events of one game share one header (and its
 /// start position is parsed once).
 pub type Headers = HashMap<GameId, Arc<GameHeader>>;
-
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::White => "w",
-        Color::Black => "b",
-    }
-}
-
-fn parse_side(text: &str) -> Result<Color, String> {
-    match text {
-        "w" => Ok(Color::White),
-        "b" => Ok(Color::Black),
-        other => Err(format!("side {other:?}")),
-    }
-}
 
 /// The event as fields: what it is, when, its game's id, the game's header (see `header`)
 /// field by field, then what happened. The form SQLite rows keep (joined).
@@ -115,11 +101,7 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             }
         }
         FeedKind::Finished { outcome, fen, ply } => {
-            let term = Termination::ALL
-                .iter()
-                .position(|&t| t == outcome.termination)
-                .unwrap_or(0);
-            f.push(("o", format!("{}:{term}", outcome.winner.map_or("-", side))));
+            f.push(("o", outcome_text(*outcome)));
             f.push(("fen", fen.clone()));
             f.push(("ply", ply.to_string()));
         }
@@ -191,23 +173,9 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
         },
         "f" => {
             let text = field(map, "o")?;
-            let (w, t) = text
-                .split_once(':')
-                .ok_or_else(|| format!("feed event: outcome {text:?}"))?;
-            let winner = match w {
-                "-" => None,
-                w => Some(parse_side(w)?),
-            };
-            let termination = t
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| Termination::ALL.get(i).copied())
-                .ok_or_else(|| format!("feed event: outcome {text:?}"))?;
+            let outcome = parse_outcome(text).map_err(|e| format!("feed event: {e}"))?;
             FeedKind::Finished {
-                outcome: Outcome {
-                    winner,
-                    termination,
-                },
+                outcome,
                 fen: field(map, "fen")?.to_owned(),
                 ply: ply(map)?,
             }
@@ -238,7 +206,7 @@ fn clock_reading(text: &str) -> Result<ClockReading, String> {
 mod tests {
     use std::time::SystemTime;
 
-    use chessd_rules::{DrawRule, Position, Variant};
+    use chessd_rules::{Color, DrawRule, Outcome, Position, Termination, Variant};
 
     use super::*;
     use crate::game::{ClockStart, Labels, PlayerId, Players, StartRules, TimeControl, whole_ms};

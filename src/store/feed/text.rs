@@ -1,37 +1,12 @@
-//! The text form every feed field shares: [`join`] (fields in one string, a SQLite row's body
-//! or a Redis entry's `h`) and [`split`] back, and the readers of one field ([`field`],
-//! [`number`]) with the errors that name it. Apart from `codec` and `header` so that both use
-//! it without using each other.
+//! The text form every feed field shares: the domain codec's [`join`] (fields in one string, a
+//! SQLite row's body or a Redis entry's `h`) and [`split`] back, and the readers of one field
+//! ([`field`], [`number`]) with the errors that name it. Apart from `codec` and `header` so
+//! that both use it without using each other.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-/// The separator of [`join`]'s form.
-const SEP: char = '\u{1e}';
-
-/// The fields in one string: `field RS value RS field RS value ...`.
-#[must_use]
-pub fn join(fields: &[(&'static str, String)]) -> String {
-    let mut out = String::new();
-    for (i, (k, v)) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(SEP);
-        }
-        out.push_str(k);
-        out.push(SEP);
-        out.push_str(v);
-    }
-    out
-}
-
-/// [`join`]'s form as a map of its fields.
-pub fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
-    let parts: Vec<&str> = text.split(SEP).collect();
-    if !parts.len().is_multiple_of(2) {
-        return Err("feed event: a field without a value".into());
-    }
-    Ok(parts.chunks_exact(2).map(|kv| (kv[0], kv[1])).collect())
-}
+pub use crate::game::codec::{join, split};
 
 /// The value of field `name`.
 pub fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {

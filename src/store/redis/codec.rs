@@ -1,5 +1,5 @@
-//! How a game looks in Redis: key names, the game hash, stream entries, seat digests and
-//! request-id keys.
+//! How a game's hash looks in Redis: its header, seat digests, takeback policy and the summary
+//! the scripts keep (its stream entries are `stream`'s, the domain codec's fields).
 //!
 //! Everything written is plain text (fields of a hash, fields of a stream entry), so an
 //! operator can read a game with `redis-cli HGETALL` and `XRANGE`. Decoding checks every field
@@ -7,8 +7,7 @@
 //!
 //! Seat tokens never reach Redis: the game hash keeps their SHA-256 digests (`game::Seats`;
 //! empty for a seat bound to a player without a seat token). A CreateGame retried on another
-//! replica therefore cannot get the tokens back (see the store's `create`). Stream entries are
-//! the domain's `EventRow`s, field by field.
+//! replica therefore cannot get the tokens back (see the store's `create`).
 //!
 //! Fields added since the first layout (`labels`, `white_id`, `black_id`, `nonce`,
 //! `feed_id`; `black_initial_ms`, `black_increment_ms`, `clock_start`, `first_move_ms`) are
@@ -20,19 +19,18 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use chessd_rules::{
-    ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, UciMove, Variant,
-};
+use chessd_rules::{ByColor, Color, DrawRule, Outcome, Position, Rules, Variant};
 
-use crate::game::LogEntry;
-use crate::game::takeback::Line;
+use crate::game::codec::{outcome_text, parse_outcome};
 use crate::game::{
-    ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, GameStatus, Labels, LogKind,
-    Now, PlayerId, Players, Seats, StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms,
-    from_epoch_ms,
+    ClockStart, GameHeader, GameId, GameRecord, GameStatus, Labels, Now, PlayerId, Players, Seats,
+    StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
 };
 use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{self, hex, sha256};
+pub use crate::store::redis::stream::{
+    Entry, decode_rows, entry_is, event_key, event_key_text, row_fields,
+};
 
 /// `2 * N` hex digits as bytes.
 pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
@@ -165,7 +163,7 @@ impl Summary {
     #[must_use]
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         vec![
-            ("status", (self.status as u8).to_string()),
+            ("status", status_key(self.status).to_owned()),
             ("ply", self.ply.to_string()),
             ("fen", self.fen.clone()),
             (
@@ -173,6 +171,16 @@ impl Summary {
                 self.outcome.map(outcome_text).unwrap_or_default(),
             ),
         ]
+    }
+}
+
+/// A status as the hash keeps it: a fixed key per status, not its place in the enum (the
+/// scripts and the feed's reader compare it to `0`, so the keys stay digits).
+fn status_key(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::Ongoing => "0",
+        GameStatus::Finished => "1",
+        GameStatus::Aborted => "2",
     }
 }
 
@@ -424,12 +432,14 @@ pub fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>, Strin
         None => Labels::default(),
     };
     let variant: Variant = v.parse().map_err(|_| "unknown variant".to_owned())?;
-    let status = match st.as_str() {
-        "0" => GameStatus::Ongoing,
-        "1" => GameStatus::Finished,
-        "2" => GameStatus::Aborted,
-        other => return Err(format!("status {other:?}")),
-    };
+    let status = [
+        GameStatus::Ongoing,
+        GameStatus::Finished,
+        GameStatus::Aborted,
+    ]
+    .into_iter()
+    .find(|&s| status_key(s) == st)
+    .ok_or_else(|| format!("status {st:?}"))?;
     Ok(Some(Listed {
         variant,
         players: Players {
@@ -449,285 +459,6 @@ pub fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>, Strin
             },
         },
     }))
-}
-
-/// An outcome as text: winner (`w`, `b` or `-`), a colon, the termination's index.
-fn outcome_text(o: Outcome) -> String {
-    let winner = match o.winner {
-        Some(Color::White) => "w",
-        Some(Color::Black) => "b",
-        None => "-",
-    };
-    let term = Termination::ALL
-        .iter()
-        .position(|&t| t == o.termination)
-        .unwrap_or(0);
-    format!("{winner}:{term}")
-}
-
-fn parse_outcome(text: &str) -> Result<Outcome, String> {
-    let (w, t) = text
-        .split_once(':')
-        .ok_or_else(|| format!("outcome {text:?}"))?;
-    let winner = match w {
-        "w" => Some(Color::White),
-        "b" => Some(Color::Black),
-        "-" => None,
-        _ => return Err(format!("outcome {text:?}")),
-    };
-    let termination = t
-        .parse::<usize>()
-        .ok()
-        .and_then(|i| Termination::ALL.get(i).copied())
-        .ok_or_else(|| format!("outcome {text:?}"))?;
-    Ok(Outcome {
-        winner,
-        termination,
-    })
-}
-
-fn color_text(c: Color) -> &'static str {
-    match c {
-        Color::White => "w",
-        Color::Black => "b",
-    }
-}
-
-fn parse_color(text: &str) -> Result<Color, String> {
-    match text {
-        "w" => Ok(Color::White),
-        "b" => Ok(Color::Black),
-        other => Err(format!("side {other:?}")),
-    }
-}
-
-/// An event's stream-entry fields, as `field value field value ...`.
-#[must_use]
-pub fn row_fields(row: &EventRow) -> Vec<String> {
-    let mut f: Vec<String> = vec![
-        "at".into(),
-        row.at_ms.to_string(),
-        "kind".into(),
-        kind_name(&row.kind).into(),
-    ];
-    match row.kind {
-        LogKind::Move {
-            clocks_ms,
-            clocks_stopped,
-        } => {
-            f.push("log_clocks".into());
-            f.push(format!("{},{}", clocks_ms.white(), clocks_ms.black()));
-            f.push("stopped".into());
-            f.push(if clocks_stopped { "1" } else { "0" }.into());
-        }
-        LogKind::DrawOffered(_)
-        | LogKind::DrawDeclined(_)
-        | LogKind::GameOver
-        | LogKind::TakebackProposed(_)
-        | LogKind::TakebackDeclined(_) => {}
-        LogKind::ClockChanged {
-            clocks_ms,
-            change,
-            running,
-        } => {
-            f.push("log_clocks".into());
-            f.push(format!("{},{}", clocks_ms.white(), clocks_ms.black()));
-            f.push("change".into());
-            f.push(change.to_string());
-            f.push("running".into());
-            f.push(if running { "1" } else { "0" }.into());
-        }
-        LogKind::TakenBack {
-            plies,
-            clocks_ms,
-            running,
-            ..
-        } => {
-            f.push("plies".into());
-            f.push(plies.to_string());
-            f.push("log_clocks".into());
-            f.push(format!("{},{}", clocks_ms.white(), clocks_ms.black()));
-            f.push("running".into());
-            f.push(if running { "1" } else { "0" }.into());
-        }
-    }
-    if let Some(mv) = row.mv {
-        f.push("uci".into());
-        f.push(mv.to_string());
-    }
-    if let Some(seat) = row.seat {
-        f.push("seat".into());
-        f.push(color_text(seat).into());
-    }
-    if let Some(rid) = &row.request_id {
-        f.push("request_id".into());
-        f.push(rid.clone());
-    }
-    if let Some(clocks) = row.clocks_ms {
-        f.push("clocks".into());
-        f.push(format!("{},{}", clocks.white(), clocks.black()));
-    }
-    if let Some(o) = row.outcome {
-        f.push("outcome".into());
-        f.push(outcome_text(o));
-    }
-    f
-}
-
-/// A stream entry as XRANGE returns it: its id and its fields, flattened.
-pub type Entry = (String, Vec<String>);
-
-/// What tells an event apart from another a store may hold at the same seq (see `cache`):
-/// its time in milliseconds and its kind's stored name.
-pub type EventKey = (u64, &'static str);
-
-/// The key of the copy's event `entry`.
-#[must_use]
-pub fn event_key(entry: &LogEntry) -> EventKey {
-    (entry.at_ms, kind_name(&entry.kind))
-}
-
-/// An event key as the game hash keeps it (`last`), `ms:kind`; "" for none.
-#[must_use]
-pub fn event_key_text(key: Option<EventKey>) -> String {
-    key.map(|(ms, kind)| format!("{ms}:{kind}"))
-        .unwrap_or_default()
-}
-
-/// Whether stream entry `entry` is event `seq` with the key `key`.
-#[must_use]
-pub fn entry_is(entry: &Entry, seq: u64, key: EventKey) -> bool {
-    let (id, flat) = entry;
-    let field = |name: &str| {
-        flat.chunks_exact(2)
-            .find(|kv| kv[0] == name)
-            .map(|kv| kv[1].as_str())
-    };
-    *id == format!("{seq}-0")
-        && field("at").and_then(|t| t.parse::<u64>().ok()) == Some(key.0)
-        && field("kind") == Some(key.1)
-}
-
-/// A kind's name in the stream (`kind`).
-fn kind_name(kind: &LogKind) -> &'static str {
-    match kind {
-        LogKind::Move { .. } => "move",
-        LogKind::DrawOffered(_) => "offer",
-        LogKind::DrawDeclined(_) => "decline",
-        LogKind::GameOver => "over",
-        LogKind::ClockChanged { .. } => "clock",
-        LogKind::TakebackProposed(_) => "tb-offer",
-        LogKind::TakebackDeclined(_) => "tb-decline",
-        LogKind::TakenBack { .. } => "tb",
-    }
-}
-
-/// Decodes entries that follow event `first_seq - 1` on `line` (the moves standing after the
-/// events before them, advanced here past every move and takeback).
-pub fn decode_rows(
-    line: &mut Line<'_>,
-    first_seq: u64,
-    entries: &[Entry],
-) -> Result<Vec<EventRow>, String> {
-    let mut rows = Vec::with_capacity(entries.len());
-    for (i, (id, flat)) in entries.iter().enumerate() {
-        let seq = first_seq + i as u64;
-        if id != &format!("{seq}-0") {
-            return Err(format!("entry {id} where event {seq} was expected"));
-        }
-        let fields: HashMap<&str, &str> = flat
-            .chunks_exact(2)
-            .map(|kv| (kv[0].as_str(), kv[1].as_str()))
-            .collect();
-        let get = |name: &str| fields.get(name).copied();
-        let bad = |what: &str| format!("event {seq}: {what}");
-        let at_ms = get("at")
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| bad("time"))?;
-        let seat = get("seat").map(parse_color).transpose()?;
-        let pair = |text: &str| -> Option<ByColor<u64>> {
-            let (a, b) = text.split_once(',')?;
-            Some(ByColor::new(a.parse().ok()?, b.parse().ok()?))
-        };
-        let clocks_ms = match get("clocks") {
-            Some(text) => Some(pair(text).ok_or_else(|| bad("clocks"))?),
-            None => None,
-        };
-        let outcome = get("outcome").map(parse_outcome).transpose()?;
-        let mut mv = None;
-        let kind = match get("kind") {
-            Some("move") => {
-                let text = get("uci").ok_or_else(|| bad("a move without its move"))?;
-                let uci: UciMove = text.parse().map_err(|_| bad("malformed move"))?;
-                let position = line.position();
-                let m = uci
-                    .to_move(position)
-                    .map_err(|e| bad(&format!("{text} in {}: {e}", position.fen())))?;
-                line.play(m);
-                mv = Some(m);
-                let log = get("log_clocks")
-                    .and_then(pair)
-                    .ok_or_else(|| bad("move clocks"))?;
-                LogKind::Move {
-                    clocks_ms: log.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)),
-                    clocks_stopped: get("stopped") == Some("1"),
-                }
-            }
-            Some("offer") => LogKind::DrawOffered(seat.ok_or_else(|| bad("offer without side"))?),
-            Some("decline") => {
-                LogKind::DrawDeclined(seat.ok_or_else(|| bad("decline without side"))?)
-            }
-            Some("over") => LogKind::GameOver,
-            Some("clock") => {
-                let log = get("log_clocks")
-                    .and_then(pair)
-                    .ok_or_else(|| bad("change clocks"))?;
-                let change: ClockChange = get("change")
-                    .ok_or_else(|| bad("a clock change without its change"))?
-                    .parse()
-                    .map_err(|e: String| bad(&e))?;
-                LogKind::ClockChanged {
-                    clocks_ms: log.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)),
-                    change,
-                    running: get("running") == Some("1"),
-                }
-            }
-            Some("tb-offer") => {
-                LogKind::TakebackProposed(seat.ok_or_else(|| bad("takeback without side"))?)
-            }
-            Some("tb-decline") => {
-                LogKind::TakebackDeclined(seat.ok_or_else(|| bad("takeback without side"))?)
-            }
-            Some("tb") => {
-                let plies: u8 = get("plies")
-                    .and_then(|t| t.parse().ok())
-                    .filter(|&p| p > 0)
-                    .ok_or_else(|| bad("takeback plies"))?;
-                line.take_back(plies).map_err(|e| bad(&e))?;
-                let log = get("log_clocks")
-                    .and_then(pair)
-                    .ok_or_else(|| bad("takeback clocks"))?;
-                LogKind::TakenBack {
-                    plies,
-                    by: seat.ok_or_else(|| bad("takeback without side"))?,
-                    clocks_ms: log.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)),
-                    running: get("running") == Some("1"),
-                }
-            }
-            _ => return Err(bad("unknown kind")),
-        };
-        rows.push(EventRow {
-            seq,
-            at_ms,
-            kind,
-            mv,
-            seat,
-            request_id: get("request_id").map(str::to_owned),
-            clocks_ms,
-            outcome,
-        });
-    }
-    Ok(rows)
 }
 
 #[cfg(test)]
@@ -821,132 +552,5 @@ mod tests {
             .collect();
         let listed = decode_summary(&summary).unwrap().unwrap();
         assert!(listed.labels.is_empty());
-    }
-
-    /// Rows survive the trip through stream fields, moves resolved in their position.
-    #[test]
-    fn rows_round_trip() {
-        let start = Position::new(Variant::Chess);
-        let e4 = "e2e4".parse::<UciMove>().unwrap().to_move(&start).unwrap();
-        let rows = vec![
-            EventRow {
-                seq: 1,
-                at_ms: 1_000,
-                kind: LogKind::Move {
-                    clocks_ms: ByColor::new(59_000, 60_000),
-                    clocks_stopped: false,
-                },
-                mv: Some(e4),
-                seat: Some(Color::White),
-                request_id: Some("r 1".into()),
-                clocks_ms: Some(ByColor::new(59_000, 60_000)),
-                outcome: None,
-            },
-            EventRow {
-                seq: 2,
-                at_ms: 1_500,
-                kind: LogKind::DrawOffered(Color::Black),
-                mv: None,
-                seat: Some(Color::Black),
-                request_id: None,
-                clocks_ms: None,
-                outcome: None,
-            },
-            EventRow {
-                seq: 3,
-                at_ms: 1_700,
-                kind: LogKind::ClockChanged {
-                    clocks_ms: ByColor::new(74_000, 60_000),
-                    change: ClockChange {
-                        side: Color::White,
-                        reason: crate::game::ClockReason::Given,
-                    },
-                    running: true,
-                },
-                mv: None,
-                seat: Some(Color::Black),
-                request_id: None,
-                clocks_ms: Some(ByColor::new(74_000, 60_000)),
-                outcome: None,
-            },
-            EventRow {
-                seq: 4,
-                at_ms: 1_600,
-                kind: LogKind::TakebackProposed(Color::White),
-                mv: None,
-                seat: Some(Color::White),
-                request_id: None,
-                clocks_ms: None,
-                outcome: None,
-            },
-            EventRow {
-                seq: 5,
-                at_ms: 1_700,
-                kind: LogKind::TakebackDeclined(Color::Black),
-                mv: None,
-                seat: Some(Color::Black),
-                request_id: None,
-                clocks_ms: None,
-                outcome: None,
-            },
-            EventRow {
-                seq: 6,
-                at_ms: 1_800,
-                kind: LogKind::TakenBack {
-                    plies: 1,
-                    by: Color::White,
-                    clocks_ms: ByColor::new(58_000, 60_000),
-                    running: true,
-                },
-                mv: None,
-                seat: Some(Color::White),
-                request_id: None,
-                clocks_ms: Some(ByColor::new(58_000, 60_000)),
-                outcome: None,
-            },
-            EventRow {
-                seq: 7,
-                at_ms: 2_000,
-                kind: LogKind::GameOver,
-                mv: None,
-                seat: None,
-                request_id: None,
-                clocks_ms: Some(ByColor::new(1, 2)),
-                outcome: Some(Outcome::win(Color::White, Termination::Resignation)),
-            },
-        ];
-        let entries: Vec<Entry> = rows
-            .iter()
-            .map(|r| (format!("{}-0", r.seq), row_fields(r)))
-            .collect();
-        let mut line = Line::from_start(start);
-        assert_eq!(decode_rows(&mut line, 1, &entries).unwrap(), rows);
-        assert_eq!(line.position(), &start, "e4 was taken back");
-        let mut line = Line::from_start(start);
-        assert_eq!(decode_rows(&mut line, 1, &entries[..1]).unwrap(), rows[..1]);
-        assert_eq!(line.position().turn(), Color::Black);
-        let mut line = Line::from_start(start);
-        assert!(decode_rows(&mut line, 2, &entries).is_err(), "a gap");
-        let mut line = Line::from_start(start);
-        assert!(
-            decode_rows(&mut line, 6, &entries[5..6]).is_err(),
-            "a takeback of more moves than stand"
-        );
-        // Each stored entry is known again by its event's key, and by no other.
-        for (row, entry) in rows.iter().zip(&entries) {
-            let key = event_key(&LogEntry {
-                at_ms: row.at_ms,
-                kind: row.kind,
-            });
-            assert!(entry_is(entry, row.seq, key), "{entry:?}");
-            assert!(!entry_is(entry, row.seq + 1, key), "another seq");
-            assert!(
-                !entry_is(entry, row.seq, (key.0 + 1, key.1)),
-                "another time"
-            );
-        }
-        assert!(!entry_is(&entries[0], 1, (1_000, "offer")), "another kind");
-        assert_eq!(event_key_text(Some((1_000, "move"))), "1000:move");
-        assert_eq!(event_key_text(None), "");
     }
 }

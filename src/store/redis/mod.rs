@@ -74,6 +74,7 @@ mod presence;
 mod scripts;
 mod sentinel;
 mod state;
+mod stream;
 mod sweep;
 mod tokens;
 

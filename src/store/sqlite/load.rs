@@ -6,25 +6,20 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::{
-    ByColor, Color, DrawRule, Outcome, Position, Rules, Termination, UciMove, Variant,
-};
+use chessd_rules::{ByColor, DrawRule, Position, Variant};
 use rusqlite::{Connection, OptionalExtension};
 
+use crate::game::codec::decode_event;
 use crate::game::takeback::Line;
 use crate::game::{
-    ClockChange, ClockStart, EventRow, GameHeader, GameId, GameRecord, Labels, LogKind, Now,
-    PlayerId, Players, Seats, StartRules, Stored, TakebackPolicy, TimeControl, TokenDigest,
-    TokenId, VariantStats, epoch_ms, from_epoch_ms,
+    ClockStart, GameHeader, GameId, GameRecord, Labels, Now, PlayerId, Players, Seats, StartRules,
+    Stored, TakebackPolicy, TimeControl, TokenDigest, TokenId, VariantStats, epoch_ms,
+    from_epoch_ms,
 };
 use crate::store::config::StoreLimits;
 use crate::store::feed::codec::{Headers, decode_joined};
 use crate::store::feed::log::FeedLog;
 use crate::store::memory::MemoryStore;
-use crate::store::sqlite::schema::{
-    KIND_CLOCK_CHANGED, KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
-    KIND_TAKEBACK_DECLINED, KIND_TAKEBACK_PROPOSED, KIND_TAKEN_BACK,
-};
 
 /// Why loading stopped.
 pub enum LoadError {
@@ -138,12 +133,8 @@ pub fn load(
                     clock_start, first_move_timeout_ms, takebacks, claim_after_ms
              FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
         )?;
-        let mut events = tx.prepare(
-            "SELECT seq, at_ms, kind, seat, mv, request_id, log_white_ms, log_black_ms,
-                    clocks_stopped, white_ms, black_ms, winner, termination, clock_change,
-                    plies
-             FROM events WHERE game_id = ?1 ORDER BY seq",
-        )?;
+        let mut events =
+            tx.prepare("SELECT seq, body FROM events WHERE game_id = ?1 ORDER BY seq")?;
         let mut rows = games.query([])?;
         while let Some(row) = rows.next()? {
             let id_text: String = row.get(0)?;
@@ -223,11 +214,9 @@ pub fn load(
             let mut stored_events = Vec::new();
             let mut event_rows = events.query([&id_text])?;
             while let Some(e) = event_rows.next()? {
-                let event = event_row(e, &mut line).map_err(|d| match d {
-                    RowError::Sql(e) => LoadError::Sql(e),
-                    RowError::Bad(detail) => bad(detail),
-                })?;
-                stored_events.push(event);
+                let seq = e.get::<_, i64>(0)?.max(0) as u64;
+                let body: String = e.get(1)?;
+                stored_events.push(decode_event(seq, &body, &mut line).map_err(&bad)?);
             }
             let last_at = stored_events.last().map_or(created_at_ms, |e| e.at_ms);
             let charged =
@@ -342,126 +331,4 @@ fn restore_feed(
     }
     feed.seal();
     Ok(n)
-}
-
-enum RowError {
-    Sql(rusqlite::Error),
-    Bad(String),
-}
-
-impl From<rusqlite::Error> for RowError {
-    fn from(e: rusqlite::Error) -> RowError {
-        RowError::Sql(e)
-    }
-}
-
-/// One stored event; `line` holds the moves standing before it, advanced past a move or a
-/// takeback.
-fn event_row(r: &rusqlite::Row<'_>, line: &mut Line<'_>) -> Result<EventRow, RowError> {
-    let seq = r.get::<_, i64>(0)?.max(0) as u64;
-    let at_ms = r.get::<_, i64>(1)?.max(0) as u64;
-    let kind_code: i64 = r.get(2)?;
-    let seat = r.get::<_, Option<i64>>(3)?.map(color_of);
-    let mv_text: Option<String> = r.get(4)?;
-    let request_id: Option<String> = r.get(5)?;
-    let log_ms = |i: usize| -> Result<u32, RowError> {
-        let v: Option<i64> = r.get(i)?;
-        Ok(u32::try_from(v.unwrap_or(0).max(0)).unwrap_or(u32::MAX))
-    };
-    let clocks_stopped = r.get::<_, Option<i64>>(8)?.unwrap_or(0) != 0;
-    let white_ms: Option<i64> = r.get(9)?;
-    let black_ms: Option<i64> = r.get(10)?;
-    let clocks_ms = white_ms
-        .zip(black_ms)
-        .map(|(w, b)| ByColor::new(w.max(0) as u64, b.max(0) as u64));
-    let winner = r.get::<_, Option<i64>>(11)?.map(color_of);
-    let termination: Option<i64> = r.get(12)?;
-    let seat_of = |what: &str| {
-        seat.ok_or_else(|| RowError::Bad(format!("event {seq}: {what} without a side")))
-    };
-    let mut mv = None;
-    let kind = match kind_code {
-        KIND_MOVE => {
-            let text = mv_text
-                .ok_or_else(|| RowError::Bad(format!("event {seq}: a move without its move")))?;
-            let uci: UciMove = text
-                .parse()
-                .map_err(|_| RowError::Bad(format!("event {seq}: move {text:?}")))?;
-            let position = line.position();
-            let m = uci.to_move(position).map_err(|e| {
-                RowError::Bad(format!("event {seq}: {text} in {}: {e}", position.fen()))
-            })?;
-            line.play(m);
-            mv = Some(m);
-            LogKind::Move {
-                clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
-                clocks_stopped,
-            }
-        }
-        KIND_DRAW_OFFERED => LogKind::DrawOffered(seat_of("a draw offer")?),
-        KIND_DRAW_DECLINED => LogKind::DrawDeclined(seat_of("a declined draw")?),
-        KIND_GAME_OVER => LogKind::GameOver,
-        KIND_CLOCK_CHANGED => {
-            let text: Option<String> = r.get(13)?;
-            let change = text
-                .as_deref()
-                .unwrap_or_default()
-                .parse::<ClockChange>()
-                .map_err(|e| RowError::Bad(format!("event {seq}: {e}")))?;
-            LogKind::ClockChanged {
-                clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
-                change,
-                running: !clocks_stopped,
-            }
-        }
-        KIND_TAKEBACK_PROPOSED => LogKind::TakebackProposed(seat_of("a takeback proposal")?),
-        KIND_TAKEBACK_DECLINED => LogKind::TakebackDeclined(seat_of("a declined takeback")?),
-        KIND_TAKEN_BACK => {
-            let plies = r
-                .get::<_, Option<i64>>(14)?
-                .and_then(|n| u8::try_from(n).ok())
-                .filter(|&n| n > 0)
-                .ok_or_else(|| RowError::Bad(format!("event {seq}: a takeback without plies")))?;
-            line.take_back(plies)
-                .map_err(|e| RowError::Bad(format!("event {seq}: {e}")))?;
-            LogKind::TakenBack {
-                plies,
-                by: seat_of("a takeback")?,
-                clocks_ms: ByColor::new(log_ms(6)?, log_ms(7)?),
-                running: !clocks_stopped,
-            }
-        }
-        other => return Err(RowError::Bad(format!("event {seq}: unknown kind {other}"))),
-    };
-    let outcome = match termination {
-        None => None,
-        Some(t) => {
-            let termination = usize::try_from(t)
-                .ok()
-                .and_then(|t| Termination::ALL.get(t).copied())
-                .ok_or_else(|| RowError::Bad(format!("event {seq}: termination {t}")))?;
-            Some(Outcome {
-                winner,
-                termination,
-            })
-        }
-    };
-    Ok(EventRow {
-        seq,
-        at_ms,
-        kind,
-        mv,
-        seat,
-        request_id,
-        clocks_ms,
-        outcome,
-    })
-}
-
-pub fn color_of(index: i64) -> Color {
-    if index == 0 {
-        Color::White
-    } else {
-        Color::Black
-    }
 }

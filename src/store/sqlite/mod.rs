@@ -47,6 +47,7 @@
 
 mod error;
 mod load;
+mod migrate_v4;
 mod schema;
 mod writer;
 

@@ -1,8 +1,8 @@
-//! The database file: its schema (and the kinds events are stored as), opening it locked and
-//! checked, and the migrations: from schema 1 (clear seat tokens) to 2 (their digests), from
-//! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), and from 3 to 4 (the
+//! The database file: its schema, opening it locked and checked, and the migrations: from
+//! schema 1 (clear seat tokens) to 2 (their digests), from
+//! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), from 3 to 4 (the
 //! clocks' start rules, per-side times, clock changes, takebacks, the grace period before a
-//! claim).
+//! claim); from 4 to 5 (events as text lines) is `migrate_v4`'s.
 
 use std::path::Path;
 use std::time::Duration;
@@ -12,6 +12,7 @@ use rusqlite::{Connection, ErrorCode, params};
 use crate::game::{SeatToken, TokenDigest};
 use crate::store::config::SyncMode;
 use crate::store::sqlite::error::OpenError;
+use crate::store::sqlite::migrate_v4::{EVENTS, migrate_v4};
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "chessd.db";
@@ -31,7 +32,11 @@ pub const DB_FILE: &str = "chessd.db";
 ///   (`game::ClockChange`'s text, on `KIND_CLOCK_CHANGED` rows) and `events.plies` (a
 ///   takeback's count), `games.claim_after_ms` (the grace period before ClaimVictory;
 ///   NULL, in games of earlier files: the default of the game's time control).
-pub const SCHEMA_VERSION: i64 = 4;
+///
+/// - 5: `events` keeps each event as one text `body`, the domain codec's line
+///   (`game::codec::write_event`), instead of a column per field with kinds, seats and
+///   terminations by number (see `migrate_v4`).
+pub const SCHEMA_VERSION: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
@@ -64,25 +69,6 @@ CREATE TABLE games (
     claim_after_ms INTEGER
 ) WITHOUT ROWID;
 CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
-CREATE TABLE events (
-    game_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    at_ms INTEGER NOT NULL,
-    kind INTEGER NOT NULL,
-    seat INTEGER,
-    mv TEXT,
-    request_id TEXT,
-    log_white_ms INTEGER,
-    log_black_ms INTEGER,
-    clocks_stopped INTEGER,
-    white_ms INTEGER,
-    black_ms INTEGER,
-    winner INTEGER,
-    termination INTEGER,
-    clock_change TEXT,
-    plies INTEGER,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
 CREATE TABLE stats (
     variant TEXT PRIMARY KEY,
     white_wins INTEGER NOT NULL,
@@ -107,18 +93,6 @@ CREATE TABLE player_tokens (
 ) WITHOUT ROWID;
 CREATE INDEX player_tokens_player ON player_tokens (player_id);
 ";
-
-/// What schema 4 adds (to a new file, and to a schema 3 file in [`migrate_v3`]).
-/// Event kinds as stored.
-pub const KIND_MOVE: i64 = 0;
-pub const KIND_DRAW_OFFERED: i64 = 1;
-pub const KIND_DRAW_DECLINED: i64 = 2;
-pub const KIND_GAME_OVER: i64 = 3;
-pub const KIND_CLOCK_CHANGED: i64 = 4;
-pub const KIND_TAKEBACK_PROPOSED: i64 = 5;
-pub const KIND_TAKEBACK_DECLINED: i64 = 6;
-/// `plies` holds how many; the log clocks the clocks after it.
-pub const KIND_TAKEN_BACK: i64 = 7;
 
 /// Opens, locks, checks and, when new, creates the database. Nothing is written to a file
 /// before it is known to be a healthy chessd database of a known version (or a new one).
@@ -158,7 +132,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
-        1..=3 => {
+        1..=4 => {
             migrate = Some(version);
             false
         }
@@ -185,7 +159,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
         conn.pragma_update(None, "synchronous", synchronous)?;
         if new {
             conn.execute_batch(&format!(
-                "BEGIN; {SCHEMA} {SCHEMA_3} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
+                "BEGIN; {SCHEMA} {EVENTS} {SCHEMA_3} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
                  PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
                 feed_epoch()
             ))?;
@@ -199,8 +173,11 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     if migrate.is_some_and(|v| v <= 2) {
         migrate_v2(&conn, path)?;
     }
-    if migrate.is_some() {
+    if migrate.is_some_and(|v| v <= 3) {
         migrate_v3(&conn, path)?;
+    }
+    if migrate.is_some() {
+        migrate_v4(&conn, path)?;
     }
     Ok(conn)
 }

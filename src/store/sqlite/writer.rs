@@ -9,18 +9,15 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{Color, DrawRule, Rules, Termination, Variant};
+use chessd_rules::{Color, DrawRule, Rules, Variant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
+use crate::game::codec::write_event;
 use crate::game::{EventRow, FeedEvent, GameId, LogKind, TakebackPolicy, epoch_ms};
 use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
 use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
-use crate::store::sqlite::schema::{
-    KIND_CLOCK_CHANGED, KIND_DRAW_DECLINED, KIND_DRAW_OFFERED, KIND_GAME_OVER, KIND_MOVE,
-    KIND_TAKEBACK_DECLINED, KIND_TAKEBACK_PROPOSED, KIND_TAKEN_BACK,
-};
 use crate::telemetry::spans;
 
 /// Most changes committed in one transaction: large enough that a burst from thousands of
@@ -270,71 +267,10 @@ fn insert_events(
     rows: &[EventRow],
 ) -> rusqlite::Result<()> {
     let id = game.to_string();
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, request_id, log_white_ms,
-             log_black_ms, clocks_stopped, white_ms, black_ms, winner, termination,
-             clock_change, plies)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-    )?;
+    let mut insert =
+        tx.prepare_cached("INSERT INTO events (game_id, seq, body) VALUES (?1, ?2, ?3)")?;
     for row in rows {
-        let mut change = None;
-        let mut plies = None;
-        let (kind, log_ms, stopped) = match row.kind {
-            LogKind::Move {
-                clocks_ms,
-                clocks_stopped,
-            } => (KIND_MOVE, Some(clocks_ms), Some(i64::from(clocks_stopped))),
-            LogKind::DrawOffered(_) => (KIND_DRAW_OFFERED, None, None),
-            LogKind::DrawDeclined(_) => (KIND_DRAW_DECLINED, None, None),
-            LogKind::GameOver => (KIND_GAME_OVER, None, None),
-            // `clocks_stopped` holds whether no clock ran right after the change.
-            LogKind::ClockChanged {
-                clocks_ms,
-                change: c,
-                running,
-            } => {
-                change = Some(c.to_string());
-                (
-                    KIND_CLOCK_CHANGED,
-                    Some(clocks_ms),
-                    Some(i64::from(!running)),
-                )
-            }
-            LogKind::TakebackProposed(_) => (KIND_TAKEBACK_PROPOSED, None, None),
-            LogKind::TakebackDeclined(_) => (KIND_TAKEBACK_DECLINED, None, None),
-            // `clocks_stopped` holds whether no clock ran right after it.
-            LogKind::TakenBack {
-                plies: n,
-                clocks_ms,
-                running,
-                ..
-            } => {
-                plies = Some(i64::from(n));
-                (KIND_TAKEN_BACK, Some(clocks_ms), Some(i64::from(!running)))
-            }
-        };
-        let clock = |side: Color| {
-            row.clocks_ms
-                .map(|c| i64::try_from(c[side]).unwrap_or(i64::MAX))
-        };
-        insert.execute(params![
-            id,
-            row.seq as i64,
-            row.at_ms as i64,
-            kind,
-            row.seat.map(|c| c.index() as i64),
-            row.mv.map(|m| m.to_string()),
-            row.request_id,
-            log_ms.map(|c| i64::from(*c.white())),
-            log_ms.map(|c| i64::from(*c.black())),
-            stopped,
-            clock(Color::White),
-            clock(Color::Black),
-            row.outcome.and_then(|o| o.winner).map(|c| c.index() as i64),
-            row.outcome.map(|o| termination_code(o.termination)),
-            change,
-            plies,
-        ])?;
+        insert.execute(params![id, row.seq as i64, write_event(row)])?;
         if let (LogKind::GameOver, Some(outcome)) = (row.kind, row.outcome) {
             tx.prepare_cached("UPDATE games SET ended_at_ms = ?2 WHERE id = ?1")?
                 .execute(params![id, row.at_ms as i64])?;
@@ -357,7 +293,4 @@ fn insert_events(
         }
     }
     Ok(())
-}
-fn termination_code(t: Termination) -> i64 {
-    Termination::ALL.iter().position(|&x| x == t).unwrap_or(0) as i64
 }

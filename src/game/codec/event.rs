@@ -1,0 +1,190 @@
+//! An event as stored: the one encoder ([`event_fields`], [`write_event`]) and the one
+//! decoder ([`decode_fields`], [`decode_event`]) of an [`EventRow`], whatever keeps it (a
+//! Redis stream entry holds the fields, a SQLite row the joined line).
+//!
+//! The fields: `at` (ms since the epoch), `kind` ([`kind_key`]), the kind's own (`log_clocks`
+//! `w,b` and `stopped` for a move; `log_clocks`, `change` and `running` for a clock change;
+//! `plies`, `log_clocks` and `running` for a takeback), then whichever of `uci`, `seat`,
+//! `request_id`, `clocks` (`w,b`) and `outcome` ([`outcome_text`]) the row has.
+
+use std::collections::HashMap;
+
+use chessd_rules::{ByColor, Rules, UciMove};
+
+use crate::game::codec::outcome::{outcome_text, parse_outcome};
+use crate::game::codec::text::{flag, join, pair, parse_pair, parse_side, side, split};
+use crate::game::takeback::Line;
+use crate::game::{ClockChange, EventRow, LogKind};
+
+/// A kind's stored key (a Redis entry's `kind` field, part of the key of a game's last event).
+#[must_use]
+pub fn kind_key(kind: &LogKind) -> &'static str {
+    match kind {
+        LogKind::Move { .. } => "move",
+        LogKind::DrawOffered(_) => "offer",
+        LogKind::DrawDeclined(_) => "decline",
+        LogKind::GameOver => "over",
+        LogKind::ClockChanged { .. } => "clock",
+        LogKind::TakebackProposed(_) => "tb-offer",
+        LogKind::TakebackDeclined(_) => "tb-decline",
+        LogKind::TakenBack { .. } => "tb",
+    }
+}
+
+/// The event's fields, in order.
+#[must_use]
+pub fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
+    let mut f: Vec<(&'static str, String)> = vec![
+        ("at", row.at_ms.to_string()),
+        ("kind", kind_key(&row.kind).to_owned()),
+    ];
+    match row.kind {
+        LogKind::Move {
+            clocks_ms,
+            clocks_stopped,
+        } => {
+            f.push(("log_clocks", pair(&clocks_ms)));
+            f.push(("stopped", flag(clocks_stopped).to_owned()));
+        }
+        LogKind::DrawOffered(_)
+        | LogKind::DrawDeclined(_)
+        | LogKind::GameOver
+        | LogKind::TakebackProposed(_)
+        | LogKind::TakebackDeclined(_) => {}
+        LogKind::ClockChanged {
+            clocks_ms,
+            change,
+            running,
+        } => {
+            f.push(("log_clocks", pair(&clocks_ms)));
+            f.push(("change", change.to_string()));
+            f.push(("running", flag(running).to_owned()));
+        }
+        LogKind::TakenBack {
+            plies,
+            clocks_ms,
+            running,
+            ..
+        } => {
+            f.push(("plies", plies.to_string()));
+            f.push(("log_clocks", pair(&clocks_ms)));
+            f.push(("running", flag(running).to_owned()));
+        }
+    }
+    if let Some(mv) = row.mv {
+        f.push(("uci", mv.to_string()));
+    }
+    if let Some(seat) = row.seat {
+        f.push(("seat", side(seat).to_owned()));
+    }
+    if let Some(rid) = &row.request_id {
+        f.push(("request_id", rid.clone()));
+    }
+    if let Some(clocks) = row.clocks_ms {
+        f.push(("clocks", pair(&clocks)));
+    }
+    if let Some(o) = row.outcome {
+        f.push(("outcome", outcome_text(o)));
+    }
+    f
+}
+
+/// The event as one line of text (a SQLite row's `body`).
+#[must_use]
+pub fn write_event(row: &EventRow) -> String {
+    join(&event_fields(row))
+}
+
+/// Event `seq` from its line, `line` holding the moves standing before it (advanced here past
+/// a move or a takeback).
+pub fn decode_event(seq: u64, text: &str, line: &mut Line<'_>) -> Result<EventRow, String> {
+    let fields = split(text).map_err(|e| format!("event {seq}: {e}"))?;
+    decode_fields(seq, &fields, line)
+}
+
+/// Event `seq` from its fields, `line` holding the moves standing before it (advanced here
+/// past a move or a takeback). Every field is checked; a wrong one is named, never guessed at.
+pub fn decode_fields(
+    seq: u64,
+    fields: &HashMap<&str, &str>,
+    line: &mut Line<'_>,
+) -> Result<EventRow, String> {
+    let get = |name: &str| fields.get(name).copied();
+    let bad = |what: &str| format!("event {seq}: {what}");
+    let at_ms = get("at")
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| bad("time"))?;
+    let seat = get("seat").map(parse_side).transpose()?;
+    let clocks_ms = match get("clocks") {
+        Some(text) => Some(parse_pair(text).ok_or_else(|| bad("clocks"))?),
+        None => None,
+    };
+    let outcome = get("outcome").map(parse_outcome).transpose()?;
+    // The log keeps 32-bit milliseconds; a larger stored value saturates as the log would.
+    let log_clocks = |what: &str| -> Result<ByColor<u32>, String> {
+        get("log_clocks")
+            .and_then(parse_pair)
+            .map(|ms| ms.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)))
+            .ok_or_else(|| bad(what))
+    };
+    let running = get("running") == Some("1");
+    let side_of = |what: &str| seat.ok_or_else(|| bad(what));
+    let mut mv = None;
+    let kind = match get("kind") {
+        Some("move") => {
+            let text = get("uci").ok_or_else(|| bad("a move without its move"))?;
+            let uci: UciMove = text.parse().map_err(|_| bad("malformed move"))?;
+            let position = line.position();
+            let m = uci
+                .to_move(position)
+                .map_err(|e| bad(&format!("{text} in {}: {e}", position.fen())))?;
+            line.play(m);
+            mv = Some(m);
+            LogKind::Move {
+                clocks_ms: log_clocks("move clocks")?,
+                clocks_stopped: get("stopped") == Some("1"),
+            }
+        }
+        Some("offer") => LogKind::DrawOffered(side_of("offer without side")?),
+        Some("decline") => LogKind::DrawDeclined(side_of("decline without side")?),
+        Some("over") => LogKind::GameOver,
+        Some("clock") => {
+            let clocks_ms = log_clocks("change clocks")?;
+            let change: ClockChange = get("change")
+                .ok_or_else(|| bad("a clock change without its change"))?
+                .parse()
+                .map_err(|e: String| bad(&e))?;
+            LogKind::ClockChanged {
+                clocks_ms,
+                change,
+                running,
+            }
+        }
+        Some("tb-offer") => LogKind::TakebackProposed(side_of("takeback without side")?),
+        Some("tb-decline") => LogKind::TakebackDeclined(side_of("takeback without side")?),
+        Some("tb") => {
+            let plies: u8 = get("plies")
+                .and_then(|t| t.parse().ok())
+                .filter(|&p| p > 0)
+                .ok_or_else(|| bad("takeback plies"))?;
+            line.take_back(plies).map_err(|e| bad(&e))?;
+            LogKind::TakenBack {
+                plies,
+                by: side_of("takeback without side")?,
+                clocks_ms: log_clocks("takeback clocks")?,
+                running,
+            }
+        }
+        _ => return Err(bad("unknown kind")),
+    };
+    Ok(EventRow {
+        seq,
+        at_ms,
+        kind,
+        mv,
+        seat,
+        request_id: get("request_id").map(str::to_owned),
+        clocks_ms,
+        outcome,
+    })
+}

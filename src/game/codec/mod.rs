@@ -1,0 +1,27 @@
+//! The one codec of a game's stored events and outcomes, owned by the domain and used by every
+//! store: Redis stream entries hold an event's fields, SQLite rows its joined line, the feed
+//! the same outcome text.
+//!
+//! - `text`: the text every stored record shares ([`join`]/[`split`], sides, flags, pairs).
+//! - `outcome`: an outcome as `winner:termination-key`; stored indices of old games read
+//!   through the frozen [`LEGACY_ORDER`].
+//! - `event`: an [`EventRow`](crate::game::EventRow) as fields and as one line, and back.
+//!
+//! Every enum stored is written by a stable text key (a termination by `Termination::key`, a
+//! draw rule by `DrawRule::key`, a variant by `Variant::key`, a side as `w`/`b`, a kind by
+//! [`kind_key`]), never by its position, so reordering an enum never changes a stored game.
+//!
+//! To add an event kind: its `LogKind` variant (`log`), then its key and fields in
+//! `event.rs` ([`kind_key`], [`event_fields`], [`decode_fields`]; the compiler points at each
+//! match), and its case in `tests.rs`'s generator (the round trip checks every kind is drawn).
+//! No store changes: each keeps whatever this codec writes.
+
+mod event;
+mod outcome;
+#[cfg(test)]
+mod tests;
+mod text;
+
+pub use event::{decode_event, decode_fields, event_fields, kind_key, write_event};
+pub use outcome::{LEGACY_ORDER, outcome_text, parse_outcome, parse_termination};
+pub use text::{flag, join, pair, parse_pair, parse_side, side, split};

@@ -1,0 +1,73 @@
+//! The text every stored record shares: fields joined in one string ([`join`], [`split`]), a
+//! side as `w`/`b`, a flag as `1`/`0`, a pair of numbers as `white,black`. Every value is
+//! plain text without control characters, so an operator can read a stored game with
+//! `redis-cli` or `sqlite3`.
+
+use std::collections::HashMap;
+
+use chessd_rules::{ByColor, Color};
+
+/// The separator of [`join`]'s form: a control character no stored value contains (names,
+/// labels and player ids refuse them; request ids are printable ASCII).
+const SEP: char = '\u{1e}';
+
+/// The fields in one string: `field RS value RS field RS value ...`.
+#[must_use]
+pub fn join(fields: &[(&'static str, String)]) -> String {
+    let mut out = String::new();
+    for (i, (k, v)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(SEP);
+        }
+        out.push_str(k);
+        out.push(SEP);
+        out.push_str(v);
+    }
+    out
+}
+
+/// [`join`]'s form as a map of its fields.
+pub fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
+    let parts: Vec<&str> = text.split(SEP).collect();
+    if !parts.len().is_multiple_of(2) {
+        return Err("feed event: a field without a value".into());
+    }
+    Ok(parts.chunks_exact(2).map(|kv| (kv[0], kv[1])).collect())
+}
+
+/// A side's key.
+#[must_use]
+pub fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// [`side`]'s text read back.
+pub fn parse_side(text: &str) -> Result<Color, String> {
+    match text {
+        "w" => Ok(Color::White),
+        "b" => Ok(Color::Black),
+        other => Err(format!("side {other:?}")),
+    }
+}
+
+/// A flag's text.
+#[must_use]
+pub fn flag(on: bool) -> &'static str {
+    if on { "1" } else { "0" }
+}
+
+/// Both sides' numbers, White's first.
+#[must_use]
+pub fn pair<T: std::fmt::Display>(both: &ByColor<T>) -> String {
+    format!("{},{}", both.white(), both.black())
+}
+
+/// [`pair`]'s text read back.
+#[must_use]
+pub fn parse_pair(text: &str) -> Option<ByColor<u64>> {
+    let (a, b) = text.split_once(',')?;
+    Some(ByColor::new(a.parse().ok()?, b.parse().ok()?))
+}

@@ -1,0 +1,209 @@
+//! A game's stream in Redis: one entry per event, with id `seq-0` and the domain codec's
+//! fields (`game::codec::event_fields`), so an operator reads a game with `XRANGE`; and the
+//! key (time and kind) that tells a stored event from another at the same seq.
+
+use std::collections::HashMap;
+
+use crate::game::codec::{decode_fields, event_fields, kind_key};
+use crate::game::takeback::Line;
+use crate::game::{EventRow, LogEntry};
+
+/// An event's stream-entry fields, as `field value field value ...`.
+#[must_use]
+pub fn row_fields(row: &EventRow) -> Vec<String> {
+    event_fields(row)
+        .into_iter()
+        .flat_map(|(k, v)| [k.to_owned(), v])
+        .collect()
+}
+
+/// A stream entry as XRANGE returns it: its id and its fields, flattened.
+pub type Entry = (String, Vec<String>);
+
+/// What tells an event apart from another a store may hold at the same seq (see `cache`):
+/// its time in milliseconds and its kind's stored key.
+pub type EventKey = (u64, &'static str);
+
+/// The key of the copy's event `entry`.
+#[must_use]
+pub fn event_key(entry: &LogEntry) -> EventKey {
+    (entry.at_ms, kind_key(&entry.kind))
+}
+
+/// An event key as the game hash keeps it (`last`), `ms:kind`; "" for none.
+#[must_use]
+pub fn event_key_text(key: Option<EventKey>) -> String {
+    key.map(|(ms, kind)| format!("{ms}:{kind}"))
+        .unwrap_or_default()
+}
+
+/// Whether stream entry `entry` is event `seq` with the key `key`.
+#[must_use]
+pub fn entry_is(entry: &Entry, seq: u64, key: EventKey) -> bool {
+    let (id, flat) = entry;
+    let field = |name: &str| {
+        flat.chunks_exact(2)
+            .find(|kv| kv[0] == name)
+            .map(|kv| kv[1].as_str())
+    };
+    *id == format!("{seq}-0")
+        && field("at").and_then(|t| t.parse::<u64>().ok()) == Some(key.0)
+        && field("kind") == Some(key.1)
+}
+
+/// Decodes entries that follow event `first_seq - 1` on `line` (the moves standing after the
+/// events before them, advanced here past every move and takeback).
+pub fn decode_rows(
+    line: &mut Line<'_>,
+    first_seq: u64,
+    entries: &[Entry],
+) -> Result<Vec<EventRow>, String> {
+    let mut rows = Vec::with_capacity(entries.len());
+    for (i, (id, flat)) in entries.iter().enumerate() {
+        let seq = first_seq + i as u64;
+        if id != &format!("{seq}-0") {
+            return Err(format!("entry {id} where event {seq} was expected"));
+        }
+        let fields: HashMap<&str, &str> = flat
+            .chunks_exact(2)
+            .map(|kv| (kv[0].as_str(), kv[1].as_str()))
+            .collect();
+        rows.push(decode_fields(seq, &fields, line)?);
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use chessd_rules::{ByColor, Color, Outcome, Position, Rules, Termination, UciMove, Variant};
+
+    use super::*;
+    use crate::game::{ClockChange, LogKind};
+
+    /// Rows survive the trip through stream fields, moves resolved in their position.
+    #[test]
+    fn rows_round_trip() {
+        let start = Position::new(Variant::Chess);
+        let e4 = "e2e4".parse::<UciMove>().unwrap().to_move(&start).unwrap();
+        let rows = vec![
+            EventRow {
+                seq: 1,
+                at_ms: 1_000,
+                kind: LogKind::Move {
+                    clocks_ms: ByColor::new(59_000, 60_000),
+                    clocks_stopped: false,
+                },
+                mv: Some(e4),
+                seat: Some(Color::White),
+                request_id: Some("r 1".into()),
+                clocks_ms: Some(ByColor::new(59_000, 60_000)),
+                outcome: None,
+            },
+            EventRow {
+                seq: 2,
+                at_ms: 1_500,
+                kind: LogKind::DrawOffered(Color::Black),
+                mv: None,
+                seat: Some(Color::Black),
+                request_id: None,
+                clocks_ms: None,
+                outcome: None,
+            },
+            EventRow {
+                seq: 3,
+                at_ms: 1_700,
+                kind: LogKind::ClockChanged {
+                    clocks_ms: ByColor::new(74_000, 60_000),
+                    change: ClockChange {
+                        side: Color::White,
+                        reason: crate::game::ClockReason::Given,
+                    },
+                    running: true,
+                },
+                mv: None,
+                seat: Some(Color::Black),
+                request_id: None,
+                clocks_ms: Some(ByColor::new(74_000, 60_000)),
+                outcome: None,
+            },
+            EventRow {
+                seq: 4,
+                at_ms: 1_600,
+                kind: LogKind::TakebackProposed(Color::White),
+                mv: None,
+                seat: Some(Color::White),
+                request_id: None,
+                clocks_ms: None,
+                outcome: None,
+            },
+            EventRow {
+                seq: 5,
+                at_ms: 1_700,
+                kind: LogKind::TakebackDeclined(Color::Black),
+                mv: None,
+                seat: Some(Color::Black),
+                request_id: None,
+                clocks_ms: None,
+                outcome: None,
+            },
+            EventRow {
+                seq: 6,
+                at_ms: 1_800,
+                kind: LogKind::TakenBack {
+                    plies: 1,
+                    by: Color::White,
+                    clocks_ms: ByColor::new(58_000, 60_000),
+                    running: true,
+                },
+                mv: None,
+                seat: Some(Color::White),
+                request_id: None,
+                clocks_ms: Some(ByColor::new(58_000, 60_000)),
+                outcome: None,
+            },
+            EventRow {
+                seq: 7,
+                at_ms: 2_000,
+                kind: LogKind::GameOver,
+                mv: None,
+                seat: None,
+                request_id: None,
+                clocks_ms: Some(ByColor::new(1, 2)),
+                outcome: Some(Outcome::win(Color::White, Termination::Resignation)),
+            },
+        ];
+        let entries: Vec<Entry> = rows
+            .iter()
+            .map(|r| (format!("{}-0", r.seq), row_fields(r)))
+            .collect();
+        let mut line = Line::from_start(start);
+        assert_eq!(decode_rows(&mut line, 1, &entries).unwrap(), rows);
+        assert_eq!(line.position(), &start, "e4 was taken back");
+        let mut line = Line::from_start(start);
+        assert_eq!(decode_rows(&mut line, 1, &entries[..1]).unwrap(), rows[..1]);
+        assert_eq!(line.position().turn(), Color::Black);
+        let mut line = Line::from_start(start);
+        assert!(decode_rows(&mut line, 2, &entries).is_err(), "a gap");
+        let mut line = Line::from_start(start);
+        assert!(
+            decode_rows(&mut line, 6, &entries[5..6]).is_err(),
+            "a takeback of more moves than stand"
+        );
+        // Each stored entry is known again by its event's key, and by no other.
+        for (row, entry) in rows.iter().zip(&entries) {
+            let key = event_key(&LogEntry {
+                at_ms: row.at_ms,
+                kind: row.kind,
+            });
+            assert!(entry_is(entry, row.seq, key), "{entry:?}");
+            assert!(!entry_is(entry, row.seq + 1, key), "another seq");
+            assert!(
+                !entry_is(entry, row.seq, (key.0 + 1, key.1)),
+                "another time"
+            );
+        }
+        assert!(!entry_is(&entries[0], 1, (1_000, "offer")), "another kind");
+        assert_eq!(event_key_text(Some((1_000, "move"))), "1000:move");
+        assert_eq!(event_key_text(None), "");
+    }
+}
