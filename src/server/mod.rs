@@ -9,6 +9,9 @@
 //!    health Watch streams end; open calls may finish.
 //! 3. **Close**: what is still open when the drain times out is dropped.
 //!
+//! The store's backend is chosen once, in [`run`]; everything after it (`serve`, the API, the
+//! stream pumps) is generic over that one store type, so no call dispatches on the backend.
+//!
 //! `health`: the health status and the end of health Watch streams. `web`: the spectator
 //! page and CORS for gRPC-Web callers.
 
