@@ -8,7 +8,8 @@
 //! - `game`: the domain: ids, seat tokens, time, clocks, actions, events, `GameRecord`, views.
 //!   No storage, no protobuf. `error`: the service error enum and its single mapping to
 //!   `tonic::Status`.
-//! - `store`: the `GameStore` trait and its backends (`memory/`, `sqlite/`, `redis/`).
+//! - `store`: the store's traits, one per concern (`GameStore` is their sum), and its backends
+//!   (`memory/`, `sqlite/`: the memory store plus a journal, `redis/`).
 //! - `api`: the GameService handlers, decode/encode between protobuf and the domain, the
 //!   WatchGame stream, tonic's refusals recoded.
 //! - `security`: TLS, API keys, rate limits and their gate, credential redaction.

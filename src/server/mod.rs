@@ -9,6 +9,9 @@
 //!    health Watch streams end; open calls may finish.
 //! 3. **Close**: what is still open when the drain times out is dropped.
 //!
+//! The store's backend is chosen once, in [`run`]; everything after it (`serve`, the API, the
+//! stream pumps) is generic over that one store type, so no call dispatches on the backend.
+//!
 //! `health`: the health status and the end of health Watch streams. `web`: the spectator
 //! page and CORS for gRPC-Web callers.
 
@@ -19,11 +22,15 @@ use std::future::Future;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::GameApi;
 use crate::api::refusals;
 use crate::config::ServerConfig;
+use crate::store::{
+    Backend, GameStore, MemoryStore, OpenError, RedisStore, SqliteOptions, SqliteStore,
+};
 use crate::telemetry::PropagateLayer;
 use crate::transport::Transport;
 use crate::{proto, security, store};
@@ -61,8 +68,63 @@ pub async fn run(
 ) -> Result<(), RunError> {
     // Files first: a bad TLS or key file stops the server before anything else starts.
     let security = security::Setup::start(&config.security).map_err(RunError::Security)?;
-    let store = Arc::new(store::open(&config.store).map_err(RunError::Store)?);
-    let readiness = store.readiness();
+    let limits = config.store.limits;
+    // The one place the backend is chosen: from here on the server is generic over it, so a
+    // call goes straight to the backend's method. Opening blocks (a durable store reads every
+    // game back), which start-up can afford.
+    match &config.store.backend {
+        Backend::Memory => {
+            let memory = Arc::new(MemoryStore::new(limits));
+            serve(memory, None, listener, &config, security, shutdown).await
+        }
+        Backend::Sqlite { dir, sync } => {
+            let options = SqliteOptions {
+                dir: dir.clone(),
+                sync: *sync,
+                limits,
+            };
+            let durable =
+                SqliteStore::open(&options).map_err(|e| RunError::Store(OpenError::Durable(e)))?;
+            // The durable store is the memory store plus a journal: the memory store serves,
+            // and `durable`, the journal's writer, holds the file until the server has stopped.
+            let served = serve(
+                durable.memory(),
+                None,
+                listener,
+                &config,
+                security,
+                shutdown,
+            )
+            .await;
+            drop(durable);
+            served
+        }
+        Backend::Redis(redis) => {
+            let shared = RedisStore::open(redis, limits)
+                .map_err(|e| RunError::Store(OpenError::Redis(e)))?;
+            let readiness = Some(shared.readiness());
+            serve(
+                Arc::new(shared),
+                readiness,
+                listener,
+                &config,
+                security,
+                shutdown,
+            )
+            .await
+        }
+    }
+}
+
+/// Serves `store` (always ready unless `readiness`, a store's own, says otherwise).
+async fn serve<S: GameStore>(
+    store: Arc<S>,
+    readiness: Option<watch::Receiver<bool>>,
+    listener: TcpListener,
+    config: &ServerConfig,
+    security: security::Setup,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), RunError> {
     // Cancelled when the drain begins.
     let draining = CancellationToken::new();
     let api = GameApi::new(store, config.api(), &config.security, draining.clone())

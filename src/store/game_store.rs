@@ -1,5 +1,6 @@
-//! The contract every store keeps: the [`GameStore`] trait and the types that cross it besides
-//! the domain's (queries, pages, subscriptions).
+//! The contract every store keeps, one trait per concern ([`Games`], [`FeedStore`],
+//! [`TokenStore`], [`PresenceStore`]) and [`GameStore`], their sum, which the API is generic
+//! over; and the types that cross them besides the domain's (queries, pages, subscriptions).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -16,11 +17,11 @@ use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::presence::Presence;
 
-/// Games, their moves and their events.
+/// Games, their moves and their events: the one concern every call on a game goes through.
 ///
 /// Every method is `async` so stores that do I/O fit; the in-memory store never awaits while
 /// it holds a lock.
-pub trait GameStore: Send + Sync + 'static {
+pub trait Games: Send + Sync + 'static {
     /// Starts a game (or returns the one an earlier request with the same request id made).
     fn create(&self, new: NewGame) -> impl Future<Output = Result<Created, ServiceError>> + Send;
 
@@ -62,7 +63,10 @@ pub trait GameStore: Send + Sync + 'static {
     /// Result counts per variant: of every game since the store began, or, with labels, of
     /// the finished games still kept that carry them all.
     fn stats(&self, labels: &Labels) -> impl Future<Output = Result<Stats, ServiceError>> + Send;
+}
 
+/// The deployment-wide feed (WatchGames): every creation, move and end, in one order.
+pub trait FeedStore: Send + Sync + 'static {
     /// A feed consumer's start: after `after` (CURSOR_OUT_OF_RANGE when the feed no longer
     /// holds what follows it), or live from now; a live start for `player` also gets the
     /// creations of its running games.
@@ -79,7 +83,10 @@ pub trait GameStore: Send + Sync + 'static {
         after: &FeedCursor,
         limit: usize,
     ) -> impl Future<Output = Result<Vec<Arc<FeedEntry>>, ServiceError>> + Send;
+}
 
+/// Player tokens: issued, checked and revoked.
+pub trait TokenStore: Send + Sync + 'static {
     /// A new player token for `player` (stored as a digest only).
     fn issue_player_token(
         &self,
@@ -101,7 +108,10 @@ pub trait GameStore: Send + Sync + 'static {
     /// Changes at every revocation (on any replica): open player-mode streams then check
     /// their token again.
     fn revocations(&self) -> watch::Receiver<u64>;
+}
 
+/// Which seats have a stream open, here and (on Redis) on the other replicas.
+pub trait PresenceStore: Send + Sync + 'static {
     /// This process's presence registry: its seats' streams join it, its watchers follow it
     /// (on Redis it also hears of other replicas' seats).
     fn presence(&self) -> &Arc<Presence>;
@@ -114,7 +124,15 @@ pub trait GameStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<ByColor<SeatPresence>, ServiceError>> + Send;
 }
 
-/// An action's admission check (see [`GameStore::act`]): the seat the token holds and the
+/// A whole store, as the API serves it: the four concerns together. Nothing to implement:
+/// every type that has all four is one, so a backend implements each concern where it lives
+/// and the API stays generic over the one backend chosen at start-up (static dispatch, no
+/// per-call match).
+pub trait GameStore: Games + FeedStore + TokenStore + PresenceStore {}
+
+impl<T: Games + FeedStore + TokenStore + PresenceStore> GameStore for T {}
+
+/// An action's admission check (see [`Games::act`]): the seat the token holds and the
 /// side to move, or a refusal.
 pub trait Admit: FnOnce(Color, Option<Color>) -> Result<(), ServiceError> + Send {}
 

@@ -371,11 +371,11 @@ async fn abort() {
 }
 
 /// The side to move loses on time with nobody calling: the server's timer ends the game and
-/// watchers get game over at once (tokio's clock is paused, so the wait is instant; on Redis
+/// watchers get game over at once (tokio's clock is paused, so the wait is instant; off memory
 /// it takes the 3 s).
 #[tokio::test(start_paused = true)]
 async fn time_forfeit() {
-    real_time_on_redis();
+    real_time_off_memory();
     let server = start().await;
     let mut client = server.client().await;
     let (game, seats) = create_with(
@@ -436,7 +436,7 @@ async fn time_forfeit() {
 /// races).
 #[tokio::test(start_paused = true)]
 async fn time_forfeit_against_insufficient_material() {
-    real_time_on_redis();
+    real_time_off_memory();
     let server = start().await;
     let mut client = server.client().await;
     let mut games = Vec::new();
@@ -456,7 +456,7 @@ async fn time_forfeit_against_insufficient_material() {
         .await;
         games.push((variant, fen, result, seats));
     }
-    // Both flags fall during one wait (on Redis a real one).
+    // Both flags fall during one wait (off memory a real one).
     tokio::time::sleep(Duration::from_secs(6)).await;
     for (variant, fen, result, seats) in games {
         let game = get(&mut client, &seats.id).await;
@@ -469,12 +469,12 @@ async fn time_forfeit_against_insufficient_material() {
 }
 
 /// The increment goes to the mover after each move; only the side to move's clock runs.
-/// Memory steps a paused clock, so readings are whole seconds; on Redis the seconds are real
-/// (see `real_time_on_redis`), so readings come a few milliseconds short and are compared to
+/// Memory steps a paused clock, so readings are whole seconds; on the other stores the seconds
+/// are real (see `real_time_off_memory`), so readings come a few milliseconds short and are compared to
 /// the nearest second.
 #[tokio::test(start_paused = true)]
 async fn increment_after_each_move() {
-    real_time_on_redis();
+    real_time_off_memory();
     let server = start().await;
     let mut client = server.client().await;
     let (_, seats) = create_with(
@@ -486,17 +486,17 @@ async fn increment_after_each_move() {
         },
     )
     .await;
-    let redis = on_redis();
+    let real = in_real_time();
     let secs = |d: Option<prost_types::Duration>| {
         let d = d.unwrap();
-        if redis {
+        if real {
             (d.seconds * 1000 + i64::from(d.nanos) / 1_000_000 + 500) / 1000
         } else {
             d.seconds
         }
     };
     let pass = |secs| async move {
-        if redis {
+        if real {
             tokio::time::sleep(Duration::from_secs(secs)).await;
         } else {
             tokio::time::advance(Duration::from_secs(secs)).await;

@@ -1,6 +1,11 @@
 //! Integration tests of the gRPC service: each starts the real server (`chessd::run`) on
 //! `127.0.0.1:0` and talks to it with the generated client. One test binary, one module per
 //! concern.
+//!
+//! It is also the conformance suite every store backend runs, so no backend can drift from
+//! the contract: `CHESSD_TEST_STORE` = `memory` (the default), `sqlite`, `redis` or
+//! `redis-cluster` picks the store each test's server uses (see `support`), and CI runs it on
+//! each. A test whose expectations depend on the store says so where it checks them.
 
 mod clocks;
 #[path = "../common/mod.rs"]

@@ -1,11 +1,11 @@
 //! Test support: a real chessd server on `127.0.0.1:0`, a generated client, and helpers that
 //! fail with the position (FEN) and the server's message when something is off.
 //!
-//! The store comes from `CHESSD_TEST_STORE`: `memory` (unset: the default), `redis`, where
-//! each server gets its own `redis-server` on a free loopback port, or `redis-cluster`, where
-//! each server gets its own three-primary Redis Cluster (`--redis-cluster`), so the same suite
-//! checks that the Redis store answers as the memory store does, on one Redis and on a
-//! Cluster.
+//! The store comes from `CHESSD_TEST_STORE`: `memory` (unset: the default), `sqlite`, where
+//! each server gets its own database in a fresh temporary directory (`--data-dir`), `redis`,
+//! where each server gets its own `redis-server` on a free loopback port, or `redis-cluster`,
+//! where each server gets its own three-primary Redis Cluster (`--redis-cluster`), so the same
+//! suite checks that every backend answers as the memory store does.
 
 use std::net::SocketAddr;
 
@@ -14,7 +14,7 @@ use crate::common::wait_for_health;
 pub use crate::common::{authed, next_event, reason, watch};
 use chessd::proto::game_service_client::GameServiceClient;
 use chessd::proto::{self as pb, watch_game_response::Event};
-use chessd::store::{Backend, RedisConfig};
+use chessd::store::{Backend, RedisConfig, SyncMode};
 use chessd::{RunError, ServerConfig};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -33,45 +33,83 @@ pub struct TestServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<Result<(), RunError>>,
-    /// The server's own Redis when the suite runs on Redis; killed when the test ends.
+    /// The server's own Redis or database when the suite runs on one; killed or removed when
+    /// the test ends.
     _redis: Option<Backing>,
 }
 
-/// A test server's Redis.
+/// A test server's Redis, or its SQLite database's directory.
 enum Backing {
     Single(Redis),
     Cluster(Cluster),
+    Sqlite(DataDir),
+}
+
+/// A fresh directory for one server's database, removed when the test ends.
+struct DataDir(std::path::PathBuf);
+
+impl DataDir {
+    fn new() -> DataDir {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "chessd-service-{}-{n}-{}",
+            std::process::id(),
+            getrandom::u64().expect("randomness")
+        ));
+        std::fs::create_dir_all(&dir).expect("create a data directory");
+        DataDir(dir)
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Where this run of the suite keeps games (`CHESSD_TEST_STORE`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum StoreKind {
     Memory,
+    Sqlite,
     Redis,
     RedisCluster,
 }
 
 fn store_kind() -> StoreKind {
     match std::env::var("CHESSD_TEST_STORE").as_deref() {
+        Ok("sqlite") => StoreKind::Sqlite,
         Ok("redis") => StoreKind::Redis,
         Ok("redis-cluster") => StoreKind::RedisCluster,
         Ok("memory" | "") | Err(_) => StoreKind::Memory,
-        Ok(other) => panic!("CHESSD_TEST_STORE is memory, redis or redis-cluster, not {other:?}"),
+        Ok(other) => {
+            panic!("CHESSD_TEST_STORE is memory, sqlite, redis or redis-cluster, not {other:?}")
+        }
     }
 }
 
 /// Whether this run of the suite keeps games in Redis (`CHESSD_TEST_STORE=redis` or
 /// `redis-cluster`).
 pub fn on_redis() -> bool {
+    matches!(store_kind(), StoreKind::Redis | StoreKind::RedisCluster)
+}
+
+/// Whether a test that asks for tokio's paused clock runs in real time (see
+/// [`real_time_off_memory`]).
+pub fn in_real_time() -> bool {
     store_kind() != StoreKind::Memory
 }
 
-/// For a test that starts with tokio's clock paused: on Redis, runs it in real time instead.
-/// A paused runtime jumps its clock whenever it would wait, also while a reply from Redis is
-/// on its way, which fires the Redis client's response timeout; and the Redis store sweeps
-/// deadlines by wall time, which a paused clock does not move.
-pub fn real_time_on_redis() {
-    if on_redis() {
+/// For a test that starts with tokio's clock paused: on any store but memory, runs it in real
+/// time instead. A paused runtime jumps its clock whenever it would wait, also while a reply
+/// from Redis or a commit of SQLite's writer thread is on its way: on Redis that fires the
+/// client's response timeout, and the Redis store sweeps deadlines by wall time, which a paused
+/// clock does not move; on SQLite every call waits for the writer, so the clock would leap to
+/// the next timer (a flag, a heartbeat) in the middle of a call. The assertions stay the same;
+/// only the waits become real.
+pub fn real_time_off_memory() {
+    if in_real_time() {
         tokio::time::resume();
     }
 }
@@ -85,6 +123,7 @@ pub async fn start() -> TestServer {
 pub async fn start_with(mut config: ServerConfig) -> TestServer {
     let redis = match store_kind() {
         StoreKind::Memory => None,
+        StoreKind::Sqlite => Some(Backing::Sqlite(DataDir::new())),
         StoreKind::Redis => Some(Backing::Single(Redis::start())),
         StoreKind::RedisCluster => Some(Backing::Cluster(Cluster::start())),
     };
@@ -95,10 +134,16 @@ pub async fn start_with(mut config: ServerConfig) -> TestServer {
         Some(Backing::Cluster(cluster)) => {
             config.store.backend = Backend::Redis(RedisConfig::cluster(cluster.urls()));
         }
+        Some(Backing::Sqlite(dir)) => {
+            config.store.backend = Backend::Sqlite {
+                dir: dir.0.clone(),
+                sync: SyncMode::Full,
+            };
+        }
         None => {}
     }
     let mut server = spawn(config).await;
-    if redis.is_some() {
+    if on_redis() {
         wait_for_health(server.addr, ServingStatus::Serving).await;
     }
     server._redis = redis;

@@ -164,16 +164,16 @@ async fn after_seq_beyond_the_end() {
 }
 
 /// A quiet stream gets a heartbeat carrying the last seq sent (the clock is paused: no wait;
-/// on Redis the 5 s are real).
+/// off memory the 5 s are real).
 #[tokio::test(start_paused = true)]
 async fn heartbeat_when_quiet() {
-    real_time_on_redis();
+    real_time_off_memory();
     let server = start().await;
     let mut client = server.client().await;
     let (_, seats) = create(&mut client, "chess", "").await;
     play(&mut client, &seats, 'w', "d4").await;
     // Read before the call: the server's quiet period starts once it has the call, and in
-    // real time (Redis) the snapshot reaches us a little after that.
+    // real time (off memory) the snapshot reaches us a little after that.
     let before = tokio::time::Instant::now();
     let mut stream = watch(&mut client, &seats.id, 0).await;
     let snapshot = stream.message().await.unwrap().unwrap();

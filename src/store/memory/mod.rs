@@ -63,7 +63,9 @@ use crate::store::config::{FEED_LIVE_BUFFER, StoreLimits};
 use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::log::FeedLog;
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
-use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
+use crate::store::game_store::{
+    Admit, FeedStore, GamePage, Games, ListQuery, PresenceStore, Subscription, TokenStore,
+};
 use crate::store::journal::{Change, Journal};
 
 /// Games in memory, with their own flag timer task (stopped when the store is dropped).
@@ -197,7 +199,7 @@ impl Drop for MemoryStore {
     }
 }
 
-impl GameStore for MemoryStore {
+impl Games for MemoryStore {
     async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
         let inner = &self.inner;
         let place = inner.durable.reserve().await?;
@@ -314,7 +316,9 @@ impl GameStore for MemoryStore {
             .collect();
         Ok(Stats { variants })
     }
+}
 
+impl FeedStore for MemoryStore {
     async fn feed(
         &self,
         after: Option<FeedCursor>,
@@ -330,7 +334,9 @@ impl GameStore for MemoryStore {
     ) -> Result<Vec<Arc<FeedEntry>>, ServiceError> {
         self.inner.feed.page(after, limit)
     }
+}
 
+impl TokenStore for MemoryStore {
     async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
         let inner = &self.inner;
         let place = inner.durable.reserve().await?;
@@ -372,7 +378,9 @@ impl GameStore for MemoryStore {
     fn revocations(&self) -> watch::Receiver<u64> {
         self.inner.tokens.revocations()
     }
+}
 
+impl PresenceStore for MemoryStore {
     fn presence(&self) -> &Arc<crate::store::presence::Presence> {
         &self.presence
     }

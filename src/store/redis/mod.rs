@@ -98,7 +98,9 @@ use crate::game::{
 use crate::store::config::{FEED_LIVE_BUFFER, RedisConfig, StoreLimits};
 use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
-use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
+use crate::store::game_store::{
+    Admit, FeedStore, GamePage, Games, ListQuery, PresenceStore, Subscription, TokenStore,
+};
 use crate::store::presence::Presence;
 
 /// Checks that `text` is a Redis URL this build can use, or several comma-separated (a
@@ -189,7 +191,7 @@ impl Drop for RedisStore {
     }
 }
 
-impl GameStore for RedisStore {
+impl Games for RedisStore {
     async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
         self.inner.usable()?;
         self.inner.create(new).await
@@ -278,7 +280,9 @@ impl GameStore for RedisStore {
         self.inner.usable()?;
         self.inner.stats(labels).await
     }
+}
 
+impl FeedStore for RedisStore {
     async fn feed(
         &self,
         after: Option<FeedCursor>,
@@ -296,7 +300,9 @@ impl GameStore for RedisStore {
         self.inner.usable()?;
         self.inner.feed_page(after, limit).await
     }
+}
 
+impl TokenStore for RedisStore {
     async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
         self.inner.usable()?;
         self.inner.issue_player_token(player).await
@@ -315,7 +321,9 @@ impl GameStore for RedisStore {
     fn revocations(&self) -> watch::Receiver<u64> {
         self.inner.revoked.subscribe()
     }
+}
 
+impl PresenceStore for RedisStore {
     fn presence(&self) -> &Arc<Presence> {
         &self.inner.presence
     }

@@ -1,7 +1,10 @@
-//! `SqliteStore`: the durable store (`chessd serve --data-dir DIR`). Games live in memory as in
-//! [`MemoryStore`], which stays the hot path and the only state machine; every change is also
+//! `SqliteStore`: the durable store (`chessd serve --data-dir DIR`) is the memory store plus a
+//! journal. Games live in a [`MemoryStore`], which stays the hot path, the only state machine
+//! and the only implementation of the store's traits: the server serves
+//! [`SqliteStore::memory`]. What this folder adds is the journal's far end: every change is
 //! committed to SQLite in `DIR/chessd.db` before the call that made it answers, and every game
-//! comes back when the server starts again.
+//! comes back when the server starts again. A [`SqliteStore`] is that writer; it is kept until
+//! the server stops, and dropping it closes the file.
 //!
 //! - **One writer.** A std thread owns the connection and drains the journal's bounded queue:
 //!   whatever is queued when it comes round (up to [`MAX_BATCH`] changes, from any games) goes
@@ -54,23 +57,12 @@ mod writer;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use chessd_rules::Color;
 use tokio::task::JoinHandle;
 
 pub use self::error::OpenError;
 use self::load::LoadError;
 pub use self::schema::{DB_FILE, SCHEMA_VERSION, migrate_v1};
-use tokio::sync::watch;
-
-use crate::error::ServiceError;
-use crate::game::{
-    Acted, Action, Created, GameId, GameView, Holder, IssuedToken, Labels, NewGame, PlayerId,
-    PlayerToken, Revoke, Stats,
-};
 use crate::store::config::{StoreLimits, SyncMode};
-use crate::store::feed::cursor::FeedCursor;
-use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
-use crate::store::game_store::{Admit, GamePage, GameStore, ListQuery, Subscription};
 use crate::store::journal::Journal;
 use crate::store::memory::{MemoryStore, new_feed};
 
@@ -82,10 +74,12 @@ pub struct SqliteOptions {
     pub limits: StoreLimits,
 }
 
-/// Games in memory, every change committed to SQLite first.
+/// The memory store that serves, and the SQLite journal that commits its every change first.
+/// Not itself a store: calls go to [`SqliteStore::memory`], which queues its changes in the
+/// journal this holds open.
 #[derive(Debug)]
 pub struct SqliteStore {
-    memory: MemoryStore,
+    memory: Arc<MemoryStore>,
     journal: Arc<Journal>,
     /// Ends when the writer thread has committed everything and closed the file. A std mutex:
     /// only taken in `drop`.
@@ -134,11 +128,19 @@ impl SqliteStore {
         let heartbeat = tokio::spawn(writer::heartbeat(Arc::downgrade(&journal)));
         tracing::info!(path = %path.display(), sync = ?options.sync, "durable store open");
         Ok(SqliteStore {
-            memory,
+            memory: Arc::new(memory),
             journal,
             writer_done: Mutex::new(Some(done_rx)),
             heartbeat,
         })
+    }
+
+    /// The store to serve: games in memory, their changes journaled here. Keep `self` while
+    /// it serves; once `self` is dropped its changes fail (INTERNAL) instead of going
+    /// unrecorded.
+    #[must_use]
+    pub fn memory(&self) -> Arc<MemoryStore> {
+        self.memory.clone()
     }
 }
 
@@ -159,88 +161,5 @@ impl Drop for SqliteStore {
         {
             tracing::warn!("the durable store's writer did not finish in time");
         }
-    }
-}
-
-impl GameStore for SqliteStore {
-    async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
-        self.memory.create(new).await
-    }
-
-    async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
-        self.memory.get(id).await
-    }
-
-    async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
-        self.memory.list(query).await
-    }
-
-    async fn act<A: Admit>(
-        &self,
-        id: GameId,
-        holder: Holder,
-        action: Action,
-        admit: A,
-    ) -> Result<Acted, ServiceError> {
-        self.memory.act(id, holder, action, admit).await
-    }
-
-    async fn seat(
-        &self,
-        id: GameId,
-        holder: Holder,
-    ) -> Result<(Color, Option<Color>), ServiceError> {
-        self.memory.seat(id, holder).await
-    }
-
-    async fn watch(&self, id: GameId, after_seq: u64) -> Result<Subscription, ServiceError> {
-        self.memory.watch(id, after_seq).await
-    }
-
-    async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
-        self.memory.stats(labels).await
-    }
-
-    async fn feed(
-        &self,
-        after: Option<FeedCursor>,
-        player: Option<PlayerId>,
-    ) -> Result<FeedSubscription, ServiceError> {
-        self.memory.feed(after, player).await
-    }
-
-    async fn feed_page(
-        &self,
-        after: &FeedCursor,
-        limit: usize,
-    ) -> Result<Vec<Arc<FeedEntry>>, ServiceError> {
-        self.memory.feed_page(after, limit).await
-    }
-
-    async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
-        self.memory.issue_player_token(player).await
-    }
-
-    async fn revoke_player_tokens(&self, what: Revoke) -> Result<usize, ServiceError> {
-        self.memory.revoke_player_tokens(what).await
-    }
-
-    async fn player_of(&self, token: PlayerToken) -> Result<PlayerId, ServiceError> {
-        self.memory.player_of(token).await
-    }
-
-    fn revocations(&self) -> watch::Receiver<u64> {
-        self.memory.revocations()
-    }
-
-    fn presence(&self) -> &std::sync::Arc<crate::store::presence::Presence> {
-        self.memory.presence()
-    }
-
-    async fn read_presence(
-        &self,
-        id: GameId,
-    ) -> Result<chessd_rules::ByColor<crate::game::SeatPresence>, ServiceError> {
-        self.memory.read_presence(id).await
     }
 }
