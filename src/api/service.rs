@@ -577,7 +577,8 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("AdjustClock", &request, &req.game_id, "");
         traced(span, async {
             self.ready()?;
-            // The gate required an API key (with --api-key-file): the caller is the arbiter.
+            // The call's access row (arbiter) let only an API key holder in, where keys are
+            // configured: the caller acts for no seat.
             let (id, side, adjust) = clocks::adjust_clock(req)?;
             let acted = self
                 .store
