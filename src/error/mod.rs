@@ -2,7 +2,7 @@
 //!
 //! Each variant carries the facts a client needs to fix its request. What the client is told
 //! about each (code, stable `reason`, the field at fault, message, ErrorInfo metadata, retry
-//! delay) is one row of the table in `table`; [`ServiceError::status`] turns the row into a
+//! delay), and the [`Layer`] whose concern it is, is one row of the table in `table`; [`ServiceError::status`] turns the row into a
 //! status with a `google.rpc.ErrorInfo` detail (domain [`ERROR_DOMAIN`]) and, for bad fields,
 //! a `google.rpc.BadRequest` naming the field. `contract.txt` lists every error's code and
 //! reason, and a test holds the table to it, so the contract cannot drift unnoticed.
@@ -18,6 +18,8 @@ use tonic_types::{ErrorDetails, StatusExt};
 use crate::game::GameId;
 
 mod table;
+
+pub use table::Layer;
 
 /// The `domain` of every ErrorInfo detail chessd sends.
 pub const ERROR_DOMAIN: &str = "chessd";
@@ -173,6 +175,12 @@ impl ServiceError {
     #[must_use]
     pub fn code(&self) -> Code {
         table::row_of(self).code
+    }
+
+    /// The layer whose concern the error is (see [`Layer`]).
+    #[must_use]
+    pub fn layer(&self) -> Layer {
+        table::row_of(self).layer
     }
 
     /// The status sent to the client: code, message and details, all from the error's row.

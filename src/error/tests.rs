@@ -406,8 +406,9 @@ fn table_matches_the_contract() {
         .iter()
         .map(|(error, ..)| {
             format!(
-                "{} {:?} {}",
+                "{} {:?} {:?} {}",
                 variant_name(error),
+                error.layer(),
                 error.code(),
                 error.reason()
             )

@@ -323,6 +323,29 @@ mod tests {
         assert_eq!(reason(Access::PlayerTokens, keyed, true, false), None);
     }
 
+    /// Every refusal the table and `sight` give is an access error.
+    #[test]
+    fn refusals_are_access_errors() {
+        let servers = [false, true].into_iter().flat_map(|api_keys| {
+            [false, true].map(|private_watch| Server {
+                api_keys,
+                private_watch,
+            })
+        });
+        for server in servers {
+            for rpc in RPCS {
+                for (key, player) in [(false, false), (false, true), (true, false)] {
+                    if let Err(e) = rpc.access.admit(server, key, player) {
+                        assert_eq!(e.layer(), crate::error::Layer::Access, "{e:?}");
+                    }
+                }
+            }
+            if let Err(e) = sight(server, &Caller::default(), Presented::Nothing) {
+                assert_eq!(e.layer(), crate::error::Layer::Access, "{e:?}");
+            }
+        }
+    }
+
     /// A private game is seen by its seats and key holders only; a public one by anyone.
     #[test]
     fn sights() {
