@@ -21,7 +21,8 @@ use crate::api::presence::{ClaimClock, fill};
 use crate::api::watch::{PeerWatchers, Pump, PumpConfig, Seats, WatchStream};
 use crate::error::ServiceError;
 use crate::game::{Action, GameId, Holder};
-use crate::security::gate::{Caller, Guard, rate_limited};
+use crate::security::access::{self, Caller, Presented};
+use crate::security::gate::{Guard, rate_limited};
 use crate::security::limits::seat_key;
 use crate::store::GameStore;
 use crate::transport::StreamReset;
@@ -98,42 +99,33 @@ impl<S: GameStore> GameApi<S> {
         match credential(metadata)? {
             Credential::Seat(token) => Ok((Holder::Seat(token), seat_key(&token.digest()))),
             Credential::Player(token) => {
-                if self.guard.keys.is_none() {
-                    return Err(ServiceError::PlayerTokensDisabled);
-                }
+                self.guard.server().player_tokens()?;
                 let player = self.store.player_of(token).await?;
                 Ok((Holder::Player(player), seat_key(&token.digest())))
             }
         }
     }
 
-    /// The seat the call's credential holds in game `id` (`None`: none, or no credential).
-    /// With `--private-watch`, reading the game needs such a seat or an API key (checked by
-    /// the gate).
+    /// The seat the call's credential holds in game `id` (`None`: none, or no credential),
+    /// or the refusal when the caller may not see the game (`access::sight` decides).
     async fn read_seat(
         &self,
         metadata: &MetadataMap,
         caller: Caller,
         id: GameId,
     ) -> Result<Option<Color>, ServiceError> {
-        let private = self.guard.private_watch && caller.key.is_none();
-        let holder = match self.holder(metadata).await {
-            Ok((holder, _)) => holder,
-            Err(ServiceError::MissingToken) if private => {
-                return Err(ServiceError::ReadCredentialsMissing);
-            }
-            Err(e) if private => return Err(e),
-            // A credential that opens nothing here does not stop a public read.
-            Err(_) => return Ok(None),
+        let presented = match self.holder(metadata).await {
+            Err(ServiceError::MissingToken) => Presented::Nothing,
+            Err(e) => Presented::Invalid(e),
+            Ok((holder, _)) => match self.store.seat(id, holder).await {
+                Ok((seat, _)) => Presented::Seat(seat),
+                Err(e @ (ServiceError::InvalidToken | ServiceError::PlayerNotSeated)) => {
+                    Presented::Unseated(e)
+                }
+                Err(e) => return Err(e),
+            },
         };
-        match self.store.seat(id, holder).await {
-            Ok((seat, _)) => Ok(Some(seat)),
-            Err(ServiceError::InvalidToken | ServiceError::PlayerNotSeated) if private => {
-                Err(ServiceError::NotAPlayer)
-            }
-            Err(ServiceError::InvalidToken | ServiceError::PlayerNotSeated) => Ok(None),
-            Err(e) => Err(e),
-        }
+        access::sight(self.guard.server(), &caller, presented).map(|sight| sight.seat)
     }
 
     /// The rate limits of a move, decided where the store has the game (see
@@ -191,14 +183,6 @@ impl<S: GameStore> GameApi<S> {
             Some(&self.move_lists),
         ))
     }
-
-    /// Refuses player-token calls on a server without API keys.
-    fn player_tokens_enabled(&self) -> Result<(), ServiceError> {
-        if self.guard.keys.is_none() {
-            return Err(ServiceError::PlayerTokensDisabled);
-        }
-        Ok(())
-    }
 }
 
 #[tonic::async_trait]
@@ -252,11 +236,6 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("ListGames", &request, "", "");
         traced(span, async {
             self.ready()?;
-            // A list shows every game's players and position: with --private-watch only
-            // backends (API key holders) may read it, there being no seat to prove.
-            if self.guard.private_watch && caller(&request).key.is_none() {
-                return Err(ServiceError::ApiKeyMissing);
-            }
             let query = decode::list_query(request.get_ref(), self.max_page_size)?;
             Ok(encode::page(&self.store.list(query).await?))
         })
@@ -505,7 +484,7 @@ impl<S: GameStore> GameService for GameApi<S> {
             let (after, mut filter) = decode::feed_request(request.get_ref())?;
             let player = match credential(request.metadata()) {
                 Ok(Credential::Player(token)) => {
-                    self.player_tokens_enabled()?;
+                    self.guard.server().player_tokens()?;
                     let player = self.store.player_of(token).await?;
                     if filter.player.as_ref().is_some_and(|p| *p != player) {
                         return Err(ServiceError::PlayerNotSeated);
@@ -514,15 +493,10 @@ impl<S: GameStore> GameService for GameApi<S> {
                     Some(PlayerMode { player, token })
                 }
                 Err(e @ ServiceError::InvalidPlayerToken) => return Err(e),
-                // No player token: the whole feed, a backend's read.
+                // No player token: the whole feed, a backend's read (the gate required its
+                // key where keys are needed).
                 _ => None,
             };
-            if player.is_none()
-                && caller.key.is_none()
-                && (self.guard.keys.is_some() || self.guard.private_watch)
-            {
-                return Err(ServiceError::ApiKeyMissing);
-            }
             let peer = caller
                 .peer
                 .filter(|_| caller.key.is_none() && self.guard.rate_limits);
@@ -554,7 +528,6 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("IssuePlayerToken", &request, "", "");
         traced(span, async {
             self.ready()?;
-            self.player_tokens_enabled()?;
             let player = decode::token_player(request.get_ref())?;
             let issued = self.store.issue_player_token(player).await?;
             tracing::info!(token_id = %issued.id, player_id = %issued.player, "player token issued");
@@ -570,7 +543,6 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("RevokePlayerToken", &request, "", "");
         traced(span, async {
             self.ready()?;
-            self.player_tokens_enabled()?;
             let what = decode::revoke(request.get_ref())?;
             let revoked = self.store.revoke_player_tokens(what.clone()).await?;
             tracing::info!(?what, revoked, "player tokens revoked");
@@ -605,7 +577,8 @@ impl<S: GameStore> GameService for GameApi<S> {
         let span = rpc_span("AdjustClock", &request, &req.game_id, "");
         traced(span, async {
             self.ready()?;
-            // The gate required an API key (with --api-key-file): the caller is the arbiter.
+            // The call's access row (arbiter) let only an API key holder in, where keys are
+            // configured: the caller acts for no seat.
             let (id, side, adjust) = clocks::adjust_clock(req)?;
             let acted = self
                 .store

@@ -2,14 +2,13 @@
 //!
 //! 1. marks credential metadata sensitive (`redact`), for every service;
 //! 2. for GameService calls: checks a presented API key (`x-api-key`, or `authorization:
-//!    Bearer` on the backend calls, which carry no seat token, and on WatchGames unless it is a
-//!    player token) and, with `--api-key-file`, requires one on the backend calls (CreateGame,
-//!    ListGames, GetStats, IssuePlayerToken, RevokePlayerToken, AdjustClock; WatchGames' handler requires
-//!    one unless the call carries a player token);
+//!    Bearer` on the calls whose row says the bearer credential is a key) and admits the call
+//!    as its row in `access::RPCS` says (API keys for backend calls, player tokens, the feed's
+//!    key unless a player token came): the table decides, the gate applies it;
 //! 3. charges the per-key limiter (callers with a key) or the per-peer limiter (the others),
-//!    refusing with RESOURCE_EXHAUSTED and RetryInfo; except for SubmitMove, whose refusal
-//!    is left to the handler, which lets a seat's move on its own turn through under the
-//!    move floor (see `limits`);
+//!    refusing with RESOURCE_EXHAUSTED and RetryInfo; except for the calls whose row defers
+//!    the refusal to the handler (SubmitMove: a seat's move on its own turn passes under the
+//!    move floor, see `limits`);
 //! 4. hands the handlers a [`Caller`] in the request's extensions.
 //!
 //! With traces exported, a refused call still gets its span in the caller's trace (the
@@ -27,62 +26,16 @@ use tonic::transport::server::TcpConnectInfo;
 use tower::{Layer, Service};
 
 use crate::error::ServiceError;
+use crate::game::PlayerToken;
 use crate::game::player::PLAYER_TOKEN_PREFIX;
 use crate::security::SecurityConfig;
-use crate::security::keys::{ApiKeys, KeyId};
+use crate::security::access::{self, Rpc, Server};
+use crate::security::keys::ApiKeys;
 use crate::security::limits::{Limiters, Refused};
 use crate::telemetry::spans::{self, TraceParent};
 
-/// The path prefix of GameService calls.
-const GAME_SERVICE: &str = "/chessd.v1.GameService/";
-
-/// The calls a platform's backend makes, which `--api-key-file` reserves to key holders.
-pub const BACKEND_METHODS: [&str; 6] = [
-    "CreateGame",
-    "ListGames",
-    "GetStats",
-    "IssuePlayerToken",
-    "RevokePlayerToken",
-    "AdjustClock",
-];
-
-/// Every GameService method, so a refusal here is counted under the method's static name
-/// (an unknown path is left to the router, which answers UNIMPLEMENTED).
-const METHODS: [&str; 21] = [
-    "CreateGame",
-    "GetGame",
-    "ListGames",
-    "SubmitMove",
-    "Resign",
-    "OfferDraw",
-    "RespondToDraw",
-    "ClaimDraw",
-    "Abort",
-    "WatchGame",
-    "ExportPgn",
-    "GetStats",
-    "AnalyzePosition",
-    "WatchGames",
-    "IssuePlayerToken",
-    "RevokePlayerToken",
-    "AddTime",
-    "AdjustClock",
-    "ProposeTakeback",
-    "RespondToTakeback",
-    "ClaimVictory",
-];
-
-/// What the gate learned about a call, for the handlers.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Caller {
-    /// The API key presented, if it is one of the keys in force.
-    pub key: Option<KeyId>,
-    /// The peer (or API key) limit refused this SubmitMove; the handler decides, since a
-    /// move on the seat's own turn passes under the move floor.
-    pub deferred_refusal: Option<Refused>,
-    /// The caller's address, for the per-address bounds the handlers keep.
-    pub peer: Option<IpAddr>,
-}
+// The handlers' view of the caller; it lives with the access table that shapes it.
+pub use crate::security::access::Caller;
 
 /// The security state shared by the gate and the handlers.
 #[derive(Debug)]
@@ -106,21 +59,34 @@ impl Guard {
         }
     }
 
-    /// Lets a GameService call in, or says why not.
-    fn admit<B>(&self, method: &str, request: &http::Request<B>) -> Result<Caller, ServiceError> {
+    /// What access depends on in this server's configuration.
+    #[must_use]
+    pub fn server(&self) -> Server {
+        Server {
+            api_keys: self.keys.is_some(),
+            private_watch: self.private_watch,
+        }
+    }
+
+    /// Lets a GameService call in as its row says, or says why not.
+    fn admit<B>(&self, rpc: &Rpc, request: &http::Request<B>) -> Result<Caller, ServiceError> {
         let headers = request.headers();
-        let backend = BACKEND_METHODS.contains(&method);
+        let authorization = headers.get("authorization");
+        let bearer = authorization.and_then(|v| bearer(v.as_bytes()));
+        // Read exactly as the handlers read credentials (`api::call::credential`: visible
+        // ASCII only): a row may admit a call for its player token, and the handler must then
+        // see that same player token, never fall back to a keyless backend's read.
+        let player_token = authorization
+            .and_then(|v| v.to_str().ok())
+            .and_then(bearer_text)
+            .is_some_and(PlayerToken::looks_like);
         let presented = headers
             .get("x-api-key")
             .map(http::HeaderValue::as_bytes)
             .or_else(|| {
-                // Backend calls carry no seat token, so their bearer credential is the key;
-                // WatchGames' is the key unless it is a player token (player mode).
-                (backend || method == "WatchGames")
-                    .then(|| headers.get("authorization"))
-                    .flatten()
-                    .and_then(|v| bearer(v.as_bytes()))
-                    .filter(|c| !c.starts_with(PLAYER_TOKEN_PREFIX.as_bytes()))
+                bearer.filter(|c| {
+                    rpc.access.bearer_is_key() && !c.starts_with(PLAYER_TOKEN_PREFIX.as_bytes())
+                })
             });
         let key = match (&self.keys, presented) {
             (Some(keys), Some(presented)) => keys
@@ -138,12 +104,11 @@ impl Guard {
             _ => peer.and_then(|ip| self.limiters.peer(ip).err()),
         };
         let key = match refused {
-            Some(refused) if method != "SubmitMove" => return Err(rate_limited(refused)),
+            Some(refused) if !rpc.defers_rate_limit => return Err(rate_limited(refused)),
             _ => key?,
         };
-        if backend && self.keys.is_some() && key.is_none() {
-            return Err(ServiceError::ApiKeyMissing);
-        }
+        rpc.access
+            .admit(self.server(), key.is_some(), player_token)?;
         Ok(Caller {
             key,
             deferred_refusal: refused,
@@ -168,6 +133,11 @@ fn bearer(value: &[u8]) -> Option<&[u8]> {
     scheme
         .eq_ignore_ascii_case("bearer")
         .then(|| credential.trim().as_bytes())
+}
+
+/// [`bearer`] of a header that is text.
+fn bearer_text(value: &str) -> Option<&str> {
+    bearer(value.as_bytes()).and_then(|c| std::str::from_utf8(c).ok())
 }
 
 /// The peer's address (the transport adds it to every request, over TLS too).
@@ -231,14 +201,11 @@ where
         let mut request = crate::security::redact::mark(request);
         // Headers at trace level help debug clients; credentials print as `Sensitive`.
         tracing::trace!(path = request.uri().path(), headers = ?request.headers(), "call");
-        let method = request
-            .uri()
-            .path()
-            .strip_prefix(GAME_SERVICE)
-            .and_then(|m| METHODS.iter().find(|&&known| known == m).copied());
-        if let Some(method) = method {
+        // Any other path (health, reflection, an unknown method) is the router's to answer.
+        if let Some(rpc) = access::rpc_of(request.uri().path()) {
+            let method = rpc.method;
             let started = std::time::Instant::now();
-            match self.guard.admit(method, &request) {
+            match self.guard.admit(rpc, &request) {
                 Ok(caller) => {
                     request.extensions_mut().insert(caller);
                 }

@@ -8,13 +8,16 @@
 //! - `keys`: backend API keys (`--api-key-file`), kept as digests, reloaded on SIGHUP and when
 //!   the file changes.
 //! - `limits`: rate limiters per seat token, API key and peer address, idle keys evicted.
-//! - `gate`: the tower layer in front of GameService: API keys for backend calls, per-key and
-//!   per-peer limits, and the caller facts handlers read (`Caller`).
+//! - `access`: who may call what (one row per RPC: no credential, seat, API key, arbiter...),
+//!   who may see a game, and the caller facts handlers read (`Caller`).
+//! - `gate`: the tower layer in front of GameService: applies each call's access row before
+//!   the body is decoded, and the per-key and per-peer limits.
 //!
 //! The bounds on connections and streams (`--max-connections`, `--handshake-timeout`,
 //! `--idle-timeout`, `--stall-timeout`) are flags here and are enforced by `transport`; the
 //! per-address watcher bounds by the WatchGame handler.
 
+pub mod access;
 pub mod gate;
 pub mod keys;
 pub mod limits;

@@ -2,6 +2,7 @@
 //! start-up errors): TLS and mutual TLS, API keys, private watching, rate limits, and a
 //! hostile-input suite. One test binary, one module per concern.
 
+mod access;
 mod bounds;
 #[path = "../common/mod.rs"]
 mod common;

@@ -451,3 +451,41 @@ async fn unavailable_while_draining() {
     assert_eq!(after.code(), Code::Unavailable, "{after:?}");
     stopping.await.unwrap().unwrap();
 }
+
+/// INVALID_VARIANT names every variant the server plays, so a client learns what to send from
+/// the refusal alone (its hand-kept message once named only chess and Racing Kings); and the
+/// field at fault travels in a BadRequest.
+#[tokio::test]
+async fn invalid_variant_names_every_variant() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let status = assert_refused(
+        client
+            .create_game(pb::CreateGameRequest {
+                variant: 99,
+                ..Default::default()
+            })
+            .await,
+        Code::InvalidArgument,
+        "INVALID_VARIANT",
+    );
+    let played = (1..).map_while(|n| pb::Variant::try_from(n).ok());
+    for variant in played {
+        client
+            .create_game(pb::CreateGameRequest {
+                variant: variant as i32,
+                ..Default::default()
+            })
+            .await
+            .expect("every variant of the enum is played");
+        let name = variant.as_str_name();
+        assert!(
+            status.message().contains(name),
+            "{name} missing from {:?}",
+            status.message()
+        );
+    }
+    let bad = status.get_details_bad_request().expect("a BadRequest");
+    assert_eq!(bad.field_violations[0].field, "variant");
+    server.shutdown().await.unwrap();
+}
