@@ -181,8 +181,9 @@ class Client:
 
     def create_game(
         self,
-        variant: Variant = Variant.CHESS,
+        variant: Optional[Variant] = None,
         *,
+        variant_key: str = "",
         white: str = "",
         black: str = "",
         start_fen: str = "",
@@ -205,6 +206,10 @@ class Client:
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
+        The game is ``variant`` (chess when neither it nor ``variant_key`` is given), or the
+        one ``variant_key`` names by its stable key (``"crazyhouse"``; the game's
+        ``variant_key`` says it back). Given both, they must name the same variant.
+
         ``black_initial``/``black_increment`` give Black its own time (odds, Armageddon).
         ``clock_start`` says when the clocks run (``AFTER_FIRST_MOVES``, as lichess; ``AT``
         with ``clock_start_at``); ``first_move_timeout`` is the first-move timer (the server's
@@ -226,8 +231,13 @@ class Client:
         Retried safely: the request always carries a ``request_id`` (random unless given), and
         the server answers a repeat with the same game and tokens.
         """
+        if variant is None:
+            # The server reads an unspecified number as "the key says": chess only when
+            # neither is given.
+            variant = Variant.UNSPECIFIED if variant_key else Variant.CHESS
         request = pb.CreateGameRequest(
             variant=_wire(variant),
+            variant_key=variant_key,
             start_fen=start_fen,
             white_player=white,
             black_player=black,
