@@ -328,7 +328,7 @@ pub fn list_query(
         before,
         filter: GameFilter {
             status: status_filter(req.status)?,
-            variant: variant_filter(req.variant)?,
+            variant: variant_key::filter(req.variant, &req.variant_key)?,
             player: (!player.is_empty()).then_some(player),
             player_id: PlayerId::parse("player_id", &req.player_id)?,
             labels: labels(&req.labels)?,
@@ -353,7 +353,7 @@ pub fn feed_request(
     let filter = FeedFilter {
         labels: labels(&req.labels)?,
         player: PlayerId::parse("player_id", &req.player_id)?,
-        variant: variant_filter(req.variant)?,
+        variant: variant_key::filter(req.variant, &req.variant_key)?,
         moves: req.include_moves,
     };
     Ok((after, filter))

@@ -1,6 +1,6 @@
 //! A game's identity by its stable string key (`variant_key`), both ways: the key every game
-//! message carries, and the variant a request names by key, by `Variant` number, or by both
-//! when they agree.
+//! message carries, and the variant a request (CreateGame) or a filter (ListGames,
+//! WatchGames) names by key, by `Variant` number, or by both when they agree.
 //!
 //! The key is exactly [`rules::Variant::key`], the name chessd already prints on its command
 //! line, in logs and in metrics. Only those keys are accepted, not the aliases the command
@@ -36,6 +36,20 @@ pub fn requested(variant: i32, key: &str) -> Result<rules::Variant, ServiceError
     if key.is_empty() {
         return decode::variant(variant);
     }
+    named(variant, key)
+}
+
+/// A variant filter by number, key or both (agreeing); neither means any variant, as
+/// [`decode::variant_filter`] reads an unspecified number.
+pub fn filter(variant: i32, key: &str) -> Result<Option<rules::Variant>, ServiceError> {
+    if key.is_empty() {
+        return decode::variant_filter(variant);
+    }
+    named(variant, key).map(Some)
+}
+
+/// The variant `key` (not empty) names, if `variant` is unspecified or names it too.
+fn named(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
     let Some(by_key) = by_key(key) else {
         let known: Vec<&str> = rules::Variant::ALL.iter().map(|v| v.key()).collect();
         let shown: String = key.chars().take(ECHO_LEN).collect();
@@ -73,6 +87,15 @@ mod tests {
             assert_eq!(requested(proto_variant(v), &key(v)).ok(), Some(v), "{v}");
             assert_eq!(requested(proto_variant(v), "").ok(), Some(v), "{v}");
         }
+    }
+
+    /// A filter takes a key as a request does; neither number nor key is no filter.
+    #[test]
+    fn filters() {
+        assert_eq!(filter(0, "").ok(), Some(None));
+        assert_eq!(filter(0, "horde").ok(), Some(Some(rules::Variant::Horde)));
+        assert!(filter(0, "3check").is_err());
+        assert!(filter(proto_variant(rules::Variant::Atomic), "horde").is_err());
     }
 
     /// An unknown key, an alias, a disagreeing pair and neither are refused.

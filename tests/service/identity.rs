@@ -1,5 +1,6 @@
 //! A game's identity and board on the wire (issue 27): `variant_key` accepted on CreateGame
-//! (alone, or with a `variant` that agrees) and returned on every game message; the board's
+//! and in the ListGames and WatchGames filters (alone, or with a `variant` that agrees) and
+//! returned on every game message; the board's
 //! geometry; the general hands beside Crazyhouse's chess-shaped pockets. On every store.
 
 use chessd::proto::{self as pb, watch_game_response::Event};
@@ -124,6 +125,64 @@ async fn bad_keys_are_refused() {
         .into_inner()
         .games;
     assert!(listed.is_empty(), "a refused request created {listed:?}");
+}
+
+/// ListGames and WatchGames filter by key as by number; a bad key filter is refused.
+#[tokio::test]
+async fn filters_by_key() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let mut stream = feed(
+        &mut client,
+        pb::WatchGamesRequest {
+            variant_key: "horde".into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("the feed opens");
+    create_with(&mut client, by_key("atomic")).await;
+    let (_, horde) = create_with(&mut client, by_key("horde")).await;
+    let created = next_feed(&mut stream)
+        .await
+        .expect("the horde game's creation");
+    let Some(pb::watch_games_response::Event::GameCreated(c)) = created.event else {
+        panic!("expected a creation, got {created:?}");
+    };
+    assert_eq!(c.game.map(|g| g.game_id), Some(horde.id.clone()));
+
+    let list = |key: &str, variant: pb::Variant| pb::ListGamesRequest {
+        variant_key: key.into(),
+        variant: variant as i32,
+        ..Default::default()
+    };
+    let listed = client
+        .list_games(list("horde", pb::Variant::Unspecified))
+        .await
+        .unwrap()
+        .into_inner()
+        .games;
+    let ids: Vec<_> = listed.iter().map(|g| g.game_id.as_str()).collect();
+    assert_eq!(ids, [horde.id.as_str()]);
+    for (key, variant) in [
+        ("koth", pb::Variant::Unspecified),
+        ("horde", pb::Variant::Atomic),
+    ] {
+        assert_refused(
+            client.list_games(list(key, variant)).await,
+            Code::InvalidArgument,
+            "INVALID_FIELD",
+        );
+    }
+    let bad = pb::WatchGamesRequest {
+        variant_key: "koth".into(),
+        ..Default::default()
+    };
+    assert_refused(
+        feed(&mut client, bad).await,
+        Code::InvalidArgument,
+        "INVALID_FIELD",
+    );
 }
 
 /// Crazyhouse fills the general hands beside the pockets, and both say the same; other

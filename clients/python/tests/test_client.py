@@ -93,6 +93,8 @@ def test_variant_key_names_the_game_and_hands_say_the_pockets(server):
         assert list(game.hands.black.pieces) == []
         assert game.pockets.white.pawns == 1
         assert client.create_game().game.variant_key == "chess"
+        listed = [g.game_id for g in client.list_games(variant_key="crazyhouse")]
+        assert listed == [house.game_id]
 
         for bad in ({"variant_key": "shogi"},
                     {"variant": cc.Variant.HORDE, "variant_key": "atomic"}):

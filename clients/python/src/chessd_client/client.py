@@ -338,15 +338,16 @@ class Client:
         labels: Optional[Mapping[str, str]] = None,
         player_id: str = "",
         page_size: int = 0,
+        variant_key: str = "",
     ) -> Iterator[pb.GameSummary]:
-        """Every game matching the filters (``labels``: all of them), newest first, fetched a
-        page at a time."""
+        """Every game matching the filters (``labels``: all of them; ``variant_key``: the
+        variant by its stable key, like ``variant``), newest first, fetched a page at a time."""
         token = ""
         while True:
             request = pb.ListGamesRequest(
                 page_size=page_size, page_token=token, status=_wire(status),
                 variant=_wire(variant), player=player, labels=dict(labels or {}),
-                player_id=player_id)
+                player_id=player_id, variant_key=variant_key)
             page = self.call(self._stub.ListGames, request, idempotent=True)
             yield from page.games
             token = page.next_page_token
@@ -425,6 +426,7 @@ class Client:
         labels: Optional[Mapping[str, str]] = None,
         player_id: str = "",
         variant: Variant = Variant.UNSPECIFIED,
+        variant_key: str = "",
         token: Optional[str] = None,
         resume: bool = True,
         heartbeats: bool = False,
@@ -452,7 +454,7 @@ class Client:
         while True:
             request = pb.WatchGamesRequest(
                 after_cursor=cursor, include_moves=include_moves, labels=dict(labels or {}),
-                player_id=player_id, variant=_wire(variant))
+                player_id=player_id, variant=_wire(variant), variant_key=variant_key)
             try:
                 for event in self._stub.WatchGames(request, metadata=self.metadata(token)):
                     failures = 0
