@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::api::clocks;
 use crate::api::fields::duration;
 pub use crate::api::fields::game_id;
+use crate::api::variant_key;
 use crate::error::ServiceError;
 use crate::game::{
     Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
@@ -165,7 +166,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         });
     }
     let seat_tokens = ByColor::new_with(|c: Color| ids[c].is_none() || req.bound_seat_tokens);
-    let variant = variant(req.variant)?;
+    let variant = variant_key::requested(req.variant, &req.variant_key)?;
     let request_id = RequestId::parse(&req.request_id)?;
     let fen_given = !req.start_fen.trim().is_empty();
     let start = match (req.chess960_start, variant) {
@@ -327,7 +328,7 @@ pub fn list_query(
         before,
         filter: GameFilter {
             status: status_filter(req.status)?,
-            variant: variant_filter(req.variant)?,
+            variant: variant_key::filter(req.variant, &req.variant_key)?,
             player: (!player.is_empty()).then_some(player),
             player_id: PlayerId::parse("player_id", &req.player_id)?,
             labels: labels(&req.labels)?,
@@ -352,7 +353,7 @@ pub fn feed_request(
     let filter = FeedFilter {
         labels: labels(&req.labels)?,
         player: PlayerId::parse("player_id", &req.player_id)?,
-        variant: variant_filter(req.variant)?,
+        variant: variant_key::filter(req.variant, &req.variant_key)?,
         moves: req.include_moves,
     };
     Ok((after, filter))

@@ -1,5 +1,6 @@
 //! Domain values into protobuf: moves in UCI and SAN, positions as FEN, times as protobuf
 //! `Timestamp`/`Duration`, events for WatchGame and WatchGames, result counts, analyses.
+//! What a position holds besides its FEN (geometry, hands, pockets) is `api::board`'s.
 
 use std::time::{Duration, SystemTime};
 
@@ -10,7 +11,9 @@ use std::collections::HashMap;
 use bytes::Bytes;
 use chessd_proto::wire as pb;
 
+use crate::api::board::{checks_given, geometry, hands, pockets};
 use crate::api::move_lists::{self, MoveLists};
+use crate::api::variant_key;
 use crate::game::{
     Acted, ClockChange, ClockReading, ClockReason, ClockStart, Created, Event, EventKind,
     FeedEvent, FeedKind, GameHeader, GameStatus, GameSummary, GameView, IssuedToken, Labels,
@@ -255,36 +258,15 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         // Presence is not the game's: the API sets it where it reads it (`api::presence`).
         white_presence: None,
         black_presence: None,
+        geometry: Some(geometry(pos.variant())),
+        variant_key: variant_key::key(pos.variant()),
+        hands: hands(pos),
     };
     pb::Game {
         fields,
         moves,
         legal_moves,
     }
-}
-
-/// Crazyhouse's pockets (`None` in other variants).
-fn pockets(pos: &rules::Position) -> Option<pb::Pockets> {
-    let pocket = |p: &rules::Pocket| pb::Pocket {
-        pawns: u32::from(p.count(rules::Role::Pawn)),
-        knights: u32::from(p.count(rules::Role::Knight)),
-        bishops: u32::from(p.count(rules::Role::Bishop)),
-        rooks: u32::from(p.count(rules::Role::Rook)),
-        queens: u32::from(p.count(rules::Role::Queen)),
-    };
-    pos.pockets().map(|p| pb::Pockets {
-        white: Some(pocket(p.white())),
-        black: Some(pocket(p.black())),
-    })
-}
-
-/// Three-check's checks given so far (`None` in other variants): three less the checks each
-/// side still needs.
-fn checks_given(pos: &rules::Position) -> Option<pb::CheckCounts> {
-    pos.remaining_checks().map(|left| pb::CheckCounts {
-        white: u32::from(3u8.saturating_sub(*left.white())),
-        black: u32::from(3u8.saturating_sub(*left.black())),
-    })
 }
 
 /// A game's start as FEN. Most games begin from their variant's start, whose FEN is a
@@ -314,6 +296,8 @@ pub fn summary(s: &GameSummary) -> pb::GameSummary {
         labels: labels(&s.labels),
         white_player_id: player_id(&s.players, rules::Color::White),
         black_player_id: player_id(&s.players, rules::Color::Black),
+        variant_key: variant_key::key(s.variant),
+        geometry: Some(geometry(s.variant)),
     }
 }
 
@@ -446,6 +430,8 @@ pub fn header(g: &GameHeader) -> pb::GameHeader {
             rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
         },
         created_at: Some(timestamp(g.created_at)),
+        variant_key: variant_key::key(g.variant()),
+        geometry: Some(geometry(g.variant())),
     }
 }
 
@@ -562,6 +548,7 @@ pub fn stats(s: &Stats) -> pb::GetStatsResponse {
                     white_win_share: share(v.white_wins, total),
                     black_win_share: share(v.black_wins, total),
                     draw_share: share(v.draws, total),
+                    variant_key: variant_key::key(v.variant),
                 }
             })
             .collect(),
@@ -579,6 +566,9 @@ pub fn analysis(pos: &rules::Position) -> pb::AnalyzePositionResponse {
         outcome: pos.outcome().map(outcome),
         pockets: pockets(pos),
         checks_given: checks_given(pos),
+        hands: hands(pos),
+        geometry: Some(geometry(pos.variant())),
+        variant_key: variant_key::key(pos.variant()),
     }
 }
 

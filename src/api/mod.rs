@@ -6,12 +6,15 @@
 //!   credentials a call carries.
 //! - `decode`, `encode`: the only code that knows both the protobuf types and the domain's
 //!   (`clocks`: the clock requests' decoding; `fields`: the smallest fields, shared);
-//!   `pgn`: ExportPgn's text; `presence`: seats' presence and claim times on the wire.
+//!   `pgn`: ExportPgn's text; `presence`: seats' presence and claim times on the wire;
+//!   `board`: geometry, hands, pockets and check counts; `variant_key`: a game's identity by
+//!   its stable key, both ways.
 //! - `watch/`: the WatchGame stream, its pump task and the per-address watcher bounds.
 //! - `feed/`: the WatchGames stream (the deployment-wide feed), its pump and its bounds.
 //! - `refusals`: tonic's own refusals (oversized, undecodable, unknown method) recoded to
 //!   chessd's errors.
 
+pub mod board;
 pub mod call;
 pub mod clocks;
 pub mod decode;
@@ -23,6 +26,7 @@ pub mod pgn;
 pub mod presence;
 pub mod refusals;
 pub mod service;
+pub mod variant_key;
 pub mod watch;
 
 pub use self::service::{ApiConfig, GameApi};

@@ -16,6 +16,7 @@ mod feed;
 mod feed_bounds;
 mod games;
 mod idempotency;
+mod identity;
 mod labels;
 mod ops;
 mod players;

@@ -80,6 +80,30 @@ def test_variants_play_with_their_own_rules(server):
         assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
 
 
+def test_variant_key_names_the_game_and_hands_say_the_pockets(server):
+    """A game by its stable key says the key, its board and its hands back; a bad key is refused."""
+    with cc.Client(server.addr) as client:
+        house = client.create_game(variant_key="crazyhouse")
+        assert house.game.variant == cc.Variant.CRAZYHOUSE
+        assert house.game.variant_key == "crazyhouse"
+        assert (house.game.geometry.files, house.game.geometry.ranks) == (8, 8)
+        play(house, ["e2e4", "d7d5", "e4d5"])
+        game = client.get_game(house.game_id)
+        assert [(p.piece, p.count) for p in game.hands.white.pieces] == [("P", 1)]
+        assert list(game.hands.black.pieces) == []
+        assert game.pockets.white.pawns == 1
+        assert client.create_game().game.variant_key == "chess"
+        listed = [g.game_id for g in client.list_games(variant_key="crazyhouse")]
+        assert listed == [house.game_id]
+
+        for bad in ({"variant_key": "shogi"},
+                    {"variant": cc.Variant.HORDE, "variant_key": "atomic"}):
+            with pytest.raises(cc.ChessdError) as refused:
+                client.create_game(**bad)
+            assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
+            assert refused.value.reason == "INVALID_FIELD"
+
+
 def test_expected_ply_refuses_a_stale_move_and_plays_nothing(server):
     """A move sent for an older ply fails ABORTED/PLY_MISMATCH with the current ply."""
     with cc.Client(server.addr) as client:

@@ -181,8 +181,9 @@ class Client:
 
     def create_game(
         self,
-        variant: Variant = Variant.CHESS,
+        variant: Optional[Variant] = None,
         *,
+        variant_key: str = "",
         white: str = "",
         black: str = "",
         start_fen: str = "",
@@ -205,6 +206,10 @@ class Client:
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
+        The game is ``variant`` (chess when neither it nor ``variant_key`` is given), or the
+        one ``variant_key`` names by its stable key (``"crazyhouse"``; the game's
+        ``variant_key`` says it back). Given both, they must name the same variant.
+
         ``black_initial``/``black_increment`` give Black its own time (odds, Armageddon).
         ``clock_start`` says when the clocks run (``AFTER_FIRST_MOVES``, as lichess; ``AT``
         with ``clock_start_at``); ``first_move_timeout`` is the first-move timer (the server's
@@ -226,8 +231,13 @@ class Client:
         Retried safely: the request always carries a ``request_id`` (random unless given), and
         the server answers a repeat with the same game and tokens.
         """
+        if variant is None:
+            # The server reads an unspecified number as "the key says": chess only when
+            # neither is given.
+            variant = Variant.UNSPECIFIED if variant_key else Variant.CHESS
         request = pb.CreateGameRequest(
             variant=_wire(variant),
+            variant_key=variant_key,
             start_fen=start_fen,
             white_player=white,
             black_player=black,
@@ -328,15 +338,16 @@ class Client:
         labels: Optional[Mapping[str, str]] = None,
         player_id: str = "",
         page_size: int = 0,
+        variant_key: str = "",
     ) -> Iterator[pb.GameSummary]:
-        """Every game matching the filters (``labels``: all of them), newest first, fetched a
-        page at a time."""
+        """Every game matching the filters (``labels``: all of them; ``variant_key``: the
+        variant by its stable key, like ``variant``), newest first, fetched a page at a time."""
         token = ""
         while True:
             request = pb.ListGamesRequest(
                 page_size=page_size, page_token=token, status=_wire(status),
                 variant=_wire(variant), player=player, labels=dict(labels or {}),
-                player_id=player_id)
+                player_id=player_id, variant_key=variant_key)
             page = self.call(self._stub.ListGames, request, idempotent=True)
             yield from page.games
             token = page.next_page_token
@@ -415,6 +426,7 @@ class Client:
         labels: Optional[Mapping[str, str]] = None,
         player_id: str = "",
         variant: Variant = Variant.UNSPECIFIED,
+        variant_key: str = "",
         token: Optional[str] = None,
         resume: bool = True,
         heartbeats: bool = False,
@@ -442,7 +454,7 @@ class Client:
         while True:
             request = pb.WatchGamesRequest(
                 after_cursor=cursor, include_moves=include_moves, labels=dict(labels or {}),
-                player_id=player_id, variant=_wire(variant))
+                player_id=player_id, variant=_wire(variant), variant_key=variant_key)
             try:
                 for event in self._stub.WatchGames(request, metadata=self.metadata(token)):
                     failures = 0

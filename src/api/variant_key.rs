@@ -1,0 +1,130 @@
+//! A game's identity by its stable string key (`variant_key`), both ways: the key every game
+//! message carries, and the variant a request (CreateGame) or a filter (ListGames,
+//! WatchGames) names by key, by `Variant` number, or by both when they agree.
+//!
+//! The key is exactly [`rules::Variant::key`], the name chessd already prints on its command
+//! line, in logs and in metrics. Only those keys are accepted, not the aliases the command
+//! line reads (`3check`, `kingOfTheHill`): one spelling per game keeps the key usable as an
+//! identifier when there are forty games rather than nine.
+
+use chessd_rules as rules;
+
+use crate::api::decode;
+use crate::error::ServiceError;
+
+/// The request field a key arrives in, as refusals name it.
+const FIELD: &str = "variant_key";
+
+/// At most this many characters of an unknown key are echoed back.
+const ECHO_LEN: usize = 32;
+
+/// The variant's stable key, as every game message carries it.
+#[must_use]
+pub fn key(variant: rules::Variant) -> String {
+    variant.key().to_owned()
+}
+
+/// The variant named by exactly this key.
+fn by_key(key: &str) -> Option<rules::Variant> {
+    rules::Variant::ALL.into_iter().find(|v| v.key() == key)
+}
+
+/// The variant a request names with its `variant` number and its `variant_key`: either one
+/// alone, or both when they name the same game. Without a key this is [`decode::variant`],
+/// unchanged.
+pub fn requested(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
+    if key.is_empty() {
+        return decode::variant(variant);
+    }
+    named(variant, key)
+}
+
+/// A variant filter by number, key or both (agreeing); neither means any variant, as
+/// [`decode::variant_filter`] reads an unspecified number.
+pub fn filter(variant: i32, key: &str) -> Result<Option<rules::Variant>, ServiceError> {
+    if key.is_empty() {
+        return decode::variant_filter(variant);
+    }
+    named(variant, key).map(Some)
+}
+
+/// The variant `key` (not empty) names, if `variant` is unspecified or names it too.
+fn named(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
+    let Some(by_key) = by_key(key) else {
+        let known: Vec<&str> = rules::Variant::ALL.iter().map(|v| v.key()).collect();
+        let shown: String = key.chars().take(ECHO_LEN).collect();
+        return Err(ServiceError::InvalidField {
+            field: FIELD,
+            message: format!(
+                "unknown variant key {shown:?}: expected one of {}",
+                known.join(", ")
+            ),
+        });
+    };
+    match decode::variant_filter(variant)? {
+        Some(by_number) if by_number != by_key => Err(ServiceError::InvalidField {
+            field: FIELD,
+            message: format!(
+                "{key:?} names another variant than the variant field ({}): give one, or both \
+                 naming the same",
+                by_number.key()
+            ),
+        }),
+        _ => Ok(by_key),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::encode::proto_variant;
+
+    /// Every key names its variant, alone or with its own number; a number alone still works.
+    #[test]
+    fn keys_and_numbers_agree() {
+        for v in rules::Variant::ALL {
+            assert_eq!(requested(0, &key(v)).ok(), Some(v), "{v}");
+            assert_eq!(requested(proto_variant(v), &key(v)).ok(), Some(v), "{v}");
+            assert_eq!(requested(proto_variant(v), "").ok(), Some(v), "{v}");
+        }
+    }
+
+    /// A filter takes a key as a request does; neither number nor key is no filter.
+    #[test]
+    fn filters() {
+        assert_eq!(filter(0, "").ok(), Some(None));
+        assert_eq!(filter(0, "horde").ok(), Some(Some(rules::Variant::Horde)));
+        assert!(filter(0, "3check").is_err());
+        assert!(filter(proto_variant(rules::Variant::Atomic), "horde").is_err());
+    }
+
+    /// An unknown key, an alias, a disagreeing pair and neither are refused.
+    #[test]
+    fn refusals() {
+        for bad in ["suicide", "3check", "Chess", " chess"] {
+            let Err(ServiceError::InvalidField { field, message }) = requested(0, bad) else {
+                panic!("{bad:?} was accepted");
+            };
+            assert_eq!(field, FIELD);
+            assert!(
+                message.contains("expected one of chess, racingkings"),
+                "{message}"
+            );
+        }
+        let chess = proto_variant(rules::Variant::Chess);
+        let Err(ServiceError::InvalidField { field, message }) = requested(chess, "crazyhouse")
+        else {
+            panic!("a disagreeing pair was accepted");
+        };
+        assert_eq!(field, FIELD);
+        assert!(message.contains("(chess)"), "{message}");
+        assert!(matches!(
+            requested(0, ""),
+            Err(ServiceError::InvalidVariant)
+        ));
+        let Err(ServiceError::InvalidField { message, .. }) = requested(0, &"x".repeat(500)) else {
+            panic!()
+        };
+        assert!(message.len() < 200, "the key is echoed short: {message}");
+    }
+}
