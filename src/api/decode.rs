@@ -38,27 +38,7 @@ pub const MAX_INCREMENT: Duration = Duration::from_secs(60 * 60);
 /// At most this many characters of a client's text are echoed back in an error message.
 const ECHO_LEN: usize = 24;
 
-/// A required variant.
-pub fn variant(value: i32) -> Result<rules::Variant, ServiceError> {
-    variant_filter(value)?.ok_or(ServiceError::InvalidVariant)
-}
-
-/// A variant filter: unspecified means any.
-pub fn variant_filter(value: i32) -> Result<Option<rules::Variant>, ServiceError> {
-    match pb::Variant::try_from(value) {
-        Ok(pb::Variant::Unspecified) => Ok(None),
-        Ok(pb::Variant::Chess) => Ok(Some(rules::Variant::Chess)),
-        Ok(pb::Variant::RacingKings) => Ok(Some(rules::Variant::RacingKings)),
-        Ok(pb::Variant::Chess960) => Ok(Some(rules::Variant::Chess960)),
-        Ok(pb::Variant::ThreeCheck) => Ok(Some(rules::Variant::ThreeCheck)),
-        Ok(pb::Variant::KingOfTheHill) => Ok(Some(rules::Variant::KingOfTheHill)),
-        Ok(pb::Variant::Antichess) => Ok(Some(rules::Variant::Antichess)),
-        Ok(pb::Variant::Atomic) => Ok(Some(rules::Variant::Atomic)),
-        Ok(pb::Variant::Horde) => Ok(Some(rules::Variant::Horde)),
-        Ok(pb::Variant::Crazyhouse) => Ok(Some(rules::Variant::Crazyhouse)),
-        Err(_) => Err(ServiceError::InvalidVariant),
-    }
-}
+pub use crate::api::variant_key::{variant, variant_filter};
 
 /// A position of `variant` from FEN.
 pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, ServiceError> {

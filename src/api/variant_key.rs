@@ -9,8 +9,30 @@
 
 use chessd_rules as rules;
 
-use crate::api::decode;
 use crate::error::ServiceError;
+use chessd_proto::wire as pb;
+
+/// A required variant.
+pub fn variant(value: i32) -> Result<rules::Variant, ServiceError> {
+    variant_filter(value)?.ok_or(ServiceError::InvalidVariant)
+}
+
+/// A variant filter: unspecified means any.
+pub fn variant_filter(value: i32) -> Result<Option<rules::Variant>, ServiceError> {
+    match pb::Variant::try_from(value) {
+        Ok(pb::Variant::Unspecified) => Ok(None),
+        Ok(pb::Variant::Chess) => Ok(Some(rules::Variant::Chess)),
+        Ok(pb::Variant::RacingKings) => Ok(Some(rules::Variant::RacingKings)),
+        Ok(pb::Variant::Chess960) => Ok(Some(rules::Variant::Chess960)),
+        Ok(pb::Variant::ThreeCheck) => Ok(Some(rules::Variant::ThreeCheck)),
+        Ok(pb::Variant::KingOfTheHill) => Ok(Some(rules::Variant::KingOfTheHill)),
+        Ok(pb::Variant::Antichess) => Ok(Some(rules::Variant::Antichess)),
+        Ok(pb::Variant::Atomic) => Ok(Some(rules::Variant::Atomic)),
+        Ok(pb::Variant::Horde) => Ok(Some(rules::Variant::Horde)),
+        Ok(pb::Variant::Crazyhouse) => Ok(Some(rules::Variant::Crazyhouse)),
+        Err(_) => Err(ServiceError::InvalidVariant),
+    }
+}
 
 /// The request field a key arrives in, as refusals name it.
 const FIELD: &str = "variant_key";
@@ -30,20 +52,20 @@ fn by_key(key: &str) -> Option<rules::Variant> {
 }
 
 /// The variant a request names with its `variant` number and its `variant_key`: either one
-/// alone, or both when they name the same game. Without a key this is [`decode::variant`],
+/// alone, or both when they name the same game. Without a key this is [`variant`],
 /// unchanged.
-pub fn requested(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
+pub fn requested(number: i32, key: &str) -> Result<rules::Variant, ServiceError> {
     if key.is_empty() {
-        return decode::variant(variant);
+        return variant(number);
     }
-    named(variant, key)
+    named(number, key)
 }
 
 /// A variant filter by number, key or both (agreeing); neither means any variant, as
-/// [`decode::variant_filter`] reads an unspecified number.
+/// [`variant_filter`] reads an unspecified number.
 pub fn filter(variant: i32, key: &str) -> Result<Option<rules::Variant>, ServiceError> {
     if key.is_empty() {
-        return decode::variant_filter(variant);
+        return variant_filter(variant);
     }
     named(variant, key).map(Some)
 }
@@ -61,7 +83,7 @@ fn named(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
             ),
         });
     };
-    match decode::variant_filter(variant)? {
+    match variant_filter(variant)? {
         Some(by_number) if by_number != by_key => Err(ServiceError::InvalidField {
             field: FIELD,
             message: format!(

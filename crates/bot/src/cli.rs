@@ -13,7 +13,7 @@ use clap::Parser;
 use serde::Deserialize;
 
 use crate::book::BookChoice;
-use crate::config::{
+use crate::config::file::{
     DEFAULT_ADDR, DEFAULT_DRAW_MOVES, DEFAULT_RESIGN_MOVES, DrawScore, EngineFile, file_path,
 };
 use crate::declare::settings;

@@ -21,8 +21,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use crate::book::BookChoice;
 use crate::cli::{Chosen, Cli, FileConfig, LogFormat};
 use crate::clock::Limits;
@@ -30,16 +28,16 @@ use crate::judge::{Rules, Threshold};
 use crate::uci::EngineSpec;
 use crate::variant;
 
+pub(crate) mod file;
 mod mode;
 
+pub use file::{
+    DEFAULT_ADDR, DEFAULT_DRAW_MOVES, DEFAULT_DRAW_SCORE, DEFAULT_MOVE_OVERHEAD,
+    DEFAULT_RESIGN_MOVES, DEFAULT_UNTIMED_MOVETIME,
+};
+use file::{DrawScore, OptionValue};
 pub use mode::{DEFAULT_MAX_GAMES, MAX_MAX_GAMES, Mode, Secret};
 
-pub const DEFAULT_ADDR: &str = "http://127.0.0.1:50051";
-pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(100);
-pub const DEFAULT_UNTIMED_MOVETIME: Duration = Duration::from_secs(5);
-pub const DEFAULT_RESIGN_MOVES: u32 = 3;
-pub const DEFAULT_DRAW_SCORE: i32 = 0;
-pub const DEFAULT_DRAW_MOVES: u32 = 3;
 /// The longest duration a setting takes (a think or an overhead beyond a day is a typo).
 const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
 
@@ -57,43 +55,6 @@ impl std::error::Error for ConfigError {}
 
 fn err<T>(message: impl Into<String>) -> Result<T, ConfigError> {
     Err(ConfigError(message.into()))
-}
-
-/// An engine option's value in the file: `Hash = 64`, `Ponder = false` or `Style = "Solid"`.
-#[derive(Deserialize, Debug, Clone, PartialEq)]
-#[serde(untagged)]
-pub(crate) enum OptionValue {
-    Bool(bool),
-    Int(i64),
-    Text(String),
-}
-
-impl fmt::Display for OptionValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionValue::Bool(b) => write!(f, "{b}"),
-            OptionValue::Int(n) => write!(f, "{n}"),
-            OptionValue::Text(s) => f.write_str(s),
-        }
-    }
-}
-
-/// `draw-score = 0` or `draw-score = "off"`.
-#[derive(Deserialize, Debug, Clone, PartialEq)]
-#[serde(untagged)]
-pub(crate) enum DrawScore {
-    Score(i32),
-    Word(String),
-}
-
-/// An engine as the file describes it.
-#[derive(Deserialize, Debug, Default, Clone, PartialEq)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub(crate) struct EngineFile {
-    engine: Option<PathBuf>,
-    engine_args: Option<Vec<String>>,
-    #[serde(default)]
-    engine_options: BTreeMap<String, OptionValue>,
 }
 
 /// TLS towards the server.
@@ -160,15 +121,6 @@ impl Settings {
 /// left for PATH to find.
 fn from_file(base: &Path, path: PathBuf) -> PathBuf {
     if path.is_absolute() || path.components().count() == 1 && path.extension().is_none() {
-        path
-    } else {
-        base.join(path)
-    }
-}
-
-/// A path from the file, relative to the file's folder.
-pub(crate) fn file_path(base: &Path, path: PathBuf) -> PathBuf {
-    if path.is_absolute() {
         path
     } else {
         base.join(path)

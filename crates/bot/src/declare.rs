@@ -1,5 +1,5 @@
 //! The `settings!` macro: one declaration per setting gives its command-line flag (in
-//! [`Cli`](crate::cli::Cli)), its `--config` key (in `FileConfig`) and its chosen value (in
+//! `cli`'s `Cli`), its `--config` key (in `FileConfig`) and its chosen value (in
 //! `Chosen`, the flag over the file over the default), so a new setting cannot be added to
 //! one and forgotten in another.
 //!

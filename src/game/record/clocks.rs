@@ -21,75 +21,16 @@ use tokio::time::Instant;
 
 use crate::error::ServiceError;
 use crate::game::action::ClockAdjust;
-use crate::game::clock::{Clock, TimeControl};
+use crate::game::clock::Clock;
 use crate::game::event::{Event, clock_event};
 use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
-use crate::game::start::{ClockChange, ClockReason, ClockStart, StartRules};
+use crate::game::record::timing::mono_at;
+use crate::game::start::{ClockChange, ClockReason, ClockStart};
 use crate::game::time::{Now, whole_ms};
 
 /// The most a clock may hold after a change off the board (as a time control's initial time).
 pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
-
-/// A game's timing: its clock, the first-move timer, and the waits since the last move that
-/// abandonment and claims are timed by.
-#[derive(Clone, Debug)]
-pub(super) struct Timing {
-    pub(super) clock: Option<Clock>,
-    /// When the clocks start, and the first-move timer.
-    pub(super) start_rules: StartRules,
-    /// While the side to move has still to make its first move under a first-move timer: when
-    /// the game is called off, on the wall clock (as shown and stored) and on the monotonic one
-    /// (as timed here).
-    pub(super) first_move: Option<(SystemTime, Instant)>,
-    pub(super) created_at: SystemTime,
-    /// The monotonic time of the latest move (or of the creation, or of the restart that
-    /// brought the game back: downtime counts for nobody, as with clocks).
-    pub(super) last_move_at: Instant,
-    /// How long the game had already gone without a move at `last_move_at`: zero, except for
-    /// a game read from a store shared with other processes (see
-    /// [`GameRecord::idle_since_last_move`]).
-    pub(super) idle_before: Duration,
-    /// A game with no move for this long is abandoned (see [`GameRecord::expire`]); `None`:
-    /// never.
-    pub(super) abandon_after: Option<Duration>,
-    /// How long the side to move must be gone before its opponent may claim the game.
-    pub(super) claim_after: Duration,
-}
-
-impl Timing {
-    /// A move or a takeback at `now`: the waits for the side now to move start over.
-    pub(super) fn moved(&mut self, now: Now) {
-        self.last_move_at = now.mono;
-        self.idle_before = Duration::ZERO;
-    }
-
-    /// When the game is abandoned if nobody moves.
-    pub(super) fn abandon_deadline(&self) -> Option<Instant> {
-        self.abandon_after.and_then(|after| {
-            self.last_move_at
-                .checked_add(after.saturating_sub(self.idle_before))
-        })
-    }
-}
-
-/// A new game's clock, started as `rules` say: from `now`, idle until both sides have moved,
-/// or armed from the scheduled start.
-pub(super) fn new_clock(tc: TimeControl, rules: StartRules, turn: Color, now: Now) -> Clock {
-    match rules.clock_start {
-        ClockStart::OnCreation => Clock::start(tc, turn, now.mono),
-        ClockStart::AfterFirstMoves => Clock::idle(tc),
-        ClockStart::At(at) => Clock::start(tc, turn, mono_at(at, now).max(now.mono)),
-    }
-}
-
-/// The monotonic instant of wall time `at`, as read at `now`.
-pub(super) fn mono_at(at: SystemTime, now: Now) -> Instant {
-    match at.duration_since(now.wall) {
-        Ok(ahead) => now.mono + ahead,
-        Err(e) => now.mono.checked_sub(e.duration()).unwrap_or(now.mono),
-    }
-}
 
 impl GameRecord {
     /// Arms the first-move timer for the side to move, waited for since `since`, if the game
@@ -273,6 +214,9 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
+
+    use crate::game::clock::TimeControl;
+    use crate::game::start::StartRules;
 
     use chessd_rules::{Color, Outcome, Termination};
 

@@ -16,8 +16,9 @@
 //!
 //! Files: here the record and what it reads out, its state in three parts each owned by the
 //! file that holds its rules: `history` (the game, the log, the moves taken back, the answered
-//! requests; the stored rows and replays), `clocks` (its `Timing`: when the clocks start, the
-//! first-move timer, the waits since the last move, time given and an arbiter's changes),
+//! requests; the stored rows and replays), `timing` (its `Timing`: the clock, the first-move timer,
+//! the waits since the last move; `clocks` holds their rules: when the clocks start, time given
+//! and an arbiter's changes),
 //! `offers` (the takeback policy and the standing offers). The rest changes them: `apply`
 //! (actions, the flag and abandonment), `takeback` (proposals, answers and the rewind),
 //! `claim` (the claim of a game whose side to move left), `catch_up` (the one way back from
@@ -32,15 +33,16 @@ mod clocks;
 mod history;
 mod offers;
 mod takeback;
+mod timing;
 
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color, DrawRule, Game, Position, Rules};
 use tokio::time::Instant;
 
-use self::clocks::Timing;
 use self::history::History;
 use self::offers::Offers;
+use self::timing::Timing;
 use super::action::{NewGame, RequestId};
 use super::clock::{Clock, ClockReading, TimeControl};
 use super::event::EventRow;
@@ -120,7 +122,7 @@ impl GameRecord {
             history: History::new(Game::new(start, draw_rule)),
             seats,
             timing: Timing {
-                clock: time_control.map(|tc| clocks::new_clock(tc, start_rules, start.turn(), now)),
+                clock: time_control.map(|tc| timing::new_clock(tc, start_rules, start.turn(), now)),
                 start_rules,
                 first_move: None,
                 created_at,
