@@ -53,7 +53,7 @@ pub use labels::Labels;
 pub use log::{LogEntry, LogKind};
 pub use player::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenId};
 pub use presence::SeatPresence;
-pub use record::{GameRecord, Stored};
+pub use record::{GameRecord, PackedRecord, Stored};
 pub use replay::Replay;
 pub use start::{ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, StartRules};
 pub use takeback::TakebackPolicy;

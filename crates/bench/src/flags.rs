@@ -140,6 +140,14 @@ pub struct PlayArgs {
     /// Games created and left idle to measure memory per game (0 skips the phase).
     #[arg(long, default_value_t = 100_000)]
     pub idle_games: usize,
+    /// Games played with random moves to their end, after the idle games, to measure memory
+    /// per finished game and per ply (0 skips the phase).
+    #[arg(long, default_value_t = 0)]
+    pub finished_games: usize,
+    /// The ply at which a finished-games game is resigned (0: each plays to its own end, about
+    /// 300 plies in chess with random moves).
+    #[arg(long, default_value_t = 80)]
+    pub finished_plies: u32,
     #[command(flatten)]
     pub timed: crate::timed::TimedArgs,
 }
@@ -322,6 +330,7 @@ impl PlayArgs {
             "watch streams in all (games times watchers)",
         )?;
         at_most(self.idle_games, MAX_IDLE_GAMES, "idle games")?;
+        at_most(self.finished_games, MAX_IDLE_GAMES, "finished games")?;
         connections(self.watcher_connections)?;
         self.timed.check(self.play.warmup)?;
         rate(self.rate)

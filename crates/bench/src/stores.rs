@@ -38,6 +38,8 @@ pub async fn run(args: &StoresArgs, out: &mut dyn Write) -> Result<(), BenchErro
         rate: 0.0,
         max_moves: 0,
         idle_games: 0,
+        finished_games: 0,
+        finished_plies: 0,
         timed: TimedArgs::default(),
     };
     let parent = args.data_dir.clone().unwrap_or_else(std::env::temp_dir);

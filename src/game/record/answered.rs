@@ -64,6 +64,18 @@ impl AnsweredRing {
         }
     }
 
+    /// The answers remembered, oldest first.
+    pub fn answers(&self) -> impl DoubleEndedIterator<Item = Answered> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// A ring of `answers`, oldest first (the newest [`ANSWERED_MEMORY`] of them).
+    #[must_use]
+    pub fn of(answers: Vec<Answered>) -> AnsweredRing {
+        let skip = answers.len().saturating_sub(ANSWERED_MEMORY);
+        AnsweredRing(answers.into_iter().skip(skip).collect())
+    }
+
     /// Bytes on the heap.
     #[must_use]
     pub fn heap_bytes(&self) -> usize {

@@ -32,6 +32,7 @@ mod claim;
 mod clocks;
 mod history;
 mod offers;
+mod packed;
 mod takeback;
 mod timing;
 
@@ -42,6 +43,7 @@ use tokio::time::Instant;
 
 use self::history::History;
 use self::offers::Offers;
+pub use self::packed::PackedRecord;
 use self::timing::Timing;
 use super::action::{NewGame, RequestId};
 use super::clock::{Clock, ClockReading, TimeControl};

@@ -5,9 +5,10 @@
 //! The folder is that mode: `play` (the play phase) with `shared` (what its tasks share),
 //! `bots` (the players, with `skim`, their SubmitMove answers decoded only as far as they
 //! read them) and `watchers` (the spectators and delivery latency); `idle` (the idle-games
-//! phase).
+//! phase); `finished` (the finished-games phase).
 
 pub mod bots;
+pub mod finished;
 pub mod idle;
 pub mod play;
 pub mod shared;
@@ -19,6 +20,7 @@ use std::net::SocketAddr;
 
 use crate::error::BenchError;
 use crate::flags::PlayArgs;
+use crate::load::finished::{FinishedPlan, finished_phase};
 use crate::load::idle::idle_phase;
 use crate::load::play::play_phase;
 use crate::replicas::Probe;
@@ -31,7 +33,7 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
     args.check()?;
     let local = if args.addr.is_empty() {
         let room = Room {
-            games: args.idle_games + 2 * args.play.games,
+            games: args.idle_games + args.finished_games + 2 * args.play.games,
             watchers_per_game: args.watchers,
         };
         Some(LocalServer::start(&Store::Memory, room)?)
@@ -77,6 +79,16 @@ pub async fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), BenchError>
         report::write_lines(out, report::idle(&figures))?;
         let made = u64::try_from(figures.made).unwrap_or(u64::MAX);
         report::write_lines(out, probe.lines(&start, &end, made, "game", "create"))?;
+    }
+    if args.finished_games > 0 {
+        let plan = FinishedPlan {
+            games: args.finished_games,
+            resign_at: args.finished_plies,
+            variant: args.play.variant,
+            time_control: args.timed.time_control,
+        };
+        let figures = finished_phase(plan, &addrs, args.play.connections, server).await?;
+        report::write_lines(out, report::finished(&figures))?;
     }
     drop(local);
     Ok(())

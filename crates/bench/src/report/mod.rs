@@ -13,6 +13,7 @@ use std::net::SocketAddr;
 
 use crate::error::{BenchError, fail};
 use crate::flags::PlayArgs;
+use crate::load::finished::FinishedFigures;
 use crate::load::idle::IdleFigures;
 use crate::load::play::PlayFigures;
 use crate::report::measure::{CpuUse, Latency, field};
@@ -186,6 +187,33 @@ pub fn idle(figures: &IdleFigures) -> Vec<String> {
         ],
         _ => vec![format!(
             "idle games: {made} created ({refused} refused); server memory not readable (pass --server-pid with --addr)"
+        )],
+    }
+}
+
+/// The finished-games phase's lines.
+pub fn finished(figures: &FinishedFigures) -> Vec<String> {
+    let FinishedFigures {
+        games,
+        plies,
+        failures,
+        took,
+        rss,
+    } = figures;
+    match (rss, figures.bytes_per_game(), figures.bytes_per_ply()) {
+        (Some((before, after)), Some(per_game), Some(per_ply)) => vec![
+            format!(
+                "finished games: {games} played to their end in {:.1} s ({plies} plies, {failures} failed calls); server RSS {:.1} -> {:.1} MiB = {per_game:.0} bytes per game, {per_ply:.1} bytes per ply",
+                took.as_secs_f64(),
+                *before as f64 / MIB,
+                *after as f64 / MIB,
+            ),
+            format!(
+                "RESULT finished games={games} plies={plies} rss_before={before} rss_after={after} bytes_per_game={per_game:.0} bytes_per_ply={per_ply:.1}"
+            ),
+        ],
+        _ => vec![format!(
+            "finished games: {games} played ({plies} plies, {failures} failed calls); server memory not readable (pass --server-pid with --addr)"
         )],
     }
 }

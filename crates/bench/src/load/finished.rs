@@ -1,0 +1,215 @@
+//! The finished-games phase: `--finished-games` games played with random legal moves to their
+//! end (or resigned at `--finished-plies`), and the server's resident memory before and after,
+//! for what a finished game costs, per game and per ply.
+//!
+//! The games are played one SubmitMove at a time per game, many games at once, with no
+//! watchers: the memory left behind is what the server keeps of a game once it is over (its
+//! record, and its share of the feed while the feed keeps its events).
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use chessd_proto as pb;
+use chessd_rules::{Position, Rules, Variant};
+use tokio::task::JoinSet;
+use tokio::time::{sleep, timeout};
+
+use crate::channels::{self, CALL_TIMEOUT};
+use crate::error::BenchError;
+use crate::load::bots::authed;
+use crate::load::watchers::Client;
+use crate::report::measure::ServerProc;
+use crate::timed::TimeControl;
+use chessd::api::encode::proto_variant;
+
+/// Games played at once.
+const PLAYERS: usize = 64;
+/// Failed calls after which a player stops: a server that refuses keeps refusing.
+const MAX_FAILURES: usize = 10;
+
+/// How the phase plays.
+#[derive(Clone, Copy)]
+pub struct FinishedPlan {
+    pub games: usize,
+    /// The ply at which the side to move resigns (0: every game plays to its own end).
+    pub resign_at: u32,
+    pub variant: Variant,
+    pub time_control: Option<TimeControl>,
+}
+
+/// What the phase measured.
+pub struct FinishedFigures {
+    pub games: usize,
+    pub plies: u64,
+    pub failures: usize,
+    pub took: Duration,
+    /// The server's resident memory before and after, in bytes, where readable.
+    pub rss: Option<(u64, u64)>,
+}
+
+impl FinishedFigures {
+    /// RSS growth divided by the games finished.
+    pub fn bytes_per_game(&self) -> Option<f64> {
+        let (before, after) = self.rss?;
+        (self.games > 0).then(|| after.saturating_sub(before) as f64 / self.games as f64)
+    }
+
+    /// RSS growth divided by the plies of the finished games.
+    pub fn bytes_per_ply(&self) -> Option<f64> {
+        let (before, after) = self.rss?;
+        (self.plies > 0).then(|| after.saturating_sub(before) as f64 / self.plies as f64)
+    }
+}
+
+/// Plays `plan.games` games to their end over `connections` connections to `addrs`.
+pub async fn finished_phase(
+    plan: FinishedPlan,
+    addrs: &[SocketAddr],
+    connections: usize,
+    server: ServerProc,
+) -> Result<FinishedFigures, BenchError> {
+    let channels = channels::connect_all(addrs, connections).await?;
+    let before = server.rss();
+    let started = Instant::now();
+    let per_task = plan.games.div_ceil(PLAYERS);
+    let mut players = JoinSet::new();
+    for i in 0..PLAYERS {
+        let mine = per_task.min(plan.games.saturating_sub(i * per_task));
+        let client = Client::new(channels[i % channels.len()].clone());
+        players.spawn(play_games(client, mine, plan, i as u64));
+    }
+    let (mut games, mut plies, mut failures) = (0usize, 0u64, 0usize);
+    while let Some(done) = players.join_next().await {
+        if let Ok((g, p, f)) = done {
+            games += g;
+            plies += p;
+            failures += f;
+        }
+    }
+    let took = started.elapsed();
+    // Let the allocator and the kernel settle before reading.
+    sleep(Duration::from_millis(200)).await;
+    let after = server.rss();
+    Ok(FinishedFigures {
+        games,
+        plies,
+        failures,
+        took,
+        rss: before.zip(after).map(|((b, _), (a, _))| (b, a)),
+    })
+}
+
+/// Plays `count` games one after another: (games finished, their plies, failed calls).
+async fn play_games(
+    mut client: Client,
+    count: usize,
+    plan: FinishedPlan,
+    seed: u64,
+) -> (usize, u64, usize) {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (seed + 1).wrapping_mul(0xD134_2543_DE82_EF95));
+    let (mut games, mut plies, mut failures) = (0usize, 0u64, 0usize);
+    while games < count && failures <= MAX_FAILURES {
+        match play_one(&mut client, plan, &mut rng).await {
+            Some(ply) => {
+                games += 1;
+                plies += u64::from(ply);
+            }
+            None => failures += 1,
+        }
+    }
+    (games, plies, failures)
+}
+
+/// Plays one game to its end: its plies, `None` if a call failed.
+async fn play_one(client: &mut Client, plan: FinishedPlan, rng: &mut Rng) -> Option<u32> {
+    let created = timeout(
+        CALL_TIMEOUT,
+        client.create_game(pb::CreateGameRequest {
+            variant: proto_variant(plan.variant),
+            white_player: "finished-w".into(),
+            black_player: "finished-b".into(),
+            time_control: plan.time_control.map(TimeControl::proto),
+            ..Default::default()
+        }),
+    )
+    .await
+    .ok()?
+    .ok()?
+    .into_inner();
+    let game = created.game?;
+    let auth = [created.white_token, created.black_token]
+        .map(|token| format!("Bearer {token}").parse().ok());
+    let mut pos = Position::from_fen(plan.variant, &game.fen).ok()?;
+    let mut ply = game.ply;
+    loop {
+        let seat = &auth[pos.turn().index()];
+        if plan.resign_at > 0 && ply >= plan.resign_at {
+            let request = pb::ResignRequest {
+                game_id: game.game_id.clone(),
+            };
+            timeout(CALL_TIMEOUT, client.resign(authed(request, seat)))
+                .await
+                .ok()?
+                .ok()?;
+            return Some(ply);
+        }
+        let moves = pos.legal_moves();
+        let mv = *moves.get(rng.below(moves.len()))?;
+        let request = pb::SubmitMoveRequest {
+            game_id: game.game_id.clone(),
+            r#move: mv.to_string(),
+            expected_ply: Some(ply),
+            view: pb::GameView::Basic as i32,
+            ..Default::default()
+        };
+        let answer = timeout(CALL_TIMEOUT, client.submit_move(authed(request, seat)))
+            .await
+            .ok()?
+            .ok()?
+            .into_inner()
+            .game?;
+        pos.play_unchecked(mv);
+        ply = answer.ply;
+        if answer.status != pb::GameStatus::Ongoing as i32 {
+            return Some(ply);
+        }
+    }
+}
+
+/// A small seeded generator for move choice (xorshift64*): the same seeds play the same games
+/// on every build, so two builds are measured on the same games.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (x % n.max(1) as u64) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Figures divide the growth by games and by plies, and say nothing without a reading.
+    #[test]
+    fn figures_divide_the_growth() {
+        let figures = FinishedFigures {
+            games: 10,
+            plies: 800,
+            failures: 0,
+            took: Duration::from_secs(1),
+            rss: Some((1_000, 9_000)),
+        };
+        assert_eq!(figures.bytes_per_game(), Some(800.0));
+        assert_eq!(figures.bytes_per_ply(), Some(10.0));
+        let unread = FinishedFigures {
+            rss: None,
+            ..figures
+        };
+        assert_eq!(unread.bytes_per_game(), None);
+    }
+}
