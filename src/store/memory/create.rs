@@ -98,8 +98,11 @@ impl Inner {
             let entry = self.find(id)?;
             let tokens = tokens.ok_or(ServiceError::SeatTokensUnavailable { id })?;
             let state = entry.lock();
+            let record = state
+                .held
+                .read(&entry.header, self.limits.abandon_after, now)?;
             let created = Created {
-                view: state.record.view(&entry.header, now),
+                view: record.view(&entry.header, now),
                 tokens,
             };
             return Ok((created, state.ticket));
@@ -202,7 +205,10 @@ impl Inner {
             let entry = Arc::new(GameEntry::new(header, record, ticket));
             map.insert(id, entry.clone());
             drop(map);
-            self.rearm(id, &mut entry.lock());
+            // A new game's record is held as it is: opening it unpacks nothing.
+            if let Ok(mut open) = entry.lock().open(&entry.header, None, now) {
+                self.rearm(id, &mut open);
+            }
             return Ok((Created { view, tokens }, ticket));
         }
     }

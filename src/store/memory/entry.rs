@@ -1,6 +1,6 @@
 //! One game as the memory store holds it: what never changes outside the lock
-//! ([`GameEntry`]), the rest inside ([`EntryState`]), and the hand-off of its events to its
-//! watchers.
+//! ([`GameEntry`]), the rest inside ([`EntryState`]; its record in `held`), a call's view of
+//! it with the record unpacked ([`Open`]), and the hand-off of its events to its watchers.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -9,8 +9,10 @@ use chessd_rules::Variant;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
-use crate::game::{Event, GameHeader, GameId, GameRecord, GameStatus};
+use crate::error::ServiceError;
+use crate::game::{Event, GameHeader, GameId, GameRecord, GameStatus, Now};
 use crate::store::game_store::GameFilter;
+use crate::store::memory::held::Held;
 
 /// One game.
 #[derive(Debug)]
@@ -28,7 +30,8 @@ pub struct GameEntry {
 /// What changes, under the game's lock.
 #[derive(Debug)]
 pub struct EntryState {
-    pub record: GameRecord,
+    /// The record: packed once the game is over.
+    pub held: Held,
     /// Live events for watchers; `None` while nobody watches. Bounded by `watch_buffer`.
     pub watchers: Option<broadcast::Sender<Arc<Event>>>,
     /// The earliest deadline queued for this game, if any.
@@ -38,17 +41,48 @@ pub struct EntryState {
     pub ticket: u64,
 }
 
+/// The state of a game during a call, its record unpacked: the fields of [`EntryState`] with
+/// the record itself in place of its holder.
+pub struct Open<'a> {
+    pub record: &'a mut GameRecord,
+    pub watchers: &'a mut Option<broadcast::Sender<Arc<Event>>>,
+    pub armed: &'a mut Option<Instant>,
+    pub ticket: &'a mut u64,
+}
+
+impl EntryState {
+    /// The state with its record unpacked for a call that may change it (a finished game's
+    /// stays unpacked until [`Held::settle`]).
+    pub fn open(
+        &mut self,
+        header: &GameHeader,
+        abandon_after: Option<std::time::Duration>,
+        now: Now,
+    ) -> Result<Open<'_>, ServiceError> {
+        let record = self.held.live(header, abandon_after, now)?;
+        Ok(Open {
+            record,
+            watchers: &mut self.watchers,
+            armed: &mut self.armed,
+            ticket: &mut self.ticket,
+        })
+    }
+}
+
 impl GameEntry {
-    /// An entry for `record`, whose creation (if journaled) has ticket `ticket`.
+    /// An entry for `record` (packed if the game is over), whose creation (if journaled) has
+    /// ticket `ticket`.
     #[must_use]
     pub fn new(header: Arc<GameHeader>, record: GameRecord, ticket: u64) -> GameEntry {
+        let status = GameStatus::of(record.game().outcome());
+        let held = Held::of(record, &header, Now::read());
         GameEntry {
             id: header.id,
             variant: header.variant(),
             header,
-            status: AtomicU8::new(GameStatus::of(record.game().outcome()) as u8),
+            status: AtomicU8::new(status as u8),
             state: Mutex::new(EntryState {
-                record,
+                held,
                 watchers: None,
                 armed: None,
                 ticket,
@@ -87,22 +121,21 @@ impl GameEntry {
 
 /// Sends `events` to the game's watchers, and drops the channel once nobody listens or the game
 /// has ended (receivers still get what was sent before).
-pub fn publish(state: &mut EntryState, events: Vec<Event>, ended: bool) {
-    if let Some(tx) = &state.watchers {
+pub fn publish(
+    watchers: &mut Option<broadcast::Sender<Arc<Event>>>,
+    events: Vec<Event>,
+    ended: bool,
+) {
+    if let Some(tx) = watchers {
         for event in events {
             // An error means every receiver is gone.
             if tx.send(Arc::new(event)).is_err() {
-                state.watchers = None;
+                *watchers = None;
                 break;
             }
         }
     }
-    if ended
-        || state
-            .watchers
-            .as_ref()
-            .is_some_and(|tx| tx.receiver_count() == 0)
-    {
-        state.watchers = None;
+    if ended || watchers.as_ref().is_some_and(|tx| tx.receiver_count() == 0) {
+        *watchers = None;
     }
 }

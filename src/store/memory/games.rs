@@ -11,7 +11,7 @@ use crate::error::ServiceError;
 use crate::game::{Event, EventKind, FeedEvent, GameId, GameStatus, Now, RequestId};
 use crate::metrics;
 use crate::store::journal::{Change, Place};
-use crate::store::memory::entry::{EntryState, GameEntry, publish};
+use crate::store::memory::entry::{GameEntry, Open, publish};
 use crate::store::memory::inner::Inner;
 
 /// What a call on one game leaves to do once the game's lock is released.
@@ -30,7 +30,7 @@ impl Inner {
         &self,
         id: GameId,
         request_id: Option<&RequestId>,
-        f: impl FnOnce(&GameEntry, &mut EntryState, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
+        f: impl FnOnce(&GameEntry, &mut Open<'_>, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
         let place = self.durable.reserve().await?;
         let done = self.with_game(id, place, request_id, f);
@@ -47,7 +47,7 @@ impl Inner {
         id: GameId,
         place: Option<Place>,
         request_id: Option<&RequestId>,
-        f: impl FnOnce(&GameEntry, &mut EntryState, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
+        f: impl FnOnce(&GameEntry, &mut Open<'_>, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
     ) -> AfterLock<T> {
         let entry = match self.find(id) {
             Ok(entry) => entry,
@@ -62,7 +62,17 @@ impl Inner {
         let now = Now::read();
         let mut events = Vec::new();
         let (result, ended, moves, ticket) = {
-            let mut state = entry.lock();
+            let mut guard = entry.lock();
+            let mut state = match guard.open(&entry.header, self.limits.abandon_after, now) {
+                Ok(state) => state,
+                Err(e) => {
+                    return AfterLock {
+                        result: Err(e),
+                        ticket: 0,
+                        forgotten: Vec::new(),
+                    };
+                }
+            };
             let was_over = state.record.is_over();
             let seq_before = state.record.last_seq();
             state.record.expire(now, &mut events);
@@ -86,7 +96,7 @@ impl Inner {
                             .as_ref()
                             .is_some_and(|(tx, _)| tx.receiver_count() == 0)
                     {
-                        state.watchers = None;
+                        *state.watchers = None;
                     }
                     let change = Change::Events {
                         game: id,
@@ -94,13 +104,13 @@ impl Inner {
                         rows,
                         feed,
                     };
-                    state.ticket = place.send(change, publish);
+                    *state.ticket = place.send(change, publish);
                 }
                 // Without a journal (or when nothing changed, an unused place going back to
                 // the queue as it is dropped): watchers and the feed get the events now, under
                 // the game's lock, so the feed has them in the game's order.
                 _ => {
-                    publish(&mut state, events, ended);
+                    publish(state.watchers, events, ended);
                     self.feed.append(feed);
                 }
             }
@@ -109,20 +119,19 @@ impl Inner {
             } else {
                 self.rearm(id, &mut state);
             }
-            (
-                result,
-                ended
-                    .then(|| {
-                        state
-                            .record
-                            .game()
-                            .outcome()
-                            .zip(state.record.ended_at_ms())
-                    })
-                    .flatten(),
-                moves,
-                state.ticket,
-            )
+            let ended = ended
+                .then(|| {
+                    state
+                        .record
+                        .game()
+                        .outcome()
+                        .zip(state.record.ended_at_ms())
+                })
+                .flatten();
+            let ticket = *state.ticket;
+            // A game that is over (just now, or read by this call) goes back to its packed form.
+            guard.held.settle(&entry.header, now);
+            (result, ended, moves, ticket)
         };
         // Counted after the lock: the recorder does a map look-up.
         for _ in 0..moves {
@@ -140,11 +149,11 @@ impl Inner {
     }
 
     /// Makes sure the flag timer checks this game no later than its deadline.
-    pub fn rearm(&self, id: GameId, state: &mut EntryState) {
+    pub fn rearm(&self, id: GameId, state: &mut Open<'_>) {
         if let Some(deadline) = state.record.deadline()
             && state.armed.is_none_or(|armed| deadline < armed)
         {
-            state.armed = Some(deadline);
+            *state.armed = Some(deadline);
             self.deadlines.schedule(deadline, id);
         }
     }

@@ -7,7 +7,7 @@ use std::sync::{Arc, PoisonError};
 
 use chessd_rules::{Color, Variant};
 
-use crate::game::{GameId, GameStatus, GameSummary, Labels, Stats, VariantStats};
+use crate::game::{GameId, GameStatus, GameSummary, Labels, Now, Stats, VariantStats};
 use crate::store::config::MAX_LIST_SCAN;
 use crate::store::game_store::{GamePage, ListQuery};
 use crate::store::memory::entry::GameEntry;
@@ -53,12 +53,19 @@ impl Inner {
             (_, _, Some(floor)) => Some(floor.successor()),
             _ => None,
         };
+        let now = Now::read();
         let games = found
             .iter()
-            .map(|entry| {
+            .filter_map(|entry| {
                 let state = entry.lock();
-                let game = state.record.game();
-                GameSummary {
+                // A game that does not unpack (a bug, never the caller's) is left off the page
+                // rather than failing it; a call on the game itself reports it.
+                let record = state
+                    .held
+                    .read(&entry.header, self.limits.abandon_after, now)
+                    .ok()?;
+                let game = record.game();
+                Some(GameSummary {
                     id: entry.id,
                     variant: entry.variant,
                     players: entry.header.players.clone(),
@@ -67,7 +74,7 @@ impl Inner {
                     ply: game.ply(),
                     position: *game.position(),
                     created_at: entry.id.created_at(),
-                }
+                })
             })
             .collect();
         GamePage { games, next }
@@ -91,7 +98,7 @@ impl Inner {
                     .collect()
             };
             for entry in entries {
-                let Some(outcome) = entry.lock().record.game().outcome() else {
+                let Some(outcome) = entry.lock().held.outcome() else {
                     continue;
                 };
                 if outcome.termination.is_abort() {

@@ -37,6 +37,7 @@ mod creations;
 mod durable;
 mod entry;
 mod games;
+mod held;
 mod inner;
 mod list;
 mod tasks;
@@ -56,7 +57,7 @@ use self::inner::Inner;
 use crate::error::ServiceError;
 use crate::game::{
     Acted, Action, Created, FeedEvent, GameHeader, GameId, GameRecord, GameView, Holder,
-    IssuedToken, Labels, NewGame, PlayerId, PlayerToken, Replay, Revoke, Stats, TokenDigest,
+    IssuedToken, Labels, NewGame, Now, PlayerId, PlayerToken, Replay, Revoke, Stats, TokenDigest,
     TokenId, VariantStats, epoch_ms,
 };
 use crate::store::config::{FEED_LIVE_BUFFER, StoreLimits};
@@ -157,7 +158,11 @@ impl MemoryStore {
         match ended_ms {
             None => {
                 inner.live.fetch_add(1, Ordering::AcqRel);
-                inner.rearm(id, &mut entry.lock());
+                let mut state = entry.lock();
+                // An ongoing game's record is held as it is: opening it unpacks nothing.
+                if let Ok(mut open) = state.open(&entry.header, None, Now::read()) {
+                    inner.rearm(id, &mut open);
+                }
                 Vec::new()
             }
             Some(ended_ms) => inner.keep_finished(id, ended_ms),
@@ -215,9 +220,9 @@ impl Games for MemoryStore {
     ) -> Result<(chessd_rules::Color, Option<chessd_rules::Color>), ServiceError> {
         // Read under the game's lock only; nothing changes, so no journal place is taken.
         let entry = self.inner.find(id)?;
-        let state = entry.lock();
-        let seat = holder.seat_in(state.record.seats(), &entry.header.players)?;
-        Ok((seat, state.record.turn()))
+        let (seats, turn) = entry.lock().held.seats_and_turn();
+        let seat = holder.seat_in(&seats, &entry.header.players)?;
+        Ok((seat, turn))
     }
 
     async fn get(&self, id: GameId) -> Result<GameView, ServiceError> {
@@ -470,7 +475,7 @@ mod tests {
             + size_of::<(GameId, Arc<GameEntry>)>() * 2 // map entry, with B-tree slack
             + entry.header.players.white.capacity()
             + entry.header.players.black.capacity()
-            + state.record.heap_bytes();
+            + state.held.heap_bytes();
         eprintln!("an idle game takes {bytes} bytes");
         assert!(bytes <= 1024, "an idle game takes {bytes} bytes");
     }

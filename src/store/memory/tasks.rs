@@ -16,12 +16,22 @@ pub async fn flag_timer(deadlines: Arc<DeadlineQueue>, inner: Weak<Inner>) {
         let due = deadlines.next_due().await;
         let Some(inner) = inner.upgrade() else { return };
         for (at, id) in due {
+            // A finished game has nothing left to flag: its timer is cleared without unpacking it.
+            if inner.find(id).is_ok_and(|entry| {
+                let mut state = entry.lock();
+                if state.armed == Some(at) && state.held.is_packed() {
+                    state.armed = None;
+                }
+                state.held.is_packed()
+            }) {
+                continue;
+            }
             // A game that was forgotten meanwhile has nothing left to flag; a journal failure
             // was logged by its writer and fails every later call.
             let _ = inner
                 .on_game(id, None, |_, state, _, _| {
-                    if state.armed == Some(at) {
-                        state.armed = None;
+                    if *state.armed == Some(at) {
+                        *state.armed = None;
                     }
                     Ok(())
                 })

@@ -37,7 +37,7 @@ pub struct FinishedPlan {
     pub time_control: Option<TimeControl>,
 }
 
-/// What the phase measured.
+/// What the phase measured (of its second half: see [`finished_phase`]).
 pub struct FinishedFigures {
     pub games: usize,
     pub plies: u64,
@@ -61,7 +61,9 @@ impl FinishedFigures {
     }
 }
 
-/// Plays `plan.games` games to their end over `connections` connections to `addrs`.
+/// Plays `plan.games` games to their end over `connections` connections to `addrs`, in two
+/// halves: the memory figures are the second half's, on a server the first half warmed (its
+/// allocator's pools and the maps' first growth are not what one more game costs).
 pub async fn finished_phase(
     plan: FinishedPlan,
     addrs: &[SocketAddr],
@@ -69,14 +71,37 @@ pub async fn finished_phase(
     server: ServerProc,
 ) -> Result<FinishedFigures, BenchError> {
     let channels = channels::connect_all(addrs, connections).await?;
-    let before = server.rss();
     let started = Instant::now();
-    let per_task = plan.games.div_ceil(PLAYERS);
+    let first = play_batch(&channels, plan.games / 2, plan, 0).await;
+    // Let the allocator and the kernel settle before reading.
+    sleep(Duration::from_millis(200)).await;
+    let before = server.rss();
+    let second = play_batch(&channels, plan.games - plan.games / 2, plan, PLAYERS as u64).await;
+    let took = started.elapsed();
+    sleep(Duration::from_millis(200)).await;
+    let after = server.rss();
+    Ok(FinishedFigures {
+        games: second.0,
+        plies: second.1,
+        failures: first.2 + second.2,
+        took,
+        rss: before.zip(after).map(|((b, _), (a, _))| (b, a)),
+    })
+}
+
+/// Plays `count` games over `channels`, [`PLAYERS`] at a time: (games, plies, failed calls).
+async fn play_batch(
+    channels: &[tonic::transport::Channel],
+    count: usize,
+    plan: FinishedPlan,
+    seed: u64,
+) -> (usize, u64, usize) {
+    let per_task = count.div_ceil(PLAYERS);
     let mut players = JoinSet::new();
     for i in 0..PLAYERS {
-        let mine = per_task.min(plan.games.saturating_sub(i * per_task));
+        let mine = per_task.min(count.saturating_sub(i * per_task));
         let client = Client::new(channels[i % channels.len()].clone());
-        players.spawn(play_games(client, mine, plan, i as u64));
+        players.spawn(play_games(client, mine, plan, seed + i as u64));
     }
     let (mut games, mut plies, mut failures) = (0usize, 0u64, 0usize);
     while let Some(done) = players.join_next().await {
@@ -86,17 +111,7 @@ pub async fn finished_phase(
             failures += f;
         }
     }
-    let took = started.elapsed();
-    // Let the allocator and the kernel settle before reading.
-    sleep(Duration::from_millis(200)).await;
-    let after = server.rss();
-    Ok(FinishedFigures {
-        games,
-        plies,
-        failures,
-        took,
-        rss: before.zip(after).map(|((b, _), (a, _))| (b, a)),
-    })
+    (games, plies, failures)
 }
 
 /// Plays `count` games one after another: (games finished, their plies, failed calls).
