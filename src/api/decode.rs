@@ -368,9 +368,13 @@ pub fn revoke(req: &pb::RevokePlayerTokenRequest) -> Result<Revoke, ServiceError
     }
 }
 
-/// AnalyzePosition: decode the request into a position.
+/// AnalyzePosition: decode the request into a position (its variant by number, key or both,
+/// as CreateGame's).
 pub fn analysis_request(req: &pb::AnalyzePositionRequest) -> Result<rules::Position, ServiceError> {
-    position(variant(req.variant)?, &req.fen)
+    position(
+        variant_key::requested(req.variant, &req.variant_key)?,
+        &req.fen,
+    )
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! A game's identity by its stable string key (`variant_key`), both ways: the key every game
-//! message carries, and the variant a request (CreateGame) or a filter (ListGames,
-//! WatchGames) names by key, by `Variant` number, or by both when they agree.
+//! message carries, and the variant a request (CreateGame, AnalyzePosition) or a filter
+//! (ListGames, WatchGames) names by key, by `Variant` number, or by both when they agree.
 //!
 //! The key is exactly [`rules::Variant::key`], the name chessd already prints on its command
 //! line, in logs and in metrics. Only those keys are accepted, not the aliases the command
