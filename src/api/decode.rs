@@ -9,8 +9,8 @@ use chessd_rules::{self as rules, ByColor, Color, Rules};
 use sha2::{Digest, Sha256};
 
 use crate::api::clocks;
-use crate::api::fields::duration;
 pub use crate::api::fields::game_id;
+use crate::api::fields::{duration, echo};
 use crate::api::variant_key;
 use crate::error::ServiceError;
 use crate::game::{
@@ -34,9 +34,6 @@ pub const MAX_INITIAL_TIME: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The longest increment of a time control.
 pub const MAX_INCREMENT: Duration = Duration::from_secs(60 * 60);
-
-/// At most this many characters of a client's text are echoed back in an error message.
-const ECHO_LEN: usize = 24;
 
 pub use crate::api::variant_key::{variant, variant_filter};
 
@@ -241,9 +238,7 @@ pub fn move_text(text: &str) -> Result<MoveText, ServiceError> {
     }
     match text.parse::<rules::San>() {
         Ok(san) => Ok(MoveText::San(san)),
-        Err(_) => Err(ServiceError::MalformedMove {
-            text: text.chars().take(ECHO_LEN).collect(),
-        }),
+        Err(_) => Err(ServiceError::MalformedMove { text: echo(text) }),
     }
 }
 
@@ -373,9 +368,13 @@ pub fn revoke(req: &pb::RevokePlayerTokenRequest) -> Result<Revoke, ServiceError
     }
 }
 
-/// AnalyzePosition: decode the request into a position.
+/// AnalyzePosition: decode the request into a position (its variant by number, key or both,
+/// as CreateGame's).
 pub fn analysis_request(req: &pb::AnalyzePositionRequest) -> Result<rules::Position, ServiceError> {
-    position(variant(req.variant)?, &req.fen)
+    position(
+        variant_key::requested(req.variant, &req.variant_key)?,
+        &req.fen,
+    )
 }
 
 #[cfg(test)]
@@ -391,7 +390,7 @@ mod tests {
         let Err(ServiceError::MalformedMove { text }) = move_text(&"x".repeat(1000)) else {
             panic!()
         };
-        assert_eq!(text.len(), ECHO_LEN);
+        assert_eq!(text.len(), crate::api::fields::ECHO_LEN);
         assert!(move_text("").is_err());
     }
 

@@ -1,6 +1,6 @@
 //! A game's identity by its stable string key (`variant_key`), both ways: the key every game
-//! message carries, and the variant a request (CreateGame) or a filter (ListGames,
-//! WatchGames) names by key, by `Variant` number, or by both when they agree.
+//! message carries, and the variant a request (CreateGame, AnalyzePosition) or a filter
+//! (ListGames, WatchGames) names by key, by `Variant` number, or by both when they agree.
 //!
 //! The key is exactly [`rules::Variant::key`], the name chessd already prints on its command
 //! line, in logs and in metrics. Only those keys are accepted, not the aliases the command
@@ -9,6 +9,7 @@
 
 use chessd_rules as rules;
 
+use crate::api::fields::echo;
 use crate::error::ServiceError;
 use chessd_proto::wire as pb;
 
@@ -36,9 +37,6 @@ pub fn variant_filter(value: i32) -> Result<Option<rules::Variant>, ServiceError
 
 /// The request field a key arrives in, as refusals name it.
 const FIELD: &str = "variant_key";
-
-/// At most this many characters of an unknown key are echoed back.
-const ECHO_LEN: usize = 32;
 
 /// The variant's stable key, as every game message carries it.
 #[must_use]
@@ -74,7 +72,7 @@ pub fn filter(variant: i32, key: &str) -> Result<Option<rules::Variant>, Service
 fn named(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
     let Some(by_key) = by_key(key) else {
         let known: Vec<&str> = rules::Variant::ALL.iter().map(|v| v.key()).collect();
-        let shown: String = key.chars().take(ECHO_LEN).collect();
+        let shown = echo(key);
         return Err(ServiceError::InvalidField {
             field: FIELD,
             message: format!(

@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::ServiceError;
+use crate::game::codec;
 
 /// A game's labels, sorted by key.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -93,16 +94,7 @@ impl Labels {
     /// separator, which no key or value contains); empty for no labels.
     #[must_use]
     pub fn to_stored(&self) -> String {
-        let mut out = String::new();
-        for (i, (k, v)) in self.iter().enumerate() {
-            if i > 0 {
-                out.push(SEP);
-            }
-            out.push_str(k);
-            out.push(SEP);
-            out.push_str(v);
-        }
-        out
+        codec::join_pairs(SEP, self.iter())
     }
 
     /// Labels read back from their stored form, checked as a request's are.
@@ -225,7 +217,12 @@ mod tests {
     fn stored_form_round_trips() {
         let labels = parse(&[("tournament", "Spring \"open\" ☀"), ("round", "3")]).unwrap();
         let text = labels.to_stored();
+        assert_eq!(
+            text, "round\u{1f}3\u{1f}tournament\u{1f}Spring \"open\" ☀",
+            "sorted by key, every part separated by US"
+        );
         assert_eq!(Labels::from_stored(&text).unwrap(), labels);
+        assert_eq!(Labels::default().to_stored(), "");
         assert_eq!(Labels::from_stored("").unwrap(), Labels::default());
         assert!(Labels::from_stored("round").is_err());
         assert!(Labels::from_stored("Round\u{1f}3").is_err());

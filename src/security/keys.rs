@@ -1,4 +1,6 @@
-//! Backend API keys (`--api-key-file`): who may create and list games and read statistics.
+//! Backend API keys (`--api-key-file`): who may make the backend's calls (create and list
+//! games, read statistics, the feed, player tokens, an arbiter's clock changes; the rows of
+//! `access::RPCS` whose access is a key's).
 //!
 //! The file holds one key a line; blank lines and lines starting with `#` are skipped, so keys
 //! can be labelled and rotated without downtime: add the new key, move the backends over,

@@ -77,13 +77,15 @@ pub struct SecurityArgs {
     #[arg(long, env = "CHESSD_TLS_CLIENT_CA", requires = "tls_cert")]
     pub tls_client_ca: Option<PathBuf>,
 
-    /// Require an API key for CreateGame, ListGames and GetStats: one key a line, `#`
-    /// comments; reloaded on SIGHUP and when the file changes. Default: open.
+    /// Require an API key for CreateGame, ListGames, GetStats, AdjustClock, IssuePlayerToken
+    /// and RevokePlayerToken, and for WatchGames unless it carries a player token: one key a
+    /// line, `#` comments; reloaded on SIGHUP and when the file changes. Default: no keys, those
+    /// calls open, but for the player-token ones, refused (no player tokens without keys).
     #[arg(long, env = "CHESSD_API_KEY_FILE")]
     pub api_key_file: Option<PathBuf>,
 
     /// WatchGame, GetGame and ExportPgn need a seat token of that game or an API key;
-    /// ListGames needs an API key.
+    /// ListGames needs an API key, and so does WatchGames unless it carries a player token.
     #[arg(long, env = "CHESSD_PRIVATE_WATCH")]
     pub private_watch: bool,
 
@@ -435,5 +437,58 @@ mod tests {
                 client_ca: None
             })
         );
+    }
+
+    /// The help of --api-key-file and of --private-watch names exactly the RPCs that the
+    /// access table (`access::RPCS`, and `sight` for reading one game) refuses to a caller
+    /// without a key under that flag alone, and lets through with one.
+    #[test]
+    fn key_flags_name_the_calls_that_need_a_key() {
+        use access::{Access, Caller, Presented, RPCS, Server};
+        use clap::Args;
+
+        let command = SecurityArgs::augment_args(clap::Command::new("serve"));
+        let help = |id: &str| {
+            command
+                .get_arguments()
+                .find(|a| a.get_id() == id)
+                .and_then(|a| a.get_help())
+                .map(ToString::to_string)
+                .unwrap_or_else(|| panic!("no help for {id}"))
+        };
+        let flags = [
+            (
+                "api_key_file",
+                Server {
+                    api_keys: true,
+                    private_watch: false,
+                },
+            ),
+            (
+                "private_watch",
+                Server {
+                    api_keys: false,
+                    private_watch: true,
+                },
+            ),
+        ];
+        for (flag, server) in flags {
+            let text = help(flag);
+            let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+            for rpc in RPCS {
+                let gated = rpc.access.admit(server, false, false).is_err()
+                    && rpc.access.admit(server, true, false).is_ok();
+                let read = rpc.access == Access::Reader
+                    && access::sight(server, &Caller::default(), Presented::Nothing).is_err();
+                let needs_key = gated || read;
+                assert_eq!(
+                    words.contains(&rpc.method),
+                    needs_key,
+                    "--{}'s help and {} (needs a key: {needs_key}): {text}",
+                    flag.replace('_', "-"),
+                    rpc.method
+                );
+            }
+        }
     }
 }

@@ -68,3 +68,61 @@ async fn a_schema_4_database_is_migrated() {
     assert_eq!(support::get(&mut client, id).await.outcome, Some(outcome));
     assert!(server.terminate().success());
 }
+
+/// A schema 4 game that does not play back (here a move that is not legal where it stands)
+/// stops the server at start with one line naming the game and the event, and exit code 1;
+/// the migration's transaction is rolled back, so the file is still schema 4 with its events
+/// in columns, as the build before schema 5 reads it. No flag skips the game.
+#[test]
+fn a_schema_4_game_that_does_not_replay_stops_the_migration() {
+    let dir = DataDir::new("legacy-bad-game");
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let path = data.join("chessd.db");
+    let id = "06H2VNYWZK5VP";
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.execute_batch(include_str!("fixtures/schema4.sql"))
+            .unwrap();
+        conn.execute(
+            "INSERT INTO games (id, variant, start_fen, white, black, draw_rule, created_at_ms)
+             VALUES (?1, 'chess', ?2, 'ann', 'bob', 0, 1)",
+            rusqlite::params![
+                id,
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            ],
+        )
+        .unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, clocks_stopped)
+                 VALUES ('{id}', 1, 2, 0, 0, 'e2e4', 0);
+             INSERT INTO events (game_id, seq, at_ms, kind, seat, mv, clocks_stopped)
+                 VALUES ('{id}', 2, 3, 0, 1, 'e7e4', 0);"
+        ))
+        .unwrap();
+    }
+    let (status, output) = support::start_failing(&data, &[]);
+    assert_eq!(status.code(), Some(1), "output: {output}");
+    for said in [
+        "cannot migrate the database",
+        "to schema 5",
+        &format!("game {id}: event 2: e7e4"),
+        "nothing was changed",
+    ] {
+        assert!(output.contains(said), "no {said:?} in: {output}");
+    }
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 4, "nothing was changed");
+    let moves: Vec<String> = conn
+        .prepare("SELECT mv FROM events WHERE game_id = ?1 ORDER BY seq")
+        .unwrap()
+        .query_map([id], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(moves, ["e2e4", "e7e4"], "the events keep their columns");
+}

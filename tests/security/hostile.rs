@@ -286,6 +286,7 @@ async fn oversized_fields() {
         c.analyze_position(pb::AnalyzePositionRequest {
             variant: chess,
             fen: huge.clone(),
+            ..Default::default()
         })
         .await,
         Code::ResourceExhausted,
@@ -306,6 +307,7 @@ async fn oversized_fields() {
         c.analyze_position(pb::AnalyzePositionRequest {
             variant: chess,
             fen: "8/".repeat(2000),
+            ..Default::default()
         })
         .await,
         bad,
@@ -376,6 +378,7 @@ async fn random_bytes_everywhere() {
             c.analyze_position(pb::AnalyzePositionRequest {
                 variant,
                 fen: text.clone(),
+                ..Default::default()
             })
             .await,
             Code::InvalidArgument,

@@ -101,6 +101,7 @@ async fn invalid_arguments() {
     let analyze = pb::AnalyzePositionRequest {
         variant: 99,
         fen: CHESS_START.into(),
+        ..Default::default()
     };
     assert_refused(
         client.analyze_position(analyze).await,
@@ -413,6 +414,7 @@ async fn resource_exhausted() {
     let huge = pb::AnalyzePositionRequest {
         variant: 1,
         fen: "x".repeat(1000),
+        ..Default::default()
     };
     let status = assert_refused(
         client.analyze_position(huge).await,

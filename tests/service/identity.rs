@@ -1,7 +1,7 @@
 //! A game's identity and board on the wire (issue 27): `variant_key` accepted on CreateGame
-//! and in the ListGames and WatchGames filters (alone, or with a `variant` that agrees) and
-//! returned on every game message; the board's
-//! geometry; the general hands beside Crazyhouse's chess-shaped pockets. On every store.
+//! and AnalyzePosition and in the ListGames and WatchGames filters (alone, or with a
+//! `variant` that agrees) and returned on every game message; the board's geometry; the
+//! general hands beside Crazyhouse's chess-shaped pockets. On every store.
 
 use chessd::proto::{self as pb, watch_game_response::Event};
 use tonic::Code;
@@ -185,6 +185,70 @@ async fn filters_by_key() {
     );
 }
 
+/// AnalyzePosition takes the key as CreateGame does: alone or with the number that agrees,
+/// answering as for the number; an unknown key or a disagreeing pair is INVALID_FIELD naming
+/// `variant_key`, and neither is still INVALID_VARIANT.
+#[tokio::test]
+async fn analysis_by_key() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let fen = "4k3/8/4K3/8/8/8/8/8[Qn] w - - 0 1";
+    let analyze = |variant: pb::Variant, key: &str| pb::AnalyzePositionRequest {
+        variant: variant as i32,
+        fen: fen.into(),
+        variant_key: key.into(),
+    };
+    let by_number = client
+        .analyze_position(analyze(pb::Variant::Crazyhouse, ""))
+        .await
+        .unwrap()
+        .into_inner();
+    for variant in [pb::Variant::Unspecified, pb::Variant::Crazyhouse] {
+        let by_key = client
+            .analyze_position(analyze(variant, "crazyhouse"))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(by_key.variant_key, "crazyhouse");
+        assert!(by_key.hands.is_some(), "analysed as Crazyhouse: {by_key:?}");
+        assert_eq!(by_key, by_number, "{variant:?}");
+    }
+    for bad in ["shogi", "zh"] {
+        let status = assert_refused(
+            client
+                .analyze_position(analyze(pb::Variant::Unspecified, bad))
+                .await,
+            Code::InvalidArgument,
+            "INVALID_FIELD",
+        );
+        assert!(
+            status.message().contains("unknown variant key")
+                && status.message().contains(&format!("{bad:?}")),
+            "{}",
+            status.message()
+        );
+    }
+    let status = assert_refused(
+        client
+            .analyze_position(analyze(pb::Variant::Chess, "crazyhouse"))
+            .await,
+        Code::InvalidArgument,
+        "INVALID_FIELD",
+    );
+    assert!(
+        status.message().contains("variant_key"),
+        "{}",
+        status.message()
+    );
+    assert_refused(
+        client
+            .analyze_position(analyze(pb::Variant::Unspecified, ""))
+            .await,
+        Code::InvalidArgument,
+        "INVALID_VARIANT",
+    );
+}
+
 /// Crazyhouse fills the general hands beside the pockets, and both say the same; other
 /// variants have neither. AnalyzePosition answers the same way.
 #[tokio::test]
@@ -223,6 +287,7 @@ async fn hands_beside_pockets() {
         .analyze_position(pb::AnalyzePositionRequest {
             variant: pb::Variant::Crazyhouse as i32,
             fen: game.fen.clone(),
+            ..Default::default()
         })
         .await
         .unwrap()

@@ -314,6 +314,7 @@ async fn analyze_position() {
     let analyze = |variant: &str, fen: &str| pb::AnalyzePositionRequest {
         variant: variant_of(variant),
         fen: fen.into(),
+        ..Default::default()
     };
     let a = client
         .analyze_position(analyze("chess", CHESS_START))

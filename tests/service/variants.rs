@@ -353,6 +353,7 @@ async fn analysis_shows_variant_state() {
         .analyze_position(pb::AnalyzePositionRequest {
             variant: pb::Variant::Crazyhouse as i32,
             fen: "4k3/8/4K3/8/8/8/8/8[Qn] w - - 0 1".into(),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -369,6 +370,7 @@ async fn analysis_shows_variant_state() {
         .analyze_position(pb::AnalyzePositionRequest {
             variant: pb::Variant::ThreeCheck as i32,
             fen: "4k3/8/8/8/8/8/8/4K2R w - - 0 1 +2+1".into(),
+            ..Default::default()
         })
         .await
         .unwrap()

@@ -103,6 +103,15 @@ def test_variant_key_names_the_game_and_hands_say_the_pockets(server):
             assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
             assert refused.value.reason == "INVALID_FIELD"
 
+        fen = "4k3/8/4K3/8/8/8/8/8[Qn] w - - 0 1"
+        analysis = client.analyze_position(None, fen, variant_key="crazyhouse")
+        assert analysis.variant_key == "crazyhouse"
+        assert analysis == client.analyze_position(cc.Variant.CRAZYHOUSE, fen)
+        with pytest.raises(cc.ChessdError) as refused:
+            client.analyze_position(None, fen, variant_key="shogi")
+        assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert refused.value.reason == "INVALID_FIELD"
+
 
 def test_expected_ply_refuses_a_stale_move_and_plays_nothing(server):
     """A move sent for an older ply fails ABORTED/PLY_MISMATCH with the current ply."""

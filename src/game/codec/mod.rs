@@ -2,7 +2,8 @@
 //! store: Redis stream entries hold an event's fields, SQLite rows its joined line, the feed
 //! the same outcome text.
 //!
-//! - `text`: the text every stored record shares ([`join`]/[`split`], sides, flags, pairs).
+//! - `text`: the text every stored record shares ([`join`]/[`split`], sides, flags, pairs;
+//!   [`join_pairs`], [`join`]'s form with another separator, is also `Labels`' stored form).
 //! - `outcome`: an outcome as `winner:termination-key`; stored indices of old games read
 //!   through the frozen [`LEGACY_ORDER`].
 //! - `event`: an [`EventRow`](crate::game::EventRow) as fields and as one line, and back.
@@ -24,4 +25,4 @@ mod text;
 
 pub use event::{decode_event, decode_fields, event_fields, kind_key, write_event};
 pub use outcome::{LEGACY_ORDER, outcome_text, parse_outcome, parse_termination};
-pub use text::{flag, join, pair, parse_pair, parse_side, side, split};
+pub use text::{flag, join, join_pairs, pair, parse_pair, parse_side, side, split};

@@ -1,4 +1,4 @@
-//! The text every stored record shares: fields joined in one string ([`join`], [`split`]), a
+//! The text every stored record shares: fields joined in one string ([`join`], [`split`]; [`join_pairs`] with any separator), a
 //! side as `w`/`b`, a flag as `1`/`0`, a pair of numbers as `white,black`. Every value is
 //! plain text without control characters, so an operator can read a stored game with
 //! `redis-cli` or `sqlite3`.
@@ -14,13 +14,21 @@ const SEP: char = '\u{1e}';
 /// The fields in one string: `field RS value RS field RS value ...`.
 #[must_use]
 pub fn join(fields: &[(&'static str, String)]) -> String {
+    join_pairs(SEP, fields.iter().map(|(k, v)| (*k, v.as_str())))
+}
+
+/// Pairs in one string with `sep` between every part: `key sep value sep key sep value ...`;
+/// empty for no pairs. [`join`]'s form with its separator, and `Labels::to_stored`'s with
+/// another; `sep` must be a character no key or value contains.
+#[must_use]
+pub fn join_pairs<'a>(sep: char, pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut out = String::new();
-    for (i, (k, v)) in fields.iter().enumerate() {
+    for (i, (k, v)) in pairs.into_iter().enumerate() {
         if i > 0 {
-            out.push(SEP);
+            out.push(sep);
         }
         out.push_str(k);
-        out.push(SEP);
+        out.push(sep);
         out.push_str(v);
     }
     out

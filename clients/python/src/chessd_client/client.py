@@ -365,9 +365,16 @@ class Client:
         request = pb.GetStatsRequest(labels=dict(labels or {}))
         return list(self.call(self._stub.GetStats, request, idempotent=True).variants)
 
-    def analyze_position(self, variant: Variant, fen: str) -> pb.AnalyzePositionResponse:
-        """Legal moves, check and outcome of a position (no game needed)."""
-        request = pb.AnalyzePositionRequest(variant=_wire(variant), fen=fen)
+    def analyze_position(
+        self, variant: Optional[Variant], fen: str, *, variant_key: str = ""
+    ) -> pb.AnalyzePositionResponse:
+        """Legal moves, check and outcome of a position (no game needed) of ``variant``, or of
+        the variant ``variant_key`` names by its stable key (``variant`` None); given both,
+        they must name the same variant."""
+        if variant is None:
+            variant = Variant.UNSPECIFIED
+        request = pb.AnalyzePositionRequest(
+            variant=_wire(variant), fen=fen, variant_key=variant_key)
         return self.call(self._stub.AnalyzePosition, request, idempotent=True)
 
     # --- watching
