@@ -305,8 +305,11 @@ async fn serving(args: &ServeArgs) -> ExitCode {
             std::future::pending(),
         ));
     }
+    // Listening from here: a signal that comes while the store loads or the first calls are
+    // answered drains the server like any other.
+    let first_signal = chessd::shutdown::signal();
     let shutdown = async {
-        chessd::shutdown::signal().await;
+        first_signal.await;
         // A second signal stops at once, for whoever will not wait out the grace and the
         // drain (acknowledged moves are already durable, as after a crash).
         tokio::spawn(async {
