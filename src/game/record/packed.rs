@@ -369,7 +369,7 @@ mod tests {
             now.wall += Duration::from_millis(u64::from(wait));
             let seat = if white { Color::White } else { Color::Black };
             let action = match what % 10 {
-                0..=4 => {
+                0..=2 | 8 | 9 => {
                     let legal = rec.game().position().legal_moves();
                     let Some(&mv) = legal.get(n as usize % legal.len().max(1)) else {
                         continue;
