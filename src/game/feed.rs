@@ -7,15 +7,17 @@
 //! game's own stream never disagree about a move.
 
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
-use chessd_rules::{Color, Outcome, Rules, Variant};
+use chessd_rules::{ByColor, Color, Outcome, Rules, UciMove, Variant};
 
 use crate::game::clock::ClockReading;
 use crate::game::event::{Event, EventKind};
 use crate::game::header::GameHeader;
 use crate::game::labels::Labels;
+use crate::game::log::clock_ms;
 use crate::game::player::PlayerId;
+use crate::game::time::{epoch_ms, from_epoch_ms};
 use crate::game::view::MoveInfo;
 
 /// Something that happened to a game, as the feed tells it.
@@ -38,7 +40,7 @@ pub enum FeedKind {
         /// The position after the move, as FEN.
         fen: String,
         /// The clocks right after the move (timed games).
-        clocks: Option<ClockReading>,
+        clocks: Option<FeedClocks>,
         /// The side whose draw offer stands after the move.
         draw_offer: Option<Color>,
     },
@@ -49,7 +51,7 @@ pub enum FeedKind {
         /// The position now, as FEN.
         fen: String,
         /// The clocks right after it (timed games).
-        clocks: Option<ClockReading>,
+        clocks: Option<FeedClocks>,
         /// The seq of the game event (WatchGame).
         seq: u64,
     },
@@ -64,10 +66,11 @@ pub enum FeedKind {
 }
 
 /// A move as the feed keeps it: its notations rather than the engine's move, so a stored
-/// event reads back without the position before it.
+/// event reads back without the position before it (the UCI form inline: the feed keeps up to
+/// `--feed-max-events` of these for a day).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeedMove {
-    pub uci: String,
+    pub uci: UciMove,
     pub san: String,
     /// 1 for the first move of the game.
     pub ply: u32,
@@ -76,16 +79,59 @@ pub struct FeedMove {
     pub seq: u64,
 }
 
+/// The clocks as the feed keeps them: in milliseconds, the precision every store writes them
+/// with (saturating at 49 days, as a game's log does), so a kept event stays small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeedClocks {
+    pub remaining_ms: ByColor<u32>,
+    /// The side whose clock runs.
+    pub running: Option<Color>,
+    /// The server time of the reading, in milliseconds since the Unix epoch.
+    pub read_at_ms: u64,
+}
+
+impl From<&ClockReading> for FeedClocks {
+    fn from(c: &ClockReading) -> FeedClocks {
+        FeedClocks {
+            remaining_ms: c.remaining.map(clock_ms),
+            running: c.running,
+            read_at_ms: epoch_ms(c.read_at),
+        }
+    }
+}
+
+impl FeedClocks {
+    /// The reading these clocks were kept from, to the millisecond.
+    #[must_use]
+    pub fn reading(&self) -> ClockReading {
+        ClockReading {
+            remaining: self
+                .remaining_ms
+                .map(|ms| Duration::from_millis(u64::from(ms))),
+            running: self.running,
+            read_at: from_epoch_ms(self.read_at_ms),
+        }
+    }
+}
+
 impl From<&MoveInfo> for FeedMove {
     fn from(m: &MoveInfo) -> FeedMove {
         FeedMove {
-            uci: m.mv.to_string(),
+            uci: UciMove::from(m.mv),
             san: m.san.clone(),
             ply: m.ply,
             color: m.color,
             seq: m.seq,
         }
     }
+}
+
+/// A FEN as the feed keeps it: without the spare capacity `Position::fen` allocates for
+/// speed, since the feed keeps its events for a day.
+fn kept_fen(position: &chessd_rules::Position) -> String {
+    let mut fen = position.fen();
+    fen.shrink_to_fit();
+    fen
 }
 
 impl FeedEvent {
@@ -111,13 +157,13 @@ impl FeedEvent {
                 draw_offer,
             } => FeedKind::Moved {
                 played: FeedMove::from(played),
-                fen: position.fen(),
-                clocks: *clocks,
+                fen: kept_fen(position),
+                clocks: clocks.as_ref().map(FeedClocks::from),
                 draw_offer: *draw_offer,
             },
             EventKind::GameOver { outcome, position } => FeedKind::Finished {
                 outcome: *outcome,
-                fen: position.fen(),
+                fen: kept_fen(position),
                 ply,
             },
             EventKind::MovesTakenBack {
@@ -127,8 +173,8 @@ impl FeedEvent {
                 ..
             } => FeedKind::TakenBack {
                 ply: *ply,
-                fen: position.fen(),
-                clocks: *clocks,
+                fen: kept_fen(position),
+                clocks: clocks.as_ref().map(FeedClocks::from),
                 seq: event.seq,
             },
             EventKind::Snapshot(_)

@@ -14,7 +14,8 @@ use chessd_rules::ByColor;
 
 use crate::game::codec::{outcome_text, parse_outcome, parse_side, side};
 use crate::game::{
-    ClockReading, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms, from_epoch_ms,
+    ClockReading, FeedClocks, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms,
+    from_epoch_ms,
 };
 use crate::store::feed::header;
 pub use crate::store::feed::text::join;
@@ -74,14 +75,14 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             clocks,
             draw_offer,
         } => {
-            f.push(("uci", played.uci.clone()));
+            f.push(("uci", played.uci.to_string()));
             f.push(("san", played.san.clone()));
             f.push(("ply", played.ply.to_string()));
             f.push(("c", side(played.color).to_owned()));
             f.push(("seq", played.seq.to_string()));
             f.push(("fen", fen.clone()));
             if let Some(c) = clocks {
-                f.push(("clk", clock_text(c)));
+                f.push(("clk", clock_text(&c.reading())));
             }
             if let Some(by) = draw_offer {
                 f.push(("do", side(*by).to_owned()));
@@ -97,7 +98,7 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             f.push(("seq", seq.to_string()));
             f.push(("fen", fen.clone()));
             if let Some(c) = clocks {
-                f.push(("clk", clock_text(c)));
+                f.push(("clk", clock_text(&c.reading())));
             }
         }
         FeedKind::Finished { outcome, fen, ply } => {
@@ -150,11 +151,13 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
         "m" => {
             let clocks = match map.get("clk") {
                 None => None,
-                Some(text) => Some(clock_reading(text)?),
+                Some(text) => Some(FeedClocks::from(&clock_reading(text)?)),
             };
             FeedKind::Moved {
                 played: FeedMove {
-                    uci: field(map, "uci")?.to_owned(),
+                    uci: field(map, "uci")?
+                        .parse()
+                        .map_err(|_| "feed event: malformed uci".to_owned())?,
                     san: field(map, "san")?.to_owned(),
                     ply: ply(map)?,
                     color: parse_side(field(map, "c")?)?,
@@ -168,7 +171,10 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
         "t" => FeedKind::TakenBack {
             ply: ply(map)?,
             fen: field(map, "fen")?.to_owned(),
-            clocks: map.get("clk").map(|t| clock_reading(t)).transpose()?,
+            clocks: map
+                .get("clk")
+                .map(|t| clock_reading(t).map(|c| FeedClocks::from(&c)))
+                .transpose()?,
             seq: number(map, "seq")?,
         },
         "f" => {
@@ -251,21 +257,21 @@ mod tests {
                 at,
                 kind: FeedKind::Moved {
                     played: FeedMove {
-                        uci: "h2h3".into(),
+                        uci: "h2h3".parse().unwrap(),
                         san: "Kh3".into(),
                         ply: 1,
                         color: Color::White,
                         seq: 1,
                     },
                     fen: "8/8/8/8/8/7K/krbnNBR1/qrbnNBRQ b - - 1 1".into(),
-                    clocks: Some(ClockReading {
+                    clocks: Some(FeedClocks::from(&ClockReading {
                         remaining: ByColor::new(
                             Duration::from_millis(181_000),
                             Duration::from_secs(180),
                         ),
                         running: Some(Color::Black),
                         read_at: at,
-                    }),
+                    })),
                     draw_offer: Some(Color::White),
                 },
             },
@@ -275,14 +281,14 @@ mod tests {
                 kind: FeedKind::TakenBack {
                     ply: 0,
                     fen: "8/8/8/8/8/8/krbnNBR1/qrbnNBRQ w - - 0 1".into(),
-                    clocks: Some(ClockReading {
+                    clocks: Some(FeedClocks::from(&ClockReading {
                         remaining: ByColor::new(
                             Duration::from_millis(179_500),
                             Duration::from_secs(180),
                         ),
                         running: Some(Color::White),
                         read_at: at,
-                    }),
+                    })),
                     seq: 3,
                 },
             },
