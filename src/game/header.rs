@@ -20,7 +20,7 @@ pub struct GameHeader {
     pub id: GameId,
     pub players: Players,
     pub labels: Arc<Labels>,
-    pub start: Position,
+    pub start: StartPosition,
     pub time_control: Option<TimeControl>,
     /// When the clocks start, and the first-move timer.
     pub start_rules: StartRules,
@@ -41,7 +41,7 @@ impl GameHeader {
             id,
             players: new.players.clone(),
             labels: Arc::new(new.labels.clone()),
-            start: new.start,
+            start: new.start.into(),
             time_control: new.time_control,
             start_rules: new.start_rules,
             draw_rule: new.draw_rule,
@@ -53,5 +53,67 @@ impl GameHeader {
     #[must_use]
     pub fn variant(&self) -> Variant {
         self.start.variant()
+    }
+}
+
+/// A game's start position as its header keeps it: the variant's own start by name (most
+/// games), any other boxed. Every game a server holds keeps its header, so it is not the size
+/// of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPosition {
+    /// `Position::new(variant)`.
+    Standard(Variant),
+    Other(Box<Position>),
+}
+
+impl From<Position> for StartPosition {
+    fn from(position: Position) -> StartPosition {
+        let variant = position.variant();
+        if position == Position::new(variant) {
+            StartPosition::Standard(variant)
+        } else {
+            StartPosition::Other(Box::new(position))
+        }
+    }
+}
+
+impl StartPosition {
+    #[must_use]
+    pub fn position(&self) -> Position {
+        match self {
+            StartPosition::Standard(variant) => Position::new(*variant),
+            StartPosition::Other(position) => **position,
+        }
+    }
+
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        match self {
+            StartPosition::Standard(variant) => *variant,
+            StartPosition::Other(position) => position.variant(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chessd_rules::{Position, Variant};
+
+    use super::StartPosition;
+
+    /// A variant's own start is kept by name, any other by value; both give the position back.
+    #[test]
+    fn starts_are_kept_small() {
+        let standard = Position::new(Variant::Crazyhouse);
+        assert_eq!(
+            StartPosition::from(standard),
+            StartPosition::Standard(Variant::Crazyhouse)
+        );
+        let other = Position::from_fen(Variant::Chess, "8/8/8/4k3/8/8/8/4K2R w K - 0 1").unwrap();
+        let kept = StartPosition::from(other);
+        assert!(matches!(kept, StartPosition::Other(_)));
+        assert_eq!((kept.position(), kept.variant()), (other, Variant::Chess));
+        assert_eq!(StartPosition::from(standard).position(), standard);
+        assert_eq!(size_of::<StartPosition>(), 16);
     }
 }

@@ -166,7 +166,7 @@ impl PackedRecord {
         let timed = header.time_control.is_some();
         let count = varint(&mut bytes)?;
         let mut events = Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(bytes.len()));
-        let mut line = Line::from_start(header.start);
+        let mut line = Line::from_start(header.start.position());
         let mut at = epoch_ms(header.created_at);
         let mut log_clocks = ByColor::<u32>::default();
         for seq in 1..=count {
@@ -241,7 +241,7 @@ impl PackedRecord {
             });
         }
         let stored = Stored {
-            start: header.start,
+            start: header.start.position(),
             draw_rule: header.draw_rule,
             time_control: header.time_control,
             start_rules: header.start_rules,

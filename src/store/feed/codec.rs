@@ -230,7 +230,7 @@ mod tests {
                 ids: ByColor::new(None, Some(PlayerId::checked("bot-1").unwrap())),
             },
             labels: Arc::new(Labels::parse("labels", labels.iter().map(|(k, v)| (k, v))).unwrap()),
-            start: Position::new(Variant::RacingKings),
+            start: Position::new(Variant::RacingKings).into(),
             time_control: Some(TimeControl {
                 black_initial: Some(Duration::from_secs(120)),
                 ..TimeControl::even(Duration::from_secs(180), Duration::from_millis(1500))

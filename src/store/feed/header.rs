@@ -20,7 +20,7 @@ use crate::store::feed::text::{field, join, ms, number};
 pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
     f.extend([
         ("v", g.variant().key().to_owned()),
-        ("s", g.start.fen()),
+        ("s", g.start.position().fen()),
         ("w", g.players.white.clone()),
         ("b", g.players.black.clone()),
         ("dr", g.draw_rule.key().to_owned()),
@@ -120,7 +120,7 @@ pub fn decode(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, Strin
             Some(text) => Labels::from_stored(text)?,
             None => Labels::default(),
         }),
-        start,
+        start: start.into(),
         time_control,
         start_rules,
         draw_rule: {

@@ -270,7 +270,7 @@ mod tests {
                 ids: ByColor::new(player.map(|p| PlayerId::checked(p).unwrap()), None),
             },
             labels: Arc::new(Labels::default()),
-            start: Position::new(Variant::Chess),
+            start: Position::new(Variant::Chess).into(),
             time_control: None,
             start_rules: crate::game::StartRules::default(),
             draw_rule: DrawRule::Claim,

@@ -38,7 +38,7 @@ impl Inner {
     pub fn remember_restored(&self, request_id: &str, header: &GameHeader, record: &GameRecord) {
         let key = self.hasher.hash_one(request_id);
         let fingerprint = self.fingerprint_of(&Asked {
-            start: &header.start,
+            start: &header.start.position(),
             time_control: header.time_control,
             start_rules: header.start_rules,
             players: &header.players,

@@ -94,7 +94,7 @@ impl Inner {
             return Err(ServiceError::GameNotFound { id });
         }
         let meta = Arc::new(codec::decode_meta(id, &map).map_err(|d| damaged(id, &d))?);
-        let mut line = Line::from_start(meta.header.start);
+        let mut line = Line::from_start(meta.header.start.position());
         let rows = codec::decode_rows(&mut line, 1, &entries).map_err(|d| damaged(id, &d))?;
         let record = rebuild(&meta, rows, self.limits.abandon_after, Now::read())
             .map_err(|d| damaged(id, &d))?;
@@ -240,7 +240,7 @@ fn rebuild(
     let last_ms = rows.last().map_or(epoch_ms(h.created_at), |r| r.at_ms);
     let charged = Duration::from_millis(epoch_ms(now.wall).saturating_sub(last_ms));
     let stored = Stored {
-        start: h.start,
+        start: h.start.position(),
         draw_rule: h.draw_rule,
         time_control: h.time_control,
         start_rules: h.start_rules,

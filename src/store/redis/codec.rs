@@ -65,7 +65,7 @@ pub fn fingerprint(meta: &Meta) -> String {
             text
         })
         .unwrap_or_default();
-    let fen = h.start.fen();
+    let fen = h.start.position().fen();
     let mut parts: Vec<Vec<u8>> = vec![
         fen.into_bytes(),
         h.variant().key().as_bytes().to_vec(),
@@ -200,7 +200,7 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
     let h = &meta.header;
     let mut fields = vec![
         ("variant", h.variant().key().to_owned()),
-        ("start", h.start.fen()),
+        ("start", h.start.position().fen()),
         ("white", h.players.white.clone()),
         ("black", h.players.black.clone()),
         ("draw_rule", h.draw_rule.key().to_owned()),
@@ -333,7 +333,7 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
                 ),
             },
             labels: Arc::new(labels),
-            start,
+            start: start.into(),
             time_control,
             start_rules,
             draw_rule,
@@ -479,7 +479,7 @@ mod tests {
                     ..Players::default()
                 },
                 labels: Arc::default(),
-                start: Position::new(Variant::Chess),
+                start: Position::new(Variant::Chess).into(),
                 time_control: None,
                 start_rules: StartRules::default(),
                 draw_rule: DrawRule::Claim,
@@ -494,7 +494,7 @@ mod tests {
         let summary = Summary {
             status: GameStatus::Ongoing,
             ply: 0,
-            fen: meta.header.start.fen(),
+            fen: meta.header.start.position().fen(),
             outcome: None,
         };
         let fields = new_game_fields(&meta, &summary, "n");

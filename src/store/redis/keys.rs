@@ -312,7 +312,7 @@ mod tests {
                 ..Players::default()
             },
             labels: std::sync::Arc::default(),
-            start: Position::new(Variant::Chess),
+            start: Position::new(Variant::Chess).into(),
             time_control: None,
             start_rules: StartRules::default(),
             draw_rule: DrawRule::Claim,

@@ -237,7 +237,7 @@ pub fn load(
                 id,
                 players,
                 labels: Arc::new(labels),
-                start,
+                start: start.into(),
                 time_control,
                 start_rules,
                 draw_rule,

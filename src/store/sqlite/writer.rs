@@ -231,7 +231,7 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
     .execute(params![
         h.id.to_string(),
         h.variant().key(),
-        h.start.fen(),
+        h.start.position().fen(),
         h.players.white,
         h.players.black,
         h.time_control.map(|tc| ms(tc.initial)),

@@ -69,7 +69,7 @@ fn header_of(rec: &GameRecord) -> GameHeader {
         id: GameId::new(rec.timing.created_at, 7),
         players: crate::game::action::Players::default(),
         labels: std::sync::Arc::default(),
-        start: *rec.game().start(),
+        start: (*rec.game().start()).into(),
         time_control: rec.time_control(),
         start_rules: rec.timing.start_rules,
         draw_rule: rec.game().draw_rule(),
