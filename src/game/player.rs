@@ -16,9 +16,10 @@ use crate::game::token::{TOKEN_BYTES, TokenDigest};
 pub const PLAYER_TOKEN_PREFIX: &str = "chp_";
 
 /// A platform's id for a player: 1 to [`PlayerId::MAX_LEN`] printable ASCII characters
-/// without spaces (what platforms use: numbers, UUIDs, handles), kept exactly as given.
+/// without spaces (what platforms use: numbers, UUIDs, handles), kept exactly as given (boxed:
+/// every game's header keeps one per bound seat, and an id never grows).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PlayerId(String);
+pub struct PlayerId(Box<str>);
 
 impl PlayerId {
     /// The longest player id accepted.
@@ -45,7 +46,7 @@ impl PlayerId {
                 PlayerId::MAX_LEN
             ));
         }
-        Ok(PlayerId(text.to_owned()))
+        Ok(PlayerId(text.into()))
     }
 
     #[must_use]
