@@ -1,6 +1,6 @@
 //! The finished-games phase: `--finished-games` games played with random legal moves to their
-//! end (or resigned at `--finished-plies`), and the server's resident memory before and after,
-//! for what a finished game costs, per game and per ply.
+//! end (or resigned at `--finished-plies`), and the server's resident memory around all but a
+//! short warm-up, for what a finished game costs, per game and per ply.
 //!
 //! The games are played one SubmitMove at a time per game, many games at once, with no
 //! watchers: the memory left behind is what the server keeps of a game once it is over (its
@@ -24,6 +24,8 @@ use chessd::api::encode::proto_variant;
 
 /// Games played at once.
 const PLAYERS: usize = 64;
+/// Games played before the measured ones: a few rounds of every player.
+const WARM_UP: usize = 4 * PLAYERS;
 /// Failed calls after which a player stops: a server that refuses keeps refusing.
 const MAX_FAILURES: usize = 10;
 
@@ -37,7 +39,7 @@ pub struct FinishedPlan {
     pub time_control: Option<TimeControl>,
 }
 
-/// What the phase measured (of its second half: see [`finished_phase`]).
+/// What the phase measured (after its warm-up: see [`finished_phase`]).
 pub struct FinishedFigures {
     pub games: usize,
     pub plies: u64,
@@ -61,9 +63,12 @@ impl FinishedFigures {
     }
 }
 
-/// Plays `plan.games` games to their end over `connections` connections to `addrs`, in two
-/// halves: the memory figures are the second half's, on a server the first half warmed (its
-/// allocator's pools and the maps' first growth are not what one more game costs).
+/// Plays `plan.games` games to their end over `connections` connections to `addrs`: first a
+/// warm-up of [`WARM_UP`] games (or half of them, if fewer), then the rest, whose memory is
+/// measured: what one more finished game costs on a server whose allocator pools, buffers and
+/// in-flight games are already there. The warm-up is kept small so that the memory it frees
+/// (a build that packs finished games frees their live records) cannot hide the growth of the
+/// measured games.
 pub async fn finished_phase(
     plan: FinishedPlan,
     addrs: &[SocketAddr],
@@ -72,11 +77,12 @@ pub async fn finished_phase(
 ) -> Result<FinishedFigures, BenchError> {
     let channels = channels::connect_all(addrs, connections).await?;
     let started = Instant::now();
-    let first = play_batch(&channels, plan.games / 2, plan, 0).await;
+    let warm_up = WARM_UP.min(plan.games / 2);
+    let first = play_batch(&channels, warm_up, plan, 0).await;
     // Let the allocator and the kernel settle before reading.
     sleep(Duration::from_millis(200)).await;
     let before = server.rss();
-    let second = play_batch(&channels, plan.games - plan.games / 2, plan, PLAYERS as u64).await;
+    let second = play_batch(&channels, plan.games - warm_up, plan, PLAYERS as u64).await;
     let took = started.elapsed();
     sleep(Duration::from_millis(200)).await;
     let after = server.rss();

@@ -203,7 +203,7 @@ pub fn finished(figures: &FinishedFigures) -> Vec<String> {
     match (rss, figures.bytes_per_game(), figures.bytes_per_ply()) {
         (Some((before, after)), Some(per_game), Some(per_ply)) => vec![
             format!(
-                "finished games: the second half, {games} games played to their end ({plies} plies; {failures} failed calls, both halves in {:.1} s): server RSS {:.1} -> {:.1} MiB = {per_game:.0} bytes per game, {per_ply:.1} bytes per ply",
+                "finished games: after the warm-up, {games} games played to their end ({plies} plies; {failures} failed calls, all in {:.1} s): server RSS {:.1} -> {:.1} MiB = {per_game:.0} bytes per game, {per_ply:.1} bytes per ply",
                 took.as_secs_f64(),
                 *before as f64 / MIB,
                 *after as f64 / MIB,
