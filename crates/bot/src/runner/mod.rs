@@ -11,12 +11,13 @@
 //! the server refuses is killed and started again with the position; after
 //! [`MAX_ENGINE_FAILURES`] failures without a move in between, the bot gives up on the game.
 //!
-//! Here: the loop, the stream's and the engine's events, deadlines and restarts; `turn`: what
-//! the bot decides on its turn and the opponent's.
+//! Here: the loop and the stream's events; `engine`: the engine's events, deadlines and
+//! restarts; `turn`: what the bot decides on its turn and the opponent's.
 //!
 //! The single-game mode runs this for `--game`; player mode (`player/`) runs one
 //! per game of the player's feed, each with its own engine.
 
+mod engine;
 mod turn;
 
 use std::time::{Duration, Instant, SystemTime};
@@ -33,14 +34,12 @@ use crate::config::Settings;
 use crate::game::{Change, GameState, StateError};
 use crate::judge::Judge;
 use crate::proto;
-use crate::uci::{Engine, EngineError, EngineEvent, EngineMessage, EngineSpec, Score, Setup};
+use crate::uci::{Engine, EngineError, EngineEvent, EngineSpec, Score, Setup};
 use crate::variant;
 use crate::watch::{self, Feed};
 
 /// Engine failures in a row (no move played in between) before the bot gives up.
 pub const MAX_ENGINE_FAILURES: u32 = 3;
-/// How long a search told to stop (a missed ponder) has to answer before a kill.
-const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 /// How a game ended, as the bot saw it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -339,27 +338,6 @@ impl Runner<'_> {
         }
     }
 
-    fn engine(&mut self) -> Result<&mut Engine, EngineError> {
-        self.engine
-            .as_mut()
-            .ok_or(EngineError::Exited { during: "the game" })
-    }
-
-    /// Sends commands; a dead engine is restarted (and the caller's plan dropped).
-    async fn send(&mut self, commands: &[&str]) -> Result<bool, GameError> {
-        for command in commands {
-            let sent = match self.engine() {
-                Ok(engine) => engine.send(command).await,
-                Err(e) => Err(e),
-            };
-            if let Err(e) = sent {
-                self.engine_failed(e.to_string()).await?;
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
     fn our_time(&self) -> Option<Duration> {
         let clocks = self.state.clocks.as_ref()?;
         Some(clocks.remaining(self.side, SystemTime::now(), Instant::now()))
@@ -416,136 +394,6 @@ impl Runner<'_> {
             | Change::DrawOffered(_)
             | Change::DrawDeclined(_) => {}
         }
-        Ok(())
-    }
-
-    /// Stops a running search whose answer is no longer wanted.
-    async fn drop_search(&mut self) -> Result<(), GameError> {
-        if matches!(
-            self.search,
-            Search::Thinking { .. } | Search::Pondering { .. }
-        ) && self.send(&["stop"]).await?
-        {
-            self.search = Search::Draining {
-                kill_at: Instant::now() + DRAIN_GRACE,
-            };
-        }
-        Ok(())
-    }
-
-    async fn on_engine(&mut self, event: EngineEvent) -> Result<(), GameError> {
-        match event {
-            EngineEvent::Message(EngineMessage::Info(info)) => {
-                if info.multipv.unwrap_or(1) == 1
-                    && !info.bound
-                    && let Some(new) = info.score
-                    && let Search::Thinking { score, .. } | Search::Pondering { score, .. } =
-                        &mut self.search
-                {
-                    *score = Some(new);
-                }
-            }
-            EngineEvent::Message(EngineMessage::BestMove { mv, ponder }) => {
-                self.on_bestmove(mv, ponder).await?;
-            }
-            EngineEvent::Message(EngineMessage::BadBestMove(text)) => {
-                if matches!(self.search, Search::Thinking { .. }) {
-                    self.engine_failed(format!("bestmove {text:?} is not a move"))
-                        .await?;
-                } else {
-                    tracing::warn!(text, "engine sent a malformed bestmove; ignored");
-                }
-            }
-            EngineEvent::Message(EngineMessage::Unknown(line)) => {
-                tracing::debug!(line, "engine line ignored");
-            }
-            EngineEvent::Message(_) => {}
-            EngineEvent::TooLong(bytes) => {
-                tracing::warn!(
-                    bytes,
-                    max = crate::uci::engine::MAX_LINE,
-                    "engine line too long; skipped"
-                );
-            }
-            EngineEvent::Exited => self.engine_failed("the engine exited".into()).await?,
-        }
-        Ok(())
-    }
-
-    async fn on_bestmove(
-        &mut self,
-        mv: Option<UciMove>,
-        ponder: Option<UciMove>,
-    ) -> Result<(), GameError> {
-        let search = std::mem::replace(&mut self.search, Search::Idle);
-        let Search::Thinking { ply, score, .. } = search else {
-            if matches!(search, Search::Pondering { .. }) {
-                tracing::warn!(
-                    "the engine ended its ponder search by itself; waiting for the opponent"
-                );
-            }
-            return Ok(());
-        };
-        if ply != self.state.ply || self.state.is_over() {
-            return Ok(());
-        }
-        let Some(mv) = mv else {
-            return self
-                .engine_failed(
-                    "the engine found no move (bestmove (none)) in a game that goes on".into(),
-                )
-                .await;
-        };
-        self.judge.record(score);
-        self.decide(mv, ponder, score).await
-    }
-
-    async fn on_deadline(&mut self) -> Result<(), GameError> {
-        let now = Instant::now();
-        match &mut self.search {
-            Search::Thinking {
-                stopped: stopped @ false,
-                stop_at,
-                ..
-            } if now >= *stop_at => {
-                *stopped = true;
-                tracing::warn!("the engine is past its time for this move; sending stop");
-                self.send(&["stop"]).await?;
-            }
-            Search::Thinking { kill_at, .. } | Search::Draining { kill_at } if now >= *kill_at => {
-                self.engine_failed("the engine did not answer stop".into())
-                    .await?;
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// Kills the engine and starts a new one on the same position.
-    async fn engine_failed(&mut self, why: String) -> Result<(), GameError> {
-        self.failures += 1;
-        self.search = Search::Idle;
-        self.ponder_next = None;
-        if let Some(engine) = self.engine.take() {
-            engine.kill().await;
-        }
-        if self.failures > MAX_ENGINE_FAILURES {
-            return Err(GameError::EngineGaveUp {
-                failures: self.failures,
-                last: why,
-            });
-        }
-        tracing::warn!(
-            why,
-            failures = self.failures,
-            "engine failed; restarting it"
-        );
-        let mut engine = Engine::start(&self.spec, self.setup)
-            .await
-            .map_err(GameError::Engine)?;
-        engine.new_game().await.map_err(GameError::Engine)?;
-        self.engine = Some(engine);
-        self.engine_restarts += 1;
         Ok(())
     }
 }

@@ -1,0 +1,117 @@
+//! WatchGames' messages: the feed's events, each repeating its game's header, and
+//! heartbeats at the stream's cursor.
+
+use std::time::SystemTime;
+
+use chessd_rules as rules;
+
+use crate::api::board::geometry;
+use crate::api::encode::game::start_fen;
+use crate::api::encode::values::{
+    clocks, color, labels, maybe_color, outcome, player_id, proto_time_control, proto_variant,
+    timestamp,
+};
+use crate::api::variant_key;
+use crate::game::{FeedEvent, FeedKind, GameHeader};
+use chessd_proto::wire as pb;
+
+/// What never changes in a game, as every feed event repeats it.
+#[must_use]
+pub fn header(g: &GameHeader) -> pb::GameHeader {
+    pb::GameHeader {
+        game_id: g.id.to_string(),
+        variant: proto_variant(g.variant()),
+        white_player: g.players.white.clone(),
+        black_player: g.players.black.clone(),
+        white_player_id: player_id(&g.players, rules::Color::White),
+        black_player_id: player_id(&g.players, rules::Color::Black),
+        labels: labels(&g.labels),
+        time_control: g.time_control.map(proto_time_control),
+        start_fen: start_fen(&g.start.position()),
+        draw_rule: match g.draw_rule {
+            rules::DrawRule::Claim => pb::DrawRule::Claim as i32,
+            rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
+        },
+        created_at: Some(timestamp(g.created_at)),
+        variant_key: variant_key::key(g.variant()),
+        geometry: Some(geometry(g.variant())),
+    }
+}
+
+/// One event of a WatchGames stream, after which the stream stands at `cursor` (empty for a
+/// running game announced at a player-mode stream's start). `seat` is the stream's player's
+/// seat (player mode).
+#[must_use]
+pub fn feed_event(
+    e: &FeedEvent,
+    cursor: String,
+    seat: Option<rules::Color>,
+) -> pb::WatchGamesResponse {
+    use pb::watch_games_response::Event as E;
+    let seat = maybe_color(seat);
+    let body = match &e.kind {
+        FeedKind::Created => E::GameCreated(pb::GameCreated {
+            game: Some(header(&e.game)),
+            seat,
+        }),
+        FeedKind::Moved {
+            played,
+            fen,
+            clocks: c,
+            draw_offer,
+        } => E::GameMoved(pb::GameMoved {
+            game_id: e.game.id.to_string(),
+            r#move: Some(pb::PlayedMove {
+                uci: played.uci.to_string(),
+                san: played.san.clone(),
+                ply: played.ply,
+                color: color(played.color),
+                seq: played.seq,
+            }),
+            fen: fen.clone(),
+            clocks: c.as_ref().map(|c| clocks(&c.reading())),
+            draw_offer: maybe_color(*draw_offer),
+            seat,
+        }),
+        FeedKind::TakenBack {
+            ply,
+            fen,
+            clocks: c,
+            seq,
+        } => E::GameTakenBack(pb::GameTakenBack {
+            game_id: e.game.id.to_string(),
+            ply: *ply,
+            fen: fen.clone(),
+            clocks: c.as_ref().map(|c| clocks(&c.reading())),
+            seq: *seq,
+            seat,
+        }),
+        FeedKind::Finished {
+            outcome: o,
+            fen,
+            ply,
+        } => E::GameFinished(pb::GameFinished {
+            game: Some(header(&e.game)),
+            outcome: Some(outcome(*o)),
+            fen: fen.clone(),
+            ply: *ply,
+            ended_at: Some(timestamp(e.at)),
+            seat,
+        }),
+    };
+    pb::WatchGamesResponse {
+        cursor,
+        server_time: Some(timestamp(e.at)),
+        event: Some(body),
+    }
+}
+
+/// A WatchGames heartbeat: the stream stands at `cursor`.
+#[must_use]
+pub fn feed_heartbeat(cursor: String, at: SystemTime) -> pb::WatchGamesResponse {
+    pb::WatchGamesResponse {
+        cursor,
+        server_time: Some(timestamp(at)),
+        event: Some(pb::watch_games_response::Event::Heartbeat(pb::Heartbeat {})),
+    }
+}

@@ -1,0 +1,205 @@
+//! A game as clients read it: the full or basic view (move list and legal moves), a list's
+//! summaries and page, and the answers that carry a game (CreateGame, SubmitMove).
+
+use bytes::Bytes;
+use chessd_rules::{self as rules, Rules};
+
+use crate::api::board::{checks_given, geometry, hands, pockets};
+use crate::api::encode::values::{
+    clock_start, clocks, color, labels, maybe_color, outcome, player_id, proto_time_control,
+    proto_variant, status, takeback_policy, timestamp,
+};
+use crate::api::move_lists::{self, MoveLists};
+use crate::api::variant_key;
+use crate::game::{Acted, ClockStart, Created, GameStatus, GameSummary, GameView, MoveInfo};
+use crate::store::GamePage;
+use chessd_proto::wire as pb;
+
+/// Every legal move of `pos` in both notations.
+pub(super) fn notations(pos: &rules::Position) -> Vec<pb::MoveNotation> {
+    let legal = pos.legal_moves();
+    legal
+        .iter()
+        .map(|&m| pb::MoveNotation {
+            uci: m.to_string(),
+            san: rules::san_plus_among(pos, m, &legal).to_string(),
+        })
+        .collect()
+}
+
+/// The full state of a game, its move list encoded afresh (creations, snapshots).
+#[must_use]
+pub fn game(view: &GameView) -> pb::Game {
+    game_as(view, pb::GameView::Full, None)
+}
+
+/// The state of a game in `detail`: the basic view leaves out the move list and the legal
+/// moves. With `lists`, the move list is the server's encoded one, extended by the moves
+/// since its last answer about the game.
+#[must_use]
+pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>) -> pb::Game {
+    let full = detail != pb::GameView::Basic;
+    let g = &view.game;
+    let pos = g.position();
+    let moves = match (full, lists) {
+        (false, _) => Bytes::new(),
+        (true, Some(lists)) => lists.encoded(view.id, g),
+        (true, None) => move_lists::all_moves(g),
+    };
+    let legal_moves = if g.is_over() || !full {
+        Bytes::new()
+    } else {
+        move_lists::legal_moves(pos)
+    };
+    let fields = chessd_proto::Game {
+        game_id: view.id.to_string(),
+        variant: proto_variant(pos.variant()),
+        white_player: view.players.white.clone(),
+        black_player: view.players.black.clone(),
+        start_fen: start_fen(g.start()),
+        fen: pos.fen(),
+        ply: g.ply(),
+        // In `moves` and `legal_moves` below, encoded.
+        moves: Vec::new(),
+        legal_moves: Vec::new(),
+        turn: color(pos.turn()),
+        in_check: pos.is_check(),
+        status: status(view.status()),
+        outcome: g.outcome().map(outcome),
+        time_control: view.time_control.map(proto_time_control),
+        clocks: view.clocks.as_ref().map(clocks),
+        draw_rule: match g.draw_rule() {
+            rules::DrawRule::Claim => pb::DrawRule::Claim as i32,
+            rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
+        },
+        draw_offer: maybe_color(view.draw_offer),
+        takebacks: takeback_policy(view.takebacks),
+        takeback_offer: maybe_color(view.takeback_offer),
+        last_seq: view.last_seq,
+        created_at: Some(timestamp(view.created_at)),
+        pockets: pockets(pos),
+        checks_given: checks_given(pos),
+        labels: labels(&view.labels),
+        white_player_id: player_id(&view.players, rules::Color::White),
+        black_player_id: player_id(&view.players, rules::Color::Black),
+        clock_start: if view.time_control.is_some() {
+            clock_start(view.start_rules.clock_start)
+        } else {
+            pb::ClockStart::Unspecified as i32
+        },
+        first_move_deadline: view.first_move_deadline.map(timestamp),
+        clock_start_at: match view.start_rules.clock_start {
+            ClockStart::At(at) => Some(timestamp(at)),
+            _ => None,
+        },
+        // Presence is not the game's: the API sets it where it reads it (`api::presence`).
+        white_presence: None,
+        black_presence: None,
+        geometry: Some(geometry(pos.variant())),
+        variant_key: variant_key::key(pos.variant()),
+        hands: hands(pos),
+    };
+    pb::Game {
+        fields,
+        moves,
+        legal_moves,
+    }
+}
+
+/// A game's start as FEN. Most games begin from their variant's start, whose FEN is a
+/// constant: copied rather than written out again on every answer (SubmitMove's included).
+pub(super) fn start_fen(start: &rules::Position) -> String {
+    let variant = start.variant();
+    if *start == rules::Position::new(variant) {
+        variant.start_fen().to_owned()
+    } else {
+        start.fen()
+    }
+}
+
+/// A game in a list.
+#[must_use]
+pub fn summary(s: &GameSummary) -> pb::GameSummary {
+    pb::GameSummary {
+        game_id: s.id.to_string(),
+        variant: proto_variant(s.variant),
+        white_player: s.players.white.clone(),
+        black_player: s.players.black.clone(),
+        status: status(GameStatus::of(s.outcome)),
+        outcome: s.outcome.map(outcome),
+        ply: s.ply,
+        fen: s.position.fen(),
+        created_at: Some(timestamp(s.created_at)),
+        labels: labels(&s.labels),
+        white_player_id: player_id(&s.players, rules::Color::White),
+        black_player_id: player_id(&s.players, rules::Color::Black),
+        variant_key: variant_key::key(s.variant),
+        geometry: Some(geometry(s.variant)),
+    }
+}
+
+/// A page of games.
+#[must_use]
+pub fn page(p: &GamePage) -> pb::ListGamesResponse {
+    pb::ListGamesResponse {
+        games: p.games.iter().map(summary).collect(),
+        next_page_token: p.next.map(|id| id.to_string()).unwrap_or_default(),
+    }
+}
+
+/// A move as played.
+#[must_use]
+pub fn played(m: &MoveInfo) -> pb::PlayedMove {
+    pb::PlayedMove {
+        uci: m.mv.to_string(),
+        san: m.san.clone(),
+        ply: m.ply,
+        color: color(m.color),
+        seq: m.seq,
+    }
+}
+
+/// A new game with its seat tokens.
+#[must_use]
+pub fn created(c: &Created) -> pb::CreateGameResponse {
+    pb::CreateGameResponse {
+        game: Some(game(&c.view)),
+        white_token: c.tokens.white().map(|t| t.to_string()).unwrap_or_default(),
+        black_token: c.tokens.black().map(|t| t.to_string()).unwrap_or_default(),
+    }
+}
+
+/// The answer to SubmitMove, with the game in `detail` (unknown values mean the full view).
+#[must_use]
+pub fn submitted(a: &Acted, detail: i32, lists: &MoveLists) -> pb::SubmitMoveResponse {
+    let detail = pb::GameView::try_from(detail).unwrap_or(pb::GameView::Full);
+    pb::SubmitMoveResponse {
+        r#move: a.played.as_ref().map(played),
+        game: Some(game_as(&a.view, detail, Some(lists))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer's start FEN is what writing the start out gives: the variant's constant for a
+    /// standard start, the position itself for any other (move counters included).
+    #[test]
+    fn start_fen_is_the_written_start() {
+        for variant in rules::Variant::ALL {
+            let start = rules::Position::new(variant);
+            assert_eq!(start_fen(&start), start.fen(), "{variant}");
+        }
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 9",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ] {
+            let Ok(start) = rules::Position::from_fen(rules::Variant::Chess, fen) else {
+                panic!("{fen} is a valid position");
+            };
+            assert_eq!(start_fen(&start), fen);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! WatchGame's messages: one game's events, its clock changes off the board, and
+//! heartbeats.
+
+use std::time::SystemTime;
+
+use chessd_rules::Rules;
+
+use crate::api::encode::game::{game, played};
+use crate::api::encode::values::{clocks, color, maybe_color, outcome, timestamp};
+use crate::game::{ClockChange, ClockReading, ClockReason, Event, EventKind};
+use chessd_proto::wire as pb;
+
+/// A clock change off the board, with both clocks after it.
+fn clock_changed(change: ClockChange, c: &ClockReading) -> pb::ClockChanged {
+    pb::ClockChanged {
+        side: color(change.side),
+        by: maybe_color(change.by()),
+        reason: (match change.reason {
+            ClockReason::Given => pb::ClockChangeReason::Given,
+            ClockReason::ArbiterSet => pb::ClockChangeReason::ArbiterSet,
+            ClockReason::ArbiterAdded => pb::ClockChangeReason::ArbiterAdded,
+            ClockReason::ArbiterSubtracted => pb::ClockChangeReason::ArbiterSubtracted,
+        }) as i32,
+        clocks: Some(clocks(c)),
+    }
+}
+
+/// One event of a WatchGame stream.
+#[must_use]
+pub fn event(e: &Event) -> pb::WatchGameResponse {
+    use pb::watch_game_response::Event as E;
+    let body = match &e.kind {
+        EventKind::Snapshot(view) => E::Snapshot(game(view)),
+        EventKind::MovePlayed {
+            played: m,
+            position,
+            clocks: c,
+            draw_offer,
+        } => E::MovePlayed(pb::MovePlayed {
+            r#move: Some(played(m)),
+            fen: position.fen(),
+            clocks: c.as_ref().map(clocks),
+            draw_offer: maybe_color(*draw_offer),
+        }),
+        EventKind::DrawOffered { by } => E::DrawOffered(pb::DrawOffered { by: color(*by) }),
+        EventKind::DrawDeclined { by } => E::DrawDeclined(pb::DrawDeclined { by: color(*by) }),
+        EventKind::TakebackProposed { by, plies, ply } => {
+            E::TakebackProposed(pb::TakebackProposed {
+                by: color(*by),
+                plies: u32::from(*plies),
+                ply: *ply,
+            })
+        }
+        EventKind::TakebackDeclined { by } => {
+            E::TakebackDeclined(pb::TakebackDeclined { by: color(*by) })
+        }
+        EventKind::MovesTakenBack {
+            by,
+            plies,
+            ply,
+            position,
+            clocks: c,
+        } => E::MovesTakenBack(pb::MovesTakenBack {
+            by: color(*by),
+            plies: u32::from(*plies),
+            ply: *ply,
+            fen: position.fen(),
+            clocks: c.as_ref().map(clocks),
+        }),
+        EventKind::GameOver {
+            outcome: o,
+            position,
+        } => E::GameOver(pb::GameOver {
+            outcome: Some(outcome(*o)),
+            fen: position.fen(),
+        }),
+        EventKind::ClockChanged { change, clocks: c } => E::ClockChanged(clock_changed(*change, c)),
+    };
+    pb::WatchGameResponse {
+        seq: e.seq,
+        server_time: Some(timestamp(e.at)),
+        event: Some(body),
+        seat: pb::Color::Unspecified as i32,
+    }
+}
+
+/// A heartbeat after event `seq`.
+#[must_use]
+pub fn heartbeat(seq: u64, at: SystemTime) -> pb::WatchGameResponse {
+    pb::WatchGameResponse {
+        seq,
+        server_time: Some(timestamp(at)),
+        event: Some(pb::watch_game_response::Event::Heartbeat(pb::Heartbeat {})),
+        seat: pb::Color::Unspecified as i32,
+    }
+}

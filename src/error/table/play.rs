@@ -1,0 +1,150 @@
+//! The error table's rows for [`Layer::Play`]: the game's state refuses the action (moves,
+//! claims, draws, takebacks, clocks).
+
+use chessd_rules::DrawClaim;
+use tonic::Code;
+
+use crate::error::ServiceError;
+use crate::error::table::{Layer, Row, row};
+use crate::game::epoch_ms;
+
+/// The rows of the errors `table::row_of` routes here.
+pub(super) fn row_of(error: &ServiceError) -> Row {
+    use Code::{Aborted, FailedPrecondition};
+    use ServiceError as E;
+    match error {
+        E::IllegalMove { message } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "ILLEGAL_MOVE",
+            format!("illegal move: {message}"),
+        ),
+        E::AmbiguousMove { message } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "AMBIGUOUS_MOVE",
+            format!("ambiguous move: {message}"),
+        ),
+        E::NotYourTurn { turn } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NOT_YOUR_TURN",
+            format!("not your turn: {turn} is to move"),
+        )
+        .meta("turn", turn.name()),
+        E::GameOver => row(Layer::Play, FailedPrecondition, "GAME_OVER", "the game is over"),
+        E::NoFirstMove { timeout } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "GAME_OVER",
+            format!(
+                "the game is over: aborted, no first move within {} s (the first-move timer: create games when both players are ready, or with first_move_timeout 0 for none)",
+                timeout.as_secs()
+            ),
+        )
+        .meta("termination", "no_start")
+        .meta("first_move_timeout_ms", timeout.as_millis()),
+        E::ClaimNotValid { claim } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "DRAW_CLAIM_INVALID",
+            match claim {
+                DrawClaim::ThreefoldRepetition => {
+                    "no draw by threefold repetition: the current position has not occurred three times"
+                }
+                DrawClaim::FiftyMoves => {
+                    "no draw by the fifty-move rule: fewer than 100 half-moves without a capture or pawn move"
+                }
+            },
+        )
+        .meta("claim", claim_name(*claim)),
+        E::AbortTooLate => row(
+            Layer::Play,
+            FailedPrecondition,
+            "ABORT_NOT_ALLOWED",
+            "too late to abort: both sides have moved (resign instead)",
+        ),
+        E::ClaimOnOwnTurn => row(
+            Layer::Play,
+            FailedPrecondition,
+            "CLAIM_ON_OWN_TURN",
+            "it is your turn: a claim is only against an opponent who left while it is to move",
+        ),
+        E::OpponentConnected { opponent } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "OPPONENT_CONNECTED",
+            format!("{opponent} is connected: no claim while it watches the game"),
+        )
+        .meta("opponent", opponent.name()),
+        E::ClaimTooEarly { claim_at } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "CLAIM_TOO_EARLY",
+            format!(
+                "too early to claim: the opponent has not been gone for the game's grace period (claim at {} ms since the epoch)",
+                epoch_ms(*claim_at)
+            ),
+        )
+        .meta("claim_at_ms", epoch_ms(*claim_at)),
+        E::NoDrawOffer => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NO_DRAW_OFFER",
+            "there is no draw offer to answer",
+        ),
+        E::TakebacksOff => row(
+            Layer::Play,
+            FailedPrecondition,
+            "TAKEBACKS_OFF",
+            "takebacks are off in this game",
+        ),
+        E::NothingToTakeBack => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NOTHING_TO_TAKE_BACK",
+            "you have no move to take back",
+        ),
+        E::NoTakebackProposal => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NO_TAKEBACK_PROPOSAL",
+            "there is no takeback proposal to answer",
+        ),
+        E::TakebackPending { by } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "TAKEBACK_PENDING",
+            format!("{by}'s takeback proposal stands: answer it with RespondToTakeback"),
+        )
+        .meta("proposed_by", by.name()),
+        E::MoveTakenBack => row(
+            Layer::Play,
+            FailedPrecondition,
+            "MOVE_TAKEN_BACK",
+            "the move of this request_id was taken back: send the move again with a new request_id",
+        ),
+        E::PlyMismatch { expected, current } => row(
+            Layer::Play,
+            Aborted,
+            "PLY_MISMATCH",
+            format!("the game is at ply {current}, not at the expected ply {expected}"),
+        )
+        .meta("expected_ply", expected)
+        .meta("current_ply", current),
+        E::GameUntimed => row(
+            Layer::Play,
+            FailedPrecondition,
+            "GAME_UNTIMED",
+            "the game has no clocks",
+        ),
+        other => unreachable!("{other:?} is routed to the play rows by mistake"),
+    }
+}
+
+fn claim_name(claim: DrawClaim) -> &'static str {
+    match claim {
+        DrawClaim::ThreefoldRepetition => "threefold repetition",
+        DrawClaim::FiftyMoves => "fifty moves",
+    }
+}
