@@ -64,7 +64,7 @@ impl FinishedFigures {
 }
 
 /// Plays `plan.games` games to their end over `connections` connections to `addrs`: first a
-/// warm-up of [`WARM_UP`] games (or half of them, if fewer), then the rest, whose memory is
+/// warm-up of `WARM_UP` games (or half of them, if fewer), then the rest, whose memory is
 /// measured: what one more finished game costs on a server whose allocator pools, buffers and
 /// in-flight games are already there. The warm-up is kept small so that the memory it frees
 /// (a build that packs finished games frees their live records) cannot hide the growth of the
