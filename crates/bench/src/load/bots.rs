@@ -23,14 +23,19 @@ use crate::load::watchers::{Client, delivered, open_watch};
 use crate::timed::stops;
 
 /// A small fast generator for move choice (xorshift64*); quality does not matter here.
-struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
     fn seeded() -> Rng {
         Rng(getrandom::u64().unwrap_or(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    /// A generator that draws the same numbers for the same `seed` on every run.
+    pub fn from_seed(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;

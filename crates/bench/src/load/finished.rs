@@ -16,7 +16,7 @@ use tokio::time::{sleep, timeout};
 
 use crate::channels::{self, CALL_TIMEOUT};
 use crate::error::BenchError;
-use crate::load::bots::authed;
+use crate::load::bots::{Rng, authed};
 use crate::load::watchers::Client;
 use crate::report::measure::ServerProc;
 use crate::timed::TimeControl;
@@ -127,7 +127,10 @@ async fn play_games(
     plan: FinishedPlan,
     seed: u64,
 ) -> (usize, u64, usize) {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (seed + 1).wrapping_mul(0xD134_2543_DE82_EF95));
+    // Seeded: the same seeds play the same games on every build, so two builds are measured
+    // on the same games.
+    let mut rng =
+        Rng::from_seed(0x9E37_79B9_7F4A_7C15 ^ (seed + 1).wrapping_mul(0xD134_2543_DE82_EF95));
     let (mut games, mut plies, mut failures) = (0usize, 0u64, 0usize);
     while games < count && failures <= MAX_FAILURES {
         match play_one(&mut client, plan, &mut rng).await {
@@ -194,20 +197,6 @@ async fn play_one(client: &mut Client, plan: FinishedPlan, rng: &mut Rng) -> Opt
         if answer.status != pb::GameStatus::Ongoing as i32 {
             return Some(ply);
         }
-    }
-}
-
-/// A small seeded generator for move choice (xorshift64*): the same seeds play the same games
-/// on every build, so two builds are measured on the same games.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        (x % n.max(1) as u64) as usize
     }
 }
 
