@@ -229,6 +229,10 @@ impl GameRecord {
         );
         out.push(event);
         if over {
+            // No offer stands in a game that is over: a game ended on the board drops the
+            // mover's offer as every other end does (and as a game restored from its events
+            // shows it).
+            self.offers.clear();
             self.log_game_over(now, out);
         }
         Ok(info)
@@ -441,6 +445,25 @@ pub(super) mod tests {
                 .collect();
             assert_eq!(replayed, live[after as usize..], "after seq {after}");
         }
+    }
+
+    /// A game mated by a side whose draw offer stood ends with no offer standing, as every other
+    /// end leaves it (the mating move's own event still shows the offer it was played with).
+    #[test]
+    fn a_game_ended_on_the_board_drops_the_offer() {
+        let (mut rec, _, now) = record("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", None);
+        let mut out = Vec::new();
+        rec.apply(Color::White, &Action::OfferDraw, None, now, &mut out)
+            .unwrap();
+        rec.apply(Color::White, &mv("Ra8#"), None, now, &mut out)
+            .unwrap();
+        assert!(rec.is_over());
+        assert_eq!(rec.offers.draw, None);
+        let played = out.iter().find_map(|e| match &e.kind {
+            crate::game::EventKind::MovePlayed { draw_offer, .. } => Some(*draw_offer),
+            _ => None,
+        });
+        assert_eq!(played, Some(Some(Color::White)));
     }
 
     /// A retried move request returns the same move and seq and plays nothing; another move
