@@ -46,9 +46,11 @@
 
 //!
 //! Files: `schema` (the file, its schema, opening and migrating it), `load` (games back at
-//! start), `writer` (the writer thread and the heartbeat), `error` ([`OpenError`]).
+//! start), `writer` (the writer thread and the heartbeat), `fold` (the recent events' log the
+//! writer appends to, and its fold into `events`), `error` ([`OpenError`]).
 
 mod error;
+mod fold;
 mod load;
 mod migrate_v4;
 mod schema;
