@@ -17,7 +17,7 @@ use tracing::Span;
 use crate::game::{EventRow, FeedEvent, GameId, LogKind, TakebackPolicy, epoch_ms};
 use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
-use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
+use crate::store::journal::{Change, CreatedGame, Journal, Queued, WriterEnds};
 use crate::store::sqlite::fold::RecentLog;
 use crate::telemetry::spans;
 
@@ -97,12 +97,12 @@ pub fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
                     }
                 }
                 feed.append(events);
-                committed.send_modify(|c| c.through = through);
+                committed.raise(through);
             }
             Err(e) => {
                 tracing::error!(error = %e, "durable store: commit failed; refusing every change from now on");
                 failed = true;
-                committed.send_modify(|c: &mut Committed| c.failed = true);
+                committed.fail();
             }
         }
     }
