@@ -99,3 +99,85 @@ fn fold_sql(conn: &Connection) -> rusqlite::Result<usize> {
         .execute([])?;
     Ok(moved)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use chessd_rules::Color;
+
+    use super::*;
+    use crate::game::LogKind;
+    use crate::store::sqlite::migrate_v4::EVENTS;
+    use crate::store::sqlite::schema::RECENT_EVENTS;
+
+    fn offer(seq: u64) -> EventRow {
+        EventRow {
+            seq,
+            at_ms: seq * 10,
+            kind: LogKind::DrawOffered(Color::White),
+            mv: None,
+            seat: Some(Color::White),
+            request_id: None,
+            clocks_ms: None,
+            outcome: None,
+        }
+    }
+
+    fn count(conn: &Connection, table: &str) -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_fold_moves_every_row_once_and_forgets_the_games() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(&format!("{EVENTS} {RECENT_EVENTS}"))
+            .unwrap();
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let (a, b, c) = (GameId::new(at, 1), GameId::new(at, 2), GameId::new(at, 3));
+        let mut log = RecentLog::new();
+        let tx = conn.transaction().unwrap();
+        log.append(&tx, a, &a.to_string(), &[offer(1), offer(2)])
+            .unwrap();
+        log.append(&tx, b, &b.to_string(), &[offer(1)]).unwrap();
+        log.append(&tx, a, &a.to_string(), &[offer(3)]).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(
+            (count(&conn, "recent_events"), count(&conn, "events")),
+            (4, 0)
+        );
+        assert!(log.holds_any(&[c, a]));
+        assert!(!log.holds_any(&[c]));
+        assert!(!log.full());
+
+        let tx = conn.transaction().unwrap();
+        log.fold(&tx).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(
+            (count(&conn, "recent_events"), count(&conn, "events")),
+            (0, 4)
+        );
+        assert!(!log.holds_any(&[a, b]));
+        let seqs: Vec<i64> = conn
+            .prepare("SELECT seq FROM events WHERE game_id = ?1 ORDER BY seq")
+            .unwrap()
+            .query_map([a.to_string()], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(seqs, [1, 2, 3]);
+
+        // What a crash leaves in the log, the start moves.
+        conn.execute(
+            "INSERT INTO recent_events (game_id, seq, body) VALUES (?1, 2, 'x')",
+            [b.to_string()],
+        )
+        .unwrap();
+        assert_eq!(fold_all(&conn).unwrap(), 1);
+        assert_eq!(
+            (count(&conn, "recent_events"), count(&conn, "events")),
+            (0, 5)
+        );
+    }
+}
