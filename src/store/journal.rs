@@ -12,7 +12,8 @@
 //!   order the game made them.
 //! - Tickets are drawn and sent under one tiny mutex, so the queue holds them in increasing
 //!   order; the writer commits in queue order, so "ticket `t` committed" means "every change up
-//!   to `t` committed", and one watermark (a `tokio::sync::watch`) answers every waiter. A read
+//!   to `t` committed", and one watermark answers every waiter, each woken only once its own
+//!   ticket is in (see `watermark`). A read
 //!   of a game waits for that game's last ticket, so nobody sees a change that a crash could
 //!   still take back.
 //! - Watchers get events only from the writer, after the commit, for the same reason.
@@ -22,7 +23,7 @@
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use chessd_rules::Variant;
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{broadcast, mpsc};
 use tracing::Span;
 
 use crate::error::ServiceError;
@@ -31,6 +32,11 @@ use crate::game::{
     TokenId,
 };
 use crate::telemetry::spans;
+
+mod watermark;
+
+pub use self::watermark::Raiser;
+use self::watermark::{Wait, Watermark};
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
 /// about 200 bytes each this bounds the queue near 1 MiB; a full queue makes new actions wait.
@@ -95,15 +101,6 @@ pub struct Queued {
     pub trace: Span,
 }
 
-/// How far the writer has got.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Committed {
-    /// Every ticket up to this one is committed.
-    pub through: u64,
-    /// The writer failed: nothing after `through` will ever be committed.
-    pub failed: bool,
-}
-
 /// The sending side of the journal, shared by every request.
 #[derive(Debug)]
 pub struct Journal {
@@ -113,7 +110,7 @@ pub struct Journal {
     /// The last ticket drawn. A std mutex held only to draw a ticket and send (never awaits),
     /// so tickets enter the queue in order.
     last_ticket: Mutex<u64>,
-    committed: watch::Receiver<Committed>,
+    committed: Arc<Watermark>,
 }
 
 /// A reserved place in the journal's queue, taken before a game's lock; dropped unused, it
@@ -132,7 +129,7 @@ impl std::fmt::Debug for Place {
 /// The writer's ends of a new journal.
 pub struct WriterEnds {
     pub rx: mpsc::Receiver<Queued>,
-    pub committed: watch::Sender<Committed>,
+    pub committed: Raiser,
 }
 
 impl Journal {
@@ -140,7 +137,7 @@ impl Journal {
     #[must_use]
     pub fn new() -> (Journal, WriterEnds) {
         let (tx, rx) = mpsc::channel(JOURNAL_CAPACITY);
-        let (committed_tx, committed) = watch::channel(Committed::default());
+        let (committed, committed_tx) = Watermark::new();
         (
             Journal {
                 tx: RwLock::new(Some(tx)),
@@ -156,7 +153,7 @@ impl Journal {
 
     /// The sender, unless the journal is closed or failed.
     fn sender(&self) -> Result<mpsc::Sender<Queued>, ServiceError> {
-        if self.committed.borrow().failed {
+        if self.committed.failed() {
             return Err(store_failed());
         }
         self.tx
@@ -196,15 +193,16 @@ impl Journal {
         if ticket == 0 {
             return Ok(());
         }
-        let mut committed = self.committed.clone();
-        let reached = committed
-            .wait_for(|c| c.through >= ticket || c.failed)
-            .await
-            .map(|c| c.through >= ticket);
-        match reached {
-            Ok(true) => Ok(()),
+        let reached = match self.committed.wait(ticket) {
+            Wait::Done => true,
+            Wait::Never => false,
+            Wait::Pending(rx) => rx.await.is_ok(),
+        };
+        if reached {
+            Ok(())
+        } else {
             // The writer failed or is gone: the change may not be on disk.
-            Ok(false) | Err(_) => Err(store_failed()),
+            Err(store_failed())
         }
     }
 

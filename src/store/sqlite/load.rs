@@ -20,6 +20,7 @@ use crate::store::config::StoreLimits;
 use crate::store::feed::codec::{Headers, decode_joined};
 use crate::store::feed::log::FeedLog;
 use crate::store::memory::MemoryStore;
+use crate::store::sqlite::fold::fold_all;
 
 /// Why loading stopped.
 pub enum LoadError {
@@ -76,6 +77,11 @@ pub fn load(
         .optional()?
         .map(|v| v.max(0) as u64);
     let tx = conn.transaction()?;
+    // Events the writer had not folded yet: moved first, so the rest reads `events` only.
+    let recent = fold_all(&tx)?;
+    if recent > 0 {
+        tracing::info!(events = recent, "recent events folded");
+    }
     if let Some(retention) = limits.retention {
         let cutoff = epoch_ms(now.wall)
             .saturating_sub(u64::try_from(retention.as_millis()).unwrap_or(u64::MAX));

@@ -16,6 +16,10 @@
 //!   loss. `--sync normal` flushes only at checkpoints: it still survives a crash of the process
 //!   (the WAL is in the operating system's cache) but may lose the last commits if the machine
 //!   itself goes down.
+//! - **Events.** The writer appends each game's new events to `recent_events` in commit order
+//!   and moves them to `events` (keyed by game) every few thousand rows, in the transaction of
+//!   a batch (see `fold`): a batch of moves from many games then writes a page or two, not a
+//!   page per game. The start moves whatever a crash left there before it loads.
 //! - **Exclusive.** `locking_mode=EXCLUSIVE`: the file stays locked while the server runs, so a
 //!   second server on the same directory stops at start instead of writing beside the first.
 //! - **Start.** The database is opened, locked and checked (`PRAGMA quick_check`); its schema
@@ -46,9 +50,11 @@
 
 //!
 //! Files: `schema` (the file, its schema, opening and migrating it), `load` (games back at
-//! start), `writer` (the writer thread and the heartbeat), `error` ([`OpenError`]).
+//! start), `writer` (the writer thread and the heartbeat), `fold` (the recent events' log the
+//! writer appends to, and its fold into `events`), `error` ([`OpenError`]).
 
 mod error;
+mod fold;
 mod load;
 mod migrate_v4;
 mod schema;

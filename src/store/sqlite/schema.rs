@@ -2,7 +2,8 @@
 //! schema 1 (clear seat tokens) to 2 (their digests), from
 //! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), from 3 to 4 (the
 //! clocks' start rules, per-side times, clock changes, takebacks, the grace period before a
-//! claim); from 4 to 5 (events as text lines) is `migrate_v4`'s.
+//! claim); from 4 to 5 (events as text lines) is `migrate_v4`'s; from 5 to 6 (the recent events'
+//! log, see `fold`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -36,7 +37,9 @@ pub const DB_FILE: &str = "chessd.db";
 /// - 5: `events` keeps each event as one text `body`, the domain codec's line
 ///   (`game::codec::write_event`), instead of a column per field with kinds, seats and
 ///   terminations by number (see `migrate_v4`).
-pub const SCHEMA_VERSION: i64 = 5;
+/// - 6: `recent_events`, the same rows in the order they were committed (see `fold`): the
+///   writer appends there and moves them to `events` in bulk, and the start moves what is left.
+pub const SCHEMA_VERSION: i64 = 6;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
@@ -94,6 +97,18 @@ CREATE TABLE player_tokens (
 CREATE INDEX player_tokens_player ON player_tokens (player_id);
 ";
 
+/// What schema 6 adds: events as committed, before `fold` moves them to `events`. Appended in
+/// `pos` order, so a commit of many games' moves writes one or two pages instead of each
+/// game's own page of `events`.
+pub const RECENT_EVENTS: &str = "
+CREATE TABLE recent_events (
+    pos INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL
+);
+";
+
 /// Opens, locks, checks and, when new, creates the database. Nothing is written to a file
 /// before it is known to be a healthy chessd database of a known version (or a new one).
 pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
@@ -132,7 +147,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
-        1..=4 => {
+        1..=5 => {
             migrate = Some(version);
             false
         }
@@ -159,7 +174,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
         conn.pragma_update(None, "synchronous", synchronous)?;
         if new {
             conn.execute_batch(&format!(
-                "BEGIN; {SCHEMA} {EVENTS} {SCHEMA_3} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
+                "BEGIN; {SCHEMA} {EVENTS} {SCHEMA_3} {RECENT_EVENTS} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
                  PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
                 feed_epoch()
             ))?;
@@ -176,10 +191,31 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     if migrate.is_some_and(|v| v <= 3) {
         migrate_v3(&conn, path)?;
     }
-    if migrate.is_some() {
+    if migrate.is_some_and(|v| v <= 4) {
         migrate_v4(&conn, path)?;
     }
+    if migrate.is_some() {
+        migrate_v5(&conn, path)?;
+    }
     Ok(conn)
+}
+
+/// Migrates a schema 5 database to schema 6: the empty log of recent events.
+fn migrate_v5(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+    conn.execute_batch(&format!(
+        "BEGIN IMMEDIATE; {RECENT_EVENTS} PRAGMA user_version = 6; COMMIT;"
+    ))
+    .map_err(|e| {
+        // The rollback's own failure would only hide the cause.
+        let _ = conn.execute_batch("ROLLBACK;");
+        OpenError::Migration {
+            path: path.to_owned(),
+            detail: e.to_string(),
+            to: 6,
+        }
+    })?;
+    tracing::info!(path = %path.display(), "database migrated to schema 6: the recent events' log");
+    Ok(())
 }
 
 /// A new feed's epoch (see `feed::cursor`), as SQLite's signed integer.

@@ -4,7 +4,8 @@
 //! the feed's only appender) and raises the committed watermark; plus the heartbeat that
 //! stamps `alive_ms` while the server is idle. With traces on, each traced change's call gets
 //! a span of the transaction that committed it (`spans::SQLITE`, with the number of changes
-//! it held).
+//! it held). Events go to the recent events' log and are folded into `events` in bulk (see
+//! `fold`).
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -13,11 +14,11 @@ use chessd_rules::{Color, DrawRule, Rules, Variant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
-use crate::game::codec::write_event;
 use crate::game::{EventRow, FeedEvent, GameId, LogKind, TakebackPolicy, epoch_ms};
 use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
-use crate::store::journal::{Change, Committed, CreatedGame, Journal, Queued, WriterEnds};
+use crate::store::journal::{Change, CreatedGame, Journal, Queued, WriterEnds};
+use crate::store::sqlite::fold::RecentLog;
 use crate::telemetry::spans;
 
 /// Most changes committed in one transaction: large enough that a burst from thousands of
@@ -53,6 +54,7 @@ pub fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
     let mut failed = false;
     // Feed rows up to here are deleted (or were never written).
     let mut trimmed = feed.floor();
+    let mut log = RecentLog::new();
     while let Some(first) = rx.blocking_recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -71,6 +73,7 @@ pub fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
         let floor = feed.floor();
         let committed_now = commit(
             &mut conn,
+            &mut log,
             &batch,
             &events,
             feed.last(),
@@ -94,12 +97,12 @@ pub fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
                     }
                 }
                 feed.append(events);
-                committed.send_modify(|c| c.through = through);
+                committed.raise(through);
             }
             Err(e) => {
                 tracing::error!(error = %e, "durable store: commit failed; refusing every change from now on");
                 failed = true;
-                committed.send_modify(|c: &mut Committed| c.failed = true);
+                committed.fail();
             }
         }
     }
@@ -131,9 +134,11 @@ fn feed_events(change: &Change) -> Vec<FeedEvent> {
 }
 
 /// Commits one batch in one transaction: its changes, its feed events numbered after `last`,
-/// and the deletion of the feed rows up to `trim` (those the feed no longer keeps).
+/// and the deletion of the feed rows up to `trim` (those the feed no longer keeps); folds the
+/// recent events' log when it is full.
 fn commit(
     conn: &mut Connection,
+    log: &mut RecentLog,
     batch: &[Queued],
     events: &[FeedEvent],
     last: u64,
@@ -148,7 +153,7 @@ fn commit(
                 variant,
                 rows,
                 feed: _,
-            } => insert_events(&tx, *game, *variant, rows)?,
+            } => insert_events(&tx, log, *game, *variant, rows)?,
             Change::TokenIssued {
                 id,
                 digest,
@@ -174,6 +179,10 @@ fn commit(
                 }
             }
             Change::Forget(ids) => {
+                // Their events must all be in `events` for the deletion below to find them.
+                if log.holds_any(ids) {
+                    log.fold(&tx)?;
+                }
                 let mut events = tx.prepare_cached("DELETE FROM events WHERE game_id = ?1")?;
                 let mut games = tx.prepare_cached("DELETE FROM games WHERE id = ?1")?;
                 for id in ids {
@@ -206,6 +215,9 @@ fn commit(
     }
     tx.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_ms', ?1)")?
         .execute([epoch_ms(SystemTime::now()) as i64])?;
+    if log.full() {
+        log.fold(&tx)?;
+    }
     tx.commit()
 }
 
@@ -262,15 +274,14 @@ fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()>
 
 fn insert_events(
     tx: &Transaction<'_>,
+    log: &mut RecentLog,
     game: GameId,
     variant: Variant,
     rows: &[EventRow],
 ) -> rusqlite::Result<()> {
     let id = game.to_string();
-    let mut insert =
-        tx.prepare_cached("INSERT INTO events (game_id, seq, body) VALUES (?1, ?2, ?3)")?;
+    log.append(tx, game, &id, rows)?;
     for row in rows {
-        insert.execute(params![id, row.seq as i64, write_event(row)])?;
         if let (LogKind::GameOver, Some(outcome)) = (row.kind, row.outcome) {
             tx.prepare_cached("UPDATE games SET ended_at_ms = ?2 WHERE id = ?1")?
                 .execute(params![id, row.at_ms as i64])?;
