@@ -22,11 +22,7 @@ pub(super) async fn watch_game<S: GameStore>(
     let req = request.get_ref();
     let span = rpc_span("WatchGame", &request, &req.game_id, "");
     let caller = caller(&request);
-    let reset = request
-        .extensions()
-        .get::<StreamReset>()
-        .cloned()
-        .unwrap_or_default();
+    let reset = stream_reset(&request);
     traced(span, async {
         api.ready()?;
         let id = decode::game_id(&req.game_id)?;
@@ -75,11 +71,7 @@ pub(super) async fn watch_games<S: GameStore>(
 ) -> Result<Response<FeedStream>, Status> {
     let span = rpc_span("WatchGames", &request, "", "");
     let caller = caller(&request);
-    let reset = request
-        .extensions()
-        .get::<StreamReset>()
-        .cloned()
-        .unwrap_or_default();
+    let reset = stream_reset(&request);
     traced(span, async {
         api.ready()?;
         let (after, mut filter) = decode::feed_request(request.get_ref())?;
@@ -120,4 +112,14 @@ pub(super) async fn watch_games<S: GameStore>(
         Ok(stream)
     })
     .await
+}
+
+/// The transport's way to end this call's stream at once (one that does nothing for a call
+/// served some other way).
+fn stream_reset<T>(request: &Request<T>) -> StreamReset {
+    request
+        .extensions()
+        .get::<StreamReset>()
+        .cloned()
+        .unwrap_or_default()
 }
