@@ -232,7 +232,9 @@ fn play(args: PlayArgs) -> ExitCode {
         .with_env_filter(filter)
         .with_ansi(ansi)
         .init();
-    match runtime.block_on(chessd::play_cmd::run(args, chessd::shutdown::signal())) {
+    // The signal is made inside the runtime, so it listens from the start of play.
+    match runtime.block_on(async { chessd::play_cmd::run(args, chessd::shutdown::signal()).await })
+    {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chessd play: {e}");

@@ -1,36 +1,26 @@
 //! The shutdown signal: Ctrl-C (SIGINT) or, on Unix, SIGTERM (what container runtimes send).
 //!
-//! The handlers are installed when [`signal`] is called, not when its future is first polled:
-//! a server polls its shutdown future only once it serves, and a SIGTERM that came between the
-//! first answer and that poll would have killed the process with the default action instead
-//! of draining it.
+//! Called inside the runtime, [`signal`] installs the handlers at once, not when its future is
+//! first polled: a server polls its shutdown future only once it serves, and a SIGTERM that
+//! came between the first answer and that poll would have killed the process with the default
+//! action instead of draining it.
 
 use std::future::{Future, pending};
 
-/// Completes when the process is asked to stop, listening from the moment it is called. A
-/// signal that cannot be listened for is logged and ignored (the other one still works).
+#[cfg(unix)]
+use tokio::signal::unix::{Signal, SignalKind};
+
+/// Completes when the process is asked to stop. Inside a Tokio runtime it listens from the
+/// moment it is called; outside one (nothing can listen yet) from its first poll. A signal that
+/// cannot be listened for is logged and ignored (the other one still works).
 pub fn signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
-        use tokio::signal::unix::{SignalKind, signal};
-        let listen = |kind: SignalKind, name: &'static str| match signal(kind) {
-            Ok(stream) => Some(stream),
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for {name}");
-                None
-            }
-        };
-        let interrupt = listen(SignalKind::interrupt(), "ctrl-c");
-        let terminate = listen(SignalKind::terminate(), "sigterm");
+        let now = tokio::runtime::Handle::try_current().is_ok().then(listen);
         async move {
-            let wait = |stream: Option<tokio::signal::unix::Signal>, name: &'static str| async move {
-                match stream {
-                    Some(mut stream) => {
-                        stream.recv().await;
-                        tracing::info!("{name} received");
-                    }
-                    None => pending::<()>().await,
-                }
+            let (interrupt, terminate) = match now {
+                Some(streams) => streams,
+                None => listen(),
             };
             tokio::select! {
                 () = wait(interrupt, "ctrl-c") => {}
@@ -47,5 +37,33 @@ pub fn signal() -> impl Future<Output = ()> + Send + 'static {
                 pending::<()>().await;
             }
         }
+    }
+}
+
+/// Listens for SIGINT and SIGTERM (must run inside the runtime).
+#[cfg(unix)]
+fn listen() -> (Option<Signal>, Option<Signal>) {
+    let one = |kind: SignalKind, name: &str| match tokio::signal::unix::signal(kind) {
+        Ok(stream) => Some(stream),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for {name}");
+            None
+        }
+    };
+    (
+        one(SignalKind::interrupt(), "ctrl-c"),
+        one(SignalKind::terminate(), "sigterm"),
+    )
+}
+
+/// The next signal on `stream`; never, without one.
+#[cfg(unix)]
+async fn wait(stream: Option<Signal>, name: &str) {
+    match stream {
+        Some(mut stream) => {
+            stream.recv().await;
+            tracing::info!("{name} received");
+        }
+        None => pending::<()>().await,
     }
 }
