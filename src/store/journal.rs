@@ -35,8 +35,8 @@ use crate::telemetry::spans;
 
 mod watermark;
 
-pub use self::watermark::Raiser;
-use self::watermark::{Wait, Watermark};
+pub use watermark::Raiser;
+use watermark::{Wait, Watermark};
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
 /// about 200 bytes each this bounds the queue near 1 MiB; a full queue makes new actions wait.
