@@ -6,7 +6,9 @@
 //!   games: SubmitMove throughput and latency, WatchGame delivery latency, server CPU and
 //!   memory per idle game;
 //! - `stores`: SubmitMove in memory and on SQLite, side by side;
-//! - `echo`: a bare-tonic echo service and its loads, the yardstick chessd is read against.
+//! - `echo`: a bare-tonic echo service and its loads, the yardstick chessd is read against;
+//! - `chessd-heap` (its own binary, `heap`): the bytes the memory store keeps per game,
+//!   counted by the allocator.
 //!
 //! The target is a running chessd (`--addr`, loopback only) or, by default, one started in
 //! this process through `chessd::run`.
@@ -31,6 +33,7 @@ pub mod channels;
 pub mod echo;
 pub mod error;
 pub mod flags;
+pub mod heap;
 pub mod load;
 pub mod replicas;
 pub mod report;
