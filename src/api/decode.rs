@@ -57,7 +57,7 @@ pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, S
 
 /// A name is kept exactly as given (the API promises it): no trimming, which would also
 /// turn `"bob\u{85}"` into another player's `"bob"`.
-fn player(field: &'static str, name: &str) -> Result<String, ServiceError> {
+fn player(field: &'static str, name: &str) -> Result<Box<str>, ServiceError> {
     if name.chars().count() > MAX_PLAYER_LEN || name.chars().any(char::is_control) {
         return Err(ServiceError::InvalidField {
             field,
@@ -66,7 +66,7 @@ fn player(field: &'static str, name: &str) -> Result<String, ServiceError> {
             ),
         });
     }
-    Ok(name.to_owned())
+    Ok(name.into())
 }
 
 /// An initial time in (0, 24 h].
@@ -304,7 +304,7 @@ pub fn list_query(
         filter: GameFilter {
             status: status_filter(req.status)?,
             variant: variant_key::filter(req.variant, &req.variant_key)?,
-            player: (!player.is_empty()).then_some(player),
+            player: (!player.is_empty()).then(|| player.into()),
             player_id: PlayerId::parse("player_id", &req.player_id)?,
             labels: labels(&req.labels)?,
         },

@@ -14,8 +14,9 @@ use crate::game::takeback::TakebackPolicy;
 /// bound to the seats, whose player tokens act for them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Players {
-    pub white: String,
-    pub black: String,
+    // Boxed, not `String`s: every game a server holds keeps its players, and names never grow.
+    pub white: Box<str>,
+    pub black: Box<str>,
     /// The player bound to each seat, if any.
     pub ids: ByColor<Option<PlayerId>>,
 }

@@ -139,7 +139,7 @@ impl FeedEvent {
     #[must_use]
     pub fn created(game: Arc<GameHeader>) -> FeedEvent {
         FeedEvent {
-            at: game.created_at,
+            at: game.created_at(),
             game,
             kind: FeedKind::Created,
         }

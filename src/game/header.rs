@@ -3,20 +3,21 @@
 //! and every feed event about it.
 
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
-use chessd_rules::{DrawRule, Position, Rules, Variant};
+pub use chessd_rules::StartPosition;
+use chessd_rules::{DrawRule, Variant};
 
 use crate::game::action::{NewGame, Players};
 use crate::game::clock::TimeControl;
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
-use crate::game::start::StartRules;
-use crate::game::time::whole_ms;
+use crate::game::start::{ClockStart, StartRules};
+use crate::game::time::{epoch_ms, from_epoch_ms};
 
-/// A game's fixed facts.
+/// A game's fixed facts, as given to [`GameHeader::new`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameHeader {
+pub struct HeaderParts {
     pub id: GameId,
     pub players: Players,
     pub labels: Arc<Labels>,
@@ -25,95 +26,135 @@ pub struct GameHeader {
     /// When the clocks start, and the first-move timer.
     pub start_rules: StartRules,
     pub draw_rule: DrawRule,
-    /// When the game was created (to the millisecond, as stored).
+    /// When the game was created.
     pub created_at: SystemTime,
     /// How long the side to move must be gone before its opponent may claim the game.
-    pub claim_after: std::time::Duration,
+    pub claim_after: Duration,
+}
+
+/// A game's fixed facts. Every game a server holds keeps its header, finished games too, so
+/// its times are kept in whole milliseconds (as every store keeps them, and as the API's
+/// bounds, a day at most, let a `u32` hold them) rather than as `Duration`s and
+/// `SystemTime`s four times the size; the accessors give them back as those.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHeader {
+    pub id: GameId,
+    pub players: Players,
+    pub labels: Arc<Labels>,
+    pub start: StartPosition,
+    pub draw_rule: DrawRule,
+    created_ms: u64,
+    /// `ClockStart`: 0 on creation, 1 after the first moves, 2 at `clock_start_ms`.
+    clock_start: u8,
+    clock_start_ms: u64,
+    /// The time control; `initial` 0: untimed (an initial time is never zero).
+    time_control: [u32; 4],
+    first_move_ms: u32,
+    claim_ms: u32,
+}
+
+/// A `u32` that stands for "none" in a kept duration.
+const NONE: u32 = u32::MAX;
+
+/// `d` in whole milliseconds, bounded short of [`NONE`].
+fn kept_ms(d: Duration) -> u32 {
+    u32::try_from(d.as_millis()).map_or(NONE - 1, |ms| ms.min(NONE - 1))
+}
+
+fn kept_opt(d: Option<Duration>) -> u32 {
+    d.map_or(NONE, kept_ms)
+}
+
+fn read_opt(ms: u32) -> Option<Duration> {
+    (ms != NONE).then(|| Duration::from_millis(u64::from(ms)))
 }
 
 impl GameHeader {
+    #[must_use]
+    pub fn new(parts: HeaderParts) -> GameHeader {
+        let time_control = match parts.time_control {
+            Some(tc) => [
+                kept_ms(tc.initial).max(1),
+                kept_ms(tc.increment),
+                kept_opt(tc.black_initial),
+                kept_opt(tc.black_increment),
+            ],
+            None => [0, 0, NONE, NONE],
+        };
+        let (clock_start, clock_start_ms) = match parts.start_rules.clock_start {
+            ClockStart::OnCreation => (0, 0),
+            ClockStart::AfterFirstMoves => (1, 0),
+            ClockStart::At(at) => (2, epoch_ms(at)),
+        };
+        GameHeader {
+            id: parts.id,
+            players: parts.players,
+            labels: parts.labels,
+            start: parts.start,
+            draw_rule: parts.draw_rule,
+            created_ms: epoch_ms(parts.created_at),
+            clock_start,
+            clock_start_ms,
+            time_control,
+            first_move_ms: kept_opt(parts.start_rules.first_move_timeout),
+            claim_ms: kept_ms(parts.claim_after),
+        }
+    }
+
     /// The header of a game `new` asked for, made as `id` at `created_at` (kept to the
     /// millisecond, as storage keeps it, so a header read back is the same header).
     #[must_use]
     pub fn of(id: GameId, new: &NewGame, created_at: SystemTime) -> GameHeader {
-        let created_at = whole_ms(created_at);
-        GameHeader {
+        GameHeader::new(HeaderParts {
             id,
             players: new.players.clone(),
-            labels: Arc::new(new.labels.clone()),
+            labels: new.labels.clone().shared(),
             start: new.start.into(),
             time_control: new.time_control,
             start_rules: new.start_rules,
             draw_rule: new.draw_rule,
             created_at,
             claim_after: new.claim_after,
-        }
+        })
     }
 
     #[must_use]
     pub fn variant(&self) -> Variant {
         self.start.variant()
     }
-}
 
-/// A game's start position as its header keeps it: the variant's own start by name (most
-/// games), any other boxed. Every game a server holds keeps its header, so it is not the size
-/// of a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StartPosition {
-    /// `Position::new(variant)`.
-    Standard(Variant),
-    Other(Box<Position>),
-}
-
-impl From<Position> for StartPosition {
-    fn from(position: Position) -> StartPosition {
-        let variant = position.variant();
-        if position == Position::new(variant) {
-            StartPosition::Standard(variant)
-        } else {
-            StartPosition::Other(Box::new(position))
-        }
-    }
-}
-
-impl StartPosition {
     #[must_use]
-    pub fn position(&self) -> Position {
-        match self {
-            StartPosition::Standard(variant) => Position::new(*variant),
-            StartPosition::Other(position) => **position,
-        }
+    pub fn time_control(&self) -> Option<TimeControl> {
+        let [initial, increment, black_initial, black_increment] = self.time_control;
+        (initial != 0).then(|| TimeControl {
+            initial: Duration::from_millis(u64::from(initial)),
+            increment: Duration::from_millis(u64::from(increment)),
+            black_initial: read_opt(black_initial),
+            black_increment: read_opt(black_increment),
+        })
     }
 
     #[must_use]
-    pub fn variant(&self) -> Variant {
-        match self {
-            StartPosition::Standard(variant) => *variant,
-            StartPosition::Other(position) => position.variant(),
+    pub fn start_rules(&self) -> StartRules {
+        let clock_start = match self.clock_start {
+            0 => ClockStart::OnCreation,
+            1 => ClockStart::AfterFirstMoves,
+            _ => ClockStart::At(from_epoch_ms(self.clock_start_ms)),
+        };
+        StartRules {
+            clock_start,
+            first_move_timeout: read_opt(self.first_move_ms),
         }
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use chessd_rules::{Position, Variant};
+    /// When the game was created (to the millisecond).
+    #[must_use]
+    pub fn created_at(&self) -> SystemTime {
+        from_epoch_ms(self.created_ms)
+    }
 
-    use super::StartPosition;
-
-    /// A variant's own start is kept by name, any other by value; both give the position back.
-    #[test]
-    fn starts_are_kept_small() {
-        let standard = Position::new(Variant::Crazyhouse);
-        assert_eq!(
-            StartPosition::from(standard),
-            StartPosition::Standard(Variant::Crazyhouse)
-        );
-        let other = Position::from_fen(Variant::Chess, "8/8/8/4k3/8/8/8/4K2R w K - 0 1").unwrap();
-        let kept = StartPosition::from(other);
-        assert!(matches!(kept, StartPosition::Other(_)));
-        assert_eq!((kept.position(), kept.variant()), (other, Variant::Chess));
-        assert_eq!(StartPosition::from(standard).position(), standard);
-        assert_eq!(size_of::<StartPosition>(), 16);
+    #[must_use]
+    pub fn claim_after(&self) -> Duration {
+        Duration::from_millis(u64::from(self.claim_ms))
     }
 }

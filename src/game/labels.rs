@@ -9,6 +9,7 @@
 //! tag value is one line). At most [`Labels::MAX_LABELS`] labels a game.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, LazyLock};
 
 use crate::error::ServiceError;
 use crate::game::codec;
@@ -61,6 +62,19 @@ impl Labels {
             });
         }
         Ok(Labels(labels))
+    }
+
+    /// The labels behind an `Arc`, as headers, views and feed events share them: no labels
+    /// at all is one set every unlabelled game shares, since most games carry none and every
+    /// game a server holds keeps its header.
+    #[must_use]
+    pub fn shared(self) -> Arc<Labels> {
+        static NONE: LazyLock<Arc<Labels>> = LazyLock::new(|| Arc::new(Labels::default()));
+        if self.is_empty() {
+            Arc::clone(&NONE)
+        } else {
+            Arc::new(self)
+        }
     }
 
     #[must_use]

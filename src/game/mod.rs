@@ -46,7 +46,7 @@ pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
 pub use clock::{Clock, ClockReading, TimeControl};
 pub use event::{Event, EventKind, EventRow, ends_game};
 pub use feed::{FeedClocks, FeedEvent, FeedFilter, FeedKind, FeedMove};
-pub use header::{GameHeader, StartPosition};
+pub use header::{GameHeader, HeaderParts, StartPosition};
 pub use holder::Holder;
 pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};
 pub use labels::Labels;

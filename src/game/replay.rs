@@ -99,7 +99,7 @@ impl Replay {
             entries: Vec::from(rest).into_iter(),
             next_seq: seen as u64 + 1,
             timed,
-            position: *game.start(),
+            position: game.start(),
             played: 0,
             source,
             ply,
@@ -118,7 +118,7 @@ impl Replay {
                 at,
                 kind: EventKind::Snapshot(Box::new(view)),
             }),
-            position: *game.start(),
+            position: game.start(),
             played: 0,
             game,
             entries: Vec::new().into_iter(),
@@ -148,7 +148,7 @@ impl Replay {
             return *self.game.position();
         }
         if self.played > self.ply {
-            (self.position, self.played) = (*self.game.start(), 0);
+            (self.position, self.played) = (self.game.start(), 0);
         }
         for &m in &moves[self.played..self.ply] {
             self.position.play_unchecked(m);
@@ -250,7 +250,7 @@ fn mover(start_turn: Color, index: usize) -> Color {
 
 /// The position after `line`, played from `game`'s start.
 fn line_position(game: &Game, line: &[Move]) -> Position {
-    let mut position = *game.start();
+    let mut position = game.start();
     for &m in line {
         position.play_unchecked(m);
     }

@@ -104,7 +104,7 @@ impl<'a> Line<'a> {
     #[must_use]
     pub fn of(game: &'a Game) -> Line<'a> {
         Line {
-            start: *game.start(),
+            start: game.start(),
             base: game.moves(),
             kept: game.moves().len(),
             added: Vec::new(),

@@ -167,7 +167,7 @@ impl GameFilter {
             && self
                 .player
                 .as_deref()
-                .is_none_or(|p| p == players.white || p == players.black)
+                .is_none_or(|p| p == &*players.white || p == &*players.black)
             && self.player_id.as_ref().is_none_or(|p| players.has(p))
             && labels.contains_all(&self.labels)
     }

@@ -14,7 +14,9 @@ use core::fmt;
 use crate::rules::illegal_move;
 use crate::san::{check_suffix, parse_move_among, san_among};
 use crate::zobrist::zobrist_hash;
-use crate::{Color, DrawRule, Move, Outcome, PlayError, Position, Rules, Termination, Text};
+use crate::{
+    Color, DrawRule, Move, Outcome, PlayError, Position, Rules, StartPosition, Termination, Text,
+};
 
 /// A draw a player can claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,7 +88,8 @@ pub struct PlayedMove {
 /// A game: its start, its moves, and how it ended.
 #[derive(Clone, Debug)]
 pub struct Game {
-    start: Position,
+    /// Kept by name when it is the variant's own (see `StartPosition`): most games.
+    start: StartPosition,
     position: Position,
     moves: Vec<Move>,
     /// The SAN of each move as it was played: kept so listing a game's moves does not replay
@@ -103,7 +106,7 @@ impl Game {
     #[must_use]
     pub fn new(start: Position, draw_rule: DrawRule) -> Game {
         let mut game = Game {
-            start,
+            start: start.into(),
             position: start,
             moves: Vec::new(),
             sans: Vec::new(),
@@ -116,7 +119,13 @@ impl Game {
     }
 
     #[must_use]
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> Position {
+        self.start.position()
+    }
+
+    /// The start as kept: by name when it is the variant's own.
+    #[must_use]
+    pub fn start_position(&self) -> &StartPosition {
         &self.start
     }
 
@@ -323,7 +332,7 @@ impl Game {
         let taken = self.moves.split_off(keep);
         self.sans.truncate(keep);
         self.keys.truncate(keep + 1);
-        let mut position = self.start;
+        let mut position = self.start.position();
         for &m in &self.moves {
             position.play_unchecked(m);
         }

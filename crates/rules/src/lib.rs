@@ -89,6 +89,7 @@ mod perft;
 mod pgn;
 mod position;
 mod san;
+mod start;
 mod uci;
 mod zobrist;
 
@@ -119,6 +120,7 @@ pub use rules::{FenError, PlayError, Rules};
 pub use san::{ParseSanError, San, SanPlus, parse_move, san_of, san_plus, san_plus_among};
 pub use setup::{PositionError, Setup};
 pub use square::{File, ParseSquareError, Rank, Square};
+pub use start::StartPosition;
 pub use text::Text;
 pub use threecheck::ThreeCheck;
 pub use uci::{ParseUciError, UciMove};

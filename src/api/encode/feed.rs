@@ -21,18 +21,18 @@ pub fn header(g: &GameHeader) -> pb::GameHeader {
     pb::GameHeader {
         game_id: g.id.to_string(),
         variant: proto_variant(g.variant()),
-        white_player: g.players.white.clone(),
-        black_player: g.players.black.clone(),
+        white_player: g.players.white.to_string(),
+        black_player: g.players.black.to_string(),
         white_player_id: player_id(&g.players, rules::Color::White),
         black_player_id: player_id(&g.players, rules::Color::Black),
         labels: labels(&g.labels),
-        time_control: g.time_control.map(proto_time_control),
+        time_control: g.time_control().map(proto_time_control),
         start_fen: start_fen(&g.start.position()),
         draw_rule: match g.draw_rule {
             rules::DrawRule::Claim => pb::DrawRule::Claim as i32,
             rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
         },
-        created_at: Some(timestamp(g.created_at)),
+        created_at: Some(timestamp(g.created_at())),
         variant_key: variant_key::key(g.variant()),
         geometry: Some(geometry(g.variant())),
     }

@@ -54,9 +54,9 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
     let fields = chessd_proto::Game {
         game_id: view.id.to_string(),
         variant: proto_variant(pos.variant()),
-        white_player: view.players.white.clone(),
-        black_player: view.players.black.clone(),
-        start_fen: start_fen(g.start()),
+        white_player: view.players.white.to_string(),
+        black_player: view.players.black.to_string(),
+        start_fen: start_fen(&g.start()),
         fen: pos.fen(),
         ply: g.ply(),
         // In `moves` and `legal_moves` below, encoded.
@@ -123,8 +123,8 @@ pub fn summary(s: &GameSummary) -> pb::GameSummary {
     pb::GameSummary {
         game_id: s.id.to_string(),
         variant: proto_variant(s.variant),
-        white_player: s.players.white.clone(),
-        black_player: s.players.black.clone(),
+        white_player: s.players.white.to_string(),
+        black_player: s.players.black.to_string(),
         status: status(GameStatus::of(s.outcome)),
         outcome: s.outcome.map(outcome),
         ply: s.ply,

@@ -243,7 +243,7 @@ impl GameRecord {
     /// refused.
     fn answer_again(&self, ply: u32, seq: u64, text: &MoveText) -> Result<MoveInfo, ServiceError> {
         let index = ply.saturating_sub(1) as usize;
-        let mut before = *self.history.game.start();
+        let mut before = self.history.game.start();
         for &m in self.history.game.moves().iter().take(index) {
             before.play_unchecked(m);
         }

@@ -196,7 +196,7 @@ mod tests {
             rows.extend(rec.rows_after(before, at, rid.as_ref()));
         }
         let stored = Stored {
-            start: *rec.game().start(),
+            start: rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
             start_rules: crate::game::StartRules::default(),
@@ -287,7 +287,7 @@ mod tests {
             rows.extend(rec.rows_after(before, at, rid.as_ref()));
         }
         let stored = |events: Vec<EventRow>| Stored {
-            start: *rec.game().start(),
+            start: rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
             start_rules: crate::game::StartRules::default(),

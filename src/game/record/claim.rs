@@ -25,8 +25,8 @@ impl GameRecord {
     /// times, so the process that saw the move and one that read it agree.
     #[must_use]
     pub fn turn_began(&self, now: Now) -> SystemTime {
-        let since =
-            now.mono.saturating_duration_since(self.timing.last_move_at) + self.timing.idle_before;
+        let since = now.mono.saturating_duration_since(self.timing.last_move_at)
+            + self.timing.idle_before();
         whole_ms(now.wall.checked_sub(since).unwrap_or(now.wall))
     }
 

@@ -362,7 +362,7 @@ mod tests {
             assert_eq!(replayed, live[after as usize..], "after seq {after}");
         }
         let stored = Stored {
-            start: *rec.game().start(),
+            start: rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(tc),
             start_rules: rules,

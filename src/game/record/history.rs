@@ -25,7 +25,9 @@ pub(super) struct History {
     pub(super) log: Vec<LogEntry>,
     /// Every move taken back, earliest takeback first, each takeback's moves in the order they
     /// were played (empty in a game without takebacks).
-    pub(super) undone: Vec<Move>,
+    /// A boxed slice, rebuilt on each takeback: takebacks are rare, every running game has
+    /// one of these, and a slice is a word smaller than a `Vec`.
+    pub(super) undone: Box<[Move]>,
     /// Request ids of recent moves.
     pub(super) answered: AnsweredRing,
 }
@@ -36,7 +38,7 @@ impl History {
         History {
             game: Arc::new(game),
             log: Vec::new(),
-            undone: Vec::new(),
+            undone: Box::default(),
             answered: AnsweredRing::default(),
         }
     }
@@ -74,7 +76,7 @@ impl History {
             .game_mut()
             .take_back(usize::from(plies))
             .map_err(|e| e.to_string())?;
-        self.undone.extend(taken);
+        self.undone = self.undone.iter().copied().chain(taken).collect();
         self.answered.take_back_to(self.game.ply());
         Ok(())
     }
@@ -158,6 +160,6 @@ impl History {
             + (self.game.ply() as usize + 1) * size_of::<u64>()
             + self.log.capacity() * size_of::<LogEntry>()
             + self.answered.heap_bytes()
-            + self.undone.capacity() * size_of::<Move>()
+            + self.undone.len() * size_of::<Move>()
     }
 }

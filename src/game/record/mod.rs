@@ -53,7 +53,7 @@ use super::log::LogEntry;
 use super::replay::Replay;
 use super::start::StartRules;
 use super::takeback::TakebackPolicy;
-use super::time::{Now, from_epoch_ms, whole_ms};
+use super::time::{Now, epoch_ms, from_epoch_ms, whole_ms};
 use super::token::Seats;
 use super::view::GameView;
 
@@ -129,8 +129,8 @@ impl GameRecord {
                 first_move: None,
                 created_at,
                 last_move_at: now.mono,
-                idle_before: Duration::ZERO,
-                abandon_after: None,
+                idle_before_ms: 0,
+                abandon_after_ms: u64::MAX,
                 claim_after: super::presence::default_claim_after(time_control),
             },
             offers: Offers::new(TakebackPolicy::Off),
@@ -149,7 +149,9 @@ impl GameRecord {
     /// Ends the game once nobody has moved for `after` (the store's `--abandon-after`).
     #[must_use]
     pub fn abandoned_after(mut self, after: Option<Duration>) -> GameRecord {
-        self.timing.abandon_after = after;
+        self.timing.abandon_after_ms = after.map_or(u64::MAX, |d| {
+            u64::try_from(d.as_millis()).map_or(u64::MAX - 1, |ms| ms.min(u64::MAX - 1))
+        });
         self
     }
 
@@ -251,7 +253,7 @@ impl GameRecord {
             .last_moved()
             .map_or(self.timing.created_at, |e| from_epoch_ms(e.at_ms));
         self.timing.last_move_at = now.mono;
-        self.timing.idle_before = now.wall.duration_since(moved).unwrap_or_default();
+        self.timing.idle_before_ms = epoch_ms(now.wall).saturating_sub(epoch_ms(moved));
     }
 
     /// The game as it is at `now`, for rendering outside the lock.

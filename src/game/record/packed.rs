@@ -72,9 +72,9 @@ impl GameRecord {
             }
             None => out.push(0),
         }
-        let timed = header.time_control.is_some();
+        let timed = header.time_control().is_some();
         encode_varint(rows.len() as u64, &mut out);
-        let mut at = epoch_ms(header.created_at);
+        let mut at = epoch_ms(header.created_at());
         let mut clocks = ByColor::<u32>::default();
         for row in &mut rows {
             row.clocks_ms = None;
@@ -163,11 +163,11 @@ impl PackedRecord {
             0 => None,
             _ => Some(ByColor::new(varint(&mut bytes)?, varint(&mut bytes)?)),
         };
-        let timed = header.time_control.is_some();
+        let timed = header.time_control().is_some();
         let count = varint(&mut bytes)?;
         let mut events = Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(bytes.len()));
         let mut line = Line::from_start(header.start.position());
-        let mut at = epoch_ms(header.created_at);
+        let mut at = epoch_ms(header.created_at());
         let mut log_clocks = ByColor::<u32>::default();
         for seq in 1..=count {
             let lead = varint(&mut bytes)?;
@@ -243,14 +243,14 @@ impl PackedRecord {
         let stored = Stored {
             start: header.start.position(),
             draw_rule: header.draw_rule,
-            time_control: header.time_control,
-            start_rules: header.start_rules,
+            time_control: header.time_control(),
+            start_rules: header.start_rules(),
             takebacks: self.takebacks,
             seats,
-            created_at: header.created_at,
+            created_at: header.created_at(),
             events,
             charged: Duration::ZERO,
-            claim_after: header.claim_after,
+            claim_after: header.claim_after(),
         };
         let mut record = GameRecord::restore(stored, |_| 0, now)?.abandoned_after(abandon_after);
         record.history.answered = AnsweredRing::of(answers);

@@ -442,7 +442,7 @@ mod tests {
             assert_eq!(replayed, live[after as usize..], "after seq {after}");
         }
         let stored = |events: Vec<crate::game::EventRow>| Stored {
-            start: *rec.game().start(),
+            start: rec.game().start(),
             draw_rule: rec.game().draw_rule(),
             time_control: Some(timed()),
             start_rules: crate::game::StartRules::default(),

@@ -30,10 +30,13 @@ pub(super) struct Timing {
     /// How long the game had already gone without a move at `last_move_at`: zero, except for
     /// a game read from a store shared with other processes (see
     /// `GameRecord::idle_since_last_move`).
-    pub(super) idle_before: Duration,
+    /// (In whole milliseconds, as the fields below: every game a server holds has a record
+    /// while it runs, and a `Duration` is twice the size.)
+    pub(super) idle_before_ms: u64,
     /// A game with no move for this long is abandoned (see `GameRecord::expire`); `None`:
     /// never.
-    pub(super) abandon_after: Option<Duration>,
+    /// `u64::MAX`: never.
+    pub(super) abandon_after_ms: u64,
     /// How long the side to move must be gone before its opponent may claim the game.
     pub(super) claim_after: Duration,
 }
@@ -42,15 +45,19 @@ impl Timing {
     /// A move or a takeback at `now`: the waits for the side now to move start over.
     pub(super) fn moved(&mut self, now: Now) {
         self.last_move_at = now.mono;
-        self.idle_before = Duration::ZERO;
+        self.idle_before_ms = 0;
+    }
+
+    pub(super) fn idle_before(&self) -> Duration {
+        Duration::from_millis(self.idle_before_ms)
     }
 
     /// When the game is abandoned if nobody moves.
     pub(super) fn abandon_deadline(&self) -> Option<Instant> {
-        self.abandon_after.and_then(|after| {
-            self.last_move_at
-                .checked_add(after.saturating_sub(self.idle_before))
-        })
+        (self.abandon_after_ms != u64::MAX).then_some(())?;
+        let after = Duration::from_millis(self.abandon_after_ms);
+        self.last_move_at
+            .checked_add(after.saturating_sub(self.idle_before()))
     }
 }
 

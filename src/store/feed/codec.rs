@@ -215,14 +215,16 @@ mod tests {
     use chessd_rules::{Color, DrawRule, Outcome, Position, Termination, Variant};
 
     use super::*;
-    use crate::game::{ClockStart, Labels, PlayerId, Players, StartRules, TimeControl, whole_ms};
+    use crate::game::{
+        ClockStart, HeaderParts, Labels, PlayerId, Players, StartRules, TimeControl, whole_ms,
+    };
 
     fn sample_header() -> Arc<GameHeader> {
         let labels: Vec<(String, String)> = vec![
             ("tournament".into(), "spring \"open\"".into()),
             ("round".into(), "2".into()),
         ];
-        Arc::new(GameHeader {
+        Arc::new(GameHeader::new(HeaderParts {
             id: GameId::new(from_epoch_ms(1_767_225_600_000), 77),
             players: Players {
                 white: "alice".into(),
@@ -242,7 +244,7 @@ mod tests {
             draw_rule: DrawRule::Automatic,
             created_at: from_epoch_ms(1_767_225_600_000),
             claim_after: Duration::from_secs(45),
-        })
+        }))
     }
 
     /// Each kind of event reads back as it was, through fields and through the joined form.

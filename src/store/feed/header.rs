@@ -5,14 +5,13 @@
 //! game (`codec::Headers`).
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
 
 use chessd_rules::{ByColor, Position, Rules, Variant};
 
 use crate::game::{
-    ClockStart, GameHeader, GameId, Labels, PlayerId, Players, StartRules, TimeControl, epoch_ms,
-    from_epoch_ms,
+    ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, StartRules,
+    TimeControl, epoch_ms, from_epoch_ms,
 };
 use crate::store::feed::text::{field, join, ms, number};
 
@@ -21,11 +20,11 @@ pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
     f.extend([
         ("v", g.variant().key().to_owned()),
         ("s", g.start.position().fen()),
-        ("w", g.players.white.clone()),
-        ("b", g.players.black.clone()),
+        ("w", g.players.white.to_string()),
+        ("b", g.players.black.to_string()),
         ("dr", g.draw_rule.key().to_owned()),
-        ("ca", epoch_ms(g.created_at).to_string()),
-        ("cl", g.claim_after.as_millis().to_string()),
+        ("ca", epoch_ms(g.created_at()).to_string()),
+        ("cl", g.claim_after().as_millis().to_string()),
     ]);
     if let Some(id) = g.players.ids.white() {
         f.push(("wi", id.to_string()));
@@ -36,7 +35,7 @@ pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
     if !g.labels.is_empty() {
         f.push(("l", g.labels.to_stored()));
     }
-    if let Some(tc) = g.time_control {
+    if let Some(tc) = g.time_control() {
         f.push(("tc", format!("{}+{}", ms(tc.initial), ms(tc.increment))));
         if let Some(d) = tc.black_initial {
             f.push(("tcbi", ms(d).to_string()));
@@ -45,10 +44,10 @@ pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
             f.push(("tcbn", ms(d).to_string()));
         }
     }
-    if g.start_rules.clock_start != ClockStart::OnCreation {
-        f.push(("cs", g.start_rules.clock_start.to_string()));
+    if g.start_rules().clock_start != ClockStart::OnCreation {
+        f.push(("cs", g.start_rules().clock_start.to_string()));
     }
-    if let Some(d) = g.start_rules.first_move_timeout {
+    if let Some(d) = g.start_rules().first_move_timeout {
         f.push(("fm", ms(d).to_string()));
     }
 }
@@ -109,17 +108,18 @@ pub fn decode(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, Strin
             })
             .transpose()?,
     };
-    Ok(GameHeader {
+    Ok(GameHeader::new(HeaderParts {
         id,
         players: Players {
-            white: field(map, "w")?.to_owned(),
-            black: field(map, "b")?.to_owned(),
+            white: field(map, "w")?.into(),
+            black: field(map, "b")?.into(),
             ids: ByColor::new(player("wi")?, player("bi")?),
         },
-        labels: Arc::new(match map.get("l") {
+        labels: match map.get("l") {
             Some(text) => Labels::from_stored(text)?,
             None => Labels::default(),
-        }),
+        }
+        .shared(),
         start: start.into(),
         time_control,
         start_rules,
@@ -134,5 +134,5 @@ pub fn decode(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, Strin
             Some(_) => Duration::from_millis(number(map, "cl")?),
             None => crate::game::presence::default_claim_after(time_control),
         },
-    })
+    }))
 }

@@ -259,24 +259,24 @@ mod tests {
     use chessd_rules::{ByColor, DrawRule, Outcome, Position, Termination, Variant};
 
     use super::*;
-    use crate::game::{GameHeader, Labels, Players};
+    use crate::game::{GameHeader, HeaderParts, Labels, Players};
 
     fn header(n: u64, player: Option<&str>, at: SystemTime) -> Arc<GameHeader> {
-        Arc::new(GameHeader {
+        Arc::new(GameHeader::new(HeaderParts {
             id: GameId::new(at, n),
             players: Players {
                 white: "w".into(),
                 black: "b".into(),
                 ids: ByColor::new(player.map(|p| PlayerId::checked(p).unwrap()), None),
             },
-            labels: Arc::new(Labels::default()),
+            labels: Labels::default().shared(),
             start: Position::new(Variant::Chess).into(),
             time_control: None,
             start_rules: crate::game::StartRules::default(),
             draw_rule: DrawRule::Claim,
             created_at: at,
             claim_after: std::time::Duration::from_secs(120),
-        })
+        }))
     }
 
     fn finished(game: &Arc<GameHeader>, at: SystemTime) -> FeedEvent {

@@ -39,14 +39,14 @@ impl Inner {
         let key = self.hasher.hash_one(request_id);
         let fingerprint = self.fingerprint_of(&Asked {
             start: &header.start.position(),
-            time_control: header.time_control,
-            start_rules: header.start_rules,
+            time_control: header.time_control(),
+            start_rules: header.start_rules(),
             players: &header.players,
             draw_rule: header.draw_rule,
             labels: &header.labels,
             seat_tokens: ByColor::new_with(|c| record.seats().digest(c).is_some()),
             takebacks: record.takebacks(),
-            claim_after: header.claim_after,
+            claim_after: header.claim_after(),
         });
         self.creations
             .lock()

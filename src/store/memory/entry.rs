@@ -17,8 +17,6 @@ use crate::store::memory::held::Held;
 /// One game.
 #[derive(Debug)]
 pub struct GameEntry {
-    pub id: GameId,
-    pub variant: Variant,
     /// Players, labels, start: shared with every feed event about the game.
     pub header: Arc<GameHeader>,
     /// `GameStatus` as a byte, mirrored from the record under the game lock, so ListGames
@@ -77,8 +75,6 @@ impl GameEntry {
         let status = GameStatus::of(record.game().outcome());
         let held = Held::of(record, &header, Now::read());
         GameEntry {
-            id: header.id,
-            variant: header.variant(),
             header,
             status: AtomicU8::new(status as u8),
             state: Mutex::new(EntryState {
@@ -96,6 +92,14 @@ impl GameEntry {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    pub fn id(&self) -> GameId {
+        self.header.id
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.header.variant()
+    }
+
     pub fn status(&self) -> GameStatus {
         match self.status.load(Ordering::Acquire) {
             0 => GameStatus::Ongoing,
@@ -111,7 +115,7 @@ impl GameEntry {
 
     pub fn matches(&self, filter: &GameFilter) -> bool {
         filter.matches(
-            self.variant,
+            self.variant(),
             self.status(),
             &self.header.players,
             &self.header.labels,

@@ -100,7 +100,7 @@ impl Inner {
                     }
                     let change = Change::Events {
                         game: id,
-                        variant: entry.variant,
+                        variant: entry.variant(),
                         rows,
                         feed,
                     };
@@ -116,6 +116,9 @@ impl Inner {
             }
             if ended {
                 entry.set_status(GameStatus::of(state.record.game().outcome()));
+                if let Some(at) = state.armed.take() {
+                    self.deadlines.cancel(at, id);
+                }
             } else {
                 self.rearm(id, &mut state);
             }
@@ -135,7 +138,7 @@ impl Inner {
         };
         // Counted after the lock: the recorder does a map look-up.
         for _ in 0..moves {
-            metrics::move_played(entry.variant);
+            metrics::move_played(entry.variant());
         }
         let forgotten = match ended {
             Some((outcome, ended_ms)) => self.book_finished(&entry, outcome, ended_ms),
@@ -153,7 +156,9 @@ impl Inner {
         if let Some(deadline) = state.record.deadline()
             && state.armed.is_none_or(|armed| deadline < armed)
         {
-            *state.armed = Some(deadline);
+            if let Some(armed) = state.armed.replace(deadline) {
+                self.deadlines.cancel(armed, id);
+            }
             self.deadlines.schedule(deadline, id);
         }
     }
@@ -162,9 +167,9 @@ impl Inner {
     /// games forgotten to make room.
     fn book_finished(&self, entry: &GameEntry, outcome: Outcome, ended_ms: u64) -> Vec<GameId> {
         self.live.fetch_sub(1, Ordering::AcqRel);
-        metrics::game_ended(entry.variant, outcome.termination);
+        metrics::game_ended(entry.variant(), outcome.termination);
         if !outcome.termination.is_abort() {
-            let counters = self.results(entry.variant);
+            let counters = self.results(entry.variant());
             let counter = match outcome.winner {
                 Some(Color::White) => &counters.white,
                 Some(Color::Black) => &counters.black,
@@ -172,7 +177,7 @@ impl Inner {
             };
             counter.fetch_add(1, Ordering::Relaxed);
         }
-        self.keep_finished(entry.id, ended_ms)
+        self.keep_finished(entry.id(), ended_ms)
     }
 
     /// Keeps a finished game, forgetting the oldest beyond the count limit; returns those.

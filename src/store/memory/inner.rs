@@ -92,10 +92,10 @@ impl Inner {
     }
 
     pub fn insert(&self, entry: Arc<GameEntry>) {
-        self.shard(entry.id)
+        self.shard(entry.id())
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(entry.id, entry);
+            .insert(entry.id(), entry);
     }
 
     pub fn remove(&self, ids: &[GameId]) {

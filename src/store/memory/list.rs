@@ -42,13 +42,13 @@ impl Inner {
                 }
             }
         }
-        found.sort_unstable_by_key(|entry| std::cmp::Reverse(entry.id));
+        found.sort_unstable_by_key(|entry| std::cmp::Reverse(entry.id()));
         if let Some(floor) = floor {
-            found.retain(|entry| entry.id > floor);
+            found.retain(|entry| entry.id() > floor);
         }
         found.truncate(page_size);
         let next = match (found.len() == page_size, found.last(), floor) {
-            (true, Some(last), _) => Some(last.id),
+            (true, Some(last), _) => Some(last.id()),
             // The scan budget ran out: continue from the oldest game examined everywhere.
             (_, _, Some(floor)) => Some(floor.successor()),
             _ => None,
@@ -66,14 +66,14 @@ impl Inner {
                     .ok()?;
                 let game = record.game();
                 Some(GameSummary {
-                    id: entry.id,
-                    variant: entry.variant,
+                    id: entry.id(),
+                    variant: entry.variant(),
                     players: entry.header.players.clone(),
                     labels: entry.header.labels.clone(),
                     outcome: game.outcome(),
                     ply: game.ply(),
                     position: *game.position(),
-                    created_at: entry.id.created_at(),
+                    created_at: entry.id().created_at(),
                 })
             })
             .collect();
@@ -104,8 +104,8 @@ impl Inner {
                 if outcome.termination.is_abort() {
                     continue;
                 }
-                let c = counts.entry(entry.variant).or_insert(VariantStats {
-                    variant: entry.variant,
+                let c = counts.entry(entry.variant()).or_insert(VariantStats {
+                    variant: entry.variant(),
                     white_wins: 0,
                     black_wins: 0,
                     draws: 0,

@@ -4,7 +4,7 @@
 use chessd_rules::{Color, DrawRule, Position};
 
 use super::*;
-use crate::game::Players;
+use crate::game::{MoveText, Players};
 use crate::store::game_store::GameFilter;
 
 /// Lets every action in.
@@ -48,22 +48,64 @@ fn white(created: &Created) -> Holder {
     Holder::Seat(created.tokens.white().expect("a seat token"))
 }
 
-/// An idle new game costs well under 2 KiB: the record, its slot and map entry, and what
-/// they hold on the heap (no event log, no channel, no request ids yet).
+/// An idle new game fits in 1 KiB: its slot and map entry, its header (shared with the feed)
+/// and the player names, and its record with what the record holds on the heap (no event log,
+/// no channel, no request ids yet). `chessd-heap` counts the same with the allocator.
 #[tokio::test]
 async fn idle_game_is_small() {
     let store = MemoryStore::new(limits());
     let created = store.create(new_game()).await.unwrap();
     let entry = store.inner.find(created.view.id).unwrap();
     let state = entry.lock();
-    let bytes = size_of::<GameEntry>()
-        + 2 * size_of::<usize>() // Arc counts
-        + size_of::<(GameId, Arc<GameEntry>)>() * 2 // map entry, with B-tree slack
-        + entry.header.players.white.capacity()
-        + entry.header.players.black.capacity()
+    let arc_counts = 2 * size_of::<usize>();
+    let bytes = arc_counts
+        + size_of::<GameEntry>()
+        + size_of::<(GameId, Arc<GameEntry>)>() * 3 / 2 // map entry, with B-tree slack
+        + arc_counts
+        + size_of::<crate::game::GameHeader>()
+        + entry.header.players.white.len()
+        + entry.header.players.black.len()
         + state.held.heap_bytes();
     eprintln!("an idle game takes {bytes} bytes");
     assert!(bytes <= 1024, "an idle game takes {bytes} bytes");
+}
+
+/// A timed game has one entry in the flag timer's queue while it runs, however many moves
+/// move its deadline, and none once it is over.
+#[tokio::test]
+async fn a_finished_game_leaves_no_deadline() {
+    let store = MemoryStore::new(limits());
+    let mut new = new_game();
+    new.time_control = Some(crate::game::TimeControl::even(
+        std::time::Duration::from_secs(60),
+        std::time::Duration::from_secs(1),
+    ));
+    let created = store.create(new).await.unwrap();
+    let id = created.view.id;
+    let black = || Holder::Seat(created.tokens.black().expect("a seat token"));
+    assert_eq!(store.inner.deadlines.len(), 1);
+    for (i, (mv, seat)) in [
+        ("e2e4", white(&created)),
+        ("e7e5", black()),
+        ("g1f3", white(&created)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let action = Action::Move {
+            text: MoveText::Uci(mv.parse().unwrap()),
+            expected_ply: Some(i as u32),
+            request_id: None,
+            offer_draw: false,
+        };
+        store.act(id, seat, action, admit_all).await.unwrap();
+        assert_eq!(store.inner.deadlines.len(), 1, "after {mv}");
+    }
+    store
+        .act(id, black(), Action::Resign, admit_all)
+        .await
+        .unwrap();
+    assert!(store.inner.deadlines.is_empty());
 }
 
 /// Finished games beyond the retention limit are forgotten, oldest first; statistics keep

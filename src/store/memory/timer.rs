@@ -1,16 +1,15 @@
 //! The deadline queue: when each timed game's flag falls, so a game ends on time even when
 //! nobody calls.
 //!
-//! One queue and one task serve every game: a binary heap of `(deadline, game)` entries behind
-//! a `std::sync::Mutex` (pushes and pops are tiny and never await), and a `Notify` that wakes the
-//! task when an entry might be earlier than the one it sleeps for. Entries are never removed
-//! when a deadline moves: the game re-checks its clock when an entry fires and asks for a new
-//! one if needed. A game keeps at most one entry earlier than its real deadline (see
-//! `MemoryStore::rearm`), so stale entries are bounded by the moves played within one clock's
-//! time and fall out as their time passes.
+//! One queue and one task serve every game: an ordered set of `(deadline, game)` entries behind
+//! a `std::sync::Mutex` (inserts, removals and pops are tiny and never await), and a `Notify`
+//! that wakes the task when an entry might be earlier than the one it sleeps for. A game has
+//! at most one entry, the one its `armed` field names: an earlier deadline replaces it, a
+//! later one waits for it to fire (the game re-checks its clock then and asks again), and a
+//! game that ends takes its entry out, so a finished game leaves nothing here (a set rather
+//! than a heap for that removal).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::BTreeSet;
 use std::sync::{Mutex, PoisonError};
 
 use tokio::sync::Notify;
@@ -21,8 +20,9 @@ use crate::game::GameId;
 /// Deadlines of timed games.
 #[derive(Debug, Default)]
 pub struct DeadlineQueue {
-    /// Earliest first. A std mutex: critical sections are a push or a pop, never an await.
-    heap: Mutex<BinaryHeap<Reverse<(Instant, GameId)>>>,
+    /// Earliest first. A std mutex: critical sections are an insert, a removal or a pop,
+    /// never an await.
+    heap: Mutex<BTreeSet<(Instant, GameId)>>,
     /// Wakes the waiting task after a push. `notify_one` keeps a permit when the task is not
     /// waiting yet, so a push between its check and its wait is not lost.
     wake: Notify,
@@ -34,8 +34,16 @@ impl DeadlineQueue {
         self.heap
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(Reverse((at, id)));
+            .insert((at, id));
         self.wake.notify_one();
+    }
+
+    /// Takes back the check of `id` at `at` (scheduled earlier, and not yet due).
+    pub fn cancel(&self, at: Instant, id: GameId) {
+        self.heap
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&(at, id));
     }
 
     /// Waits until at least one entry is due, then takes every due entry.
@@ -45,19 +53,19 @@ impl DeadlineQueue {
                 .heap
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .peek()
-                .map(|e| e.0.0);
+                .first()
+                .map(|e| e.0);
             match earliest {
                 None => self.wake.notified().await,
                 Some(at) if at <= Instant::now() => {
                     let now = Instant::now();
                     let mut heap = self.heap.lock().unwrap_or_else(PoisonError::into_inner);
                     let mut due = Vec::new();
-                    while let Some(Reverse((at, id))) = heap.peek().copied() {
+                    while let Some(&(at, id)) = heap.first() {
                         if at > now {
                             break;
                         }
-                        heap.pop();
+                        heap.pop_first();
                         due.push((at, id));
                     }
                     return due;
@@ -72,13 +80,19 @@ impl DeadlineQueue {
         }
     }
 
-    /// True when no entry waits (stale ones included).
+    /// True when no entry waits.
     #[cfg(test)]
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The entries waiting.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
         self.heap
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .is_empty()
+            .len()
     }
 }
 

@@ -237,19 +237,19 @@ fn rebuild(
     now: Now,
 ) -> Result<GameRecord, String> {
     let h = &meta.header;
-    let last_ms = rows.last().map_or(epoch_ms(h.created_at), |r| r.at_ms);
+    let last_ms = rows.last().map_or(epoch_ms(h.created_at()), |r| r.at_ms);
     let charged = Duration::from_millis(epoch_ms(now.wall).saturating_sub(last_ms));
     let stored = Stored {
         start: h.start.position(),
         draw_rule: h.draw_rule,
-        time_control: h.time_control,
-        start_rules: h.start_rules,
+        time_control: h.time_control(),
+        start_rules: h.start_rules(),
         takebacks: meta.takebacks,
         seats: meta.seats,
-        created_at: h.created_at,
+        created_at: h.created_at(),
         events: rows,
         charged,
-        claim_after: h.claim_after,
+        claim_after: h.claim_after(),
     };
     let mut record =
         GameRecord::restore(stored, keys::request_key, now)?.abandoned_after(abandon_after);

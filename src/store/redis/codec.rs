@@ -23,8 +23,8 @@ use chessd_rules::{ByColor, Color, DrawRule, Outcome, Position, Rules, Variant};
 
 use crate::game::codec::{outcome_text, parse_outcome};
 use crate::game::{
-    ClockStart, GameHeader, GameId, GameRecord, GameStatus, Labels, Now, PlayerId, Players, Seats,
-    StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
+    ClockStart, GameHeader, GameId, GameRecord, GameStatus, HeaderParts, Labels, Now, PlayerId,
+    Players, Seats, StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
 };
 use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{self, hex, sha256};
@@ -51,7 +51,7 @@ pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
 pub fn fingerprint(meta: &Meta) -> String {
     let h = &meta.header;
     let tc = h
-        .time_control
+        .time_control()
         .map(|tc| {
             let mut text = format!("{}+{}", tc.initial.as_millis(), tc.increment.as_millis());
             // Black's own times only when given, so an even game fingerprints as it always did.
@@ -86,16 +86,16 @@ pub fn fingerprint(meta: &Meta) -> String {
             parts.push(vec![u8::from(meta.seats.digest(c).is_some())]);
         }
     }
-    if h.start_rules != StartRules::default() {
-        parts.push(start_rules_text(h.start_rules).into_bytes());
+    if h.start_rules() != StartRules::default() {
+        parts.push(start_rules_text(h.start_rules()).into_bytes());
     }
     if meta.takebacks != TakebackPolicy::Off {
         parts.push(takebacks_code(meta.takebacks).as_bytes().to_vec());
     }
     // Hashed only when it is not the default, so a game that could not choose keeps the
     // fingerprint it always had.
-    if h.claim_after != crate::game::presence::default_claim_after(h.time_control) {
-        parts.push(format!("claim_after={}", h.claim_after.as_millis()).into_bytes());
+    if h.claim_after() != crate::game::presence::default_claim_after(h.time_control()) {
+        parts.push(format!("claim_after={}", h.claim_after().as_millis()).into_bytes());
     }
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     hex(&sha256("chessd create fingerprint", &parts))
@@ -201,12 +201,12 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
     let mut fields = vec![
         ("variant", h.variant().key().to_owned()),
         ("start", h.start.position().fen()),
-        ("white", h.players.white.clone()),
-        ("black", h.players.black.clone()),
+        ("white", h.players.white.to_string()),
+        ("black", h.players.black.to_string()),
         ("draw_rule", h.draw_rule.key().to_owned()),
         ("white_digest", digest_field(&meta.seats, Color::White)),
         ("black_digest", digest_field(&meta.seats, Color::Black)),
-        ("created_ms", epoch_ms(h.created_at).to_string()),
+        ("created_ms", epoch_ms(h.created_at()).to_string()),
         ("seq", "0".to_owned()),
         ("nonce", nonce.to_owned()),
         ("labels", h.labels.to_stored()),
@@ -229,8 +229,8 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
                 .unwrap_or_default(),
         ),
     ];
-    fields.push(("claim_after_ms", h.claim_after.as_millis().to_string()));
-    if let Some(tc) = h.time_control {
+    fields.push(("claim_after_ms", h.claim_after().as_millis().to_string()));
+    if let Some(tc) = h.time_control() {
         fields.push(("initial_ms", tc.initial.as_millis().to_string()));
         fields.push(("increment_ms", tc.increment.as_millis().to_string()));
         if let Some(d) = tc.black_initial {
@@ -240,8 +240,8 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
             fields.push(("black_increment_ms", d.as_millis().to_string()));
         }
     }
-    fields.push(("clock_start", h.start_rules.clock_start.to_string()));
-    if let Some(t) = h.start_rules.first_move_timeout {
+    fields.push(("clock_start", h.start_rules().clock_start.to_string()));
+    if let Some(t) = h.start_rules().first_move_timeout {
         fields.push(("first_move_ms", t.as_millis().to_string()));
     }
     fields.push(("takebacks", takebacks_code(meta.takebacks).to_owned()));
@@ -322,17 +322,17 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
         Some(other) => return Err(format!("takebacks {other:?}")),
     };
     Ok(Meta {
-        header: Arc::new(GameHeader {
+        header: Arc::new(GameHeader::new(HeaderParts {
             id,
             players: Players {
-                white: field("white")?.to_owned(),
-                black: field("black")?.to_owned(),
+                white: field("white")?.into(),
+                black: field("black")?.into(),
                 ids: ByColor::new(
                     player_field(map, "white_id")?,
                     player_field(map, "black_id")?,
                 ),
             },
-            labels: Arc::new(labels),
+            labels: labels.shared(),
             start: start.into(),
             time_control,
             start_rules,
@@ -344,7 +344,7 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
             } else {
                 crate::game::presence::default_claim_after(time_control)
             },
-        }),
+        })),
         seats: Seats::new(ByColor::new(
             digest("white_digest")?,
             digest("black_digest")?,
@@ -443,8 +443,8 @@ pub fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>, Strin
     Ok(Some(Listed {
         variant,
         players: Players {
-            white: w.clone(),
-            black: b.clone(),
+            white: w.as_str().into(),
+            black: b.as_str().into(),
             ids: ByColor::new(id(white_id)?, id(black_id)?),
         },
         labels,
@@ -471,7 +471,7 @@ mod tests {
         let tokens = crate::game::SeatToken::pair().unwrap();
         let id: GameId = "0000000000001".parse().unwrap();
         let meta = Meta {
-            header: Arc::new(GameHeader {
+            header: Arc::new(GameHeader::new(HeaderParts {
                 id,
                 players: Players {
                     white: "w".into(),
@@ -485,7 +485,7 @@ mod tests {
                 draw_rule: DrawRule::Claim,
                 created_at: from_epoch_ms(1),
                 claim_after: Duration::from_secs(7),
-            }),
+            })),
             seats: Seats::of(&tokens.map(Some)),
             takebacks: TakebackPolicy::OnRequest,
             feed_header: OnceLock::new(),

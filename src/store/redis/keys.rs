@@ -300,12 +300,12 @@ mod tests {
     fn append_names_in_the_scripts_order() {
         use chessd_rules::{ByColor, DrawRule, Position, Variant};
 
-        use crate::game::{PlayerId, Players, StartRules};
+        use crate::game::{HeaderParts, PlayerId, Players, StartRules};
 
         let id = GameId::new(UNIX_EPOCH + Duration::from_secs(1_700_000_000), 37);
         let b = bucket_of(id);
         let player = PlayerId::parse("white_player_id", "user:1").unwrap();
-        let header = GameHeader {
+        let header = GameHeader::new(HeaderParts {
             id,
             players: Players {
                 ids: ByColor::new(player, None),
@@ -318,7 +318,7 @@ mod tests {
             draw_rule: DrawRule::Claim,
             created_at: UNIX_EPOCH,
             claim_after: Duration::from_secs(7),
-        };
+        });
         let names = AppendNames::of(&header);
         assert_eq!(
             names.keys,

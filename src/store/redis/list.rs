@@ -4,7 +4,6 @@
 //! bucket (the games carrying it) instead of every game, and check the other labels on each.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use chessd_rules::{Color, Variant};
 
@@ -99,7 +98,7 @@ impl Inner {
                 id,
                 variant,
                 players,
-                labels: Arc::new(labels),
+                labels: labels.shared(),
                 outcome: summary.outcome,
                 ply: summary.ply,
                 position,

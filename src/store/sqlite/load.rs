@@ -12,8 +12,8 @@ use rusqlite::{Connection, OptionalExtension};
 use crate::game::codec::decode_event;
 use crate::game::takeback::Line;
 use crate::game::{
-    ClockStart, GameHeader, GameId, GameRecord, Labels, Now, PlayerId, Players, Seats, StartRules,
-    Stored, TakebackPolicy, TimeControl, TokenDigest, TokenId, VariantStats, epoch_ms,
+    ClockStart, GameHeader, GameId, GameRecord, HeaderParts, Labels, Now, PlayerId, Players, Seats,
+    StartRules, Stored, TakebackPolicy, TimeControl, TokenDigest, TokenId, VariantStats, epoch_ms,
     from_epoch_ms,
 };
 use crate::store::config::StoreLimits;
@@ -239,17 +239,17 @@ pub fn load(
                 charged,
                 claim_after,
             };
-            let header = Arc::new(GameHeader {
+            let header = Arc::new(GameHeader::new(HeaderParts {
                 id,
                 players,
-                labels: Arc::new(labels),
+                labels: labels.shared(),
                 start: start.into(),
                 time_control,
                 start_rules,
                 draw_rule,
                 created_at: from_epoch_ms(created_at_ms),
                 claim_after,
-            });
+            }));
             let record =
                 GameRecord::restore(stored, |rid| memory.request_key(rid), now).map_err(bad)?;
             forgotten.extend(memory.restore(header, record, request_id.as_deref()));
