@@ -77,7 +77,7 @@ fn answers(c: &mut Criterion) {
     for ply in [10, 200] {
         let game = game_at(ply);
         // The game one ply earlier: what the cache held before this move.
-        let mut before = Game::new(*game.start(), DrawRule::Claim);
+        let mut before = Game::new(game.start(), DrawRule::Claim);
         for &m in &game.moves()[..game.moves().len() - 1] {
             before.play(m).expect("replays");
         }
