@@ -38,7 +38,7 @@ pub enum FeedKind {
     Moved {
         played: FeedMove,
         /// The position after the move, as FEN.
-        fen: String,
+        fen: Box<str>,
         /// The clocks right after the move (timed games).
         clocks: Option<FeedClocks>,
         /// The side whose draw offer stands after the move.
@@ -49,7 +49,7 @@ pub enum FeedKind {
     TakenBack {
         ply: u32,
         /// The position now, as FEN.
-        fen: String,
+        fen: Box<str>,
         /// The clocks right after it (timed games).
         clocks: Option<FeedClocks>,
         /// The seq of the game event (WatchGame).
@@ -59,7 +59,7 @@ pub enum FeedKind {
     Finished {
         outcome: Outcome,
         /// The final position, as FEN.
-        fen: String,
+        fen: Box<str>,
         /// Half-moves played.
         ply: u32,
     },
@@ -71,7 +71,7 @@ pub enum FeedKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeedMove {
     pub uci: UciMove,
-    pub san: String,
+    pub san: Box<str>,
     /// 1 for the first move of the game.
     pub ply: u32,
     pub color: Color,
@@ -118,7 +118,7 @@ impl From<&MoveInfo> for FeedMove {
     fn from(m: &MoveInfo) -> FeedMove {
         FeedMove {
             uci: UciMove::from(m.mv),
-            san: m.san.clone(),
+            san: m.san.as_str().into(),
             ply: m.ply,
             color: m.color,
             seq: m.seq,
@@ -126,12 +126,10 @@ impl From<&MoveInfo> for FeedMove {
     }
 }
 
-/// A FEN as the feed keeps it: without the spare capacity `Position::fen` allocates for
-/// speed, since the feed keeps its events for a day.
-fn kept_fen(position: &chessd_rules::Position) -> String {
-    let mut fen = position.fen();
-    fen.shrink_to_fit();
-    fen
+/// A FEN as the feed keeps it: boxed, without the spare capacity `Position::fen` allocates
+/// for speed, since the feed keeps its events for a day.
+fn kept_fen(position: &chessd_rules::Position) -> Box<str> {
+    position.fen().into_boxed_str()
 }
 
 impl FeedEvent {

@@ -63,12 +63,12 @@ pub fn feed_event(
             game_id: e.game.id.to_string(),
             r#move: Some(pb::PlayedMove {
                 uci: played.uci.to_string(),
-                san: played.san.clone(),
+                san: played.san.to_string(),
                 ply: played.ply,
                 color: color(played.color),
                 seq: played.seq,
             }),
-            fen: fen.clone(),
+            fen: fen.to_string(),
             clocks: c.as_ref().map(|c| clocks(&c.reading())),
             draw_offer: maybe_color(*draw_offer),
             seat,
@@ -81,7 +81,7 @@ pub fn feed_event(
         } => E::GameTakenBack(pb::GameTakenBack {
             game_id: e.game.id.to_string(),
             ply: *ply,
-            fen: fen.clone(),
+            fen: fen.to_string(),
             clocks: c.as_ref().map(|c| clocks(&c.reading())),
             seq: *seq,
             seat,
@@ -93,7 +93,7 @@ pub fn feed_event(
         } => E::GameFinished(pb::GameFinished {
             game: Some(header(&e.game)),
             outcome: Some(outcome(*o)),
-            fen: fen.clone(),
+            fen: fen.to_string(),
             ply: *ply,
             ended_at: Some(timestamp(e.at)),
             seat,

@@ -76,11 +76,11 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             draw_offer,
         } => {
             f.push(("uci", played.uci.to_string()));
-            f.push(("san", played.san.clone()));
+            f.push(("san", played.san.to_string()));
             f.push(("ply", played.ply.to_string()));
             f.push(("c", side(played.color).to_owned()));
             f.push(("seq", played.seq.to_string()));
-            f.push(("fen", fen.clone()));
+            f.push(("fen", fen.to_string()));
             if let Some(c) = clocks {
                 f.push(("clk", clock_text(&c.reading())));
             }
@@ -96,14 +96,14 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
         } => {
             f.push(("ply", ply.to_string()));
             f.push(("seq", seq.to_string()));
-            f.push(("fen", fen.clone()));
+            f.push(("fen", fen.to_string()));
             if let Some(c) = clocks {
                 f.push(("clk", clock_text(&c.reading())));
             }
         }
         FeedKind::Finished { outcome, fen, ply } => {
             f.push(("o", outcome_text(*outcome)));
-            f.push(("fen", fen.clone()));
+            f.push(("fen", fen.to_string()));
             f.push(("ply", ply.to_string()));
         }
     }
@@ -158,19 +158,19 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
                     uci: field(map, "uci")?
                         .parse()
                         .map_err(|_| "feed event: malformed uci".to_owned())?,
-                    san: field(map, "san")?.to_owned(),
+                    san: field(map, "san")?.into(),
                     ply: ply(map)?,
                     color: parse_side(field(map, "c")?)?,
                     seq: number(map, "seq")?,
                 },
-                fen: field(map, "fen")?.to_owned(),
+                fen: field(map, "fen")?.into(),
                 clocks,
                 draw_offer: map.get("do").map(|t| parse_side(t)).transpose()?,
             }
         }
         "t" => FeedKind::TakenBack {
             ply: ply(map)?,
-            fen: field(map, "fen")?.to_owned(),
+            fen: field(map, "fen")?.into(),
             clocks: map
                 .get("clk")
                 .map(|t| clock_reading(t).map(|c| FeedClocks::from(&c)))
@@ -182,7 +182,7 @@ pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEv
             let outcome = parse_outcome(text).map_err(|e| format!("feed event: {e}"))?;
             FeedKind::Finished {
                 outcome,
-                fen: field(map, "fen")?.to_owned(),
+                fen: field(map, "fen")?.into(),
                 ply: ply(map)?,
             }
         }

@@ -285,7 +285,7 @@ mod tests {
             at,
             kind: FeedKind::Finished {
                 outcome: Outcome::win(chessd_rules::Color::White, Termination::Resignation),
-                fen: Variant::Chess.start_fen().to_owned(),
+                fen: Variant::Chess.start_fen().into(),
                 ply: 0,
             },
         }
