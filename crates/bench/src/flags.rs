@@ -7,12 +7,33 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 use chessd_rules::Variant;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::BenchError;
+
+/// The command line as `T`, or how `program` ends without running: `--help` and `--version`
+/// printed on stdout (exit 0), an argument error's first line on stderr, without clap's usage
+/// and help lines (exit 2).
+pub fn parse_or_exit<T: Parser>(program: &str) -> Result<T, ExitCode> {
+    match T::try_parse() {
+        Ok(parsed) => Ok(parsed),
+        Err(e) if !e.use_stderr() => {
+            // Nothing to do if stdout is gone.
+            let _ = e.print();
+            Err(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{program}: {}", first.trim_start_matches("error: "));
+            Err(ExitCode::from(2))
+        }
+    }
+}
 
 /// Upper bounds on the knobs.
 const MAX_GAMES: usize = 10_000;

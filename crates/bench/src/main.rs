@@ -7,26 +7,14 @@
 use std::process::ExitCode;
 
 use chessd_bench::error::BenchError;
-use chessd_bench::flags::{Cli, Command, EchoCommand};
+use chessd_bench::flags::{Cli, Command, EchoCommand, parse_or_exit};
 use chessd_bench::{echo, load, stores};
-use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match parse_or_exit("chessd-bench") {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version: clap prints them to stdout, exit 0.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            // The first line of clap's message, without its usage and help lines.
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("chessd-bench: {}", first.trim_start_matches("error: "));
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
     tracing_subscriber::fmt()

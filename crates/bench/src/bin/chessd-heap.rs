@@ -8,6 +8,7 @@
 use std::process::ExitCode;
 
 use cap::Cap;
+use chessd_bench::flags::parse_or_exit;
 use chessd_bench::heap::{HeapPlan, measure};
 use chessd_rules::Variant;
 use clap::Parser;
@@ -36,18 +37,9 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    let args: Args = match parse_or_exit("chessd-heap") {
         Ok(args) => args,
-        Err(e) if !e.use_stderr() => {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("chessd-heap: {}", first.trim_start_matches("error: "));
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     // One thread: the games are played one call after another, and nothing else allocates.
     let runtime = match tokio::runtime::Builder::new_current_thread()
