@@ -92,6 +92,8 @@ mod san;
 mod uci;
 mod zobrist;
 
+pub mod wide;
+
 pub use crate::core::CastlingMode;
 pub use antichess::Antichess;
 pub use atomic::Atomic;
