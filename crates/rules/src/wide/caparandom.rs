@@ -84,6 +84,17 @@ pub fn caparandom_array(index: u32) -> Option<[u8; 10]> {
     found
 }
 
+/// Every array, in the order of their numbers.
+#[must_use]
+pub fn caparandom_arrays() -> Vec<[u8; 10]> {
+    let mut all = Vec::with_capacity(CAPARANDOM_ARRAYS as usize);
+    visit(&mut [0; 10], 0, &mut [false; 10], &mut |rank| {
+        all.push(*rank);
+        true
+    });
+    all
+}
+
 /// Calls `f` on every valid array in order until it returns false; returns false if stopped.
 fn visit(
     rank: &mut [u8; 10],
@@ -127,11 +138,7 @@ mod tests {
     /// The rule's count is 21,836, and every array the numbering yields obeys the rule.
     #[test]
     fn there_are_21836_arrays_each_valid() {
-        let mut all = Vec::new();
-        visit(&mut [0; 10], 0, &mut [false; 10], &mut |rank| {
-            all.push(*rank);
-            true
-        });
+        let all = caparandom_arrays();
         assert_eq!(all.len(), CAPARANDOM_ARRAYS as usize);
         assert!(all.iter().all(is_caparandom_array));
         assert!(all.windows(2).all(|w| w[0] < w[1]), "in order, no repeats");

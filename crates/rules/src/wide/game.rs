@@ -2,14 +2,14 @@
 //! threefold repetition and the fifty-move rule, both automatic here (the family has no
 //! claim protocol of its own yet; the service's 8x8 `Game` keeps its configurable ones).
 
-use super::mv::{WideMove, WideUciError};
+use super::mv::{WideMove, WideMoveKind, WideUciError};
 use super::position::WidePosition;
 use super::square::WideSquare;
 use super::variant::WideVariant;
 use crate::{Color, Outcome, Termination};
 
-/// What makes two positions the same for repetition: pieces, side, castling rights and the en
-/// passant square (kept only when a capture there is possible, so it is the possibility).
+/// What makes two positions the same for repetition: pieces, side, castling rights and the
+/// possibility of an en passant capture.
 type Key = (
     [u128; 8],
     [u128; 2],
@@ -19,7 +19,13 @@ type Key = (
 );
 
 fn key(p: &WidePosition) -> Key {
-    (p.roles, p.colors, p.turn, p.castles, p.ep)
+    // The position keeps a square any pawn attacks; a pinned pawn's is no possibility.
+    let ep = p.ep.filter(|_| {
+        p.legal_moves()
+            .iter()
+            .any(|m| m.kind() == WideMoveKind::EnPassant)
+    });
+    (p.roles, p.colors, p.turn, p.castles, ep)
 }
 
 /// A game from a start position, move by move.

@@ -46,7 +46,7 @@ mod losalamos;
 pub use attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
-pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, is_caparandom_array};
+pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, caparandom_arrays, is_caparandom_array};
 pub use fen::WideFenError;
 pub use game::WideGame;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
