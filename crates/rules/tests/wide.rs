@@ -1,7 +1,9 @@
 //! The wide family against Fairy-Stockfish, its oracle: perft suites (`tests/data/wide-*.perft`,
 //! counts from `go perft`, the same format as `perft.rs`'s) up to a node limit by default and
 //! deeper in an ignored test, and whole legal-move lists of seeded random playouts
-//! (`tests/data/wide-*.moves`). Both were written by `tools/fsf_oracle.py`; its header says how.
+//! (`tests/data/wide-*.moves`: `moves GAME --seed 1 --games 4`, Los Alamos `--games 8`, then
+//! `--seed 5 --games 2 --bias`, which castles and promotes whenever it can). Both were written
+//! by `tools/fsf_oracle.py`; its header says how.
 
 use std::collections::BTreeSet;
 

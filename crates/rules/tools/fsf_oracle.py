@@ -3,13 +3,16 @@
 links or ships it). Writes the data files `tests/wide.rs` reads:
 
   tools/fsf_oracle.py perft GAME DEPTH [--fen FEN]... >> tests/data/wide-GAME.perft
-  tools/fsf_oracle.py moves GAME --seed N --games G > tests/data/wide-GAME.moves
+  tools/fsf_oracle.py moves GAME --seed N --games G [--bias] > tests/data/wide-GAME.moves
   tools/fsf_oracle.py pick GAME --seed N --count K     # FENs of busy middlegames from playouts
+  tools/fsf_oracle.py check GAME --seed N --games G --chessd PATH [--depth D] [--bias]
 
 `perft` prints suite lines (id / epd / perft DEPTH NODES) from `go perft`. `moves` plays
 seeded random games with Fairy-Stockfish's own legal moves and prints, for every position
 reached, `FEN<TAB>sorted moves` (its `go perft 1` list), so the Rust test compares whole
-legal-move sets. FSF: /usr/games/fairy-stockfish, or $FSF.
+legal-move sets. `check` compares, on the fly, every playout position's per-move counts at
+depth D (default 2) with `chessd perft --divide` (the service binary) and prints each
+difference; it exits 1 if there was one. FSF: /usr/games/fairy-stockfish, or $FSF.
 """
 import os
 import random
@@ -89,7 +92,36 @@ def caparandom_start(rng):
             return f"{w.lower()}/pppppppppp/10/10/10/10/PPPPPPPPPP/{w} w KQkq - 0 1"
 
 
-def playouts(game, seed, games, plies=120):
+def board(fen):
+    """Square name -> piece letter, from a FEN's first field."""
+    rows, out = fen.split()[0].split("/"), {}
+    for r, row in enumerate(rows):
+        f, digits = 0, ""
+        for c in row + "/":
+            if c.isdigit():
+                digits += c
+                continue
+            f += int(digits or 0)
+            digits = ""
+            if c != "/":
+                out[f"{chr(97 + f)}{len(rows) - r}"] = c
+                f += 1
+    return out
+
+
+def special(fen, move):
+    """Castling (a king moving two or more files, or onto its own rook) or a promotion."""
+    b = board(fen)
+    frm, to = (move[:2], move[2:]) if not move[2].isdigit() else (move[:3], move[3:])
+    to = to.rstrip("qrbnacjm") if not to[-1].isdigit() else to
+    piece, target = b.get(frm, ""), b.get(to, "")
+    castle = piece in "Kk" and piece and (abs(ord(frm[0]) - ord(to[0])) >= 2 or target == ("R" if piece == "K" else "r"))
+    return castle or not move[-1].isdigit()
+
+
+def playouts(game, seed, games, plies=120, bias=False):
+    """Seeded random games; with `bias`, a castling or promotion move is taken whenever one
+    is legal (uniform playouts lose castling rights before they can use them)."""
     eng = Engine(game)
     rng = random.Random(seed)
     for _ in range(games):
@@ -99,7 +131,8 @@ def playouts(game, seed, games, plies=120):
             yield fen, sorted(moves)
             if not moves:
                 break
-            fen = eng.fen_after(fen, rng.choice(sorted(moves)))
+            pool = [m for m in sorted(moves) if special(fen, m)] if bias else []
+            fen = eng.fen_after(fen, rng.choice(pool or sorted(moves)))
 
 
 def main():
@@ -116,8 +149,25 @@ def main():
                 _, n = eng.divide(fen, d)
                 print(f"perft {d} {n}", flush=True)
     elif cmd == "moves":
-        for fen, moves in playouts(game, int(opt("--seed", "1")), int(opt("--games", "4"))):
+        games = int(opt("--games", "4"))
+        for fen, moves in playouts(game, int(opt("--seed", "1")), games, bias="--bias" in args):
             print(f"{fen}\t{' '.join(moves)}")
+    elif cmd == "check":
+        depth, chessd, bad, n = opt("--depth", "2"), opt("--chessd", "chessd"), 0, 0
+        eng = Engine(game)
+        games = int(opt("--games", "4"))
+        for fen, _ in playouts(game, int(opt("--seed", "1")), games, bias="--bias" in args):
+            theirs, _ = eng.divide(fen, int(depth))
+            out = subprocess.run([chessd, "perft", "--variant", game, "--depth", depth, "--fen", fen, "--divide"],
+                                 capture_output=True, text=True)
+            ours = dict((m, int(c)) for m, c in (l.split(": ") for l in out.stdout.splitlines() if ": " in l))
+            n += 1
+            if ours != theirs:
+                bad += 1
+                diff = {m: (ours.get(m), theirs.get(m)) for m in set(ours) | set(theirs) if ours.get(m) != theirs.get(m)}
+                print(f"{fen}: (chessd, fsf) {diff} {out.stderr.strip()}", flush=True)
+        print(f"{game}: {n} positions, {bad} differ")
+        sys.exit(1 if bad else 0)
     elif cmd == "pick":
         seen = sorted(playouts(game, int(opt("--seed", "1")), 6, plies=40), key=lambda x: -len(x[1]))
         for fen, moves in seen[: int(opt("--count", "2"))]:
