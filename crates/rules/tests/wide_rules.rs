@@ -90,7 +90,10 @@ fn repetition_and_fifty_moves() {
     game.play("d6c8").unwrap();
     assert_eq!(game.repetitions(), 3);
     assert_eq!(game.outcome(), Some(Outcome::draw(Termination::Repetition)));
-    assert!(game.play("c1d3").is_err());
+    assert!(matches!(
+        game.play("c1d3"),
+        Err(WideUciError::GameOver { .. })
+    ));
 
     let start = pos(
         WideVariant::Grand,

@@ -86,7 +86,7 @@ impl WidePosition {
         for rank in (0..def.height).rev() {
             let mut empty = 0;
             for file in 0..def.width {
-                let sq = WideSquare::new(file, rank).unwrap_or_else(|| unreachable!());
+                let sq = WideSquare::at(u32::from(rank) * 12 + u32::from(file));
                 match self.piece_at(sq) {
                     None => empty += 1,
                     Some(p) => {

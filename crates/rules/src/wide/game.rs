@@ -72,9 +72,8 @@ impl WideGame {
     /// Plays the move `uci` names, unless it is illegal or the game is over.
     pub fn play(&mut self, uci: &str) -> Result<WideMove, WideUciError> {
         if self.outcome().is_some() {
-            return Err(WideUciError::Illegal {
+            return Err(WideUciError::GameOver {
                 uci: uci.to_string(),
-                variant: self.variant(),
             });
         }
         let m = uci.parse::<super::WideUci>()?.to_move(&self.position)?;
