@@ -89,7 +89,7 @@ fn perft_suites() {
     }
 }
 
-/// The deep lines (up to a few hundred million nodes: run with `--release`).
+/// The deep lines (up to about a billion nodes each: run with `--release`).
 #[test]
 #[ignore = "deep perft: minutes in release mode"]
 fn deep_perft_suites() {
