@@ -155,6 +155,18 @@ impl WidePosition {
             & self.colors[by.index()]
     }
 
+    /// `color`'s king.
+    #[must_use]
+    pub fn king_of(&self, color: Color) -> WideSquare {
+        self.king(color)
+    }
+
+    /// The pieces of `by` that attack `sq` on the current board.
+    #[must_use]
+    pub fn attackers_to(&self, sq: WideSquare, by: Color) -> u128 {
+        self.attackers(sq, self.occupied(), by)
+    }
+
     /// The pieces giving check to the side to move.
     #[must_use]
     pub fn checkers(&self) -> u128 {
