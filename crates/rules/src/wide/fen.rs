@@ -145,7 +145,7 @@ impl WidePosition {
     /// The rook farthest from `color`'s king on `side` of it, on the back rank.
     fn outermost_rook(&self, color: Color, side: usize) -> Option<WideSquare> {
         let king = self.pieces(color, WideRole::King);
-        let rank = self.def.back_rank(color == Color::White);
+        let rank = self.def.back_rank(color);
         let rooks = self.pieces(color, WideRole::Rook) & super::square::rank_mask(rank);
         if king & super::square::rank_mask(rank) == 0 {
             return None;
@@ -266,7 +266,7 @@ fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError
         } else {
             Color::Black
         };
-        let rank = pos.def.back_rank(color == Color::White);
+        let rank = pos.def.back_rank(color);
         let king = pos.king(color);
         if king.rank() != rank {
             return Err(WideFenError::Castling(format!(

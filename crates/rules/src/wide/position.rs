@@ -17,7 +17,7 @@ pub(crate) const KING_SIDE: usize = 0;
 pub(crate) const QUEEN_SIDE: usize = 1;
 
 /// A position of a wide-family game that obeys the game's rules (one king each, the side not
-/// to move not in check, castling rights backed by an unmoved king and rook).
+/// to move not in check, castling rights backed by a king and rook on their first rank).
 #[derive(Clone, Copy)]
 pub struct WidePosition {
     pub(crate) def: &'static GameDef,

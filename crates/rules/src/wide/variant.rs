@@ -9,6 +9,7 @@ use core::str::FromStr;
 use super::role::WideRole;
 use super::square::rank_mask;
 use super::{capablanca, caparandom, embassy, grand, janus, losalamos};
+use crate::Color;
 
 /// A game of the wide family: boards other than 8x8, with Capablanca-style compound pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -145,8 +146,8 @@ pub(crate) struct GameDef {
 }
 
 impl GameDef {
-    /// A game on the usual pattern: pawns start on `pawn_rank` (from 0, White's side) and may
-    /// double-step from there if `double_step`, and promote on the last rank only.
+    /// A game on the usual pattern: pawns start on each side's second rank, double-step from
+    /// there if `double_step`, and promote on the last rank only, to any of `promotions`.
     pub const fn standard(
         variant: WideVariant,
         (width, height): (u8, u8),
@@ -193,9 +194,12 @@ impl GameDef {
         self.letters[role.index()].to_ascii_lowercase() as char
     }
 
-    /// The rank (from 0) where `color`'s pieces start.
-    pub const fn back_rank(&self, white: bool) -> u8 {
-        if white { 0 } else { self.height - 1 }
+    /// `color`'s first rank (from 0).
+    pub const fn back_rank(&self, color: Color) -> u8 {
+        match color {
+            Color::White => 0,
+            Color::Black => self.height - 1,
+        }
     }
 }
 
