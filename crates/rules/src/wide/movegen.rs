@@ -192,7 +192,7 @@ impl WidePosition {
 
         let without_king = occupied ^ king.bit();
         for to in squares(king_attacks(king) & self.def.board & !ours) {
-            if self.attackers(to, without_king, them) == 0 {
+            if !self.is_attacked(to, without_king, them) {
                 sink.push(WideMove::new(king, to, None, WideMoveKind::Normal));
             }
         }
@@ -338,7 +338,7 @@ impl WidePosition {
             if (king_path | rook_path) & without != 0 {
                 continue;
             }
-            if squares(king_path).all(|sq| self.attackers(sq, without, them) == 0) {
+            if squares(king_path).all(|sq| !self.is_attacked(sq, without, them)) {
                 sink.push(WideMove::new(king, rook, None, WideMoveKind::Castle));
             }
         }

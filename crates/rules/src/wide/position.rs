@@ -5,7 +5,10 @@
 //! here" when a move is played. Copying a position is cheap (about 300 bytes), so search and
 //! perft copy and play rather than undo.
 
-use super::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use super::attacks::{
+    bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
+};
 use super::mv::{WideMove, WideMoveKind};
 use super::role::{WidePiece, WideRole};
 use super::square::{SQUARES, WideSquare};
@@ -165,6 +168,33 @@ impl WidePosition {
     #[must_use]
     pub fn attackers_to(&self, sq: WideSquare, by: Color) -> u128 {
         self.attackers(sq, self.occupied(), by)
+    }
+
+    /// Whether a piece of `by` attacks `sq` when the board holds `occupied`: the leapers
+    /// first, and a slider lookup only when an enemy slider stands on an empty-board line
+    /// through `sq` (most king steps are decided without one).
+    #[inline]
+    pub(crate) fn is_attacked(&self, sq: WideSquare, occupied: u128, by: Color) -> bool {
+        let r = &self.roles;
+        let theirs = self.colors[by.index()];
+        let leapers = r[WideRole::Knight.index()]
+            | r[WideRole::Archbishop.index()]
+            | r[WideRole::Chancellor.index()];
+        if ((knight_attacks(sq) & leapers)
+            | (king_attacks(sq) & r[WideRole::King.index()])
+            | (pawn_attacks(!by, sq) & r[WideRole::Pawn.index()]))
+            & theirs
+            != 0
+        {
+            return true;
+        }
+        let queens = r[WideRole::Queen.index()];
+        let orthogonal =
+            (r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()]) & theirs;
+        let diagonal =
+            (r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()]) & theirs;
+        (rook_rays(sq) & orthogonal != 0 && rook_attacks(sq, occupied) & orthogonal != 0)
+            || (bishop_rays(sq) & diagonal != 0 && bishop_attacks(sq, occupied) & diagonal != 0)
     }
 
     /// The pieces giving check to the side to move.
