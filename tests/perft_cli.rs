@@ -43,6 +43,53 @@ fn every_variant_by_name() {
     }
 }
 
+/// The rules crate's wide family by its Fairy-Stockfish names, from each start (counts from
+/// Fairy-Stockfish: crates/rules/tests/data/wide-*.perft); `--divide` writes rank 10 as `10`.
+#[test]
+fn wide_games_by_name() {
+    for (variant, depth, nodes) in [
+        ("losalamos", "3", "1212"),
+        ("janus", "3", "24747"),
+        ("embassy", "3", "25281"),
+        ("capablanca", "2", "784"),
+        ("caparandom", "3", "25148"),
+        ("grand", "2", "4225"),
+    ] {
+        let (code, out, err) = chessd(&["perft", "--variant", variant, "--depth", depth]);
+        assert_eq!((code, out.trim()), (0, nodes), "{variant}: {err}");
+    }
+    let black = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R b - - 0 1";
+    let (code, out, _) = chessd(&[
+        "perft",
+        "--variant",
+        "grand",
+        "--depth",
+        "1",
+        "--fen",
+        black,
+        "--divide",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("a10a9: 1\n") && out.contains("j10b10: 1\n"),
+        "{out}"
+    );
+    let (code, out, err) = chessd(&[
+        "perft",
+        "--variant",
+        "grand",
+        "--depth",
+        "1",
+        "--fen",
+        "bad",
+    ]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("--fen") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+}
+
 /// `--divide` writes each variant's moves as UCI engines read them: drops as `N@f3`, a
 /// Chess960 castling as the king taking its rook, Antichess's king promotion as `a7a8k`.
 #[test]

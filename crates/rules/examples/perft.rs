@@ -6,7 +6,11 @@
 //! cargo run --release -p chessd-rules --example perft -- --variant chess --depth 6
 //! cargo run --release -p chessd-rules --example perft -- --variant chess960 --depth 5 \
 //!     --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'
+//! cargo run --release -p chessd-rules --example perft -- --variant janus --depth 5
 //! ```
+//!
+//! `--variant` also takes the wide family's games (`janus`, `grand`, ...), with the same
+//! interface as Fairy-Stockfish's anchor (`../shared/anchors/perft-fairy-stockfish/perft.sh`).
 //!
 //! The last line is `nodes=N secs=S mnps=M`; the count is bulk (the last ply counted, not
 //! played), as the anchor counts by default. A bad argument prints one line and exits with 2.
@@ -14,6 +18,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use chessd_rules::wide::{WidePosition, WideVariant};
 use chessd_rules::{Position, Variant};
 
 fn run(args: &[String]) -> Result<String, String> {
@@ -27,28 +32,38 @@ fn run(args: &[String]) -> Result<String, String> {
             })
             .transpose()
     };
-    let variant: Variant = flag("--variant")?
-        .as_deref()
-        .unwrap_or("chess")
-        .parse()
-        .map_err(|e| format!("--variant: {e}"))?;
+    let name = flag("--variant")?.unwrap_or_else(|| "chess".to_string());
     let depth: u32 = flag("--depth")?
         .ok_or("--depth N is required")?
         .parse()
         .map_err(|_| "--depth: expected a whole number")?;
+    if let Ok(wide) = name.parse::<WideVariant>() {
+        let position = match flag("--fen")? {
+            Some(fen) => {
+                WidePosition::from_fen(wide, &fen).map_err(|e| format!("--fen {fen:?}: {e}"))?
+            }
+            None => WidePosition::new(wide),
+        };
+        return Ok(timed(|| position.perft(depth)));
+    }
+    let variant: Variant = name.parse().map_err(|e| format!("--variant: {e}"))?;
     let position = match flag("--fen")? {
         Some(fen) => {
             Position::from_fen(variant, &fen).map_err(|e| format!("--fen {fen:?}: {e}"))?
         }
         None => Position::new(variant),
     };
+    Ok(timed(|| position.perft(depth)))
+}
+
+fn timed(perft: impl FnOnce() -> u64) -> String {
     let started = Instant::now();
-    let nodes = position.perft(depth);
+    let nodes = perft();
     let secs = started.elapsed().as_secs_f64();
-    Ok(format!(
+    format!(
         "nodes={nodes} secs={secs:.4} mnps={:.1}",
         nodes as f64 / secs / 1e6
-    ))
+    )
 }
 
 fn main() -> ExitCode {

@@ -19,6 +19,9 @@
 //! - `outcome`: `Outcome`, `Termination`. `game`: `Game`, the record with repetition and
 //!   move-count rules. `zobrist`: repetition keys. `uci`, `san`: move notation both ways.
 //!   `pgn`: PGN export. `perft`: node counting.
+//! - `wide`: a second engine family for boards up to 12x10 on `u128` bitboards (Los Alamos,
+//!   Janus, Embassy, Capablanca, Capablanca Random, Grand), its own module tree beside the
+//!   8x8 one; not yet behind `Position`/`Variant`.
 //!
 //! ```
 //! use chessd_rules::{DrawRule, Game, Position, Rules, Termination, Variant};
@@ -92,6 +95,8 @@ mod san;
 mod start;
 mod uci;
 mod zobrist;
+
+pub mod wide;
 
 pub use crate::core::CastlingMode;
 pub use antichess::Antichess;

@@ -1,0 +1,353 @@
+//! FEN of the wide family, read and written as Fairy-Stockfish does: digits may exceed 8
+//! (`10`), pieces use the game's letters, castling is `KQkq` or X-FEN file letters (`JAja`,
+//! what Fairy-Stockfish prints for Capablanca Random), the half-move and move counters may be
+//! left out. Reading validates the position; every refusal names what is wrong.
+
+use core::fmt;
+
+use super::position::{KING_SIDE, QUEEN_SIDE, WidePosition};
+use super::role::{WidePiece, WideRole};
+use super::square::WideSquare;
+use super::variant::WideVariant;
+use crate::Color;
+
+/// Why a FEN was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WideFenError {
+    /// The board field is malformed: the reason says where.
+    Board(String),
+    Turn(String),
+    Castling(String),
+    EnPassant(String),
+    Counter(String),
+    /// More than six fields.
+    Trailing(String),
+    /// The fields parse but the position breaks a rule of the game.
+    Position(&'static str),
+}
+
+impl fmt::Display for WideFenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WideFenError::Board(why) => write!(f, "invalid fen board: {why}"),
+            WideFenError::Turn(s) => write!(f, "invalid fen side to move {s:?} (expected w or b)"),
+            WideFenError::Castling(why) => write!(f, "invalid fen castling rights: {why}"),
+            WideFenError::EnPassant(why) => write!(f, "invalid fen en passant square: {why}"),
+            WideFenError::Counter(s) => write!(f, "invalid fen move counter {s:?}"),
+            WideFenError::Trailing(s) => write!(f, "unexpected text after the fen: {s:?}"),
+            WideFenError::Position(why) => write!(f, "invalid position: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for WideFenError {}
+
+impl WidePosition {
+    /// The position a FEN of `variant` describes.
+    pub fn from_fen(variant: WideVariant, fen: &str) -> Result<WidePosition, WideFenError> {
+        let def = variant.def();
+        let mut pos = WidePosition::empty(def);
+        let mut fields = fen.split_whitespace();
+        let board = fields
+            .next()
+            .ok_or_else(|| WideFenError::Board("empty fen".into()))?;
+        read_board(&mut pos, board)?;
+        pos.turn = match fields.next() {
+            None | Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(other) => return Err(WideFenError::Turn(other.into())),
+        };
+        validate_pieces(&pos)?;
+        read_castling(&mut pos, fields.next().unwrap_or("-"))?;
+        read_ep(&mut pos, fields.next().unwrap_or("-"))?;
+        for (i, field) in fields.by_ref().take(2).enumerate() {
+            let n = field
+                .parse::<u32>()
+                .map_err(|_| WideFenError::Counter(field.into()))?;
+            if i == 0 {
+                pos.halfmoves = n;
+            } else {
+                pos.fullmoves = n.max(1);
+            }
+        }
+        let rest: Vec<&str> = fields.collect();
+        if !rest.is_empty() {
+            return Err(WideFenError::Trailing(rest.join(" ")));
+        }
+        Ok(pos)
+    }
+
+    /// The position's FEN, in Fairy-Stockfish's form (castling as `KQkq` where the outermost
+    /// rook castles, else the rook's file letter).
+    #[must_use]
+    pub fn fen(&self) -> String {
+        let def = self.def;
+        let mut out = String::new();
+        for rank in (0..def.height).rev() {
+            let mut empty = 0;
+            for file in 0..def.width {
+                let sq = WideSquare::at(u32::from(rank) * 12 + u32::from(file));
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            out += &empty.to_string();
+                            empty = 0;
+                        }
+                        let letter = def.letters[p.role.index()] as char;
+                        out.push(if p.color == Color::White {
+                            letter
+                        } else {
+                            letter.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(if self.turn == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        let mut rights = String::new();
+        for color in Color::ALL {
+            for side in [KING_SIDE, QUEEN_SIDE] {
+                let Some(rook) = self.castles[color.index()][side] else {
+                    continue;
+                };
+                let letter = if self.outermost_rook(color, side) == Some(rook) {
+                    if side == KING_SIDE { 'K' } else { 'Q' }
+                } else {
+                    (b'A' + rook.file()) as char
+                };
+                rights.push(if color == Color::White {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
+            }
+        }
+        out += if rights.is_empty() { "-" } else { &rights };
+        match self.ep {
+            Some(ep) => out += &format!(" {ep}"),
+            None => out += " -",
+        }
+        out += &format!(" {} {}", self.halfmoves, self.fullmoves);
+        out
+    }
+
+    /// The rook farthest from `color`'s king on `side` of it, on the back rank.
+    fn outermost_rook(&self, color: Color, side: usize) -> Option<WideSquare> {
+        let king = self.pieces(color, WideRole::King);
+        let rank = self.def.back_rank(color);
+        let rooks = self.pieces(color, WideRole::Rook) & super::square::rank_mask(rank);
+        if king & super::square::rank_mask(rank) == 0 {
+            return None;
+        }
+        let below_king = king - 1;
+        if side == KING_SIDE {
+            let r = rooks & !below_king & !king;
+            (r != 0).then(|| WideSquare::at(127 - r.leading_zeros()))
+        } else {
+            let r = rooks & below_king;
+            (r != 0).then(|| WideSquare::at(r.trailing_zeros()))
+        }
+    }
+}
+
+fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
+    let def = pos.def;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != usize::from(def.height) {
+        return Err(WideFenError::Board(format!(
+            "{} ranks, {} has {}",
+            rows.len(),
+            def.key,
+            def.height
+        )));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let rank = def.height - 1 - i as u8;
+        let too_wide = || {
+            WideFenError::Board(format!(
+                "rank {} ({row:?}) is not {} squares wide",
+                rank + 1,
+                def.width
+            ))
+        };
+        let bytes = row.as_bytes();
+        let (mut at, mut file) = (0, 0u8);
+        while at < bytes.len() {
+            let c = bytes[at];
+            if c.is_ascii_digit() {
+                let run = bytes[at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let n: u8 = row[at..at + run]
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0 && c != b'0')
+                    .ok_or_else(|| {
+                        WideFenError::Board(format!("bad empty-square count in {row:?}"))
+                    })?;
+                file = file
+                    .checked_add(n)
+                    .filter(|&f| f <= def.width)
+                    .ok_or_else(too_wide)?;
+                at += run;
+                continue;
+            }
+            let role = def.role_of(c).ok_or_else(|| {
+                WideFenError::Board(format!("{:?} is no piece of {}", c as char, def.key))
+            })?;
+            let sq = WideSquare::new(file, rank)
+                .filter(|_| file < def.width)
+                .ok_or_else(too_wide)?;
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            pos.put(sq, WidePiece { color, role });
+            file += 1;
+            at += 1;
+        }
+        if file != def.width {
+            return Err(too_wide());
+        }
+    }
+    Ok(())
+}
+
+fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
+    let def = pos.def;
+    for color in Color::ALL {
+        if pos.pieces(color, WideRole::King).count_ones() != 1 {
+            return Err(WideFenError::Position("each side needs exactly one king"));
+        }
+    }
+    let white_back = super::square::rank_mask(0);
+    let black_back = super::square::rank_mask(def.height - 1);
+    if pos.pieces(Color::White, WideRole::Pawn) & (white_back | def.promotion_forced[0]) != 0
+        || pos.pieces(Color::Black, WideRole::Pawn) & (black_back | def.promotion_forced[1]) != 0
+    {
+        return Err(WideFenError::Position("a pawn on its first or last rank"));
+    }
+    let them = !pos.turn;
+    if pos.attackers(pos.king(them), pos.occupied(), pos.turn) != 0 {
+        return Err(WideFenError::Position("the side not to move is in check"));
+    }
+    if pos.checkers().count_ones() > 2 {
+        return Err(WideFenError::Position("more than two pieces give check"));
+    }
+    Ok(())
+}
+
+fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let Some(castling) = pos.def.castling else {
+        return Err(WideFenError::Castling(format!(
+            "{} has no castling",
+            pos.def.key
+        )));
+    };
+    for c in field.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = pos.def.back_rank(color);
+        let king = pos.king(color);
+        if king.rank() != rank {
+            return Err(WideFenError::Castling(format!(
+                "{c}: the king is not on its first rank"
+            )));
+        }
+        let rook = match c.to_ascii_uppercase() {
+            'K' => pos.outermost_rook(color, KING_SIDE),
+            'Q' => pos.outermost_rook(color, QUEEN_SIDE),
+            f @ 'A'..='L' => WideSquare::new(f as u8 - b'A', rank)
+                .filter(|sq| pos.pieces(color, WideRole::Rook) & sq.bit() != 0),
+            _ => {
+                return Err(WideFenError::Castling(format!(
+                    "{c:?} is no castling right"
+                )));
+            }
+        }
+        .ok_or_else(|| WideFenError::Castling(format!("{c}: no rook to castle with")))?;
+        let side = if rook.file() > king.file() {
+            KING_SIDE
+        } else {
+            QUEEN_SIDE
+        };
+        // A game with a fixed start castles only from it: the king on its file, the rook in
+        // the corner.
+        if !castling.king_takes_rook {
+            let start = WidePosition::new_unchecked_start(pos.variant());
+            if start.king(color) != king || !(rook.file() == 0 || rook.file() == pos.def.width - 1)
+            {
+                return Err(WideFenError::Castling(format!(
+                    "{c}: {} castles only from the start squares",
+                    pos.def.key
+                )));
+            }
+        }
+        if pos.castles[color.index()][side].is_some_and(|r| r != rook) {
+            return Err(WideFenError::Castling(format!(
+                "{c}: two rights on one side"
+            )));
+        }
+        pos.castles[color.index()][side] = Some(rook);
+    }
+    Ok(())
+}
+
+fn read_ep(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let ep: WideSquare = field
+        .parse()
+        .map_err(|_| WideFenError::EnPassant(format!("{field:?} is no square")))?;
+    let us = pos.turn;
+    let up = WidePosition::forward(us);
+    let step = |sq: WideSquare, d: i32| WideSquare::from_index((sq.index() as i32 + d) as u8);
+    let (victim, origin) = (step(ep, -up), step(ep, up));
+    let via = pos.def.double_step_via[(!us).index()];
+    let ok = via & ep.bit() != 0
+        && pos.occupied() & ep.bit() == 0
+        && origin.is_some_and(|o| pos.occupied() & o.bit() == 0)
+        && victim.is_some_and(|v| pos.pieces(!us, WideRole::Pawn) & v.bit() != 0);
+    if !ok {
+        return Err(WideFenError::EnPassant(format!(
+            "{field}: no pawn of the side that just moved has skipped it"
+        )));
+    }
+    // Kept only if a pawn can use it, as the position after the double step would have it.
+    if super::attacks::pawn_attacks(!us, ep) & pos.pieces(us, WideRole::Pawn) != 0 {
+        pos.ep = Some(ep);
+    }
+    Ok(())
+}
+
+impl WidePosition {
+    /// The start board only, for comparing a FEN's king and rooks with it.
+    fn new_unchecked_start(variant: WideVariant) -> WidePosition {
+        let def = variant.def();
+        let mut pos = WidePosition::empty(def);
+        let board = def.start.split_whitespace().next().unwrap_or("");
+        // The start FENs are constants of this crate and read in the tests.
+        let _ = read_board(&mut pos, board);
+        pos
+    }
+}

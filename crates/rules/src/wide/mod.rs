@@ -1,0 +1,56 @@
+//! The wide family: games on boards other than 8x8, up to 12 files by 10 ranks (120 squares),
+//! with Capablanca's compound pieces: Los Alamos (6x6), Janus, Embassy, Capablanca and
+//! Capablanca Random (10x8), Grand (10x10). A second engine beside the 8x8 one, sharing only
+//! `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their 64-bit speed.
+//!
+//! Layout, bottom to top:
+//! - `square`: `WideSquare` and the shared 12x10 numbering. `attacks`: compile-time tables
+//!   and slider lookups on `u128`. `role`: `WideRole`, each piece defined once by its movement.
+//! - `variant`: `WideVariant` and `GameDef`, the data a game is made of; one file per game,
+//!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
+//!   `grand`.
+//! - `position`: `WidePosition` and playing a move. `movegen`: legal moves and perft.
+//!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `game`: `WideGame`,
+//!   the record that knows repetition and the fifty-move rule.
+//!
+//! ```
+//! use chessd_rules::wide::{WidePosition, WideVariant};
+//!
+//! let mut pos = WidePosition::new(WideVariant::Janus);
+//! assert_eq!(pos.perft(2), 782);
+//! pos.play("e2e4").unwrap();
+//! assert_eq!(
+//!     pos.fen(),
+//!     "rjnbkqbnjr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RJNBKQBNJR b KQkq - 0 1"
+//! );
+//! assert!(pos.play("e7e4").is_err());
+//! ```
+
+mod attacks;
+mod fen;
+mod game;
+mod movegen;
+mod mv;
+mod position;
+mod role;
+mod square;
+mod variant;
+
+mod capablanca;
+mod caparandom;
+mod embassy;
+mod grand;
+mod janus;
+mod losalamos;
+
+pub use attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
+pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, caparandom_arrays, is_caparandom_array};
+pub use fen::WideFenError;
+pub use game::WideGame;
+pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
+pub use position::WidePosition;
+pub use role::{Movement, WidePiece, WideRole};
+pub use square::{ParseWideSquareError, WideSquare, board_mask};
+pub use variant::{ParseWideVariantError, WideVariant};

@@ -1,0 +1,346 @@
+//! Legal move generation for the wide family: checks and pins are resolved while generating,
+//! so every move produced is legal without playing it (en passant and castling excepted,
+//! which test the board they would leave). Also perft, and `play` for checked input.
+//!
+//! The generator writes into a `Sink`, so perft's last ply counts destination sets by
+//! popcount instead of listing moves one by one.
+
+use super::attacks::{
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    rook_attacks, rook_rays,
+};
+use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
+use super::position::WidePosition;
+use super::role::WideRole;
+use super::square::{WideSquare, squares};
+
+/// Where generated moves go.
+trait Sink {
+    fn push(&mut self, m: WideMove);
+
+    /// A piece (not a pawn) on `from` moving to each square of `targets`.
+    #[inline]
+    fn push_targets(&mut self, from: WideSquare, targets: u128) {
+        for to in squares(targets) {
+            self.push(WideMove::new(from, to, None, WideMoveKind::Normal));
+        }
+    }
+
+    /// Pawns moving to each square of `targets`, from `delta` squares back, none promoting.
+    #[inline]
+    fn push_pawns(&mut self, targets: u128, delta: i32, kind: WideMoveKind) {
+        for to in squares(targets) {
+            let from = WideSquare::at((to.index() as i32 - delta) as u32);
+            self.push(WideMove::new(from, to, None, kind));
+        }
+    }
+
+    /// Whether generation may stop (a move was found and only that was asked).
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+impl Sink for Vec<WideMove> {
+    #[inline]
+    fn push(&mut self, m: WideMove) {
+        Vec::push(self, m);
+    }
+}
+
+/// Counts moves without listing them.
+struct Count(u64);
+
+impl Sink for Count {
+    #[inline]
+    fn push(&mut self, _: WideMove) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn push_targets(&mut self, _: WideSquare, targets: u128) {
+        self.0 += u64::from(targets.count_ones());
+    }
+
+    #[inline]
+    fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
+        self.0 += u64::from(targets.count_ones());
+    }
+}
+
+/// Stops at the first move.
+struct Any(bool);
+
+impl Sink for Any {
+    fn push(&mut self, _: WideMove) {
+        self.0 = true;
+    }
+
+    fn push_targets(&mut self, _: WideSquare, targets: u128) {
+        self.0 |= targets != 0;
+    }
+
+    fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
+        self.0 |= targets != 0;
+    }
+
+    fn done(&self) -> bool {
+        self.0
+    }
+}
+
+/// Shifts a bitboard by `delta` squares of the shared numbering, up if positive.
+#[inline(always)]
+fn shift(bb: u128, delta: i32) -> u128 {
+    if delta >= 0 {
+        bb << delta
+    } else {
+        bb >> -delta
+    }
+}
+
+/// The a-file and the last file of the numbering, which pawns may not capture off.
+const FILE_A: u128 = {
+    let mut bb = 0u128;
+    let mut rank = 0;
+    while rank < 10 {
+        bb |= 1 << (rank * 12);
+        rank += 1;
+    }
+    bb
+};
+const FILE_L: u128 = FILE_A << 11;
+
+impl WidePosition {
+    /// Every legal move.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<WideMove> {
+        let mut moves = Vec::with_capacity(96);
+        self.generate(&mut moves);
+        moves
+    }
+
+    /// Every legal move, into `moves` (cleared first): lets a search reuse one buffer.
+    pub fn legal_moves_into(&self, moves: &mut Vec<WideMove>) {
+        moves.clear();
+        self.generate(moves);
+    }
+
+    /// How many legal moves there are, without listing them.
+    #[must_use]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut count = Count(0);
+        self.generate(&mut count);
+        count.0
+    }
+
+    #[must_use]
+    pub fn has_legal_move(&self) -> bool {
+        let mut any = Any(false);
+        self.generate(&mut any);
+        any.0
+    }
+
+    /// Plays the move `uci` names if it is legal here; the position is unchanged otherwise.
+    pub fn play(&mut self, uci: &str) -> Result<WideMove, WideUciError> {
+        let m = uci.parse::<WideUci>()?.to_move(self)?;
+        self.play_unchecked(m);
+        Ok(m)
+    }
+
+    /// The number of leaf nodes `depth` plies down (the last ply counted, not played).
+    #[must_use]
+    pub fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_legal_moves(),
+            _ => {
+                let mut moves = Vec::with_capacity(96);
+                self.generate(&mut moves);
+                moves
+                    .into_iter()
+                    .map(|m| {
+                        let mut child = *self;
+                        child.play_unchecked(m);
+                        child.perft(depth - 1)
+                    })
+                    .sum()
+            }
+        }
+    }
+
+    /// Each legal move with its perft count below (as Fairy-Stockfish's `go perft` lists it).
+    #[must_use]
+    pub fn divide(&self, depth: u32) -> Vec<(WideUci, u64)> {
+        self.legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut child = *self;
+                child.play_unchecked(m);
+                (m.to_uci(self), child.perft(depth.saturating_sub(1)))
+            })
+            .collect()
+    }
+
+    fn generate<S: Sink>(&self, sink: &mut S) {
+        let us = self.turn;
+        let them = !us;
+        let ours = self.colors[us.index()];
+        let occupied = self.occupied();
+        let king = self.king(us);
+        let checkers = self.attackers(king, occupied, them);
+
+        let without_king = occupied ^ king.bit();
+        for to in squares(king_attacks(king) & self.def.board & !ours) {
+            if !self.is_attacked(to, without_king, them) {
+                sink.push(WideMove::new(king, to, None, WideMoveKind::Normal));
+            }
+        }
+        if checkers & checkers.wrapping_sub(1) != 0 || sink.done() {
+            return;
+        }
+        // Out of a single check: capture the checker or block its line.
+        let target = self.def.board
+            & !ours
+            & if checkers == 0 {
+                u128::MAX
+            } else {
+                checkers | between(king, WideSquare::at(checkers.trailing_zeros()))
+            };
+        let pinned = self.pinned(king, occupied);
+
+        for role in [
+            WideRole::Knight,
+            WideRole::Bishop,
+            WideRole::Rook,
+            WideRole::Queen,
+            WideRole::Archbishop,
+            WideRole::Chancellor,
+        ] {
+            let movement = role.movement();
+            for from in squares(self.roles[role.index()] & ours) {
+                let mut attacks = 0;
+                if movement.knight {
+                    attacks |= knight_attacks(from);
+                }
+                if movement.orthogonal {
+                    attacks |= rook_attacks(from, occupied);
+                }
+                if movement.diagonal {
+                    attacks |= bishop_attacks(from, occupied);
+                }
+                let mut to = attacks & target;
+                if pinned & from.bit() != 0 {
+                    to &= line(king, from);
+                }
+                sink.push_targets(from, to);
+            }
+        }
+        if sink.done() {
+            return;
+        }
+
+        let pawns = self.roles[WideRole::Pawn.index()] & ours;
+        self.pawn_moves(sink, pawns & !pinned, target);
+        for pawn in squares(pawns & pinned) {
+            self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
+        }
+        if let Some(ep) = self.ep {
+            self.en_passant(sink, ep, king, occupied);
+        }
+        if checkers == 0 {
+            self.castling(sink, king, occupied);
+        }
+    }
+
+    /// Our pieces that stand alone between our king and an enemy slider's line to it.
+    #[inline]
+    fn pinned(&self, king: WideSquare, occupied: u128) -> u128 {
+        let r = &self.roles;
+        let queens = r[WideRole::Queen.index()];
+        let orthogonal = r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()];
+        let diagonal = r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()];
+        let snipers = ((rook_rays(king) & orthogonal) | (bishop_rays(king) & diagonal))
+            & self.colors[(!self.turn).index()];
+        let mut pinned = 0;
+        for sniper in squares(snipers) {
+            let blockers = between(king, sniper) & occupied;
+            if blockers & blockers.wrapping_sub(1) == 0 {
+                pinned |= blockers;
+            }
+        }
+        pinned & self.colors[self.turn.index()]
+    }
+
+    /// Pushes, double steps and captures of `pawns`, landing only on `target`.
+    fn pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
+        let us = self.turn;
+        let up = Self::forward(us);
+        let theirs = self.colors[(!us).index()];
+        let empty = !self.occupied() & self.def.board;
+        let single = shift(pawns, up) & empty;
+        let double = shift(single & self.def.double_step_via[us.index()], up) & empty & target;
+        let (left, right) = (up - 1, up + 1);
+        let take_left = shift(pawns & !FILE_A, left) & theirs & target;
+        let take_right = shift(pawns & !FILE_L, right) & theirs & target;
+        let single = single & target;
+
+        let forced = self.def.promotion_forced[us.index()];
+        let zone = forced | self.def.promotion_optional[us.index()];
+        for (to, delta) in [(single, up), (take_left, left), (take_right, right)] {
+            sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
+            for to in squares(to & zone) {
+                let from = WideSquare::at((to.index() as i32 - delta) as u32);
+                if forced & to.bit() == 0 {
+                    sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
+                }
+                self.promotions(sink, from, to);
+            }
+        }
+        sink.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
+    }
+
+    fn promotions<S: Sink>(&self, sink: &mut S, from: WideSquare, to: WideSquare) {
+        let ours = self.colors[self.turn.index()];
+        for &role in self.def.promotions {
+            let allowed = self.def.promotion_limits.is_none_or(|limits| {
+                (self.roles[role.index()] & ours).count_ones() < u32::from(limits[role.index()])
+            });
+            if allowed {
+                sink.push(WideMove::new(from, to, Some(role), WideMoveKind::Normal));
+            }
+        }
+    }
+
+    /// En passant, tested on the board it would leave: the captured pawn may have shielded
+    /// the king along a rank or diagonal, or may be the checker itself.
+    fn en_passant<S: Sink>(&self, sink: &mut S, ep: WideSquare, king: WideSquare, occupied: u128) {
+        let us = self.turn;
+        let victim = WideSquare::at((ep.index() as i32 - Self::forward(us)) as u32);
+        let attackers = pawn_attacks(!us, ep) & self.pieces(us, WideRole::Pawn);
+        for from in squares(attackers) {
+            let after = (occupied ^ from.bit() ^ victim.bit()) | ep.bit();
+            if self.attackers(king, after, !us) & !victim.bit() == 0 {
+                sink.push(WideMove::new(from, ep, None, WideMoveKind::EnPassant));
+            }
+        }
+    }
+
+    /// Castling: the squares both pieces cross or land on are empty (but for the two of
+    /// them), and no square the king crosses or lands on is attacked once both have left.
+    fn castling<S: Sink>(&self, sink: &mut S, king: WideSquare, occupied: u128) {
+        let them = !self.turn;
+        for rook in self.castles[self.turn.index()].into_iter().flatten() {
+            let (king_to, rook_to) = self.castling_targets(king, rook);
+            let king_path = between(king, king_to) | king_to.bit();
+            let rook_path = between(rook, rook_to) | rook_to.bit();
+            let without = occupied ^ king.bit() ^ rook.bit();
+            if (king_path | rook_path) & without != 0 {
+                continue;
+            }
+            if squares(king_path).all(|sq| !self.is_attacked(sq, without, them)) {
+                sink.push(WideMove::new(king, rook, None, WideMoveKind::Castle));
+            }
+        }
+    }
+}

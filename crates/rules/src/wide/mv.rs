@@ -1,0 +1,199 @@
+//! `WideMove`, a move of the wide family as the generator makes it, and `WideUci`, its text
+//! as Fairy-Stockfish writes it (`a10a9`, `e7e8c`, castling `e1i1` or king-takes-rook `f1j1`).
+//!
+//! A castling move is stored as the king taking its own rook in every game, so one
+//! representation serves fixed and random start arrays; only its text depends on the game.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::position::WidePosition;
+use super::role::WideRole;
+use super::square::WideSquare;
+use super::variant::WideVariant;
+
+/// What kind of move a `WideMove` is, beyond its squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WideMoveKind {
+    Normal,
+    /// A pawn's two-square step (it may leave an en passant square).
+    DoubleStep,
+    EnPassant,
+    /// The king castles with the rook on `to`.
+    Castle,
+}
+
+/// A move: four bytes, `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WideMove {
+    from: WideSquare,
+    to: WideSquare,
+    promotion: Option<WideRole>,
+    kind: WideMoveKind,
+}
+
+impl WideMove {
+    #[inline]
+    pub(crate) const fn new(
+        from: WideSquare,
+        to: WideSquare,
+        promotion: Option<WideRole>,
+        kind: WideMoveKind,
+    ) -> WideMove {
+        WideMove {
+            from,
+            to,
+            promotion,
+            kind,
+        }
+    }
+
+    #[must_use]
+    pub const fn from(self) -> WideSquare {
+        self.from
+    }
+
+    /// The destination; for castling, the square of the rook the king castles with.
+    #[must_use]
+    pub const fn to(self) -> WideSquare {
+        self.to
+    }
+
+    #[must_use]
+    pub const fn promotion(self) -> Option<WideRole> {
+        self.promotion
+    }
+
+    #[must_use]
+    pub const fn kind(self) -> WideMoveKind {
+        self.kind
+    }
+
+    /// The move's UCI text in `position` (which names the game and, for castling, where the
+    /// king lands).
+    #[must_use]
+    pub fn to_uci(self, position: &WidePosition) -> WideUci {
+        let to = if self.kind == WideMoveKind::Castle
+            && !position.def.castling.is_some_and(|c| c.king_takes_rook)
+        {
+            position.castling_targets(self.from, self.to).0
+        } else {
+            self.to
+        };
+        WideUci {
+            from: self.from,
+            to,
+            promotion: self.promotion.map(|r| position.def.letter(r)),
+        }
+    }
+}
+
+/// A move in UCI text, not yet checked against a position: two squares and an optional
+/// lower-case promotion letter (whose role depends on the game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WideUci {
+    pub from: WideSquare,
+    pub to: WideSquare,
+    pub promotion: Option<char>,
+}
+
+impl fmt::Display for WideUci {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        match self.promotion {
+            Some(c) => write!(f, "{c}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Why a UCI text or move was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WideUciError {
+    /// The text is not two square names and an optional promotion letter.
+    Syntax(String),
+    /// Well formed, but no legal move in the position (the text and the game are named).
+    Illegal { uci: String, variant: WideVariant },
+    /// The game has already ended (a `WideGame`): no move is legal any more.
+    GameOver { uci: String },
+}
+
+impl fmt::Display for WideUciError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WideUciError::Syntax(s) => write!(
+                f,
+                "invalid uci move {s:?} (expected two squares such as e2e4 or a9a10, and an optional promotion letter)"
+            ),
+            WideUciError::Illegal { uci, variant } => {
+                write!(f, "illegal move {uci} in this {variant} position")
+            }
+            WideUciError::GameOver { uci } => write!(f, "move {uci} after the end of the game"),
+        }
+    }
+}
+
+impl std::error::Error for WideUciError {}
+
+impl FromStr for WideUci {
+    type Err = WideUciError;
+
+    fn from_str(s: &str) -> Result<WideUci, WideUciError> {
+        let err = || WideUciError::Syntax(s.to_string());
+        if !s.is_ascii() {
+            return Err(err());
+        }
+        let promotion = s
+            .chars()
+            .last()
+            .filter(char::is_ascii_lowercase)
+            .filter(|_| s.len() >= 5);
+        let body = &s[..s.len() - usize::from(promotion.is_some())];
+        // The second square starts at the second letter: "a10b9" splits as "a10" + "b9".
+        let split = body
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_lowercase())
+            .map(|(i, _)| i)
+            .ok_or_else(err)?;
+        let from = body[..split].parse().map_err(|_| err())?;
+        let to = body[split..].parse().map_err(|_| err())?;
+        Ok(WideUci {
+            from,
+            to,
+            promotion,
+        })
+    }
+}
+
+impl WideUci {
+    /// The legal move of `position` this text names.
+    pub fn to_move(&self, position: &WidePosition) -> Result<WideMove, WideUciError> {
+        position
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_uci(position) == *self)
+            .ok_or_else(|| WideUciError::Illegal {
+                uci: self.to_string(),
+                variant: position.variant(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rank 10 and promotion letters split right; junk is refused, not a panic.
+    #[test]
+    fn parse_uci_text() {
+        for text in ["a10a9", "b9b10q", "e7e8c", "b7b8j", "a2a4", "j10j9"] {
+            assert_eq!(text.parse::<WideUci>().unwrap().to_string(), text);
+        }
+        for bad in [
+            "", "e2", "e2e", "e2e4qq", "e2e11", "é2e4", "E2E4", "e2-e4", "a10",
+        ] {
+            assert!(bad.parse::<WideUci>().is_err(), "{bad}");
+        }
+    }
+}

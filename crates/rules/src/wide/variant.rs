@@ -1,0 +1,207 @@
+//! `WideVariant`, the games of the wide family, and `GameDef`, the data that makes each one:
+//! board size, start position, piece letters, pawn and promotion rules, castling. The shared
+//! generator reads a `GameDef` and has no per-game branches, so a new game is mostly a new
+//! definition (in its own file) plus whatever special rule it brings.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::role::WideRole;
+use super::square::rank_mask;
+use super::{capablanca, caparandom, embassy, grand, janus, losalamos};
+use crate::Color;
+
+/// A game of the wide family: boards other than 8x8, with Capablanca-style compound pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WideVariant {
+    LosAlamos,
+    Janus,
+    Embassy,
+    Capablanca,
+    CapaRandom,
+    Grand,
+}
+
+impl WideVariant {
+    pub const ALL: [WideVariant; 6] = [
+        WideVariant::LosAlamos,
+        WideVariant::Janus,
+        WideVariant::Embassy,
+        WideVariant::Capablanca,
+        WideVariant::CapaRandom,
+        WideVariant::Grand,
+    ];
+
+    /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
+    #[must_use]
+    pub const fn key(self) -> &'static str {
+        match self {
+            WideVariant::LosAlamos => "losalamos",
+            WideVariant::Janus => "janus",
+            WideVariant::Embassy => "embassy",
+            WideVariant::Capablanca => "capablanca",
+            WideVariant::CapaRandom => "caparandom",
+            WideVariant::Grand => "grand",
+        }
+    }
+
+    #[must_use]
+    pub const fn width(self) -> u8 {
+        self.def().width
+    }
+
+    #[must_use]
+    pub const fn height(self) -> u8 {
+        self.def().height
+    }
+
+    /// The start position's FEN (for Capablanca Random, one of its arrays: see
+    /// `WidePosition::caparandom`).
+    #[must_use]
+    pub const fn start_fen(self) -> &'static str {
+        self.def().start
+    }
+
+    pub(crate) const fn def(self) -> &'static GameDef {
+        match self {
+            WideVariant::LosAlamos => &losalamos::DEF,
+            WideVariant::Janus => &janus::DEF,
+            WideVariant::Embassy => &embassy::DEF,
+            WideVariant::Capablanca => &capablanca::DEF,
+            WideVariant::CapaRandom => &caparandom::DEF,
+            WideVariant::Grand => &grand::DEF,
+        }
+    }
+}
+
+impl fmt::Display for WideVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A name that is no game of the wide family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseWideVariantError(pub String);
+
+impl fmt::Display for ParseWideVariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown wide variant {:?} (known: ", self.0)?;
+        for (i, v) in WideVariant::ALL.iter().enumerate() {
+            write!(f, "{}{}", if i == 0 { "" } else { ", " }, v.key())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for ParseWideVariantError {}
+
+impl FromStr for WideVariant {
+    type Err = ParseWideVariantError;
+
+    fn from_str(s: &str) -> Result<WideVariant, ParseWideVariantError> {
+        WideVariant::ALL
+            .into_iter()
+            .find(|v| v.key() == s)
+            .ok_or_else(|| ParseWideVariantError(s.to_string()))
+    }
+}
+
+/// Where castling puts king and rook, by file, on the king's side (toward the higher files)
+/// and the queen's side.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastlingDef {
+    pub king_to: [u8; 2],
+    pub rook_to: [u8; 2],
+    /// Castling is written as the king taking its own rook (Chess960 style), not as the
+    /// king's own move.
+    pub king_takes_rook: bool,
+}
+
+/// Everything the shared code needs to know about one game.
+#[derive(Debug)]
+pub(crate) struct GameDef {
+    pub variant: WideVariant,
+    pub key: &'static str,
+    pub width: u8,
+    pub height: u8,
+    /// The squares of the board in the shared numbering.
+    pub board: u128,
+    pub start: &'static str,
+    /// The upper-case FEN letter of each role, by `WideRole::index`; 0 for a role the game
+    /// does not have.
+    pub letters: [u8; 8],
+    /// The roles a pawn may become, in the order moves are listed.
+    pub promotions: &'static [WideRole],
+    /// Grand Chess: a pawn may only become a role of which the side has fewer than this many.
+    pub promotion_limits: Option<[u8; 8]>,
+    /// Per colour: squares where a pawn may promote or stay a pawn.
+    pub promotion_optional: [u128; 2],
+    /// Per colour: squares where a pawn must promote.
+    pub promotion_forced: [u128; 2],
+    /// Per colour: squares a pawn reaches by one step from which it may step again (the rank
+    /// after its start rank); empty when pawns never double-step.
+    pub double_step_via: [u128; 2],
+    pub castling: Option<CastlingDef>,
+}
+
+impl GameDef {
+    /// A game on the usual pattern: pawns start on each side's second rank, double-step from
+    /// there if `double_step`, and promote on the last rank only, to any of `promotions`.
+    pub const fn standard(
+        variant: WideVariant,
+        (width, height): (u8, u8),
+        start: &'static str,
+        letters: [u8; 8],
+        promotions: &'static [WideRole],
+        double_step: bool,
+        castling: Option<CastlingDef>,
+    ) -> GameDef {
+        let board = super::square::board_mask(width, height);
+        let last = [rank_mask(height - 1) & board, rank_mask(0) & board];
+        let via = if double_step {
+            [rank_mask(2) & board, rank_mask(height - 3) & board]
+        } else {
+            [0, 0]
+        };
+        GameDef {
+            variant,
+            key: variant.key(),
+            width,
+            height,
+            board,
+            start,
+            letters,
+            promotions,
+            promotion_limits: None,
+            promotion_optional: [0, 0],
+            promotion_forced: last,
+            double_step_via: via,
+            castling,
+        }
+    }
+
+    /// The role a FEN letter names in this game (either case).
+    pub fn role_of(&self, letter: u8) -> Option<WideRole> {
+        let upper = letter.to_ascii_uppercase();
+        WideRole::ALL
+            .into_iter()
+            .find(|r| self.letters[r.index()] == upper && upper != 0)
+    }
+
+    /// The lower-case letter of `role` in this game (the promotion suffix of a UCI move).
+    pub fn letter(&self, role: WideRole) -> char {
+        self.letters[role.index()].to_ascii_lowercase() as char
+    }
+
+    /// `color`'s first rank (from 0).
+    pub const fn back_rank(&self, color: Color) -> u8 {
+        match color {
+            Color::White => 0,
+            Color::Black => self.height - 1,
+        }
+    }
+}
+
+/// The usual letters: `P N B R Q K`, `A` archbishop, `C` chancellor.
+pub(crate) const CAPABLANCA_LETTERS: [u8; 8] = *b"PNBRQKAC";

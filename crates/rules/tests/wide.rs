@@ -1,0 +1,133 @@
+//! The wide family against Fairy-Stockfish, its oracle: perft suites (`tests/data/wide-*.perft`,
+//! counts from `go perft`, the same format as `perft.rs`'s) up to a node limit by default and
+//! deeper in an ignored test, and whole legal-move lists of seeded random playouts
+//! (`tests/data/wide-*.moves`: `moves GAME --seed 1 --games 4`, Los Alamos `--games 8`, then
+//! `--seed 5 --games 2 --bias`, which castles and promotes whenever it can). Both were written
+//! by `tools/fsf_oracle.py`; its header says how.
+
+use std::collections::BTreeSet;
+
+use chessd_rules::wide::{WidePosition, WideVariant};
+
+/// Lines above this many nodes are left to the ignored test so the default run stays quick.
+const NODE_LIMIT: u64 = 2_000_000;
+
+const SUITES: [(WideVariant, &str, &str); 6] = [
+    (
+        WideVariant::LosAlamos,
+        include_str!("data/wide-losalamos.perft"),
+        include_str!("data/wide-losalamos.moves"),
+    ),
+    (
+        WideVariant::Janus,
+        include_str!("data/wide-janus.perft"),
+        include_str!("data/wide-janus.moves"),
+    ),
+    (
+        WideVariant::Embassy,
+        include_str!("data/wide-embassy.perft"),
+        include_str!("data/wide-embassy.moves"),
+    ),
+    (
+        WideVariant::Capablanca,
+        include_str!("data/wide-capablanca.perft"),
+        include_str!("data/wide-capablanca.moves"),
+    ),
+    (
+        WideVariant::CapaRandom,
+        include_str!("data/wide-caparandom.perft"),
+        include_str!("data/wide-caparandom.moves"),
+    ),
+    (
+        WideVariant::Grand,
+        include_str!("data/wide-grand.perft"),
+        include_str!("data/wide-grand.moves"),
+    ),
+];
+
+/// (id, fen, depth, nodes) of each line of a suite.
+fn suite(text: &str) -> Vec<(String, String, u32, u64)> {
+    let (mut id, mut fen, mut lines) = (String::new(), String::new(), Vec::new());
+    for raw in text.lines().map(str::trim) {
+        if let Some(rest) = raw.strip_prefix("id ") {
+            id = rest.to_string();
+        } else if let Some(rest) = raw.strip_prefix("epd ") {
+            fen = rest.to_string();
+        } else if let Some(rest) = raw.strip_prefix("perft ") {
+            let (d, n) = rest.split_once(' ').expect("perft DEPTH NODES");
+            lines.push((
+                id.clone(),
+                fen.clone(),
+                d.parse().unwrap(),
+                n.parse().unwrap(),
+            ));
+        }
+    }
+    assert!(!lines.is_empty(), "empty perft suite");
+    lines
+}
+
+fn run(variant: WideVariant, text: &str, keep: impl Fn(u64) -> bool) -> usize {
+    let mut ran = 0;
+    for (id, fen, depth, nodes) in suite(text).into_iter().filter(|l| keep(l.3)) {
+        let pos = WidePosition::from_fen(variant, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(
+            pos.perft(depth),
+            nodes,
+            "{variant} {id} ({fen}) depth {depth}"
+        );
+        ran += 1;
+    }
+    ran
+}
+
+/// Every game's suite (start position and middlegames) up to the node limit.
+#[test]
+fn perft_suites() {
+    for (variant, perft, _) in SUITES {
+        assert!(run(variant, perft, |n| n <= NODE_LIMIT) >= 3, "{variant}");
+    }
+}
+
+/// The deep lines (up to about a billion nodes each: run with `--release`).
+#[test]
+#[ignore = "deep perft: minutes in release mode"]
+fn deep_perft_suites() {
+    for (variant, perft, _) in SUITES {
+        run(variant, perft, |n| n > NODE_LIMIT);
+    }
+}
+
+/// In every position of Fairy-Stockfish's random playouts, the legal moves are exactly its
+/// moves, in its notation (castling, promotion letters, rank 10), and our FEN of the position
+/// reads back to the same position.
+#[test]
+fn legal_moves_match_fairy_stockfish() {
+    for (variant, _, moves) in SUITES {
+        let mut positions = 0;
+        for line in moves.lines().filter(|l| !l.is_empty()) {
+            let (fen, expected) = line.split_once('\t').expect("FEN<TAB>moves");
+            let pos = WidePosition::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let ours: BTreeSet<String> = pos
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_uci(&pos).to_string())
+                .collect();
+            let theirs: BTreeSet<String> = expected.split_whitespace().map(String::from).collect();
+            assert_eq!(
+                ours,
+                theirs,
+                "{variant} {fen}: ours only {:?}, theirs only {:?}",
+                ours.difference(&theirs).collect::<Vec<_>>(),
+                theirs.difference(&ours).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                WidePosition::from_fen(variant, &pos.fen()),
+                Ok(pos),
+                "{fen}"
+            );
+            positions += 1;
+        }
+        assert!(positions >= 300, "{variant}: {positions} positions");
+    }
+}
