@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import type { Page } from "playwright-core";
 
-import { FILES, parseFen } from "../src/chess.js";
+import { parseFen, squareName } from "../src/chess.js";
 
 /** How long any one expectation may take before the test fails (not a speed assertion). */
 export const WAIT_MS = 15_000;
@@ -175,7 +175,7 @@ export async function text(page: Page, selector: string): Promise<string> {
 /** "a1R b1N ..." for a FEN's placement: what `shownPieces` must read. */
 export function fenPieces(fen: string): string {
   return parseFen(fen)
-    .board.map((piece, i) => (piece ? `${FILES[i % 8]}${Math.floor(i / 8) + 1}${piece}` : ""))
+    .board.map((piece, i) => (piece ? `${squareName(i)}${piece}` : ""))
     .filter(Boolean)
     .sort()
     .join(" ");
