@@ -8,6 +8,7 @@
 import { ConnectError } from "@connectrpc/connect";
 
 import { client } from "./api.js";
+import { deployment } from "./deployment.js";
 import { h } from "./dom.js";
 import { FAMILIES, GAMES, type GameInfo, gameInfo } from "./games.js";
 import { GameStatus, type VariantStats } from "./gen/chessd/v1/chessd_pb.js";
@@ -67,6 +68,17 @@ async function fillCards(root: HTMLElement, signal: AbortSignal): Promise<void> 
   }
 }
 
+/** Each card's "Play" link, where the deployment lets the page start games. */
+async function addPlayLinks(root: HTMLElement, signal: AbortSignal): Promise<void> {
+  const d = await deployment();
+  if (signal.aborted || !d.create) return;
+  for (const g of GAMES) {
+    root
+      .querySelector(`[data-game="${g.key}"] .card-links`)
+      ?.prepend(h("a", { href: `#/new/${g.key}`, class: "play-link" }, "Play"));
+  }
+}
+
 export function showLobby(main: HTMLElement, signal: AbortSignal): void {
   document.title = "chessd · games";
   const families = FAMILIES.map((family) =>
@@ -80,6 +92,7 @@ export function showLobby(main: HTMLElement, signal: AbortSignal): void {
   const lobby = h("div", { class: "lobby", id: "lobby" }, ...families);
   main.append(lobby, gameLists(signal));
   void fillCards(lobby, signal);
+  void addPlayLinks(lobby, signal);
 }
 
 export function showRules(main: HTMLElement, key: string, signal: AbortSignal): void {

@@ -14,10 +14,13 @@ export function fail(message: string): never {
   throw new Error(message);
 }
 
-/** Starts chessd on a free port and resolves with its address once it listens. */
-export function startChessd(binary: string): Promise<{ proc: ChildProcess; addr: string }> {
+/** Starts chessd on a free port (with `extra` flags) and resolves with its address once it listens. */
+export function startChessd(
+  binary: string,
+  extra: string[] = [],
+): Promise<{ proc: ChildProcess; addr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(binary, ["--listen", "127.0.0.1:0", "--heartbeat", "1s"], {
+    const proc = spawn(binary, ["--listen", "127.0.0.1:0", "--heartbeat", "1s", ...extra], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, RUST_LOG: "info", NO_COLOR: "1" },
     });
