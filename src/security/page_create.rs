@@ -12,7 +12,9 @@
 //!   [`MAX_NAME_CHARS`] characters, a request id. Nothing a platform decides: no start FEN,
 //!   labels, player ids or bound tokens, clock start, first-move timer, claim wait, draw rule,
 //!   takebacks or odds. Each is refused as `PERMISSION_DENIED`/`PAGE_CREATE_REFUSED` naming
-//!   the field.
+//!   the field. One exception: with `--page-create-bot <player id>`, one seat may be bound to
+//!   that player, the deployment's computer opponent (a `chessd-bot` in player mode with that
+//!   player's token plays every game it is seated in).
 //! - **Its rate**: `--page-create-per-minute` creations per address a minute (IPv6 by /64),
 //!   `RESOURCE_EXHAUSTED`/`RATE_LIMITED` with the wait beyond it (unless `--no-rate-limits`).
 //!   The live-game cap (`--max-live-games`) bounds them all.
@@ -61,6 +63,27 @@ pub struct PageCreateArgs {
     /// Games one address (IPv6: its /64) may start from the page a minute.
     #[arg(long, env = "CHESSD_PAGE_CREATE_PER_MINUTE", default_value_t = DEFAULT_PER_MINUTE, value_parser = crate::units::rate)]
     pub page_create_per_minute: u32,
+
+    /// The player id of the deployment's computer opponent (a chessd-bot in player mode with
+    /// this player's token): the page offers it, and a page's creation may bind one seat to it.
+    #[arg(long, env = "CHESSD_PAGE_CREATE_BOT", value_parser = bot_id)]
+    pub page_create_bot: Option<String>,
+}
+
+/// `--page-create-bot`: a player id the page can name in JSON as it is.
+fn bot_id(text: &str) -> Result<String, String> {
+    let ok = !text.is_empty()
+        && text.len() <= 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+    if ok {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "expected 1 to 64 letters, digits, '-', '_' or '.', got {text:?}"
+        ))
+    }
 }
 
 impl PageCreateArgs {
@@ -70,6 +93,7 @@ impl PageCreateArgs {
         self.page_create.then(|| PageCreateConfig {
             time_controls: self.page_create_time_controls.0.clone(),
             per_minute: self.page_create_per_minute,
+            bot: self.page_create_bot.clone(),
         })
     }
 }
@@ -133,10 +157,14 @@ fn time_controls(text: &str) -> Result<TimeChoices, String> {
 pub struct PageCreateConfig {
     pub time_controls: Vec<TimeChoice>,
     pub per_minute: u32,
+    /// The computer opponent's player id, if the deployment offers one.
+    pub bot: Option<String>,
 }
 
 /// What the page is told at `/config.json`: `{"create":null}`, or the time controls it may
-/// offer (`{"create":{"timeControls":["5+3","untimed"]}}`).
+/// offer and the computer opponent, if any
+/// (`{"create":{"timeControls":["5+3","untimed"],"bot":"stockfish"}}`; the bot id is checked
+/// to need no escaping).
 #[must_use]
 pub fn page_json(config: Option<&PageCreateConfig>) -> String {
     match config {
@@ -147,7 +175,15 @@ pub fn page_json(config: Option<&PageCreateConfig>) -> String {
                 .iter()
                 .map(|t| format!("\"{}\"", t.text()))
                 .collect();
-            format!("{{\"create\":{{\"timeControls\":[{}]}}}}\n", list.join(","))
+            let bot = c
+                .bot
+                .as_ref()
+                .map(|b| format!(",\"bot\":\"{b}\""))
+                .unwrap_or_default();
+            format!(
+                "{{\"create\":{{\"timeControls\":[{}]{bot}}}}}\n",
+                list.join(",")
+            )
         }
     }
 }
@@ -216,11 +252,14 @@ impl PageCreate {
 
     /// The fields a page's creation may set, and the time control among the offered ones.
     fn shape(&self, r: &pb::CreateGameRequest) -> Result<(), ServiceError> {
+        // A seat may be bound to the computer opponent, never both, never anyone else.
+        let bound = |id: &str| !id.is_empty() && self.config.bot.as_deref() != Some(id);
+        let both = !r.white_player_id.is_empty() && !r.black_player_id.is_empty();
         let platform_only: [(&'static str, bool); 12] = [
             ("start_fen", !r.start_fen.is_empty()),
             ("labels", !r.labels.is_empty()),
-            ("white_player_id", !r.white_player_id.is_empty()),
-            ("black_player_id", !r.black_player_id.is_empty()),
+            ("white_player_id", bound(&r.white_player_id) || both),
+            ("black_player_id", bound(&r.black_player_id)),
             ("bound_seat_tokens", r.bound_seat_tokens),
             ("clock_start", r.clock_start != 0),
             ("clock_start_at", r.clock_start_at.is_some()),
@@ -282,6 +321,7 @@ mod tests {
         PageCreate::new(PageCreateConfig {
             time_controls: time_controls("5+3,untimed").unwrap().0,
             per_minute,
+            bot: Some("robot".into()),
         })
     }
 
@@ -318,6 +358,11 @@ mod tests {
             ..ok.clone()
         };
         p.admit(&untimed, None, true).unwrap();
+        let against_bot = pb::CreateGameRequest {
+            black_player_id: "robot".into(),
+            ..ok.clone()
+        };
+        p.admit(&against_bot, None, true).unwrap();
         let cases: Vec<(&str, pb::CreateGameRequest)> = vec![
             (
                 "start_fen",
@@ -337,6 +382,21 @@ mod tests {
                 "white_player_id",
                 pb::CreateGameRequest {
                     white_player_id: "p1".into(),
+                    ..ok.clone()
+                },
+            ),
+            (
+                "black_player_id",
+                pb::CreateGameRequest {
+                    black_player_id: "someone".into(),
+                    ..ok.clone()
+                },
+            ),
+            (
+                "white_player_id",
+                pb::CreateGameRequest {
+                    white_player_id: "robot".into(),
+                    black_player_id: "robot".into(),
                     ..ok.clone()
                 },
             ),
@@ -406,11 +466,23 @@ mod tests {
         let c = PageCreateConfig {
             time_controls: time_controls(" 3+2, untimed ").unwrap().0,
             per_minute: 1,
+            bot: None,
         };
         assert_eq!(
             page_json(Some(&c)),
             "{\"create\":{\"timeControls\":[\"3+2\",\"untimed\"]}}\n"
         );
+        let with_bot = PageCreateConfig {
+            bot: Some("stock-fish_1".into()),
+            ..c
+        };
+        assert_eq!(
+            page_json(Some(&with_bot)),
+            "{\"create\":{\"timeControls\":[\"3+2\",\"untimed\"],\"bot\":\"stock-fish_1\"}}\n"
+        );
+        assert!(bot_id("a b").is_err());
+        assert!(bot_id("x\"y").is_err());
+        assert!(bot_id("").is_err());
         assert_eq!(page_json(None), "{\"create\":null}\n");
     }
 }

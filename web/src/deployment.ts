@@ -1,22 +1,26 @@
 // What this deployment lets the page do, from the server's `/config.json` (same origin, read
-// once per page load): whether games may be started from the page (`--page-create`) and with
-// which time controls. A server that does not answer it (an older chessd) offers nothing.
+// once per page load): whether games may be started from the page (`--page-create`), with
+// which time controls, and the computer opponent it offers (`--page-create-bot`). A server that does not answer it (an older chessd) offers nothing.
 
 export interface Deployment {
-  /** Starting games from the page: the time controls offered ("5+3", "untimed"); null: off. */
-  create: { timeControls: string[] } | null;
+  /**
+   * Starting games from the page: the time controls offered ("5+3", "untimed") and the
+   * computer opponent's player id (null: none); null: off.
+   */
+  create: { timeControls: string[]; bot: string | null } | null;
 }
 
 let loaded: Promise<Deployment> | null = null;
 
 function parse(json: unknown): Deployment {
-  const create = (json as { create?: { timeControls?: unknown } } | null)?.create;
+  const create = (json as { create?: { timeControls?: unknown; bot?: unknown } } | null)?.create;
   const list = create?.timeControls;
   if (!Array.isArray(list)) return { create: null };
   const timeControls = list.filter(
     (t): t is string => typeof t === "string" && /^(untimed|\d+\+\d+)$/.test(t),
   );
-  return { create: timeControls.length ? { timeControls } : null };
+  const bot = typeof create?.bot === "string" && /^[\w.-]{1,64}$/.test(create.bot) ? create.bot : null;
+  return { create: timeControls.length ? { timeControls, bot } : null };
 }
 
 export function deployment(): Promise<Deployment> {

@@ -1,6 +1,7 @@
 // Starting a game from the page (`#/new/<key>`), where the deployment allows it (`--page-create`,
 // see deployment.ts): the player picks a time control among those offered, a side (or a random
-// one) and their name, and plays a friend. CreateGame goes without an API key; the server holds
+// one) and their name, and plays a friend or, where the deployment offers one, its computer
+// opponent (the other seat bound to the bot's player id: its chessd-bot finds the game). CreateGame goes without an API key; the server holds
 // such a creation to the shape the page sends (docs/web.md). Once created, the page shows the
 // friend's seat link to send them and a button to the player's own seat, whose link goes the
 // usual way (seat.ts: out of the address bar into this tab's storage).
@@ -56,6 +57,7 @@ export async function showNewGame(main: HTMLElement, key: string, signal: AbortS
     "select",
     { id: "new-opponent", name: "opponent" },
     h("option", { value: "friend" }, "A friend, with a link"),
+    ...(d.create.bot ? [h("option", { value: "bot" }, `The computer (${d.create.bot})`)] : []),
   );
   const submit = h("button", { type: "submit", id: "new-create" }, "Create the game");
   const status = h("p", { class: "note", role: "status", id: "new-status" });
@@ -89,6 +91,8 @@ export async function showNewGame(main: HTMLElement, key: string, signal: AbortS
         side.value === "random" ? crypto.getRandomValues(new Uint8Array(1))[0]! % 2 === 0 : side.value === "white";
       const tc = timeControlOf(time.value);
       const me = name.value.trim();
+      const bot = opponent.value === "bot" ? d.create?.bot ?? null : null;
+      const them = bot ?? "";
       try {
         const created = await client.createGame(
           {
@@ -96,8 +100,10 @@ export async function showNewGame(main: HTMLElement, key: string, signal: AbortS
             timeControl: tc
               ? { initial: { seconds: BigInt(tc.minutes * 60) }, increment: { seconds: BigInt(tc.seconds) } }
               : undefined,
-            whitePlayer: white ? me : "",
-            blackPlayer: white ? "" : me,
+            whitePlayer: white ? me : them,
+            blackPlayer: white ? them : me,
+            whitePlayerId: !white && bot ? bot : "",
+            blackPlayerId: white && bot ? bot : "",
             requestId: id,
           },
           { signal },
@@ -127,6 +133,14 @@ export async function showNewGame(main: HTMLElement, key: string, signal: AbortS
         });
         form.hidden = true;
         status.textContent = "";
+        if (bot) {
+          result.replaceChildren(
+            h("h3", {}, "Your game is ready"),
+            h("p", { id: "bot-note" }, `${bot} plays ${white ? "Black" : "White"}: it joins the game by itself.`),
+            h("p", {}, play),
+          );
+          return;
+        }
         result.replaceChildren(
           h("h3", {}, "Your game is ready"),
           h(

@@ -5,10 +5,14 @@
 // keyless ListGames is still refused; from the lobby's "Play" on the Chess card the player
 // picks 5+3 and Black and creates the game; a second page opens the friend's link shown and
 // plays 1. e4 by clicks, the creator's page takes its own seat and answers 1... e5; the game on
-// the server has both moves, the time control and the name. Screenshots: `new-game.png`,
+// the server has both moves, the time control and the name. Then against the deployment's
+// computer opponent (`--page-create-bot robot`, served by chessd-bot in player mode with
+// `chessd random-engine` as its engine, both built beside chessd): a Crazyhouse game created as
+// White, 1. e4 played from the page, the bot's answer shown. Screenshots: `new-game.png`,
 // `new-game-ready.png`.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Code, ConnectError, type Client, createClient } from "@connectrpc/connect";
@@ -51,15 +55,23 @@ export async function newGameScenarios(
   // A server that lets the page start games, behind API keys.
   const dir = mkdtempSync(path.join(tmpdir(), "chessd-keys-"));
   const keyFile = path.join(dir, "keys");
-  writeFileSync(keyFile, "test-key-for-the-page-create-scenario\n");
+  const key = "test-key-for-the-page-create-scenario";
+  writeFileSync(keyFile, `${key}\n`);
   const { proc, addr } = await startChessd(binary, [
     "--page-create",
     "--page-create-time-controls",
     "5+3,untimed",
     "--api-key-file",
     keyFile,
+    "--page-create-bot",
+    "robot",
   ]);
-  const stop = () => proc.kill("SIGTERM");
+  let botProc: ReturnType<typeof spawn> | null = null;
+  const stop = () => {
+    // SIGTERM would let the bot finish its games first (by design), and chessd wait for it.
+    botProc?.kill("SIGKILL");
+    proc.kill("SIGTERM");
+  };
   // Whatever fails from here on, this chessd must not outlive the test.
   process.on("exit", stop);
   const api: Client<typeof GameService> = createClient(
@@ -124,7 +136,37 @@ export async function newGameScenarios(
     if (game.blackPlayer !== "wendy" || game.whitePlayer !== "") fail(`players: ${game.whitePlayer} – ${game.blackPlayer}`);
     if (game.timeControl?.initial?.seconds !== 300n || game.timeControl?.increment?.seconds !== 3n)
       fail("the game is not 5+3");
-    return { summary: "a Chess game started from the lobby (5+3, Black), the friend's link played, 1. e4 e5", stop };
+
+    // The computer opponent: chessd-bot in player mode for "robot".
+    const botBinary = path.join(path.dirname(binary), "chessd-bot");
+    if (!existsSync(botBinary)) fail(`no ${botBinary}: cargo build -p chessd-bot first`);
+    const issued = await api.issuePlayerToken({ playerId: "robot" }, { headers: { "x-api-key": key } });
+    botProc = spawn(
+      botBinary,
+      ["--addr", `http://${addr}`, "--engine", binary, "--engine-arg", "random-engine", "--max-games", "2"],
+      { stdio: "ignore", env: { ...process.env, CHESSD_PLAYER_TOKEN: issued.token } },
+    );
+    await c.goto(`${proxy.url}/#/new/crazyhouse`);
+    await waitFor("the form with the computer offered", () => c.locator('#new-opponent option[value="bot"]').count());
+    if ((await c.locator('#new-opponent option[value="bot"]').textContent()) !== "The computer (robot)")
+      fail("the computer is not offered by its name");
+    await c.selectOption("#new-side", "white");
+    await c.selectOption("#new-opponent", "bot");
+    await c.locator("#new-create").click();
+    await waitFor("the game against the computer", () => c.locator("#bot-note").isVisible());
+    if (await c.locator("#friend-link").count()) fail("a friend's link against the computer");
+    await c.locator("#play-own").click();
+    await waitFor("seated as White", async () => (await text(c, "#seat")).startsWith("You play White"));
+    await clickMove(creator, "e2", "e4");
+    await waitFor("the computer's answer", async () => (await c.locator("#moves button").count()) >= 2);
+    const title = await text(c, "#game-title");
+    if (!title.includes("robot") || !title.includes("Crazyhouse")) fail(`the title reads ${title}`);
+    return {
+      summary:
+        "a Chess game started from the lobby (5+3, Black), the friend's link played, 1. e4 e5; " +
+        "a Crazyhouse game against the computer (chessd-bot) answered",
+      stop,
+    };
   } finally {
     await creator.page.close();
     await friend.page.close();
