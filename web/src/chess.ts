@@ -12,8 +12,6 @@ export type Piece = string;
 /** files x ranks squares, index = rank * files + file (see geometry.ts); "" for empty. */
 export type Board = Piece[];
 
-/** The pieces a Crazyhouse pocket can hold, in the order the page shows them. */
-export const POCKET_ROLES = ["p", "n", "b", "r", "q"] as const;
 /** A piece a hand holds, by its lower-case letter. */
 export type PocketRole = string;
 
@@ -56,6 +54,7 @@ export function squareName(index: number, geo: Geometry = STANDARD): string {
 
 export const isWhite = (piece: Piece) => piece !== "" && piece === piece.toUpperCase();
 
+/** A pocket with Crazyhouse's pieces at zero (their order keeps pockets comparable as JSON). */
 export function emptyPocket(): Pocket {
   return { p: 0, n: 0, b: 0, r: 0, q: 0 };
 }
