@@ -2,8 +2,9 @@
 // offers no "Play" and `#/new/<key>` says the server does not start games. On a second chessd
 // with `--page-create` and API keys: a keyless CreateGame that sets what only a platform may
 // (labels) or an unoffered time control is refused PERMISSION_DENIED/PAGE_CREATE_REFUSED, and a
-// keyless ListGames is still refused; from the lobby's "Play" on the Chess card the player
-// picks 5+3 and Black and creates the game; a second page opens the friend's link shown and
+// keyless ListGames is still refused (the lobby's cards say "Statistics unavailable"); from
+// the lobby's "Play" on the Chess card the player picks 5+3 and Black and creates the game; a
+// second page opens the friend's link shown and
 // plays 1. e4 by clicks, the creator's page takes its own seat and answers 1... e5; the game on
 // the server has both moves, the time control and the name. Then against the deployment's
 // computer opponent (`--page-create-bot robot`, served by chessd-bot in player mode with
@@ -97,6 +98,10 @@ export async function newGameScenarios(
     await c.goto(`${proxy.url}/#/`);
     const play = c.locator('[data-game="chess"] a.play-link');
     await waitFor("the Chess card's Play link", () => play.isVisible());
+    // GetStats needs a key here, which the page has not: the cards say so.
+    await waitFor("statistics unavailable without a key", async () =>
+      (await text(c, '[data-stats="chess"]')) === "Statistics unavailable",
+    );
     await play.click();
     await waitFor("the new game form", () => c.locator("#new-game").isVisible());
     const offered = await c.locator("#new-time option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
