@@ -109,6 +109,12 @@ pub enum ServiceError {
     ApiKeyMissing,
     /// The API key presented is not one of the keys in force.
     ApiKeyInvalid,
+    /// A CreateGame without an API key under `--page-create` (a game started from the page)
+    /// sets a field only a platform may set, or a time control the deployment does not offer.
+    PageCreateRefused {
+        field: &'static str,
+        message: String,
+    },
     /// `--private-watch`: reading a game needs a seat token of it or an API key, and none came.
     ReadCredentialsMissing,
     /// `--private-watch`: the seat token is not one of this game's.

@@ -12,6 +12,8 @@
 //!   who may see a game, and the caller facts handlers read (`Caller`).
 //! - `gate`: the tower layer in front of GameService: applies each call's access row before
 //!   the body is decoded, and the per-key and per-peer limits.
+//! - `page_create`: games started from the browser page without an API key (`--page-create`,
+//!   off by default): their shape and rate.
 //!
 //! The bounds on connections and streams (`--max-connections`, `--handshake-timeout`,
 //! `--idle-timeout`, `--stall-timeout`) are flags here and are enforced by `transport`; the
@@ -21,6 +23,7 @@ pub mod access;
 pub mod gate;
 pub mod keys;
 pub mod limits;
+pub mod page_create;
 pub mod redact;
 pub mod tls;
 
@@ -168,6 +171,9 @@ pub struct SecurityArgs {
     /// WatchGames streams open on this server in all.
     #[arg(long, env = "CHESSD_MAX_FEEDS", default_value_t = DEFAULT_MAX_FEEDS, value_parser = count)]
     pub max_feeds: usize,
+
+    #[command(flatten)]
+    pub page_create: page_create::PageCreateArgs,
 }
 
 impl SecurityArgs {
@@ -211,6 +217,7 @@ impl SecurityArgs {
             max_peer_watchers: self.max_peer_watchers,
             max_peer_feeds: self.max_peer_feeds,
             max_feeds: self.max_feeds,
+            page_create: self.page_create.config(),
         }
     }
 }
@@ -273,6 +280,8 @@ pub struct SecurityConfig {
     pub max_peer_watchers: usize,
     pub max_peer_feeds: usize,
     pub max_feeds: usize,
+    /// `--page-create`: games the page may start without an API key; `None`: off.
+    pub page_create: Option<page_create::PageCreateConfig>,
 }
 
 impl Default for SecurityConfig {
@@ -292,6 +301,7 @@ impl Default for SecurityConfig {
             max_peer_watchers: DEFAULT_MAX_PEER_WATCHERS,
             max_peer_feeds: DEFAULT_MAX_PEER_FEEDS,
             max_feeds: DEFAULT_MAX_FEEDS,
+            page_create: None,
         }
     }
 }

@@ -154,7 +154,10 @@ async fn serve<S: GameStore>(
     // caller's trace, so that even the gate's refusals join it.
     let services = tower::ServiceBuilder::new()
         .option_layer(web::cors_layer(&config.web))
-        .layer(web::WebLayer::new(&config.web))
+        .layer(web::WebLayer::new(
+            &config.web,
+            security::page_create::page_json(config.security.page_create.as_ref()),
+        ))
         .layer(tonic_web::GrpcWebLayer::new())
         .option_layer(config.traces.then_some(PropagateLayer))
         .layer(security::gate::GateLayer::new(security.guard.clone()))

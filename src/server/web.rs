@@ -9,7 +9,9 @@
 //! goes to the services untouched; everything else is a static-file request: `GET`/`HEAD` of
 //! a known path answers the file with its content type, an ETag (revalidated with
 //! `If-None-Match`), gzip when the client takes it, and a strict Content-Security-Policy; other methods on a known path get
-//! 405; unknown paths, and every path under `--no-web`, get 404.
+//! 405; unknown paths, and every path under `--no-web`, get 404. Besides the built files,
+//! `/config.json` tells the page what this deployment lets it do (`--page-create`: the time
+//! controls it may offer), made once at start.
 
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -91,9 +93,23 @@ const ASSETS: &[Asset] = &[
 /// A file ready to serve: its ETag is a hash of its bytes, computed once at startup, and a
 /// gzip copy when that is smaller (the script shrinks to about a third).
 struct Served {
-    asset: &'static Asset,
+    path: &'static str,
+    content_type: &'static str,
+    body: Bytes,
     etag: HeaderValue,
     gzip: Option<(Bytes, HeaderValue)>,
+}
+
+impl Served {
+    fn new(path: &'static str, content_type: &'static str, body: Bytes) -> Served {
+        Served {
+            path,
+            content_type,
+            etag: etag_of(&body, ""),
+            gzip: gzip(&body).map(|g| (g, etag_of(&body, "-gzip"))),
+            body,
+        }
+    }
 }
 
 /// Files smaller than this are sent as they are: gzip would save less than a packet.
@@ -105,18 +121,17 @@ struct Site {
 }
 
 impl Site {
-    fn new(page: bool) -> Site {
+    /// The page's files and `/config.json` (`config_json`), or none.
+    fn new(page: bool, config_json: String) -> Site {
         let files = if page {
             ASSETS
                 .iter()
-                .map(|asset| Served {
-                    asset,
-                    etag: etag_of(asset.body, ""),
-                    gzip: gzip(asset.body).map(|g| {
-                        let etag = etag_of(asset.body, "-gzip");
-                        (g, etag)
-                    }),
-                })
+                .map(|a| Served::new(a.path, a.content_type, Bytes::from_static(a.body)))
+                .chain(std::iter::once(Served::new(
+                    "/config.json",
+                    "application/json",
+                    Bytes::from(config_json),
+                )))
                 .collect()
         } else {
             Vec::new()
@@ -125,11 +140,7 @@ impl Site {
     }
 
     fn answer<B>(&self, request: &Request<B>) -> Response<Body> {
-        let Some(file) = self
-            .files
-            .iter()
-            .find(|f| f.asset.path == request.uri().path())
-        else {
+        let Some(file) = self.files.iter().find(|f| f.path == request.uri().path()) else {
             return plain(StatusCode::NOT_FOUND, "not found\n");
         };
         let method = request.method();
@@ -142,7 +153,7 @@ impl Site {
         }
         let (body, etag, gzipped) = match &file.gzip {
             Some((gz, etag)) if accepts_gzip(request.headers()) => (gz.clone(), etag, true),
-            _ => (Bytes::from_static(file.asset.body), &file.etag, false),
+            _ => (file.body.clone(), &file.etag, false),
         };
         let fresh = request
             .headers()
@@ -170,7 +181,7 @@ impl Site {
         let headers = response.headers_mut();
         headers.insert(
             header::CONTENT_TYPE,
-            HeaderValue::from_static(file.asset.content_type),
+            HeaderValue::from_static(file.content_type),
         );
         if status == StatusCode::OK {
             headers.insert(header::CONTENT_LENGTH, length.into());
@@ -281,11 +292,12 @@ pub struct WebLayer {
 }
 
 impl WebLayer {
-    /// The layer for `config` (no files under `--no-web`: every non-gRPC request gets 404).
+    /// The layer for `config` (no files under `--no-web`: every non-gRPC request gets 404),
+    /// serving `config_json` at `/config.json`.
     #[must_use]
-    pub fn new(config: &WebConfig) -> WebLayer {
+    pub fn new(config: &WebConfig, config_json: String) -> WebLayer {
         WebLayer {
-            site: Arc::new(Site::new(config.page)),
+            site: Arc::new(Site::new(config.page, config_json)),
         }
     }
 }
@@ -479,8 +491,8 @@ mod tests {
         assert_ne!(etag_of(b"a", ""), etag_of(b"b", ""));
         assert_eq!(etag_of(b"a", ""), etag_of(b"a", ""));
         assert_ne!(etag_of(b"a", ""), etag_of(b"a", "-gzip"));
-        let site = Site::new(true);
-        assert_eq!(site.files.len(), ASSETS.len());
-        assert!(Site::new(false).files.is_empty());
+        let site = Site::new(true, "{}".into());
+        assert_eq!(site.files.len(), ASSETS.len() + 1);
+        assert!(Site::new(false, "{}".into()).files.is_empty());
     }
 }

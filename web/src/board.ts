@@ -1,9 +1,12 @@
 // The board as SVG: squares, coordinates, pieces, and the marks of play (last move, check, the
 // picked piece, its targets, the keyboard's square); and the square under a pointer. The piece
 // shapes are drawn here from scratch (simple geometric figures on a 100 x 100 square), so the
-// page ships no third-party artwork and fetches nothing.
+// page ships no third-party artwork and fetches nothing. A piece without a shape here (a game's
+// own piece, before it has one) is drawn as a disc with its letter. The board takes its shape
+// from its geometry: any number of files and ranks up to 10.
 
-import { type Board, FILES, squareName } from "./chess.js";
+import type { Board } from "./chess.js";
+import { FILE_LETTERS, type Geometry, SQUARE_UNITS } from "./geometry.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -86,36 +89,47 @@ export function pieceNode(piece: string, x: number, y: number): SVGElement {
     class: `piece ${white ? "white" : "black"}`,
     "data-piece": piece,
   });
-  for (const [tag, attrs] of SHAPES[kind] ?? []) g.append(el(tag, { ...attrs, class: "body" }));
+  const shapes = SHAPES[kind];
+  if (!shapes) {
+    g.append(el("circle", { cx: 50, cy: 50, r: 38, class: "body" }));
+    const letter = el("text", { x: 50, y: 64, "text-anchor": "middle", class: "detail letter" });
+    letter.textContent = kind.toUpperCase();
+    g.append(letter);
+    return g;
+  }
+  for (const [tag, attrs] of shapes) g.append(el(tag, { ...attrs, class: "body" }));
   for (const [tag, attrs] of DETAIL[kind] ?? []) g.append(el(tag, { ...attrs, class: "detail" }));
   return g;
 }
 
 /** "knight" for "n", "knights" for two. */
 export function roleName(role: string, count = 1): string {
-  const name = PIECE_NAMES[role.toLowerCase()] ?? "piece";
+  const name = PIECE_NAMES[role.toLowerCase()] ?? `${role.toUpperCase()} piece`;
   return count === 1 ? name : `${name}s`;
 }
 
 /** "white knight" for "N". */
 export function pieceName(piece: string): string {
   const kind = piece.toLowerCase();
-  return `${piece === kind ? "black" : "white"} ${PIECE_NAMES[kind] ?? "piece"}`;
+  return `${piece === kind ? "black" : "white"} ${roleName(kind)}`;
 }
 
 /** A spoken description of the position, for screen readers. */
-export function describeBoard(board: Board): string {
+export function describeBoard(board: Board, geo: Geometry): string {
   const sides: string[] = [];
+  const others = [...new Set(board.map((p) => p.toLowerCase()))].filter(
+    (k) => k !== "" && !"kqrbnp".includes(k),
+  );
   for (const white of [true, false]) {
     const parts: string[] = [];
-    for (const kind of ["k", "q", "r", "b", "n", "p"]) {
+    for (const kind of ["k", "q", "r", "b", "n", "p", ...others.sort()]) {
       const squares: string[] = [];
       board.forEach((p, i) => {
         if (p !== "" && p.toLowerCase() === kind && (p !== kind) === white) {
-          squares.push(squareName(i));
+          squares.push(geo.name(i));
         }
       });
-      if (squares.length) parts.push(`${PIECE_NAMES[kind]} ${squares.join(" ")}`);
+      if (squares.length) parts.push(`${roleName(kind)} ${squares.join(" ")}`);
     }
     sides.push(`${white ? "White" : "Black"}: ${parts.join(", ") || "nothing"}`);
   }
@@ -139,20 +153,16 @@ export interface BoardMarks {
   cursor?: number | null;
 }
 
-/** Where square `index` is drawn, in board units (100 per square). */
-export function squareOrigin(index: number, flipped: boolean): [number, number] {
-  const file = index % 8;
-  const rank = Math.floor(index / 8);
-  return flipped ? [(7 - file) * 100, rank * 100] : [file * 100, (7 - rank) * 100];
-}
-
 /** The square under a point of the page, or -1 when the point is off the board. */
-export function squareAt(svg: Element, clientX: number, clientY: number, flipped: boolean): number {
+export function squareAt(
+  svg: Element,
+  geo: Geometry,
+  clientX: number,
+  clientY: number,
+  flipped: boolean,
+): number {
   const box = svg.getBoundingClientRect();
-  const col = Math.floor(((clientX - box.left) / box.width) * 8);
-  const row = Math.floor(((clientY - box.top) / box.height) * 8);
-  if (col < 0 || col > 7 || row < 0 || row > 7) return -1;
-  return flipped ? row * 8 + (7 - col) : (7 - row) * 8 + col;
+  return geo.at((clientX - box.left) / box.width, (clientY - box.top) / box.height, flipped);
 }
 
 /** A piece on its own, for buttons (the promotion picker, the pockets). */
@@ -162,19 +172,31 @@ export function pieceIcon(piece: string): SVGElement {
   return svg;
 }
 
-/** Draws `board` into a fresh SVG element, White at the bottom unless `flipped`. */
-export function drawBoard(board: Board, flipped: boolean, marks: BoardMarks = {}): SVGElement {
+/**
+ * Draws `board` (of `geo`) into a fresh SVG element, White at the bottom unless `flipped`.
+ * a1 is dark on every board, as on chess's.
+ */
+export function drawBoard(
+  board: Board,
+  geo: Geometry,
+  flipped: boolean,
+  marks: BoardMarks = {},
+): SVGElement {
+  const [width, height] = geo.extent;
   const svg = el("svg", {
-    viewBox: "0 0 800 800",
+    viewBox: `0 0 ${width} ${height}`,
     class: "board",
     role: "img",
-    "aria-label": describeBoard(board),
+    "aria-label": describeBoard(board, geo),
+    "data-files": geo.files,
+    "data-ranks": geo.ranks,
   });
-  const at = (index: number) => squareOrigin(index, flipped);
+  const squareName = (i: number) => geo.name(i);
+  const at = (index: number) => geo.origin(index, flipped);
   const highlight = marks.highlight ?? [];
-  for (let i = 0; i < 64; i++) {
+  for (let i = 0; i < geo.size; i++) {
     const [x, y] = at(i);
-    const light = (i % 8) % 2 !== Math.floor(i / 8) % 2;
+    const light = geo.fileOf(i) % 2 !== geo.rankOf(i) % 2;
     svg.append(
       el("rect", {
         x,
@@ -197,15 +219,21 @@ export function drawBoard(board: Board, flipped: boolean, marks: BoardMarks = {}
       svg.append(el("circle", { cx: x + 50, cy: y + 50, r: 46, class: "check" }));
     }
   }
-  for (let f = 0; f < 8; f++) {
+  for (let f = 0; f < geo.files; f++) {
     const [x] = at(f);
-    const t = el("text", { x: x + 92, y: 794, class: "coord", "text-anchor": "end" });
-    t.textContent = FILES[f] ?? "";
+    const t = el("text", {
+      x: x + SQUARE_UNITS - 8,
+      y: height - 6,
+      class: "coord",
+      "text-anchor": "end",
+      "data-file": FILE_LETTERS[f] ?? "",
+    });
+    t.textContent = FILE_LETTERS[f] ?? "";
     svg.append(t);
   }
-  for (let r = 0; r < 8; r++) {
-    const [, y] = at(r * 8);
-    const t = el("text", { x: 4, y: y + 20, class: "coord" });
+  for (let r = 0; r < geo.ranks; r++) {
+    const [, y] = at(r * geo.files);
+    const t = el("text", { x: 4, y: y + 20, class: "coord", "data-rank": r + 1 });
     t.textContent = String(r + 1);
     svg.append(t);
   }

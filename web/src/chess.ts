@@ -1,19 +1,19 @@
 // Positions as the server's FEN gives them, for drawing: the placement, Crazyhouse's pockets,
 // Three-check's counters, the side to move and the half-move clock; and what a UCI move names
 // (its squares, a drop, a castling's king and rook). The page applies no rules: every position
-// it draws is a FEN the server sent, except two sketches named as such (`sketch`).
+// it draws is a FEN the server sent, except two sketches named as such (`sketch`). Every board
+// has its game's geometry (geometry.ts): up to 10 files and 10 ranks, "10" an empty run.
+
+import { type Geometry, STANDARD } from "./geometry.js";
 
 /** A piece as FEN writes it: "K", "q", ... (upper case White). */
 export type Piece = string;
 
-/** 64 squares, index = rank * 8 + file, a1 = 0, h8 = 63; "" for empty. */
+/** files x ranks squares, index = rank * files + file (see geometry.ts); "" for empty. */
 export type Board = Piece[];
 
-export const FILES = "abcdefgh";
-
-/** The pieces a Crazyhouse pocket can hold, in the order the page shows them. */
-export const POCKET_ROLES = ["p", "n", "b", "r", "q"] as const;
-export type PocketRole = (typeof POCKET_ROLES)[number];
+/** A piece a hand holds, by its lower-case letter. */
+export type PocketRole = string;
 
 /** How many of each piece one side holds to drop. */
 export type Pocket = Record<PocketRole, number>;
@@ -28,6 +28,8 @@ export const CHECKS_TO_WIN = 3;
 
 /** One position, as its FEN says. */
 export interface Position {
+  /** The board's shape: the game's. */
+  geo: Geometry;
   board: Board;
   /** Crazyhouse: the pieces each side may drop; null in the other variants. */
   pockets: Sides<Pocket> | null;
@@ -40,20 +42,19 @@ export interface Position {
   halfmoves: number;
 }
 
-/** The square index of "e4", or -1. */
-export function squareIndex(name: string): number {
-  const file = FILES.indexOf(name[0] ?? "");
-  const rank = Number(name[1]) - 1;
-  if (name.length !== 2 || file < 0 || !(rank >= 0 && rank < 8)) return -1;
-  return rank * 8 + file;
+/** The square index of "e4" on an 8x8 board, or -1 (`Geometry.parse` for any board). */
+export function squareIndex(name: string, geo: Geometry = STANDARD): number {
+  return geo.parse(name);
 }
 
-export function squareName(index: number): string {
-  return FILES[index % 8] + String(Math.floor(index / 8) + 1);
+/** "e4" for an index of `geo`. */
+export function squareName(index: number, geo: Geometry = STANDARD): string {
+  return geo.name(index);
 }
 
 export const isWhite = (piece: Piece) => piece !== "" && piece === piece.toUpperCase();
 
+/** A pocket with Crazyhouse's pieces at zero (their order keeps pockets comparable as JSON). */
 export function emptyPocket(): Pocket {
   return { p: 0, n: 0, b: 0, r: 0, q: 0 };
 }
@@ -63,7 +64,10 @@ export function emptyPocket(): Pocket {
  * (`.../RNBQKBNR[Qp]`) or as a ninth rank (`.../RNBQKBNR/Qp`), and promoted pieces marked `~`
  * (a promoted piece captured joins a pocket as a pawn). Throws on a malformed field.
  */
-function parseBoardField(field: string): {
+function parseBoardField(
+  field: string,
+  geo: Geometry,
+): {
   board: Board;
   pockets: Sides<Pocket> | null;
   promoted: number[];
@@ -77,41 +81,45 @@ function parseBoardField(field: string): {
     placement = field.slice(0, open);
   }
   let ranks = placement.split("/");
-  if (ranks.length === 9 && pocketText === null) {
-    pocketText = ranks[8] ?? "";
-    ranks = ranks.slice(0, 8);
+  if (ranks.length === geo.ranks + 1 && pocketText === null) {
+    pocketText = ranks[geo.ranks] ?? "";
+    ranks = ranks.slice(0, geo.ranks);
   }
-  if (ranks.length !== 8) throw new Error(`bad FEN placement: ${placement}`);
-  const board: Board = new Array<Piece>(64).fill("");
+  if (ranks.length !== geo.ranks) throw new Error(`bad FEN placement: ${placement}`);
+  const board: Board = new Array<Piece>(geo.size).fill("");
   const promoted: number[] = [];
   ranks.forEach((row, i) => {
-    const rank = 7 - i;
+    const rank = geo.ranks - 1 - i;
     let file = 0;
     let last = "";
-    for (const ch of row) {
-      if (/[1-8]/.test(ch)) {
-        file += Number(ch);
-      } else if (/[pnbrqkPNBRQK]/.test(ch)) {
-        if (file > 7) throw new Error(`bad FEN rank: ${row}`);
-        board[rank * 8 + file] = ch;
+    // An empty run is a number, up to the board's width ("10" on a 10-file board).
+    for (const [token] of row.matchAll(/\d+|./g)) {
+      if (/^\d+$/.test(token)) {
+        const run = Number(token);
+        if (run < 1 || run > geo.files) throw new Error(`bad FEN rank: ${row}`);
+        file += run;
+      } else if (/^[a-zA-Z]$/.test(token)) {
+        if (file >= geo.files) throw new Error(`bad FEN rank: ${row}`);
+        board[rank * geo.files + file] = token;
         file += 1;
-      } else if (ch === "~" && /[pnbrqkPNBRQK]/.test(last)) {
-        promoted.push(rank * 8 + file - 1);
+      } else if (token === "~" && /^[a-zA-Z]$/.test(last)) {
+        promoted.push(rank * geo.files + file - 1);
       } else {
-        throw new Error(`bad FEN character: ${ch}`);
+        throw new Error(`bad FEN character: ${token}`);
       }
-      last = ch;
+      last = token;
     }
-    if (file !== 8) throw new Error(`bad FEN rank: ${row}`);
+    if (file !== geo.files) throw new Error(`bad FEN rank: ${row}`);
   });
   promoted.sort((a, b) => a - b);
   if (pocketText === null) return { board, pockets: null, promoted };
   const pockets = { white: emptyPocket(), black: emptyPocket() };
   for (const ch of pocketText) {
     if (ch === "-") continue;
-    const role = ch.toLowerCase() as PocketRole;
-    if (!POCKET_ROLES.includes(role)) throw new Error(`bad FEN pocket piece: ${ch}`);
-    pockets[isWhite(ch) ? "white" : "black"][role] += 1;
+    if (!/^[a-zA-Z]$/.test(ch)) throw new Error(`bad FEN pocket piece: ${ch}`);
+    const role = ch.toLowerCase();
+    const side = pockets[isWhite(ch) ? "white" : "black"];
+    side[role] = (side[role] ?? 0) + 1;
   }
   return { board, pockets, promoted };
 }
@@ -119,11 +127,12 @@ function parseBoardField(field: string): {
 /**
  * A position from its FEN: six fields, with Three-check's counter either as the checks left
  * before the clocks (`3+3 0 1`, as chessd writes it) or as the checks given after them
- * (`0 1 +0+0`, lichess). Throws on a malformed board field.
+ * (`0 1 +0+0`, lichess). The board is `geo`'s (8x8 unless told). Throws on a malformed board
+ * field.
  */
-export function parseFen(fen: string): Position {
+export function parseFen(fen: string, geo: Geometry = STANDARD): Position {
   const fields = fen.trim().split(/\s+/);
-  const { board, pockets, promoted } = parseBoardField(fields[0] ?? "");
+  const { board, pockets, promoted } = parseBoardField(fields[0] ?? "", geo);
   let checksLeft: Sides<number> | null = null;
   const clocks: string[] = [];
   for (const f of fields.slice(4)) {
@@ -139,6 +148,7 @@ export function parseFen(fen: string): Position {
   }
   const halfmoves = Number(clocks[0]);
   return {
+    geo,
     board,
     pockets,
     checksLeft,
@@ -153,15 +163,19 @@ export type UciParts =
   | { kind: "move"; from: number; to: number; promotion: string }
   | { kind: "drop"; role: PocketRole; to: number };
 
-export function parseUci(uci: string): UciParts | null {
-  const drop = /^([PNBRQ])@([a-h][1-8])$/.exec(uci);
+/** On `geo`'s board: squares "a1" to "j10", a promotion's piece after them. */
+export function parseUci(uci: string, geo: Geometry = STANDARD): UciParts | null {
+  const drop = /^([A-Z])@([a-j](?:10|[1-9]))$/.exec(uci);
   if (drop?.[1] && drop[2]) {
-    return { kind: "drop", role: drop[1].toLowerCase() as PocketRole, to: squareIndex(drop[2]) };
+    const to = geo.parse(drop[2]);
+    return to < 0 ? null : { kind: "drop", role: drop[1].toLowerCase(), to };
   }
-  const from = squareIndex(uci.slice(0, 2));
-  const to = squareIndex(uci.slice(2, 4));
-  if (from < 0 || to < 0 || uci.length > 5) return null;
-  return { kind: "move", from, to, promotion: uci.slice(4) };
+  const m = /^([a-j](?:10|[1-9]))([a-j](?:10|[1-9]))([a-z]?)$/.exec(uci);
+  if (!m?.[1] || !m[2]) return null;
+  const from = geo.parse(m[1]);
+  const to = geo.parse(m[2]);
+  if (from < 0 || to < 0) return null;
+  return { kind: "move", from, to, promotion: m[3] ?? "" };
 }
 
 /** A castling move's squares: where the king and the rook stand and where they land. */
@@ -173,41 +187,53 @@ export interface Castling {
 }
 
 /**
- * The squares of a castling move (its SAN is `O-O` or `O-O-O`), played on `board`. Castling
- * ends on the standard squares in every variant: the king on the g or c file, the rook beside
- * it on the f or d file. UCI writes it as the king's two-square move in standard chess
+ * The squares of a castling move (its SAN is `O-O` or `O-O-O`), played on `board` of `geo`.
+ * Castling ends on the standard squares in every variant: the king on the g or c file, the
+ * rook beside it on the f or d file (on a wider board, the king on the second file from the
+ * edge on the short side, as in Capablanca chess: i1 on 10 files). UCI writes it as the king's two-square move in standard chess
  * (`e1g1`, the rook in the corner) and as the king taking its own rook in Chess960 (`e1h1`).
  * Null for any other move.
  */
-export function castlingOf(board: Board, uci: string, san: string): Castling | null {
+export function castlingOf(
+  board: Board,
+  uci: string,
+  san: string,
+  geo: Geometry = STANDARD,
+): Castling | null {
   const kind = san.replace(/[+#]+$/, "");
   if (kind !== "O-O" && kind !== "O-O-O") return null;
-  const parts = parseUci(uci);
+  const parts = parseUci(uci, geo);
   if (parts?.kind !== "move") return null;
   const long = kind === "O-O-O";
-  const rank = Math.floor(parts.from / 8) * 8;
+  const rank = geo.rankOf(parts.from) * geo.files;
+  const last = geo.files - 1;
   const king = board[parts.from] ?? "";
   const onTarget = board[parts.to] ?? "";
   const ownRook =
     onTarget.toLowerCase() === "r" && king !== "" && isWhite(onTarget) === isWhite(king);
   return {
     king: parts.from,
-    kingTo: rank + (long ? 2 : 6),
-    rook: ownRook ? parts.to : rank + (long ? 0 : 7),
-    rookTo: rank + (long ? 3 : 5),
+    kingTo: rank + (long ? 2 : last - 1),
+    rook: ownRook ? parts.to : rank + (long ? 0 : last),
+    rookTo: rank + (long ? 3 : last - 2),
   };
 }
 
 /**
  * The squares a move's highlight marks: a drop's target only; a castling's king from and to
  * (the rook's when the king stays put, as it may in Chess960); otherwise from and to. `board`
- * is the position the move was played in (for castling), when known.
+ * is the position the move was played in (for castling), when known; `geo` the game's board.
  */
-export function moveSquares(uci: string, san: string, before: Board | null): number[] {
-  const parts = parseUci(uci);
+export function moveSquares(
+  uci: string,
+  san: string,
+  before: Board | null,
+  geo: Geometry = STANDARD,
+): number[] {
+  const parts = parseUci(uci, geo);
   if (!parts) return [];
   if (parts.kind === "drop") return [parts.to];
-  const c = before ? castlingOf(before, uci, san) : null;
+  const c = before ? castlingOf(before, uci, san, geo) : null;
   if (c) return c.king !== c.kingTo ? [c.king, c.kingTo] : [c.rook, c.rookTo];
   return [parts.from, parts.to];
 }
@@ -227,7 +253,8 @@ function copyPockets(p: Sides<Pocket> | null): Sides<Pocket> | null {
  * of the API returns (for a variant's usual start, the sketch is that position exactly).
  */
 export function sketch(pos: Position, uci: string, san: string): Position {
-  const parts = parseUci(uci);
+  const geo = pos.geo;
+  const parts = parseUci(uci, geo);
   if (!parts) return pos;
   const board = pos.board.slice();
   const pockets = copyPockets(pos.pockets);
@@ -236,9 +263,9 @@ export function sketch(pos: Position, uci: string, san: string): Position {
   if (parts.kind === "drop") {
     board[parts.to] = white ? parts.role.toUpperCase() : parts.role;
     const side = pockets?.[white ? "white" : "black"];
-    if (side) side[parts.role] = Math.max(0, side[parts.role] - 1);
+    if (side) side[parts.role] = Math.max(0, (side[parts.role] ?? 0) - 1);
   } else {
-    const c = castlingOf(pos.board, uci, san);
+    const c = castlingOf(pos.board, uci, san, geo);
     if (c) {
       const king = board[c.king] ?? "";
       const rook = board[c.rook] ?? "";
@@ -252,14 +279,15 @@ export function sketch(pos: Position, uci: string, san: string): Position {
       board[from] = "";
       let taken = board[to] ?? "";
       if (taken !== "" && isWhite(taken) === white) taken = "";
-      if (piece.toLowerCase() === "p" && from % 8 !== to % 8 && board[to] === "") {
+      const sideways = geo.fileOf(from) !== geo.fileOf(to);
+      if (piece.toLowerCase() === "p" && sideways && board[to] === "") {
         taken = "p";
-        board[to + (isWhite(piece) ? -8 : 8)] = "";
+        board[to + (isWhite(piece) ? -geo.files : geo.files)] = "";
       }
       const mine = pockets?.[white ? "white" : "black"];
       if (mine && taken !== "") {
-        const role = promoted.includes(to) ? "p" : (taken.toLowerCase() as PocketRole);
-        if (POCKET_ROLES.includes(role)) mine[role] += 1;
+        const role = promoted.includes(to) ? "p" : taken.toLowerCase();
+        mine[role] = (mine[role] ?? 0) + 1;
       }
       board[to] = promotion ? (isWhite(piece) ? promotion.toUpperCase() : promotion) : piece;
       // Crazyhouse marks a promoted piece, wherever it goes.

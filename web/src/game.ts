@@ -13,6 +13,8 @@ import { client } from "./api.js";
 import { type BoardMarks, drawBoard } from "./board.js";
 import { renderClock } from "./clock.js";
 import { type Position, moveSquares, parseFen, sketch } from "./chess.js";
+import { handRoles, promotionOrder } from "./games.js";
+import { STANDARD } from "./geometry.js";
 import {
   Color,
   GameStatus,
@@ -112,6 +114,7 @@ export async function showGame(
   const { firstMove } = view;
 
   const plies = () => (state ? plyOf(state) : 0);
+  const geo = () => (state ? state.geo : STANDARD);
   const shown = () => (viewPly === null ? plies() : Math.min(viewPly, plies()));
   /** Black at the bottom: the player's side first, then the flip button. */
   const blackBelow = () => (color === Color.BLACK) !== flipped;
@@ -131,9 +134,9 @@ export async function showGame(
       const before = current(s);
       return {
         position: pending.fen
-          ? parseFen(pending.fen)
+          ? parseFen(pending.fen, s.geo)
           : sketch(before, pending.move.uci, pending.move.san),
-        highlight: moveSquares(pending.move.uci, pending.move.san, before.board),
+        highlight: moveSquares(pending.move.uci, pending.move.san, before.board, s.geo),
         san: pending.move.san,
       };
     }
@@ -142,7 +145,7 @@ export async function showGame(
     const before = at > 0 ? (s.positions[at - 1] ?? null) : null;
     return {
       position: s.positions[at] ?? null,
-      highlight: uci ? moveSquares(uci, san, before?.board ?? null) : [],
+      highlight: uci ? moveSquares(uci, san, before?.board ?? null, s.geo) : [],
       san,
     };
   }
@@ -152,6 +155,8 @@ export async function showGame(
         board: () => (canMove() && state ? current(state).board : null),
         shown: () => (state ? (displayed().position?.board ?? []) : []),
         legal: () => state?.legal?.moves ?? [],
+        geometry: () => geo(),
+        promotions: () => (state ? promotionOrder(state.variantKey || state.variant) : ""),
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
         play: (m) => void submit(m, m.uci),
@@ -220,7 +225,7 @@ export async function showGame(
     // A text that names no legal move, or typed before this ply's legal moves came, goes to the
     // server as typed: it plays it, or its refusal says what is wrong.
     const legal = state.legal?.ply === plies() ? state.legal.moves : [];
-    const m = typedMove(text, legal, current(state).board);
+    const m = typedMove(text, legal, current(state).board, state.geo);
     void submit(m, m ? m.uci : text);
   });
   const onKey = (e: KeyboardEvent) => {
@@ -345,6 +350,8 @@ export async function showGame(
     if (!state) return;
     pocketStrips.update({
       pockets: displayed().position?.pockets ?? null,
+      roles: handRoles(state.variantKey || state.variant),
+      geo: state.geo,
       bottomWhite: !blackBelow(),
       own: seat && color !== null ? color === Color.WHITE : null,
       legal: canMove() ? (state.legal?.moves ?? []) : [],
@@ -373,7 +380,7 @@ export async function showGame(
     if (!state) return;
     const at = shown();
     const { position, highlight, san } = displayed();
-    const board = position?.board ?? new Array<string>(64).fill("");
+    const board = position?.board ?? new Array<string>(state.geo.size).fill("");
     // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
     const check =
       /[+#]$/.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
@@ -387,6 +394,7 @@ export async function showGame(
     };
     const key = JSON.stringify([
       board,
+      state.geo.files,
       blackBelow(),
       highlight,
       check,
@@ -408,7 +416,7 @@ export async function showGame(
     else delete boardBox.dataset.pending;
     if (key === boardKey) return;
     boardKey = key;
-    const svg = drawBoard(board, blackBelow(), marks);
+    const svg = drawBoard(board, state.geo, blackBelow(), marks);
     const old = boardBox.querySelector("svg.board");
     if (old) old.replaceWith(svg);
     else boardBox.prepend(svg);

@@ -5,8 +5,9 @@
 // says which a pick makes), and their targets are marked.
 
 import { type TargetKind, pieceIcon, pieceName, pieceNode, roleName, squareAt } from "./board.js";
-import { type Board, type PocketRole, squareIndex, squareName } from "./chess.js";
+import type { Board, PocketRole } from "./chess.js";
 import { h } from "./dom.js";
+import type { Geometry } from "./geometry.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
 import { type Pick, movesOf, samePick, targetKinds } from "./moves.js";
 
@@ -18,6 +19,10 @@ export interface MoveSource {
   shown(): Board;
   /** The server's legal moves in that position. */
   legal(): readonly MoveNotation[];
+  /** The game's board. */
+  geometry(): Geometry;
+  /** What a pawn may become, in the picker's order (see games.ts). */
+  promotions(): string;
   flipped(): boolean;
   /** The player's own pieces are upper case (White) or lower case (Black). */
   white(): boolean;
@@ -32,14 +37,6 @@ export interface MoveSource {
   announce(text: string): void;
 }
 
-const PROMOTION_ORDER = "qrbnk";
-const PROMOTION_NAMES: Record<string, string> = {
-  q: "Queen",
-  r: "Rook",
-  b: "Bishop",
-  n: "Knight",
-  k: "King",
-};
 
 /** A pointer this far (CSS px) from where it went down is dragging, not clicking. */
 const DRAG_THRESHOLD_PX = 4;
@@ -111,7 +108,10 @@ export class MoveInput {
     const focused = document.activeElement === this.#box && this.#keyboard;
     return {
       selected: pick?.kind === "square" ? pick.square : null,
-      targets: pick && board ? targetKinds(board, pick, this.#moves(board, pick)) : new Map(),
+      targets:
+        pick && board
+          ? targetKinds(board, pick, this.#moves(board, pick), this.#src.geometry())
+          : new Map(),
       cursor: focused ? this.#cursor : null,
       pocketRole: pick?.kind === "pocket" ? pick.role : null,
     };
@@ -125,7 +125,11 @@ export class MoveInput {
   }
 
   #moves(board: Board, pick: Pick): Map<number, MoveNotation[]> {
-    return movesOf(board, this.#src.legal(), pick);
+    return movesOf(board, this.#src.legal(), pick, this.#src.geometry());
+  }
+
+  #name(sq: number): string {
+    return this.#src.geometry().name(sq);
   }
 
   #svg(): Element | null {
@@ -181,7 +185,7 @@ export class MoveInput {
       this.#keyboard = true;
       this.#cursor ??= this.#home();
       this.#box.focus();
-      const squares = [...targets.keys()].map(squareName);
+      const squares = [...targets.keys()].map((sq) => this.#name(sq));
       const where =
         squares.length > TARGETS_READ_OUT
           ? `any of ${squares.length} squares`
@@ -198,16 +202,20 @@ export class MoveInput {
   #openPicker(options: MoveNotation[], to: number): void {
     this.#closePicker();
     const white = this.#src.white();
-    const sorted = [...options].sort(
-      (a, b) => PROMOTION_ORDER.indexOf(a.uci[4] ?? "") - PROMOTION_ORDER.indexOf(b.uci[4] ?? ""),
-    );
+    const order = this.#src.promotions();
+    // The promotion's piece is the UCI's last letter, after squares of two or three characters.
+    const roleOf = (m: MoveNotation) => m.uci.slice(-1);
+    // A piece the game's order does not list goes last.
+    const rank = (m: MoveNotation) => (order.indexOf(roleOf(m)) + order.length + 1) % (order.length + 1);
+    const sorted = [...options].sort((a, b) => rank(a) - rank(b));
     const buttons = sorted.map((m) => {
-      const role = m.uci[4] ?? "q";
+      const role = roleOf(m);
+      const name = roleName(role);
       const b = h(
         "button",
         { type: "button", "data-promotion": role },
         pieceIcon(white ? role.toUpperCase() : role),
-        h("span", {}, PROMOTION_NAMES[role] ?? role),
+        h("span", {}, name[0]?.toUpperCase() + name.slice(1)),
       );
       b.addEventListener("click", () => {
         this.#closePicker();
@@ -224,9 +232,9 @@ export class MoveInput {
         class: "promotion",
         id: "promotion",
         role: "dialog",
-        "aria-label": `Promote on ${squareName(to)} to`,
+        "aria-label": `Promote on ${this.#name(to)} to`,
       },
-      h("p", {}, `Promote on ${squareName(to)} to`),
+      h("p", {}, `Promote on ${this.#name(to)} to`),
       h("div", { class: "choices" }, ...buttons),
       cancel,
     );
@@ -268,7 +276,7 @@ export class MoveInput {
   #down(e: PointerEvent): void {
     const svg = this.#svg();
     if (!svg || e.button !== 0 || !this.#src.board() || this.#picker) return;
-    const sq = squareAt(svg, e.clientX, e.clientY, this.#src.flipped());
+    const sq = squareAt(svg, this.#src.geometry(), e.clientX, e.clientY, this.#src.flipped());
     if (sq < 0) return;
     e.preventDefault();
     // The keyboard's square stays where the keys left it.
@@ -299,7 +307,7 @@ export class MoveInput {
       drag.moving = true;
       const piece =
         drag.pick.kind === "square"
-          ? svg.querySelector(`.piece[data-square="${squareName(drag.pick.square)}"]`)
+          ? svg.querySelector(`.piece[data-square="${this.#name(drag.pick.square)}"]`)
           : pieceNode(this.#src.white() ? drag.pick.role.toUpperCase() : drag.pick.role, 0, 0);
       if (piece) {
         piece.classList.add("dragging");
@@ -309,8 +317,9 @@ export class MoveInput {
     }
     const piece = svg.querySelector(".piece.dragging");
     const box = svg.getBoundingClientRect();
-    const x = ((e.clientX - box.left) / box.width) * 800 - 50;
-    const y = ((e.clientY - box.top) / box.height) * 800 - 50;
+    const [width, height] = this.#src.geometry().extent;
+    const x = ((e.clientX - box.left) / box.width) * width - 50;
+    const y = ((e.clientY - box.top) / box.height) * height - 50;
     piece?.setAttribute("transform", `translate(${x} ${y})`);
   }
 
@@ -319,7 +328,7 @@ export class MoveInput {
     const svg = this.#svg();
     if (!drag || e.pointerId !== drag.pointerId || !svg) return;
     this.#drag = null;
-    const sq = squareAt(svg, e.clientX, e.clientY, this.#src.flipped());
+    const sq = squareAt(svg, this.#src.geometry(), e.clientX, e.clientY, this.#src.flipped());
     const board = this.#src.board();
     const from = drag.pick.kind === "square" ? drag.pick.square : -1;
     if (drag.moving) {
@@ -349,7 +358,7 @@ export class MoveInput {
 
   #describe(sq: number): string {
     const piece = this.#src.shown()[sq] ?? "";
-    return `${squareName(sq)}, ${piece ? pieceName(piece) : "empty"}`;
+    return `${this.#name(sq)}, ${piece ? pieceName(piece) : "empty"}`;
   }
 
   #key(e: KeyboardEvent): void {
@@ -367,9 +376,10 @@ export class MoveInput {
       e.stopPropagation();
       this.#keyboard = true;
       const at = this.#cursor ?? this.#home();
-      const file = Math.max(0, Math.min(7, (at % 8) + step[0]));
-      const rank = Math.max(0, Math.min(7, Math.floor(at / 8) + step[1]));
-      this.#cursor = rank * 8 + file;
+      const geo = this.#src.geometry();
+      const file = Math.max(0, Math.min(geo.files - 1, geo.fileOf(at) + step[0]));
+      const rank = Math.max(0, Math.min(geo.ranks - 1, geo.rankOf(at) + step[1]));
+      this.#cursor = geo.index(file, rank);
       this.#src.redraw();
       this.#src.announce(this.#describe(this.#cursor));
       return;
@@ -394,11 +404,11 @@ export class MoveInput {
       if (result === "picked") {
         const board = this.#src.board() ?? [];
         const targets = [...this.#moves(board, { kind: "square", square: sq }).keys()]
-          .map(squareName)
+          .map((s) => this.#name(s))
           .join(", ");
         this.#src.announce(`${this.#describe(sq)} picked up: it can go to ${targets}`);
       } else if (result === "dropped") {
-        this.#src.announce(`Nothing picked up on ${squareName(sq)}`);
+        this.#src.announce(`Nothing picked up on ${this.#name(sq)}`);
       }
       return;
     }
@@ -411,10 +421,12 @@ export class MoveInput {
     }
   }
 
-  /** Where the cursor starts: on the player's king. */
+  /** Where the cursor starts: on the player's king, or the middle of their first rank. */
   #home(): number {
     const king = this.#src.white() ? "K" : "k";
     const at = this.#src.shown().indexOf(king);
-    return at >= 0 ? at : this.#src.white() ? squareIndex("e1") : squareIndex("e8");
+    const geo = this.#src.geometry();
+    const middle = Math.floor(geo.files / 2);
+    return at >= 0 ? at : geo.index(middle, this.#src.white() ? 0 : geo.ranks - 1);
   }
 }

@@ -1,10 +1,11 @@
-// The game list (`#/`): live and recent games, a variant filter, and a form to open a game by
-// id. ListGames has no stream, so the list is polled.
+// The game lists: live and recent games, polled (ListGames has no stream). The lobby (`#/`)
+// shows them for every game with a filter and a form to open a game by id; a rules page
+// (`#/rules/<key>`) shows its own game's.
 
 import { ConnectError } from "@connectrpc/connect";
 
 import { client } from "./api.js";
-import { h } from "./dom.js";
+import { h, sleep } from "./dom.js";
 import { GameStatus, type GameSummary, type Variant } from "./gen/chessd/v1/chessd_pb.js";
 import { VARIANTS, outcomeText, variantName } from "./text.js";
 
@@ -28,8 +29,43 @@ function summaryRow(g: GameSummary): HTMLElement {
   return h("li", { "data-game-id": g.gameId }, link);
 }
 
-export async function showList(main: HTMLElement, signal: AbortSignal): Promise<void> {
-  document.title = "chessd · games";
+/**
+ * Fills `live` and `recent` with the games of `variant()` (0: every game) until `signal`
+ * aborts, every few seconds and at once when `wake` is called; `onGames` sees each answer.
+ */
+export async function followGames(
+  live: HTMLElement,
+  recent: HTMLElement,
+  note: HTMLElement,
+  variant: () => Variant,
+  signal: AbortSignal,
+  onWake: (wake: () => void) => void = () => {},
+): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      const v = variant();
+      const [ongoing, all] = await Promise.all([
+        client.listGames({ status: GameStatus.ONGOING, variant: v, pageSize: 100 }, { signal }),
+        client.listGames({ variant: v, pageSize: 100 }, { signal }),
+      ]);
+      const finished = all.games.filter((g) => g.status !== GameStatus.ONGOING).slice(0, 30);
+      live.replaceChildren(...ongoing.games.map(summaryRow));
+      recent.replaceChildren(...finished.map(summaryRow));
+      if (!ongoing.games.length) live.append(h("li", { class: "empty" }, "No game in progress."));
+      if (!finished.length) recent.append(h("li", { class: "empty" }, "No finished game yet."));
+      note.textContent = "";
+    } catch (e) {
+      if (signal.aborted) return;
+      note.textContent = `Cannot reach chessd: ${ConnectError.from(e).rawMessage}. Retrying…`;
+    }
+    const wake = new AbortController();
+    onWake(() => wake.abort());
+    await sleep(LIST_REFRESH_MS, AbortSignal.any([signal, wake.signal]));
+  }
+}
+
+/** The lobby's lists of every game: a filter by game, and a form to open a game by id. */
+export function gameLists(signal: AbortSignal): HTMLElement {
   const filter = h(
     "select",
     { id: "variant-filter" },
@@ -59,7 +95,24 @@ export async function showList(main: HTMLElement, signal: AbortSignal): Promise<
   const live = h("ul", { id: "live-games", class: "games" });
   const recent = h("ul", { id: "recent-games", class: "games" });
   const note = h("p", { class: "note", role: "status" });
-  main.append(
+  let wake = () => {};
+  filter.addEventListener("change", () => {
+    sessionStorage.setItem("variant", filter.value);
+    wake();
+  });
+  void followGames(
+    live,
+    recent,
+    note,
+    () => Number(filter.value) as Variant,
+    signal,
+    (w) => {
+      wake = w;
+    },
+  );
+  return h(
+    "section",
+    { class: "game-lists", "aria-label": "Games" },
     h("div", { class: "toolbar" }, h("label", { for: "variant-filter" }, "Variant"), filter, open),
     h("h2", {}, "Live games"),
     live,
@@ -67,35 +120,4 @@ export async function showList(main: HTMLElement, signal: AbortSignal): Promise<
     recent,
     note,
   );
-  let wake = () => {};
-  filter.addEventListener("change", () => {
-    sessionStorage.setItem("variant", filter.value);
-    wake();
-  });
-  while (!signal.aborted) {
-    try {
-      const variant = Number(filter.value) as Variant;
-      const [ongoing, all] = await Promise.all([
-        client.listGames({ status: GameStatus.ONGOING, variant, pageSize: 100 }, { signal }),
-        client.listGames({ variant, pageSize: 100 }, { signal }),
-      ]);
-      const finished = all.games.filter((g) => g.status !== GameStatus.ONGOING).slice(0, 30);
-      live.replaceChildren(...ongoing.games.map(summaryRow));
-      recent.replaceChildren(...finished.map(summaryRow));
-      if (!ongoing.games.length) live.append(h("li", { class: "empty" }, "No game in progress."));
-      if (!finished.length) recent.append(h("li", { class: "empty" }, "No finished game yet."));
-      note.textContent = "";
-    } catch (e) {
-      if (signal.aborted) return;
-      note.textContent = `Cannot reach chessd: ${ConnectError.from(e).rawMessage}. Retrying…`;
-    }
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, LIST_REFRESH_MS);
-      wake = () => {
-        clearTimeout(t);
-        resolve();
-      };
-      signal.addEventListener("abort", wake, { once: true });
-    });
-  }
 }

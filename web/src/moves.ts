@@ -6,6 +6,7 @@
 
 import type { TargetKind } from "./board.js";
 import { type Board, type PocketRole, castlingOf, isWhite, parseUci } from "./chess.js";
+import type { Geometry } from "./geometry.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
 
 /** What the player has picked up: a piece on the board, or one from their pocket. */
@@ -27,22 +28,23 @@ export function movesOf(
   board: Board,
   legal: readonly MoveNotation[],
   pick: Pick,
+  geo: Geometry,
 ): Map<number, MoveNotation[]> {
   const by = new Map<number, MoveNotation[]>();
   const add = (sq: number, m: MoveNotation) => by.set(sq, [...(by.get(sq) ?? []), m]);
   const castles: MoveNotation[] = [];
   for (const m of legal) {
-    const parts = parseUci(m.uci);
+    const parts = parseUci(m.uci, geo);
     if (!parts) continue;
     if (pick.kind === "pocket") {
       if (parts.kind === "drop" && parts.role === pick.role) add(parts.to, m);
     } else if (parts.kind === "move" && parts.from === pick.square) {
       add(parts.to, m);
-      if (castlingOf(board, m.uci, m.san)) castles.push(m);
+      if (castlingOf(board, m.uci, m.san, geo)) castles.push(m);
     }
   }
   for (const m of castles) {
-    const c = castlingOf(board, m.uci, m.san);
+    const c = castlingOf(board, m.uci, m.san, geo);
     for (const sq of c ? [c.rook, c.kingTo] : []) {
       if (sq !== c?.king && !by.has(sq)) by.set(sq, [m]);
     }
@@ -55,16 +57,21 @@ export function targetKinds(
   board: Board,
   pick: Pick,
   moves: Map<number, MoveNotation[]>,
+  geo: Geometry,
 ): Map<number, TargetKind> {
   const kinds = new Map<number, TargetKind>();
   const piece = pick.kind === "square" ? (board[pick.square] ?? "") : "";
   for (const [to, ms] of moves) {
     const there = board[to] ?? "";
-    const castle = ms.some((m) => castlingOf(board, m.uci, m.san));
+    const castle = ms.some((m) => castlingOf(board, m.uci, m.san, geo));
     if (castle) kinds.set(to, there === "" ? "move" : "castle");
     else if (there !== "" && isWhite(there) !== isWhite(piece)) kinds.set(to, "capture");
     // En passant takes on an empty square.
-    else if (piece.toLowerCase() === "p" && pick.kind === "square" && to % 8 !== pick.square % 8)
+    else if (
+      piece.toLowerCase() === "p" &&
+      pick.kind === "square" &&
+      geo.fileOf(to) !== geo.fileOf(pick.square)
+    )
       kinds.set(to, "capture");
     else kinds.set(to, "move");
   }
@@ -94,6 +101,7 @@ export function typedMove(
   text: string,
   legal: readonly MoveNotation[],
   board: Board,
+  geo: Geometry,
 ): MoveNotation | null {
   const t = text.trim();
   // UCI is lower case but for a drop's piece ("P@e4"); either case is taken.
@@ -102,9 +110,11 @@ export function typedMove(
     : t.toLowerCase();
   const exact = legal.find((m) => m.uci === uci);
   if (exact) return exact;
-  const parts = parseUci(uci);
+  const parts = parseUci(uci, geo);
   if (parts?.kind === "move" && !parts.promotion) {
-    const castle = movesOf(board, legal, { kind: "square", square: parts.from }).get(parts.to);
+    const castle = movesOf(board, legal, { kind: "square", square: parts.from }, geo).get(
+      parts.to,
+    );
     if (castle?.length === 1 && castle[0]) return castle[0];
   }
   const san = normalSan(t);

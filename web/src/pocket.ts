@@ -4,13 +4,16 @@
 // the drops the server lists as legal.
 
 import { pieceIcon, roleName } from "./board.js";
-import { POCKET_ROLES, type Pocket, type PocketRole, type Sides, parseUci } from "./chess.js";
+import { type Pocket, type PocketRole, type Sides, parseUci } from "./chess.js";
 import { h } from "./dom.js";
+import type { Geometry } from "./geometry.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
 
 export interface PocketView {
   white: boolean;
   pocket: Pocket;
+  /** The pieces a hand holds in this game, in the order shown (games.ts). */
+  roles: string;
   /** The player's own pocket: its pieces are buttons. */
   own: boolean;
   /** The roles the player can drop now (empty when it is not their move). */
@@ -20,10 +23,11 @@ export interface PocketView {
 }
 
 /** "White's pocket: 2 pawns, 1 knight", "Black's pocket: empty". */
-export function pocketText(white: boolean, pocket: Pocket): string {
-  const held = POCKET_ROLES.filter((r) => pocket[r] > 0).map(
-    (r) => `${pocket[r]} ${roleName(r, pocket[r])}`,
-  );
+export function pocketText(white: boolean, pocket: Pocket, roles: string): string {
+  const count = (r: string) => pocket[r] ?? 0;
+  const held = allRoles(pocket, roles)
+    .filter((r) => count(r) > 0)
+    .map((r) => `${count(r)} ${roleName(r, count(r))}`);
   return `${white ? "White" : "Black"}'s pocket: ${held.join(", ") || "empty"}`;
 }
 
@@ -33,8 +37,8 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
   node.dataset.color = side;
   node.setAttribute("role", "group");
   node.setAttribute("aria-label", `${v.white ? "White" : "Black"}'s pocket`);
-  const items = POCKET_ROLES.map((role) => {
-    const count = v.pocket[role];
+  const items = allRoles(v.pocket, v.roles).map((role) => {
+    const count = v.pocket[role] ?? 0;
     const piece = v.white ? role.toUpperCase() : role;
     const label = `${count} ${roleName(role, count)}`;
     const content = [
@@ -60,16 +64,26 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
     h(
       "span",
       { class: "visually-hidden", "data-pocket-text": side },
-      pocketText(v.white, v.pocket),
+      pocketText(v.white, v.pocket, v.roles),
     ),
     ...items,
   );
+}
+
+/** The game's hand pieces, then any other the pocket holds (a FEN may name more). */
+function allRoles(pocket: Pocket, roles: string): string[] {
+  const extra = Object.keys(pocket).filter((r) => !roles.includes(r) && (pocket[r] ?? 0) > 0);
+  return [...roles, ...extra.sort()];
 }
 
 /** What both pockets show: the position's, and what the seat may pick from its own. */
 export interface PocketsView {
   /** The position's pockets; null outside Crazyhouse (the strips are hidden). */
   pockets: Sides<Pocket> | null;
+  /** The pieces a hand holds in this game, in the order shown. */
+  roles: string;
+  /** The game's board, for the drops' squares. */
+  geo: Geometry;
   /** White's pocket is below the board. */
   bottomWhite: boolean;
   /** The seat's side: true for White, false for Black; null for a spectator. */
@@ -94,10 +108,17 @@ export class PocketStrips {
   update(v: PocketsView): void {
     const droppable = new Set<PocketRole>();
     for (const m of v.legal) {
-      const parts = parseUci(m.uci);
+      const parts = parseUci(m.uci, v.geo);
       if (parts?.kind === "drop") droppable.add(parts.role);
     }
-    const key = JSON.stringify([v.pockets, v.bottomWhite, v.own, [...droppable], v.picked]);
+    const key = JSON.stringify([
+      v.pockets,
+      v.roles,
+      v.bottomWhite,
+      v.own,
+      [...droppable],
+      v.picked,
+    ]);
     if (key === this.#key) return;
     this.#key = key;
     const pockets = v.pockets;
@@ -114,6 +135,7 @@ export class PocketStrips {
       renderPocket(node, {
         white,
         pocket: white ? pockets.white : pockets.black,
+        roles: v.roles,
         own,
         droppable: own ? droppable : new Set(),
         picked: own ? v.picked : null,

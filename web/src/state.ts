@@ -11,6 +11,7 @@ import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 
 import { type Position, parseFen, sameStanding, sketch } from "./chess.js";
+import { type Geometry, geometryOf } from "./geometry.js";
 import {
   ClockChangeReason,
   type Clocks,
@@ -46,6 +47,10 @@ export interface LegalMoves {
 export interface GameState {
   id: string;
   variant: Variant;
+  /** The variant's key ("crazyhouse"), as the server names it. */
+  variantKey: string;
+  /** The board's shape, from the server's `Game.geometry`. */
+  geo: Geometry;
   white: string;
   black: string;
   sans: string[];
@@ -133,7 +138,8 @@ export function presenceOf(s: GameState, side: Color): PresenceState | null {
 
 /** The side that moved to reach ply `ply` (1 or more), from the start position's side to move. */
 export function moverOf(s: GameState, ply: number): Color {
-  const first = (s.positions[0] ?? parseFen(s.startFen)).whiteToMove ? Color.WHITE : Color.BLACK;
+  const start = s.positions[0] ?? parseFen(s.startFen, s.geo);
+  const first = start.whiteToMove ? Color.WHITE : Color.BLACK;
   return ply % 2 === 1 ? first : first === Color.WHITE ? Color.BLACK : Color.WHITE;
 }
 
@@ -143,9 +149,10 @@ export function updateFromGame(s: GameState, g: Game): void {
 }
 
 export function fromSnapshot(g: Game, seq: bigint): GameState {
+  const geo = geometryOf(g.geometry);
   const positions: (Position | null)[] = g.moves.map(() => null);
-  positions.unshift(parseFen(g.startFen));
-  positions[g.moves.length] = parseFen(g.fen);
+  positions.unshift(parseFen(g.startFen, geo));
+  positions[g.moves.length] = parseFen(g.fen, geo);
   const sketched = new Set<number>();
   // No call returns the position after the game's first event when that was a move (a replay
   // starts after an event): the page sketches it until a replay brings it (when the first event
@@ -158,6 +165,8 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
   return {
     id: g.gameId,
     variant: g.variant,
+    variantKey: g.variantKey,
+    geo,
     white: g.whitePlayer,
     black: g.blackPlayer,
     sans: g.moves.map((m) => m.san),
@@ -203,7 +212,7 @@ export function addPositions(
   for (const f of found) {
     if (f.ply < 1 || f.ply > plyOf(s) || s.ucis[f.ply - 1] !== f.uci) continue;
     if (s.positions[f.ply] && !s.sketched.has(f.ply)) continue;
-    s.positions[f.ply] = parseFen(f.fen);
+    s.positions[f.ply] = parseFen(f.fen, s.geo);
     s.sketched.delete(f.ply);
   }
 }
@@ -294,7 +303,7 @@ export function applyEvent(
       if (!m || m.ply !== state.sans.length + 1) throw new Resync("unexpected ply");
       state.sans.push(m.san);
       state.ucis.push(m.uci);
-      state.positions.push(parseFen(ev.value.fen));
+      state.positions.push(parseFen(ev.value.fen, state.geo));
       state.fen = ev.value.fen;
       state.clocks = clockState(ev.value.clocks);
       state.drawOffer = ev.value.drawOffer;
@@ -323,7 +332,7 @@ export function applyEvent(
       state.ucis.length = ply;
       state.positions.length = ply + 1;
       for (const p of state.sketched) if (p > ply) state.sketched.delete(p);
-      state.positions[ply] = parseFen(ev.value.fen);
+      state.positions[ply] = parseFen(ev.value.fen, state.geo);
       state.sketched.delete(ply);
       state.fen = ev.value.fen;
       state.clocks = clockState(ev.value.clocks);
@@ -369,7 +378,7 @@ export function applyEvent(
       state.legal = null;
       if (ev.value.fen) {
         state.fen = ev.value.fen;
-        state.positions[plyOf(state)] = parseFen(ev.value.fen);
+        state.positions[plyOf(state)] = parseFen(ev.value.fen, state.geo);
       }
       // The clocks stop when the game ends.
       if (state.clocks) state.clocks = frozen(state.clocks, tsMs(msg.serverTime));

@@ -4,7 +4,9 @@
 // a whole game to mate; controls.ts: takebacks, time given, a claim, the first-move timer)
 // and the variants' (watchvariants.ts: Three-check, King of the Hill,
 // Atomic, Antichess and Horde watched to their ends; variants.ts: Crazyhouse drops, Chess960
-// castling and an Antichess promotion played). Every page must ask nothing of another origin and hit no
+// castling and an Antichess promotion played), then the lobby's (lobby.ts: every game, its
+// statistics, a rules page; newgame.ts: a game started from the page under --page-create and
+// played from the friend's link). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.
 //
 // Usage (web/test/run.sh bundles and runs it): node browser.mjs <path-to-chessd>
@@ -19,6 +21,8 @@ import { type Page, chromium } from "playwright-core";
 import { GameService } from "../src/gen/chessd/v1/chessd_pb.js";
 import { fail, startChessd, startProxy } from "./harness.js";
 import { controlScenarios } from "./controls.js";
+import { lobbyScenarios } from "./lobby.js";
+import { newGameScenarios } from "./newgame.js";
 import { playScenarios } from "./play.js";
 import { spectatorScenarios } from "./spectator.js";
 import { variantScenarios } from "./variants.js";
@@ -65,6 +69,8 @@ async function main(): Promise<void> {
   };
   browser.pages().forEach(guard);
   browser.on("page", guard);
+  // The second chessd of the start-a-game scenarios, stopped with the first.
+  let stopSecond = () => {};
   try {
     const api = createClient(
       GameService,
@@ -80,16 +86,22 @@ async function main(): Promise<void> {
     const t2 = Date.now();
     const variants = await variantScenarios(browser, api, addr, ARTIFACTS);
     const t3 = Date.now();
+    const lobby = await lobbyScenarios(browser, api, addr, ARTIFACTS);
+    const started = await newGameScenarios(browser, binary, addr, ARTIFACTS);
+    stopSecond = started.stop;
+    const t4 = Date.now();
     if (problems.length) fail(`page problems:\n${problems.join("\n")}`);
     const took = (a: number, b: number) => `${((b - a) / 1000).toFixed(1)} s`;
     console.log(
       `browser test passed: watching: ${watched} (${took(t0, t1)}); ` +
         `playing: ${played}; ${controls} (${took(t1, t2)}); variants: ${variants} (${took(t2, t3)}); ` +
+        `lobby: ${lobby}; ${started.summary} (${took(t3, t4)}); ` +
         `screenshots in ${ARTIFACTS}`,
     );
   } finally {
     await browser.close();
     proc.kill("SIGTERM");
+    stopSecond();
     await proxy.close();
   }
 }

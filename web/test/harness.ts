@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import type { Page } from "playwright-core";
 
-import { FILES, parseFen } from "../src/chess.js";
+import { parseFen, squareName } from "../src/chess.js";
 
 /** How long any one expectation may take before the test fails (not a speed assertion). */
 export const WAIT_MS = 15_000;
@@ -14,10 +14,13 @@ export function fail(message: string): never {
   throw new Error(message);
 }
 
-/** Starts chessd on a free port and resolves with its address once it listens. */
-export function startChessd(binary: string): Promise<{ proc: ChildProcess; addr: string }> {
+/** Starts chessd on a free port (with `extra` flags) and resolves with its address once it listens. */
+export function startChessd(
+  binary: string,
+  extra: string[] = [],
+): Promise<{ proc: ChildProcess; addr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(binary, ["--listen", "127.0.0.1:0", "--heartbeat", "1s"], {
+    const proc = spawn(binary, ["--listen", "127.0.0.1:0", "--heartbeat", "1s", ...extra], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, RUST_LOG: "info", NO_COLOR: "1" },
     });
@@ -175,7 +178,7 @@ export async function text(page: Page, selector: string): Promise<string> {
 /** "a1R b1N ..." for a FEN's placement: what `shownPieces` must read. */
 export function fenPieces(fen: string): string {
   return parseFen(fen)
-    .board.map((piece, i) => (piece ? `${FILES[i % 8]}${Math.floor(i / 8) + 1}${piece}` : ""))
+    .board.map((piece, i) => (piece ? `${squareName(i)}${piece}` : ""))
     .filter(Boolean)
     .sort()
     .join(" ");

@@ -18,6 +18,11 @@ pub(super) async fn create_game<S: GameStore>(
     let span = rpc_span("CreateGame", &request, "", &request.get_ref().request_id);
     traced(span, async {
         api.ready()?;
+        // Without an API key under --page-create: a game started from the page.
+        let who = caller(&request);
+        if let (Some(page), None) = (&api.guard.page_create, who.key) {
+            page.admit(request.get_ref(), who.peer, api.guard.rate_limits)?;
+        }
         let new = decode::new_game(request.into_inner())?;
         let created = api.store.create(new).await?;
         Span::current().record("game_id", tracing::field::display(created.view.id));

@@ -67,6 +67,14 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
             "API_KEY_INVALID",
             "invalid API key: it is not one of the server's keys",
         ),
+        E::PageCreateRefused { field, message } => row(
+            Layer::Access,
+            PermissionDenied,
+            "PAGE_CREATE_REFUSED",
+            message.clone(),
+        )
+        .field(field)
+        .meta("field", field),
         E::ReadCredentialsMissing => row(
             Layer::Access,
             Unauthenticated,

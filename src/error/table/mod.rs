@@ -138,6 +138,7 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
         | E::WrongSeat { .. }
         | E::ApiKeyMissing
         | E::ApiKeyInvalid
+        | E::PageCreateRefused { .. }
         | E::ReadCredentialsMissing
         | E::NotAPlayer => access::row_of(error),
         // Limits and bounds.

@@ -1,0 +1,127 @@
+// Runs the page's unit tests (unit.ts, bundled for the browser by unit.sh) in headless
+// Chromium on a blank page, prints each outcome, then drives real mouse clicks on playable
+// 10x10 and 6x6 boards (unit.ts' `mountInput`) and checks the moves they pick. Exits non-zero
+// on any failure. Usage: node unit-run.mjs <unit bundle>
+
+import { readFileSync } from "node:fs";
+import { type Page, chromium } from "playwright-core";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** The page position of a square's centre on the board drawn in the page. */
+async function centre(page: Page, square: string): Promise<[number, number]> {
+  const box = await page.locator(`rect.sq[data-square="${square}"]`).boundingBox();
+  if (!box) throw new Error(`no square ${square}`);
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+async function click(page: Page, square: string): Promise<void> {
+  const [x, y] = await centre(page, square);
+  await page.mouse.click(x, y);
+}
+
+async function played(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { played: string[] }).played);
+}
+
+async function main(): Promise<void> {
+  const bundle = readFileSync(process.argv[2] ?? "", "utf8");
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+  });
+  const failures: string[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
+    page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
+    await page.setContent("<!doctype html><html><body style='margin:0'></body></html>");
+    await page.addScriptTag({ content: bundle });
+    const results = await page.evaluate(() => window.unitResults);
+    for (const r of results) {
+      console.log(`${r.error ? "FAIL" : "ok  "} ${r.name}`);
+      if (r.error) failures.push(`${r.name}: ${r.error}`);
+    }
+    const scenarios: {
+      name: string;
+      fen: string;
+      files: number;
+      ranks: number;
+      legal: string[];
+      flipped: boolean;
+      clicks: string[];
+      want: string[];
+    }[] = [
+      {
+        name: "10x10: a click on the pawn on j3, then on j5",
+        fen: "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1",
+        files: 10,
+        ranks: 10,
+        legal: ["j3j4", "j3j5", "a1a2"],
+        flipped: false,
+        clicks: ["j3", "j5"],
+        want: ["j3j5"],
+      },
+      {
+        name: "10x10 flipped: a pawn on j9 promoted on j10 to a chancellor from the picker",
+        fen: "k9/9P/10/10/10/10/10/10/10/K9 w - - 0 1",
+        files: 10,
+        ranks: 10,
+        legal: ["j9j10q", "j9j10c", "j9j10a"],
+        flipped: true,
+        clicks: ["j9", "j10"],
+        want: ["j9j10c"],
+      },
+      {
+        name: "6x6: a click on the knight on b1, then on c3",
+        fen: "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
+        files: 6,
+        ranks: 6,
+        legal: ["b1c3", "b1a3", "a2a3"],
+        flipped: false,
+        clicks: ["b1", "c3"],
+        want: ["b1c3"],
+      },
+    ];
+    for (const s of scenarios) {
+      await page.evaluate(
+        ([fen, files, ranks, legal, flipped]) => {
+          (window as unknown as { played: string[] }).played = window.mountInput(
+            fen,
+            files,
+            ranks,
+            legal,
+            flipped,
+          );
+        },
+        [s.fen, s.files, s.ranks, s.legal, s.flipped] as const,
+      );
+      for (const sq of s.clicks) await click(page, sq);
+      if (s.want[0]?.endsWith("c")) {
+        // The picker offers the game's pieces in its order; pick the chancellor.
+        const offered = await page
+          .locator("#promotion button[data-promotion]")
+          .evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.promotion));
+        if (offered.join("") !== "qca")
+          failures.push(`${s.name}: picker offered ${offered.join("")}, want qca`);
+        await page.locator('#promotion button[data-promotion="c"]').click();
+      }
+      const got = await played(page);
+      const ok = JSON.stringify(got) === JSON.stringify(s.want);
+      console.log(`${ok ? "ok  " : "FAIL"} ${s.name}`);
+      if (!ok) failures.push(`${s.name}: played ${JSON.stringify(got)}, want ${JSON.stringify(s.want)}`);
+    }
+  } finally {
+    await browser.close();
+  }
+  if (failures.length) {
+    console.error(failures.join("\n"));
+    process.exit(1);
+  }
+  console.log("unit tests passed");
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,246 @@
+// Unit tests of the page's board code, run inside Chromium by unit-run.ts (the board is SVG in
+// a real DOM, so they run where the page does): positions of 10x10, 10x8 and 6x6 boards read
+// from FEN and drawn, their squares named and placed, flipped, and malformed FENs refused. Each
+// case throws on the first difference; `window.unitResults` collects the outcomes. The clicks
+// on a drawn board are driven from unit-run.ts with a real mouse, through `mountInput`.
+
+import { drawBoard, squareAt } from "../src/board.js";
+import { parseFen, parseUci, sketch } from "../src/chess.js";
+import { Geometry, STANDARD } from "../src/geometry.js";
+import { create } from "@bufbuild/protobuf";
+
+import { type MoveNotation, MoveNotationSchema } from "../src/gen/chessd/v1/chessd_pb.js";
+import { MoveInput } from "../src/input.js";
+import { movesOf } from "../src/moves.js";
+
+/** Grand chess's start: 10x10, with the archbishop (a) and chancellor (c), "10" runs. */
+export const GRAND_FEN =
+  "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1";
+/** Los Alamos chess's start: 6x6, no bishops. */
+export const LOS_ALAMOS_FEN = "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1";
+/** Capablanca chess's start: 10x8. */
+export const CAPABLANCA_FEN =
+  "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+
+function eq<T>(actual: T, expected: T, what: string): void {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what}: got ${a}, want ${e}`);
+}
+
+function throws(f: () => unknown, what: string): void {
+  try {
+    f();
+  } catch {
+    return;
+  }
+  throw new Error(`${what}: did not throw`);
+}
+
+const cases: [string, () => void][] = [];
+const test = (name: string, f: () => void) => cases.push([name, f]);
+
+const G10 = new Geometry(10, 10);
+const G6 = new Geometry(6, 6);
+const G108 = new Geometry(10, 8);
+
+test("square names and indices on 10x10, 10x8, 6x6", () => {
+  eq(G10.name(0), "a1", "10x10 first");
+  eq(G10.name(99), "j10", "10x10 last");
+  eq(G10.parse("j10"), 99, "j10");
+  eq(G10.parse("a10"), 90, "a10");
+  eq(G10.parse("e4"), 34, "e4 on 10x10");
+  eq(G108.parse("j8"), 79, "j8 on 10x8");
+  eq(G108.parse("a9"), -1, "a9 off 10x8");
+  eq(G6.parse("f6"), 35, "f6 on 6x6");
+  eq(G6.parse("g1"), -1, "g1 off 6x6");
+  eq(G6.parse("a7"), -1, "a7 off 6x6");
+  eq(STANDARD.parse("i1"), -1, "i1 off 8x8");
+  eq(G10.parse("a11"), -1, "no rank 11");
+  throws(() => new Geometry(11, 8), "11 files");
+  throws(() => new Geometry(0, 8), "no files");
+});
+
+test("a 10x10 FEN with 10-square empty runs", () => {
+  const p = parseFen(GRAND_FEN, G10);
+  eq(p.board.length, 100, "squares");
+  eq(p.board[G10.parse("a10")], "r", "a10");
+  eq(p.board[G10.parse("j10")], "r", "j10");
+  eq(p.board[G10.parse("b10")], "", "b10");
+  eq(p.board[G10.parse("e9")], "k", "e9");
+  eq(p.board[G10.parse("f9")], "c", "f9 chancellor");
+  eq(p.board[G10.parse("g2")], "A", "g2 archbishop");
+  eq(p.board[G10.parse("j3")], "P", "j3");
+  eq(p.board.filter((x) => x !== "").length, 40, "pieces");
+  eq(p.whiteToMove, true, "side to move");
+});
+
+test("a 6x6 and a 10x8 FEN", () => {
+  const p = parseFen(LOS_ALAMOS_FEN, G6);
+  eq(p.board.length, 36, "6x6 squares");
+  eq(p.board[G6.parse("d1")], "K", "d1");
+  eq(p.board[G6.parse("f6")], "r", "f6");
+  eq(p.board[G6.parse("c4")], "", "c4");
+  const c = parseFen(CAPABLANCA_FEN, G108);
+  eq(c.board.length, 80, "10x8 squares");
+  eq(c.board[G108.parse("f1")], "K", "f1");
+  eq(c.board[G108.parse("h8")], "c", "h8");
+});
+
+test("malformed FENs for the board are refused", () => {
+  throws(() => parseFen("r9r/10/10/10/10/10/10/10/10/10 w - - 0 1", G10), "rank of 11");
+  throws(() => parseFen("r8r/11/10/10/10/10/10/10/10/10 w - - 0 1", G10), "run of 11");
+  throws(() => parseFen(GRAND_FEN, STANDARD), "10x10 read as 8x8");
+  throws(() => parseFen(LOS_ALAMOS_FEN, STANDARD), "6x6 read as 8x8");
+  throws(() => parseFen("rnqknr/pppppp/7/6/PPPPPP/RNQKNR w - - 0 1", G6), "run of 7 on 6");
+  throws(() => parseFen("8/8/8/8/8/8/8/8 w - - 0 1", G10), "8 ranks on 10");
+});
+
+test("UCI with ranks up to 10, drops, and a wide board's en passant sketch", () => {
+  eq(parseUci("a9a10", G10), { kind: "move", from: 80, to: 90, promotion: "" }, "a9a10");
+  eq(parseUci("j9j10c", G10), { kind: "move", from: 89, to: 99, promotion: "c" }, "j9j10c");
+  eq(parseUci("A@e5", G10), { kind: "drop", role: "a", to: 44 }, "A@e5");
+  eq(parseUci("a9a10", STANDARD), null, "a10 off 8x8");
+  eq(parseUci("f5f6", G6), { kind: "move", from: 29, to: 35, promotion: "" }, "f5f6 on 6x6");
+  eq(parseUci("g1g2", G6), null, "g1 off 6x6");
+  const before = parseFen("10/10/10/10/10/5pP3/10/10/10/10 w - f7 0 1", G10);
+  const after = sketch(before, "g5f6", "gxf6");
+  eq(after.board[G10.parse("f6")], "P", "pawn on f6");
+  eq(after.board[G10.parse("f5")], "", "pawn taken en passant on f5");
+});
+
+test("a 10x10 position drawn: 100 squares, j and 10 on the edges, pieces on their squares", () => {
+  const p = parseFen(GRAND_FEN, G10);
+  const svg = drawBoard(p.board, G10, false, { highlight: [G10.parse("e2")] });
+  eq(svg.getAttribute("viewBox"), "0 0 1000 1000", "viewBox");
+  eq(svg.querySelectorAll("rect.sq.light, rect.sq.dark").length, 100, "squares");
+  eq(svg.querySelectorAll(".piece").length, 40, "pieces");
+  const at = (sel: string) => {
+    const e = svg.querySelector(sel);
+    if (!e) throw new Error(`no ${sel}`);
+    return e;
+  };
+  eq(at('rect.sq[data-square="j10"]').getAttribute("x"), "900", "j10 x");
+  eq(at('rect.sq[data-square="j10"]').getAttribute("y"), "0", "j10 y");
+  eq(at('rect.sq[data-square="a1"]').getAttribute("class"), "sq dark", "a1 dark");
+  eq(at('rect.sq[data-square="a1"]').getAttribute("y"), "900", "a1 y");
+  eq(at('.piece[data-square="f9"]').getAttribute("data-piece"), "c", "chancellor on f9");
+  eq(at('.piece[data-square="f9"]').getAttribute("transform"), "translate(500 100)", "f9 placed");
+  // A piece with no drawn shape shows its letter.
+  eq(at('.piece[data-square="g2"] text.letter').textContent, "A", "archbishop's letter");
+  eq(
+    Array.from(svg.querySelectorAll("text.coord[data-file]")).map((t) => t.textContent).join(""),
+    "abcdefghij",
+    "file letters",
+  );
+  eq(
+    Array.from(svg.querySelectorAll("text.coord[data-rank]")).map((t) => t.textContent).join(","),
+    "1,2,3,4,5,6,7,8,9,10",
+    "rank numbers",
+  );
+  eq(svg.querySelectorAll("rect.sq.last").length, 1, "highlight");
+  if (!/chancellor|C piece/.test(svg.getAttribute("aria-label") ?? ""))
+    throw new Error(`spoken board lacks the chancellor: ${svg.getAttribute("aria-label")}`);
+  // Flipped, j10 is at the bottom left.
+  const flipped = drawBoard(p.board, G10, true);
+  const j10 = flipped.querySelector('rect.sq[data-square="j10"]');
+  eq([j10?.getAttribute("x"), j10?.getAttribute("y")], ["0", "900"], "j10 flipped");
+});
+
+test("a 6x6 position drawn, and points of the drawing mapped to its squares", () => {
+  const p = parseFen(LOS_ALAMOS_FEN, G6);
+  const svg = drawBoard(p.board, G6, false);
+  eq(svg.getAttribute("viewBox"), "0 0 600 600", "viewBox");
+  eq(svg.querySelectorAll("rect.sq.light, rect.sq.dark").length, 36, "squares");
+  eq(svg.querySelectorAll(".piece").length, 24, "pieces");
+  const box = document.createElement("div");
+  box.style.width = "360px";
+  document.body.append(box);
+  box.append(svg);
+  const r = svg.getBoundingClientRect();
+  eq([Math.round(r.width), Math.round(r.height)], [360, 360], "drawn size");
+  // The centre of each square, 60 px a side, maps back to it, either way up.
+  for (let i = 0; i < G6.size; i++) {
+    for (const flipped of [false, true]) {
+      const [x, y] = G6.origin(i, flipped);
+      const cx = r.left + ((x + 50) / 600) * r.width;
+      const cy = r.top + ((y + 50) / 600) * r.height;
+      eq(squareAt(svg, G6, cx, cy, flipped), i, `${G6.name(i)} flipped=${flipped}`);
+    }
+  }
+  eq(squareAt(svg, G6, r.left + 5, r.bottom - 5, false), G6.parse("a1"), "a1 bottom left");
+  eq(squareAt(svg, G6, r.left + 5, r.bottom - 5, true), G6.parse("f6"), "f6 when flipped");
+  eq(squareAt(svg, G6, r.right + 5, r.top + 5, false), -1, "off the board");
+  box.remove();
+});
+
+test("a 10x8 board is wider than tall and maps a point on j8", () => {
+  const p = parseFen(CAPABLANCA_FEN, G108);
+  const svg = drawBoard(p.board, G108, false);
+  eq(svg.getAttribute("viewBox"), "0 0 1000 800", "viewBox");
+  const box = document.createElement("div");
+  box.style.width = "500px";
+  document.body.append(box);
+  box.append(svg);
+  const r = svg.getBoundingClientRect();
+  eq([Math.round(r.width), Math.round(r.height)], [500, 400], "drawn size");
+  eq(squareAt(svg, G108, r.right - 10, r.top + 10, false), G108.parse("j8"), "j8");
+  eq(squareAt(svg, G108, r.right - 10, r.top + 10, true), G108.parse("a1"), "a1 flipped");
+  box.remove();
+});
+
+test("the legal moves of a pick on a 10x10 board, by target square", () => {
+  const p = parseFen(GRAND_FEN, G10);
+  const legal = ["e3e4", "e3e5", "b2c4", "f2f6"].map((uci) =>
+    create(MoveNotationSchema, { uci, san: uci }),
+  );
+  const by = movesOf(p.board, legal, { kind: "square", square: G10.parse("e3") }, G10);
+  eq([...by.keys()].map((s) => G10.name(s)), ["e4", "e5"], "e3's targets");
+});
+
+/** Mounts a playable 10x10 board at the page's top left; moves picked land in `played`. */
+function mountInput(fen: string, files: number, ranks: number, uci: string[], flipped: boolean) {
+  const geo = new Geometry(files, ranks);
+  const box = document.createElement("div");
+  box.className = "board-box";
+  box.style.width = "500px";
+  document.body.replaceChildren(box);
+  const board = parseFen(fen, geo).board;
+  const legal: MoveNotation[] = uci.map((u) => create(MoveNotationSchema, { uci: u, san: u }));
+  const played: string[] = [];
+  const input: MoveInput = new MoveInput(box, {
+    board: () => board,
+    shown: () => board,
+    legal: () => legal,
+    geometry: () => geo,
+    promotions: () => "qrbnca",
+    flipped: () => flipped,
+    white: () => true,
+    play: (m) => played.push(m.uci),
+    redraw: () => {
+      const marks = input.marks();
+      box.querySelector("svg.board")?.remove();
+      box.prepend(drawBoard(board, geo, flipped, marks));
+    },
+    announce: () => {},
+  });
+  box.prepend(drawBoard(board, geo, flipped));
+  return played;
+}
+
+declare global {
+  interface Window {
+    unitResults: { name: string; error: string | null }[];
+    mountInput: typeof mountInput;
+  }
+}
+
+window.unitResults = cases.map(([name, f]) => {
+  try {
+    f();
+    return { name, error: null };
+  } catch (e) {
+    return { name, error: String(e instanceof Error ? (e.stack ?? e.message) : e) };
+  }
+});
+window.mountInput = mountInput;
