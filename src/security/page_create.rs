@@ -280,6 +280,28 @@ impl PageCreate {
                 format!("a game started from the page (without an API key) may not set {field}"),
             ));
         }
+        // The rule itself: the request must equal its copy with only the page's fields kept,
+        // so a field added to CreateGameRequest later is refused until it is allowed here
+        // (the list above only names the field for the error).
+        let page_only = pb::CreateGameRequest {
+            variant: r.variant,
+            variant_key: r.variant_key.clone(),
+            chess960_start: r.chess960_start,
+            time_control: r.time_control.clone(),
+            white_player: r.white_player.clone(),
+            black_player: r.black_player.clone(),
+            white_player_id: r.white_player_id.clone(),
+            black_player_id: r.black_player_id.clone(),
+            request_id: r.request_id.clone(),
+            ..pb::CreateGameRequest::default()
+        };
+        if page_only != *r {
+            return Err(refused(
+                "request",
+                "a game started from the page (without an API key) may set only its variant, \
+                 time control, players' names and request id",
+            ));
+        }
         for (field, name) in [
             ("white_player", &r.white_player),
             ("black_player", &r.black_player),
