@@ -287,7 +287,7 @@ impl PageCreate {
             variant: r.variant,
             variant_key: r.variant_key.clone(),
             chess960_start: r.chess960_start,
-            time_control: r.time_control.clone(),
+            time_control: r.time_control,
             white_player: r.white_player.clone(),
             black_player: r.black_player.clone(),
             white_player_id: r.white_player_id.clone(),

@@ -4,43 +4,16 @@
 
 use chessd_rules::{CastlingMode, FenError, Position, PositionError, Variant};
 
+mod suite;
+
+use suite::suite;
+
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const DEFAULT_NODE_LIMIT: u64 = 10_000_000;
 
 /// Chess960's suite has 960 positions: the default run takes every line up to a million nodes
 /// (depths 1 to 4, about 500 million nodes in all).
 const CHESS960_NODE_LIMIT: u64 = 1_000_000;
-
-struct Line {
-    id: String,
-    fen: String,
-    depth: u32,
-    nodes: u64,
-}
-
-fn suite(text: &str) -> Vec<Line> {
-    let (mut id, mut fen) = (String::new(), String::new());
-    let mut lines = Vec::new();
-    for raw in text.lines().map(str::trim) {
-        if let Some(rest) = raw.strip_prefix("id ") {
-            id = rest.to_string();
-        } else if let Some(rest) = raw.strip_prefix("epd ") {
-            fen = rest.to_string();
-        } else if let Some(rest) = raw.strip_prefix("perft ") {
-            let mut it = rest.split_whitespace();
-            let depth = it.next().and_then(|d| d.parse().ok()).expect("perft depth");
-            let nodes = it.next().and_then(|n| n.parse().ok()).expect("perft nodes");
-            lines.push(Line {
-                id: id.clone(),
-                fen: fen.clone(),
-                depth,
-                nodes,
-            });
-        }
-    }
-    assert!(!lines.is_empty(), "empty perft suite");
-    lines
-}
 
 /// The position of a suite line. A line whose castling rights only make sense under Chess960
 /// rules (a king off e1 with rights, as in python-chess's `atomic960` lines) is read so.

@@ -9,6 +9,10 @@ use std::collections::BTreeSet;
 
 use chessd_rules::wide::{WidePosition, WideVariant};
 
+mod suite;
+
+use suite::{Line, suite};
+
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
@@ -45,31 +49,15 @@ const SUITES: [(WideVariant, &str, &str); 6] = [
     ),
 ];
 
-/// (id, fen, depth, nodes) of each line of a suite.
-fn suite(text: &str) -> Vec<(String, String, u32, u64)> {
-    let (mut id, mut fen, mut lines) = (String::new(), String::new(), Vec::new());
-    for raw in text.lines().map(str::trim) {
-        if let Some(rest) = raw.strip_prefix("id ") {
-            id = rest.to_string();
-        } else if let Some(rest) = raw.strip_prefix("epd ") {
-            fen = rest.to_string();
-        } else if let Some(rest) = raw.strip_prefix("perft ") {
-            let (d, n) = rest.split_once(' ').expect("perft DEPTH NODES");
-            lines.push((
-                id.clone(),
-                fen.clone(),
-                d.parse().unwrap(),
-                n.parse().unwrap(),
-            ));
-        }
-    }
-    assert!(!lines.is_empty(), "empty perft suite");
-    lines
-}
-
 fn run(variant: WideVariant, text: &str, keep: impl Fn(u64) -> bool) -> usize {
     let mut ran = 0;
-    for (id, fen, depth, nodes) in suite(text).into_iter().filter(|l| keep(l.3)) {
+    for Line {
+        id,
+        fen,
+        depth,
+        nodes,
+    } in suite(text).into_iter().filter(|l| keep(l.nodes))
+    {
         let pos = WidePosition::from_fen(variant, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         assert_eq!(
             pos.perft(depth),
