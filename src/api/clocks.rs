@@ -11,6 +11,7 @@ use crate::api::fields::{duration, game_id};
 use crate::error::ServiceError;
 use crate::game::{
     Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, GameId, StartRules, whole_ms,
+    whole_ms_duration,
 };
 use chessd_proto::wire as pb;
 
@@ -86,7 +87,7 @@ pub fn start_rules(req: &pb::CreateGameRequest, timed: bool) -> Result<StartRule
     let first_move_timeout = match req.first_move_timeout {
         None => timed.then_some(DEFAULT_FIRST_MOVE_TIMEOUT),
         Some(d) => {
-            let d = duration("first_move_timeout", Some(d))?;
+            let d = whole_ms_duration(duration("first_move_timeout", Some(d))?);
             if d > MAX_FIRST_MOVE_TIMEOUT {
                 return Err(ServiceError::InvalidField {
                     field: "first_move_timeout",

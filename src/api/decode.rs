@@ -15,7 +15,7 @@ use crate::api::variant_key;
 use crate::error::ServiceError;
 use crate::game::{
     Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
-    RequestId, Revoke, TakebackPolicy, TimeControl, TokenId,
+    RequestId, Revoke, TakebackPolicy, TimeControl, TokenId, whole_ms_duration,
 };
 use crate::store::{FeedCursor, GameFilter, ListQuery};
 use chessd_proto::wire as pb;
@@ -74,7 +74,8 @@ fn initial_time(
     field: &'static str,
     d: Option<prost_types::Duration>,
 ) -> Result<Duration, ServiceError> {
-    let initial = duration(field, d)?;
+    // Whole milliseconds, as the game's header and every store keep it.
+    let initial = whole_ms_duration(duration(field, d)?);
     if initial.is_zero() || initial > MAX_INITIAL_TIME {
         return Err(ServiceError::InvalidField {
             field,
@@ -89,7 +90,7 @@ fn increment(
     field: &'static str,
     d: Option<prost_types::Duration>,
 ) -> Result<Duration, ServiceError> {
-    let increment = duration(field, d)?;
+    let increment = whole_ms_duration(duration(field, d)?);
     if increment > MAX_INCREMENT {
         return Err(ServiceError::InvalidField {
             field,
@@ -395,6 +396,34 @@ mod tests {
     }
 
     /// Time controls outside their ranges are refused with the field named.
+    /// Time controls are kept in whole milliseconds, as the header and every store keep
+    /// them, so a game reads the same before and after it is stored; under a millisecond of
+    /// initial time is none.
+    #[test]
+    fn time_controls_in_whole_milliseconds() {
+        let at = |seconds: i64, nanos: i32| Some(prost_types::Duration { seconds, nanos });
+        let tc = time_control(Some(pb::TimeControl {
+            initial: at(60, 1_500_000),
+            increment: at(2, 999_999),
+            ..Default::default()
+        }))
+        .unwrap()
+        .unwrap();
+        assert_eq!(tc.initial, Duration::from_millis(60_001));
+        assert_eq!(tc.increment, Duration::from_secs(2));
+        let tiny = time_control(Some(pb::TimeControl {
+            initial: at(0, 500_000),
+            ..Default::default()
+        }));
+        assert!(matches!(
+            tiny,
+            Err(ServiceError::InvalidField {
+                field: "time_control.initial",
+                ..
+            })
+        ));
+    }
+
     #[test]
     fn time_controls() {
         let tc = |s: i64, inc: i64| {

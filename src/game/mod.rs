@@ -57,6 +57,6 @@ pub use record::{GameRecord, PackedRecord, Stored};
 pub use replay::Replay;
 pub use start::{ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, StartRules};
 pub use takeback::TakebackPolicy;
-pub use time::{Now, epoch_ms, from_epoch_ms, whole_ms};
+pub use time::{Now, epoch_ms, from_epoch_ms, whole_ms, whole_ms_duration};
 pub use token::{SeatToken, Seats, TokenDigest};
 pub use view::{Acted, Created, GameStatus, GameSummary, GameView, MoveInfo, Stats, VariantStats};

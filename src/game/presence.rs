@@ -14,6 +14,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::error::ServiceError;
 use crate::game::clock::TimeControl;
+use crate::game::time::whole_ms_duration;
 
 /// The shortest grace period a game may ask for.
 pub const MIN_CLAIM_AFTER: Duration = Duration::from_secs(1);
@@ -71,7 +72,7 @@ pub fn claim_after(
 ) -> Result<Duration, ServiceError> {
     match asked {
         None => Ok(default_claim_after(tc)),
-        Some(d) if (MIN_CLAIM_AFTER..=MAX_CLAIM_AFTER).contains(&d) => Ok(d),
+        Some(d) if (MIN_CLAIM_AFTER..=MAX_CLAIM_AFTER).contains(&d) => Ok(whole_ms_duration(d)),
         Some(_) => Err(ServiceError::InvalidField {
             field: "claim_after",
             message: "expected 1 second to 24 hours".into(),

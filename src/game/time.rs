@@ -37,6 +37,13 @@ pub fn from_epoch_ms(ms: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(ms)
 }
 
+/// `d` truncated to the whole millisecond: a game's header and every store keep its
+/// durations so, and a game reads the same before it is stored and after.
+#[must_use]
+pub fn whole_ms_duration(d: Duration) -> Duration {
+    Duration::from_millis(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
 /// `t` to the whole millisecond, as every store keeps times: a time made here reads the same
 /// as one read back.
 #[must_use]
