@@ -18,6 +18,10 @@ function route(): void {
   const rules = /^#\/rules\/([a-z0-9]+)$/.exec(location.hash);
   const fresh = /^#\/new\/([a-z0-9]+)$/.exec(location.hash);
   main.replaceChildren();
+  // A view opens at its top: the window's offset belongs to the page left (a lobby scrolled
+  // down on a phone), and a hash change keeps it, which would open a game with its board
+  // half out of sight.
+  window.scrollTo(0, 0);
   if (game?.[1]) {
     const id = game[1];
     void showGame(main, id, current.signal, takeSeat(id, game[2] ?? ""));
@@ -25,7 +29,6 @@ function route(): void {
     void showNewGame(main, fresh[1], current.signal);
   } else if (rules?.[1]) {
     showRules(main, rules[1], current.signal);
-    window.scrollTo(0, 0);
   } else {
     showLobby(main, current.signal);
   }
