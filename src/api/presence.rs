@@ -51,7 +51,8 @@ impl ClaimClock {
             | EventKind::DrawDeclined { .. }
             | EventKind::ClockChanged { .. }
             | EventKind::TakebackProposed { .. }
-            | EventKind::TakebackDeclined { .. } => {}
+            | EventKind::TakebackDeclined { .. }
+            | EventKind::TakebackWithdrawn { .. } => {}
         }
         self.turn != before
     }

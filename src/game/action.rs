@@ -128,6 +128,8 @@ pub enum Action {
     RespondToTakeback {
         accept: bool,
     },
+    /// Withdraw the seat's own standing takeback proposal.
+    WithdrawTakeback,
     /// The opponent left: claim the win (or a draw). `presence` is both seats' presence as
     /// the server read it just before.
     ClaimVictory {

@@ -52,6 +52,10 @@ pub enum EventKind {
     TakebackDeclined {
         by: Color,
     },
+    /// `by` withdrew its own takeback proposal.
+    TakebackWithdrawn {
+        by: Color,
+    },
     /// `by`'s takeback of `plies` plies was accepted: the game is back at ply `ply`, in
     /// `position`, with these clocks (no draw offer or takeback proposal stands).
     MovesTakenBack {
@@ -155,14 +159,15 @@ pub fn game_over_event(seq: u64, entry: &LogEntry, outcome: Outcome, position: P
     }
 }
 
-/// The event of a draw offer or decline entry, or of a declined takeback (`None` for other
-/// kinds).
+/// The event of a draw offer or decline entry, or of a declined or withdrawn takeback (`None`
+/// for other kinds).
 #[must_use]
 pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
     let kind = match entry.kind {
         LogKind::DrawOffered(by) => EventKind::DrawOffered { by },
         LogKind::DrawDeclined(by) => EventKind::DrawDeclined { by },
         LogKind::TakebackDeclined(by) => EventKind::TakebackDeclined { by },
+        LogKind::TakebackWithdrawn(by) => EventKind::TakebackWithdrawn { by },
         LogKind::Move { .. }
         | LogKind::GameOver
         | LogKind::ClockChanged { .. }

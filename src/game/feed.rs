@@ -180,7 +180,8 @@ impl FeedEvent {
             | EventKind::DrawDeclined { .. }
             | EventKind::ClockChanged { .. }
             | EventKind::TakebackProposed { .. }
-            | EventKind::TakebackDeclined { .. } => {
+            | EventKind::TakebackDeclined { .. }
+            | EventKind::TakebackWithdrawn { .. } => {
                 return None;
             }
         };

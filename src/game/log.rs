@@ -44,6 +44,8 @@ pub enum LogKind {
     TakebackProposed(Color),
     /// `by` declined the opponent's takeback proposal.
     TakebackDeclined(Color),
+    /// `by` withdrew its own takeback proposal.
+    TakebackWithdrawn(Color),
     /// The last `plies` moves were taken back at `by`'s request (the opponent accepted); both
     /// clocks right after it, in milliseconds, and whether the side now to move's clock runs
     /// (not before the clocks start: `start::ClockStart`). The moves taken

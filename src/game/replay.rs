@@ -207,7 +207,9 @@ fn state_forward(start_turn: Color, log: &[LogEntry]) -> (usize, Option<Color>) 
                 ply = ply.saturating_sub(usize::from(plies));
                 draw_offer = None;
             }
-            LogKind::TakebackProposed(_) | LogKind::TakebackDeclined(_) => {}
+            LogKind::TakebackProposed(_)
+            | LogKind::TakebackDeclined(_)
+            | LogKind::TakebackWithdrawn(_) => {}
         }
     }
     (ply, draw_offer)
@@ -233,7 +235,8 @@ fn offer_before(start_turn: Color, mut ply: usize, log: &[LogEntry]) -> Option<C
             }
             LogKind::ClockChanged { .. }
             | LogKind::TakebackProposed(_)
-            | LogKind::TakebackDeclined(_) => {}
+            | LogKind::TakebackDeclined(_)
+            | LogKind::TakebackWithdrawn(_) => {}
         }
     }
     None
@@ -316,7 +319,9 @@ impl Iterator for Replay {
                 offer_event(seq, &entry)
             }
             LogKind::ClockChanged { .. } => clock_event(seq, &entry, self.current().turn()),
-            LogKind::TakebackDeclined(_) => offer_event(seq, &entry),
+            LogKind::TakebackDeclined(_) | LogKind::TakebackWithdrawn(_) => {
+                offer_event(seq, &entry)
+            }
             LogKind::TakebackProposed(_) => {
                 takeback_proposed_event(seq, &entry, &self.current(), self.ply as u32)
             }

@@ -138,7 +138,7 @@ const fn rpc(method: &'static str, access: Access) -> Rpc {
 }
 
 /// Every GameService RPC, and who may call it.
-pub const RPCS: [Rpc; 21] = [
+pub const RPCS: [Rpc; 22] = [
     rpc("CreateGame", Access::Backend),
     rpc("GetGame", Access::Reader),
     rpc("ListGames", Access::AllGames),
@@ -163,6 +163,7 @@ pub const RPCS: [Rpc; 21] = [
     rpc("AdjustClock", Access::Arbiter),
     rpc("ProposeTakeback", Access::Seat),
     rpc("RespondToTakeback", Access::Seat),
+    rpc("WithdrawTakeback", Access::Seat),
     rpc("ClaimVictory", Access::Seat),
 ];
 

@@ -84,6 +84,10 @@ impl Follower {
                 self.takeback_offer = p.by;
             }
             Some(Event::TakebackDeclined(_)) => self.takeback_offer = none,
+            Some(Event::TakebackWithdrawn(w)) => {
+                assert_eq!(w.by, self.takeback_offer, "only the proposer withdraws");
+                self.takeback_offer = none;
+            }
             Some(Event::MovesTakenBack(t)) => {
                 assert_eq!(
                     t.ply + t.plies,
@@ -155,6 +159,19 @@ pub async fn respond(
     };
     client
         .respond_to_takeback(authed(request, token))
+        .await
+        .map(|r| r.into_inner().game.expect("the game"))
+}
+
+/// `token`'s seat withdraws its own standing proposal.
+pub async fn withdraw(
+    client: &mut GameServiceClient<Channel>,
+    id: &str,
+    token: &str,
+) -> Result<pb::Game, Status> {
+    let request = pb::WithdrawTakebackRequest { game_id: id.into() };
+    client
+        .withdraw_takeback(authed(request, token))
         .await
         .map(|r| r.into_inner().game.expect("the game"))
 }

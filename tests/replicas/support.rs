@@ -343,6 +343,7 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
         Some(Event::ClockChanged(c)) => format!("clock {} {}", color(c.side), c.reason),
         Some(Event::TakebackProposed(p)) => format!("takeback offer {}", color(p.by)),
         Some(Event::TakebackDeclined(d)) => format!("takeback decline {}", color(d.by)),
+        Some(Event::TakebackWithdrawn(w)) => format!("takeback withdrawn {}", color(w.by)),
         Some(Event::MovesTakenBack(t)) => format!("taken back to {}", t.ply),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         Some(Event::PlayerPresence(p)) => format!(

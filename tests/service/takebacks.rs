@@ -1,11 +1,13 @@
 //! Takebacks through the API, on every store (`CHESSD_TEST_STORE`): what is taken back, every
 //! watcher's view (joined before, after, resumed mid-way) equal to GetGame, the PGN, retried
-//! request ids, expected_ply, the feed with and without moves, and every refusal.
+//! request ids, expected_ply, the feed with and without moves, a withdrawn proposal, and every
+//! refusal.
 
+use chessd::proto::watch_game_response::Event;
 use chessd::proto::{self as pb, watch_games_response::Event as FeedEvent};
 use tonic::Code;
 
-use crate::common::takebacks::{Follower, propose, respond};
+use crate::common::takebacks::{Follower, propose, respond, withdraw};
 use crate::feed::{feed, next_feed};
 use crate::support::*;
 
@@ -280,6 +282,98 @@ async fn refusals_say_why() {
         "GAME_OVER",
     );
     assert_eq!(over.ply, 2);
+}
+
+/// The proposer withdraws its proposal: a TakebackWithdrawn event, which a live watcher and
+/// one replaying from the start both see, and nothing left to answer. Only the side that
+/// proposed withdraws, only a proposal that stands, only while the game is on.
+#[tokio::test]
+async fn a_proposal_is_withdrawn() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, off) = create(&mut client, "chess", "").await;
+    play(&mut client, &off, 'w', "e4").await;
+    assert_refused(
+        withdraw(&mut client, &off.id, &off.white).await,
+        Code::FailedPrecondition,
+        "TAKEBACKS_OFF",
+    );
+
+    let seats = takeback_game(&mut client, Some(tc(300, 2))).await;
+    let id = seats.id.clone();
+    let mut live = watch(&mut client, &id, 0).await;
+    play_all(&mut client, &seats, 'w', "e4 e5").await;
+    assert_refused(
+        withdraw(&mut client, &id, &seats.white).await,
+        Code::FailedPrecondition,
+        "NO_TAKEBACK_PROPOSAL",
+    );
+    propose(&mut client, &id, &seats.black).await.unwrap();
+    let status = assert_refused(
+        withdraw(&mut client, &id, &seats.white).await,
+        Code::PermissionDenied,
+        "WRONG_SEAT",
+    );
+    assert!(status.message().contains("black"), "{}", status.message());
+    let game = withdraw(&mut client, &id, &seats.black).await.unwrap();
+    assert_eq!(game.takeback_offer, pb::Color::Unspecified as i32);
+    assert_eq!(game.ply, 2, "nothing was taken back");
+    assert_eq!(game.last_seq, 4, "two moves, the proposal, its withdrawal");
+    assert_refused(
+        respond(&mut client, &id, &seats.white, true).await,
+        Code::FailedPrecondition,
+        "NO_TAKEBACK_PROPOSAL",
+    );
+    assert_refused(
+        withdraw(&mut client, &id, &seats.black).await,
+        Code::FailedPrecondition,
+        "NO_TAKEBACK_PROPOSAL",
+    );
+    // Proposed again and accepted: the withdrawal left nothing behind.
+    propose(&mut client, &id, &seats.black).await.unwrap();
+    let back = respond(&mut client, &id, &seats.white, true).await.unwrap();
+    assert_eq!(back.ply, 1);
+
+    let mut seen = Vec::new();
+    while seen.len() < 6 {
+        let event = next_event(&mut live).await.expect("stream").expect("event");
+        if !matches!(
+            event.event,
+            Some(Event::Heartbeat(_) | Event::PlayerPresence(_) | Event::Snapshot(_))
+        ) {
+            seen.push(describe(&event));
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            "move e2e4",
+            "move e7e5",
+            "takeback offer b",
+            "takeback withdrawn b",
+            "takeback offer b",
+            "taken back to 1",
+        ]
+    );
+    // A watcher replaying it from after the first move ends with GetGame's view.
+    client
+        .resign(authed(
+            pb::ResignRequest {
+                game_id: id.clone(),
+            },
+            &seats.white,
+        ))
+        .await
+        .expect("resign");
+    let want = Follower::of_game(&get(&mut client, &id).await);
+    let mut replayed = Follower {
+        ply: 1,
+        moves: vec![("e2e4".into(), "e4".into())],
+        last_seq: 1,
+        ..Follower::default()
+    };
+    replayed.drain(&mut watch(&mut client, &id, 1).await).await;
+    assert_eq!(replayed, want);
 }
 
 /// The feed shows a takeback with the moves (GameTakenBack: the ply, FEN and seq), and not

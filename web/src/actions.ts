@@ -122,6 +122,13 @@ const ACTIONS: Action[] = [
     done: "Takeback declined.",
   },
   {
+    id: "withdraw-takeback",
+    label: "Withdraw takeback",
+    applies: (v) => takebacks(v) && v.state.takebackOffer === v.color,
+    run: (seat, signal) => seat.withdrawTakeback(signal),
+    done: "Takeback withdrawn.",
+  },
+  {
     id: "add-time",
     label: "Give 15 seconds",
     applies: (v) => ongoing(v) && v.state.clocks !== null,

@@ -187,6 +187,9 @@ export class Seat {
       this.#options(signal, ATTEMPT_MS),
     );
   }
+  withdrawTakeback(signal: AbortSignal) {
+    return client.withdrawTakeback({ gameId: this.gameId }, this.#options(signal, ATTEMPT_MS));
+  }
   claimVictory(draw: boolean, signal: AbortSignal) {
     return client.claimVictory({ gameId: this.gameId, draw }, this.#options(signal, ATTEMPT_MS));
   }

@@ -325,6 +325,11 @@ export function applyEvent(
       state.note = `${colorName(ev.value.by)} declined the takeback`;
       announce = state.note;
       break;
+    case "takebackWithdrawn":
+      state.takebackOffer = Color.UNSPECIFIED;
+      state.note = `${colorName(ev.value.by)} withdrew the takeback`;
+      announce = state.note;
+      break;
     case "movesTakenBack": {
       const ply = ev.value.ply;
       if (ply > plyOf(state)) throw new Resync("a takeback forward");

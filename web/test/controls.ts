@@ -1,5 +1,5 @@
-// The play controls, from two seat links: a takeback proposed, declined, proposed again and
-// accepted (both boards and move lists back at the server's ply, then play going on); time
+// The play controls, from two seat links: a takeback proposed, withdrawn, proposed and declined,
+// proposed again and accepted (both boards and move lists back at the server's ply, then play going on); time
 // given to the opponent; the opponent's page closed, shown away on the other, and the win
 // claimed once the grace period has passed; and a game whose first move never comes, aborted by
 // the server's first-move timer, the countdown shown until then.
@@ -72,6 +72,19 @@ export async function controlScenarios(
     );
     if ((await actions(w)).includes("propose-takeback"))
       fail("White can propose again while its proposal stands");
+    // White thinks better of it: Black has nothing left to answer.
+    await w.page.click('[data-action="withdraw-takeback"]');
+    for (const p of [w, b]) await offerLine(p, "White withdrew the takeback");
+    await waitFor(
+      "Black's answers gone",
+      async () => !(await actions(b)).includes("accept-takeback"),
+    );
+    if ((await actions(b)).includes("withdraw-takeback"))
+      fail("Black is offered to withdraw White's proposal");
+    await w.page.click('[data-action="propose-takeback"]');
+    await waitFor("the proposal again", async () =>
+      (await actions(b)).includes("accept-takeback decline-takeback"),
+    );
     await b.page.click('[data-action="decline-takeback"]');
     for (const p of [w, b]) await offerLine(p, "Black declined the takeback");
     await w.page.click('[data-action="propose-takeback"]');
@@ -153,7 +166,7 @@ export async function controlScenarios(
           fail(`${p.name} sent a seat token with ${method}`);
       }
     }
-    return "a takeback declined then accepted, 15 s given, a win claimed from a page that left, a game aborted by its first-move timer";
+    return "a takeback withdrawn, declined, then accepted, 15 s given, a win claimed from a page that left, a game aborted by its first-move timer";
   } finally {
     for (const p of pages) await p.close();
     for (const p of proxies) await p.close();

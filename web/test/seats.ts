@@ -18,6 +18,7 @@ export const SEAT_METHODS = new Set([
   "AddTime",
   "ProposeTakeback",
   "RespondToTakeback",
+  "WithdrawTakeback",
   "ClaimVictory",
   "GetGame",
   "WatchGame",

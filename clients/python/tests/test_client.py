@@ -148,11 +148,13 @@ def test_create_game_with_a_request_id_is_idempotent(server):
 
 
 def test_a_takeback_proposed_and_accepted_rewinds_the_game(server):
-    """With takebacks on, the opponent's acceptance takes the proposer's move back; off (the
-    default), a proposal is refused TAKEBACKS_OFF."""
+    """With takebacks on, the proposer may withdraw its proposal, and the opponent's acceptance
+    takes the proposer's move back; off (the default), a proposal is refused TAKEBACKS_OFF."""
     with cc.Client(server.addr) as client:
         game = client.create_game(takebacks=True)
         play(game, ["e2e4", "e7e5"])
+        assert game.black.propose_takeback().takeback_offer == pb.COLOR_BLACK
+        assert game.black.withdraw_takeback().takeback_offer == pb.COLOR_UNSPECIFIED
         assert game.black.propose_takeback().takeback_offer == pb.COLOR_BLACK
         back = game.white.respond_to_takeback(True)
         assert (back.ply, back.takebacks) == (1, pb.TAKEBACK_POLICY_ON_REQUEST)

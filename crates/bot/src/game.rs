@@ -223,6 +223,7 @@ impl GameState {
             Some(
                 Event::TakebackProposed(_)
                 | Event::TakebackDeclined(_)
+                | Event::TakebackWithdrawn(_)
                 | Event::Heartbeat(_)
                 | Event::PlayerPresence(_),
             )

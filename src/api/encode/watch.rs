@@ -54,6 +54,9 @@ pub fn event(e: &Event) -> pb::WatchGameResponse {
         EventKind::TakebackDeclined { by } => {
             E::TakebackDeclined(pb::TakebackDeclined { by: color(*by) })
         }
+        EventKind::TakebackWithdrawn { by } => {
+            E::TakebackWithdrawn(pb::TakebackWithdrawn { by: color(*by) })
+        }
         EventKind::MovesTakenBack {
             by,
             plies,

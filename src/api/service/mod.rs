@@ -246,6 +246,13 @@ impl<S: GameStore> GameService for GameApi<S> {
         seats::respond_to_takeback(self, request).await
     }
 
+    async fn withdraw_takeback(
+        &self,
+        request: Request<pb::WithdrawTakebackRequest>,
+    ) -> Result<Response<pb::WithdrawTakebackResponse>, Status> {
+        seats::withdraw_takeback(self, request).await
+    }
+
     async fn abort(
         &self,
         request: Request<pb::AbortRequest>,

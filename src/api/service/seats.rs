@@ -157,6 +157,24 @@ pub(super) async fn respond_to_takeback<S: GameStore>(
     .await
 }
 
+pub(super) async fn withdraw_takeback<S: GameStore>(
+    api: &GameApi<S>,
+    request: Request<pb::WithdrawTakebackRequest>,
+) -> Result<Response<pb::WithdrawTakebackResponse>, Status> {
+    let span = rpc_span("WithdrawTakeback", &request, &request.get_ref().game_id, "");
+    traced(span, async {
+        let game = api
+            .seat_action(
+                request.metadata(),
+                &request.get_ref().game_id,
+                Action::WithdrawTakeback,
+            )
+            .await?;
+        Ok(pb::WithdrawTakebackResponse { game: Some(game) })
+    })
+    .await
+}
+
 pub(super) async fn abort<S: GameStore>(
     api: &GameApi<S>,
     request: Request<pb::AbortRequest>,

@@ -27,6 +27,7 @@ pub fn kind_key(kind: &LogKind) -> &'static str {
         LogKind::ClockChanged { .. } => "clock",
         LogKind::TakebackProposed(_) => "tb-offer",
         LogKind::TakebackDeclined(_) => "tb-decline",
+        LogKind::TakebackWithdrawn(_) => "tb-withdraw",
         LogKind::TakenBack { .. } => "tb",
     }
 }
@@ -50,7 +51,8 @@ pub fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
         | LogKind::DrawDeclined(_)
         | LogKind::GameOver
         | LogKind::TakebackProposed(_)
-        | LogKind::TakebackDeclined(_) => {}
+        | LogKind::TakebackDeclined(_)
+        | LogKind::TakebackWithdrawn(_) => {}
         LogKind::ClockChanged {
             clocks_ms,
             change,
@@ -162,6 +164,7 @@ pub fn decode_fields(
         }
         Some("tb-offer") => LogKind::TakebackProposed(side_of("takeback without side")?),
         Some("tb-decline") => LogKind::TakebackDeclined(side_of("takeback without side")?),
+        Some("tb-withdraw") => LogKind::TakebackWithdrawn(side_of("takeback without side")?),
         Some("tb") => {
             let plies: u8 = get("plies")
                 .and_then(|t| t.parse().ok())

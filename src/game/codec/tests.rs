@@ -11,7 +11,7 @@ use crate::game::takeback::Line;
 use crate::game::{ClockChange, ClockReason, EventRow, LogKind};
 
 /// How many kinds [`kind_of`] draws; raise it with a new kind.
-const KINDS: u8 = 8;
+const KINDS: u8 = 9;
 
 /// Kind number `k` of a drawn step, with the step's numbers.
 fn kind_of(k: u8, n: u32, by: Color, flag: bool, plies: u8) -> LogKind {
@@ -39,6 +39,7 @@ fn kind_of(k: u8, n: u32, by: Color, flag: bool, plies: u8) -> LogKind {
         },
         5 => LogKind::TakebackProposed(by),
         6 => LogKind::TakebackDeclined(by),
+        8 => LogKind::TakebackWithdrawn(by),
         _ => LogKind::TakenBack {
             plies,
             by,
@@ -143,6 +144,7 @@ fn kind_number(kind: &LogKind) -> u8 {
         LogKind::TakebackProposed(_) => 5,
         LogKind::TakebackDeclined(_) => 6,
         LogKind::TakenBack { .. } => 7,
+        LogKind::TakebackWithdrawn(_) => 8,
     }
 }
 

@@ -152,6 +152,7 @@ impl GameRecord {
             Action::RespondToTakeback { accept } => self
                 .respond_to_takeback(seat, *accept, now, out)
                 .map(|()| None),
+            Action::WithdrawTakeback => self.withdraw_takeback(seat, now, out).map(|()| None),
             Action::ClaimVictory { draw, presence } => {
                 self.claim_victory(seat, *draw, presence, now, out)?;
                 Ok(None)

@@ -86,7 +86,9 @@ impl GameRecord {
                 // The clocks it changed are the row's, read below with every row's.
                 LogKind::ClockChanged { .. } => {}
                 LogKind::TakebackProposed(by) => self.offers.takeback = Some(by),
-                LogKind::TakebackDeclined(_) => self.offers.takeback = None,
+                LogKind::TakebackDeclined(_) | LogKind::TakebackWithdrawn(_) => {
+                    self.offers.takeback = None;
+                }
                 LogKind::TakenBack { plies, .. } => self
                     .take_back(plies)
                     .map_err(|e| format!("event {seq}: {e}"))?,

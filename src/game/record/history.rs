@@ -136,7 +136,8 @@ impl History {
                     LogKind::DrawOffered(by)
                     | LogKind::DrawDeclined(by)
                     | LogKind::TakebackProposed(by)
-                    | LogKind::TakebackDeclined(by) => row.seat = Some(by),
+                    | LogKind::TakebackDeclined(by)
+                    | LogKind::TakebackWithdrawn(by) => row.seat = Some(by),
                     LogKind::TakenBack { plies, by, .. } => {
                         row.seat = Some(by);
                         depth = depth.saturating_sub(usize::from(plies));

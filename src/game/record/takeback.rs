@@ -1,4 +1,4 @@
-//! A record's takebacks: proposing one, answering it, and the rewind itself, which catch-up
+//! A record's takebacks: proposing one, answering or withdrawing it, and the rewind itself, which catch-up
 //! replays from a stored takeback event exactly as play made it.
 //!
 //! The clocks after a takeback (lichess's): nobody gets time back and no increment is added;
@@ -118,6 +118,31 @@ impl GameRecord {
         Ok(())
     }
 
+    /// `seat` withdraws its own standing takeback proposal.
+    pub(super) fn withdraw_takeback(
+        &mut self,
+        seat: Color,
+        now: Now,
+        out: &mut Vec<Event>,
+    ) -> Result<(), ServiceError> {
+        if self.offers.policy == TakebackPolicy::Off {
+            return Err(ServiceError::TakebacksOff);
+        }
+        match self.offers.takeback {
+            None => return Err(ServiceError::NoTakebackProposal),
+            // Only the side that proposed may withdraw: the other answers it instead.
+            Some(by) if by != seat => {
+                return Err(ServiceError::WrongSeat { seat, required: by });
+            }
+            Some(_) => {}
+        }
+        self.offers.takeback = None;
+        let entry = LogEntry::new(now.wall, LogKind::TakebackWithdrawn(seat));
+        let seq = self.history.push(entry);
+        out.extend(crate::game::event::offer_event(seq, &entry));
+        Ok(())
+    }
+
     /// Takes back the last `plies` moves: they move to `undone`, the answers to their requests
     /// are marked, and no offer stands. The clock is the caller's (play sets it from now,
     /// catch-up from the stored clocks).
@@ -218,6 +243,9 @@ mod tests {
             (Black, Action::ProposeTakeback),
             (White, Action::RespondToTakeback { accept: true }),
             (Black, keyed("c5", "b2")),
+            // Black thinks better of taking c5 back.
+            (Black, Action::ProposeTakeback),
+            (Black, Action::WithdrawTakeback),
             (White, keyed("Nf3", "w4")),
             (Black, keyed("d6", "b3")),
         ]
@@ -262,9 +290,18 @@ mod tests {
             [
                 (Color::White, 1, 2),
                 (Color::Black, 2, 1),
-                (Color::Black, 2, 1)
+                (Color::Black, 2, 1),
+                (Color::Black, 1, 1)
             ]
         );
+        let withdrawn: Vec<_> = live
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::TakebackWithdrawn { by } => Some(by),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(withdrawn, [Color::Black]);
         assert!(rec.offers.draw.is_none(), "the takeback dropped the offer");
         assert!(rec.offers.takeback.is_none());
         // seq rises with every event while the ply fell twice.
@@ -328,6 +365,10 @@ mod tests {
             rec.apply(White, &Action::ProposeTakeback, None, now, &mut out),
             Err(ServiceError::TakebacksOff)
         ));
+        assert!(matches!(
+            rec.apply(White, &Action::WithdrawTakeback, None, now, &mut out),
+            Err(ServiceError::TakebacksOff)
+        ));
         rec.offers.policy = TakebackPolicy::OnRequest;
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
@@ -366,6 +407,14 @@ mod tests {
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
             Err(ServiceError::TakebackPending { by: White })
         ));
+        // Only the side that proposed withdraws.
+        assert!(matches!(
+            rec.apply(Black, &Action::WithdrawTakeback, None, now, &mut out),
+            Err(ServiceError::WrongSeat {
+                seat: Black,
+                required: White
+            })
+        ));
         // Black's move clears White's proposal without an event.
         rec.apply(Black, &keyed("e5", "b"), None, now, &mut out)
             .unwrap();
@@ -378,6 +427,10 @@ mod tests {
                 now,
                 &mut out
             ),
+            Err(ServiceError::NoTakebackProposal)
+        ));
+        assert!(matches!(
+            rec.apply(White, &Action::WithdrawTakeback, None, now, &mut out),
             Err(ServiceError::NoTakebackProposal)
         ));
         // The game's end clears one too, and nothing is taken back after it.

@@ -599,6 +599,11 @@ class Seat:
         request = pb.RespondToTakebackRequest(game_id=self.game_id, accept=accept)
         return self._act(self.client.stub.RespondToTakeback, request).game
 
+    def withdraw_takeback(self) -> pb.Game:
+        """Withdraws this seat's own standing takeback proposal."""
+        request = pb.WithdrawTakebackRequest(game_id=self.game_id)
+        return self._act(self.client.stub.WithdrawTakeback, request).game
+
     def claim_victory(self, draw: bool = False) -> pb.Game:
         """Ends the game the opponent (to move) left: the win, or with ``draw`` a draw."""
         request = pb.ClaimVictoryRequest(game_id=self.game_id, draw=draw)

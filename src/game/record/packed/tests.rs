@@ -48,6 +48,7 @@ fn finished(steps: &[Step], timed: bool) -> (GameRecord, GameHeader, Now) {
             3 => Action::OfferDraw,
             4 => Action::RespondToDraw { accept: n % 5 == 0 },
             5 => Action::ProposeTakeback,
+            6 if n % 4 == 3 => Action::WithdrawTakeback,
             6 => Action::RespondToTakeback { accept: n % 2 == 0 },
             _ => Action::AddTime {
                 amount: Duration::from_millis(u64::from(n % 10_000) + 1),
