@@ -8,8 +8,10 @@
 
 use chessd_rules::{ByColor, Color, Rules};
 
-use crate::error::ServiceError;
 use crate::game::clock::Clock;
+use crate::game::error::GameError;
+use crate::game::error::PlayError;
+use crate::game::error::SeatError;
 use crate::game::event::{Event, takeback_proposed_event, taken_back_event};
 use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
@@ -24,17 +26,17 @@ impl GameRecord {
         seat: Color,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), GameError> {
         if self.offers.policy == TakebackPolicy::Off {
-            return Err(ServiceError::TakebacksOff);
+            return Err(GameError::Play(PlayError::TakebacksOff));
         }
         match self.offers.takeback {
             Some(by) if by == seat => return Ok(()),
-            Some(by) => return Err(ServiceError::TakebackPending { by }),
+            Some(by) => return Err(GameError::Play(PlayError::TakebackPending { by })),
             None => {}
         }
         if plies_to_take_back(&self.history.game, seat).is_none() {
-            return Err(ServiceError::NothingToTakeBack);
+            return Err(GameError::Play(PlayError::NothingToTakeBack));
         }
         self.offers.takeback = Some(seat);
         let entry = LogEntry::new(now.wall, LogKind::TakebackProposed(seat));
@@ -55,17 +57,17 @@ impl GameRecord {
         accept: bool,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), GameError> {
         if self.offers.policy == TakebackPolicy::Off {
-            return Err(ServiceError::TakebacksOff);
+            return Err(GameError::Play(PlayError::TakebacksOff));
         }
         let by = match self.offers.takeback {
-            None => return Err(ServiceError::NoTakebackProposal),
+            None => return Err(GameError::Play(PlayError::NoTakebackProposal)),
             Some(by) if by == seat => {
-                return Err(ServiceError::WrongSeat {
+                return Err(GameError::Seat(SeatError::WrongSeat {
                     seat,
                     required: !seat,
-                });
+                }));
             }
             Some(by) => by,
         };
@@ -78,10 +80,10 @@ impl GameRecord {
         }
         // A proposal stands only while no move is played, so it still takes back what it did
         // when it was made.
-        let plies =
-            plies_to_take_back(&self.history.game, by).ok_or(ServiceError::NothingToTakeBack)?;
+        let plies = plies_to_take_back(&self.history.game, by)
+            .ok_or(GameError::Play(PlayError::NothingToTakeBack))?;
         self.take_back(plies)
-            .map_err(|e| ServiceError::Internal(e.into()))?;
+            .map_err(|e| GameError::Internal(e.into()))?;
         self.timing.moved(now);
         // Back before both sides moved, clocks that start after the first moves stop again,
         // and a side that has its first move to make again gets the first-move timer from now.
@@ -195,7 +197,7 @@ mod tests {
                 at,
                 &mut live,
             )
-            .unwrap_or_else(|e| panic!("step {i}: {e}"));
+            .unwrap_or_else(|e| panic!("step {i}: {e:?}"));
             rows.extend(rec.rows_after(before, at, rid.as_ref()));
         }
         (rec, live, rows, at, Seats::of(&tokens.map(Some)))
@@ -326,12 +328,12 @@ mod tests {
             .unwrap();
         assert!(matches!(
             rec.apply(White, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::TakebacksOff)
+            Err(GameError::Play(PlayError::TakebacksOff))
         ));
         rec.offers.policy = TakebackPolicy::OnRequest;
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::NothingToTakeBack)
+            Err(GameError::Play(PlayError::NothingToTakeBack))
         ));
         assert!(matches!(
             rec.apply(
@@ -341,7 +343,7 @@ mod tests {
                 now,
                 &mut out
             ),
-            Err(ServiceError::NoTakebackProposal)
+            Err(GameError::Play(PlayError::NoTakebackProposal))
         ));
         rec.apply(White, &Action::ProposeTakeback, None, now, &mut out)
             .unwrap();
@@ -357,14 +359,14 @@ mod tests {
                 now,
                 &mut out
             ),
-            Err(ServiceError::WrongSeat {
+            Err(GameError::Seat(SeatError::WrongSeat {
                 seat: White,
                 required: Black
-            })
+            }))
         ));
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::TakebackPending { by: White })
+            Err(GameError::Play(PlayError::TakebackPending { by: White }))
         ));
         // Black's move clears White's proposal without an event.
         rec.apply(Black, &keyed("e5", "b"), None, now, &mut out)
@@ -378,7 +380,7 @@ mod tests {
                 now,
                 &mut out
             ),
-            Err(ServiceError::NoTakebackProposal)
+            Err(GameError::Play(PlayError::NoTakebackProposal))
         ));
         // The game's end clears one too, and nothing is taken back after it.
         rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out)
@@ -388,7 +390,7 @@ mod tests {
         assert!(rec.offers.takeback.is_none());
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::GameOver)
+            Err(GameError::Play(PlayError::GameOver))
         ));
         assert_eq!(rec.game().ply(), 2);
     }
@@ -404,7 +406,7 @@ mod tests {
         let mut out = Vec::new();
         assert!(matches!(
             rec.apply(White, &keyed("Nf3", "w2"), Some(key("w2")), now, &mut out),
-            Err(ServiceError::MoveTakenBack)
+            Err(GameError::Play(PlayError::MoveTakenBack))
         ));
         let again = rec
             .apply(Black, &keyed("e5", "b1"), Some(key("b1")), now, &mut out)
