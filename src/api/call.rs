@@ -43,11 +43,7 @@ pub fn credential(metadata: &MetadataMap) -> Result<Credential, ServiceError> {
     let header = match metadata.get("authorization") {
         None => None,
         // Non-ASCII header bytes cannot be a token.
-        Some(value) => Some(
-            value
-                .to_str()
-                .map_err(|_| ServiceError::Seat(SeatError::InvalidToken))?,
-        ),
+        Some(value) => Some(value.to_str().map_err(|_| SeatError::InvalidToken)?),
     };
     if let Some(player) = header.and_then(player_bearer) {
         return player

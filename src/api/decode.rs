@@ -43,14 +43,16 @@ pub use crate::api::variant_key::{variant, variant_filter};
 pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, ServiceError> {
     let fen = fen.trim();
     if fen.is_empty() {
-        return Err(ServiceError::Request(RequestError::InvalidFen {
+        return Err(RequestError::InvalidFen {
             message: "empty".into(),
-        }));
+        }
+        .into());
     }
     if fen.len() > MAX_FEN_LEN {
-        return Err(ServiceError::Request(RequestError::InvalidFen {
+        return Err(RequestError::InvalidFen {
             message: format!("longer than {MAX_FEN_LEN} bytes"),
-        }));
+        }
+        .into());
     }
     rules::Position::from_fen(variant, fen).map_err(|e| {
         ServiceError::Request(RequestError::InvalidFen {
@@ -63,12 +65,13 @@ pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, S
 /// turn `"bob\u{85}"` into another player's `"bob"`.
 fn player(field: &'static str, name: &str) -> Result<Box<str>, ServiceError> {
     if name.chars().count() > MAX_PLAYER_LEN || name.chars().any(char::is_control) {
-        return Err(ServiceError::Input(InputError::InvalidField {
+        return Err(InputError::InvalidField {
             field,
             message: format!(
                 "expected at most {MAX_PLAYER_LEN} characters and no control characters"
             ),
-        }));
+        }
+        .into());
     }
     Ok(name.into())
 }
@@ -81,10 +84,11 @@ fn initial_time(
     // Whole milliseconds, as the game's header and every store keep it.
     let initial = whole_ms_duration(duration(field, d)?);
     if initial.is_zero() || initial > MAX_INITIAL_TIME {
-        return Err(ServiceError::Input(InputError::InvalidField {
+        return Err(InputError::InvalidField {
             field,
             message: "expected more than zero and at most 24 hours".into(),
-        }));
+        }
+        .into());
     }
     Ok(initial)
 }
@@ -96,10 +100,11 @@ fn increment(
 ) -> Result<Duration, ServiceError> {
     let increment = whole_ms_duration(duration(field, d)?);
     if increment > MAX_INCREMENT {
-        return Err(ServiceError::Input(InputError::InvalidField {
+        return Err(InputError::InvalidField {
             field,
             message: "expected at most one hour".into(),
-        }));
+        }
+        .into());
     }
     Ok(increment)
 }
@@ -141,11 +146,12 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         PlayerId::parse("black_player_id", &req.black_player_id)?,
     );
     if ids.white().is_some() && ids.white() == ids.black() {
-        return Err(ServiceError::Input(InputError::InvalidField {
+        return Err(InputError::InvalidField {
             field: "black_player_id",
             message: "the same player cannot hold both seats (its token could not tell them apart)"
                 .into(),
-        }));
+        }
+        .into());
     }
     let seat_tokens = ByColor::new_with(|c: Color| ids[c].is_none() || req.bound_seat_tokens);
     let variant = variant_key::requested(req.variant, &req.variant_key)?;
@@ -153,16 +159,18 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     let fen_given = !req.start_fen.trim().is_empty();
     let start = match (req.chess960_start, variant) {
         (Some(_), _) if fen_given => {
-            return Err(ServiceError::Input(InputError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "chess960_start",
                 message: "give a start number or a start_fen, not both".into(),
-            }));
+            }
+            .into());
         }
         (Some(_), v) if v != rules::Variant::Chess960 => {
-            return Err(ServiceError::Input(InputError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "chess960_start",
                 message: "only a Chess960 game starts from a start number".into(),
-            }));
+            }
+            .into());
         }
         (Some(n), _) => chess960(n)?,
         (None, _) if fen_given => position(variant, &req.start_fen)?,
@@ -170,9 +178,10 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         (None, v) => rules::Position::new(v),
     };
     if let Some(outcome) = start.outcome() {
-        return Err(ServiceError::Request(RequestError::InvalidFen {
+        return Err(RequestError::InvalidFen {
             message: format!("the position is already decided ({})", outcome.termination),
-        }));
+        }
+        .into());
     }
     let time_control = time_control(req.time_control)?;
     let asked_claim_after = match req.claim_after {
@@ -306,7 +315,7 @@ pub fn list_query(
         token => Some(
             token
                 .parse::<GameId>()
-                .map_err(|_| ServiceError::Request(RequestError::InvalidPageToken))?,
+                .map_err(|_| RequestError::InvalidPageToken)?,
         ),
     };
     let player = player("player", &req.player)?;

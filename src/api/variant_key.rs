@@ -75,13 +75,14 @@ fn named(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
     let Some(by_key) = by_key(key) else {
         let known: Vec<&str> = rules::Variant::ALL.iter().map(|v| v.key()).collect();
         let shown = echo(key);
-        return Err(ServiceError::Input(InputError::InvalidField {
+        return Err(InputError::InvalidField {
             field: FIELD,
             message: format!(
                 "unknown variant key {shown:?}: expected one of {}",
                 known.join(", ")
             ),
-        }));
+        }
+        .into());
     };
     match variant_filter(variant)? {
         Some(by_number) if by_number != by_key => {

@@ -54,10 +54,11 @@ impl FeedSlots {
         let peer = peer.map(peer_key);
         let mut counts = self.lock();
         if counts.open >= self.total {
-            return Err(ServiceError::Limit(LimitError::TooManyFeeds {
+            return Err(LimitError::TooManyFeeds {
                 limit: self.total,
                 per_peer: false,
-            }));
+            }
+            .into());
         }
         if let Some(ip) = peer {
             let held = counts.peers.entry(ip).or_default();
@@ -65,10 +66,11 @@ impl FeedSlots {
                 if *held == 0 {
                     counts.peers.remove(&ip);
                 }
-                return Err(ServiceError::Limit(LimitError::TooManyFeeds {
+                return Err(LimitError::TooManyFeeds {
                     limit: self.per_peer,
                     per_peer: true,
-                }));
+                }
+                .into());
             }
             *held += 1;
         }

@@ -82,7 +82,7 @@ pub(super) async fn watch_games<S: GameStore>(
                 api.guard.server().player_tokens()?;
                 let player = api.store.player_of(token).await?;
                 if filter.player.as_ref().is_some_and(|p| *p != player) {
-                    return Err(ServiceError::Seat(SeatError::PlayerNotSeated));
+                    return Err(SeatError::PlayerNotSeated.into());
                 }
                 filter.player = Some(player.clone());
                 Some(PlayerMode { player, token })

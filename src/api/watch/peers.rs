@@ -66,10 +66,7 @@ impl PeerWatchers {
                 counts.remove(&peer);
             }
             ::metrics::counter!(crate::metrics::PEER_WATCHERS_REFUSED).increment(1);
-            return Err(ServiceError::Limit(LimitError::TooManyPeerWatchers {
-                limit,
-                per_game,
-            }));
+            return Err(LimitError::TooManyPeerWatchers { limit, per_game }.into());
         }
         held.total += 1;
         *held.games.entry(game).or_default() += 1;

@@ -70,7 +70,7 @@ impl GameRecord {
             && let Some(answered) = self.history.answered.find(key, seat)
         {
             if answered.taken_back {
-                return Err(GameError::Play(PlayError::MoveTakenBack));
+                return Err(PlayError::MoveTakenBack.into());
             }
             return self
                 .answer_again(answered.ply, answered.seq, text)
@@ -107,12 +107,13 @@ impl GameRecord {
             }
             Action::RespondToDraw { accept } => {
                 match self.offers.draw {
-                    None => return Err(GameError::Play(PlayError::NoDrawOffer)),
+                    None => return Err(PlayError::NoDrawOffer.into()),
                     Some(by) if by == seat => {
-                        return Err(GameError::Seat(SeatError::WrongSeat {
+                        return Err(SeatError::WrongSeat {
                             seat,
                             required: !seat,
-                        }));
+                        }
+                        .into());
                     }
                     Some(_) if *accept => {
                         self.finish(Outcome::draw(Termination::Agreement), now, out)
@@ -127,18 +128,18 @@ impl GameRecord {
             Action::ClaimDraw(claim) => {
                 let turn = self.history.game.position().turn();
                 if seat != turn {
-                    return Err(GameError::Play(PlayError::NotYourTurn { turn }));
+                    return Err(PlayError::NotYourTurn { turn }.into());
                 }
                 self.history
                     .game_mut()
                     .claim_draw(*claim)
-                    .map_err(|_| GameError::Play(PlayError::ClaimNotValid { claim: *claim }))?;
+                    .map_err(|_| PlayError::ClaimNotValid { claim: *claim })?;
                 self.after_finish(now, out);
                 Ok(None)
             }
             Action::Abort => {
                 if self.history.game.ply() >= 2 {
-                    return Err(GameError::Play(PlayError::AbortTooLate));
+                    return Err(PlayError::AbortTooLate.into());
                 }
                 self.finish(Outcome::draw(Termination::Aborted), now, out);
                 Ok(None)
@@ -175,15 +176,12 @@ impl GameRecord {
         if let Some(expected) = expected_ply
             && expected != current
         {
-            return Err(GameError::Play(PlayError::PlyMismatch {
-                expected,
-                current,
-            }));
+            return Err(PlayError::PlyMismatch { expected, current }.into());
         }
         let before = *self.history.game.position();
         let turn = before.turn();
         if seat != turn {
-            return Err(GameError::Play(PlayError::NotYourTurn { turn }));
+            return Err(PlayError::NotYourTurn { turn }.into());
         }
         let played = self
             .history
@@ -254,10 +252,10 @@ impl GameRecord {
             before.play_unchecked(m);
         }
         let Some(&mv) = self.history.game.moves().get(index) else {
-            return Err(GameError::Input(InputError::RequestIdReused));
+            return Err(InputError::RequestIdReused.into());
         };
         if resolve(&before, text).ok() != Some(mv) {
-            return Err(GameError::Input(InputError::RequestIdReused));
+            return Err(InputError::RequestIdReused.into());
         }
         let mut info = move_info(&before, mv, ply);
         info.seq = seq;

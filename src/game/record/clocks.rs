@@ -139,11 +139,7 @@ impl GameRecord {
         out: &mut Vec<Event>,
     ) -> Result<(), GameError> {
         let side = !seat;
-        let clock = self
-            .timing
-            .clock
-            .as_mut()
-            .ok_or(GameError::Play(PlayError::GameUntimed))?;
+        let clock = self.timing.clock.as_mut().ok_or(PlayError::GameUntimed)?;
         let left = clock.remaining(side, now.mono);
         let new = left
             .checked_add(amount)
@@ -171,11 +167,7 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), GameError> {
-        let clock = self
-            .timing
-            .clock
-            .as_mut()
-            .ok_or(GameError::Play(PlayError::GameUntimed))?;
+        let clock = self.timing.clock.as_mut().ok_or(PlayError::GameUntimed)?;
         let left = clock.remaining(side, now.mono);
         let (new, reason) = match adjust {
             ClockAdjust::Set(d) => (Some(d), ClockReason::ArbiterSet),

@@ -28,15 +28,15 @@ impl GameRecord {
         out: &mut Vec<Event>,
     ) -> Result<(), GameError> {
         if self.offers.policy == TakebackPolicy::Off {
-            return Err(GameError::Play(PlayError::TakebacksOff));
+            return Err(PlayError::TakebacksOff.into());
         }
         match self.offers.takeback {
             Some(by) if by == seat => return Ok(()),
-            Some(by) => return Err(GameError::Play(PlayError::TakebackPending { by })),
+            Some(by) => return Err(PlayError::TakebackPending { by }.into()),
             None => {}
         }
         if plies_to_take_back(&self.history.game, seat).is_none() {
-            return Err(GameError::Play(PlayError::NothingToTakeBack));
+            return Err(PlayError::NothingToTakeBack.into());
         }
         self.offers.takeback = Some(seat);
         let entry = LogEntry::new(now.wall, LogKind::TakebackProposed(seat));
@@ -59,15 +59,16 @@ impl GameRecord {
         out: &mut Vec<Event>,
     ) -> Result<(), GameError> {
         if self.offers.policy == TakebackPolicy::Off {
-            return Err(GameError::Play(PlayError::TakebacksOff));
+            return Err(PlayError::TakebacksOff.into());
         }
         let by = match self.offers.takeback {
-            None => return Err(GameError::Play(PlayError::NoTakebackProposal)),
+            None => return Err(PlayError::NoTakebackProposal.into()),
             Some(by) if by == seat => {
-                return Err(GameError::Seat(SeatError::WrongSeat {
+                return Err(SeatError::WrongSeat {
                     seat,
                     required: !seat,
-                }));
+                }
+                .into());
             }
             Some(by) => by,
         };
@@ -80,8 +81,8 @@ impl GameRecord {
         }
         // A proposal stands only while no move is played, so it still takes back what it did
         // when it was made.
-        let plies = plies_to_take_back(&self.history.game, by)
-            .ok_or(GameError::Play(PlayError::NothingToTakeBack))?;
+        let plies =
+            plies_to_take_back(&self.history.game, by).ok_or(PlayError::NothingToTakeBack)?;
         self.take_back(plies)
             .map_err(|e| GameError::Internal(e.into()))?;
         self.timing.moved(now);

@@ -93,15 +93,13 @@ impl Inner {
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(creation) = creations.get(key) {
             if creation.fingerprint != fingerprint {
-                return Err(ServiceError::Input(InputError::RequestIdReused));
+                return Err(InputError::RequestIdReused.into());
             }
             let id = creation.game;
             let tokens = creation.tokens;
             drop(creations);
             let entry = self.find(id)?;
-            let tokens = tokens.ok_or(ServiceError::Store(StoreError::SeatTokensUnavailable {
-                id,
-            }))?;
+            let tokens = tokens.ok_or(StoreError::SeatTokensUnavailable { id })?;
             let state = entry.lock();
             let record = state
                 .held
@@ -152,7 +150,7 @@ impl Inner {
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < limit).then_some(n + 1)
             })
-            .map_err(|_| ServiceError::Limit(LimitError::TooManyGames { limit }))?;
+            .map_err(|_| LimitError::TooManyGames { limit })?;
         let made = self.insert_game(new, now, place);
         match &made {
             Ok(_) => metrics::game_started(),

@@ -273,10 +273,11 @@ impl Games for MemoryStore {
             .on_game(id, None, |entry, state, now, _| {
                 let last_seq = state.record.last_seq();
                 if after_seq > last_seq {
-                    return Err(ServiceError::Stream(StreamError::SeqOutOfRange {
+                    return Err(StreamError::SeqOutOfRange {
                         after_seq,
                         last_seq,
-                    }));
+                    }
+                    .into());
                 }
                 let live = if state.record.is_over() {
                     None
@@ -285,9 +286,10 @@ impl Games for MemoryStore {
                         .watchers
                         .get_or_insert_with(|| broadcast::channel(limits.watch_buffer.max(1)).0);
                     if tx.receiver_count() >= limits.max_watchers_per_game {
-                        return Err(ServiceError::Limit(LimitError::TooManyWatchers {
+                        return Err(LimitError::TooManyWatchers {
                             limit: limits.max_watchers_per_game,
-                        }));
+                        }
+                        .into());
                     }
                     Some(tx.subscribe())
                 };

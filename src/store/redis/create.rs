@@ -187,18 +187,16 @@ impl Inner {
                         return Err(damaged(id, "malformed request record"));
                     };
                     if *first_fingerprint != fingerprint {
-                        return Err(ServiceError::Input(InputError::RequestIdReused));
+                        return Err(InputError::RequestIdReused.into());
                     }
                     let first: GameId = first
                         .parse()
                         .map_err(|_| damaged(id, "request record names no game"))?;
                     // Only digests reach Redis: the tokens are known only to the replica
                     // that made the game, for as long as it remembers the creation.
-                    let tokens =
-                        self.recalled_creation(&request_key, first)
-                            .ok_or(ServiceError::Store(StoreError::SeatTokensUnavailable {
-                                id: first,
-                            }))?;
+                    let tokens = self
+                        .recalled_creation(&request_key, first)
+                        .ok_or(StoreError::SeatTokensUnavailable { id: first })?;
                     let game = self.load(first).await?;
                     let view = game.record.view(&game.meta.header, Now::read());
                     self.put_back(first, game);
@@ -206,9 +204,10 @@ impl Inner {
                     return Ok(Created { view, tokens });
                 }
                 Some("full") => {
-                    return Err(ServiceError::Limit(LimitError::TooManyGames {
+                    return Err(LimitError::TooManyGames {
                         limit: self.limits.max_live_games,
-                    }));
+                    }
+                    .into());
                 }
                 // Two games in one millisecond with the same 22 random bits: draw again.
                 Some("taken") => {}

@@ -149,7 +149,7 @@ impl Hub {
             (None, None) => return Ok(None),
         };
         if follower.tx.receiver_count() >= limit {
-            return Err(ServiceError::Limit(LimitError::TooManyWatchers { limit }));
+            return Err(LimitError::TooManyWatchers { limit }.into());
         }
         let rx = follower.tx.subscribe();
         Ok(Some((follower, rx)))

@@ -258,10 +258,11 @@ impl Games for RedisStore {
         let last_seq = game.record.last_seq();
         if after_seq > last_seq {
             inner.put_back(id, game);
-            return Err(ServiceError::Stream(StreamError::SeqOutOfRange {
+            return Err(StreamError::SeqOutOfRange {
                 after_seq,
                 last_seq,
-            }));
+            }
+            .into());
         }
         let replay = if after_seq == 0 {
             Replay::snapshot(game.record.view(&game.meta.header, now), now.wall)

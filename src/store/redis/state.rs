@@ -83,7 +83,7 @@ impl Inner {
     pub fn usable(&self) -> Result<(), ServiceError> {
         if self.old_layout.load(Ordering::Relaxed) {
             tracing::warn!("call refused: redis holds keys of the layout before buckets");
-            return Err(ServiceError::Store(StoreError::StoreUnavailable));
+            return Err(StoreError::StoreUnavailable.into());
         }
         Ok(())
     }

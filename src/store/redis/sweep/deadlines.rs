@@ -91,7 +91,7 @@ async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), Ser
                     .await;
             }
             Err(ServiceError::Store(StoreError::StoreUnavailable)) => {
-                return Err(ServiceError::Store(StoreError::StoreUnavailable));
+                return Err(StoreError::StoreUnavailable.into());
             }
             // Damaged (the load logged why): no sweep can end it, so its entry goes out of the
             // due range, where it no longer hides other deadlines, and stays for an operator.
