@@ -6,17 +6,17 @@
 //!
 //! - **Oversized requests**: tonic refuses a message above `max_decoding_message_size` with
 //!   OUT_OF_RANGE, but gRPC's status-code guide and chessd's contract say a limit reached is
-//!   RESOURCE_EXHAUSTED (`ServiceError::Limit(LimitError::RequestTooLarge)`, naming the limit).
+//!   RESOURCE_EXHAUSTED (`LimitError::RequestTooLarge`, naming the limit).
 //! - **Undecodable requests**: a body that is not a protobuf message of the method's type (or
 //!   a frame cut short, no message at all, a compressed-flag byte other than 0 or 1, or a
 //!   message flagged compressed on a call that names no `grpc-encoding`) tonic answers
 //!   INTERNAL, which says "the server is broken" and invites retries. It is the client's
-//!   fault: INVALID_ARGUMENT with reason `MALFORMED_REQUEST` (`ServiceError::Request(RequestError::MalformedRequest)`).
+//!   fault: INVALID_ARGUMENT with reason `MALFORMED_REQUEST` (`RequestError::MalformedRequest`).
 //!   gRPC's compression document asks for INTERNAL in the last case; chessd answers every
 //!   malformed request alike, so a client (or an attacker's fuzzer) learns what it sent wrong
 //!   and no alert fires for a server fault that is not one.
 //! - **Unknown methods**: tonic answers UNIMPLEMENTED with no message; chessd names the path
-//!   (`ServiceError::Request(RequestError::UnknownMethod)`, reason `UNKNOWN_METHOD`).
+//!   (`RequestError::UnknownMethod`, reason `UNKNOWN_METHOD`).
 //!
 //! One layer rather than one per refusal: each would parse every response's status headers.
 
