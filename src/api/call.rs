@@ -13,9 +13,11 @@ use tonic::{Request, Response, Status};
 use tracing::{Instrument, Span};
 
 use crate::error::ServiceError;
+use crate::game::error::SeatError;
 use crate::game::token::BearerError;
 use crate::game::{PlayerToken, SeatToken};
 use crate::metrics;
+use crate::security::error::AccessError;
 use crate::security::gate::Caller;
 use crate::telemetry::spans::{self, TraceParent};
 
@@ -41,19 +43,19 @@ pub fn credential(metadata: &MetadataMap) -> Result<Credential, ServiceError> {
     let header = match metadata.get("authorization") {
         None => None,
         // Non-ASCII header bytes cannot be a token.
-        Some(value) => Some(value.to_str().map_err(|_| ServiceError::InvalidToken)?),
+        Some(value) => Some(value.to_str().map_err(|_| SeatError::InvalidToken)?),
     };
     if let Some(player) = header.and_then(player_bearer) {
         return player
             .parse()
             .map(Credential::Player)
-            .map_err(|()| ServiceError::InvalidPlayerToken);
+            .map_err(|()| ServiceError::Access(AccessError::InvalidPlayerToken));
     }
     SeatToken::from_bearer(header)
         .map(Credential::Seat)
         .map_err(|e| match e {
-            BearerError::Missing => ServiceError::MissingToken,
-            BearerError::Malformed => ServiceError::InvalidToken,
+            BearerError::Missing => ServiceError::Access(AccessError::MissingToken),
+            BearerError::Malformed => ServiceError::Seat(SeatError::InvalidToken),
         })
 }
 

@@ -9,6 +9,7 @@ use chessd_rules::Color;
 
 use crate::api::fields::{duration, game_id};
 use crate::error::ServiceError;
+use crate::game::error::InputError;
 use crate::game::{
     Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, GameId, StartRules, whole_ms,
     whole_ms_duration,
@@ -36,9 +37,11 @@ pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// A timestamp as wall time, to the millisecond (as every store keeps times).
 fn wall_time(field: &'static str, t: prost_types::Timestamp) -> Result<SystemTime, ServiceError> {
-    let t = SystemTime::try_from(t).map_err(|_| ServiceError::InvalidField {
-        field,
-        message: "not a valid timestamp".into(),
+    let t = SystemTime::try_from(t).map_err(|_| {
+        ServiceError::Input(InputError::InvalidField {
+            field,
+            message: "not a valid timestamp".into(),
+        })
     })?;
     Ok(whole_ms(t))
 }
@@ -52,47 +55,52 @@ pub fn start_rules(req: &pb::CreateGameRequest, timed: bool) -> Result<StartRule
         Ok(pb::ClockStart::Unspecified | pb::ClockStart::OnCreation) => ClockStart::OnCreation,
         Ok(pb::ClockStart::AfterFirstMoves) => ClockStart::AfterFirstMoves,
         Ok(pb::ClockStart::At) => {
-            let at = req.clock_start_at.ok_or(ServiceError::InvalidField {
+            let at = req.clock_start_at.ok_or(InputError::InvalidField {
                 field: "clock_start_at",
                 message: "CLOCK_START_AT needs the time the clocks start".into(),
             })?;
             let at = wall_time("clock_start_at", at)?;
             if at > SystemTime::now() + MAX_CLOCK_START_AHEAD {
-                return Err(ServiceError::InvalidField {
+                return Err(InputError::InvalidField {
                     field: "clock_start_at",
                     message: "expected at most 30 days ahead".into(),
-                });
+                }
+                .into());
             }
             ClockStart::At(at)
         }
         Err(_) => {
-            return Err(ServiceError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "clock_start",
                 message: format!("unknown value {}", req.clock_start),
-            });
+            }
+            .into());
         }
     };
     if req.clock_start_at.is_some() && !matches!(clock_start, ClockStart::At(_)) {
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field: "clock_start_at",
             message: "only with clock_start CLOCK_START_AT".into(),
-        });
+        }
+        .into());
     }
     if !timed && clock_start != ClockStart::OnCreation {
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field: "clock_start",
             message: "an untimed game has no clocks to start".into(),
-        });
+        }
+        .into());
     }
     let first_move_timeout = match req.first_move_timeout {
         None => timed.then_some(DEFAULT_FIRST_MOVE_TIMEOUT),
         Some(d) => {
             let d = whole_ms_duration(duration("first_move_timeout", Some(d))?);
             if d > MAX_FIRST_MOVE_TIMEOUT {
-                return Err(ServiceError::InvalidField {
+                return Err(InputError::InvalidField {
                     field: "first_move_timeout",
                     message: "expected at most 24 hours (zero: no timer)".into(),
-                });
+                }
+                .into());
             }
             (!d.is_zero()).then_some(d)
         }
@@ -112,10 +120,11 @@ pub fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceErr
         Some(d) => duration("amount", Some(d))?,
     };
     if !(MIN_ADD_TIME..=MAX_ADD_TIME).contains(&amount) {
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field: "amount",
             message: "expected from 1 second to 5 minutes".into(),
-        });
+        }
+        .into());
     }
     Ok((id, Action::AddTime { amount }))
 }
@@ -131,36 +140,39 @@ pub fn adjust_clock(
         Ok(pb::Color::White) => Color::White,
         Ok(pb::Color::Black) => Color::Black,
         _ => {
-            return Err(ServiceError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "side",
                 message: "expected COLOR_WHITE or COLOR_BLACK".into(),
-            });
+            }
+            .into());
         }
     };
     let positive = |field: &'static str, d: prost_types::Duration| {
         let d = duration(field, Some(d))?;
         if d.is_zero() || d > MAX_CLOCK {
-            return Err(ServiceError::InvalidField {
+            return Err(ServiceError::from(InputError::InvalidField {
                 field,
                 message: "expected more than zero and at most 24 hours".into(),
-            });
+            }));
         }
         Ok(d)
     };
     let adjust = match req.change {
         None => {
-            return Err(ServiceError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "change",
                 message: "expected set_remaining, add or subtract".into(),
-            });
+            }
+            .into());
         }
         Some(Change::SetRemaining(d)) => {
             let d = duration("set_remaining", Some(d))?;
             if d > MAX_CLOCK {
-                return Err(ServiceError::InvalidField {
+                return Err(InputError::InvalidField {
                     field: "set_remaining",
                     message: "expected at most 24 hours".into(),
-                });
+                }
+                .into());
             }
             ClockAdjust::Set(d)
         }

@@ -9,10 +9,12 @@ use chessd_rules::{self as rules, ByColor, Color, Rules};
 use sha2::{Digest, Sha256};
 
 use crate::api::clocks;
+use crate::api::error::RequestError;
 pub use crate::api::fields::game_id;
 use crate::api::fields::{duration, echo};
 use crate::api::variant_key;
 use crate::error::ServiceError;
+use crate::game::error::InputError;
 use crate::game::{
     Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
     RequestId, Revoke, TakebackPolicy, TimeControl, TokenId, whole_ms_duration,
@@ -41,17 +43,21 @@ pub use crate::api::variant_key::{variant, variant_filter};
 pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, ServiceError> {
     let fen = fen.trim();
     if fen.is_empty() {
-        return Err(ServiceError::InvalidFen {
+        return Err(RequestError::InvalidFen {
             message: "empty".into(),
-        });
+        }
+        .into());
     }
     if fen.len() > MAX_FEN_LEN {
-        return Err(ServiceError::InvalidFen {
+        return Err(RequestError::InvalidFen {
             message: format!("longer than {MAX_FEN_LEN} bytes"),
-        });
+        }
+        .into());
     }
-    rules::Position::from_fen(variant, fen).map_err(|e| ServiceError::InvalidFen {
-        message: e.to_string(),
+    rules::Position::from_fen(variant, fen).map_err(|e| {
+        ServiceError::Request(RequestError::InvalidFen {
+            message: e.to_string(),
+        })
     })
 }
 
@@ -59,12 +65,13 @@ pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, S
 /// turn `"bob\u{85}"` into another player's `"bob"`.
 fn player(field: &'static str, name: &str) -> Result<Box<str>, ServiceError> {
     if name.chars().count() > MAX_PLAYER_LEN || name.chars().any(char::is_control) {
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field,
             message: format!(
                 "expected at most {MAX_PLAYER_LEN} characters and no control characters"
             ),
-        });
+        }
+        .into());
     }
     Ok(name.into())
 }
@@ -77,10 +84,11 @@ fn initial_time(
     // Whole milliseconds, as the game's header and every store keep it.
     let initial = whole_ms_duration(duration(field, d)?);
     if initial.is_zero() || initial > MAX_INITIAL_TIME {
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field,
             message: "expected more than zero and at most 24 hours".into(),
-        });
+        }
+        .into());
     }
     Ok(initial)
 }
@@ -92,10 +100,11 @@ fn increment(
 ) -> Result<Duration, ServiceError> {
     let increment = whole_ms_duration(duration(field, d)?);
     if increment > MAX_INCREMENT {
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field,
             message: "expected at most one hour".into(),
-        });
+        }
+        .into());
     }
     Ok(increment)
 }
@@ -122,10 +131,10 @@ fn draw_rule(value: i32) -> Result<rules::DrawRule, ServiceError> {
     match pb::DrawRule::try_from(value) {
         Ok(pb::DrawRule::Unspecified | pb::DrawRule::Claim) => Ok(rules::DrawRule::Claim),
         Ok(pb::DrawRule::Automatic) => Ok(rules::DrawRule::Automatic),
-        Err(_) => Err(ServiceError::InvalidField {
+        Err(_) => Err(ServiceError::Input(InputError::InvalidField {
             field: "draw_rule",
             message: format!("unknown value {value}"),
-        }),
+        })),
     }
 }
 
@@ -137,11 +146,12 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         PlayerId::parse("black_player_id", &req.black_player_id)?,
     );
     if ids.white().is_some() && ids.white() == ids.black() {
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field: "black_player_id",
             message: "the same player cannot hold both seats (its token could not tell them apart)"
                 .into(),
-        });
+        }
+        .into());
     }
     let seat_tokens = ByColor::new_with(|c: Color| ids[c].is_none() || req.bound_seat_tokens);
     let variant = variant_key::requested(req.variant, &req.variant_key)?;
@@ -149,16 +159,18 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     let fen_given = !req.start_fen.trim().is_empty();
     let start = match (req.chess960_start, variant) {
         (Some(_), _) if fen_given => {
-            return Err(ServiceError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "chess960_start",
                 message: "give a start number or a start_fen, not both".into(),
-            });
+            }
+            .into());
         }
         (Some(_), v) if v != rules::Variant::Chess960 => {
-            return Err(ServiceError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "chess960_start",
                 message: "only a Chess960 game starts from a start number".into(),
-            });
+            }
+            .into());
         }
         (Some(n), _) => chess960(n)?,
         (None, _) if fen_given => position(variant, &req.start_fen)?,
@@ -166,9 +178,10 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         (None, v) => rules::Position::new(v),
     };
     if let Some(outcome) = start.outcome() {
-        return Err(ServiceError::InvalidFen {
+        return Err(RequestError::InvalidFen {
             message: format!("the position is already decided ({})", outcome.termination),
-        });
+        }
+        .into());
     }
     let time_control = time_control(req.time_control)?;
     let asked_claim_after = match req.claim_after {
@@ -197,23 +210,25 @@ fn takebacks(value: i32) -> Result<TakebackPolicy, ServiceError> {
     match pb::TakebackPolicy::try_from(value) {
         Ok(pb::TakebackPolicy::Unspecified | pb::TakebackPolicy::Off) => Ok(TakebackPolicy::Off),
         Ok(pb::TakebackPolicy::OnRequest) => Ok(TakebackPolicy::OnRequest),
-        Err(_) => Err(ServiceError::InvalidField {
+        Err(_) => Err(ServiceError::Input(InputError::InvalidField {
             field: "takebacks",
             message: format!("unknown takeback policy {value}"),
-        }),
+        })),
     }
 }
 
 /// A request's labels (CreateGame's, or a filter's).
 pub fn labels(map: &HashMap<String, String>) -> Result<Labels, ServiceError> {
-    Labels::parse("labels", map.iter())
+    Ok(Labels::parse("labels", map.iter())?)
 }
 
 /// Chess960 start `number`, 0 to 959.
 fn chess960(number: u32) -> Result<rules::Position, ServiceError> {
-    rules::Position::chess960(number).map_err(|_| ServiceError::InvalidField {
-        field: "chess960_start",
-        message: format!("expected a start number from 0 to 959, got {number}"),
+    rules::Position::chess960(number).map_err(|_| {
+        ServiceError::Input(InputError::InvalidField {
+            field: "chess960_start",
+            message: format!("expected a start number from 0 to 959, got {number}"),
+        })
     })
 }
 
@@ -239,7 +254,9 @@ pub fn move_text(text: &str) -> Result<MoveText, ServiceError> {
     }
     match text.parse::<rules::San>() {
         Ok(san) => Ok(MoveText::San(san)),
-        Err(_) => Err(ServiceError::MalformedMove { text: echo(text) }),
+        Err(_) => Err(ServiceError::Input(InputError::MalformedMove {
+            text: echo(text),
+        })),
     }
 }
 
@@ -260,10 +277,13 @@ pub fn claim(value: i32) -> Result<rules::DrawClaim, ServiceError> {
     match pb::DrawClaim::try_from(value) {
         Ok(pb::DrawClaim::ThreefoldRepetition) => Ok(rules::DrawClaim::ThreefoldRepetition),
         Ok(pb::DrawClaim::FiftyMoves) => Ok(rules::DrawClaim::FiftyMoves),
-        Ok(pb::DrawClaim::Unspecified) | Err(_) => Err(ServiceError::InvalidField {
-            field: "claim",
-            message: "expected DRAW_CLAIM_THREEFOLD_REPETITION or DRAW_CLAIM_FIFTY_MOVES".into(),
-        }),
+        Ok(pb::DrawClaim::Unspecified) | Err(_) => {
+            Err(ServiceError::Input(InputError::InvalidField {
+                field: "claim",
+                message: "expected DRAW_CLAIM_THREEFOLD_REPETITION or DRAW_CLAIM_FIFTY_MOVES"
+                    .into(),
+            }))
+        }
     }
 }
 
@@ -273,10 +293,10 @@ fn status_filter(value: i32) -> Result<Option<GameStatus>, ServiceError> {
         Ok(pb::GameStatus::Ongoing) => Ok(Some(GameStatus::Ongoing)),
         Ok(pb::GameStatus::Finished) => Ok(Some(GameStatus::Finished)),
         Ok(pb::GameStatus::Aborted) => Ok(Some(GameStatus::Aborted)),
-        Err(_) => Err(ServiceError::InvalidField {
+        Err(_) => Err(ServiceError::Input(InputError::InvalidField {
             field: "status",
             message: format!("unknown value {value}"),
-        }),
+        })),
     }
 }
 
@@ -295,7 +315,7 @@ pub fn list_query(
         token => Some(
             token
                 .parse::<GameId>()
-                .map_err(|_| ServiceError::InvalidPageToken)?,
+                .map_err(|_| RequestError::InvalidPageToken)?,
         ),
     };
     let player = player("player", &req.player)?;
@@ -318,13 +338,12 @@ pub fn feed_request(
 ) -> Result<(Option<FeedCursor>, FeedFilter), ServiceError> {
     let after = match req.after_cursor.trim() {
         "" => None,
-        text => Some(
-            text.parse::<FeedCursor>()
-                .map_err(|why| ServiceError::InvalidField {
-                    field: "after_cursor",
-                    message: why.into(),
-                })?,
-        ),
+        text => Some(text.parse::<FeedCursor>().map_err(|why| {
+            ServiceError::Input(InputError::InvalidField {
+                field: "after_cursor",
+                message: why.into(),
+            })
+        })?),
     };
     let filter = FeedFilter {
         labels: labels(&req.labels)?,
@@ -337,10 +356,12 @@ pub fn feed_request(
 
 /// An IssuePlayerToken request's player (required).
 pub fn token_player(req: &pb::IssuePlayerTokenRequest) -> Result<PlayerId, ServiceError> {
-    PlayerId::parse("player_id", &req.player_id)?.ok_or(ServiceError::InvalidField {
-        field: "player_id",
-        message: "required".into(),
-    })
+    PlayerId::parse("player_id", &req.player_id)?.ok_or(ServiceError::Input(
+        InputError::InvalidField {
+            field: "player_id",
+            message: "required".into(),
+        },
+    ))
 }
 
 /// What a RevokePlayerToken request ends (one of its fields is required).
@@ -351,21 +372,23 @@ pub fn revoke(req: &pb::RevokePlayerTokenRequest) -> Result<Revoke, ServiceError
             text.trim()
                 .parse::<TokenId>()
                 .map(Revoke::Token)
-                .map_err(|()| ServiceError::InvalidField {
-                    field: "token_id",
-                    message: "expected the 16 hex digits IssuePlayerToken returned".into(),
+                .map_err(|()| {
+                    ServiceError::Input(InputError::InvalidField {
+                        field: "token_id",
+                        message: "expected the 16 hex digits IssuePlayerToken returned".into(),
+                    })
                 })
         }
         Some(Target::PlayerId(text)) => PlayerId::parse("player_id", text)?
             .map(Revoke::Player)
-            .ok_or(ServiceError::InvalidField {
+            .ok_or(ServiceError::Input(InputError::InvalidField {
                 field: "player_id",
                 message: "required".into(),
-            }),
-        None => Err(ServiceError::InvalidField {
+            })),
+        None => Err(ServiceError::Input(InputError::InvalidField {
             field: "target",
             message: "set token_id or player_id".into(),
-        }),
+        })),
     }
 }
 
@@ -388,7 +411,9 @@ mod tests {
         assert!(matches!(move_text("e2e4"), Ok(MoveText::Uci(_))));
         assert!(matches!(move_text(" Nf3 "), Ok(MoveText::San(_))));
         assert!(matches!(move_text("O-O"), Ok(MoveText::San(_))));
-        let Err(ServiceError::MalformedMove { text }) = move_text(&"x".repeat(1000)) else {
+        let Err(ServiceError::Input(InputError::MalformedMove { text })) =
+            move_text(&"x".repeat(1000))
+        else {
             panic!()
         };
         assert_eq!(text.len(), crate::api::fields::ECHO_LEN);
@@ -417,10 +442,10 @@ mod tests {
         }));
         assert!(matches!(
             tiny,
-            Err(ServiceError::InvalidField {
+            Err(ServiceError::Input(InputError::InvalidField {
                 field: "time_control.initial",
                 ..
-            })
+            }))
         ));
     }
 
@@ -442,28 +467,28 @@ mod tests {
         assert!(tc(300, 2).unwrap().is_some());
         assert!(matches!(
             tc(0, 2),
-            Err(ServiceError::InvalidField {
+            Err(ServiceError::Input(InputError::InvalidField {
                 field: "time_control.initial",
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             tc(-5, 2),
-            Err(ServiceError::InvalidField {
+            Err(ServiceError::Input(InputError::InvalidField {
                 field: "time_control.initial",
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             tc(300, 7200),
-            Err(ServiceError::InvalidField {
+            Err(ServiceError::Input(InputError::InvalidField {
                 field: "time_control.increment",
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             tc(100_000, 0),
-            Err(ServiceError::InvalidField { .. })
+            Err(ServiceError::Input(InputError::InvalidField { .. }))
         ));
     }
 
@@ -475,7 +500,7 @@ mod tests {
             start_fen: "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1".into(),
             ..Default::default()
         };
-        let Err(ServiceError::InvalidFen { message }) = new_game(req) else {
+        let Err(ServiceError::Request(RequestError::InvalidFen { message })) = new_game(req) else {
             panic!()
         };
         assert!(message.contains("already decided"), "{message}");

@@ -4,8 +4,10 @@
 
 use std::time::Duration;
 
+use crate::api::error::RequestError;
 use crate::error::ServiceError;
 use crate::game::GameId;
+use crate::game::error::InputError;
 
 /// At most this many characters of a client's text are echoed back in an error message (a
 /// malformed move, an unknown variant key): enough to recognise it, never a whole payload.
@@ -19,7 +21,9 @@ pub fn echo(text: &str) -> String {
 
 /// A game id from its text.
 pub fn game_id(text: &str) -> Result<GameId, ServiceError> {
-    text.trim().parse().map_err(|_| ServiceError::InvalidGameId)
+    text.trim()
+        .parse()
+        .map_err(|_| ServiceError::Request(RequestError::InvalidGameId))
 }
 
 /// A duration field (zero when unset); a negative or out-of-range one is refused, named.
@@ -30,8 +34,10 @@ pub fn duration(
     let Some(d) = d else {
         return Ok(Duration::ZERO);
     };
-    Duration::try_from(d).map_err(|_| ServiceError::InvalidField {
-        field,
-        message: "negative or out of range".into(),
+    Duration::try_from(d).map_err(|_| {
+        ServiceError::Input(InputError::InvalidField {
+            field,
+            message: "negative or out of range".into(),
+        })
     })
 }

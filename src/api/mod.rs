@@ -9,6 +9,8 @@
 //!   `pgn`: ExportPgn's text; `presence`: seats' presence and claim times on the wire;
 //!   `board`: geometry, hands, pockets and check counts; `variant_key`: a game's identity by
 //!   its stable key, both ways.
+//! - `error`: [`error::RequestError`], what the API refuses in a request before any game
+//!   is read.
 //! - `watch/`: the WatchGame stream, its pump task and the per-address watcher bounds.
 //! - `feed/`: the WatchGames stream (the deployment-wide feed), its pump and its bounds.
 //! - `refusals`: tonic's own refusals (oversized, undecodable, unknown method) recoded to
@@ -19,6 +21,7 @@ pub mod call;
 pub mod clocks;
 pub mod decode;
 pub mod encode;
+pub mod error;
 pub mod feed;
 pub mod fields;
 pub mod move_lists;

@@ -6,17 +6,17 @@
 //!
 //! - **Oversized requests**: tonic refuses a message above `max_decoding_message_size` with
 //!   OUT_OF_RANGE, but gRPC's status-code guide and chessd's contract say a limit reached is
-//!   RESOURCE_EXHAUSTED (`ServiceError::RequestTooLarge`, naming the limit).
+//!   RESOURCE_EXHAUSTED (`LimitError::RequestTooLarge`, naming the limit).
 //! - **Undecodable requests**: a body that is not a protobuf message of the method's type (or
 //!   a frame cut short, no message at all, a compressed-flag byte other than 0 or 1, or a
 //!   message flagged compressed on a call that names no `grpc-encoding`) tonic answers
 //!   INTERNAL, which says "the server is broken" and invites retries. It is the client's
-//!   fault: INVALID_ARGUMENT with reason `MALFORMED_REQUEST` (`ServiceError::MalformedRequest`).
+//!   fault: INVALID_ARGUMENT with reason `MALFORMED_REQUEST` (`RequestError::MalformedRequest`).
 //!   gRPC's compression document asks for INTERNAL in the last case; chessd answers every
 //!   malformed request alike, so a client (or an attacker's fuzzer) learns what it sent wrong
 //!   and no alert fires for a server fault that is not one.
 //! - **Unknown methods**: tonic answers UNIMPLEMENTED with no message; chessd names the path
-//!   (`ServiceError::UnknownMethod`, reason `UNKNOWN_METHOD`).
+//!   (`RequestError::UnknownMethod`, reason `UNKNOWN_METHOD`).
 //!
 //! One layer rather than one per refusal: each would parse every response's status headers.
 
@@ -28,7 +28,9 @@ use pin_project_lite::pin_project;
 use tonic::{Code, Status};
 use tower::{Layer, Service};
 
+use crate::api::error::RequestError;
 use crate::error::ServiceError;
+use crate::security::error::LimitError;
 
 /// What tonic's own size refusal says (checked by a test, so a tonic upgrade that rewords it
 /// fails the tests rather than silently changing the code clients see).
@@ -146,19 +148,19 @@ pub fn rewrite<B>(limit: usize, path: &str, mut response: http::Response<B>) -> 
     };
     let recoded = match status.code() {
         Code::OutOfRange if status.message().contains(TONIC_TOO_LARGE) => {
-            ServiceError::RequestTooLarge { limit }
+            ServiceError::Limit(LimitError::RequestTooLarge { limit })
         }
         Code::Internal => match DECODING_FAILURES
             .iter()
             .find(|(start, _)| status.message().starts_with(start))
         {
-            Some(&(_, detail)) => ServiceError::MalformedRequest { detail },
+            Some(&(_, detail)) => ServiceError::Request(RequestError::MalformedRequest { detail }),
             None => return response,
         },
         // tonic's router and generated servers say nothing; a handler's own UNIMPLEMENTED
         // would carry its message.
         Code::Unimplemented if status.message().is_empty() => {
-            ServiceError::UnknownMethod { path: quoted(path) }
+            ServiceError::Request(RequestError::UnknownMethod { path: quoted(path) })
         }
         _ => return response,
     };
@@ -184,6 +186,7 @@ mod tests {
     use tonic_types::StatusExt;
 
     use super::*;
+    use crate::store::stream_error::StreamError;
 
     /// tonic's refusal becomes RESOURCE_EXHAUSTED with chessd's reason; other statuses pass.
     #[test]
@@ -202,10 +205,10 @@ mod tests {
             "REQUEST_TOO_LARGE"
         );
 
-        let other = ServiceError::SeqOutOfRange {
+        let other = ServiceError::Stream(StreamError::SeqOutOfRange {
             after_seq: 9,
             last_seq: 1,
-        }
+        })
         .status();
         let response = rewrite(
             256,

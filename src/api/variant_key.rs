@@ -9,13 +9,15 @@
 
 use chessd_rules as rules;
 
+use crate::api::error::RequestError;
 use crate::api::fields::echo;
 use crate::error::ServiceError;
+use crate::game::error::InputError;
 use chessd_proto::wire as pb;
 
 /// A required variant.
 pub fn variant(value: i32) -> Result<rules::Variant, ServiceError> {
-    variant_filter(value)?.ok_or(ServiceError::InvalidVariant)
+    variant_filter(value)?.ok_or(ServiceError::Request(RequestError::InvalidVariant))
 }
 
 /// A variant filter: unspecified means any.
@@ -31,7 +33,7 @@ pub fn variant_filter(value: i32) -> Result<Option<rules::Variant>, ServiceError
         Ok(pb::Variant::Atomic) => Ok(Some(rules::Variant::Atomic)),
         Ok(pb::Variant::Horde) => Ok(Some(rules::Variant::Horde)),
         Ok(pb::Variant::Crazyhouse) => Ok(Some(rules::Variant::Crazyhouse)),
-        Err(_) => Err(ServiceError::InvalidVariant),
+        Err(_) => Err(ServiceError::Request(RequestError::InvalidVariant)),
     }
 }
 
@@ -73,23 +75,26 @@ fn named(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
     let Some(by_key) = by_key(key) else {
         let known: Vec<&str> = rules::Variant::ALL.iter().map(|v| v.key()).collect();
         let shown = echo(key);
-        return Err(ServiceError::InvalidField {
+        return Err(InputError::InvalidField {
             field: FIELD,
             message: format!(
                 "unknown variant key {shown:?}: expected one of {}",
                 known.join(", ")
             ),
-        });
+        }
+        .into());
     };
     match variant_filter(variant)? {
-        Some(by_number) if by_number != by_key => Err(ServiceError::InvalidField {
-            field: FIELD,
-            message: format!(
-                "{key:?} names another variant than the variant field ({}): give one, or both \
+        Some(by_number) if by_number != by_key => {
+            Err(ServiceError::Input(InputError::InvalidField {
+                field: FIELD,
+                message: format!(
+                    "{key:?} names another variant than the variant field ({}): give one, or both \
                  naming the same",
-                by_number.key()
-            ),
-        }),
+                    by_number.key()
+                ),
+            }))
+        }
         _ => Ok(by_key),
     }
 }
@@ -122,7 +127,9 @@ mod tests {
     #[test]
     fn refusals() {
         for bad in ["suicide", "3check", "Chess", " chess"] {
-            let Err(ServiceError::InvalidField { field, message }) = requested(0, bad) else {
+            let Err(ServiceError::Input(InputError::InvalidField { field, message })) =
+                requested(0, bad)
+            else {
                 panic!("{bad:?} was accepted");
             };
             assert_eq!(field, FIELD);
@@ -132,7 +139,8 @@ mod tests {
             );
         }
         let chess = proto_variant(rules::Variant::Chess);
-        let Err(ServiceError::InvalidField { field, message }) = requested(chess, "crazyhouse")
+        let Err(ServiceError::Input(InputError::InvalidField { field, message })) =
+            requested(chess, "crazyhouse")
         else {
             panic!("a disagreeing pair was accepted");
         };
@@ -140,9 +148,11 @@ mod tests {
         assert!(message.contains("(chess)"), "{message}");
         assert!(matches!(
             requested(0, ""),
-            Err(ServiceError::InvalidVariant)
+            Err(ServiceError::Request(RequestError::InvalidVariant))
         ));
-        let Err(ServiceError::InvalidField { message, .. }) = requested(0, &"x".repeat(500)) else {
+        let Err(ServiceError::Input(InputError::InvalidField { message, .. })) =
+            requested(0, &"x".repeat(500))
+        else {
             panic!()
         };
         assert!(message.len() < 200, "the key is echoed short: {message}");

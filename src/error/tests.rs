@@ -1,290 +1,352 @@
 //! The error contract's tests: every error's code and reason, the details it carries, and
 //! that internals never reach a client.
 
+use chessd_rules::{Color, DrawClaim};
+
 use super::*;
+use crate::game::GameId;
 
 /// One example of every variant (a missing arm fails to compile in the table; a missing
 /// example here would leave a row untested, and its line in `contract.txt` unmatched).
 fn examples() -> Vec<(ServiceError, Code, &'static str)> {
     let id: GameId = "0000000000001".parse().unwrap();
-    use ServiceError as E;
     vec![
-        (E::InvalidGameId, Code::InvalidArgument, "INVALID_GAME_ID"),
-        (E::InvalidVariant, Code::InvalidArgument, "INVALID_VARIANT"),
         (
-            E::InvalidFen {
+            ServiceError::Request(RequestError::InvalidGameId),
+            Code::InvalidArgument,
+            "INVALID_GAME_ID",
+        ),
+        (
+            ServiceError::Request(RequestError::InvalidVariant),
+            Code::InvalidArgument,
+            "INVALID_VARIANT",
+        ),
+        (
+            ServiceError::Request(RequestError::InvalidFen {
                 message: "black king missing".into(),
-            },
+            }),
             Code::InvalidArgument,
             "INVALID_FEN",
         ),
         (
-            E::MalformedMove { text: "zz".into() },
+            ServiceError::Input(InputError::MalformedMove { text: "zz".into() }),
             Code::InvalidArgument,
             "MALFORMED_MOVE",
         ),
         (
-            E::InvalidPageToken,
+            ServiceError::Request(RequestError::InvalidPageToken),
             Code::InvalidArgument,
             "INVALID_PAGE_TOKEN",
         ),
         (
-            E::InvalidField {
+            ServiceError::Input(InputError::InvalidField {
                 field: "white_player",
                 message: "too long".into(),
-            },
+            }),
             Code::InvalidArgument,
             "INVALID_FIELD",
         ),
         (
-            E::RequestIdReused,
+            ServiceError::Input(InputError::RequestIdReused),
             Code::InvalidArgument,
             "REQUEST_ID_REUSED",
         ),
         (
-            E::MalformedRequest { detail: "x" },
+            ServiceError::Request(RequestError::MalformedRequest { detail: "x" }),
             Code::InvalidArgument,
             "MALFORMED_REQUEST",
         ),
         (
-            E::SeatTokensUnavailable { id },
+            ServiceError::Store(StoreError::SeatTokensUnavailable { id }),
             Code::AlreadyExists,
             "SEAT_TOKENS_UNAVAILABLE",
         ),
-        (E::GameNotFound { id }, Code::NotFound, "GAME_NOT_FOUND"),
         (
-            E::IllegalMove {
+            ServiceError::Store(StoreError::GameNotFound { id }),
+            Code::NotFound,
+            "GAME_NOT_FOUND",
+        ),
+        (
+            ServiceError::Play(PlayError::IllegalMove {
                 message: "e2e5".into(),
-            },
+            }),
             Code::FailedPrecondition,
             "ILLEGAL_MOVE",
         ),
         (
-            E::AmbiguousMove {
+            ServiceError::Play(PlayError::AmbiguousMove {
                 message: "Nd2".into(),
-            },
+            }),
             Code::FailedPrecondition,
             "AMBIGUOUS_MOVE",
         ),
         (
-            E::NotYourTurn { turn: Color::White },
+            ServiceError::Play(PlayError::NotYourTurn { turn: Color::White }),
             Code::FailedPrecondition,
             "NOT_YOUR_TURN",
         ),
-        (E::GameOver, Code::FailedPrecondition, "GAME_OVER"),
         (
-            E::NoFirstMove {
-                timeout: std::time::Duration::from_secs(30),
-            },
+            ServiceError::Play(PlayError::GameOver),
             Code::FailedPrecondition,
             "GAME_OVER",
         ),
         (
-            E::ClaimNotValid {
+            ServiceError::Play(PlayError::NoFirstMove {
+                timeout: std::time::Duration::from_secs(30),
+            }),
+            Code::FailedPrecondition,
+            "GAME_OVER",
+        ),
+        (
+            ServiceError::Play(PlayError::ClaimNotValid {
                 claim: DrawClaim::FiftyMoves,
-            },
+            }),
             Code::FailedPrecondition,
             "DRAW_CLAIM_INVALID",
         ),
         (
-            E::ClaimOnOwnTurn,
+            ServiceError::Play(PlayError::ClaimOnOwnTurn),
             Code::FailedPrecondition,
             "CLAIM_ON_OWN_TURN",
         ),
         (
-            E::OpponentConnected {
+            ServiceError::Play(PlayError::OpponentConnected {
                 opponent: Color::Black,
-            },
+            }),
             Code::FailedPrecondition,
             "OPPONENT_CONNECTED",
         ),
         (
-            E::ClaimTooEarly {
+            ServiceError::Play(PlayError::ClaimTooEarly {
                 claim_at: std::time::SystemTime::UNIX_EPOCH,
-            },
+            }),
             Code::FailedPrecondition,
             "CLAIM_TOO_EARLY",
         ),
         (
-            E::AbortTooLate,
+            ServiceError::Play(PlayError::AbortTooLate),
             Code::FailedPrecondition,
             "ABORT_NOT_ALLOWED",
         ),
-        (E::NoDrawOffer, Code::FailedPrecondition, "NO_DRAW_OFFER"),
-        (E::GameUntimed, Code::FailedPrecondition, "GAME_UNTIMED"),
-        (E::TakebacksOff, Code::FailedPrecondition, "TAKEBACKS_OFF"),
         (
-            E::NothingToTakeBack,
+            ServiceError::Play(PlayError::NoDrawOffer),
+            Code::FailedPrecondition,
+            "NO_DRAW_OFFER",
+        ),
+        (
+            ServiceError::Play(PlayError::GameUntimed),
+            Code::FailedPrecondition,
+            "GAME_UNTIMED",
+        ),
+        (
+            ServiceError::Play(PlayError::TakebacksOff),
+            Code::FailedPrecondition,
+            "TAKEBACKS_OFF",
+        ),
+        (
+            ServiceError::Play(PlayError::NothingToTakeBack),
             Code::FailedPrecondition,
             "NOTHING_TO_TAKE_BACK",
         ),
         (
-            E::NoTakebackProposal,
+            ServiceError::Play(PlayError::NoTakebackProposal),
             Code::FailedPrecondition,
             "NO_TAKEBACK_PROPOSAL",
         ),
         (
-            E::TakebackPending { by: Color::Black },
+            ServiceError::Play(PlayError::TakebackPending { by: Color::Black }),
             Code::FailedPrecondition,
             "TAKEBACK_PENDING",
         ),
         (
-            E::MoveTakenBack,
+            ServiceError::Play(PlayError::MoveTakenBack),
             Code::FailedPrecondition,
             "MOVE_TAKEN_BACK",
         ),
         (
-            E::PlyMismatch {
+            ServiceError::Play(PlayError::PlyMismatch {
                 expected: 3,
                 current: 4,
-            },
+            }),
             Code::Aborted,
             "PLY_MISMATCH",
         ),
-        (E::MissingToken, Code::Unauthenticated, "TOKEN_MISSING"),
-        (E::InvalidToken, Code::Unauthenticated, "TOKEN_INVALID"),
         (
-            E::InvalidPlayerToken,
+            ServiceError::Access(AccessError::MissingToken),
+            Code::Unauthenticated,
+            "TOKEN_MISSING",
+        ),
+        (
+            ServiceError::Seat(SeatError::InvalidToken),
             Code::Unauthenticated,
             "TOKEN_INVALID",
         ),
-        (E::TokenRevoked, Code::Unauthenticated, "TOKEN_REVOKED"),
         (
-            E::PlayerNotSeated,
+            ServiceError::Access(AccessError::InvalidPlayerToken),
+            Code::Unauthenticated,
+            "TOKEN_INVALID",
+        ),
+        (
+            ServiceError::Access(AccessError::TokenRevoked),
+            Code::Unauthenticated,
+            "TOKEN_REVOKED",
+        ),
+        (
+            ServiceError::Seat(SeatError::PlayerNotSeated),
             Code::PermissionDenied,
             "PLAYER_NOT_SEATED",
         ),
         (
-            E::PlayerTokensDisabled,
+            ServiceError::Access(AccessError::PlayerTokensDisabled),
             Code::FailedPrecondition,
             "PLAYER_TOKENS_DISABLED",
         ),
         (
-            E::WrongSeat {
+            ServiceError::Seat(SeatError::WrongSeat {
                 seat: Color::White,
                 required: Color::Black,
-            },
+            }),
             Code::PermissionDenied,
             "WRONG_SEAT",
         ),
-        (E::ApiKeyMissing, Code::Unauthenticated, "API_KEY_MISSING"),
-        (E::ApiKeyInvalid, Code::Unauthenticated, "API_KEY_INVALID"),
         (
-            E::PageCreateRefused {
+            ServiceError::Access(AccessError::ApiKeyMissing),
+            Code::Unauthenticated,
+            "API_KEY_MISSING",
+        ),
+        (
+            ServiceError::Access(AccessError::ApiKeyInvalid),
+            Code::Unauthenticated,
+            "API_KEY_INVALID",
+        ),
+        (
+            ServiceError::Access(AccessError::PageCreateRefused {
                 field: "labels",
                 message: "a game started from the page (without an API key) may not set labels"
                     .into(),
-            },
+            }),
             Code::PermissionDenied,
             "PAGE_CREATE_REFUSED",
         ),
         (
-            E::ReadCredentialsMissing,
+            ServiceError::Access(AccessError::ReadCredentialsMissing),
             Code::Unauthenticated,
             "CREDENTIALS_MISSING",
         ),
-        (E::NotAPlayer, Code::PermissionDenied, "NOT_A_PLAYER"),
         (
-            E::RateLimited {
+            ServiceError::Access(AccessError::NotAPlayer),
+            Code::PermissionDenied,
+            "NOT_A_PLAYER",
+        ),
+        (
+            ServiceError::Limit(LimitError::RateLimited {
                 limit: "per peer address",
                 retry_after: std::time::Duration::from_millis(250),
-            },
+            }),
             Code::ResourceExhausted,
             "RATE_LIMITED",
         ),
         (
-            E::TooManyGames { limit: 1 },
+            ServiceError::Limit(LimitError::TooManyGames { limit: 1 }),
             Code::ResourceExhausted,
             "TOO_MANY_GAMES",
         ),
         (
-            E::TooManyWatchers { limit: 1 },
+            ServiceError::Limit(LimitError::TooManyWatchers { limit: 1 }),
             Code::ResourceExhausted,
             "TOO_MANY_WATCHERS",
         ),
         (
-            E::TooManyPeerWatchers {
+            ServiceError::Limit(LimitError::TooManyPeerWatchers {
                 limit: 16,
                 per_game: true,
-            },
+            }),
             Code::ResourceExhausted,
             "TOO_MANY_PEER_WATCHERS",
         ),
         (
-            E::UnknownMethod {
+            ServiceError::Request(RequestError::UnknownMethod {
                 path: "/chessd.v1.GameService/Nope".into(),
-            },
+            }),
             Code::Unimplemented,
             "UNKNOWN_METHOD",
         ),
         (
-            E::RequestTooLarge { limit: 1 },
+            ServiceError::Limit(LimitError::RequestTooLarge { limit: 1 }),
             Code::ResourceExhausted,
             "REQUEST_TOO_LARGE",
         ),
         (
-            E::WatcherTooSlow {
+            ServiceError::Stream(StreamError::WatcherTooSlow {
                 resume_after_seq: 7,
-            },
+            }),
             Code::ResourceExhausted,
             "WATCHER_TOO_SLOW",
         ),
         (
-            E::SeqOutOfRange {
+            ServiceError::Stream(StreamError::SeqOutOfRange {
                 after_seq: 9,
                 last_seq: 2,
-            },
+            }),
             Code::OutOfRange,
             "SEQ_OUT_OF_RANGE",
         ),
         (
-            E::ShuttingDown {
+            ServiceError::Stream(StreamError::ShuttingDown {
                 resume_after_seq: Some(5),
-            },
+            }),
             Code::Unavailable,
             "SHUTTING_DOWN",
         ),
         (
-            E::FeedShuttingDown {
+            ServiceError::Stream(StreamError::FeedShuttingDown {
                 resume_after_cursor: "c".into(),
-            },
+            }),
             Code::Unavailable,
             "SHUTTING_DOWN",
         ),
         (
-            E::CursorOutOfRange {
+            ServiceError::Stream(StreamError::CursorOutOfRange {
                 oldest_cursor: "c".into(),
-            },
+            }),
             Code::OutOfRange,
             "CURSOR_OUT_OF_RANGE",
         ),
         (
-            E::FeedTooSlow {
+            ServiceError::Stream(StreamError::FeedTooSlow {
                 resume_after_cursor: "c".into(),
-            },
+            }),
             Code::ResourceExhausted,
             "FEED_TOO_SLOW",
         ),
         (
-            E::TooManyFeeds {
+            ServiceError::Limit(LimitError::TooManyFeeds {
                 limit: 8,
                 per_peer: true,
-            },
+            }),
             Code::ResourceExhausted,
             "TOO_MANY_FEEDS",
         ),
-        (E::StoreUnavailable, Code::Unavailable, "STORE_UNAVAILABLE"),
-        (E::WatchInterrupted, Code::Aborted, "WATCH_INTERRUPTED"),
         (
-            E::NotReplicated {
+            ServiceError::Store(StoreError::StoreUnavailable),
+            Code::Unavailable,
+            "STORE_UNAVAILABLE",
+        ),
+        (
+            ServiceError::Stream(StreamError::WatchInterrupted),
+            Code::Aborted,
+            "WATCH_INTERRUPTED",
+        ),
+        (
+            ServiceError::Store(StoreError::NotReplicated {
                 confirmed: 0,
                 required: 1,
-            },
+            }),
             Code::Unavailable,
             "NOT_REPLICATED",
         ),
         (
-            E::Internal("disk on fire".into()),
+            ServiceError::Internal("disk on fire".into()),
             Code::Internal,
             "INTERNAL",
         ),
@@ -311,26 +373,26 @@ fn mapping_to_status() {
 /// Facts travel in metadata; bad fields also get a BadRequest violation.
 #[test]
 fn details_carry_facts() {
-    let status = ServiceError::PlyMismatch {
+    let status = ServiceError::Play(PlayError::PlyMismatch {
         expected: 3,
         current: 4,
-    }
+    })
     .status();
     let info = status.get_details_error_info().unwrap();
     assert_eq!(info.metadata["expected_ply"], "3");
     assert_eq!(info.metadata["current_ply"], "4");
-    let status = ServiceError::WatcherTooSlow {
+    let status = ServiceError::Stream(StreamError::WatcherTooSlow {
         resume_after_seq: 41,
-    }
+    })
     .status();
     assert_eq!(
         status.get_details_error_info().unwrap().metadata["resume_after_seq"],
         "41"
     );
     assert!(status.message().contains("after_seq 41"));
-    let status = ServiceError::InvalidFen {
+    let status = ServiceError::Request(RequestError::InvalidFen {
         message: "black king missing".into(),
-    }
+    })
     .status();
     let bad = status.get_details_bad_request().unwrap();
     assert_eq!(bad.field_violations[0].field, "fen");
@@ -339,10 +401,10 @@ fn details_carry_facts() {
 /// A rate limit refusal says when to retry, in RetryInfo and in ErrorInfo's metadata.
 #[test]
 fn rate_limits_carry_retry_info() {
-    let status = ServiceError::RateLimited {
+    let status = ServiceError::Limit(LimitError::RateLimited {
         limit: "per seat token",
         retry_after: std::time::Duration::from_millis(1500),
-    }
+    })
     .status();
     let retry = status.get_details_retry_info().expect("RetryInfo");
     assert_eq!(
@@ -358,22 +420,22 @@ fn rate_limits_carry_retry_info() {
 #[test]
 fn feed_errors_carry_cursors() {
     let info = |e: ServiceError| e.status().get_details_error_info().unwrap().metadata;
-    let slow = info(ServiceError::FeedTooSlow {
+    let slow = info(ServiceError::Stream(StreamError::FeedTooSlow {
         resume_after_cursor: "AQID".into(),
-    });
+    }));
     assert_eq!(slow["resume_after_cursor"], "AQID");
-    let draining = info(ServiceError::FeedShuttingDown {
+    let draining = info(ServiceError::Stream(StreamError::FeedShuttingDown {
         resume_after_cursor: "AQIE".into(),
-    });
+    }));
     assert_eq!(draining["resume_after_cursor"], "AQIE");
-    let old = info(ServiceError::CursorOutOfRange {
+    let old = info(ServiceError::Stream(StreamError::CursorOutOfRange {
         oldest_cursor: "AQIF".into(),
-    });
+    }));
     assert_eq!(old["oldest_cursor"], "AQIF");
-    let full = info(ServiceError::TooManyFeeds {
+    let full = info(ServiceError::Limit(LimitError::TooManyFeeds {
         limit: 8,
         per_peer: false,
-    });
+    }));
     assert_eq!(
         (full["limit"].as_str(), full["scope"].as_str()),
         ("8", "server")
@@ -442,7 +504,7 @@ fn table_matches_the_contract() {
 /// protocol's enum, not kept by hand (the hand-kept one named only two).
 #[test]
 fn invalid_variant_names_every_variant() {
-    let message = ServiceError::InvalidVariant.to_string();
+    let message = ServiceError::Request(RequestError::InvalidVariant).to_string();
     for variant in chessd_rules::Variant::ALL {
         let wire = crate::api::encode::proto_variant(variant);
         let name = chessd_proto::wire::Variant::try_from(wire)
@@ -469,65 +531,64 @@ fn messages_are_lowercase_without_period() {
 /// variant fails to compile here until it gets the next number, and then the tests below fail
 /// until it has an example and its line in the contract.
 fn ordinal(error: &ServiceError) -> usize {
-    use ServiceError as E;
     match error {
-        E::InvalidGameId => 0,
-        E::InvalidVariant => 1,
-        E::InvalidFen { .. } => 2,
-        E::MalformedMove { .. } => 3,
-        E::InvalidPageToken => 4,
-        E::InvalidField { .. } => 5,
-        E::RequestIdReused => 6,
-        E::MalformedRequest { .. } => 7,
-        E::SeatTokensUnavailable { .. } => 8,
-        E::GameNotFound { .. } => 9,
-        E::IllegalMove { .. } => 10,
-        E::AmbiguousMove { .. } => 11,
-        E::NotYourTurn { .. } => 12,
-        E::GameOver => 13,
-        E::NoFirstMove { .. } => 14,
-        E::ClaimNotValid { .. } => 15,
-        E::ClaimOnOwnTurn => 16,
-        E::OpponentConnected { .. } => 17,
-        E::ClaimTooEarly { .. } => 18,
-        E::AbortTooLate => 19,
-        E::NoDrawOffer => 20,
-        E::GameUntimed => 21,
-        E::TakebacksOff => 22,
-        E::NothingToTakeBack => 23,
-        E::NoTakebackProposal => 24,
-        E::TakebackPending { .. } => 25,
-        E::MoveTakenBack => 26,
-        E::PlyMismatch { .. } => 27,
-        E::MissingToken => 28,
-        E::InvalidToken => 29,
-        E::InvalidPlayerToken => 30,
-        E::TokenRevoked => 31,
-        E::PlayerNotSeated => 32,
-        E::PlayerTokensDisabled => 33,
-        E::WrongSeat { .. } => 34,
-        E::ApiKeyMissing => 35,
-        E::ApiKeyInvalid => 36,
-        E::PageCreateRefused { .. } => 37,
-        E::ReadCredentialsMissing => 38,
-        E::NotAPlayer => 39,
-        E::RateLimited { .. } => 40,
-        E::TooManyGames { .. } => 41,
-        E::TooManyWatchers { .. } => 42,
-        E::TooManyPeerWatchers { .. } => 43,
-        E::UnknownMethod { .. } => 44,
-        E::RequestTooLarge { .. } => 45,
-        E::WatcherTooSlow { .. } => 46,
-        E::SeqOutOfRange { .. } => 47,
-        E::ShuttingDown { .. } => 48,
-        E::FeedShuttingDown { .. } => 49,
-        E::CursorOutOfRange { .. } => 50,
-        E::FeedTooSlow { .. } => 51,
-        E::TooManyFeeds { .. } => 52,
-        E::StoreUnavailable => 53,
-        E::WatchInterrupted => 54,
-        E::NotReplicated { .. } => 55,
-        E::Internal(_) => 56,
+        ServiceError::Request(RequestError::InvalidGameId) => 0,
+        ServiceError::Request(RequestError::InvalidVariant) => 1,
+        ServiceError::Request(RequestError::InvalidFen { .. }) => 2,
+        ServiceError::Input(InputError::MalformedMove { .. }) => 3,
+        ServiceError::Request(RequestError::InvalidPageToken) => 4,
+        ServiceError::Input(InputError::InvalidField { .. }) => 5,
+        ServiceError::Input(InputError::RequestIdReused) => 6,
+        ServiceError::Request(RequestError::MalformedRequest { .. }) => 7,
+        ServiceError::Store(StoreError::SeatTokensUnavailable { .. }) => 8,
+        ServiceError::Store(StoreError::GameNotFound { .. }) => 9,
+        ServiceError::Play(PlayError::IllegalMove { .. }) => 10,
+        ServiceError::Play(PlayError::AmbiguousMove { .. }) => 11,
+        ServiceError::Play(PlayError::NotYourTurn { .. }) => 12,
+        ServiceError::Play(PlayError::GameOver) => 13,
+        ServiceError::Play(PlayError::NoFirstMove { .. }) => 14,
+        ServiceError::Play(PlayError::ClaimNotValid { .. }) => 15,
+        ServiceError::Play(PlayError::ClaimOnOwnTurn) => 16,
+        ServiceError::Play(PlayError::OpponentConnected { .. }) => 17,
+        ServiceError::Play(PlayError::ClaimTooEarly { .. }) => 18,
+        ServiceError::Play(PlayError::AbortTooLate) => 19,
+        ServiceError::Play(PlayError::NoDrawOffer) => 20,
+        ServiceError::Play(PlayError::GameUntimed) => 21,
+        ServiceError::Play(PlayError::TakebacksOff) => 22,
+        ServiceError::Play(PlayError::NothingToTakeBack) => 23,
+        ServiceError::Play(PlayError::NoTakebackProposal) => 24,
+        ServiceError::Play(PlayError::TakebackPending { .. }) => 25,
+        ServiceError::Play(PlayError::MoveTakenBack) => 26,
+        ServiceError::Play(PlayError::PlyMismatch { .. }) => 27,
+        ServiceError::Access(AccessError::MissingToken) => 28,
+        ServiceError::Seat(SeatError::InvalidToken) => 29,
+        ServiceError::Access(AccessError::InvalidPlayerToken) => 30,
+        ServiceError::Access(AccessError::TokenRevoked) => 31,
+        ServiceError::Seat(SeatError::PlayerNotSeated) => 32,
+        ServiceError::Access(AccessError::PlayerTokensDisabled) => 33,
+        ServiceError::Seat(SeatError::WrongSeat { .. }) => 34,
+        ServiceError::Access(AccessError::ApiKeyMissing) => 35,
+        ServiceError::Access(AccessError::ApiKeyInvalid) => 36,
+        ServiceError::Access(AccessError::PageCreateRefused { .. }) => 37,
+        ServiceError::Access(AccessError::ReadCredentialsMissing) => 38,
+        ServiceError::Access(AccessError::NotAPlayer) => 39,
+        ServiceError::Limit(LimitError::RateLimited { .. }) => 40,
+        ServiceError::Limit(LimitError::TooManyGames { .. }) => 41,
+        ServiceError::Limit(LimitError::TooManyWatchers { .. }) => 42,
+        ServiceError::Limit(LimitError::TooManyPeerWatchers { .. }) => 43,
+        ServiceError::Request(RequestError::UnknownMethod { .. }) => 44,
+        ServiceError::Limit(LimitError::RequestTooLarge { .. }) => 45,
+        ServiceError::Stream(StreamError::WatcherTooSlow { .. }) => 46,
+        ServiceError::Stream(StreamError::SeqOutOfRange { .. }) => 47,
+        ServiceError::Stream(StreamError::ShuttingDown { .. }) => 48,
+        ServiceError::Stream(StreamError::FeedShuttingDown { .. }) => 49,
+        ServiceError::Stream(StreamError::CursorOutOfRange { .. }) => 50,
+        ServiceError::Stream(StreamError::FeedTooSlow { .. }) => 51,
+        ServiceError::Limit(LimitError::TooManyFeeds { .. }) => 52,
+        ServiceError::Store(StoreError::StoreUnavailable) => 53,
+        ServiceError::Stream(StreamError::WatchInterrupted) => 54,
+        ServiceError::Store(StoreError::NotReplicated { .. }) => 55,
+        ServiceError::Internal(_) => 56,
     }
 }
 

@@ -2,8 +2,8 @@
 
 use chessd_rules::{ByColor, Color, DrawClaim, DrawRule, Position, San, UciMove};
 
-use crate::error::ServiceError;
 use crate::game::clock::TimeControl;
+use crate::game::error::InputError;
 use crate::game::labels::Labels;
 use crate::game::player::PlayerId;
 use crate::game::presence::SeatPresence;
@@ -51,12 +51,12 @@ impl RequestId {
     pub const MAX_LEN: usize = 128;
 
     /// Validates a request id; `None` for the empty string (no id).
-    pub fn parse(text: &str) -> Result<Option<RequestId>, ServiceError> {
+    pub fn parse(text: &str) -> Result<Option<RequestId>, InputError> {
         if text.is_empty() {
             return Ok(None);
         }
         if text.len() > RequestId::MAX_LEN || !text.bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(ServiceError::InvalidField {
+            return Err(InputError::InvalidField {
                 field: "request_id",
                 message: format!(
                     "expected 1 to {} printable ascii characters",

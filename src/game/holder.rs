@@ -6,8 +6,8 @@
 
 use chessd_rules::Color;
 
-use crate::error::ServiceError;
 use crate::game::action::Players;
+use crate::game::error::SeatError;
 use crate::game::player::PlayerId;
 use crate::game::token::{SeatToken, Seats};
 
@@ -26,10 +26,10 @@ pub enum Holder {
 impl Holder {
     /// The seat this holder has in a game with these seats and players. A seat token of
     /// neither seat is `TOKEN_INVALID`; a player seated on neither side `PLAYER_NOT_SEATED`.
-    pub fn seat_in(&self, seats: &Seats, players: &Players) -> Result<Color, ServiceError> {
+    pub fn seat_in(&self, seats: &Seats, players: &Players) -> Result<Color, SeatError> {
         match self {
             Holder::Seat(token) => seats.seat_of(token),
-            Holder::Player(player) => players.seat_of(player).ok_or(ServiceError::PlayerNotSeated),
+            Holder::Player(player) => players.seat_of(player).ok_or(SeatError::PlayerNotSeated),
             Holder::Arbiter(side) => Ok(*side),
         }
     }
@@ -58,11 +58,11 @@ mod tests {
         assert_eq!(seat(Holder::Player(bot)).unwrap(), Color::Black);
         assert!(matches!(
             seat(Holder::Seat(*tokens.black())),
-            Err(ServiceError::InvalidToken)
+            Err(SeatError::InvalidToken)
         ));
         assert!(matches!(
             seat(Holder::Player(PlayerId::checked("bot-8").unwrap())),
-            Err(ServiceError::PlayerNotSeated)
+            Err(SeatError::PlayerNotSeated)
         ));
     }
 }

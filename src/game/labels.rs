@@ -11,8 +11,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
 
-use crate::error::ServiceError;
 use crate::game::codec;
+use crate::game::error::InputError;
 
 /// A game's labels, sorted by key.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -34,17 +34,17 @@ impl Labels {
     pub fn parse<'a>(
         field: &'static str,
         pairs: impl IntoIterator<Item = (&'a String, &'a String)>,
-    ) -> Result<Labels, ServiceError> {
+    ) -> Result<Labels, InputError> {
         let mut labels = BTreeMap::new();
         for (key, value) in pairs {
             if let Err(why) = check_key(key) {
-                return Err(ServiceError::InvalidField {
+                return Err(InputError::InvalidField {
                     field,
                     message: format!("key {:?}: {why}", echo(key)),
                 });
             }
             if let Err(why) = check_value(value) {
-                return Err(ServiceError::InvalidField {
+                return Err(InputError::InvalidField {
                     field,
                     message: format!("value of {key:?}: {why}"),
                 });
@@ -52,7 +52,7 @@ impl Labels {
             labels.insert(key.clone(), value.clone());
         }
         if labels.len() > Labels::MAX_LABELS {
-            return Err(ServiceError::InvalidField {
+            return Err(InputError::InvalidField {
                 field,
                 message: format!(
                     "{} labels, at most {} are allowed",
@@ -176,14 +176,14 @@ mod tests {
             .collect()
     }
 
-    fn parse(pairs: &[(&str, &str)]) -> Result<Labels, ServiceError> {
+    fn parse(pairs: &[(&str, &str)]) -> Result<Labels, InputError> {
         let pairs = map(pairs);
         Labels::parse("labels", pairs.iter().map(|(k, v)| (k, v)))
     }
 
     fn refusal(pairs: &[(&str, &str)]) -> String {
         match parse(pairs) {
-            Err(ServiceError::InvalidField { field, message }) => {
+            Err(InputError::InvalidField { field, message }) => {
                 assert_eq!(field, "labels");
                 message
             }

@@ -3,6 +3,8 @@
 //! - `id`: [`GameId`], time-ordered ids. `token`: seat tokens and their digests. `player`:
 //!   platform player ids and player tokens. `holder`: who asks to act, and which seat that is.
 //! - `labels`: a game's validated labels. `header`: what never changes in a game.
+//! - `error`: what the domain refuses ([`PlayError`], [`SeatError`], [`InputError`], and
+//!   their sum [`GameError`]).
 //! - `time`: [`Now`] and the one wall-time-to-milliseconds conversion.
 //! - `clock`: time controls, the running [`Clock`], readings. `start`: when the clocks start,
 //!   the first-move timer, clock changes off the board.
@@ -25,6 +27,7 @@
 pub mod action;
 pub mod clock;
 pub mod codec;
+pub mod error;
 pub mod event;
 pub mod feed;
 pub mod header;
@@ -44,6 +47,7 @@ pub mod view;
 
 pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
 pub use clock::{Clock, ClockReading, TimeControl};
+pub use error::{GameError, InputError, PlayError, SeatError};
 pub use event::{Event, EventKind, EventRow, ends_game};
 pub use feed::{FeedClocks, FeedEvent, FeedFilter, FeedKind, FeedMove};
 pub use header::{GameHeader, HeaderParts, StartPosition};

@@ -9,7 +9,8 @@
 
 use core::fmt;
 
-use crate::error::ServiceError;
+use crate::game::error::GameError;
+use crate::game::error::InputError;
 use crate::game::token::{TOKEN_BYTES, TokenDigest};
 
 /// The prefix of every player token.
@@ -26,13 +27,13 @@ impl PlayerId {
     pub const MAX_LEN: usize = 128;
 
     /// Validates a player id from request field `field`; `None` for the empty string.
-    pub fn parse(field: &'static str, text: &str) -> Result<Option<PlayerId>, ServiceError> {
+    pub fn parse(field: &'static str, text: &str) -> Result<Option<PlayerId>, InputError> {
         if text.is_empty() {
             return Ok(None);
         }
         PlayerId::checked(text)
             .map(Some)
-            .map_err(|message| ServiceError::InvalidField { field, message })
+            .map_err(|message| InputError::InvalidField { field, message })
     }
 
     /// A player id read back from storage, checked as a request's is.
@@ -71,9 +72,9 @@ pub struct TokenId(u64);
 
 impl PlayerToken {
     /// A fresh token from the operating system's entropy source.
-    pub fn generate() -> Result<PlayerToken, ServiceError> {
+    pub fn generate() -> Result<PlayerToken, GameError> {
         let mut bytes = [0; TOKEN_BYTES];
-        getrandom::fill(&mut bytes).map_err(|e| ServiceError::Internal(Box::new(e)))?;
+        getrandom::fill(&mut bytes).map_err(|e| GameError::Internal(Box::new(e)))?;
         Ok(PlayerToken(bytes))
     }
 
@@ -217,7 +218,7 @@ mod tests {
             assert!(
                 matches!(
                     PlayerId::parse("player_id", bad),
-                    Err(ServiceError::InvalidField {
+                    Err(InputError::InvalidField {
                         field: "player_id",
                         ..
                     })

@@ -12,8 +12,8 @@
 
 use std::time::{Duration, SystemTime};
 
-use crate::error::ServiceError;
 use crate::game::clock::TimeControl;
+use crate::game::error::InputError;
 use crate::game::time::whole_ms_duration;
 
 /// The shortest grace period a game may ask for.
@@ -69,11 +69,11 @@ pub fn default_claim_after(tc: Option<TimeControl>) -> Duration {
 pub fn claim_after(
     asked: Option<Duration>,
     tc: Option<TimeControl>,
-) -> Result<Duration, ServiceError> {
+) -> Result<Duration, InputError> {
     match asked {
         None => Ok(default_claim_after(tc)),
         Some(d) if (MIN_CLAIM_AFTER..=MAX_CLAIM_AFTER).contains(&d) => Ok(whole_ms_duration(d)),
-        Some(_) => Err(ServiceError::InvalidField {
+        Some(_) => Err(InputError::InvalidField {
             field: "claim_after",
             message: "expected 1 second to 24 hours".into(),
         }),
@@ -135,7 +135,7 @@ mod tests {
         ] {
             assert!(matches!(
                 claim_after(Some(bad), None),
-                Err(ServiceError::InvalidField {
+                Err(InputError::InvalidField {
                     field: "claim_after",
                     ..
                 })

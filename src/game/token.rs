@@ -9,13 +9,14 @@
 //! exists in the CreateGame answer, in the client's requests and, for idempotent CreateGame
 //! retries only, in the in-process memory of recent creations (see `store::memory`).
 
+use crate::game::error::GameError;
+use crate::game::error::SeatError;
+
 use core::fmt;
 
 use chessd_rules::{ByColor, Color};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-
-use crate::error::ServiceError;
 
 /// The number of random bytes in a token (128 bits: unguessable by brute force).
 pub const TOKEN_BYTES: usize = 16;
@@ -45,10 +46,10 @@ impl fmt::Display for EntropyError {
 
 impl std::error::Error for EntropyError {}
 
-impl From<EntropyError> for ServiceError {
+impl From<EntropyError> for GameError {
     /// No randomness for seat tokens: the server cannot make a game safely.
-    fn from(e: EntropyError) -> ServiceError {
-        ServiceError::Internal(Box::new(e))
+    fn from(e: EntropyError) -> GameError {
+        GameError::Internal(Box::new(e))
     }
 }
 
@@ -157,7 +158,7 @@ impl Seats {
     /// The seat `token` belongs to. Its digest is compared with both seats' in constant time,
     /// always, whatever matches first (a seat without a token is compared with a digest that
     /// no token has: all zeros would need a SHA-256 preimage).
-    pub fn seat_of(&self, token: &SeatToken) -> Result<Color, ServiceError> {
+    pub fn seat_of(&self, token: &SeatToken) -> Result<Color, SeatError> {
         let digest = token.digest();
         let none = TokenDigest([0; 32]);
         let white = self.0[Color::White]
@@ -171,7 +172,7 @@ impl Seats {
         match (white, black) {
             (true, _) => Ok(Color::White),
             (false, true) => Ok(Color::Black),
-            (false, false) => Err(ServiceError::InvalidToken),
+            (false, false) => Err(SeatError::InvalidToken),
         }
     }
 }
@@ -266,7 +267,7 @@ mod tests {
         assert_eq!(seats.seat_of(tokens.black()).unwrap(), Color::Black);
         assert!(matches!(
             seats.seat_of(&SeatToken::generate().unwrap()),
-            Err(ServiceError::InvalidToken)
+            Err(SeatError::InvalidToken)
         ));
         // A seat without a token (bound to a player) opens to no seat token.
         let white_only = Seats::of(&ByColor::new(Some(*tokens.white()), None));

@@ -17,6 +17,7 @@ use std::net::IpAddr;
 use chessd_rules::Color;
 
 use crate::error::ServiceError;
+use crate::security::error::AccessError;
 use crate::security::keys::KeyId;
 use crate::security::limits::Refused;
 
@@ -74,14 +75,14 @@ impl Access {
     pub fn admit(self, server: Server, key: bool, player_token: bool) -> Result<(), ServiceError> {
         let backend = || {
             if server.api_keys && !key {
-                Err(ServiceError::ApiKeyMissing)
+                Err(ServiceError::Access(AccessError::ApiKeyMissing))
             } else {
                 Ok(())
             }
         };
         let all_games = || {
             if (server.api_keys || server.private_watch) && !key {
-                Err(ServiceError::ApiKeyMissing)
+                Err(ServiceError::Access(AccessError::ApiKeyMissing))
             } else {
                 Ok(())
             }
@@ -113,7 +114,7 @@ impl Server {
         if self.api_keys {
             Ok(())
         } else {
-            Err(ServiceError::PlayerTokensDisabled)
+            Err(ServiceError::Access(AccessError::PlayerTokensDisabled))
         }
     }
 }
@@ -220,9 +221,11 @@ pub fn sight(server: Server, caller: &Caller, presented: Presented) -> Result<Si
     let private = server.private_watch && caller.key.is_none();
     match presented {
         Presented::Seat(seat) => Ok(Sight { seat: Some(seat) }),
-        Presented::Nothing if private => Err(ServiceError::ReadCredentialsMissing),
+        Presented::Nothing if private => {
+            Err(ServiceError::Access(AccessError::ReadCredentialsMissing))
+        }
         Presented::Invalid(e) if private => Err(e),
-        Presented::Unseated(_) if private => Err(ServiceError::NotAPlayer),
+        Presented::Unseated(_) if private => Err(ServiceError::Access(AccessError::NotAPlayer)),
         Presented::Nothing | Presented::Invalid(_) | Presented::Unseated(_) => {
             Ok(Sight { seat: None })
         }
@@ -234,6 +237,7 @@ mod tests {
     use prost::Message;
 
     use super::*;
+    use crate::game::error::SeatError;
 
     /// Every RPC of the proto's GameService has exactly one row, and every row is an RPC: a
     /// new RPC cannot reach the server without a decision on who may call it.
@@ -363,17 +367,21 @@ mod tests {
         assert_eq!(seat(Presented::Seat(Color::Black)), Ok(Some(Color::Black)));
         assert_eq!(seat(Presented::Nothing), Err("CREDENTIALS_MISSING"));
         assert_eq!(
-            seat(Presented::Invalid(ServiceError::InvalidToken)),
+            seat(Presented::Invalid(ServiceError::Seat(
+                SeatError::InvalidToken
+            ))),
             Err("TOKEN_INVALID")
         );
         assert_eq!(
-            seat(Presented::Unseated(ServiceError::PlayerNotSeated)),
+            seat(Presented::Unseated(ServiceError::Seat(
+                SeatError::PlayerNotSeated
+            ))),
             Err("NOT_A_PLAYER")
         );
         let public = sight(
             Server::default(),
             &anyone,
-            Presented::Unseated(ServiceError::InvalidToken),
+            Presented::Unseated(ServiceError::Seat(SeatError::InvalidToken)),
         )
         .unwrap();
         assert_eq!(public.seat, None);

@@ -33,6 +33,8 @@ use crate::game::PlayerToken;
 use crate::game::player::PLAYER_TOKEN_PREFIX;
 use crate::security::SecurityConfig;
 use crate::security::access::{self, Rpc, Server};
+use crate::security::error::AccessError;
+use crate::security::error::LimitError;
 use crate::security::keys::ApiKeys;
 use crate::security::limits::{Limiters, Refused};
 use crate::security::page_create::PageCreate;
@@ -99,7 +101,7 @@ impl Guard {
             (Some(keys), Some(presented)) => keys
                 .check(presented)
                 .map(Some)
-                .ok_or(ServiceError::ApiKeyInvalid),
+                .ok_or(ServiceError::Access(AccessError::ApiKeyInvalid)),
             _ => Ok(None),
         };
         let peer = peer_ip(request);
@@ -115,7 +117,7 @@ impl Guard {
             _ => key?,
         };
         match rpc.access.admit(self.server(), key.is_some(), player_token) {
-            Err(ServiceError::ApiKeyMissing)
+            Err(ServiceError::Access(AccessError::ApiKeyMissing))
                 if rpc.method == "CreateGame" && self.page_create.is_some() => {}
             admitted => admitted?,
         }
@@ -130,10 +132,10 @@ impl Guard {
 /// The refusal as a service error.
 #[must_use]
 pub fn rate_limited(refused: Refused) -> ServiceError {
-    ServiceError::RateLimited {
+    ServiceError::Limit(LimitError::RateLimited {
         limit: refused.limit.name(),
         retry_after: refused.retry_after,
-    }
+    })
 }
 
 /// The credential of `Bearer <credential>` (the scheme in any case).

@@ -31,6 +31,8 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use crate::error::ServiceError;
+use crate::security::error::AccessError;
+use crate::security::error::LimitError;
 use crate::security::limits::peer_key;
 use chessd_proto::wire as pb;
 
@@ -197,10 +199,10 @@ pub struct PageCreate {
 }
 
 fn refused(field: &'static str, message: impl Into<String>) -> ServiceError {
-    ServiceError::PageCreateRefused {
+    ServiceError::Access(AccessError::PageCreateRefused {
         field,
         message: message.into(),
-    }
+    })
 }
 
 fn duration_of(d: Option<&prost_types::Duration>) -> Option<Duration> {
@@ -240,14 +242,14 @@ impl PageCreate {
         if self.limiter.len() > SWEEP_AT {
             self.limiter.retain_recent();
         }
-        self.limiter
-            .check_key(&peer_key(ip))
-            .map_err(|not_until| ServiceError::RateLimited {
+        self.limiter.check_key(&peer_key(ip)).map_err(|not_until| {
+            ServiceError::Limit(LimitError::RateLimited {
                 limit: "games started from the page per peer address",
                 retry_after: not_until
                     .wait_time_from(self.clock.now())
                     .max(Duration::from_millis(1)),
             })
+        })
     }
 
     /// The fields a page's creation may set, and the time control among the offered ones.

@@ -22,6 +22,7 @@ use tower::{Layer, Service};
 
 use crate::SERVICE_NAME;
 use crate::error::ServiceError;
+use crate::store::stream_error::StreamError;
 
 /// The path of the streaming health call.
 const WATCH: &str = "/grpc.health.v1.Health/Watch";
@@ -198,9 +199,9 @@ impl Body for EndOnDrain {
             *this.ended = true;
             let mut trailers = http::HeaderMap::new();
             // Writing a status into headers fails only for an unencodable message; ours is plain.
-            let _ = ServiceError::ShuttingDown {
+            let _ = ServiceError::Stream(StreamError::ShuttingDown {
                 resume_after_seq: None,
-            }
+            })
             .status()
             .add_header(&mut trailers);
             return Poll::Ready(Some(Ok(Frame::trailers(trailers))));

@@ -31,6 +31,7 @@ use crate::game::{
     Event, EventRow, FeedEvent, GameHeader, GameId, PlayerId, Seats, TakebackPolicy, TokenDigest,
     TokenId,
 };
+use crate::store::stream_error::StreamError;
 use crate::telemetry::spans;
 
 mod watermark;
@@ -160,9 +161,9 @@ impl Journal {
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
-            .ok_or(ServiceError::ShuttingDown {
+            .ok_or(ServiceError::Stream(StreamError::ShuttingDown {
                 resume_after_seq: None,
-            })
+            }))
     }
 
     /// Reserves a place in the queue (waits while the writer is behind).

@@ -10,6 +10,8 @@
 //! file beside it):
 //! - `game_store`: the traits, the admission check, queries, pages and subscriptions.
 //! - `config`: [`StoreConfig`] (which store, where, its limits). `error`: [`OpenError`].
+//! - `store_error`: [`StoreError`], why a call failed. `stream_error`: [`StreamError`], why a
+//!   stream ended early and where it resumes.
 //! - `feed/`: the deployment-wide feed (WatchGames): cursors, entries, the in-memory log and
 //!   the stored form of its events. `tokens`: the player tokens of the memory and SQLite
 //!   stores. `presence`: the seats watching each game in this process (every store's; the
@@ -35,6 +37,8 @@ mod memory;
 mod presence;
 mod redis;
 mod sqlite;
+pub(crate) mod store_error;
+pub(crate) mod stream_error;
 mod tokens;
 
 pub use self::config::{
@@ -51,6 +55,8 @@ pub use self::memory::MemoryStore;
 pub use self::presence::{Presence, PresenceGuard, PresenceWatch};
 pub use self::redis::RedisStore;
 pub use self::sqlite::{DB_FILE, SCHEMA_VERSION, SqliteOptions, SqliteStore, migrate_v1};
+pub use self::store_error::StoreError;
+pub use self::stream_error::StreamError;
 
 /// Checks a `--redis` URL (for the command line).
 pub fn check_redis_url(url: &str) -> Result<(), String> {

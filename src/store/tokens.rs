@@ -9,6 +9,7 @@ use tokio::sync::watch;
 
 use crate::error::ServiceError;
 use crate::game::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenDigest, TokenId};
+use crate::security::error::AccessError;
 
 /// Player tokens by id. A std `RwLock`: every use is a map look-up or change, never across an
 /// await.
@@ -53,7 +54,7 @@ impl PlayerTokens {
         let tokens = self.tokens.read().unwrap_or_else(PoisonError::into_inner);
         match tokens.get(&TokenId::of(&digest)) {
             Some((stored, player)) if stored.matches(&digest) => Ok(player.clone()),
-            _ => Err(ServiceError::InvalidPlayerToken),
+            _ => Err(ServiceError::Access(AccessError::InvalidPlayerToken)),
         }
     }
 
@@ -103,7 +104,7 @@ mod tests {
         let stranger = PlayerToken::generate().unwrap();
         assert!(matches!(
             tokens.check(&stranger),
-            Err(ServiceError::InvalidPlayerToken)
+            Err(ServiceError::Access(AccessError::InvalidPlayerToken))
         ));
         let mut notified = tokens.revocations();
         assert_eq!(tokens.revoke(&Revoke::Token(a.id)), [a.id]);

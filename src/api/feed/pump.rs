@@ -22,6 +22,8 @@ use crate::error::ServiceError;
 use crate::game::{FeedEvent, FeedFilter, PlayerId, PlayerToken};
 use crate::metrics::{FEEDS_CUT, FeedGuard};
 use crate::proto::WatchGamesResponse;
+use crate::security::error::AccessError;
+use crate::store::stream_error::StreamError;
 use crate::store::{FEED_PAGE, FeedCursor, FeedEntry, FeedSubscription, GameStore};
 use crate::transport::StreamReset;
 
@@ -126,24 +128,26 @@ impl<S: GameStore> FeedPump<S> {
             Stop::Gone => return,
             Stop::TooSlow => (
                 "too_slow",
-                ServiceError::FeedTooSlow {
+                ServiceError::Stream(StreamError::FeedTooSlow {
                     resume_after_cursor: cursor,
-                },
+                }),
             ),
             Stop::Draining => (
                 "shutting_down",
-                ServiceError::FeedShuttingDown {
+                ServiceError::Stream(StreamError::FeedShuttingDown {
                     resume_after_cursor: cursor,
-                },
+                }),
             ),
-            Stop::Revoked => ("revoked", ServiceError::TokenRevoked),
-            Stop::Store(e @ ServiceError::CursorOutOfRange { .. }) => ("out_of_range", e),
+            Stop::Revoked => ("revoked", ServiceError::Access(AccessError::TokenRevoked)),
+            Stop::Store(e @ ServiceError::Stream(StreamError::CursorOutOfRange { .. })) => {
+                ("out_of_range", e)
+            }
             Stop::Store(e) => ("store", e),
             Stop::Closed => (
                 "shutting_down",
-                ServiceError::FeedShuttingDown {
+                ServiceError::Stream(StreamError::FeedShuttingDown {
                     resume_after_cursor: cursor,
-                },
+                }),
             ),
         };
         tracing::info!(reason = error.reason(), "feed stream cut");
@@ -255,7 +259,9 @@ impl<S: GameStore> FeedPump<S> {
         };
         match self.store.player_of(mode.token).await {
             Ok(player) if player == mode.player => Ok(()),
-            Ok(_) | Err(ServiceError::InvalidPlayerToken) => Err(Stop::Revoked),
+            Ok(_) | Err(ServiceError::Access(AccessError::InvalidPlayerToken)) => {
+                Err(Stop::Revoked)
+            }
             // The store is unreachable: the token stands until the store says otherwise.
             Err(_) => Ok(()),
         }

@@ -8,6 +8,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::error::ServiceError;
+use crate::security::error::LimitError;
 use crate::security::limits::peer_key;
 
 /// The WatchGames streams open, in all and per address.
@@ -53,10 +54,11 @@ impl FeedSlots {
         let peer = peer.map(peer_key);
         let mut counts = self.lock();
         if counts.open >= self.total {
-            return Err(ServiceError::TooManyFeeds {
+            return Err(LimitError::TooManyFeeds {
                 limit: self.total,
                 per_peer: false,
-            });
+            }
+            .into());
         }
         if let Some(ip) = peer {
             let held = counts.peers.entry(ip).or_default();
@@ -64,10 +66,11 @@ impl FeedSlots {
                 if *held == 0 {
                     counts.peers.remove(&ip);
                 }
-                return Err(ServiceError::TooManyFeeds {
+                return Err(LimitError::TooManyFeeds {
                     limit: self.per_peer,
                     per_peer: true,
-                });
+                }
+                .into());
             }
             *held += 1;
         }
@@ -111,18 +114,18 @@ mod tests {
         let _second = slots.admit(Some(a2)).unwrap();
         assert!(matches!(
             slots.admit(Some(a)),
-            Err(ServiceError::TooManyFeeds {
+            Err(ServiceError::Limit(LimitError::TooManyFeeds {
                 limit: 2,
                 per_peer: true
-            })
+            }))
         ));
         let _backend = slots.admit(None).unwrap();
         assert!(matches!(
             slots.admit(Some(b)),
-            Err(ServiceError::TooManyFeeds {
+            Err(ServiceError::Limit(LimitError::TooManyFeeds {
                 limit: 3,
                 per_peer: false
-            })
+            }))
         ));
         drop(first);
         let again = slots.admit(Some(b)).unwrap();

@@ -25,11 +25,14 @@ use crate::api::feed::{FeedSlots, FeedStream};
 use crate::api::move_lists::MoveLists;
 use crate::api::watch::{PeerWatchers, PumpConfig, WatchStream};
 use crate::error::ServiceError;
+use crate::game::error::SeatError;
 use crate::game::{GameId, Holder};
 use crate::security::access::{self, Caller, Presented};
+use crate::security::error::AccessError;
 use crate::security::gate::{Guard, rate_limited};
 use crate::security::limits::seat_key;
 use crate::store::GameStore;
+use crate::store::stream_error::StreamError;
 use chessd_proto::wire as pb;
 use chessd_proto::wire::game_service_server::GameService;
 
@@ -119,13 +122,14 @@ impl<S: GameStore> GameApi<S> {
         id: GameId,
     ) -> Result<Option<Color>, ServiceError> {
         let presented = match self.holder(metadata).await {
-            Err(ServiceError::MissingToken) => Presented::Nothing,
+            Err(ServiceError::Access(AccessError::MissingToken)) => Presented::Nothing,
             Err(e) => Presented::Invalid(e),
             Ok((holder, _)) => match self.store.seat(id, holder).await {
                 Ok((seat, _)) => Presented::Seat(seat),
-                Err(e @ (ServiceError::InvalidToken | ServiceError::PlayerNotSeated)) => {
-                    Presented::Unseated(e)
-                }
+                Err(
+                    e @ (ServiceError::Seat(SeatError::InvalidToken)
+                    | ServiceError::Seat(SeatError::PlayerNotSeated)),
+                ) => Presented::Unseated(e),
                 Err(e) => return Err(e),
             },
         };
@@ -162,9 +166,9 @@ impl<S: GameStore> GameApi<S> {
     /// Refuses new work while draining.
     fn ready(&self) -> Result<(), ServiceError> {
         if self.draining.is_cancelled() {
-            Err(ServiceError::ShuttingDown {
+            Err(ServiceError::Stream(StreamError::ShuttingDown {
                 resume_after_seq: None,
-            })
+            }))
         } else {
             Ok(())
         }

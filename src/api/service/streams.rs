@@ -11,6 +11,8 @@ use crate::api::presence::ClaimClock;
 use crate::api::service::GameApi;
 use crate::api::watch::{Pump, Seats, WatchStream};
 use crate::error::ServiceError;
+use crate::game::error::SeatError;
+use crate::security::error::AccessError;
 use crate::store::GameStore;
 use crate::transport::StreamReset;
 use chessd_proto::wire as pb;
@@ -80,12 +82,12 @@ pub(super) async fn watch_games<S: GameStore>(
                 api.guard.server().player_tokens()?;
                 let player = api.store.player_of(token).await?;
                 if filter.player.as_ref().is_some_and(|p| *p != player) {
-                    return Err(ServiceError::PlayerNotSeated);
+                    return Err(SeatError::PlayerNotSeated.into());
                 }
                 filter.player = Some(player.clone());
                 Some(PlayerMode { player, token })
             }
-            Err(e @ ServiceError::InvalidPlayerToken) => return Err(e),
+            Err(e @ ServiceError::Access(AccessError::InvalidPlayerToken)) => return Err(e),
             // No player token: the whole feed, a backend's read (the gate required its
             // key where keys are needed).
             _ => None,

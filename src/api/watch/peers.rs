@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::ServiceError;
 use crate::game::GameId;
+use crate::security::error::LimitError;
 use crate::security::limits::peer_key;
 
 /// The streams each address holds.
@@ -65,7 +66,7 @@ impl PeerWatchers {
                 counts.remove(&peer);
             }
             ::metrics::counter!(crate::metrics::PEER_WATCHERS_REFUSED).increment(1);
-            return Err(ServiceError::TooManyPeerWatchers { limit, per_game });
+            return Err(LimitError::TooManyPeerWatchers { limit, per_game }.into());
         }
         held.total += 1;
         *held.games.entry(game).or_default() += 1;
@@ -125,19 +126,19 @@ mod tests {
         let err = peers.admit(a, game(1)).unwrap_err();
         assert!(matches!(
             err,
-            ServiceError::TooManyPeerWatchers {
+            ServiceError::Limit(LimitError::TooManyPeerWatchers {
                 limit: 2,
                 per_game: true
-            }
+            })
         ));
         let _third = peers.admit(a, game(2)).unwrap();
         let err = peers.admit(a, game(3)).unwrap_err();
         assert!(matches!(
             err,
-            ServiceError::TooManyPeerWatchers {
+            ServiceError::Limit(LimitError::TooManyPeerWatchers {
                 limit: 3,
                 per_game: false
-            }
+            })
         ));
         let _other = peers.admit(b, game(1)).unwrap();
         drop(first);

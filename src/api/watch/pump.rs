@@ -16,6 +16,7 @@ use crate::api::watch::{Feed, PeerSlot, Queued};
 use crate::error::ServiceError;
 use crate::game::{Event, EventKind, GameId, Replay, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
+use crate::store::stream_error::StreamError;
 use crate::store::{PresenceGuard, Subscription};
 use crate::transport::StreamReset;
 use chessd_proto::wire::WatchGameResponse;
@@ -163,16 +164,19 @@ impl Pump {
             Stop::GameOver => None,
             Stop::TooSlow => Some((
                 "too_slow",
-                ServiceError::WatcherTooSlow {
+                ServiceError::Stream(StreamError::WatcherTooSlow {
                     resume_after_seq: last_seq,
-                },
+                }),
             )),
-            Stop::Interrupted => Some(("interrupted", ServiceError::WatchInterrupted)),
+            Stop::Interrupted => Some((
+                "interrupted",
+                ServiceError::Stream(StreamError::WatchInterrupted),
+            )),
             Stop::Draining => Some((
                 "shutting_down",
-                ServiceError::ShuttingDown {
+                ServiceError::Stream(StreamError::ShuttingDown {
                     resume_after_seq: Some(last_seq),
-                },
+                }),
             )),
         };
         if let Some((why, error)) = &ending {

@@ -3,25 +3,20 @@
 
 use tonic::Code;
 
-use crate::error::ServiceError;
 use crate::error::table::{Layer, Row, row};
+use crate::game::error::SeatError;
+use crate::security::error::AccessError;
 
 /// The rows of the errors `table::row_of` routes here.
-pub(super) fn row_of(error: &ServiceError) -> Row {
+pub(super) fn row_of(error: &AccessError) -> Row {
+    use AccessError as E;
     use Code::{FailedPrecondition, PermissionDenied, Unauthenticated};
-    use ServiceError as E;
     match error {
         E::MissingToken => row(
             Layer::Access,
             Unauthenticated,
             "TOKEN_MISSING",
             "missing seat token: send metadata 'authorization: Bearer <token>'",
-        ),
-        E::InvalidToken => row(
-            Layer::Access,
-            Unauthenticated,
-            "TOKEN_INVALID",
-            "invalid seat token: it is neither seat's token of this game",
         ),
         E::InvalidPlayerToken => row(
             Layer::Access,
@@ -35,26 +30,12 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
             "TOKEN_REVOKED",
             "the player token was revoked",
         ),
-        E::PlayerNotSeated => row(
-            Layer::Access,
-            PermissionDenied,
-            "PLAYER_NOT_SEATED",
-            "the player token's player holds no seat in this game",
-        ),
         E::PlayerTokensDisabled => row(
             Layer::Access,
             FailedPrecondition,
             "PLAYER_TOKENS_DISABLED",
             "player tokens need API keys: this server runs without --api-key-file, so it issues and accepts none",
         ),
-        E::WrongSeat { seat, required } => row(
-            Layer::Access,
-            PermissionDenied,
-            "WRONG_SEAT",
-            format!("this is {required}'s action, and the token is {seat}'s"),
-        )
-        .meta("seat", seat.name())
-        .meta("required_seat", required.name()),
         E::ApiKeyMissing => row(
             Layer::Access,
             Unauthenticated,
@@ -87,6 +68,33 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
             "NOT_A_PLAYER",
             "this server keeps games private, and the seat token is not one of this game's",
         ),
-        other => unreachable!("{other:?} is routed to the access rows by mistake"),
+    }
+}
+
+/// The rows of the seat checks the domain makes (`game::error::SeatError`): access errors too.
+pub(super) fn seat_row_of(error: &SeatError) -> Row {
+    use Code::{PermissionDenied, Unauthenticated};
+    use SeatError as E;
+    match error {
+        E::InvalidToken => row(
+            Layer::Access,
+            Unauthenticated,
+            "TOKEN_INVALID",
+            "invalid seat token: it is neither seat's token of this game",
+        ),
+        E::PlayerNotSeated => row(
+            Layer::Access,
+            PermissionDenied,
+            "PLAYER_NOT_SEATED",
+            "the player token's player holds no seat in this game",
+        ),
+        E::WrongSeat { seat, required } => row(
+            Layer::Access,
+            PermissionDenied,
+            "WRONG_SEAT",
+            format!("this is {required}'s action, and the token is {seat}'s"),
+        )
+        .meta("seat", seat.name())
+        .meta("required_seat", required.name()),
     }
 }

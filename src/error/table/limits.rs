@@ -3,13 +3,13 @@
 
 use tonic::Code;
 
-use crate::error::ServiceError;
 use crate::error::table::{Layer, Row, row};
+use crate::security::error::LimitError;
 
 /// The rows of the errors `table::row_of` routes here.
-pub(super) fn row_of(error: &ServiceError) -> Row {
+pub(super) fn row_of(error: &LimitError) -> Row {
     use Code::ResourceExhausted;
-    use ServiceError as E;
+    use LimitError as E;
     match error {
         E::RateLimited { limit, retry_after } => row(
             Layer::Limits,
@@ -74,6 +74,5 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
         )
         .meta("limit", limit)
         .meta("scope", if *per_peer { "peer" } else { "server" }),
-        other => unreachable!("{other:?} is routed to the limits rows by mistake"),
     }
 }

@@ -1,13 +1,13 @@
-//! The error table: for every [`ServiceError`], its gRPC code, stable reason, the request
+//! The error table: for every error of every layer, its gRPC code, stable reason, the request
 //! field at fault, the client-facing message, the facts for ErrorInfo's metadata and the retry
 //! delay, one row per error.
 //!
 //! Before, these lived in four parallel matches (code and reason, metadata, field, message)
-//! that drifted apart; one row per error makes adding an error one arm in its layer's file
-//! (`request`, `play`, `access`, `limits`, `streams`, `store`), its variant in [`row_of`]'s
-//! routing (exhaustive, so the compiler asks for it) and its line in `contract.txt`, which the
-//! tests hold the table to. Messages are lowercase, end with no period, and never carry an
-//! internal detail.
+//! that drifted apart; one row per error makes adding an error its variant in its layer's enum,
+//! one arm in its layer's file here (`request`, `play`, `access`, `limits`, `streams`,
+//! `store`: each matches its layer's enums exhaustively, so the compiler asks for the arm) and
+//! its line in `contract.txt` (with an example in the tests), which the tests hold the table
+//! to. Messages are lowercase, end with no period, and never carry an internal detail.
 
 mod access;
 mod limits;
@@ -94,73 +94,20 @@ impl Row {
     }
 }
 
-/// The one exhaustive mapping from error to everything the client is told: each error is
-/// routed to its layer's rows, so a new variant fails to compile until it is given a layer.
+/// The one mapping from error to everything the client is told: each layer's error goes to
+/// its layer's rows, whose match on that layer's enum is exhaustive, so a new variant fails to
+/// compile until it has its row.
 pub(super) fn row_of(error: &ServiceError) -> Row {
     use ServiceError as E;
     match error {
-        // Requests that are wrong in themselves.
-        E::InvalidGameId
-        | E::InvalidVariant
-        | E::InvalidFen { .. }
-        | E::MalformedMove { .. }
-        | E::InvalidPageToken
-        | E::InvalidField { .. }
-        | E::RequestIdReused
-        | E::MalformedRequest { .. }
-        | E::UnknownMethod { .. } => request::row_of(error),
-        // The rules of play.
-        E::IllegalMove { .. }
-        | E::AmbiguousMove { .. }
-        | E::NotYourTurn { .. }
-        | E::GameOver
-        | E::NoFirstMove { .. }
-        | E::ClaimNotValid { .. }
-        | E::AbortTooLate
-        | E::ClaimOnOwnTurn
-        | E::OpponentConnected { .. }
-        | E::ClaimTooEarly { .. }
-        | E::NoDrawOffer
-        | E::TakebacksOff
-        | E::NothingToTakeBack
-        | E::NoTakebackProposal
-        | E::TakebackPending { .. }
-        | E::MoveTakenBack
-        | E::PlyMismatch { .. }
-        | E::GameUntimed => play::row_of(error),
-        // Access: credentials and who may do what.
-        E::MissingToken
-        | E::InvalidToken
-        | E::InvalidPlayerToken
-        | E::TokenRevoked
-        | E::PlayerNotSeated
-        | E::PlayerTokensDisabled
-        | E::WrongSeat { .. }
-        | E::ApiKeyMissing
-        | E::ApiKeyInvalid
-        | E::PageCreateRefused { .. }
-        | E::ReadCredentialsMissing
-        | E::NotAPlayer => access::row_of(error),
-        // Limits and bounds.
-        E::RateLimited { .. }
-        | E::TooManyGames { .. }
-        | E::RequestTooLarge { .. }
-        | E::TooManyWatchers { .. }
-        | E::TooManyPeerWatchers { .. }
-        | E::TooManyFeeds { .. } => limits::row_of(error),
-        // Streams: where a watcher resumes.
-        E::WatcherTooSlow { .. }
-        | E::WatchInterrupted
-        | E::SeqOutOfRange { .. }
-        | E::ShuttingDown { .. }
-        | E::FeedShuttingDown { .. }
-        | E::CursorOutOfRange { .. }
-        | E::FeedTooSlow { .. } => streams::row_of(error),
-        // The store.
-        E::GameNotFound { .. }
-        | E::SeatTokensUnavailable { .. }
-        | E::StoreUnavailable
-        | E::NotReplicated { .. } => store::row_of(error),
+        E::Request(e) => request::row_of(e),
+        E::Input(e) => request::input_row_of(e),
+        E::Play(e) => play::row_of(e),
+        E::Access(e) => access::row_of(e),
+        E::Seat(e) => access::seat_row_of(e),
+        E::Limit(e) => limits::row_of(e),
+        E::Stream(e) => streams::row_of(e),
+        E::Store(e) => store::row_of(e),
         // The cause is logged where the error is answered (`api::call::traced`), never sent.
         E::Internal(_) => row(
             Layer::Internal,

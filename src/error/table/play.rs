@@ -4,14 +4,14 @@
 use chessd_rules::DrawClaim;
 use tonic::Code;
 
-use crate::error::ServiceError;
 use crate::error::table::{Layer, Row, row};
 use crate::game::epoch_ms;
+use crate::game::error::PlayError;
 
 /// The rows of the errors `table::row_of` routes here.
-pub(super) fn row_of(error: &ServiceError) -> Row {
+pub(super) fn row_of(error: &PlayError) -> Row {
     use Code::{Aborted, FailedPrecondition};
-    use ServiceError as E;
+    use PlayError as E;
     match error {
         E::IllegalMove { message } => row(
             Layer::Play,
@@ -138,7 +138,6 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
             "GAME_UNTIMED",
             "the game has no clocks",
         ),
-        other => unreachable!("{other:?} is routed to the play rows by mistake"),
     }
 }
 

@@ -3,13 +3,14 @@
 
 use tonic::Code;
 
-use crate::error::ServiceError;
+use crate::api::error::RequestError;
 use crate::error::table::{Layer, Row, row};
+use crate::game::error::InputError;
 
 /// The rows of the errors `table::row_of` routes here.
-pub(super) fn row_of(error: &ServiceError) -> Row {
+pub(super) fn row_of(error: &RequestError) -> Row {
     use Code::{InvalidArgument, Unimplemented};
-    use ServiceError as E;
+    use RequestError as E;
     match error {
         E::InvalidGameId => row(
             Layer::Request,
@@ -28,13 +29,6 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
         E::InvalidFen { message } => {
             row(Layer::Request, InvalidArgument, "INVALID_FEN", format!("invalid fen: {message}")).field("fen")
         }
-        E::MalformedMove { text } => row(
-            Layer::Request,
-            InvalidArgument,
-            "MALFORMED_MOVE",
-            format!("malformed move {text:?}: expected uci (e2e4, e7e8q) or san (Nf3, exd5, O-O)"),
-        )
-        .field("move"),
         E::InvalidPageToken => row(
             Layer::Request,
             InvalidArgument,
@@ -42,21 +36,6 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
             "malformed page token: pass next_page_token from a ListGames response",
         )
         .field("page_token"),
-        E::InvalidField { field, message } => row(
-            Layer::Request,
-            InvalidArgument,
-            "INVALID_FIELD",
-            format!("invalid {field}: {message}"),
-        )
-        .field(field)
-        .meta("field", field),
-        E::RequestIdReused => row(
-            Layer::Request,
-            InvalidArgument,
-            "REQUEST_ID_REUSED",
-            "request_id was already used for a different request",
-        )
-        .field("request_id"),
         E::MalformedRequest { detail } => row(
             Layer::Request,
             InvalidArgument,
@@ -72,7 +51,37 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
             ),
         )
         .meta("method", path),
-        other => unreachable!("{other:?} is routed to the request rows by mistake"),
+    }
+}
+
+/// The rows of the values the domain validates (`game::error::InputError`): request errors
+/// too.
+pub(super) fn input_row_of(error: &InputError) -> Row {
+    use Code::InvalidArgument;
+    use InputError as E;
+    match error {
+        E::MalformedMove { text } => row(
+            Layer::Request,
+            InvalidArgument,
+            "MALFORMED_MOVE",
+            format!("malformed move {text:?}: expected uci (e2e4, e7e8q) or san (Nf3, exd5, O-O)"),
+        )
+        .field("move"),
+        E::InvalidField { field, message } => row(
+            Layer::Request,
+            InvalidArgument,
+            "INVALID_FIELD",
+            format!("invalid {field}: {message}"),
+        )
+        .field(field)
+        .meta("field", field),
+        E::RequestIdReused => row(
+            Layer::Request,
+            InvalidArgument,
+            "REQUEST_ID_REUSED",
+            "request_id was already used for a different request",
+        )
+        .field("request_id"),
     }
 }
 

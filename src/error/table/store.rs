@@ -3,13 +3,13 @@
 
 use tonic::Code;
 
-use crate::error::ServiceError;
 use crate::error::table::{Layer, Row, row};
+use crate::store::store_error::StoreError;
 
 /// The rows of the errors `table::row_of` routes here.
-pub(super) fn row_of(error: &ServiceError) -> Row {
+pub(super) fn row_of(error: &StoreError) -> Row {
     use Code::{AlreadyExists, NotFound, Unavailable};
-    use ServiceError as E;
+    use StoreError as E;
     match error {
         E::GameNotFound { id } => {
             row(Layer::Store, NotFound, "GAME_NOT_FOUND", format!("no game with id {id}")).meta("game_id", id)
@@ -42,6 +42,5 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
         )
         .meta("replicas_confirmed", confirmed)
         .meta("replicas_required", required),
-        other => unreachable!("{other:?} is routed to the store rows by mistake"),
     }
 }

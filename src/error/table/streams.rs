@@ -3,13 +3,13 @@
 
 use tonic::Code;
 
-use crate::error::ServiceError;
 use crate::error::table::{Layer, Row, row};
+use crate::store::stream_error::StreamError;
 
 /// The rows of the errors `table::row_of` routes here.
-pub(super) fn row_of(error: &ServiceError) -> Row {
+pub(super) fn row_of(error: &StreamError) -> Row {
     use Code::{Aborted, OutOfRange, ResourceExhausted, Unavailable};
-    use ServiceError as E;
+    use StreamError as E;
     match error {
         E::WatcherTooSlow { resume_after_seq } => row(
             Layer::Streams,
@@ -80,6 +80,5 @@ pub(super) fn row_of(error: &ServiceError) -> Row {
             "feed consumer too slow: it took nothing for the stall timeout; watch again with after_cursor set to resume_after_cursor",
         )
         .meta("resume_after_cursor", resume_after_cursor),
-        other => unreachable!("{other:?} is routed to the streams rows by mistake"),
     }
 }

@@ -2,10 +2,13 @@
 //! time given; an arbiter's clock change; takebacks in `takeback`), and the game ending by
 //! itself (flag, first-move timer, abandonment).
 
-use chessd_rules::{ByColor, Color, Move, Outcome, PlayError, Position, Rules, Termination};
+use chessd_rules::{ByColor, Color, Move, Outcome, Position, Rules, Termination};
 
-use crate::error::ServiceError;
 use crate::game::action::{Action, MoveText};
+use crate::game::error::GameError;
+use crate::game::error::InputError;
+use crate::game::error::PlayError;
+use crate::game::error::SeatError;
 use crate::game::event::{Event, game_over_event, move_event, move_info, offer_event};
 use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
@@ -61,13 +64,13 @@ impl GameRecord {
         request_key: Option<u64>,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<Option<MoveInfo>, ServiceError> {
+    ) -> Result<Option<MoveInfo>, GameError> {
         self.expire(now, out);
         if let (Action::Move { text, .. }, Some(key)) = (action, request_key)
             && let Some(answered) = self.history.answered.find(key, seat)
         {
             if answered.taken_back {
-                return Err(ServiceError::MoveTakenBack);
+                return Err(PlayError::MoveTakenBack.into());
             }
             return self
                 .answer_again(answered.ply, answered.seq, text)
@@ -104,12 +107,13 @@ impl GameRecord {
             }
             Action::RespondToDraw { accept } => {
                 match self.offers.draw {
-                    None => return Err(ServiceError::NoDrawOffer),
+                    None => return Err(PlayError::NoDrawOffer.into()),
                     Some(by) if by == seat => {
-                        return Err(ServiceError::WrongSeat {
+                        return Err(SeatError::WrongSeat {
                             seat,
                             required: !seat,
-                        });
+                        }
+                        .into());
                     }
                     Some(_) if *accept => {
                         self.finish(Outcome::draw(Termination::Agreement), now, out)
@@ -124,18 +128,18 @@ impl GameRecord {
             Action::ClaimDraw(claim) => {
                 let turn = self.history.game.position().turn();
                 if seat != turn {
-                    return Err(ServiceError::NotYourTurn { turn });
+                    return Err(PlayError::NotYourTurn { turn }.into());
                 }
                 self.history
                     .game_mut()
                     .claim_draw(*claim)
-                    .map_err(|_| ServiceError::ClaimNotValid { claim: *claim })?;
+                    .map_err(|_| PlayError::ClaimNotValid { claim: *claim })?;
                 self.after_finish(now, out);
                 Ok(None)
             }
             Action::Abort => {
                 if self.history.game.ply() >= 2 {
-                    return Err(ServiceError::AbortTooLate);
+                    return Err(PlayError::AbortTooLate.into());
                 }
                 self.finish(Outcome::draw(Termination::Aborted), now, out);
                 Ok(None)
@@ -168,17 +172,17 @@ impl GameRecord {
         expected_ply: Option<u32>,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<MoveInfo, ServiceError> {
+    ) -> Result<MoveInfo, GameError> {
         let current = self.history.game.ply();
         if let Some(expected) = expected_ply
             && expected != current
         {
-            return Err(ServiceError::PlyMismatch { expected, current });
+            return Err(PlayError::PlyMismatch { expected, current }.into());
         }
         let before = *self.history.game.position();
         let turn = before.turn();
         if seat != turn {
-            return Err(ServiceError::NotYourTurn { turn });
+            return Err(PlayError::NotYourTurn { turn }.into());
         }
         let played = self
             .history
@@ -242,17 +246,17 @@ impl GameRecord {
     /// The first answer to a retried move request that played ply `ply`, announced as event
     /// `seq`: the same move, and nothing played. A different move under the same request id is
     /// refused.
-    fn answer_again(&self, ply: u32, seq: u64, text: &MoveText) -> Result<MoveInfo, ServiceError> {
+    fn answer_again(&self, ply: u32, seq: u64, text: &MoveText) -> Result<MoveInfo, GameError> {
         let index = ply.saturating_sub(1) as usize;
         let mut before = self.history.game.start();
         for &m in self.history.game.moves().iter().take(index) {
             before.play_unchecked(m);
         }
         let Some(&mv) = self.history.game.moves().get(index) else {
-            return Err(ServiceError::RequestIdReused);
+            return Err(InputError::RequestIdReused.into());
         };
         if resolve(&before, text).ok() != Some(mv) {
-            return Err(ServiceError::RequestIdReused);
+            return Err(InputError::RequestIdReused.into());
         }
         let mut info = move_info(&before, mv, ply);
         info.seq = seq;
@@ -309,12 +313,16 @@ impl GameRecord {
 }
 
 /// The move `text` names in `pos`.
-fn resolve(pos: &Position, text: &MoveText) -> Result<Move, ServiceError> {
+fn resolve(pos: &Position, text: &MoveText) -> Result<Move, GameError> {
     resolve_among(pos, text, &pos.legal_moves()).map_err(play_error)
 }
 
 /// The move of `legal` (the legal moves of `pos`) that `text` names.
-fn resolve_among(pos: &Position, text: &MoveText, legal: &[Move]) -> Result<Move, PlayError> {
+fn resolve_among(
+    pos: &Position,
+    text: &MoveText,
+    legal: &[Move],
+) -> Result<Move, chessd_rules::PlayError> {
     match text {
         MoveText::Uci(uci) => uci.to_move_among(pos, legal),
         MoveText::San(san) => san.to_move_among(pos, legal),
@@ -324,23 +332,27 @@ fn resolve_among(pos: &Position, text: &MoveText, legal: &[Move]) -> Result<Move
 impl GameRecord {
     /// Why an action on the ended game is refused: a game the first-move timer called off
     /// says so (a player who was not ready in time must learn why, not only that it is over).
-    fn over(&self) -> ServiceError {
+    fn over(&self) -> GameError {
         match (
             self.history.game.outcome().map(|o| o.termination),
             self.timing.start_rules.first_move_timeout,
         ) {
-            (Some(Termination::NoStart), Some(timeout)) => ServiceError::NoFirstMove { timeout },
-            _ => ServiceError::GameOver,
+            (Some(Termination::NoStart), Some(timeout)) => {
+                GameError::Play(PlayError::NoFirstMove { timeout })
+            }
+            _ => GameError::Play(PlayError::GameOver),
         }
     }
 }
 
-fn play_error(e: PlayError) -> ServiceError {
+/// The rules engine's refusal of a move, as the domain's error.
+fn play_error(e: chessd_rules::PlayError) -> GameError {
+    use chessd_rules::PlayError as Rules;
     match e {
-        PlayError::Illegal(message) => ServiceError::IllegalMove { message },
-        PlayError::Ambiguous(message) => ServiceError::AmbiguousMove { message },
-        PlayError::Malformed(text) => ServiceError::MalformedMove { text },
-        PlayError::GameOver => ServiceError::GameOver,
+        Rules::Illegal(message) => GameError::Play(PlayError::IllegalMove { message }),
+        Rules::Ambiguous(message) => GameError::Play(PlayError::AmbiguousMove { message }),
+        Rules::Malformed(text) => GameError::Input(InputError::MalformedMove { text }),
+        Rules::GameOver => GameError::Play(PlayError::GameOver),
     }
 }
 
@@ -496,7 +508,7 @@ pub(super) mod tests {
         assert_eq!(out.len(), 1, "the retry published nothing");
         assert!(matches!(
             rec.apply(Color::White, &keyed("d4", Some(0)), Some(7), now, &mut out),
-            Err(ServiceError::RequestIdReused)
+            Err(GameError::Input(InputError::RequestIdReused))
         ));
         for (i, text) in [
             "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
@@ -642,7 +654,7 @@ pub(super) mod tests {
         };
         assert!(matches!(
             rec.apply(Color::White, &mv("e4"), None, late, &mut out),
-            Err(ServiceError::GameOver)
+            Err(GameError::Play(PlayError::GameOver))
         ));
         assert_eq!(
             rec.game().outcome(),
@@ -660,7 +672,7 @@ pub(super) mod tests {
         let claim = Action::ClaimDraw(DrawClaim::FiftyMoves);
         assert!(matches!(
             rec.apply(Color::White, &claim, None, now, &mut out),
-            Err(ServiceError::NotYourTurn { .. })
+            Err(GameError::Play(PlayError::NotYourTurn { .. }))
         ));
         rec.apply(Color::Black, &claim, None, now, &mut out)
             .unwrap();

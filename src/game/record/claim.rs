@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color, Outcome, Rules, Termination};
 
-use crate::error::ServiceError;
+use crate::game::error::PlayError;
 use crate::game::event::Event;
 use crate::game::presence::{SeatPresence, claim_at};
 use crate::game::record::GameRecord;
@@ -50,16 +50,16 @@ impl GameRecord {
         presence: &ByColor<SeatPresence>,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), PlayError> {
         let turn = self.history.game.position().turn();
         if seat == turn {
-            return Err(ServiceError::ClaimOnOwnTurn);
+            return Err(PlayError::ClaimOnOwnTurn);
         }
         let Some(at) = self.claim_at(turn, presence[turn], now) else {
-            return Err(ServiceError::OpponentConnected { opponent: turn });
+            return Err(PlayError::OpponentConnected { opponent: turn });
         };
         if now.wall < at {
-            return Err(ServiceError::ClaimTooEarly { claim_at: at });
+            return Err(PlayError::ClaimTooEarly { claim_at: at });
         }
         let outcome = if self.history.game.ply() < 2 {
             Outcome::draw(Termination::Aborted)
@@ -79,8 +79,8 @@ mod tests {
 
     use chessd_rules::{ByColor, Color, Outcome, Termination};
 
-    use crate::error::ServiceError;
     use crate::game::action::{Action, MoveText};
+    use crate::game::error::{GameError, PlayError};
     use crate::game::presence::SeatPresence;
     use crate::game::record::apply::tests::record;
     use crate::game::time::Now;
@@ -134,7 +134,7 @@ mod tests {
                 at(now, 100),
                 &mut out
             ),
-            Err(ServiceError::ClaimOnOwnTurn)
+            Err(GameError::Play(PlayError::ClaimOnOwnTurn))
         ));
         let connected = ByColor::new(
             SeatPresence::unseen(now.wall),
@@ -151,9 +151,9 @@ mod tests {
                 at(now, 100),
                 &mut out
             ),
-            Err(ServiceError::OpponentConnected {
+            Err(GameError::Play(PlayError::OpponentConnected {
                 opponent: Color::Black
-            })
+            }))
         ));
         // Gone since 5 s, but Black's turn began at 10 s: claimable at 40 s.
         match rec.apply(
@@ -163,7 +163,7 @@ mod tests {
             at(now, 39),
             &mut out,
         ) {
-            Err(ServiceError::ClaimTooEarly { claim_at }) => {
+            Err(GameError::Play(PlayError::ClaimTooEarly { claim_at })) => {
                 // The turn's start is kept to the millisecond.
                 let exact = now.wall + Duration::from_secs(40);
                 assert!(claim_at <= exact, "{claim_at:?}");

@@ -19,9 +19,11 @@ use std::time::{Duration, SystemTime};
 use chessd_rules::{ByColor, Color, Outcome, Rules, Termination};
 use tokio::time::Instant;
 
-use crate::error::ServiceError;
 use crate::game::action::ClockAdjust;
 use crate::game::clock::Clock;
+use crate::game::error::GameError;
+use crate::game::error::InputError;
+use crate::game::error::PlayError;
 use crate::game::event::{Event, clock_event};
 use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
@@ -135,20 +137,18 @@ impl GameRecord {
         amount: Duration,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), GameError> {
         let side = !seat;
-        let clock = self
-            .timing
-            .clock
-            .as_mut()
-            .ok_or(ServiceError::GameUntimed)?;
+        let clock = self.timing.clock.as_mut().ok_or(PlayError::GameUntimed)?;
         let left = clock.remaining(side, now.mono);
         let new = left
             .checked_add(amount)
             .filter(|&d| d <= MAX_CLOCK)
-            .ok_or_else(|| ServiceError::InvalidField {
-                field: "amount",
-                message: "the opponent's clock would hold more than 24 hours".into(),
+            .ok_or_else(|| {
+                GameError::Input(InputError::InvalidField {
+                    field: "amount",
+                    message: "the opponent's clock would hold more than 24 hours".into(),
+                })
             })?;
         clock.set(side, new, now.mono);
         let change = ClockChange {
@@ -166,12 +166,8 @@ impl GameRecord {
         adjust: ClockAdjust,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
-        let clock = self
-            .timing
-            .clock
-            .as_mut()
-            .ok_or(ServiceError::GameUntimed)?;
+    ) -> Result<(), GameError> {
+        let clock = self.timing.clock.as_mut().ok_or(PlayError::GameUntimed)?;
         let left = clock.remaining(side, now.mono);
         let (new, reason) = match adjust {
             ClockAdjust::Set(d) => (Some(d), ClockReason::ArbiterSet),
@@ -180,12 +176,12 @@ impl GameRecord {
                 (Some(left.saturating_sub(d)), ClockReason::ArbiterSubtracted)
             }
         };
-        let new = new
-            .filter(|&d| d <= MAX_CLOCK)
-            .ok_or_else(|| ServiceError::InvalidField {
+        let new = new.filter(|&d| d <= MAX_CLOCK).ok_or_else(|| {
+            GameError::Input(InputError::InvalidField {
                 field: "change",
                 message: "the clock would hold more than 24 hours".into(),
-            })?;
+            })
+        })?;
         clock.set(side, new, now.mono);
         self.log_clock(ClockChange { side, reason }, now, out);
         Ok(())
@@ -350,7 +346,7 @@ mod tests {
         let too_much = Action::AdjustClock(ClockAdjust::Add(MAX_CLOCK));
         assert!(matches!(
             rec.apply(Color::White, &too_much, None, last, &mut live),
-            Err(ServiceError::InvalidField { .. })
+            Err(GameError::Input(InputError::InvalidField { .. }))
         ));
         let live: Vec<_> = live.iter().map(crate::api::encode::event).collect();
         assert_eq!(live.len() as u64, rec.last_seq());
@@ -401,7 +397,7 @@ mod tests {
                 now,
                 &mut out
             ),
-            Err(ServiceError::GameUntimed)
+            Err(GameError::Play(PlayError::GameUntimed))
         ));
         assert!(out.is_empty());
     }

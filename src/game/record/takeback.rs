@@ -8,8 +8,10 @@
 
 use chessd_rules::{ByColor, Color, Rules};
 
-use crate::error::ServiceError;
 use crate::game::clock::Clock;
+use crate::game::error::GameError;
+use crate::game::error::PlayError;
+use crate::game::error::SeatError;
 use crate::game::event::{Event, takeback_proposed_event, taken_back_event};
 use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
@@ -24,17 +26,17 @@ impl GameRecord {
         seat: Color,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), GameError> {
         if self.offers.policy == TakebackPolicy::Off {
-            return Err(ServiceError::TakebacksOff);
+            return Err(PlayError::TakebacksOff.into());
         }
         match self.offers.takeback {
             Some(by) if by == seat => return Ok(()),
-            Some(by) => return Err(ServiceError::TakebackPending { by }),
+            Some(by) => return Err(PlayError::TakebackPending { by }.into()),
             None => {}
         }
         if plies_to_take_back(&self.history.game, seat).is_none() {
-            return Err(ServiceError::NothingToTakeBack);
+            return Err(PlayError::NothingToTakeBack.into());
         }
         self.offers.takeback = Some(seat);
         let entry = LogEntry::new(now.wall, LogKind::TakebackProposed(seat));
@@ -55,17 +57,18 @@ impl GameRecord {
         accept: bool,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), GameError> {
         if self.offers.policy == TakebackPolicy::Off {
-            return Err(ServiceError::TakebacksOff);
+            return Err(PlayError::TakebacksOff.into());
         }
         let by = match self.offers.takeback {
-            None => return Err(ServiceError::NoTakebackProposal),
+            None => return Err(PlayError::NoTakebackProposal.into()),
             Some(by) if by == seat => {
-                return Err(ServiceError::WrongSeat {
+                return Err(SeatError::WrongSeat {
                     seat,
                     required: !seat,
-                });
+                }
+                .into());
             }
             Some(by) => by,
         };
@@ -79,9 +82,9 @@ impl GameRecord {
         // A proposal stands only while no move is played, so it still takes back what it did
         // when it was made.
         let plies =
-            plies_to_take_back(&self.history.game, by).ok_or(ServiceError::NothingToTakeBack)?;
+            plies_to_take_back(&self.history.game, by).ok_or(PlayError::NothingToTakeBack)?;
         self.take_back(plies)
-            .map_err(|e| ServiceError::Internal(e.into()))?;
+            .map_err(|e| GameError::Internal(e.into()))?;
         self.timing.moved(now);
         // Back before both sides moved, clocks that start after the first moves stop again,
         // and a side that has its first move to make again gets the first-move timer from now.
@@ -124,15 +127,15 @@ impl GameRecord {
         seat: Color,
         now: Now,
         out: &mut Vec<Event>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), GameError> {
         if self.offers.policy == TakebackPolicy::Off {
-            return Err(ServiceError::TakebacksOff);
+            return Err(PlayError::TakebacksOff.into());
         }
         match self.offers.takeback {
-            None => return Err(ServiceError::NoTakebackProposal),
+            None => return Err(PlayError::NoTakebackProposal.into()),
             // Only the side that proposed may withdraw: the other answers it instead.
             Some(by) if by != seat => {
-                return Err(ServiceError::WrongSeat { seat, required: by });
+                return Err(SeatError::WrongSeat { seat, required: by }.into());
             }
             Some(_) => {}
         }
@@ -220,7 +223,7 @@ mod tests {
                 at,
                 &mut live,
             )
-            .unwrap_or_else(|e| panic!("step {i}: {e}"));
+            .unwrap_or_else(|e| panic!("step {i}: {e:?}"));
             rows.extend(rec.rows_after(before, at, rid.as_ref()));
         }
         (rec, live, rows, at, Seats::of(&tokens.map(Some)))
@@ -363,16 +366,16 @@ mod tests {
             .unwrap();
         assert!(matches!(
             rec.apply(White, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::TakebacksOff)
+            Err(GameError::Play(PlayError::TakebacksOff))
         ));
         assert!(matches!(
             rec.apply(White, &Action::WithdrawTakeback, None, now, &mut out),
-            Err(ServiceError::TakebacksOff)
+            Err(GameError::Play(PlayError::TakebacksOff))
         ));
         rec.offers.policy = TakebackPolicy::OnRequest;
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::NothingToTakeBack)
+            Err(GameError::Play(PlayError::NothingToTakeBack))
         ));
         assert!(matches!(
             rec.apply(
@@ -382,7 +385,7 @@ mod tests {
                 now,
                 &mut out
             ),
-            Err(ServiceError::NoTakebackProposal)
+            Err(GameError::Play(PlayError::NoTakebackProposal))
         ));
         rec.apply(White, &Action::ProposeTakeback, None, now, &mut out)
             .unwrap();
@@ -398,22 +401,22 @@ mod tests {
                 now,
                 &mut out
             ),
-            Err(ServiceError::WrongSeat {
+            Err(GameError::Seat(SeatError::WrongSeat {
                 seat: White,
                 required: Black
-            })
+            }))
         ));
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::TakebackPending { by: White })
+            Err(GameError::Play(PlayError::TakebackPending { by: White }))
         ));
         // Only the side that proposed withdraws.
         assert!(matches!(
             rec.apply(Black, &Action::WithdrawTakeback, None, now, &mut out),
-            Err(ServiceError::WrongSeat {
+            Err(GameError::Seat(SeatError::WrongSeat {
                 seat: Black,
                 required: White
-            })
+            }))
         ));
         // Black's move clears White's proposal without an event.
         rec.apply(Black, &keyed("e5", "b"), None, now, &mut out)
@@ -427,11 +430,11 @@ mod tests {
                 now,
                 &mut out
             ),
-            Err(ServiceError::NoTakebackProposal)
+            Err(GameError::Play(PlayError::NoTakebackProposal))
         ));
         assert!(matches!(
             rec.apply(White, &Action::WithdrawTakeback, None, now, &mut out),
-            Err(ServiceError::NoTakebackProposal)
+            Err(GameError::Play(PlayError::NoTakebackProposal))
         ));
         // The game's end clears one too, and nothing is taken back after it.
         rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out)
@@ -441,7 +444,7 @@ mod tests {
         assert!(rec.offers.takeback.is_none());
         assert!(matches!(
             rec.apply(Black, &Action::ProposeTakeback, None, now, &mut out),
-            Err(ServiceError::GameOver)
+            Err(GameError::Play(PlayError::GameOver))
         ));
         assert_eq!(rec.game().ply(), 2);
     }
@@ -457,7 +460,7 @@ mod tests {
         let mut out = Vec::new();
         assert!(matches!(
             rec.apply(White, &keyed("Nf3", "w2"), Some(key("w2")), now, &mut out),
-            Err(ServiceError::MoveTakenBack)
+            Err(GameError::Play(PlayError::MoveTakenBack))
         ));
         let again = rec
             .apply(Black, &keyed("e5", "b1"), Some(key("b1")), now, &mut out)

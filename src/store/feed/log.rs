@@ -19,6 +19,7 @@ use crate::error::ServiceError;
 use crate::game::{FeedEvent, FeedKind, GameId, PlayerId};
 use crate::store::feed::cursor::{FeedCursor, LanePos};
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
+use crate::store::stream_error::StreamError;
 
 /// The feed of one process (memory store) or one database (SQLite store).
 #[derive(Debug)]
@@ -166,8 +167,10 @@ impl FeedLog {
 
     /// The position `cursor` names in this feed, or why it names none.
     fn position(&self, state: &LogState, cursor: &FeedCursor) -> Result<u64, ServiceError> {
-        let out_of_range = || ServiceError::CursorOutOfRange {
-            oldest_cursor: self.cursor(state.floor).to_string(),
+        let out_of_range = || {
+            ServiceError::Stream(StreamError::CursorOutOfRange {
+                oldest_cursor: self.cursor(state.floor).to_string(),
+            })
         };
         match cursor.lanes.as_slice() {
             [LanePos(pos, 0)]
@@ -318,7 +321,7 @@ mod tests {
         // A cursor from the future, or from another feed, names nothing here.
         assert!(matches!(
             feed.page(&from(6), 1),
-            Err(ServiceError::CursorOutOfRange { .. })
+            Err(ServiceError::Stream(StreamError::CursorOutOfRange { .. }))
         ));
         let mut other = from(3);
         other.epoch = 8;
@@ -335,7 +338,8 @@ mod tests {
             feed.append(vec![FeedEvent::created(header(n, None, now))]);
         }
         assert_eq!(feed.floor(), 2);
-        let Err(ServiceError::CursorOutOfRange { oldest_cursor }) = feed.page(&feed.cursor(1), 9)
+        let Err(ServiceError::Stream(StreamError::CursorOutOfRange { oldest_cursor })) =
+            feed.page(&feed.cursor(1), 9)
         else {
             panic!("a cursor past retention must be refused");
         };

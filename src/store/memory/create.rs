@@ -9,15 +9,18 @@ use std::sync::{Arc, PoisonError};
 use chessd_rules::ByColor;
 
 use crate::error::ServiceError;
+use crate::game::error::InputError;
 use crate::game::{
     Created, FeedEvent, GameHeader, GameId, GameRecord, Labels, NewGame, Now, Players, SeatToken,
     Seats, StartRules, TakebackPolicy, TimeControl,
 };
 use crate::metrics;
+use crate::security::error::LimitError;
 use crate::store::journal::{Change, CreatedGame, Place};
 use crate::store::memory::creations::Creation;
 use crate::store::memory::entry::GameEntry;
 use crate::store::memory::inner::Inner;
+use crate::store::store_error::StoreError;
 
 /// What a creation request asks for, as a retry must ask for it again.
 struct Asked<'a> {
@@ -90,13 +93,13 @@ impl Inner {
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(creation) = creations.get(key) {
             if creation.fingerprint != fingerprint {
-                return Err(ServiceError::RequestIdReused);
+                return Err(InputError::RequestIdReused.into());
             }
             let id = creation.game;
             let tokens = creation.tokens;
             drop(creations);
             let entry = self.find(id)?;
-            let tokens = tokens.ok_or(ServiceError::SeatTokensUnavailable { id })?;
+            let tokens = tokens.ok_or(StoreError::SeatTokensUnavailable { id })?;
             let state = entry.lock();
             let record = state
                 .held
@@ -147,7 +150,7 @@ impl Inner {
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < limit).then_some(n + 1)
             })
-            .map_err(|_| ServiceError::TooManyGames { limit })?;
+            .map_err(|_| LimitError::TooManyGames { limit })?;
         let made = self.insert_game(new, now, place);
         match &made {
             Ok(_) => metrics::game_started(),

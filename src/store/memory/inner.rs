@@ -18,6 +18,7 @@ use crate::store::memory::creations::Creations;
 use crate::store::memory::durable::Durability;
 use crate::store::memory::entry::GameEntry;
 use crate::store::memory::timer::DeadlineQueue;
+use crate::store::store_error::StoreError;
 use crate::store::tokens::PlayerTokens;
 
 /// Independent game maps (a power of two comfortably above the core count).
@@ -88,7 +89,7 @@ impl Inner {
             .unwrap_or_else(PoisonError::into_inner);
         map.get(&id)
             .cloned()
-            .ok_or(ServiceError::GameNotFound { id })
+            .ok_or(ServiceError::Store(StoreError::GameNotFound { id }))
     }
 
     pub fn insert(&self, entry: Arc<GameEntry>) {

@@ -60,6 +60,7 @@ use crate::game::{
     IssuedToken, Labels, NewGame, Now, PlayerId, PlayerToken, Replay, Revoke, Stats, TokenDigest,
     TokenId, VariantStats, epoch_ms,
 };
+use crate::security::error::LimitError;
 use crate::store::config::{FEED_LIVE_BUFFER, StoreLimits};
 use crate::store::feed::cursor::FeedCursor;
 use crate::store::feed::log::FeedLog;
@@ -68,6 +69,7 @@ use crate::store::game_store::{
     Admit, FeedStore, GamePage, Games, ListQuery, PresenceStore, Subscription, TokenStore,
 };
 use crate::store::journal::{Change, Journal};
+use crate::store::stream_error::StreamError;
 
 /// Games in memory, with their own flag timer task (stopped when the store is dropped).
 #[derive(Debug)]
@@ -271,10 +273,11 @@ impl Games for MemoryStore {
             .on_game(id, None, |entry, state, now, _| {
                 let last_seq = state.record.last_seq();
                 if after_seq > last_seq {
-                    return Err(ServiceError::SeqOutOfRange {
+                    return Err(StreamError::SeqOutOfRange {
                         after_seq,
                         last_seq,
-                    });
+                    }
+                    .into());
                 }
                 let live = if state.record.is_over() {
                     None
@@ -283,9 +286,10 @@ impl Games for MemoryStore {
                         .watchers
                         .get_or_insert_with(|| broadcast::channel(limits.watch_buffer.max(1)).0);
                     if tx.receiver_count() >= limits.max_watchers_per_game {
-                        return Err(ServiceError::TooManyWatchers {
+                        return Err(LimitError::TooManyWatchers {
                             limit: limits.max_watchers_per_game,
-                        });
+                        }
+                        .into());
                     }
                     Some(tx.subscribe())
                 };

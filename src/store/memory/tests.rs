@@ -4,8 +4,10 @@
 use chessd_rules::{Color, DrawRule, Position};
 
 use super::*;
+use crate::game::error::PlayError;
 use crate::game::{MoveText, Players};
 use crate::store::game_store::GameFilter;
+use crate::store::store_error::StoreError;
 
 /// Lets every action in.
 fn admit_all(_: chessd_rules::Color, _: Option<chessd_rules::Color>) -> Result<(), ServiceError> {
@@ -125,7 +127,7 @@ async fn retention_keeps_stats() {
     }
     assert!(matches!(
         store.get(ids[0]).await,
-        Err(ServiceError::GameNotFound { .. })
+        Err(ServiceError::Store(StoreError::GameNotFound { .. }))
     ));
     let view: GameView = store.get(ids[2]).await.unwrap();
     assert!(view.game.is_over());
@@ -214,7 +216,7 @@ async fn finished_games_are_held_packed() {
     };
     let refused = store.act(id, white(&created), late, admit_all).await;
     assert!(
-        matches!(refused, Err(ServiceError::GameOver)),
+        matches!(refused, Err(ServiceError::Play(PlayError::GameOver))),
         "{refused:?}"
     );
     assert!(entry.lock().held.is_packed());

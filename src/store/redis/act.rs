@@ -10,6 +10,7 @@
 //! it is), and so is a refusal found on an unread copy before it is answered.
 
 use crate::error::ServiceError;
+use crate::game::error::PlayError;
 use crate::game::{Acted, Action, FeedEvent, GameId, Holder, LogKind, Now, RequestId};
 use crate::metrics;
 use crate::store::feed::codec as feed_codec;
@@ -21,6 +22,7 @@ use crate::store::redis::codec;
 use crate::store::redis::keys;
 use crate::store::redis::scripts;
 use crate::store::redis::state::{Inner, MAX_ATTEMPTS, unavailable};
+use crate::store::store_error::StoreError;
 
 /// What a compare-and-append did.
 pub enum Appended {
@@ -39,10 +41,10 @@ pub fn not_replicated(of: impl std::fmt::Display, confirmed: Confirmed) -> Servi
         "change not acknowledged: too few redis replicas confirmed it in time"
     );
     metrics::store_not_replicated();
-    ServiceError::NotReplicated {
+    ServiceError::Store(StoreError::NotReplicated {
         confirmed: confirmed.replicas,
         required: confirmed.required,
-    }
+    })
 }
 
 impl Inner {
@@ -157,7 +159,7 @@ impl Inner {
                 Ok(Appended::Done)
             }
             0 => Ok(Appended::Stale),
-            _ => Err(ServiceError::GameNotFound { id }),
+            _ => Err(ServiceError::Store(StoreError::GameNotFound { id })),
         }
     }
 
@@ -195,7 +197,9 @@ impl Inner {
                 // The end is on the primary; if a failover loses it, the sweep ends the game
                 // again from what the new primary holds. A plain read needs no confirmation
                 // (a watcher's does: it would be sent the end).
-                Err(ServiceError::NotReplicated { .. }) if !confirmed => Appended::Done,
+                Err(ServiceError::Store(StoreError::NotReplicated { .. })) if !confirmed => {
+                    Appended::Done
+                }
                 other => other?,
             };
             match appended {
@@ -238,6 +242,7 @@ impl Inner {
             };
             let seat = holder
                 .seat_in(game.record.seats(), &game.meta.header.players)
+                .map_err(ServiceError::from)
                 .and_then(|seat| match admit.take() {
                     Some(admit) => admit(seat, game.record.turn()).map(|()| seat),
                     None => Ok(seat),
@@ -264,7 +269,7 @@ impl Inner {
                     current = Some(self.catch_up(id, game).await?);
                     continue;
                 }
-                let acted = result.map(|played| Acted {
+                let acted = result.map_err(ServiceError::from).map(|played| Acted {
                     played,
                     view: view(&game),
                 });
@@ -278,7 +283,7 @@ impl Inner {
             }
             match self.append(id, &mut game, before, now, request_id).await? {
                 Appended::Done => {
-                    let acted = result.map(|played| Acted {
+                    let acted = result.map_err(ServiceError::from).map(|played| Acted {
                         played,
                         view: view(&game),
                     });
@@ -297,10 +302,10 @@ impl Inner {
             }
         }
         let current = last_ply.unwrap_or(0);
-        Err(ServiceError::PlyMismatch {
+        Err(ServiceError::Play(PlayError::PlyMismatch {
             expected: current,
             current: current + 1,
-        })
+        }))
     }
 
     /// The copy of the game an action starts from, and whether it was just read: the cached

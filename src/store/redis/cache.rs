@@ -15,6 +15,7 @@ use crate::store::redis::cached::Cached;
 use crate::store::redis::codec::{self, Entry, Meta};
 use crate::store::redis::keys;
 use crate::store::redis::state::{CACHE_GAMES, Inner, damaged, unavailable};
+use crate::store::store_error::StoreError;
 
 impl Inner {
     pub fn take_cached(&self, id: GameId) -> Option<Box<Cached>> {
@@ -91,7 +92,7 @@ impl Inner {
         let (map, entries): (HashMap<String, String>, Vec<Entry>) =
             two(answers).map_err(|e| unavailable(&e))?;
         if map.is_empty() {
-            return Err(ServiceError::GameNotFound { id });
+            return Err(StoreError::GameNotFound { id }.into());
         }
         let meta = Arc::new(codec::decode_meta(id, &map).map_err(|d| damaged(id, &d))?);
         let mut line = Line::from_start(meta.header.start.position());
@@ -131,7 +132,7 @@ impl Inner {
         let (exists, mut entries): (bool, Vec<Entry>) =
             two(answers).map_err(|e| unavailable(&e))?;
         if !exists {
-            return Err(ServiceError::GameNotFound { id });
+            return Err(StoreError::GameNotFound { id }.into());
         }
         if let Some(mine) = game.record.last_event() {
             let same = entries
@@ -169,10 +170,11 @@ impl Inner {
                     .await
                     .map_err(|e| unavailable(&e))?;
                 if !confirmed.enough() {
-                    return Err(ServiceError::NotReplicated {
+                    return Err(StoreError::NotReplicated {
                         confirmed: confirmed.replicas,
                         required: confirmed.required,
-                    });
+                    }
+                    .into());
                 }
                 Ok(answers)
             }

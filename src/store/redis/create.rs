@@ -7,10 +7,12 @@ use std::sync::{Arc, OnceLock, PoisonError};
 use chessd_rules::ByColor;
 
 use crate::error::ServiceError;
+use crate::game::error::InputError;
 use crate::game::{
     Created, FeedEvent, GameHeader, GameId, GameRecord, NewGame, Now, SeatToken, Seats,
 };
 use crate::metrics;
+use crate::security::error::LimitError;
 use crate::store::config::REMEMBERED_CREATIONS;
 use crate::store::feed::codec as feed_codec;
 use crate::store::redis::act::not_replicated;
@@ -21,6 +23,7 @@ use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
 use crate::store::redis::state::{Inner, damaged, unavailable};
+use crate::store::store_error::StoreError;
 
 impl Inner {
     /// Remembers a creation's tokens for a retry on this replica (the oldest is forgotten
@@ -184,7 +187,7 @@ impl Inner {
                         return Err(damaged(id, "malformed request record"));
                     };
                     if *first_fingerprint != fingerprint {
-                        return Err(ServiceError::RequestIdReused);
+                        return Err(InputError::RequestIdReused.into());
                     }
                     let first: GameId = first
                         .parse()
@@ -193,7 +196,7 @@ impl Inner {
                     // that made the game, for as long as it remembers the creation.
                     let tokens = self
                         .recalled_creation(&request_key, first)
-                        .ok_or(ServiceError::SeatTokensUnavailable { id: first })?;
+                        .ok_or(StoreError::SeatTokensUnavailable { id: first })?;
                     let game = self.load(first).await?;
                     let view = game.record.view(&game.meta.header, Now::read());
                     self.put_back(first, game);
@@ -201,9 +204,10 @@ impl Inner {
                     return Ok(Created { view, tokens });
                 }
                 Some("full") => {
-                    return Err(ServiceError::TooManyGames {
+                    return Err(LimitError::TooManyGames {
                         limit: self.limits.max_live_games,
-                    });
+                    }
+                    .into());
                 }
                 // Two games in one millisecond with the same 22 random bits: draw again.
                 Some("taken") => {}

@@ -41,6 +41,7 @@ use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
 use crate::store::redis::state::{Inner, unavailable};
+use crate::store::stream_error::StreamError;
 
 /// A lane read: its entries, or why it cannot be read from the position asked.
 pub enum LaneRead {
@@ -164,9 +165,9 @@ impl Inner {
 
     async fn out_of_range(&self, epoch: u64) -> ServiceError {
         match self.oldest_cursor(epoch).await {
-            Ok(oldest) => ServiceError::CursorOutOfRange {
+            Ok(oldest) => ServiceError::Stream(StreamError::CursorOutOfRange {
                 oldest_cursor: oldest.to_string(),
-            },
+            }),
             Err(e) => e,
         }
     }

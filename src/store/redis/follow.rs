@@ -45,6 +45,7 @@ use crate::store::redis::hub::{
 };
 use crate::store::redis::keys;
 use crate::store::redis::state::{Inner, unavailable};
+use crate::store::store_error::StoreError;
 
 /// How often every follower reads its tail even without a notification, and idle followers
 /// are dropped.
@@ -66,7 +67,7 @@ impl Hub {
         // event after the read is announced.
         let mut sink = self.connected_sink().await.ok_or_else(|| {
             tracing::warn!(game_id = %id, "no pub/sub connection to redis");
-            ServiceError::StoreUnavailable
+            ServiceError::Store(StoreError::StoreUnavailable)
         })?;
         hub::answered(sink.subscribe(keys::channel(id)))
             .await
@@ -155,7 +156,7 @@ async fn read(follower: Arc<Follower>, inner: Arc<Inner>, id: GameId) {
         };
         let game = match result {
             Ok(game) => game,
-            Err(ServiceError::GameNotFound { .. }) => {
+            Err(ServiceError::Store(StoreError::GameNotFound { .. })) => {
                 // Forgotten (retention) or lost with Redis's data: nothing more will come.
                 follower.lock().running = false;
                 inner.hub.drop_follower(id).await;

@@ -12,6 +12,7 @@ use tokio::sync::broadcast;
 
 use crate::error::ServiceError;
 use crate::game::{Event, GameId, LogEntry};
+use crate::security::error::LimitError;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::conn::Dialer;
 use crate::store::redis::keys;
@@ -148,7 +149,7 @@ impl Hub {
             (None, None) => return Ok(None),
         };
         if follower.tx.receiver_count() >= limit {
-            return Err(ServiceError::TooManyWatchers { limit });
+            return Err(LimitError::TooManyWatchers { limit }.into());
         }
         let rx = follower.tx.subscribe();
         Ok(Some((follower, rx)))

@@ -102,6 +102,7 @@ use crate::store::game_store::{
     Admit, FeedStore, GamePage, Games, ListQuery, PresenceStore, Subscription, TokenStore,
 };
 use crate::store::presence::Presence;
+use crate::store::stream_error::StreamError;
 
 /// Checks that `text` is a Redis URL this build can use, or several comma-separated (a
 /// cluster's seeds; whether several are allowed depends on `--redis-cluster`, checked at open).
@@ -257,10 +258,11 @@ impl Games for RedisStore {
         let last_seq = game.record.last_seq();
         if after_seq > last_seq {
             inner.put_back(id, game);
-            return Err(ServiceError::SeqOutOfRange {
+            return Err(StreamError::SeqOutOfRange {
                 after_seq,
                 last_seq,
-            });
+            }
+            .into());
         }
         let replay = if after_seq == 0 {
             Replay::snapshot(game.record.view(&game.meta.header, now), now.wall)

@@ -17,6 +17,7 @@ use crate::store::redis::cached::Cached;
 use crate::store::redis::conn::Conn;
 use crate::store::redis::feed_hub::FeedFollow;
 use crate::store::redis::hub::Hub;
+use crate::store::store_error::StoreError;
 
 /// Games a replica keeps cached; beyond it an arbitrary entry is dropped (it is only a cache).
 pub const CACHE_GAMES: usize = 16_384;
@@ -68,7 +69,7 @@ pub fn unavailable(e: &RedisError) -> ServiceError {
     } else {
         tracing::warn!(error = %e, "redis call failed");
     }
-    ServiceError::StoreUnavailable
+    ServiceError::Store(StoreError::StoreUnavailable)
 }
 
 /// Data in Redis that does not decode: logged with its cause, INTERNAL for the client.
@@ -82,7 +83,7 @@ impl Inner {
     pub fn usable(&self) -> Result<(), ServiceError> {
         if self.old_layout.load(Ordering::Relaxed) {
             tracing::warn!("call refused: redis holds keys of the layout before buckets");
-            return Err(ServiceError::StoreUnavailable);
+            return Err(StoreError::StoreUnavailable.into());
         }
         Ok(())
     }

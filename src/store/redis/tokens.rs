@@ -15,6 +15,7 @@ use std::time::SystemTime;
 
 use crate::error::ServiceError;
 use crate::game::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenDigest, TokenId, epoch_ms};
+use crate::security::error::AccessError;
 use crate::store::redis::act::not_replicated;
 use crate::store::redis::codec;
 use crate::store::redis::keys;
@@ -91,7 +92,7 @@ impl Inner {
                     tracing::error!(error = %e, "damaged player token in redis");
                     ServiceError::Internal("damaged player token in redis".into())
                 }),
-            _ => Err(ServiceError::InvalidPlayerToken),
+            _ => Err(ServiceError::Access(AccessError::InvalidPlayerToken)),
         }
     }
 

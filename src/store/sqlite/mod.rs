@@ -38,7 +38,7 @@
 //!   held them in clear; opening such a file migrates it to schema 2 in one transaction
 //!   (digests replace the tokens), then vacuums it so no free page keeps a clear token. A
 //!   CreateGame retried after a restart therefore cannot be given its tokens again (see
-//!   `ServiceError::SeatTokensUnavailable`). The file still holds who played what: protect
+//!   `StoreError::SeatTokensUnavailable`). The file still holds who played what: protect
 //!   the data directory as you would any user data. Player tokens too are kept as digests
 //!   (`player_tokens`); issuing and revoking one is committed before the call answers.
 //! - **Feed.** Every feed event is a row of `feed`, numbered by the writer as it commits

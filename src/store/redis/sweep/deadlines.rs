@@ -24,6 +24,7 @@ use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
 use crate::store::redis::state::{Inner, unavailable};
+use crate::store::store_error::StoreError;
 
 /// How often passed deadlines are looked for: a flag falls (or an abandoned game ends) at most
 /// this late, plus a call.
@@ -82,14 +83,16 @@ async fn sweep_bucket_flags(inner: &Arc<Inner>, bucket: usize) -> Result<(), Ser
                 inner.put_back(id, game);
                 redeadline(inner, id, bucket, seq, deadline).await?;
             }
-            Err(ServiceError::GameNotFound { .. }) => {
+            Err(ServiceError::Store(StoreError::GameNotFound { .. })) => {
                 let _: Result<(), _> = ::redis::cmd("ZREM")
                     .arg(&deadlines)
                     .arg(&text)
                     .query_async(&mut inner.conn())
                     .await;
             }
-            Err(ServiceError::StoreUnavailable) => return Err(ServiceError::StoreUnavailable),
+            Err(ServiceError::Store(StoreError::StoreUnavailable)) => {
+                return Err(StoreError::StoreUnavailable.into());
+            }
             // Damaged (the load logged why): no sweep can end it, so its entry goes out of the
             // due range, where it no longer hides other deadlines, and stays for an operator.
             Err(_) => {
