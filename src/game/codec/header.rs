@@ -7,9 +7,14 @@
 //! `variant` (`Variant::key`), `start` (FEN), `white`, `black`, `draw_rule`
 //! (`DrawRule::key`), `created_ms`, `claim_after_ms`; when they are not the default,
 //! `white_id`, `black_id`, `labels` (`Labels::to_stored`), `initial_ms` and `increment_ms`
-//! (timed games; no `increment_ms`: none), `black_initial_ms`, `black_increment_ms`, `clock_start` (`ClockStart`'s
-//! text), `first_move_ms`. A store's game adds `white_digest`, `black_digest` (hex; empty: no
-//! seat token) and `takebacks` ([`takebacks_key`]).
+//! (timed games; no `increment_ms`: none), `black_initial_ms`, `black_increment_ms`,
+//! `clock_start` (`ClockStart`'s text), `first_move_ms`. A store's game adds `white_digest`,
+//! `black_digest` (hex; empty: no seat token) and `takebacks` ([`takebacks_key`]). Numbers
+//! are whole milliseconds, times since the Unix epoch.
+//!
+//! Fields left out at their default keep a feed entry, written on every move, short; and a
+//! field added later is left out of every game that does not use it, so such a game is
+//! written as it was before (the Redis creation fingerprint relies on it).
 //!
 //! A field that is absent, or empty, reads as its default: games written before it existed
 //! have none (no labels, no bound player, clocks from creation, no first-move timer, takebacks
