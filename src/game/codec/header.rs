@@ -50,8 +50,10 @@ pub fn takebacks_key(p: TakebackPolicy) -> &'static str {
     }
 }
 
+/// Whole milliseconds' text (as `u64`: a `u128`'s is slower to write, and no kept duration
+/// needs more).
 fn ms(d: Duration) -> String {
-    d.as_millis().to_string()
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX).to_string()
 }
 
 /// The header's fields: what every store and every feed event keeps of it.

@@ -36,25 +36,26 @@ const SHORT: [(&str, &str); 14] = [
 /// The field holding a time control as `initial+increment` (milliseconds).
 const TIME_CONTROL: &str = "tc";
 
-/// Appends the header's fields to `f`, in the codec's order.
+/// Appends the header's fields to `f`, in the codec's order. Run for every move a SQLite feed
+/// row records, so the codec's strings are moved, not copied.
 pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
     let header = header_fields(g);
-    let increment = header
-        .iter()
-        .find(|(name, _)| *name == "increment_ms")
-        .map(|(_, v)| v.clone());
+    f.reserve(header.len());
+    let (mut initial, mut increment) = (None, None);
     for (name, value) in header {
         match name {
-            "initial_ms" => f.push((
-                TIME_CONTROL,
-                format!("{value}+{}", increment.as_deref().unwrap_or("0")),
-            )),
-            "increment_ms" => {}
+            "initial_ms" => initial = Some((f.len(), value)),
+            "increment_ms" => increment = Some(value),
             name => {
                 let short = SHORT.iter().find(|(long, _)| *long == name);
                 f.push((short.map_or(name, |(_, short)| short), value));
             }
         }
+    }
+    if let Some((at, mut tc)) = initial {
+        tc.push('+');
+        tc.push_str(increment.as_deref().unwrap_or("0"));
+        f.insert(at, (TIME_CONTROL, tc));
     }
 }
 
