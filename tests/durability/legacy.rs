@@ -1,5 +1,6 @@
-//! Games stored by schema 4 (an event's fields in columns, its kind, seat and termination by
-//! number): the file is migrated to schema 5 at start and its games load as they were.
+//! Games stored by earlier schemas load as they were: schema 4's (an event's fields in columns,
+//! its kind, seat and termination by number) are migrated to events as lines, schema 6's (a
+//! game's draw rule and takeback policy by number) to the header codec's keys.
 
 use chessd::proto as pb;
 
@@ -125,4 +126,123 @@ fn a_schema_4_game_that_does_not_replay_stops_the_migration() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(moves, ["e2e4", "e7e4"], "the events keep their columns");
+}
+
+/// A game of schema 6 with every header column set (draw rule and takebacks by number, labels,
+/// a bound player, per-side times, a clock start, a first-move timer, a claim grace), and its
+/// feed event as schema 6's build wrote it: the file is migrated to schema 7 at start, the game
+/// loads as it was (before and after a restart), and its enums are stored by key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_6_database_is_migrated() {
+    let dir = DataDir::new("legacy-header");
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let id = "06H2VNYWZK5VP";
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    {
+        let conn = rusqlite::Connection::open(data.join("chessd.db")).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.execute_batch(include_str!("fixtures/schema6.sql"))
+            .unwrap();
+        conn.execute(
+            "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
+                 draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
+                 white_player_id, black_player_id, black_initial_ms, black_increment_ms,
+                 clock_start, first_move_timeout_ms, takebacks, claim_after_ms)
+             VALUES (?1, 'chess', ?2, 'ann', 'bob', 180000, 2000, 1, x'', zeroblob(32), ?3,
+                 'req-1', ?4, 'ann-1', NULL, 60000, NULL, 'first-moves', 3600000, 1, 45000)",
+            rusqlite::params![id, fen, now_ms, "round\u{1f}2"],
+        )
+        .unwrap();
+        // Its creation's feed event, as schema 6's build wrote it.
+        let body = [
+            "k",
+            "c",
+            "at",
+            &now_ms.to_string(),
+            "g",
+            id,
+            "v",
+            "chess",
+            "s",
+            fen,
+            "w",
+            "ann",
+            "b",
+            "bob",
+            "dr",
+            "automatic",
+            "ca",
+            &now_ms.to_string(),
+            "cl",
+            "45000",
+            "wi",
+            "ann-1",
+            "l",
+            "round\u{1f}2",
+            "tc",
+            "180000+2000",
+            "tcbi",
+            "60000",
+            "cs",
+            "first-moves",
+            "fm",
+            "3600000",
+        ]
+        .join("\u{1e}");
+        conn.execute(
+            "INSERT INTO feed (pos, at_ms, game_id, body) VALUES (1, ?1, ?2, ?3)",
+            rusqlite::params![now_ms, id, body],
+        )
+        .unwrap();
+        conn.execute("INSERT INTO meta (key, value) VALUES ('feed_last', 1)", [])
+            .unwrap();
+    }
+    let check = |game: &pb::Game| {
+        assert_eq!(game.draw_rule, pb::DrawRule::Automatic as i32);
+        assert_eq!(game.takebacks, pb::TakebackPolicy::OnRequest as i32);
+        assert_eq!(game.labels.get("round").map(String::as_str), Some("2"));
+        assert_eq!(
+            (game.white_player_id.as_str(), game.black_player_id.as_str()),
+            ("ann-1", "")
+        );
+        let tc = game.time_control.as_ref().expect("a time control");
+        assert_eq!(tc.initial.unwrap().seconds, 180);
+        assert_eq!(tc.increment.unwrap().seconds, 2);
+        assert_eq!(tc.black_initial.unwrap().seconds, 60);
+        assert_eq!(tc.black_increment, None);
+        assert_eq!(game.clock_start, pb::ClockStart::AfterFirstMoves as i32);
+        assert!(game.first_move_deadline.is_some());
+        assert_eq!(game.start_fen, fen);
+    };
+    let server = Server::start(&data, &[]);
+    let mut client = server.client().await;
+    let game = support::get(&mut client, id).await;
+    check(&game);
+    assert!(server.terminate().success());
+    let conn = rusqlite::Connection::open(data.join("chessd.db")).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, chessd::store::SCHEMA_VERSION);
+    let keys: (String, String) = conn
+        .query_row(
+            "SELECT draw_rule, takebacks FROM games WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(keys, ("automatic".to_owned(), "on-request".to_owned()));
+    drop(conn);
+    // And it loads again from schema 7, its feed event with it.
+    let server = Server::start(&data, &[]);
+    let mut client = server.client().await;
+    let again = support::get(&mut client, id).await;
+    check(&again);
+    assert_eq!(again.created_at, game.created_at);
+    assert!(server.terminate().success());
 }

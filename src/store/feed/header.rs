@@ -1,54 +1,61 @@
-//! A game's header in a feed event: its variant, start position, players and their ids,
-//! labels, time control, start rules, draw rule, creation time and claim grace, as text
-//! fields ([`fields`]), or all of them in one text ([`joined`], the `h` field of a Redis feed
-//! entry). Every event of a game carries the same header, so a feed reader decodes it once per
-//! game (`codec::Headers`).
+//! A game's header in a feed event: the domain codec's header fields (`game::codec`'s
+//! `header_fields`), each under the feed's short name ([`SHORT`]), as fields of the event (a
+//! SQLite feed row) or all in one text ([`joined`], the `h` field of a Redis feed entry).
+//! Every event of a game carries the same header, so a feed reader decodes it once per game
+//! (`codec::Headers`).
+//!
+//! The short names are the feed's since its first entry, kept so that every move's entry stays
+//! as small as it was and entries of every build read alike; a field without one (a field
+//! added to the codec later) goes under the codec's own name.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
-use chessd_rules::{ByColor, Position, Rules, Variant};
+use crate::game::codec::{decode_header, header_fields};
+use crate::game::{GameHeader, GameId};
+use crate::store::feed::text::join;
 
-use crate::game::{
-    ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, StartRules,
-    TimeControl, epoch_ms, from_epoch_ms,
-};
-use crate::store::feed::text::{field, join, ms, number};
+/// The feed's name of each codec field that has a short one. A timed game's `initial_ms` and
+/// `increment_ms` share one, [`TIME_CONTROL`].
+const SHORT: [(&str, &str); 14] = [
+    ("variant", "v"),
+    ("start", "s"),
+    ("white", "w"),
+    ("black", "b"),
+    ("draw_rule", "dr"),
+    ("created_ms", "ca"),
+    ("claim_after_ms", "cl"),
+    ("white_id", "wi"),
+    ("black_id", "bi"),
+    ("labels", "l"),
+    ("black_initial_ms", "tcbi"),
+    ("black_increment_ms", "tcbn"),
+    ("clock_start", "cs"),
+    ("first_move_ms", "fm"),
+];
 
-/// Appends the header's fields to `f`.
+/// The field holding a time control as `initial+increment` (milliseconds).
+const TIME_CONTROL: &str = "tc";
+
+/// Appends the header's fields to `f`, in the codec's order. Run for every move a SQLite feed
+/// row records, so the codec's strings are moved, not copied.
 pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
-    f.extend([
-        ("v", g.variant().key().to_owned()),
-        ("s", g.start.position().fen()),
-        ("w", g.players.white.to_string()),
-        ("b", g.players.black.to_string()),
-        ("dr", g.draw_rule.key().to_owned()),
-        ("ca", epoch_ms(g.created_at()).to_string()),
-        ("cl", g.claim_after().as_millis().to_string()),
-    ]);
-    if let Some(id) = g.players.ids.white() {
-        f.push(("wi", id.to_string()));
-    }
-    if let Some(id) = g.players.ids.black() {
-        f.push(("bi", id.to_string()));
-    }
-    if !g.labels.is_empty() {
-        f.push(("l", g.labels.to_stored()));
-    }
-    if let Some(tc) = g.time_control() {
-        f.push(("tc", format!("{}+{}", ms(tc.initial), ms(tc.increment))));
-        if let Some(d) = tc.black_initial {
-            f.push(("tcbi", ms(d).to_string()));
-        }
-        if let Some(d) = tc.black_increment {
-            f.push(("tcbn", ms(d).to_string()));
+    let header = header_fields(g);
+    f.reserve(header.len());
+    let (mut initial, mut increment) = (None, None);
+    for (name, value) in header {
+        match name {
+            "initial_ms" => initial = Some((f.len(), value)),
+            "increment_ms" => increment = Some(value),
+            name => {
+                let short = SHORT.iter().find(|(long, _)| *long == name);
+                f.push((short.map_or(name, |(_, short)| short), value));
+            }
         }
     }
-    if g.start_rules().clock_start != ClockStart::OnCreation {
-        f.push(("cs", g.start_rules().clock_start.to_string()));
-    }
-    if let Some(d) = g.start_rules().first_move_timeout {
-        f.push(("fm", ms(d).to_string()));
+    if let Some((at, mut tc)) = initial {
+        tc.push('+');
+        tc.push_str(increment.as_deref().unwrap_or("0"));
+        f.insert(at, (TIME_CONTROL, tc));
     }
 }
 
@@ -62,77 +69,139 @@ pub fn joined(g: &GameHeader) -> String {
 
 /// The header from its fields (`map` an event's fields, or the fields of an `h`).
 pub fn decode(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
-    let variant: Variant = field(map, "v")?
-        .parse()
-        .map_err(|_| "feed event: unknown variant".to_owned())?;
-    let start = Position::from_fen(variant, field(map, "s")?)
-        .map_err(|e| format!("feed event: start position: {e}"))?;
-    let player = |name: &str| -> Result<Option<PlayerId>, String> {
-        map.get(name)
-            .map(|t| PlayerId::checked(t).map_err(|e| format!("feed event: {name}: {e}")))
-            .transpose()
+    let mut codec: HashMap<&str, &str> = map
+        .iter()
+        .map(|(name, value)| {
+            let long = SHORT
+                .iter()
+                .find(|(_, short)| short == name)
+                .map_or(*name, |(long, _)| long);
+            (long, *value)
+        })
+        .collect();
+    if let Some(text) = map.get(TIME_CONTROL) {
+        let (initial, increment) = text
+            .split_once('+')
+            .ok_or_else(|| format!("feed event: time control {text:?}"))?;
+        codec.insert("initial_ms", initial);
+        codec.insert("increment_ms", increment);
+    }
+    decode_header(id, &codec).map_err(|e| format!("feed event: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use chessd_rules::{ByColor, DrawRule, Position, Rules, Variant};
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::game::codec::header_tests::stored_header;
+    use crate::game::{
+        ClockStart, HeaderParts, Labels, PlayerId, Players, StartRules, TimeControl, from_epoch_ms,
     };
-    let time_control = match map.get("tc") {
-        None => None,
-        Some(text) => {
-            let (a, b) = text
-                .split_once('+')
-                .ok_or_else(|| format!("feed event: time control {text:?}"))?;
-            let part = |t: &str| {
-                t.parse::<u64>()
-                    .map(Duration::from_millis)
-                    .map_err(|_| format!("feed event: time control {text:?}"))
-            };
-            let own = |name: &str| map.get(name).map(|t| part(t)).transpose();
-            Some(TimeControl {
-                initial: part(a)?,
-                increment: part(b)?,
-                black_initial: own("tcbi")?,
-                black_increment: own("tcbn")?,
-            })
+    use crate::store::feed::text::split;
+
+    proptest! {
+        /// A header reads back from the feed's fields, alone or among an event's.
+        #[test]
+        fn every_header_reads_back(stored in stored_header()) {
+            let h = &stored.header;
+            prop_assert_eq!(&decode(h.id, &split(&joined(h)).unwrap()).unwrap(), h);
+            let mut f = vec![("k", "c".to_owned()), ("at", "1".to_owned())];
+            fields(h, &mut f);
+            let map: HashMap<&str, &str> = f.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            prop_assert_eq!(&decode(h.id, &map).unwrap(), h);
         }
-    };
-    let start_rules = StartRules {
-        clock_start: map
-            .get("cs")
-            .map(|t| t.parse::<ClockStart>())
-            .transpose()
-            .map_err(|e| format!("feed event: {e}"))?
-            .unwrap_or_default(),
-        first_move_timeout: map
-            .get("fm")
-            .map(|t| {
-                t.parse::<u64>()
-                    .map(Duration::from_millis)
-                    .map_err(|_| format!("feed event: first-move timeout {t:?}"))
-            })
-            .transpose()?,
-    };
-    Ok(GameHeader::new(HeaderParts {
-        id,
-        players: Players {
-            white: field(map, "w")?.into(),
-            black: field(map, "b")?.into(),
-            ids: ByColor::new(player("wi")?, player("bi")?),
-        },
-        labels: match map.get("l") {
-            Some(text) => Labels::from_stored(text)?,
-            None => Labels::default(),
-        }
-        .shared(),
-        start: start.into(),
-        time_control,
-        start_rules,
-        draw_rule: {
-            let text = field(map, "dr")?;
-            text.parse()
-                .map_err(|_| format!("feed event: draw rule {text:?}"))?
-        },
-        created_at: from_epoch_ms(number(map, "ca")?),
-        // Absent from the events of earlier versions: their games have the default.
-        claim_after: match map.get("cl") {
-            Some(_) => Duration::from_millis(number(map, "cl")?),
-            None => crate::game::presence::default_claim_after(time_control),
-        },
-    }))
+    }
+
+    /// The feed's header is written as it was before the domain's header codec, byte for
+    /// byte, so entries of every build read alike; such an entry reads back.
+    #[test]
+    fn the_feed_form_is_unchanged() {
+        let header = GameHeader::new(HeaderParts {
+            id: GameId::new(from_epoch_ms(1_767_225_600_000), 77),
+            players: Players {
+                white: "alice".into(),
+                black: "bot".into(),
+                ids: ByColor::new(
+                    Some(PlayerId::checked("ann-1").unwrap()),
+                    Some(PlayerId::checked("bot-1").unwrap()),
+                ),
+            },
+            labels: Arc::new(
+                Labels::parse("labels", [(&"round".to_owned(), &"2".to_owned())]).unwrap(),
+            ),
+            start: Position::new(Variant::KingOfTheHill).into(),
+            time_control: Some(TimeControl {
+                initial: Duration::from_secs(180),
+                increment: Duration::from_millis(1500),
+                black_initial: Some(Duration::from_secs(120)),
+                black_increment: Some(Duration::from_secs(1)),
+            }),
+            start_rules: StartRules {
+                clock_start: ClockStart::AfterFirstMoves,
+                first_move_timeout: Some(Duration::from_secs(30)),
+            },
+            draw_rule: DrawRule::Automatic,
+            created_at: from_epoch_ms(1_767_225_600_000),
+            claim_after: Duration::from_secs(45),
+        });
+        let fen = Position::new(Variant::KingOfTheHill).fen();
+        let old = [
+            "v",
+            "kingofthehill",
+            "s",
+            &fen,
+            "w",
+            "alice",
+            "b",
+            "bot",
+            "dr",
+            "automatic",
+            "ca",
+            "1767225600000",
+            "cl",
+            "45000",
+            "wi",
+            "ann-1",
+            "bi",
+            "bot-1",
+            "l",
+            "round\u{1f}2",
+            "tc",
+            "180000+1500",
+            "tcbi",
+            "120000",
+            "tcbn",
+            "1000",
+            "cs",
+            "first-moves",
+            "fm",
+            "30000",
+        ]
+        .join("\u{1e}");
+        assert_eq!(joined(&header), old);
+        assert_eq!(decode(header.id, &split(&old).unwrap()).unwrap(), header);
+        // The shortest: an untimed game without ids, labels or start rules.
+        let plain = GameHeader::new(HeaderParts {
+            id: header.id,
+            players: Players::default(),
+            labels: Arc::default(),
+            start: Position::new(Variant::Chess).into(),
+            time_control: None,
+            start_rules: StartRules::default(),
+            draw_rule: DrawRule::Claim,
+            created_at: from_epoch_ms(5),
+            claim_after: Duration::from_secs(60),
+        });
+        let fen = Position::new(Variant::Chess).fen();
+        let old = [
+            "v", "chess", "s", &fen, "w", "", "b", "", "dr", "claim", "ca", "5", "cl", "60000",
+        ]
+        .join("\u{1e}");
+        assert_eq!(joined(&plain), old);
+    }
 }

@@ -1,5 +1,7 @@
-//! How a game's hash looks in Redis: its header, seat digests, takeback policy and the summary
-//! the scripts keep (its stream entries are `stream`'s, the domain codec's fields).
+//! How a game's hash looks in Redis: its header, seat digests and takeback policy (the domain
+//! codec's `game_fields`, under the names the hash has always had), the summary the scripts
+//! keep, and the creation's fingerprint (its stream entries are `stream`'s, the domain codec's
+//! event fields).
 //!
 //! Everything written is plain text (fields of a hash, fields of a stream entry), so an
 //! operator can read a game with `redis-cli HGETALL` and `XRANGE`. Decoding checks every field
@@ -10,39 +12,30 @@
 //! replica therefore cannot get the tokens back (see the store's `create`).
 //!
 //! Fields added since the first layout (`labels`, `white_id`, `black_id`, `nonce`,
-//! `feed_id`; `black_initial_ms`, `black_increment_ms`, `clock_start`, `first_move_ms`) are
-//! optional when read: a game written by an earlier version has none, and reads as a game
-//! without labels or bound players, with the same time for both sides, clocks from its
-//! creation and no first-move timer.
+//! `feed_id`; `black_initial_ms`, `black_increment_ms`, `clock_start`, `first_move_ms`,
+//! `takebacks`, `claim_after_ms`) are optional when read (the codec's rule: absent or empty is
+//! the default), so a game written by an earlier version reads as a game without labels or
+//! bound players, with the same time for both sides, clocks from its creation and no
+//! first-move timer.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
-use chessd_rules::{ByColor, Color, DrawRule, Outcome, Position, Rules, Variant};
+use chessd_rules::{ByColor, Color, Outcome, Rules, Variant};
 
-use crate::game::codec::{outcome_text, parse_outcome};
+pub use crate::game::codec::unhex;
+use crate::game::codec::{
+    decode_game, game_fields, header_fields, outcome_text, parse_outcome, takebacks_key,
+};
 use crate::game::{
-    ClockStart, GameHeader, GameId, GameRecord, GameStatus, HeaderParts, Labels, Now, PlayerId,
-    Players, Seats, StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
+    GameHeader, GameId, GameRecord, GameStatus, Labels, Now, PlayerId, Players, Seats, StartRules,
+    TakebackPolicy, epoch_ms,
 };
 use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{self, hex, sha256};
 pub use crate::store::redis::stream::{
     Entry, decode_rows, entry_is, event_key, event_key_text, row_fields,
 };
-
-/// `2 * N` hex digits as bytes.
-pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != 2 * N || !text.is_ascii() {
-        return None;
-    }
-    let mut out = [0; N];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-    }
-    Some(out)
-}
 
 /// What a creation request asks for, hashed: a retry must ask for the same. (The parts a game
 /// of the first layout could not have are hashed only when present, so its fingerprint is
@@ -90,16 +83,44 @@ pub fn fingerprint(meta: &Meta) -> String {
         parts.push(start_rules_text(h.start_rules()).into_bytes());
     }
     if meta.takebacks != TakebackPolicy::Off {
-        parts.push(takebacks_code(meta.takebacks).as_bytes().to_vec());
+        parts.push(takebacks_key(meta.takebacks).as_bytes().to_vec());
     }
     // Hashed only when it is not the default, so a game that could not choose keeps the
     // fingerprint it always had.
     if h.claim_after() != crate::game::presence::default_claim_after(h.time_control()) {
         parts.push(format!("claim_after={}", h.claim_after().as_millis()).into_bytes());
     }
+    // A header field added after these is hashed as `name=value` with no change here: the
+    // codec leaves it out at its default, so a game without it keeps its fingerprint.
+    for (name, value) in header_fields(h) {
+        if !HASHED.contains(&name) {
+            parts.push(format!("{name}={value}").into_bytes());
+        }
+    }
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     hex(&sha256("chessd create fingerprint", &parts))
 }
+
+/// The header fields [`fingerprint`] hashes in its own way, or leaves out (`created_ms`: a
+/// retry is made later than the game it finds).
+const HASHED: [&str; 16] = [
+    "variant",
+    "start",
+    "white",
+    "black",
+    "draw_rule",
+    "created_ms",
+    "claim_after_ms",
+    "white_id",
+    "black_id",
+    "labels",
+    "initial_ms",
+    "increment_ms",
+    "black_initial_ms",
+    "black_increment_ms",
+    "clock_start",
+    "first_move_ms",
+];
 
 /// A game's start rules as one line of text, for fingerprints.
 fn start_rules_text(rules: StartRules) -> String {
@@ -141,13 +162,6 @@ impl Meta {
     }
 }
 
-fn takebacks_code(p: TakebackPolicy) -> &'static str {
-    match p {
-        TakebackPolicy::Off => "off",
-        TakebackPolicy::OnRequest => "on-request",
-    }
-}
-
 /// Where a game stands, as the list reads it from the game hash (kept by the scripts).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -184,172 +198,26 @@ fn status_key(status: GameStatus) -> &'static str {
     }
 }
 
-/// A seat's digest as the hash keeps it ("": no seat token).
-fn digest_field(seats: &Seats, c: Color) -> String {
-    seats
-        .digest(c)
-        .map(|d| hex(d.as_bytes()))
-        .unwrap_or_default()
-}
-
 /// Every field of a new game's hash (its seq starts at 0). `nonce` names this creation: the
 /// create script compares it to tell its own creation, run again, from another game that drew
 /// the same id.
 #[must_use]
 pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'static str, String)> {
-    let h = &meta.header;
-    let mut fields = vec![
-        ("variant", h.variant().key().to_owned()),
-        ("start", h.start.position().fen()),
-        ("white", h.players.white.to_string()),
-        ("black", h.players.black.to_string()),
-        ("draw_rule", h.draw_rule.key().to_owned()),
-        ("white_digest", digest_field(&meta.seats, Color::White)),
-        ("black_digest", digest_field(&meta.seats, Color::Black)),
-        ("created_ms", epoch_ms(h.created_at()).to_string()),
-        ("seq", "0".to_owned()),
-        ("nonce", nonce.to_owned()),
-        ("labels", h.labels.to_stored()),
-        (
-            "white_id",
-            h.players
-                .ids
-                .white()
-                .as_ref()
-                .map(ToString::to_string)
-                .unwrap_or_default(),
-        ),
-        (
-            "black_id",
-            h.players
-                .ids
-                .black()
-                .as_ref()
-                .map(ToString::to_string)
-                .unwrap_or_default(),
-        ),
-    ];
-    fields.push(("claim_after_ms", h.claim_after().as_millis().to_string()));
-    if let Some(tc) = h.time_control() {
-        fields.push(("initial_ms", tc.initial.as_millis().to_string()));
-        fields.push(("increment_ms", tc.increment.as_millis().to_string()));
-        if let Some(d) = tc.black_initial {
-            fields.push(("black_initial_ms", d.as_millis().to_string()));
-        }
-        if let Some(d) = tc.black_increment {
-            fields.push(("black_increment_ms", d.as_millis().to_string()));
-        }
-    }
-    fields.push(("clock_start", h.start_rules().clock_start.to_string()));
-    if let Some(t) = h.start_rules().first_move_timeout {
-        fields.push(("first_move_ms", t.as_millis().to_string()));
-    }
-    fields.push(("takebacks", takebacks_code(meta.takebacks).to_owned()));
+    let mut fields = game_fields(&meta.header, &meta.seats, meta.takebacks);
+    fields.push(("seq", "0".to_owned()));
+    fields.push(("nonce", nonce.to_owned()));
     fields.extend(summary.fields());
     fields
 }
 
-/// A bound player id as the hash keeps it ("": none), read back.
-fn player_field(map: &HashMap<String, String>, name: &str) -> Result<Option<PlayerId>, String> {
-    match map.get(name).map(String::as_str) {
-        None | Some("") => Ok(None),
-        Some(text) => PlayerId::checked(text)
-            .map(Some)
-            .map_err(|e| format!("field {name}: {e}")),
-    }
-}
-
 /// The game hash of game `id` read back.
 pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, String> {
-    let field = |name: &str| -> Result<&str, String> {
-        map.get(name)
-            .map(String::as_str)
-            .ok_or_else(|| format!("field {name} missing"))
-    };
-    let number = |name: &str| -> Result<u64, String> {
-        field(name)?
-            .parse()
-            .map_err(|_| format!("field {name} is not a number"))
-    };
-    let variant: Variant = field("variant")?
-        .parse()
-        .map_err(|_| "unknown variant".to_owned())?;
-    let start =
-        Position::from_fen(variant, field("start")?).map_err(|e| format!("start position: {e}"))?;
-    let draw_rule = field("draw_rule")?;
-    let draw_rule: DrawRule = draw_rule
-        .parse()
-        .map_err(|_| format!("draw rule {draw_rule:?}"))?;
-    let optional_ms = |name: &str| -> Result<Option<Duration>, String> {
-        map.contains_key(name)
-            .then(|| number(name).map(Duration::from_millis))
-            .transpose()
-    };
-    let time_control = if map.contains_key("initial_ms") {
-        Some(TimeControl {
-            initial: Duration::from_millis(number("initial_ms")?),
-            increment: Duration::from_millis(number("increment_ms")?),
-            black_initial: optional_ms("black_initial_ms")?,
-            black_increment: optional_ms("black_increment_ms")?,
-        })
-    } else {
-        None
-    };
-    let start_rules = StartRules {
-        clock_start: map
-            .get("clock_start")
-            .map(|t| t.parse::<ClockStart>())
-            .transpose()?
-            .unwrap_or_default(),
-        first_move_timeout: optional_ms("first_move_ms")?,
-    };
-    let digest = |name: &str| -> Result<Option<TokenDigest>, String> {
-        match field(name)? {
-            "" => Ok(None),
-            text => unhex::<32>(text)
-                .and_then(|bytes| TokenDigest::from_slice(&bytes))
-                .map(Some)
-                .ok_or_else(|| format!("field {name} is not a digest")),
-        }
-    };
-    let labels = match map.get("labels") {
-        Some(text) => Labels::from_stored(text)?,
-        None => Labels::default(),
-    };
-    let takebacks = match map.get("takebacks").map(String::as_str) {
-        None | Some("off") => TakebackPolicy::Off,
-        Some("on-request") => TakebackPolicy::OnRequest,
-        Some(other) => return Err(format!("takebacks {other:?}")),
-    };
+    let fields: HashMap<&str, &str> = map.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let stored = decode_game(id, &fields)?;
     Ok(Meta {
-        header: Arc::new(GameHeader::new(HeaderParts {
-            id,
-            players: Players {
-                white: field("white")?.into(),
-                black: field("black")?.into(),
-                ids: ByColor::new(
-                    player_field(map, "white_id")?,
-                    player_field(map, "black_id")?,
-                ),
-            },
-            labels: labels.shared(),
-            start: start.into(),
-            time_control,
-            start_rules,
-            draw_rule,
-            created_at: from_epoch_ms(number("created_ms")?),
-            // A game of an earlier version has none: it has the default.
-            claim_after: if map.contains_key("claim_after_ms") {
-                Duration::from_millis(number("claim_after_ms")?)
-            } else {
-                crate::game::presence::default_claim_after(time_control)
-            },
-        })),
-        seats: Seats::new(ByColor::new(
-            digest("white_digest")?,
-            digest("black_digest")?,
-        )),
-        takebacks,
+        header: Arc::new(stored.header),
+        seats: stored.seats,
+        takebacks: stored.takebacks,
         feed_header: OnceLock::new(),
         append_names: OnceLock::new(),
     })
@@ -463,7 +331,12 @@ pub fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>, Strin
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
+    use chessd_rules::{DrawRule, Position};
+
     use super::*;
+    use crate::game::{ClockStart, HeaderParts, TimeControl, from_epoch_ms};
 
     /// The hash stores digests only: a token's clear text appears nowhere in it.
     #[test]
@@ -552,5 +425,114 @@ mod tests {
             .collect();
         let listed = decode_summary(&summary).unwrap().unwrap();
         assert!(listed.labels.is_empty());
+    }
+
+    proptest::proptest! {
+        /// Every header field the codec writes today is hashed in its own way, so no game's
+        /// fingerprint changed with the generic `name=value` parts.
+        #[test]
+        fn todays_fields_fingerprint_as_before(
+            stored in crate::game::codec::header_tests::stored_header()
+        ) {
+            for (name, _) in header_fields(&stored.header) {
+                proptest::prop_assert!(HASHED.contains(&name), "{}", name);
+            }
+        }
+    }
+
+    /// A game hash as the build before the domain's header codec wrote it (every field, empty
+    /// ones too: `labels`, `white_id`, `clock_start "creation"`) reads back as that game.
+    #[test]
+    fn todays_layout_hashes_still_read() {
+        let digest = "ef".repeat(32);
+        let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1";
+        let hash = |extra: &[(&str, &str)]| -> HashMap<String, String> {
+            [
+                ("variant", "chess960"),
+                ("start", fen),
+                ("white", "ann"),
+                ("black", "bob"),
+                ("draw_rule", "automatic"),
+                ("white_digest", digest.as_str()),
+                ("black_digest", ""),
+                ("created_ms", "1700000000000"),
+                ("seq", "0"),
+                ("nonce", "n"),
+                ("labels", ""),
+                ("white_id", ""),
+                ("black_id", "bot-1"),
+                ("claim_after_ms", "45000"),
+                ("initial_ms", "180000"),
+                ("increment_ms", "2000"),
+                ("black_initial_ms", "60000"),
+                ("first_move_ms", "30000"),
+                ("takebacks", "on-request"),
+                ("status", "0"),
+                ("ply", "0"),
+                ("fen", fen),
+                ("outcome", ""),
+            ]
+            .iter()
+            .chain(extra)
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+        };
+        let id: GameId = "0000000000003".parse().unwrap();
+        let meta = decode_meta(id, &hash(&[("clock_start", "creation")])).unwrap();
+        let h = &meta.header;
+        assert_eq!(h.variant(), Variant::Chess960);
+        assert_eq!(h.start.position().fen(), fen);
+        assert_eq!(h.draw_rule, DrawRule::Automatic);
+        assert!(h.labels.is_empty());
+        assert_eq!(h.players.ids.white(), &None);
+        assert_eq!(
+            h.players.ids.black().as_ref().map(PlayerId::as_str),
+            Some("bot-1")
+        );
+        assert_eq!(
+            h.time_control(),
+            Some(TimeControl {
+                black_initial: Some(Duration::from_secs(60)),
+                ..TimeControl::even(Duration::from_secs(180), Duration::from_secs(2))
+            })
+        );
+        assert_eq!(h.start_rules().clock_start, ClockStart::OnCreation);
+        assert_eq!(
+            h.start_rules().first_move_timeout,
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(h.claim_after(), Duration::from_secs(45));
+        assert_eq!(h.created_at(), from_epoch_ms(1_700_000_000_000));
+        assert!(meta.seats.digest(Color::White).is_some());
+        assert!(meta.seats.digest(Color::Black).is_none());
+        assert_eq!(meta.takebacks, TakebackPolicy::OnRequest);
+        // Written again, the hash holds the same values under the same names (empty ones and
+        // the default clock start are left out: they read the same).
+        let again = new_game_fields(
+            &meta,
+            &Summary {
+                status: GameStatus::Ongoing,
+                ply: 0,
+                fen: fen.to_owned(),
+                outcome: None,
+            },
+            "n",
+        );
+        let old = hash(&[("clock_start", "creation")]);
+        for (k, v) in &again {
+            assert_eq!(old.get(*k), Some(v), "field {k}");
+        }
+        for (k, v) in &old {
+            assert!(
+                v.is_empty() || *k == "clock_start" || again.iter().any(|(n, _)| n == k),
+                "field {k} lost"
+            );
+        }
+        // A clock start other than the default, as today's layout writes it.
+        let meta = decode_meta(id, &hash(&[("clock_start", "at:1700000060000")])).unwrap();
+        assert_eq!(
+            meta.header.start_rules().clock_start,
+            ClockStart::At(from_epoch_ms(1_700_000_060_000))
+        );
     }
 }

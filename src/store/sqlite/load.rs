@@ -1,25 +1,24 @@
 //! Bringing a database back at start: retention applied, result counts restored, every game
-//! played back from its stored events into the memory store, the player tokens put back in
+//! (its header read by `columns`) played back from its stored events into the memory store, the player tokens put back in
 //! force and the feed's retained events back in its log.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::{ByColor, DrawRule, Position, Variant};
+use chessd_rules::Variant;
 use rusqlite::{Connection, OptionalExtension};
 
-use crate::game::codec::decode_event;
+use crate::game::codec::{StoredHeader, decode_event};
 use crate::game::takeback::Line;
 use crate::game::{
-    ClockStart, GameHeader, GameId, GameRecord, HeaderParts, Labels, Now, PlayerId, Players, Seats,
-    StartRules, Stored, TakebackPolicy, TimeControl, TokenDigest, TokenId, VariantStats, epoch_ms,
-    from_epoch_ms,
+    GameId, GameRecord, Now, PlayerId, Stored, TokenDigest, TokenId, VariantStats, epoch_ms,
 };
 use crate::store::config::StoreLimits;
 use crate::store::feed::codec::{Headers, decode_joined};
 use crate::store::feed::log::FeedLog;
 use crate::store::memory::MemoryStore;
+use crate::store::sqlite::columns;
 use crate::store::sqlite::fold::fold_all;
 
 /// Why loading stopped.
@@ -131,14 +130,7 @@ pub fn load(
     let mut forgotten = Vec::new();
     let mut count = 0usize;
     {
-        // Ongoing games first, then finished ones in the order they ended (retention order).
-        let mut games = tx.prepare(
-            "SELECT id, variant, start_fen, white, black, initial_ms, increment_ms, draw_rule,
-                    white_digest, black_digest, created_at_ms, request_id, labels,
-                    white_player_id, black_player_id, black_initial_ms, black_increment_ms,
-                    clock_start, first_move_timeout_ms, takebacks, claim_after_ms
-             FROM games ORDER BY ended_at_ms IS NOT NULL, ended_at_ms, id",
-        )?;
+        let mut games = tx.prepare(&columns::SELECT)?;
         let mut events =
             tx.prepare("SELECT seq, body FROM events WHERE game_id = ?1 ORDER BY seq")?;
         let mut rows = games.query([])?;
@@ -149,73 +141,14 @@ pub fn load(
                 detail,
             };
             let id: GameId = id_text.parse().map_err(|_| bad("bad id".into()))?;
-            let variant_text: String = row.get(1)?;
-            let variant = variant_text
-                .parse::<Variant>()
-                .ok()
-                .ok_or_else(|| bad(format!("variant {variant_text:?}")))?;
-            let fen: String = row.get(2)?;
-            let start = Position::from_fen(variant, &fen)
-                .map_err(|e| bad(format!("start position {fen:?}: {e}")))?;
-            let player_id = |i: usize| -> Result<Option<PlayerId>, LoadError> {
-                let text: Option<String> = row.get(i)?;
-                text.map(|t| PlayerId::checked(&t).map_err(|e| bad(format!("player id: {e}"))))
-                    .transpose()
-            };
-            let players = Players {
-                white: row.get(3)?,
-                black: row.get(4)?,
-                ids: ByColor::new(player_id(13)?, player_id(14)?),
-            };
-            let labels_text: String = row.get(12)?;
-            let labels = Labels::from_stored(&labels_text).map_err(&bad)?;
-            let initial: Option<i64> = row.get(5)?;
-            let increment: Option<i64> = row.get(6)?;
-            let optional_ms = |i: usize| -> Result<Option<Duration>, LoadError> {
-                let v: Option<i64> = row.get(i)?;
-                Ok(v.map(|ms| Duration::from_millis(ms.max(0) as u64)))
-            };
-            let time_control = match initial {
-                Some(initial) => Some(TimeControl {
-                    initial: Duration::from_millis(initial.max(0) as u64),
-                    increment: Duration::from_millis(increment.unwrap_or(0).max(0) as u64),
-                    black_initial: optional_ms(15)?,
-                    black_increment: optional_ms(16)?,
-                }),
-                None => None,
-            };
-            let clock_start_text: String = row.get(17)?;
-            let start_rules = StartRules {
-                clock_start: clock_start_text.parse::<ClockStart>().map_err(&bad)?,
-                first_move_timeout: optional_ms(18)?,
-            };
-            let draw_rule = match row.get::<_, i64>(7)? {
-                0 => DrawRule::Claim,
-                _ => DrawRule::Automatic,
-            };
-            // An empty digest: a seat bound to a player, without a seat token.
-            let digest = |i: usize| -> Result<Option<TokenDigest>, LoadError> {
-                let bytes: Vec<u8> = row.get(i)?;
-                if bytes.is_empty() {
-                    return Ok(None);
-                }
-                TokenDigest::from_slice(&bytes)
-                    .map(Some)
-                    .ok_or_else(|| bad("a malformed seat token digest".into()))
-            };
-            let seats = Seats::new(ByColor::new(digest(8)?, digest(9)?));
-            let created_at_ms = row.get::<_, i64>(10)?.max(0) as u64;
-            let request_id: Option<String> = row.get(11)?;
-            let takebacks = match row.get::<_, i64>(19)? {
-                0 => TakebackPolicy::Off,
-                1 => TakebackPolicy::OnRequest,
-                other => return Err(bad(format!("takebacks {other}"))),
-            };
-            let claim_after = match row.get::<_, Option<i64>>(20)? {
-                Some(ms) => Duration::from_millis(ms.max(0) as u64),
-                None => crate::game::presence::default_claim_after(time_control),
-            };
-
+            let (game, request_id) = columns::read_row(id, row)?;
+            let StoredHeader {
+                header,
+                seats,
+                takebacks,
+            } = game;
+            let start = header.start.position();
+            let created_at_ms = epoch_ms(header.created_at());
             let mut line = Line::from_start(start);
             let mut stored_events = Vec::new();
             let mut event_rows = events.query([&id_text])?;
@@ -229,30 +162,19 @@ pub fn load(
                 Duration::from_millis(alive_ms.unwrap_or(last_at).saturating_sub(last_at));
             let stored = Stored {
                 start,
-                draw_rule,
-                time_control,
-                start_rules,
+                draw_rule: header.draw_rule,
+                time_control: header.time_control(),
+                start_rules: header.start_rules(),
                 takebacks,
                 seats,
-                created_at: from_epoch_ms(created_at_ms),
+                created_at: header.created_at(),
                 events: stored_events,
                 charged,
-                claim_after,
+                claim_after: header.claim_after(),
             };
-            let header = Arc::new(GameHeader::new(HeaderParts {
-                id,
-                players,
-                labels: labels.shared(),
-                start: start.into(),
-                time_control,
-                start_rules,
-                draw_rule,
-                created_at: from_epoch_ms(created_at_ms),
-                claim_after,
-            }));
             let record =
                 GameRecord::restore(stored, |rid| memory.request_key(rid), now).map_err(bad)?;
-            forgotten.extend(memory.restore(header, record, request_id.as_deref()));
+            forgotten.extend(memory.restore(Arc::new(header), record, request_id.as_deref()));
             count += 1;
         }
     }

@@ -49,14 +49,17 @@
 //!   database file is refused.
 
 //!
-//! Files: `schema` (the file, its schema, opening and migrating it), `load` (games back at
-//! start), `writer` (the writer thread and the heartbeat), `fold` (the recent events' log the
+//! Files: `schema` (the file, its schema, opening and migrating it), `migrate_v4` and
+//! `migrate_v6` (the migrations that rewrite rows), `columns` (a game's header in its row, by
+//! the domain codec), `load` (games back at start), `writer` (the writer thread and the heartbeat), `fold` (the recent events' log the
 //! writer appends to, and its fold into `events`), `error` ([`OpenError`]).
 
+mod columns;
 mod error;
 mod fold;
 mod load;
 mod migrate_v4;
+mod migrate_v6;
 mod schema;
 mod writer;
 

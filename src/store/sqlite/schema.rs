@@ -3,7 +3,7 @@
 //! 2 to 3 (labels, seats bound to player ids, the feed, player tokens), from 3 to 4 (the
 //! clocks' start rules, per-side times, clock changes, takebacks, the grace period before a
 //! claim); from 4 to 5 (events as text lines) is `migrate_v4`'s; from 5 to 6 (the recent events'
-//! log, see `fold`).
+//! log, see `fold`); from 6 to 7 (a game's draw rule and takebacks by key) is `migrate_v6`'s.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,6 +14,7 @@ use crate::game::{SeatToken, TokenDigest};
 use crate::store::config::SyncMode;
 use crate::store::sqlite::error::OpenError;
 use crate::store::sqlite::migrate_v4::{EVENTS, migrate_v4};
+use crate::store::sqlite::migrate_v6::migrate_v6;
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "chessd.db";
@@ -39,13 +40,27 @@ pub const DB_FILE: &str = "chessd.db";
 ///   terminations by number (see `migrate_v4`).
 /// - 6: `recent_events`, the same rows in the order they were committed (see `fold`): the
 ///   writer appends there and moves them to `events` in bulk, and the start moves what is left.
-pub const SCHEMA_VERSION: i64 = 6;
+/// - 7: `games` keeps each column as the domain codec's header field (`columns`):
+///   `draw_rule` and `takebacks` by key (`claim`, `on-request`) instead of by number, and
+///   `more_fields`, the codec's fields without a column of their own (see `migrate_v6`).
+pub const SCHEMA_VERSION: i64 = 7;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (
     key TEXT PRIMARY KEY,
     value INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE stats (
+    variant TEXT PRIMARY KEY,
+    white_wins INTEGER NOT NULL,
+    black_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL
+) WITHOUT ROWID;
+";
+
+/// Schema 7's games (a new file's too): one column per header field of the domain codec (see
+/// `columns`), in the order the migrations before schema 7 added them.
+pub const GAMES: &str = "
 CREATE TABLE games (
     id TEXT PRIMARY KEY,
     variant TEXT NOT NULL,
@@ -54,11 +69,10 @@ CREATE TABLE games (
     black TEXT NOT NULL,
     initial_ms INTEGER,
     increment_ms INTEGER,
-    draw_rule INTEGER NOT NULL,
+    draw_rule TEXT NOT NULL,
     created_at_ms INTEGER NOT NULL,
     request_id TEXT,
     ended_at_ms INTEGER,
-    -- Last, where the migrations add them, so every path gives one table.
     white_digest BLOB NOT NULL DEFAULT x'',
     black_digest BLOB NOT NULL DEFAULT x'',
     labels TEXT NOT NULL DEFAULT '',
@@ -68,17 +82,15 @@ CREATE TABLE games (
     black_increment_ms INTEGER,
     clock_start TEXT NOT NULL DEFAULT '',
     first_move_timeout_ms INTEGER,
-    takebacks INTEGER NOT NULL DEFAULT 0,
-    claim_after_ms INTEGER
-) WITHOUT ROWID;
-CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;
-CREATE TABLE stats (
-    variant TEXT PRIMARY KEY,
-    white_wins INTEGER NOT NULL,
-    black_wins INTEGER NOT NULL,
-    draws INTEGER NOT NULL
+    takebacks TEXT NOT NULL DEFAULT 'off',
+    claim_after_ms INTEGER,
+    more_fields TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
 ";
+
+/// The index of finished games, by when they ended (retention).
+pub const GAMES_ENDED: &str =
+    "CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;";
 
 /// What schema 3 adds (to a new file, and to a schema 2 file in [`migrate_v2`]).
 const SCHEMA_3: &str = "
@@ -147,7 +159,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
             true
         }
         SCHEMA_VERSION => false,
-        1..=5 => {
+        1..=6 => {
             migrate = Some(version);
             false
         }
@@ -174,7 +186,7 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
         conn.pragma_update(None, "synchronous", synchronous)?;
         if new {
             conn.execute_batch(&format!(
-                "BEGIN; {SCHEMA} {EVENTS} {SCHEMA_3} {RECENT_EVENTS} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
+                "BEGIN; {SCHEMA} {GAMES} {GAMES_ENDED} {EVENTS} {SCHEMA_3} {RECENT_EVENTS} INSERT INTO meta (key, value) VALUES ('feed_epoch', {});
                  PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;",
                 feed_epoch()
             ))?;
@@ -194,8 +206,11 @@ pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     if migrate.is_some_and(|v| v <= 4) {
         migrate_v4(&conn, path)?;
     }
-    if migrate.is_some() {
+    if migrate.is_some_and(|v| v <= 5) {
         migrate_v5(&conn, path)?;
+    }
+    if migrate.is_some() {
+        migrate_v6(&conn, path)?;
     }
     Ok(conn)
 }

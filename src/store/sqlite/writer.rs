@@ -10,14 +10,15 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{Color, DrawRule, Rules, Variant};
+use chessd_rules::{Color, Variant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
-use crate::game::{EventRow, FeedEvent, GameId, LogKind, TakebackPolicy, epoch_ms};
+use crate::game::{EventRow, FeedEvent, GameId, LogKind, epoch_ms};
 use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
 use crate::store::journal::{Change, CreatedGame, Journal, Queued, WriterEnds};
+use crate::store::sqlite::columns;
 use crate::store::sqlite::fold::RecentLog;
 use crate::telemetry::spans;
 
@@ -222,53 +223,14 @@ fn commit(
 }
 
 fn insert_game(tx: &Transaction<'_>, game: &CreatedGame) -> rusqlite::Result<()> {
-    let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
-    let h = &game.header;
-    // An empty digest: the seat has no seat token (its player's token acts for it).
-    let digest = |c: Color| {
-        game.seats
-            .digest(c)
-            .map(|d| d.as_bytes().to_vec())
-            .unwrap_or_default()
-    };
-    let player_id = |c: Color| h.players.ids[c].as_ref().map(|p| p.as_str().to_owned());
-    tx.prepare_cached(
-        "INSERT INTO games (id, variant, start_fen, white, black, initial_ms, increment_ms,
-             draw_rule, white_digest, black_digest, created_at_ms, request_id, labels,
-             white_player_id, black_player_id, black_initial_ms, black_increment_ms,
-             clock_start, first_move_timeout_ms, takebacks, claim_after_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19, ?20, ?21)",
-    )?
-    .execute(params![
-        h.id.to_string(),
-        h.variant().key(),
-        h.start.position().fen(),
-        h.players.white,
-        h.players.black,
-        h.time_control().map(|tc| ms(tc.initial)),
-        h.time_control().map(|tc| ms(tc.increment)),
-        match h.draw_rule {
-            DrawRule::Claim => 0,
-            DrawRule::Automatic => 1,
-        },
-        digest(Color::White),
-        digest(Color::Black),
-        epoch_ms(h.created_at()) as i64,
-        game.request_id,
-        h.labels.to_stored(),
-        player_id(Color::White),
-        player_id(Color::Black),
-        h.time_control().and_then(|tc| tc.black_initial).map(ms),
-        h.time_control().and_then(|tc| tc.black_increment).map(ms),
-        h.start_rules().clock_start.to_string(),
-        h.start_rules().first_move_timeout.map(ms),
-        match game.takebacks {
-            TakebackPolicy::Off => 0,
-            TakebackPolicy::OnRequest => 1,
-        },
-        ms(h.claim_after()),
-    ])?;
+    let values = columns::row_values(
+        &game.header,
+        &game.seats,
+        game.takebacks,
+        game.request_id.as_deref(),
+    );
+    tx.prepare_cached(&columns::INSERT)?
+        .execute(rusqlite::params_from_iter(values))?;
     Ok(())
 }
 
