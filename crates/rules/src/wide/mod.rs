@@ -10,7 +10,7 @@
 //!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
 //!   `grand`.
 //! - `position`: `WidePosition` and playing a move. `movegen`: legal moves and perft.
-//!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `game`: `WideGame`,
+//!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`. `game`: `WideGame`,
 //!   the record that knows repetition and the fifty-move rule.
 //!
 //! ```
@@ -33,6 +33,7 @@ mod movegen;
 mod mv;
 mod position;
 mod role;
+mod san;
 mod square;
 mod variant;
 
@@ -52,5 +53,6 @@ pub use game::WideGame;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 pub use position::WidePosition;
 pub use role::{Movement, WidePiece, WideRole};
+pub use san::{WideSan, WideSanError, wide_san, wide_san_plus};
 pub use square::{ParseWideSquareError, WideSquare, board_mask};
 pub use variant::{ParseWideVariantError, WideVariant};

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""pyffish (Fairy-Stockfish's Python binding) as the oracle of the wide family's SAN (test
+tooling only: chessd never links or ships it). For every third position of a game's legal-move
+file (`tests/data/wide-GAME.moves`, written by fsf_oracle.py from seeded random games), writes
+`FEN<TAB>uci san uci san ...` with the SAN Fairy-Stockfish gives each legal move, the `+`
+and `#` marks included:
+
+  pip install pyffish==0.0.90
+  tools/wide_san_oracle.py GAME > tests/data/wide-GAME.san
+
+It first checks that pyffish's legal moves are the file's (the same engine, another build), and
+stops if they are not.
+"""
+import sys
+from pathlib import Path
+
+import pyffish as sf
+
+# Capablanca Random's arrays castle as in Chess960 (the king takes its own rook in UCI).
+CHESS960 = {"caparandom"}
+
+
+def main():
+    game = sys.argv[1]
+    data = Path(__file__).resolve().parent.parent / "tests" / "data" / f"wide-{game}.moves"
+    is960 = game in CHESS960
+    for i, line in enumerate(data.read_text().splitlines()):
+        if i % 3:
+            continue
+        fen, moves = line.split("\t")
+        legal = sorted(sf.legal_moves(game, fen, [], is960))
+        if legal != sorted(moves.split()):
+            sys.exit(f"{game} line {i + 1}: pyffish's legal moves differ from the file's")
+        pairs = [f"{m} {sf.get_san(game, fen, m, is960)}" for m in legal]
+        print(f"{fen}\t{' '.join(pairs)}")
+
+
+if __name__ == "__main__":
+    main()
