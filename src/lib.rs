@@ -6,8 +6,8 @@
 //! Layout, bottom to top (each layer imports only those below it):
 //! - `chessd-rules` (crates/rules): the engine.
 //! - `game`: the domain: ids, seat tokens, time, clocks, actions, events, `GameRecord`, views.
-//!   No storage, no protobuf. `error`: the service error enum and its single mapping to
-//!   `tonic::Status`.
+//!   No storage, no protobuf. `error`: the service error (the sum of each layer's own) and its
+//!   single mapping to `tonic::Status`.
 //! - `store`: the store's traits, one per concern (`GameStore` is their sum), and its backends
 //!   (`memory/`, `sqlite/`: the memory store plus a journal, `redis/`).
 //! - `api`: the GameService handlers, decode/encode between protobuf and the domain, the
@@ -28,6 +28,9 @@
 //! - [`proto`]: the generated protobuf types, server and client (`proto/chessd/v1`).
 
 #![forbid(unsafe_code)]
+// What the binary, the integration tests, the benches and the fuzz targets use is `pub`; every
+// other item is `pub(crate)`, and this lint (denied with clippy's `-D warnings`) keeps it so.
+#![warn(unreachable_pub)]
 
 pub mod api;
 pub mod config;
@@ -44,7 +47,7 @@ pub mod shutdown;
 pub mod store;
 pub mod telemetry;
 pub mod transport;
-pub mod units;
+pub(crate) mod units;
 
 pub use config::ServerConfig;
 pub use server::{RunError, run};

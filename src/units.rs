@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 /// The longest duration a flag accepts (a heartbeat or drain beyond a day is a typo).
-pub const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const MAX_DURATION: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// A positive duration up to a day: a number and a unit (`ms`, `s`, `m`, `h`; none means
 /// seconds).
-pub fn duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
@@ -36,7 +36,7 @@ pub fn duration(text: &str) -> Result<Duration, String> {
 }
 
 /// A duration as [`duration`] reads it, or zero (`0`, `0s`).
-pub fn duration_or_zero(text: &str) -> Result<Duration, String> {
+pub(crate) fn duration_or_zero(text: &str) -> Result<Duration, String> {
     match text.trim() {
         "0" | "0s" | "0ms" => Ok(Duration::ZERO),
         _ => duration(text),
@@ -45,10 +45,10 @@ pub fn duration_or_zero(text: &str) -> Result<Duration, String> {
 
 /// The longest retention a flag accepts (about a century: beyond it, keep games forever by
 /// leaving the flag out).
-pub const MAX_RETENTION: Duration = Duration::from_secs(36_500 * 24 * 60 * 60);
+pub(crate) const MAX_RETENTION: Duration = Duration::from_secs(36_500 * 24 * 60 * 60);
 
 /// A retention: a number and a unit (`ms`, `s`, `m`, `h`, `d`), above zero.
-pub fn retention(text: &str) -> Result<Duration, String> {
+pub(crate) fn retention(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
@@ -80,7 +80,7 @@ fn positive_retention(d: Duration, text: &str) -> Result<Duration, String> {
 }
 
 /// A rate or count of at least 1.
-pub fn rate(text: &str) -> Result<u32, String> {
+pub(crate) fn rate(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!(
@@ -91,7 +91,7 @@ pub fn rate(text: &str) -> Result<u32, String> {
 }
 
 /// A count of at least 1.
-pub fn count(text: &str) -> Result<usize, String> {
+pub(crate) fn count(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!(

@@ -8,7 +8,7 @@ use chessd_rules::{self as rules, Rules};
 /// The board a variant is played on. Every variant chessd plays today is 8 by 8; the match
 /// is exhaustive so that a variant on another board has to say its size here.
 #[must_use]
-pub fn geometry(variant: rules::Variant) -> pb::BoardGeometry {
+pub(crate) fn geometry(variant: rules::Variant) -> pb::BoardGeometry {
     use rules::Variant as V;
     let (files, ranks) = match variant {
         V::Chess
@@ -27,7 +27,7 @@ pub fn geometry(variant: rules::Variant) -> pb::BoardGeometry {
 /// The pieces each side holds to drop (`None` in variants without hands), each piece by the
 /// letter a drop names it with, in the roles' order (P, N, B, R, Q, K) and only when held.
 #[must_use]
-pub fn hands(pos: &rules::Position) -> Option<pb::Hands> {
+pub(crate) fn hands(pos: &rules::Position) -> Option<pb::Hands> {
     let hand = |p: &rules::Pocket| pb::Hand {
         pieces: rules::Role::ALL
             .iter()
@@ -46,7 +46,7 @@ pub fn hands(pos: &rules::Position) -> Option<pb::Hands> {
 
 /// Crazyhouse's pockets (`None` in other variants): the chess-shaped form of [`hands`].
 #[must_use]
-pub fn pockets(pos: &rules::Position) -> Option<pb::Pockets> {
+pub(crate) fn pockets(pos: &rules::Position) -> Option<pb::Pockets> {
     let pocket = |p: &rules::Pocket| pb::Pocket {
         pawns: u32::from(p.count(rules::Role::Pawn)),
         knights: u32::from(p.count(rules::Role::Knight)),
@@ -63,7 +63,7 @@ pub fn pockets(pos: &rules::Position) -> Option<pb::Pockets> {
 /// Three-check's checks given so far (`None` in other variants): three less the checks each
 /// side still needs.
 #[must_use]
-pub fn checks_given(pos: &rules::Position) -> Option<pb::CheckCounts> {
+pub(crate) fn checks_given(pos: &rules::Position) -> Option<pb::CheckCounts> {
     pos.remaining_checks().map(|left| pb::CheckCounts {
         white: u32::from(3u8.saturating_sub(*left.white())),
         black: u32::from(3u8.saturating_sub(*left.black())),

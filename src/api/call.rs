@@ -22,7 +22,7 @@ use crate::security::gate::Caller;
 use crate::telemetry::spans::{self, TraceParent};
 
 /// What the gate learned about the call (nothing when the API runs without the gate).
-pub fn caller<T>(request: &Request<T>) -> Caller {
+pub(crate) fn caller<T>(request: &Request<T>) -> Caller {
     request
         .extensions()
         .get::<Caller>()
@@ -32,14 +32,14 @@ pub fn caller<T>(request: &Request<T>) -> Caller {
 
 /// A token a call carries in `authorization: Bearer <token>`.
 #[derive(Clone, Copy, Debug)]
-pub enum Credential {
+pub(crate) enum Credential {
     Seat(SeatToken),
     Player(PlayerToken),
 }
 
 /// The seat or player token from `authorization: Bearer <token>`. A credential written as a
 /// player token (`chp_...`) is one, right or wrong; anything else must be a seat token.
-pub fn credential(metadata: &MetadataMap) -> Result<Credential, ServiceError> {
+pub(crate) fn credential(metadata: &MetadataMap) -> Result<Credential, ServiceError> {
     let header = match metadata.get("authorization") {
         None => None,
         // Non-ASCII header bytes cannot be a token.
@@ -67,7 +67,7 @@ fn player_bearer(header: &str) -> Option<&str> {
 }
 
 /// One call in progress: its method, span and start, for its log line and its metrics.
-pub struct Call {
+pub(crate) struct Call {
     method: &'static str,
     span: Span,
     started: Instant,
@@ -77,7 +77,7 @@ pub struct Call {
 
 /// The span of one call. The request id is the request's own, else the `x-request-id`
 /// metadata a proxy may have set.
-pub fn rpc_span<T>(
+pub(crate) fn rpc_span<T>(
     method: &'static str,
     request: &Request<T>,
     game_id: &str,
@@ -109,7 +109,7 @@ pub fn rpc_span<T>(
 
 /// Runs a handler body in its span, logs how it ended, counts it, and maps the error to its
 /// status.
-pub async fn traced<T>(
+pub(crate) async fn traced<T>(
     call: Call,
     body: impl Future<Output = Result<T, ServiceError>>,
 ) -> Result<Response<T>, Status> {

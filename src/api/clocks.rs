@@ -17,23 +17,23 @@ use crate::game::{
 use chessd_proto::wire as pb;
 
 /// The longest first-move timer.
-pub const MAX_FIRST_MOVE_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const MAX_FIRST_MOVE_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// How far ahead a game's clocks may be scheduled to start.
-pub const MAX_CLOCK_START_AHEAD: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+pub(crate) const MAX_CLOCK_START_AHEAD: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
 /// What AddTime gives when the request leaves `amount` unset (lichess's "+15 seconds").
-pub const DEFAULT_ADD_TIME: Duration = Duration::from_secs(15);
+pub(crate) const DEFAULT_ADD_TIME: Duration = Duration::from_secs(15);
 
 /// The most AddTime gives at once.
-pub const MAX_ADD_TIME: Duration = Duration::from_secs(5 * 60);
+pub(crate) const MAX_ADD_TIME: Duration = Duration::from_secs(5 * 60);
 
 /// The least AddTime gives at once: each gift is an event in the game's log, so a trickle of
 /// tiny ones cannot make it long.
-pub const MIN_ADD_TIME: Duration = Duration::from_secs(1);
+pub(crate) const MIN_ADD_TIME: Duration = Duration::from_secs(1);
 
 /// The most a clock may be set to (AdjustClock).
-pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// A timestamp as wall time, to the millisecond (as every store keeps times).
 fn wall_time(field: &'static str, t: prost_types::Timestamp) -> Result<SystemTime, ServiceError> {
@@ -50,7 +50,10 @@ fn wall_time(field: &'static str, t: prost_types::Timestamp) -> Result<SystemTim
 /// (CLOCK_START_AT with its time, at most 30 days ahead; a time already past starts the clocks
 /// at once), the timer 30 seconds by default in a timed game, none in an untimed one, none
 /// when zero, at most 24 hours.
-pub fn start_rules(req: &pb::CreateGameRequest, timed: bool) -> Result<StartRules, ServiceError> {
+pub(crate) fn start_rules(
+    req: &pb::CreateGameRequest,
+    timed: bool,
+) -> Result<StartRules, ServiceError> {
     let clock_start = match pb::ClockStart::try_from(req.clock_start) {
         Ok(pb::ClockStart::Unspecified | pb::ClockStart::OnCreation) => ClockStart::OnCreation,
         Ok(pb::ClockStart::AfterFirstMoves) => ClockStart::AfterFirstMoves,
@@ -113,7 +116,7 @@ pub fn start_rules(req: &pb::CreateGameRequest, timed: bool) -> Result<StartRule
 
 /// An AddTime request: the game and the time given (15 seconds by default, from 1 second to
 /// 5 minutes).
-pub fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceError> {
+pub(crate) fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceError> {
     let id = game_id(&req.game_id)?;
     let amount = match req.amount {
         None => DEFAULT_ADD_TIME,
@@ -131,7 +134,7 @@ pub fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceErr
 
 /// An AdjustClock request: the game, the side, and the change (a time set from zero to 24
 /// hours, or a positive time added or taken off).
-pub fn adjust_clock(
+pub(crate) fn adjust_clock(
     req: &pb::AdjustClockRequest,
 ) -> Result<(GameId, Color, ClockAdjust), ServiceError> {
     use pb::adjust_clock_request::Change;

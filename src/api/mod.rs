@@ -16,20 +16,20 @@
 //! - `refusals`: tonic's own refusals (oversized, undecodable, unknown method) recoded to
 //!   chessd's errors.
 
-pub mod board;
-pub mod call;
-pub mod clocks;
+pub(crate) mod board;
+pub(crate) mod call;
+pub(crate) mod clocks;
 pub mod decode;
 pub mod encode;
 pub mod error;
-pub mod feed;
+pub(crate) mod feed;
 pub mod fields;
 pub mod move_lists;
-pub mod pgn;
-pub mod presence;
-pub mod refusals;
-pub mod service;
+pub(crate) mod pgn;
+pub(crate) mod presence;
+pub(crate) mod refusals;
+pub(crate) mod service;
 pub mod variant_key;
-pub mod watch;
+pub(crate) mod watch;
 
 pub use self::service::{ApiConfig, GameApi};

@@ -10,7 +10,7 @@ use crate::game::{GameView, epoch_ms};
 
 /// The game as PGN.
 #[must_use]
-pub fn pgn(view: &GameView) -> String {
+pub(crate) fn pgn(view: &GameView) -> String {
     let name = |n: &str| {
         if n.is_empty() {
             "?".to_owned()

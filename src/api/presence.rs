@@ -15,7 +15,7 @@ use chessd_proto::wire as pb;
 /// when, and the game's grace period. A watcher's pump keeps it current from the events it
 /// sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClaimClock {
+pub(crate) struct ClaimClock {
     pub claim_after: Duration,
     /// The side to move; `None` once the game is over.
     pub turn: Option<Color>,
@@ -24,7 +24,7 @@ pub struct ClaimClock {
 
 impl ClaimClock {
     #[must_use]
-    pub fn of(view: &GameView) -> ClaimClock {
+    pub(crate) fn of(view: &GameView) -> ClaimClock {
         ClaimClock {
             claim_after: view.claim_after,
             turn: (!view.game.is_over()).then(|| view.game.position().turn()),
@@ -33,7 +33,7 @@ impl ClaimClock {
     }
 
     /// The clock after `event`; true if the side to move changed.
-    pub fn after(&mut self, event: &Event) -> bool {
+    pub(crate) fn after(&mut self, event: &Event) -> bool {
         let before = self.turn;
         match &event.kind {
             EventKind::Snapshot(view) => *self = ClaimClock::of(view),
@@ -59,7 +59,7 @@ impl ClaimClock {
 
     /// When `seat`'s opponent may claim, given `seat`'s presence.
     #[must_use]
-    pub fn claim_at(&self, seat: Color, presence: SeatPresence) -> Option<SystemTime> {
+    pub(crate) fn claim_at(&self, seat: Color, presence: SeatPresence) -> Option<SystemTime> {
         if self.turn != Some(seat) {
             return None;
         }
@@ -69,7 +69,11 @@ impl ClaimClock {
 
 /// `seat`'s presence on the wire.
 #[must_use]
-pub fn seat_presence(seat: Color, presence: SeatPresence, clock: &ClaimClock) -> pb::SeatPresence {
+pub(crate) fn seat_presence(
+    seat: Color,
+    presence: SeatPresence,
+    clock: &ClaimClock,
+) -> pb::SeatPresence {
     pb::SeatPresence {
         connected: presence.connected,
         since: presence.since.map(timestamp),
@@ -79,14 +83,14 @@ pub fn seat_presence(seat: Color, presence: SeatPresence, clock: &ClaimClock) ->
 }
 
 /// Sets `game`'s presence fields.
-pub fn fill(game: &mut pb::Game, clock: &ClaimClock, presence: &ByColor<SeatPresence>) {
+pub(crate) fn fill(game: &mut pb::Game, clock: &ClaimClock, presence: &ByColor<SeatPresence>) {
     game.fields.white_presence = Some(seat_presence(Color::White, presence[Color::White], clock));
     game.fields.black_presence = Some(seat_presence(Color::Black, presence[Color::Black], clock));
 }
 
 /// The message telling a watcher `seat`'s presence, after event `seq`.
 #[must_use]
-pub fn message(
+pub(crate) fn message(
     seq: u64,
     seat: Color,
     presence: SeatPresence,

@@ -64,13 +64,13 @@ const MAX_QUOTED_PATH: usize = 128;
 
 /// The layer; `limit` is the request size limit every service has.
 #[derive(Clone, Copy, Debug)]
-pub struct RecodeLayer {
+pub(crate) struct RecodeLayer {
     limit: usize,
 }
 
 /// The layer for services whose request size limit is `limit`.
 #[must_use]
-pub fn layer(limit: usize) -> RecodeLayer {
+pub(crate) fn layer(limit: usize) -> RecodeLayer {
     RecodeLayer { limit }
 }
 
@@ -87,7 +87,7 @@ impl<S> Layer<S> for RecodeLayer {
 
 /// See the module doc.
 #[derive(Clone, Debug)]
-pub struct Recode<S> {
+pub(crate) struct Recode<S> {
     inner: S,
     limit: usize,
 }
@@ -141,7 +141,11 @@ where
 
 /// Replaces tonic's status for an oversized or undecodable request, or an unknown method,
 /// with chessd's.
-pub fn rewrite<B>(limit: usize, path: &str, mut response: http::Response<B>) -> http::Response<B> {
+pub(crate) fn rewrite<B>(
+    limit: usize,
+    path: &str,
+    mut response: http::Response<B>,
+) -> http::Response<B> {
     let headers = response.headers_mut();
     let Some(status) = Status::from_header_map(headers) else {
         return response;

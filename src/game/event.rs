@@ -116,7 +116,7 @@ pub struct EventRow {
 /// `position` and `draw_offer` the state right after it. `timed` says whether the game has
 /// clocks.
 #[must_use]
-pub fn move_event(
+pub(crate) fn move_event(
     seq: u64,
     entry: &LogEntry,
     timed: bool,
@@ -151,7 +151,12 @@ pub fn move_event(
 
 /// The event of a game-over entry: the game ended with `outcome` in `position`.
 #[must_use]
-pub fn game_over_event(seq: u64, entry: &LogEntry, outcome: Outcome, position: Position) -> Event {
+pub(crate) fn game_over_event(
+    seq: u64,
+    entry: &LogEntry,
+    outcome: Outcome,
+    position: Position,
+) -> Event {
     Event {
         seq,
         at: entry.at(),
@@ -162,7 +167,7 @@ pub fn game_over_event(seq: u64, entry: &LogEntry, outcome: Outcome, position: P
 /// The event of a draw offer or decline entry, or of a declined or withdrawn takeback (`None`
 /// for other kinds).
 #[must_use]
-pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
+pub(crate) fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
     let kind = match entry.kind {
         LogKind::DrawOffered(by) => EventKind::DrawOffered { by },
         LogKind::DrawDeclined(by) => EventKind::DrawDeclined { by },
@@ -184,7 +189,7 @@ pub fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
 /// The event of a clock-change entry (`None` for other kinds); `turn` is the side to move
 /// when it was made.
 #[must_use]
-pub fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Event> {
+pub(crate) fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Event> {
     let LogKind::ClockChanged {
         clocks_ms,
         change,
@@ -211,7 +216,7 @@ pub fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Event> {
 /// The event of a takeback proposal entry, made in `position` at ply `ply` (`None` for other
 /// kinds, or a proposal that takes nothing back, which is never logged).
 #[must_use]
-pub fn takeback_proposed_event(
+pub(crate) fn takeback_proposed_event(
     seq: u64,
     entry: &LogEntry,
     position: &Position,
@@ -235,7 +240,7 @@ pub fn takeback_proposed_event(
 /// The event of a takeback entry: the game is back at ply `ply` in `position` (`None` for
 /// other kinds). `timed` says whether the game has clocks.
 #[must_use]
-pub fn taken_back_event(
+pub(crate) fn taken_back_event(
     seq: u64,
     entry: &LogEntry,
     timed: bool,
@@ -272,7 +277,7 @@ pub fn taken_back_event(
 
 /// A move played from `before` as ply `ply` (its seq is set when the event is made).
 #[must_use]
-pub fn move_info(before: &Position, mv: Move, ply: u32) -> MoveInfo {
+pub(crate) fn move_info(before: &Position, mv: Move, ply: u32) -> MoveInfo {
     MoveInfo {
         mv,
         san: san_plus(before, mv),

@@ -76,14 +76,14 @@ impl LogEntry {
 
 /// Milliseconds for the log, saturating.
 #[must_use]
-pub fn clock_ms(d: Duration) -> u32 {
+pub(crate) fn clock_ms(d: Duration) -> u32 {
     u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
 }
 
 /// The standing draw offer after `mover` moves: a move declines the opponent's offer, and keeps
 /// the mover's own (offered before moving, it waits for the opponent's answer).
 #[must_use]
-pub fn offer_after_move(offer: Option<Color>, mover: Color) -> Option<Color> {
+pub(crate) fn offer_after_move(offer: Option<Color>, mover: Color) -> Option<Color> {
     offer.filter(|&by| by == mover)
 }
 

@@ -24,26 +24,26 @@
 //! Stores (`store`) keep records and persist what they return; the API (`api`) turns views and
 //! events into protobuf.
 
-pub mod action;
-pub mod clock;
-pub mod codec;
-pub mod error;
-pub mod event;
-pub mod feed;
-pub mod header;
-pub mod holder;
-pub mod id;
-pub mod labels;
-pub mod log;
-pub mod player;
-pub mod presence;
-pub mod record;
-pub mod replay;
-pub mod start;
-pub mod takeback;
-pub mod time;
-pub mod token;
-pub mod view;
+pub(crate) mod action;
+pub(crate) mod clock;
+pub(crate) mod codec;
+pub(crate) mod error;
+pub(crate) mod event;
+pub(crate) mod feed;
+pub(crate) mod header;
+pub(crate) mod holder;
+pub(crate) mod id;
+pub(crate) mod labels;
+pub(crate) mod log;
+pub(crate) mod player;
+pub(crate) mod presence;
+pub(crate) mod record;
+pub(crate) mod replay;
+pub(crate) mod start;
+pub(crate) mod takeback;
+pub(crate) mod time;
+pub(crate) mod token;
+pub(crate) mod view;
 
 pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
 pub use clock::{Clock, ClockReading, TimeControl};

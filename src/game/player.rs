@@ -14,7 +14,7 @@ use crate::game::error::InputError;
 use crate::game::token::{TOKEN_BYTES, TokenDigest};
 
 /// The prefix of every player token.
-pub const PLAYER_TOKEN_PREFIX: &str = "chp_";
+pub(crate) const PLAYER_TOKEN_PREFIX: &str = "chp_";
 
 /// A platform's id for a player: 1 to [`PlayerId::MAX_LEN`] printable ASCII characters
 /// without spaces (what platforms use: numbers, UUIDs, handles), kept exactly as given (boxed:

@@ -17,13 +17,13 @@ use crate::game::error::InputError;
 use crate::game::time::whole_ms_duration;
 
 /// The shortest grace period a game may ask for.
-pub const MIN_CLAIM_AFTER: Duration = Duration::from_secs(1);
+pub(crate) const MIN_CLAIM_AFTER: Duration = Duration::from_secs(1);
 /// The longest grace period a game may ask for.
-pub const MAX_CLAIM_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const MAX_CLAIM_AFTER: Duration = Duration::from_secs(24 * 60 * 60);
 /// The default grace period of an untimed game.
-pub const UNTIMED_CLAIM_AFTER: Duration = Duration::from_secs(120);
+pub(crate) const UNTIMED_CLAIM_AFTER: Duration = Duration::from_secs(120);
 /// The default grace period of a timed game lies between these.
-pub const TIMED_CLAIM_AFTER: (Duration, Duration) =
+pub(crate) const TIMED_CLAIM_AFTER: (Duration, Duration) =
     (Duration::from_secs(10), Duration::from_secs(60));
 
 /// A seat's presence as one server sees it.
@@ -55,7 +55,7 @@ impl SeatPresence {
 /// 10 to 60 seconds, so a bullet game waits 10 seconds and a rapid one a minute; an untimed
 /// game waits 2 minutes.
 #[must_use]
-pub fn default_claim_after(tc: Option<TimeControl>) -> Duration {
+pub(crate) fn default_claim_after(tc: Option<TimeControl>) -> Duration {
     match tc {
         None => UNTIMED_CLAIM_AFTER,
         Some(tc) => {
@@ -66,7 +66,7 @@ pub fn default_claim_after(tc: Option<TimeControl>) -> Duration {
 }
 
 /// A requested grace period, validated (`None`: the default of the time control).
-pub fn claim_after(
+pub(crate) fn claim_after(
     asked: Option<Duration>,
     tc: Option<TimeControl>,
 ) -> Result<Duration, InputError> {
@@ -83,7 +83,7 @@ pub fn claim_after(
 /// When a claim against `presence`'s seat, to move since `turn_began`, becomes possible;
 /// `None` while the seat is connected.
 #[must_use]
-pub fn claim_at(
+pub(crate) fn claim_at(
     presence: SeatPresence,
     turn_began: SystemTime,
     claim_after: Duration,

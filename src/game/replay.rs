@@ -261,7 +261,7 @@ fn line_position(game: &Game, line: &[Move]) -> Position {
 }
 
 /// The side that played move `index` (0-based) of `game`.
-pub fn mover_of(game: &Game, index: usize) -> Color {
+pub(crate) fn mover_of(game: &Game, index: usize) -> Color {
     mover(game.start().turn(), index)
 }
 

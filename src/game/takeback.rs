@@ -28,7 +28,7 @@ pub enum TakebackPolicy {
 /// to move, 2 when the proposer is; `None` when the proposer has no move to take back (or the
 /// game is over).
 #[must_use]
-pub fn plies_to_take_back(game: &Game, proposer: Color) -> Option<u8> {
+pub(crate) fn plies_to_take_back(game: &Game, proposer: Color) -> Option<u8> {
     if game.is_over() {
         return None;
     }
@@ -43,7 +43,7 @@ pub fn plies_to_take_back(game: &Game, proposer: Color) -> Option<u8> {
 /// Where a log's entries stood: the line (the moves standing) before the first of them, and
 /// the move each of their move entries played, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rewound {
+pub(crate) struct Rewound {
     pub line: Vec<Move>,
     pub moves: Vec<Move>,
 }
@@ -54,7 +54,7 @@ pub struct Rewound {
 /// is the last of the line and leaves it, and a takeback puts back the moves it took.
 /// `None` if the entries do not fit the moves (a bug or a damaged store).
 #[must_use]
-pub fn rewind(current: &[Move], undone: &[Move], entries: &[LogEntry]) -> Option<Rewound> {
+pub(crate) fn rewind(current: &[Move], undone: &[Move], entries: &[LogEntry]) -> Option<Rewound> {
     let mut line = current.to_vec();
     let mut undone_end = undone.len();
     let mut moves = Vec::new();
@@ -77,7 +77,7 @@ pub fn rewind(current: &[Move], undone: &[Move], entries: &[LogEntry]) -> Option
 /// in the position before it): the position after them, and a takeback's rewind. Started from
 /// a game already read, it copies none of its moves unless a takeback reaches below them.
 #[derive(Clone, Debug)]
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     start: Position,
     /// The moves of the game it started from (all standing, or the first `kept`).
     base: &'a [Move],
@@ -90,7 +90,7 @@ pub struct Line<'a> {
 impl<'a> Line<'a> {
     /// A game's line before any event.
     #[must_use]
-    pub fn from_start(start: Position) -> Line<'static> {
+    pub(crate) fn from_start(start: Position) -> Line<'static> {
         Line {
             start,
             base: &[],
@@ -102,7 +102,7 @@ impl<'a> Line<'a> {
 
     /// The line of `game` as it stands.
     #[must_use]
-    pub fn of(game: &'a Game) -> Line<'a> {
+    pub(crate) fn of(game: &'a Game) -> Line<'a> {
         Line {
             start: game.start(),
             base: game.moves(),
@@ -114,18 +114,18 @@ impl<'a> Line<'a> {
 
     /// The position after the moves standing.
     #[must_use]
-    pub fn position(&self) -> &Position {
+    pub(crate) fn position(&self) -> &Position {
         &self.position
     }
 
     /// A move read (legal in `position`: the caller resolved it there).
-    pub fn play(&mut self, m: Move) {
+    pub(crate) fn play(&mut self, m: Move) {
         self.position.play_unchecked(m);
         self.added.push(m);
     }
 
     /// A takeback of `plies` read; an error if fewer moves stand.
-    pub fn take_back(&mut self, plies: u8) -> Result<(), String> {
+    pub(crate) fn take_back(&mut self, plies: u8) -> Result<(), String> {
         let plies = usize::from(plies);
         let standing = self.kept + self.added.len();
         if plies > standing {
@@ -145,7 +145,7 @@ impl<'a> Line<'a> {
 
 /// Whether any of `entries` is a takeback.
 #[must_use]
-pub fn any_taken_back(entries: &[LogEntry]) -> bool {
+pub(crate) fn any_taken_back(entries: &[LogEntry]) -> bool {
     entries
         .iter()
         .any(|e| matches!(e.kind, LogKind::TakenBack { .. }))

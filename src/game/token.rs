@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 /// The number of random bytes in a token (128 bits: unguessable by brute force).
-pub const TOKEN_BYTES: usize = 16;
+pub(crate) const TOKEN_BYTES: usize = 16;
 
 /// A seat token. `Debug` never prints the secret.
 #[derive(Clone, Copy)]

@@ -22,11 +22,11 @@ use crate::security::keys::KeyId;
 use crate::security::limits::Refused;
 
 /// The gRPC service the table covers.
-pub const SERVICE: &str = "chessd.v1.GameService";
+pub(crate) const SERVICE: &str = "chessd.v1.GameService";
 
 /// The credential an RPC needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
+pub(crate) enum Access {
     /// Anyone: the call reads and changes no game.
     Public,
     /// Reads one game: anyone; with `--private-watch`, one of its seats or an API key holder
@@ -58,7 +58,7 @@ impl Access {
     /// no seat token, so their bearer credential is the key; unless it is written as a player
     /// token, which the feed takes as one.
     #[must_use]
-    pub fn bearer_is_key(self) -> bool {
+    pub(crate) fn bearer_is_key(self) -> bool {
         match self {
             Access::Public | Access::Reader | Access::Seat => false,
             Access::Backend
@@ -72,7 +72,12 @@ impl Access {
     /// Whether a call with this access, on a server configured as `server`, may go on; the
     /// refusal otherwise. `key` says a valid API key came; `player_token` that the bearer
     /// credential is written as a player token (the handler checks it is one in force).
-    pub fn admit(self, server: Server, key: bool, player_token: bool) -> Result<(), ServiceError> {
+    pub(crate) fn admit(
+        self,
+        server: Server,
+        key: bool,
+        player_token: bool,
+    ) -> Result<(), ServiceError> {
         let backend = || {
             if server.api_keys && !key {
                 Err(ServiceError::Access(AccessError::ApiKeyMissing))
@@ -121,7 +126,7 @@ impl Server {
 
 /// One RPC's row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rpc {
+pub(crate) struct Rpc {
     /// The method's name in [`SERVICE`], as the gate and the metrics name it.
     pub method: &'static str,
     pub access: Access,
@@ -139,7 +144,7 @@ const fn rpc(method: &'static str, access: Access) -> Rpc {
 }
 
 /// Every GameService RPC, and who may call it.
-pub const RPCS: [Rpc; 22] = [
+pub(crate) const RPCS: [Rpc; 22] = [
     rpc("CreateGame", Access::Backend),
     rpc("GetGame", Access::Reader),
     rpc("ListGames", Access::AllGames),
@@ -171,7 +176,7 @@ pub const RPCS: [Rpc; 22] = [
 /// The row of a GameService call's path (`/chessd.v1.GameService/CreateGame`); `None` for
 /// any other path (other services, or an unknown method, which the router answers).
 #[must_use]
-pub fn rpc_of(path: &str) -> Option<&'static Rpc> {
+pub(crate) fn rpc_of(path: &str) -> Option<&'static Rpc> {
     let method = path
         .strip_prefix('/')?
         .strip_prefix(SERVICE)?
@@ -181,7 +186,7 @@ pub fn rpc_of(path: &str) -> Option<&'static Rpc> {
 
 /// What the gate learned about a call, for the handlers.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Caller {
+pub(crate) struct Caller {
     /// The API key presented, if it is one of the keys in force.
     pub key: Option<KeyId>,
     /// The peer (or API key) limit refused this call, and its row defers the refusal to the
@@ -193,13 +198,15 @@ pub struct Caller {
 
 /// What the call's `authorization` credential turned out to be in one game, for [`sight`].
 #[derive(Debug)]
-pub enum Presented {
+pub(crate) enum Presented {
     /// No credential.
     Nothing,
     /// A credential this server does not accept (why: the error).
     Invalid(ServiceError),
-    /// A valid credential that holds no seat of this game (why: the error).
-    Unseated(ServiceError),
+    /// A valid credential that holds no seat of this game (not this game's seat token, or a
+    /// player token of neither player): under `--private-watch` it reads as NOT_A_PLAYER
+    /// whichever it was.
+    Unseated,
     /// A credential that holds this seat of the game.
     Seat(Color),
 }
@@ -210,14 +217,18 @@ pub enum Presented {
 /// game narrows what each sight shows (e.g. only its own seat's hand) here, from `seat`, so
 /// encoders ask this one value rather than deciding it themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sight {
+pub(crate) struct Sight {
     /// The seat the caller reads as; `None`: a spectator.
     pub seat: Option<Color>,
 }
 
 /// Who may see a game: with `--private-watch`, only its seats and API key holders; else
 /// anyone, a credential that opens no seat reading as a spectator's.
-pub fn sight(server: Server, caller: &Caller, presented: Presented) -> Result<Sight, ServiceError> {
+pub(crate) fn sight(
+    server: Server,
+    caller: &Caller,
+    presented: Presented,
+) -> Result<Sight, ServiceError> {
     let private = server.private_watch && caller.key.is_none();
     match presented {
         Presented::Seat(seat) => Ok(Sight { seat: Some(seat) }),
@@ -225,8 +236,8 @@ pub fn sight(server: Server, caller: &Caller, presented: Presented) -> Result<Si
             Err(ServiceError::Access(AccessError::ReadCredentialsMissing))
         }
         Presented::Invalid(e) if private => Err(e),
-        Presented::Unseated(_) if private => Err(ServiceError::Access(AccessError::NotAPlayer)),
-        Presented::Nothing | Presented::Invalid(_) | Presented::Unseated(_) => {
+        Presented::Unseated if private => Err(ServiceError::Access(AccessError::NotAPlayer)),
+        Presented::Nothing | Presented::Invalid(_) | Presented::Unseated => {
             Ok(Sight { seat: None })
         }
     }
@@ -372,18 +383,8 @@ mod tests {
             ))),
             Err("TOKEN_INVALID")
         );
-        assert_eq!(
-            seat(Presented::Unseated(ServiceError::Seat(
-                SeatError::PlayerNotSeated
-            ))),
-            Err("NOT_A_PLAYER")
-        );
-        let public = sight(
-            Server::default(),
-            &anyone,
-            Presented::Unseated(ServiceError::Seat(SeatError::InvalidToken)),
-        )
-        .unwrap();
+        assert_eq!(seat(Presented::Unseated), Err("NOT_A_PLAYER"));
+        let public = sight(Server::default(), &anyone, Presented::Unseated).unwrap();
         assert_eq!(public.seat, None);
     }
 }

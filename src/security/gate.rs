@@ -41,7 +41,7 @@ use crate::security::page_create::PageCreate;
 use crate::telemetry::spans::{self, TraceParent};
 
 // The handlers' view of the caller; it lives with the access table that shapes it.
-pub use crate::security::access::Caller;
+pub(crate) use crate::security::access::Caller;
 
 /// The security state shared by the gate and the handlers.
 #[derive(Debug)]
@@ -131,7 +131,7 @@ impl Guard {
 
 /// The refusal as a service error.
 #[must_use]
-pub fn rate_limited(refused: Refused) -> ServiceError {
+pub(crate) fn rate_limited(refused: Refused) -> ServiceError {
     ServiceError::Limit(LimitError::RateLimited {
         limit: refused.limit.name(),
         retry_after: refused.retry_after,
@@ -163,13 +163,13 @@ fn peer_ip<B>(request: &http::Request<B>) -> Option<IpAddr> {
 
 /// The layer.
 #[derive(Clone, Debug)]
-pub struct GateLayer {
+pub(crate) struct GateLayer {
     guard: Arc<Guard>,
 }
 
 impl GateLayer {
     #[must_use]
-    pub fn new(guard: Arc<Guard>) -> GateLayer {
+    pub(crate) fn new(guard: Arc<Guard>) -> GateLayer {
         GateLayer { guard }
     }
 }
@@ -187,7 +187,7 @@ impl<S> Layer<S> for GateLayer {
 
 /// The gate around the services.
 #[derive(Clone, Debug)]
-pub struct Gate<S> {
+pub(crate) struct Gate<S> {
     inner: S,
     guard: Arc<Guard>,
 }

@@ -26,11 +26,11 @@ use crate::security::SetupError;
 
 /// The shortest key accepted: 128 bits of hex or 96 bits of base64, whichever a platform
 /// generates; anything shorter could be guessed.
-pub const MIN_KEY_LEN: usize = 24;
+pub(crate) const MIN_KEY_LEN: usize = 24;
 /// The longest key accepted.
-pub const MAX_KEY_LEN: usize = 512;
+pub(crate) const MAX_KEY_LEN: usize = 512;
 /// How often the file's modification time and size are looked at.
-pub const POLL_PERIOD: Duration = Duration::from_secs(2);
+pub(crate) const POLL_PERIOD: Duration = Duration::from_secs(2);
 
 /// Which key a caller presented, safe to log.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -205,7 +205,7 @@ fn read(path: &Path) -> Result<Vec<[u8; 32]>, SetupError> {
 }
 
 /// The digests of the keys in a key file's text. Errors name the line, never the key.
-pub fn parse(text: &str) -> Result<Vec<[u8; 32]>, String> {
+pub(crate) fn parse(text: &str) -> Result<Vec<[u8; 32]>, String> {
     let mut digests = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let key = line.trim();

@@ -71,7 +71,7 @@ fn quota(rate: Rate) -> Quota {
 
 /// The address a peer is counted by: IPv4 as is, IPv6 by its /64 (IPv4-mapped as IPv4).
 #[must_use]
-pub fn peer_key(ip: IpAddr) -> IpAddr {
+pub(crate) fn peer_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -87,7 +87,7 @@ pub fn peer_key(ip: IpAddr) -> IpAddr {
 /// The limiter key of a seat's credential (a seat token, or a player token in one game): the
 /// first 8 bytes of the token's digest, never the token itself.
 #[must_use]
-pub fn seat_key(digest: &TokenDigest) -> u64 {
+pub(crate) fn seat_key(digest: &TokenDigest) -> u64 {
     let mut first = [0; 8];
     first.copy_from_slice(&digest.as_bytes()[..8]);
     u64::from_be_bytes(first)

@@ -20,14 +20,14 @@
 //! `--idle-timeout`, `--stall-timeout`) are flags here and are enforced by `transport`; the
 //! per-address watcher bounds by the WatchGame handler.
 
-pub mod access;
-pub mod error;
-pub mod gate;
-pub mod keys;
-pub mod limits;
-pub mod page_create;
-pub mod redact;
-pub mod tls;
+pub(crate) mod access;
+pub(crate) mod error;
+pub(crate) mod gate;
+pub(crate) mod keys;
+pub(crate) mod limits;
+pub(crate) mod page_create;
+pub(crate) mod redact;
+pub(crate) mod tls;
 
 use std::fmt;
 use std::path::PathBuf;

@@ -37,13 +37,13 @@ use crate::security::limits::peer_key;
 use chessd_proto::wire as pb;
 
 /// The longest player name a page's creation may give (characters).
-pub const MAX_NAME_CHARS: usize = 40;
+pub(crate) const MAX_NAME_CHARS: usize = 40;
 
 /// Creations per address a minute by default: a few games in a row, not a flood.
-pub const DEFAULT_PER_MINUTE: u32 = 5;
+pub(crate) const DEFAULT_PER_MINUTE: u32 = 5;
 
 /// The time controls offered by default, as `minutes+seconds`.
-pub const DEFAULT_TIME_CONTROLS: &str = "3+2,5+3,10+5,15+10";
+pub(crate) const DEFAULT_TIME_CONTROLS: &str = "3+2,5+3,10+5,15+10";
 
 /// The limiter forgets recovered addresses once it holds this many.
 const SWEEP_AT: usize = 10_000;
@@ -168,7 +168,7 @@ pub struct PageCreateConfig {
 /// (`{"create":{"timeControls":["5+3","untimed"],"bot":"stockfish"}}`; the bot id is checked
 /// to need no escaping).
 #[must_use]
-pub fn page_json(config: Option<&PageCreateConfig>) -> String {
+pub(crate) fn page_json(config: Option<&PageCreateConfig>) -> String {
     match config {
         None => "{\"create\":null}\n".to_owned(),
         Some(c) => {

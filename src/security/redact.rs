@@ -4,10 +4,10 @@
 //! method, the game id and the request id).
 
 /// The metadata that carry secrets.
-pub const SECRET_HEADERS: [&str; 2] = ["authorization", "x-api-key"];
+pub(crate) const SECRET_HEADERS: [&str; 2] = ["authorization", "x-api-key"];
 
 /// Marks every value of the secret headers sensitive.
-pub fn mark<B>(mut request: http::Request<B>) -> http::Request<B> {
+pub(crate) fn mark<B>(mut request: http::Request<B>) -> http::Request<B> {
     for name in SECRET_HEADERS {
         if let http::header::Entry::Occupied(mut entry) = request.headers_mut().entry(name) {
             for value in entry.iter_mut() {

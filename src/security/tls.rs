@@ -18,7 +18,7 @@ use crate::security::{SetupError, TlsFiles};
 
 /// The server's TLS configuration from its files, checked: HTTP/2 offered first by ALPN, and
 /// HTTP/1.1 for gRPC-Web clients that do not speak HTTP/2.
-pub fn server_config(files: &TlsFiles) -> Result<Arc<ServerConfig>, SetupError> {
+pub(crate) fn server_config(files: &TlsFiles) -> Result<Arc<ServerConfig>, SetupError> {
     let cert = read("tls-cert", &files.cert)?;
     let certs = certificates("tls-cert", &files.cert, &cert)?;
     let key = read("tls-key", &files.key)?;

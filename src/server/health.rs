@@ -34,7 +34,7 @@ const WATCH: &str = "/grpc.health.v1.Health/Watch";
 ///
 /// [`stop`]: Health::stop
 #[derive(Debug)]
-pub struct Health {
+pub(super) struct Health {
     stopping: CancellationToken,
     writer: JoinHandle<()>,
 }
@@ -43,7 +43,10 @@ impl Health {
     /// Starts the writer once the first status is written (SERVING with no readiness to
     /// follow, else NOT_SERVING until the store is ready), so a check never finds the service
     /// unknown.
-    pub async fn start(reporter: HealthReporter, ready: Option<watch::Receiver<bool>>) -> Health {
+    pub(super) async fn start(
+        reporter: HealthReporter,
+        ready: Option<watch::Receiver<bool>>,
+    ) -> Health {
         let first = if ready.is_some() {
             ServingStatus::NotServing
         } else {
@@ -57,7 +60,7 @@ impl Health {
 
     /// Turns health NOT_SERVING for good; returns once that is what every check and watch
     /// sees.
-    pub async fn stop(self) {
+    pub(super) async fn stop(self) {
         self.stopping.cancel();
         // The writer only ends by returning (a panic there would be a bug; the status is then
         // whatever it last wrote, and the shutdown goes on).
@@ -101,13 +104,13 @@ async fn set(health: &HealthReporter, status: ServingStatus) {
 
 /// The layer that ends `Health/Watch` streams when `draining` is cancelled.
 #[derive(Clone, Debug)]
-pub struct EndWatchesLayer {
+pub(super) struct EndWatchesLayer {
     draining: CancellationToken,
 }
 
 impl EndWatchesLayer {
     #[must_use]
-    pub fn new(draining: CancellationToken) -> EndWatchesLayer {
+    pub(super) fn new(draining: CancellationToken) -> EndWatchesLayer {
         EndWatchesLayer { draining }
     }
 }
@@ -125,7 +128,7 @@ impl<S> Layer<S> for EndWatchesLayer {
 
 /// See [`EndWatchesLayer`].
 #[derive(Clone, Debug)]
-pub struct EndWatches<S> {
+pub(super) struct EndWatches<S> {
     inner: S,
     draining: CancellationToken,
 }

@@ -36,12 +36,12 @@ use crate::telemetry::spans;
 
 mod watermark;
 
-pub use watermark::Raiser;
+pub(super) use watermark::Raiser;
 use watermark::{Wait, Watermark};
 
 /// Changes queued for the writer at most (each a game's creation or one action's events). At
 /// about 200 bytes each this bounds the queue near 1 MiB; a full queue makes new actions wait.
-pub const JOURNAL_CAPACITY: usize = 4096;
+pub(super) const JOURNAL_CAPACITY: usize = 4096;
 
 /// A change to commit.
 #[derive(Debug)]
@@ -245,6 +245,6 @@ impl Place {
 
 /// A change could not be made durable. The cause was logged by the writer; clients only learn
 /// that it failed.
-pub fn store_failed() -> ServiceError {
+pub(super) fn store_failed() -> ServiceError {
     ServiceError::Internal("the durable store cannot commit changes".into())
 }

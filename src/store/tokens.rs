@@ -14,7 +14,7 @@ use crate::security::error::AccessError;
 /// Player tokens by id. A std `RwLock`: every use is a map look-up or change, never across an
 /// await.
 #[derive(Debug)]
-pub struct PlayerTokens {
+pub(super) struct PlayerTokens {
     tokens: RwLock<HashMap<TokenId, (TokenDigest, PlayerId)>>,
     /// Raised at every revocation that ended a token.
     revoked: watch::Sender<u64>,
@@ -32,7 +32,7 @@ impl Default for PlayerTokens {
 impl PlayerTokens {
     /// A fresh token for `player`, in force at once (a durable store answers only once it is
     /// committed, so nobody holds it before).
-    pub fn issue(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
+    pub(super) fn issue(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
         let token = PlayerToken::generate()?;
         let id = token.id();
         self.insert(id, token.digest(), player.clone());
@@ -40,7 +40,7 @@ impl PlayerTokens {
     }
 
     /// Puts a token in force (read back from storage).
-    pub fn insert(&self, id: TokenId, digest: TokenDigest, player: PlayerId) {
+    pub(super) fn insert(&self, id: TokenId, digest: TokenDigest, player: PlayerId) {
         self.tokens
             .write()
             .unwrap_or_else(PoisonError::into_inner)
@@ -49,7 +49,7 @@ impl PlayerTokens {
 
     /// The player `token` acts for. Its digest is compared in constant time with the one
     /// stored under its id.
-    pub fn check(&self, token: &PlayerToken) -> Result<PlayerId, ServiceError> {
+    pub(super) fn check(&self, token: &PlayerToken) -> Result<PlayerId, ServiceError> {
         let digest = token.digest();
         let tokens = self.tokens.read().unwrap_or_else(PoisonError::into_inner);
         match tokens.get(&TokenId::of(&digest)) {
@@ -59,7 +59,7 @@ impl PlayerTokens {
     }
 
     /// Ends the tokens `what` names; returns their ids.
-    pub fn revoke(&self, what: &Revoke) -> Vec<TokenId> {
+    pub(super) fn revoke(&self, what: &Revoke) -> Vec<TokenId> {
         let ended: Vec<TokenId> = {
             let mut tokens = self.tokens.write().unwrap_or_else(PoisonError::into_inner);
             let ended: Vec<TokenId> = match what {
@@ -83,7 +83,7 @@ impl PlayerTokens {
 
     /// Raised at every revocation: a player-mode stream checks its token again when it moves.
     #[must_use]
-    pub fn revocations(&self) -> watch::Receiver<u64> {
+    pub(super) fn revocations(&self) -> watch::Receiver<u64> {
         self.revoked.subscribe()
     }
 }

@@ -23,7 +23,7 @@ use crate::telemetry::spans::{JOURNAL, REDIS, RPC, SQLITE};
 
 /// A tracer that applies chessd's conventions to every span before `T` starts it.
 #[derive(Clone, Debug)]
-pub struct Conventions<T>(pub T);
+pub(crate) struct Conventions<T>(pub T);
 
 impl<T: Tracer> Tracer for Conventions<T> {
     type Span = T::Span;
@@ -35,7 +35,7 @@ impl<T: Tracer> Tracer for Conventions<T> {
 }
 
 /// Renames the span and its attributes as the table in the module doc says.
-pub fn apply(builder: &mut SpanBuilder) {
+pub(crate) fn apply(builder: &mut SpanBuilder) {
     let attributes = builder.attributes.get_or_insert_with(Vec::new);
     match builder.name.as_ref() {
         RPC => {

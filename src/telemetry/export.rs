@@ -40,10 +40,10 @@ use crate::telemetry::config::TelemetryConfig;
 use crate::telemetry::conventions::Conventions;
 
 /// The longest a shutdown waits for the last spans to reach the collector.
-pub const FLUSH_TIMEOUT: Duration = Duration::from_secs(3);
+pub(crate) const FLUSH_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The service name when neither `--otel-service-name` nor `OTEL_RESOURCE_ATTRIBUTES` gives one.
-pub const DEFAULT_SERVICE_NAME: &str = "chessd";
+pub(crate) const DEFAULT_SERVICE_NAME: &str = "chessd";
 
 /// The exporter could not be set up.
 #[derive(Debug)]

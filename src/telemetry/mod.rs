@@ -12,12 +12,12 @@
 //! layer reading `traceparent`), `logs` (trace ids in JSON lines), `config` (the flags and OpenTelemetry's variables),
 //! `export` (the SDK pipeline and its bounded shutdown).
 
-pub mod config;
-pub mod conventions;
-pub mod export;
-pub mod logs;
-pub mod propagate;
-pub mod spans;
+pub(crate) mod config;
+pub(crate) mod conventions;
+pub(crate) mod export;
+pub(crate) mod logs;
+pub(crate) mod propagate;
+pub(crate) mod spans;
 
 pub use self::config::{OtlpEndpoint, TelemetryArgs, TelemetryConfig};
 pub use self::export::{StartError, Telemetry};

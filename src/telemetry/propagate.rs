@@ -51,7 +51,7 @@ where
 }
 
 /// The trace context in `headers` (an empty context when there is none, or it is malformed).
-pub fn extract(headers: &HeaderMap) -> TraceParent {
+pub(crate) fn extract(headers: &HeaderMap) -> TraceParent {
     let shaped = headers
         .get("traceparent")
         .and_then(|v| v.to_str().ok())

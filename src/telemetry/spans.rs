@@ -14,14 +14,14 @@ use tracing::level_filters::LevelFilter;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
 /// The span of one GameService call.
-pub const RPC: &str = "rpc";
+pub(crate) const RPC: &str = "rpc";
 /// A change's way through the durable store's journal: from being queued until it is
 /// committed.
-pub const JOURNAL: &str = "journal";
+pub(crate) const JOURNAL: &str = "journal";
 /// The SQLite transaction that committed a change (with the others of its group).
-pub const SQLITE: &str = "sqlite";
+pub(crate) const SQLITE: &str = "sqlite";
 /// One Redis command, script or pipeline.
-pub const REDIS: &str = "redis";
+pub(crate) const REDIS: &str = "redis";
 
 /// The caller's trace context (W3C `traceparent` and `tracestate`), empty when the caller sent
 /// none. Requests carry it in their extensions only when traces are exported, so its absence
@@ -31,7 +31,7 @@ pub struct TraceParent(pub Context);
 
 /// The span of one call: `method`, and the game id and request id when known. With `parent`
 /// (traces on) the span joins the caller's trace, or starts one when the caller sent none.
-pub fn rpc(
+pub(crate) fn rpc(
     method: &'static str,
     game_id: Option<&str>,
     request_id: Option<&str>,
@@ -48,7 +48,7 @@ pub fn rpc(
 /// Records how a traced call ended: its gRPC code, and an error status for the codes that
 /// mean the server failed (OpenTelemetry's gRPC conventions: the others are the caller's
 /// doing, and leave the span's status unset).
-pub fn record_code(span: &Span, code: tonic::Code) {
+pub(crate) fn record_code(span: &Span, code: tonic::Code) {
     span.set_attribute("rpc.grpc.status_code", code as i64);
     if server_fault(code) {
         span.set_status(Status::error(code.description()));
@@ -57,7 +57,7 @@ pub fn record_code(span: &Span, code: tonic::Code) {
 
 /// Marks a traced span as failed, with a message that may reach the collector (never the
 /// client): a store's failure.
-pub fn record_failure(span: &Span, message: &str) {
+pub(crate) fn record_failure(span: &Span, message: &str) {
     span.set_status(Status::error(message.to_owned()));
 }
 
@@ -73,7 +73,7 @@ fn server_fault(code: tonic::Code) -> bool {
 /// A child of the current call's span, made by `make`; [`Span::none`] outside a call (the
 /// store's background work: heartbeats, sweeps, followers), and at the cost of one atomic
 /// load when no subscriber takes debug spans.
-pub fn in_call(make: impl FnOnce(&Span) -> Span) -> Span {
+pub(crate) fn in_call(make: impl FnOnce(&Span) -> Span) -> Span {
     if LevelFilter::current() < LevelFilter::DEBUG {
         return Span::none();
     }

@@ -30,13 +30,13 @@ const KEEP: usize = 4 * 1024;
 
 /// The byte stream hyper is given (see the module doc).
 #[derive(Debug)]
-pub struct Coalesced<T> {
+pub(super) struct Coalesced<T> {
     held: Arc<Mutex<Held<T>>>,
 }
 
 /// The driver's handle on the same stream: writes out what hyper left held.
 #[derive(Debug)]
-pub struct WriteOut<T> {
+pub(super) struct WriteOut<T> {
     held: Arc<Mutex<Held<T>>>,
 }
 
@@ -58,7 +58,7 @@ struct Held<T> {
 }
 
 /// Wraps `io`: hyper writes to the first handle, the driver writes out with the second.
-pub fn coalesced<T>(io: T) -> (Coalesced<T>, WriteOut<T>) {
+pub(super) fn coalesced<T>(io: T) -> (Coalesced<T>, WriteOut<T>) {
     let held = Arc::new(Mutex::new(Held {
         io,
         out: Vec::new(),
@@ -137,7 +137,7 @@ impl<T: AsyncWrite + Unpin> Held<T> {
 
 impl<T: AsyncWrite + Unpin> WriteOut<T> {
     /// Writes out what hyper left held; called after every poll of the connection.
-    pub fn poll_write_out(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+    pub(super) fn poll_write_out(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         lock(&self.held).poll_write_out(cx)
     }
 }

@@ -22,9 +22,9 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest an HTTP/1.1 connection waits for a request's headers, idle keep-alive
 /// included (hyper's own default, made explicit).
-pub const HTTP1_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const HTTP1_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
 /// Accept-loop warnings are logged at most this often (a flood would otherwise flood the log).
-pub const LOG_EVERY: Duration = Duration::from_secs(10);
+pub(super) const LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// The transport's bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -31,7 +31,7 @@ use crate::transport::stream::{ConnService, StreamExec};
 
 /// How long a draining connection with no open call is kept: time for a peer's requests
 /// already on the wire to arrive (and be served) and for a cooperative peer to close first.
-pub const DRAIN_IDLE_CLOSE: std::time::Duration = std::time::Duration::from_secs(1);
+pub(super) const DRAIN_IDLE_CLOSE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Serves one accepted connection to its end.
 pub(super) async fn serve<S, B>(tcp: TcpStream, conn: Arc<ConnState>, shared: Arc<Shared<S>>)

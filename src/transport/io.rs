@@ -96,7 +96,7 @@ impl Greeting {
 
 /// A connection's byte stream, watched (see the module doc).
 #[derive(Debug)]
-pub struct Watched<T> {
+pub(super) struct Watched<T> {
     inner: T,
     conn: Arc<ConnState>,
     greeting: Greeting,
@@ -108,7 +108,7 @@ pub struct Watched<T> {
 }
 
 impl<T> Watched<T> {
-    pub fn new(inner: T, conn: Arc<ConnState>, stall_timeout: Duration) -> Watched<T> {
+    pub(super) fn new(inner: T, conn: Arc<ConnState>, stall_timeout: Duration) -> Watched<T> {
         Watched {
             inner,
             conn,

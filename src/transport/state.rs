@@ -48,12 +48,12 @@ impl Closed {
     }
 }
 
-pub fn closed(reason: Closed) {
+pub(super) fn closed(reason: Closed) {
     ::metrics::counter!(metrics::CONNECTIONS_CLOSED, "reason" => reason.name()).increment(1);
 }
 
 /// What the accept loop and every connection share.
-pub struct Shared<S> {
+pub(super) struct Shared<S> {
     pub service: S,
     pub config: TransportConfig,
     /// After GOAWAY for idleness, how long open streams may take before the connection is
@@ -71,7 +71,7 @@ pub struct Shared<S> {
 
 /// What a connection's parts share: its facts, its open calls, and how to close it.
 #[derive(Debug)]
-pub struct ConnState {
+pub(super) struct ConnState {
     pub id: u64,
     pub peer: SocketAddr,
     pub local: SocketAddr,
@@ -96,7 +96,7 @@ pub struct ConnState {
 }
 
 impl ConnState {
-    pub fn new(
+    pub(super) fn new(
         id: u64,
         peer: SocketAddr,
         local: SocketAddr,
@@ -120,7 +120,7 @@ impl ConnState {
 
     /// The peer greeted: the handshake deadline no longer applies and the connection may no
     /// longer be evicted.
-    pub fn greet(&self) {
+    pub(super) fn greet(&self) {
         if !self.greeted.swap(true, Ordering::AcqRel) {
             self.greeting.remove(self.id);
             *lock(&self.idle_since) = Instant::now();
@@ -128,33 +128,33 @@ impl ConnState {
         }
     }
 
-    pub fn greeted(&self) -> bool {
+    pub(super) fn greeted(&self) -> bool {
         self.greeted.load(Ordering::Acquire)
     }
 
     /// Closes the connection at once, for `reason` (the first reason given is kept).
-    pub fn force_close(&self, reason: Closed) {
+    pub(super) fn force_close(&self, reason: Closed) {
         lock(&self.close_reason).get_or_insert(reason);
         self.close.cancel();
     }
 
-    pub fn close_token(&self) -> CancellationToken {
+    pub(super) fn close_token(&self) -> CancellationToken {
         self.close.clone()
     }
 
-    pub fn write_stalled(&self) {
+    pub(super) fn write_stalled(&self) {
         lock(&self.close_reason).get_or_insert(Closed::WriteStall);
     }
 
-    pub fn offer_stream_token(&self, token: CancellationToken) {
+    pub(super) fn offer_stream_token(&self, token: CancellationToken) {
         *lock(&self.next_stream) = Some(token);
     }
 
-    pub fn take_stream_token(&self) -> Option<CancellationToken> {
+    pub(super) fn take_stream_token(&self) -> Option<CancellationToken> {
         lock(&self.next_stream).take()
     }
 
-    pub fn begin_call(self: &Arc<ConnState>) -> CallGuard {
+    pub(super) fn begin_call(self: &Arc<ConnState>) -> CallGuard {
         if self.open_calls.fetch_add(1, Ordering::AcqRel) == 0 {
             self.changed.notify_one();
         }
@@ -162,7 +162,7 @@ impl ConnState {
     }
 
     /// When the connection becomes idle too long, or `None` while a call is open.
-    pub fn idle_deadline(&self, idle_timeout: Duration) -> Option<Instant> {
+    pub(super) fn idle_deadline(&self, idle_timeout: Duration) -> Option<Instant> {
         (self.open_calls.load(Ordering::Acquire) == 0)
             .then(|| *lock(&self.idle_since) + idle_timeout)
     }
@@ -170,7 +170,7 @@ impl ConnState {
 
 /// A poisoned lock only means another thread panicked while holding it; the instants and
 /// options inside are valid whatever happened.
-pub fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -178,7 +178,7 @@ pub fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Counts a call as open on its connection while it lives.
 #[derive(Debug)]
-pub struct CallGuard(Arc<ConnState>);
+pub(super) struct CallGuard(Arc<ConnState>);
 
 impl Drop for CallGuard {
     fn drop(&mut self) {
@@ -191,28 +191,28 @@ impl Drop for CallGuard {
 
 /// Connections that have not greeted yet, oldest first: the ones eviction may close.
 #[derive(Debug, Default)]
-pub struct Greeting {
+pub(super) struct Greeting {
     /// Keyed by connection id (ids rise, so the first is the oldest). A plain mutex: every
     /// use is one map operation.
     waiting: Mutex<BTreeMap<u64, Arc<ConnState>>>,
 }
 
 impl Greeting {
-    pub fn insert(&self, conn: Arc<ConnState>) {
+    pub(super) fn insert(&self, conn: Arc<ConnState>) {
         self.lock().insert(conn.id, conn);
     }
 
     /// Forgets connection `id` (it greeted or closed).
-    pub fn remove(&self, id: u64) {
+    pub(super) fn remove(&self, id: u64) {
         self.lock().remove(&id);
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.lock().is_empty()
     }
 
     /// Closes the oldest connection still greeting; `false` if there is none.
-    pub fn evict_oldest(&self) -> bool {
+    pub(super) fn evict_oldest(&self) -> bool {
         let oldest = self.lock().pop_first();
         match oldest {
             Some((_, conn)) => {

@@ -44,7 +44,7 @@ impl StreamReset {
 /// The service hyper calls on one connection: the shared services, with the connection's
 /// facts added to each request.
 #[derive(Clone, Debug)]
-pub struct ConnService<S> {
+pub(super) struct ConnService<S> {
     pub(super) inner: S,
     pub(super) conn: Arc<ConnState>,
 }
@@ -142,7 +142,7 @@ impl<B: Body> Body for Tracked<B> {
 
 /// The executor of one connection's HTTP/2 stream tasks (see the module doc).
 #[derive(Clone, Debug)]
-pub struct StreamExec {
+pub(super) struct StreamExec {
     pub(super) conn: Arc<ConnState>,
 }
 

@@ -7,13 +7,13 @@ use crate::transport::config::LOG_EVERY;
 
 /// Lets a warning through at most once per [`LOG_EVERY`], counting the ones held back.
 #[derive(Debug)]
-pub struct Throttle {
+pub(super) struct Throttle {
     last: Option<Instant>,
     suppressed: u64,
 }
 
 impl Throttle {
-    pub fn new() -> Throttle {
+    pub(super) fn new() -> Throttle {
         Throttle {
             last: None,
             suppressed: 0,
@@ -21,7 +21,7 @@ impl Throttle {
     }
 
     /// `Some(warnings held back since the last one)` when a warning may be logged now.
-    pub fn ready(&mut self) -> Option<u64> {
+    pub(super) fn ready(&mut self) -> Option<u64> {
         let now = Instant::now();
         if self.last.is_some_and(|last| now < last + LOG_EVERY) {
             self.suppressed += 1;

@@ -22,14 +22,14 @@
 //!
 //! Messages queue in a [`WatchStream`] (the same bounded queue as WatchGame's).
 
-pub mod pump;
-pub mod slots;
+pub(crate) mod pump;
+pub(crate) mod slots;
 
-pub use self::pump::{FeedPump, PlayerMode, Reader};
-pub use self::slots::{FeedSlot, FeedSlots};
+pub(crate) use self::pump::{FeedPump, PlayerMode, Reader};
+pub(crate) use self::slots::FeedSlots;
 
 use crate::api::watch::WatchStream;
 use crate::proto::WatchGamesResponse;
 
 /// One client's WatchGames stream.
-pub type FeedStream = WatchStream<WatchGamesResponse>;
+pub(crate) type FeedStream = WatchStream<WatchGamesResponse>;

@@ -34,13 +34,13 @@ struct Slot {
 }
 
 /// What one consumer reads: its filter and, in player mode, its player.
-pub struct Reader {
+pub(crate) struct Reader {
     pub filter: FeedFilter,
     pub player: Option<PlayerMode>,
 }
 
 /// A player-mode stream's player, whose token is checked again at every revocation.
-pub struct PlayerMode {
+pub(crate) struct PlayerMode {
     pub player: PlayerId,
     pub token: PlayerToken,
 }
@@ -62,7 +62,7 @@ enum Stop {
 }
 
 /// One consumer's pump.
-pub struct FeedPump<S> {
+pub(crate) struct FeedPump<S> {
     store: Arc<S>,
     cursor: FeedCursor,
     filter: FeedFilter,
@@ -84,7 +84,7 @@ impl<S: GameStore> FeedPump<S> {
     /// A pump from `subscription` into `feed` for `reader`, holding `place` (the stream's
     /// bound) while it runs.
     #[must_use]
-    pub fn new(
+    pub(crate) fn new(
         store: Arc<S>,
         subscription: FeedSubscription,
         reader: Reader,
@@ -116,7 +116,7 @@ impl<S: GameStore> FeedPump<S> {
     }
 
     /// Runs the pump to the end of the stream.
-    pub async fn run(mut self) {
+    pub(crate) async fn run(mut self) {
         let stop = match self.live.take() {
             Some(mut live) => self.serve(&mut live).await,
             None => Stop::Closed,

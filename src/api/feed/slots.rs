@@ -13,7 +13,7 @@ use crate::security::limits::peer_key;
 
 /// The WatchGames streams open, in all and per address.
 #[derive(Debug)]
-pub struct FeedSlots {
+pub(crate) struct FeedSlots {
     per_peer: usize,
     total: usize,
     /// A plain mutex: each use is a count and a map update, never across an await.
@@ -28,7 +28,7 @@ struct Counts {
 
 /// One stream's place, given back when dropped.
 #[derive(Debug)]
-pub struct FeedSlot {
+pub(crate) struct FeedSlot {
     owner: Arc<FeedSlots>,
     /// The address it counts against (`None`: counted in the total only).
     peer: Option<IpAddr>,
@@ -36,7 +36,7 @@ pub struct FeedSlot {
 
 impl FeedSlots {
     #[must_use]
-    pub fn new(per_peer: usize, total: usize) -> FeedSlots {
+    pub(crate) fn new(per_peer: usize, total: usize) -> FeedSlots {
         FeedSlots {
             per_peer,
             total,
@@ -50,7 +50,10 @@ impl FeedSlots {
     }
 
     /// A place for one more stream, counted against `peer` too when given.
-    pub fn admit(self: &Arc<FeedSlots>, peer: Option<IpAddr>) -> Result<FeedSlot, ServiceError> {
+    pub(crate) fn admit(
+        self: &Arc<FeedSlots>,
+        peer: Option<IpAddr>,
+    ) -> Result<FeedSlot, ServiceError> {
         let peer = peer.map(peer_key);
         let mut counts = self.lock();
         if counts.open >= self.total {

@@ -127,9 +127,9 @@ impl<S: GameStore> GameApi<S> {
             Ok((holder, _)) => match self.store.seat(id, holder).await {
                 Ok((seat, _)) => Presented::Seat(seat),
                 Err(
-                    e @ (ServiceError::Seat(SeatError::InvalidToken)
-                    | ServiceError::Seat(SeatError::PlayerNotSeated)),
-                ) => Presented::Unseated(e),
+                    ServiceError::Seat(SeatError::InvalidToken)
+                    | ServiceError::Seat(SeatError::PlayerNotSeated),
+                ) => Presented::Unseated,
                 Err(e) => return Err(e),
             },
         };

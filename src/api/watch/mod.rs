@@ -37,9 +37,9 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_stream::Stream;
 use tonic::Status;
 
-pub use peers::{PeerSlot, PeerWatchers};
-pub use pump::{Pump, PumpConfig, end_stream};
-pub use seats::Seats;
+pub(crate) use peers::{PeerSlot, PeerWatchers};
+pub(crate) use pump::{Pump, PumpConfig, end_stream};
+pub(crate) use seats::Seats;
 
 use chessd_proto::wire::WatchGameResponse;
 
@@ -51,7 +51,7 @@ const QUEUE: usize = 4;
 /// A message between a pump and its stream, boxed: tokio's channel allocates its slots 32 at a
 /// time whatever its capacity, and a message holds a whole game (a snapshot) inline, so
 /// unboxed slots would cost every open stream tens of kilobytes before it sent anything.
-pub type Queued<T> = Box<Result<T, Status>>;
+pub(crate) type Queued<T> = Box<Result<T, Status>>;
 
 /// One client's WatchGame (or WatchGames) stream: what its pump sends, in order; the first
 /// error ends it.

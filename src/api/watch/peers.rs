@@ -13,7 +13,7 @@ use crate::security::limits::peer_key;
 
 /// The streams each address holds.
 #[derive(Debug)]
-pub struct PeerWatchers {
+pub(crate) struct PeerWatchers {
     per_game: usize,
     total: usize,
     /// A plain mutex: each use is a map lookup and a count, never across an await.
@@ -28,7 +28,7 @@ struct Held {
 
 /// One stream's place under the bounds, given back when dropped.
 #[derive(Debug)]
-pub struct PeerSlot {
+pub(crate) struct PeerSlot {
     owner: Arc<PeerWatchers>,
     peer: IpAddr,
     game: GameId,
@@ -36,7 +36,7 @@ pub struct PeerSlot {
 
 impl PeerWatchers {
     #[must_use]
-    pub fn new(per_game: usize, total: usize) -> PeerWatchers {
+    pub(crate) fn new(per_game: usize, total: usize) -> PeerWatchers {
         PeerWatchers {
             per_game,
             total,
@@ -45,7 +45,7 @@ impl PeerWatchers {
     }
 
     /// A place for one more stream of `peer` on `game`, or the bound it would break.
-    pub fn admit(
+    pub(crate) fn admit(
         self: &Arc<PeerWatchers>,
         peer: IpAddr,
         game: GameId,

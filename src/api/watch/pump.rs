@@ -46,7 +46,7 @@ enum Stop {
 }
 
 /// One watcher's pump.
-pub struct Pump {
+pub(crate) struct Pump {
     game_id: GameId,
     replay: Replay,
     slot: Option<Slot>,
@@ -69,7 +69,7 @@ pub struct Pump {
 /// Ends a stream: sends `error` (if any), then lets the stream end after what is queued;
 /// a client that takes nothing for `stall` has its stream reset instead. Returns `false` when
 /// it had to reset.
-pub async fn end_stream<T>(
+pub(crate) async fn end_stream<T>(
     feed: Feed<T>,
     error: Option<ServiceError>,
     stall: Duration,
@@ -98,7 +98,7 @@ pub async fn end_stream<T>(
 
 /// What a pump needs besides its subscription and its stream.
 #[derive(Clone, Debug)]
-pub struct PumpConfig {
+pub(crate) struct PumpConfig {
     /// Quiet time before a heartbeat.
     pub heartbeat: Duration,
     /// How long the client may take no message before it is cut off.
@@ -113,7 +113,7 @@ impl Pump {
     /// `seats` tells the watcher of both seats' presence.
     #[must_use]
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub(crate) fn new(
         game_id: GameId,
         subscription: Subscription,
         (peer, present): (Option<PeerSlot>, Option<PresenceGuard>),
@@ -146,7 +146,7 @@ impl Pump {
     }
 
     /// Runs the pump to the end of the stream.
-    pub async fn run(mut self) {
+    pub(crate) async fn run(mut self) {
         let stop = self.feed().await;
         // The slot goes back first, whatever happens to the ending.
         self.slot = None;

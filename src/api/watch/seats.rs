@@ -15,7 +15,7 @@ use crate::store::PresenceWatch;
 use chessd_proto::wire::{self as pb, WatchGameResponse};
 
 /// One watcher's view of the seats.
-pub struct Seats {
+pub(crate) struct Seats {
     watch: PresenceWatch,
     /// Known from the snapshot, or (a resumed stream) from the game read at the start: of
     /// the game as of `clock_seq`.
@@ -28,7 +28,7 @@ pub struct Seats {
 impl Seats {
     /// Follows `watch`; `clock` is the game's as of a seq, for a stream without a snapshot.
     #[must_use]
-    pub fn new(watch: PresenceWatch, clock: Option<(ClaimClock, u64)>) -> Seats {
+    pub(crate) fn new(watch: PresenceWatch, clock: Option<(ClaimClock, u64)>) -> Seats {
         Seats {
             watch,
             clock: clock.map(|(c, _)| c),
@@ -38,7 +38,7 @@ impl Seats {
     }
 
     /// Before `event` goes out as `message`: a snapshot gets both seats' presence.
-    pub fn before_send(&mut self, event: &Event, message: &mut WatchGameResponse) {
+    pub(crate) fn before_send(&mut self, event: &Event, message: &mut WatchGameResponse) {
         let EventKind::Snapshot(view) = &event.kind else {
             return;
         };
@@ -53,7 +53,7 @@ impl Seats {
     }
 
     /// After `event` went out: the turn it hands over.
-    pub fn after_send(&mut self, event: &Event) {
+    pub(crate) fn after_send(&mut self, event: &Event) {
         if event.seq > self.clock_seq
             && let Some(clock) = &mut self.clock
         {
@@ -63,19 +63,19 @@ impl Seats {
 
     /// Whether the game is known to be over.
     #[must_use]
-    pub fn over(&self) -> bool {
+    pub(crate) fn over(&self) -> bool {
         self.clock.is_some_and(|c| c.turn.is_none())
     }
 
     /// The messages for every seat the watcher was not told of as it is now, after event
     /// `seq`.
-    pub fn news(&mut self, seq: u64) -> Vec<WatchGameResponse> {
+    pub(crate) fn news(&mut self, seq: u64) -> Vec<WatchGameResponse> {
         self.news_of(seq, None)
     }
 
     /// After a move: only the side now to move's claim time is news (the mover's claim time
     /// went with its turn, which the move itself says).
-    pub fn news_after_move(&mut self, seq: u64) -> Vec<WatchGameResponse> {
+    pub(crate) fn news_after_move(&mut self, seq: u64) -> Vec<WatchGameResponse> {
         let to_move = self.clock.and_then(|c| c.turn);
         self.news_of(seq, to_move)
     }
@@ -100,7 +100,7 @@ impl Seats {
     }
 
     /// Resolves when the presence changed (never, once the registry let the game go).
-    pub async fn changed(&mut self) {
+    pub(crate) async fn changed(&mut self) {
         if self.watch.rx.changed().await.is_err() {
             std::future::pending::<()>().await;
         }

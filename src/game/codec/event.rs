@@ -18,7 +18,7 @@ use crate::game::{ClockChange, EventRow, LogKind};
 
 /// A kind's stored key (a Redis entry's `kind` field, part of the key of a game's last event).
 #[must_use]
-pub fn kind_key(kind: &LogKind) -> &'static str {
+pub(crate) fn kind_key(kind: &LogKind) -> &'static str {
     match kind {
         LogKind::Move { .. } => "move",
         LogKind::DrawOffered(_) => "offer",
@@ -34,7 +34,7 @@ pub fn kind_key(kind: &LogKind) -> &'static str {
 
 /// The event's fields, in order.
 #[must_use]
-pub fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
+pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
     let mut f: Vec<(&'static str, String)> = vec![
         ("at", row.at_ms.to_string()),
         ("kind", kind_key(&row.kind).to_owned()),
@@ -93,20 +93,20 @@ pub fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
 
 /// The event as one line of text (a SQLite row's `body`).
 #[must_use]
-pub fn write_event(row: &EventRow) -> String {
+pub(crate) fn write_event(row: &EventRow) -> String {
     join(&event_fields(row))
 }
 
 /// Event `seq` from its line, `line` holding the moves standing before it (advanced here past
 /// a move or a takeback).
-pub fn decode_event(seq: u64, text: &str, line: &mut Line<'_>) -> Result<EventRow, String> {
+pub(crate) fn decode_event(seq: u64, text: &str, line: &mut Line<'_>) -> Result<EventRow, String> {
     let fields = split(text).map_err(|e| format!("event {seq}: {e}"))?;
     decode_fields(seq, &fields, line)
 }
 
 /// Event `seq` from its fields, `line` holding the moves standing before it (advanced here
 /// past a move or a takeback). Every field is checked; a wrong one is named, never guessed at.
-pub fn decode_fields(
+pub(crate) fn decode_fields(
     seq: u64,
     fields: &HashMap<&str, &str>,
     line: &mut Line<'_>,

@@ -25,7 +25,6 @@ use std::time::Duration;
 
 use chessd_rules::{ByColor, Color, DrawRule, Position, Rules, Variant};
 
-use crate::game::codec::text::{join, split};
 use crate::game::presence::default_claim_after;
 use crate::game::{
     ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, Seats, StartRules,
@@ -35,7 +34,7 @@ use crate::game::{
 /// What a store keeps of a game besides its events: the header, and what only the store may
 /// see or the record needs (never in a feed event).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredHeader {
+pub(crate) struct StoredHeader {
     pub header: GameHeader,
     pub seats: Seats,
     pub takebacks: TakebackPolicy,
@@ -43,7 +42,7 @@ pub struct StoredHeader {
 
 /// A takeback policy's stored key.
 #[must_use]
-pub fn takebacks_key(p: TakebackPolicy) -> &'static str {
+pub(crate) fn takebacks_key(p: TakebackPolicy) -> &'static str {
     match p {
         TakebackPolicy::Off => "off",
         TakebackPolicy::OnRequest => "on-request",
@@ -58,7 +57,7 @@ fn ms(d: Duration) -> String {
 
 /// The header's fields: what every store and every feed event keeps of it.
 #[must_use]
-pub fn header_fields(h: &GameHeader) -> Vec<(&'static str, String)> {
+pub(crate) fn header_fields(h: &GameHeader) -> Vec<(&'static str, String)> {
     let mut f = vec![
         ("variant", h.variant().key().to_owned()),
         ("start", h.start.position().fen()),
@@ -98,7 +97,7 @@ pub fn header_fields(h: &GameHeader) -> Vec<(&'static str, String)> {
 
 /// A store's game: the header's fields, then its seats' digests and its takeback policy.
 #[must_use]
-pub fn game_fields(
+pub(crate) fn game_fields(
     h: &GameHeader,
     seats: &Seats,
     takebacks: TakebackPolicy,
@@ -120,20 +119,9 @@ pub fn game_fields(
     f
 }
 
-/// The header's fields in one line ([`join`]'s form).
-#[must_use]
-pub fn write_header(h: &GameHeader) -> String {
-    join(&header_fields(h))
-}
-
-/// [`write_header`]'s line read back as game `id`'s header.
-pub fn read_header(id: GameId, text: &str) -> Result<GameHeader, String> {
-    decode_header(id, &split(text)?)
-}
-
 /// Game `id`'s header from its fields (other fields in `map` are not looked at). Every field
 /// is checked; a wrong one is named, never guessed at.
-pub fn decode_header(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
+pub(crate) fn decode_header(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
     // Absent and empty read alike: the default.
     let get = |name: &str| map.get(name).copied().filter(|t| !t.is_empty());
     let field = |name: &str| {
@@ -204,7 +192,7 @@ pub fn decode_header(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader
 }
 
 /// A store's game `id` from its fields ([`game_fields`]' form).
-pub fn decode_game(id: GameId, map: &HashMap<&str, &str>) -> Result<StoredHeader, String> {
+pub(crate) fn decode_game(id: GameId, map: &HashMap<&str, &str>) -> Result<StoredHeader, String> {
     let digest = |name: &str| -> Result<Option<TokenDigest>, String> {
         match map.get(name).copied() {
             None => Err(format!("field {name} missing")),
@@ -232,7 +220,7 @@ pub fn decode_game(id: GameId, map: &HashMap<&str, &str>) -> Result<StoredHeader
 
 /// Bytes as lowercase hex digits (a seat digest's stored text).
 #[must_use]
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(2 * bytes.len());
     for &b in bytes {
@@ -244,7 +232,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// `2 * N` hex digits as bytes.
 #[must_use]
-pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
+pub(crate) fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
     if text.len() != 2 * N || !text.is_ascii() {
         return None;
     }

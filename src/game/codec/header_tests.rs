@@ -102,7 +102,7 @@ fn seats() -> impl Strategy<Value = Seats> {
 }
 
 /// A random game header with its store-only parts.
-pub fn stored_header() -> impl Strategy<Value = StoredHeader> {
+pub(crate) fn stored_header() -> impl Strategy<Value = StoredHeader> {
     (
         (any::<u64>(), start(), players(), labels()),
         (time_control(), start_rules(), any::<bool>(), 0u64..1 << 44),
@@ -144,8 +144,8 @@ fn map_of<'a>(fields: &'a [(&'static str, String)]) -> HashMap<&'static str, &'a
 }
 
 proptest! {
-    /// A header reads back as written: a store's game through its fields, the header alone
-    /// through its fields and through its line.
+    /// A header reads back as written: a store's game through its fields, and the header alone
+    /// through its fields.
     #[test]
     fn every_header_reads_back(stored in stored_header()) {
         let id = stored.header.id;
@@ -153,7 +153,6 @@ proptest! {
         prop_assert_eq!(&decode_game(id, &map_of(&fields)).unwrap(), &stored);
         let fields = header_fields(&stored.header);
         prop_assert_eq!(&decode_header(id, &map_of(&fields)).unwrap(), &stored.header);
-        prop_assert_eq!(&read_header(id, &write_header(&stored.header)).unwrap(), &stored.header);
     }
 
     /// Every field name is written once, and none of a store's own (digests, takebacks)

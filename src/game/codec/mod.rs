@@ -35,10 +35,9 @@ mod outcome;
 mod tests;
 mod text;
 
-pub use event::{decode_event, decode_fields, event_fields, kind_key, write_event};
-pub use header::{
-    StoredHeader, decode_game, decode_header, game_fields, header_fields, hex, read_header,
-    takebacks_key, unhex, write_header,
+pub(crate) use event::{decode_event, decode_fields, event_fields, kind_key, write_event};
+pub(crate) use header::{
+    StoredHeader, decode_game, decode_header, game_fields, header_fields, hex, takebacks_key, unhex,
 };
-pub use outcome::{LEGACY_ORDER, outcome_text, parse_outcome, parse_termination};
-pub use text::{flag, join, join_pairs, pair, parse_pair, parse_side, side, split};
+pub(crate) use outcome::{outcome_text, parse_outcome, parse_termination};
+pub(crate) use text::{join, join_pairs, parse_side, side, split};

@@ -10,7 +10,7 @@ use crate::game::codec::text::{parse_side, side};
 /// stream entries and feed entries `w:6`, SQLite's `events.termination` column). Frozen: a
 /// stored index means the reason at that place here, whatever `Termination` becomes. Never
 /// reorder it, never append to it.
-pub const LEGACY_ORDER: [Termination; 18] = [
+pub(super) const LEGACY_ORDER: [Termination; 18] = [
     Termination::Checkmate,
     Termination::Stalemate,
     Termination::InsufficientMaterial,
@@ -33,7 +33,7 @@ pub const LEGACY_ORDER: [Termination; 18] = [
 
 /// The termination a text names: its key, or (a game stored before the keys) its index in
 /// [`LEGACY_ORDER`].
-pub fn parse_termination(text: &str) -> Option<Termination> {
+pub(crate) fn parse_termination(text: &str) -> Option<Termination> {
     if text.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
         return text
             .parse::<usize>()
@@ -45,12 +45,12 @@ pub fn parse_termination(text: &str) -> Option<Termination> {
 
 /// The outcome's text.
 #[must_use]
-pub fn outcome_text(o: Outcome) -> String {
+pub(crate) fn outcome_text(o: Outcome) -> String {
     format!("{}:{}", o.winner.map_or("-", side), o.termination.key())
 }
 
 /// [`outcome_text`]'s form read back, or a legacy `winner:index`.
-pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
+pub(crate) fn parse_outcome(text: &str) -> Result<Outcome, String> {
     let bad = || format!("outcome {text:?}");
     let (w, t) = text.split_once(':').ok_or_else(bad)?;
     let winner = match w {

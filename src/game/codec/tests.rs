@@ -7,6 +7,7 @@ use chessd_rules::{ByColor, Color, Outcome, Position, Rules, Termination, Varian
 use proptest::prelude::*;
 
 use super::*;
+use crate::game::codec::outcome::LEGACY_ORDER;
 use crate::game::takeback::Line;
 use crate::game::{ClockChange, ClockReason, EventRow, LogKind};
 

@@ -13,7 +13,7 @@ const SEP: char = '\u{1e}';
 
 /// The fields in one string: `field RS value RS field RS value ...`.
 #[must_use]
-pub fn join(fields: &[(&'static str, String)]) -> String {
+pub(crate) fn join(fields: &[(&'static str, String)]) -> String {
     join_pairs(SEP, fields.iter().map(|(k, v)| (*k, v.as_str())))
 }
 
@@ -21,7 +21,10 @@ pub fn join(fields: &[(&'static str, String)]) -> String {
 /// empty for no pairs. [`join`]'s form with its separator, and `Labels::to_stored`'s with
 /// another; `sep` must be a character no key or value contains.
 #[must_use]
-pub fn join_pairs<'a>(sep: char, pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+pub(crate) fn join_pairs<'a>(
+    sep: char,
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> String {
     let mut out = String::new();
     for (i, (k, v)) in pairs.into_iter().enumerate() {
         if i > 0 {
@@ -35,7 +38,7 @@ pub fn join_pairs<'a>(sep: char, pairs: impl IntoIterator<Item = (&'a str, &'a s
 }
 
 /// [`join`]'s form as a map of its fields.
-pub fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
+pub(crate) fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
     let parts: Vec<&str> = text.split(SEP).collect();
     if !parts.len().is_multiple_of(2) {
         return Err("feed event: a field without a value".into());
@@ -45,7 +48,7 @@ pub fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
 
 /// A side's key.
 #[must_use]
-pub fn side(c: Color) -> &'static str {
+pub(crate) fn side(c: Color) -> &'static str {
     match c {
         Color::White => "w",
         Color::Black => "b",
@@ -53,7 +56,7 @@ pub fn side(c: Color) -> &'static str {
 }
 
 /// [`side`]'s text read back.
-pub fn parse_side(text: &str) -> Result<Color, String> {
+pub(crate) fn parse_side(text: &str) -> Result<Color, String> {
     match text {
         "w" => Ok(Color::White),
         "b" => Ok(Color::Black),
@@ -63,19 +66,19 @@ pub fn parse_side(text: &str) -> Result<Color, String> {
 
 /// A flag's text.
 #[must_use]
-pub fn flag(on: bool) -> &'static str {
+pub(super) fn flag(on: bool) -> &'static str {
     if on { "1" } else { "0" }
 }
 
 /// Both sides' numbers, White's first.
 #[must_use]
-pub fn pair<T: std::fmt::Display>(both: &ByColor<T>) -> String {
+pub(super) fn pair<T: std::fmt::Display>(both: &ByColor<T>) -> String {
     format!("{},{}", both.white(), both.black())
 }
 
 /// [`pair`]'s text read back.
 #[must_use]
-pub fn parse_pair(text: &str) -> Option<ByColor<u64>> {
+pub(super) fn parse_pair(text: &str) -> Option<ByColor<u64>> {
     let (a, b) = text.split_once(',')?;
     Some(ByColor::new(a.parse().ok()?, b.parse().ok()?))
 }

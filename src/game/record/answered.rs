@@ -11,11 +11,11 @@ use chessd_rules::Color;
 
 /// How many answered move request ids a game remembers (the oldest is forgotten first). A retry
 /// normally follows its request within seconds, long before 16 more moves.
-pub const ANSWERED_MEMORY: usize = 16;
+pub(super) const ANSWERED_MEMORY: usize = 16;
 
 /// A move answered under a request id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Answered {
+pub(super) struct Answered {
     /// The request id, hashed with the store's key (see `GameStore::act`).
     pub key: u64,
     pub seat: Color,
@@ -29,11 +29,11 @@ pub struct Answered {
 /// The request ids of a game's recent moves, oldest first, at most [`ANSWERED_MEMORY`]
 /// (allocated on first use).
 #[derive(Clone, Debug, Default)]
-pub struct AnsweredRing(VecDeque<Answered>);
+pub(super) struct AnsweredRing(VecDeque<Answered>);
 
 impl AnsweredRing {
     /// Remembers that `seat`'s request `key` played ply `ply`, announced as event `seq`.
-    pub fn remember(&mut self, key: u64, seat: Color, ply: u32, seq: u64) {
+    pub(super) fn remember(&mut self, key: u64, seat: Color, ply: u32, seq: u64) {
         if self.0.len() == ANSWERED_MEMORY {
             self.0.pop_front();
         }
@@ -49,7 +49,7 @@ impl AnsweredRing {
     /// What `seat`'s request `key` played, if it is remembered (the newest answer first: a
     /// key is only ever remembered again after its move was taken back).
     #[must_use]
-    pub fn find(&self, key: u64, seat: Color) -> Option<Answered> {
+    pub(super) fn find(&self, key: u64, seat: Color) -> Option<Answered> {
         self.0
             .iter()
             .rev()
@@ -58,32 +58,32 @@ impl AnsweredRing {
     }
 
     /// The game went back to ply `ply`: the answers of later plies were taken back.
-    pub fn take_back_to(&mut self, ply: u32) {
+    pub(super) fn take_back_to(&mut self, ply: u32) {
         for a in self.0.iter_mut().filter(|a| a.ply > ply) {
             a.taken_back = true;
         }
     }
 
     /// The answers remembered, oldest first.
-    pub fn answers(&self) -> impl DoubleEndedIterator<Item = Answered> + '_ {
+    pub(super) fn answers(&self) -> impl DoubleEndedIterator<Item = Answered> + '_ {
         self.0.iter().copied()
     }
 
     /// A ring of `answers`, oldest first (the newest [`ANSWERED_MEMORY`] of them).
     #[must_use]
-    pub fn of(answers: Vec<Answered>) -> AnsweredRing {
+    pub(super) fn of(answers: Vec<Answered>) -> AnsweredRing {
         let skip = answers.len().saturating_sub(ANSWERED_MEMORY);
         AnsweredRing(answers.into_iter().skip(skip).collect())
     }
 
     /// Bytes on the heap.
     #[must_use]
-    pub fn heap_bytes(&self) -> usize {
+    pub(super) fn heap_bytes(&self) -> usize {
         self.0.capacity() * size_of::<Answered>()
     }
 
     #[cfg(test)]
-    pub fn entries(&self) -> Vec<Answered> {
+    pub(super) fn entries(&self) -> Vec<Answered> {
         self.0.iter().copied().collect()
     }
 }

@@ -32,7 +32,7 @@ use crate::game::start::{ClockChange, ClockReason, ClockStart};
 use crate::game::time::{Now, whole_ms};
 
 /// The most a clock may hold after a change off the board (as a time control's initial time).
-pub const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
+pub(super) const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
 impl GameRecord {
     /// Arms the first-move timer for the side to move, waited for since `since`, if the game

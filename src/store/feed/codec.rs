@@ -18,17 +18,17 @@ use crate::game::{
     from_epoch_ms,
 };
 use crate::store::feed::header;
-pub use crate::store::feed::text::join;
+pub(crate) use crate::store::feed::text::join;
 use crate::store::feed::text::{field, ms, number, split};
 
 /// Headers decoded so far, by game, so the events of one game share one header (and its
 /// start position is parsed once).
-pub type Headers = HashMap<GameId, Arc<GameHeader>>;
+pub(crate) type Headers = HashMap<GameId, Arc<GameHeader>>;
 
 /// The event as fields: what it is, when, its game's id, the game's header (see `header`)
 /// field by field, then what happened. The form SQLite rows keep (joined).
 #[must_use]
-pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
+pub(crate) fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
     let mut f = opening(event);
     header::fields(&event.game, &mut f);
     kind_fields(&event.kind, &mut f);
@@ -40,7 +40,10 @@ pub fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
 /// each of which costs the append script and `XADD` on every move; the header stays in every
 /// entry, so an entry still reads on its own.
 #[must_use]
-pub fn fields_with_header(event: &FeedEvent, joined_header: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn fields_with_header(
+    event: &FeedEvent,
+    joined_header: &str,
+) -> Vec<(&'static str, String)> {
     let mut f = opening(event);
     f.push(("h", joined_header.to_owned()));
     kind_fields(&event.kind, &mut f);
@@ -121,13 +124,16 @@ fn clock_text(c: &ClockReading) -> String {
 }
 
 /// [`join`]'s form read back, then decoded.
-pub fn decode_joined(text: &str, headers: &mut Headers) -> Result<FeedEvent, String> {
+pub(crate) fn decode_joined(text: &str, headers: &mut Headers) -> Result<FeedEvent, String> {
     decode(&split(text)?, headers)
 }
 
 /// An event from its fields. The header is taken from `headers` when its game's is there
 /// (and put there otherwise).
-pub fn decode(map: &HashMap<&str, &str>, headers: &mut Headers) -> Result<FeedEvent, String> {
+pub(crate) fn decode(
+    map: &HashMap<&str, &str>,
+    headers: &mut Headers,
+) -> Result<FeedEvent, String> {
     let id: GameId = field(map, "g")?
         .parse()
         .map_err(|_| "feed event: bad game id".to_owned())?;

@@ -38,7 +38,7 @@ const TIME_CONTROL: &str = "tc";
 
 /// Appends the header's fields to `f`, in the codec's order. Run for every move a SQLite feed
 /// row records, so the codec's strings are moved, not copied.
-pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
+pub(crate) fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
     let header = header_fields(g);
     f.reserve(header.len());
     let (mut initial, mut increment) = (None, None);
@@ -61,14 +61,14 @@ pub fn fields(g: &GameHeader, f: &mut Vec<(&'static str, String)>) {
 
 /// The header's fields in one text, in `text::join`'s form.
 #[must_use]
-pub fn joined(g: &GameHeader) -> String {
+pub(crate) fn joined(g: &GameHeader) -> String {
     let mut f = Vec::new();
     fields(g, &mut f);
     join(&f)
 }
 
 /// The header from its fields (`map` an event's fields, or the fields of an `h`).
-pub fn decode(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
+pub(crate) fn decode(id: GameId, map: &HashMap<&str, &str>) -> Result<GameHeader, String> {
     let mut codec: HashMap<&str, &str> = map
         .iter()
         .map(|(name, value)| {

@@ -9,12 +9,12 @@
 //! itself was forgotten (`--retention`), and the feed's own retention (`--feed-retention`,
 //! `--feed-max-events`) is independent of the games'.
 
-pub mod codec;
-pub mod cursor;
-pub mod header;
-pub mod log;
-pub mod subscription;
-pub mod text;
+pub(crate) mod codec;
+pub(crate) mod cursor;
+pub(crate) mod header;
+pub(crate) mod log;
+pub(crate) mod subscription;
+pub(crate) mod text;
 
 pub use self::cursor::{FeedCursor, LanePos};
 pub use self::subscription::{FeedEntry, FeedSubscription};

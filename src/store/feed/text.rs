@@ -6,23 +6,23 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-pub use crate::game::codec::{join, split};
+pub(crate) use crate::game::codec::{join, split};
 
 /// The value of field `name`.
-pub fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {
+pub(crate) fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {
     map.get(name)
         .copied()
         .ok_or_else(|| format!("feed event: field {name} missing"))
 }
 
 /// The value of field `name`, a number.
-pub fn number(map: &HashMap<&str, &str>, name: &str) -> Result<u64, String> {
+pub(crate) fn number(map: &HashMap<&str, &str>, name: &str) -> Result<u64, String> {
     field(map, name)?
         .parse()
         .map_err(|_| format!("feed event: field {name} is not a number"))
 }
 
 /// A duration in whole milliseconds, saturating.
-pub fn ms(d: Duration) -> u64 {
+pub(crate) fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

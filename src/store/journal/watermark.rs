@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 
 /// Shared by the journal (its waiters) and the writer (through [`Raiser`]).
 #[derive(Debug, Default)]
-pub struct Watermark {
+pub(super) struct Watermark {
     /// Every ticket up to this one is committed. Read without the lock by a waiter whose
     /// ticket is in already; written under it, so a waiter that registers cannot miss a raise.
     through: AtomicU64,
@@ -35,7 +35,7 @@ struct State {
 }
 
 /// Where a wait stands.
-pub enum Wait {
+pub(super) enum Wait {
     /// Committed already.
     Done,
     /// Never will be (the writer failed or is gone).
@@ -47,7 +47,7 @@ pub enum Wait {
 impl Watermark {
     /// A watermark at 0 and the writer's end of it.
     #[must_use]
-    pub fn new() -> (Arc<Watermark>, Raiser) {
+    pub(super) fn new() -> (Arc<Watermark>, Raiser) {
         let mark = Arc::new(Watermark::default());
         (mark.clone(), Raiser(mark))
     }
@@ -57,12 +57,12 @@ impl Watermark {
     }
 
     /// Whether the writer failed (it commits nothing more).
-    pub fn failed(&self) -> bool {
+    pub(super) fn failed(&self) -> bool {
         self.failed.load(Ordering::Acquire)
     }
 
     /// Where `ticket` stands; registers a waiter unless it is settled.
-    pub fn wait(&self, ticket: u64) -> Wait {
+    pub(super) fn wait(&self, ticket: u64) -> Wait {
         if self.through.load(Ordering::Acquire) >= ticket {
             return Wait::Done;
         }

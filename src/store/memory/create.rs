@@ -38,7 +38,12 @@ struct Asked<'a> {
 impl Inner {
     /// Remembers that request id `request_id` created the game of `header`, whose record came
     /// back from storage (its tokens are gone: a retry is told so).
-    pub fn remember_restored(&self, request_id: &str, header: &GameHeader, record: &GameRecord) {
+    pub(super) fn remember_restored(
+        &self,
+        request_id: &str,
+        header: &GameHeader,
+        record: &GameRecord,
+    ) {
         let key = self.hasher.hash_one(request_id);
         let fingerprint = self.fingerprint_of(&Asked {
             start: &header.start.position(),
@@ -66,7 +71,7 @@ impl Inner {
 
     /// Creates a game, or finds the one an earlier request with the same request id created.
     /// Returns the journal ticket to wait for.
-    pub fn create_or_find(
+    pub(super) fn create_or_find(
         &self,
         new: &NewGame,
         place: Option<Place>,

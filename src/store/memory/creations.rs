@@ -10,7 +10,7 @@ use crate::store::config::REMEMBERED_CREATIONS;
 
 /// The creations answered under a request id, oldest forgotten first.
 #[derive(Debug, Default)]
-pub struct Creations {
+pub(super) struct Creations {
     /// Hashed request id to the creation it made.
     by_key: HashMap<u64, Creation>,
     /// Keys oldest first, at most `REMEMBERED_CREATIONS`.
@@ -19,7 +19,7 @@ pub struct Creations {
 
 /// A CreateGame answered under a request id.
 #[derive(Debug)]
-pub struct Creation {
+pub(super) struct Creation {
     /// The fingerprint of the request: a retry must match it.
     pub fingerprint: u64,
     pub game: GameId,
@@ -32,12 +32,12 @@ pub struct Creation {
 
 impl Creations {
     /// The creation answered under `key`.
-    pub fn get(&self, key: u64) -> Option<&Creation> {
+    pub(super) fn get(&self, key: u64) -> Option<&Creation> {
         self.by_key.get(&key)
     }
 
     /// Remembers a creation under `key`, forgetting the oldest beyond the bound.
-    pub fn remember(&mut self, key: u64, creation: Creation) {
+    pub(super) fn remember(&mut self, key: u64, creation: Creation) {
         if self.order.len() == REMEMBERED_CREATIONS
             && let Some(oldest) = self.order.pop_front()
         {

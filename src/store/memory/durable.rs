@@ -11,14 +11,14 @@ use crate::store::journal::{Change, Journal, Place};
 
 /// Where changes go to be made durable, if anywhere.
 #[derive(Debug, Default)]
-pub struct Durability {
+pub(super) struct Durability {
     journal: Option<Arc<Journal>>,
 }
 
 impl Durability {
     /// Changes go through `journal`.
     #[must_use]
-    pub fn journaled(journal: Arc<Journal>) -> Durability {
+    pub(super) fn journaled(journal: Arc<Journal>) -> Durability {
         Durability {
             journal: Some(journal),
         }
@@ -27,7 +27,7 @@ impl Durability {
     /// A place in the queue for one change, taken before a game's lock: reserving waits while
     /// the writer is behind (the backpressure), sending under the lock then never does.
     /// `None` without a journal.
-    pub async fn reserve(&self) -> Result<Option<Place>, ServiceError> {
+    pub(super) async fn reserve(&self) -> Result<Option<Place>, ServiceError> {
         match &self.journal {
             None => Ok(None),
             Some(journal) => journal.reserve().await.map(Some),
@@ -35,7 +35,7 @@ impl Durability {
     }
 
     /// Waits until the change with `ticket` is committed (at once without a journal).
-    pub async fn wait(&self, ticket: u64) -> Result<(), ServiceError> {
+    pub(super) async fn wait(&self, ticket: u64) -> Result<(), ServiceError> {
         match &self.journal {
             None => Ok(()),
             Some(journal) => journal.wait(ticket).await,
@@ -44,7 +44,7 @@ impl Durability {
 
     /// Deletes forgotten games from storage too. Nobody waits for it: a game still stored
     /// after a crash is forgotten again when the store starts.
-    pub async fn forget(&self, forgotten: Vec<GameId>) {
+    pub(super) async fn forget(&self, forgotten: Vec<GameId>) {
         let Some(journal) = &self.journal else { return };
         if forgotten.is_empty() {
             return;

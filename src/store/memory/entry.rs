@@ -16,7 +16,7 @@ use crate::store::memory::held::Held;
 
 /// One game.
 #[derive(Debug)]
-pub struct GameEntry {
+pub(super) struct GameEntry {
     /// Players, labels, start: shared with every feed event about the game.
     pub header: Arc<GameHeader>,
     /// `GameStatus` as a byte, mirrored from the record under the game lock, so ListGames
@@ -27,7 +27,7 @@ pub struct GameEntry {
 
 /// What changes, under the game's lock.
 #[derive(Debug)]
-pub struct EntryState {
+pub(super) struct EntryState {
     /// The record: packed once the game is over.
     pub held: Held,
     /// Live events for watchers; `None` while nobody watches. Bounded by `watch_buffer`.
@@ -41,7 +41,7 @@ pub struct EntryState {
 
 /// The state of a game during a call, its record unpacked: the fields of [`EntryState`] with
 /// the record itself in place of its holder.
-pub struct Open<'a> {
+pub(super) struct Open<'a> {
     pub record: &'a mut GameRecord,
     pub watchers: &'a mut Option<broadcast::Sender<Arc<Event>>>,
     pub armed: &'a mut Option<Instant>,
@@ -51,7 +51,7 @@ pub struct Open<'a> {
 impl EntryState {
     /// The state with its record unpacked for a call that may change it (a finished game's
     /// stays unpacked until [`Held::settle`]).
-    pub fn open(
+    pub(super) fn open(
         &mut self,
         header: &GameHeader,
         abandon_after: Option<std::time::Duration>,
@@ -71,7 +71,7 @@ impl GameEntry {
     /// An entry for `record` (packed if the game is over), whose creation (if journaled) has
     /// ticket `ticket`.
     #[must_use]
-    pub fn new(header: Arc<GameHeader>, record: GameRecord, ticket: u64) -> GameEntry {
+    pub(super) fn new(header: Arc<GameHeader>, record: GameRecord, ticket: u64) -> GameEntry {
         let status = GameStatus::of(record.game().outcome());
         let held = Held::of(record, &header, Now::read());
         GameEntry {
@@ -88,19 +88,19 @@ impl GameEntry {
 
     /// The game's lock. A poisoned lock (a panic inside a critical section, which the code
     /// avoids) is taken over rather than failing every later request on this game.
-    pub fn lock(&self) -> MutexGuard<'_, EntryState> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, EntryState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub fn id(&self) -> GameId {
+    pub(super) fn id(&self) -> GameId {
         self.header.id
     }
 
-    pub fn variant(&self) -> Variant {
+    pub(super) fn variant(&self) -> Variant {
         self.header.variant()
     }
 
-    pub fn status(&self) -> GameStatus {
+    pub(super) fn status(&self) -> GameStatus {
         match self.status.load(Ordering::Acquire) {
             0 => GameStatus::Ongoing,
             1 => GameStatus::Finished,
@@ -109,11 +109,11 @@ impl GameEntry {
     }
 
     /// Mirrors the record's status (call under the lock, after the game ended).
-    pub fn set_status(&self, status: GameStatus) {
+    pub(super) fn set_status(&self, status: GameStatus) {
         self.status.store(status as u8, Ordering::Release);
     }
 
-    pub fn matches(&self, filter: &GameFilter) -> bool {
+    pub(super) fn matches(&self, filter: &GameFilter) -> bool {
         filter.matches(
             self.variant(),
             self.status(),
@@ -125,7 +125,7 @@ impl GameEntry {
 
 /// Sends `events` to the game's watchers, and drops the channel once nobody listens or the game
 /// has ended (receivers still get what was sent before).
-pub fn publish(
+pub(super) fn publish(
     watchers: &mut Option<broadcast::Sender<Arc<Event>>>,
     events: Vec<Event>,
     ended: bool,

@@ -26,7 +26,7 @@ struct AfterLock<T> {
 impl Inner {
     /// Runs `f` on a game under its lock (see `with_game`), then, with a journal, waits until
     /// everything the call saw of the game is committed. `request_id` is a move's.
-    pub async fn on_game<T>(
+    pub(super) async fn on_game<T>(
         &self,
         id: GameId,
         request_id: Option<&RequestId>,
@@ -152,7 +152,7 @@ impl Inner {
     }
 
     /// Makes sure the flag timer checks this game no later than its deadline.
-    pub fn rearm(&self, id: GameId, state: &mut Open<'_>) {
+    pub(super) fn rearm(&self, id: GameId, state: &mut Open<'_>) {
         if let Some(deadline) = state.record.deadline()
             && state.armed.is_none_or(|armed| deadline < armed)
         {
@@ -181,7 +181,7 @@ impl Inner {
     }
 
     /// Keeps a finished game, forgetting the oldest beyond the count limit; returns those.
-    pub fn keep_finished(&self, id: GameId, ended_ms: u64) -> Vec<GameId> {
+    pub(super) fn keep_finished(&self, id: GameId, ended_ms: u64) -> Vec<GameId> {
         let evicted: Vec<GameId> = {
             let mut finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
             finished.push_back((id, ended_ms));
@@ -195,7 +195,7 @@ impl Inner {
     }
 
     /// Forgets the finished games that ended before `cutoff_ms`; returns them.
-    pub fn forget_ended_before(&self, cutoff_ms: u64) -> Vec<GameId> {
+    pub(super) fn forget_ended_before(&self, cutoff_ms: u64) -> Vec<GameId> {
         let expired: Vec<GameId> = {
             let mut finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
             let old = finished

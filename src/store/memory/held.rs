@@ -13,7 +13,7 @@ use crate::game::{GameHeader, GameRecord, Now, PackedRecord, Seats};
 
 /// The record of one game.
 #[derive(Debug)]
-pub enum Held {
+pub(super) enum Held {
     /// An ongoing game (or a finished one during a call on it). Boxed, so a packed game's
     /// slot is not the size of a live record.
     Live(Box<GameRecord>),
@@ -23,7 +23,7 @@ pub enum Held {
 impl Held {
     /// `record`, packed if its game is over.
     #[must_use]
-    pub fn of(record: GameRecord, header: &GameHeader, now: Now) -> Held {
+    pub(super) fn of(record: GameRecord, header: &GameHeader, now: Now) -> Held {
         if record.is_over() {
             Held::Packed(record.pack(header, now))
         } else {
@@ -32,7 +32,7 @@ impl Held {
     }
 
     /// Packs the record if its game is over (after a call that may have ended it or read it).
-    pub fn settle(&mut self, header: &GameHeader, now: Now) {
+    pub(super) fn settle(&mut self, header: &GameHeader, now: Now) {
         if let Held::Live(record) = self
             && record.is_over()
         {
@@ -41,7 +41,7 @@ impl Held {
     }
 
     /// The record to read: a finished game's rebuilt (and dropped after), nothing changed.
-    pub fn read(
+    pub(super) fn read(
         &self,
         header: &GameHeader,
         abandon_after: Option<Duration>,
@@ -54,7 +54,7 @@ impl Held {
     }
 
     /// The record to change: a finished game's is rebuilt in place (see `settle`).
-    pub fn live(
+    pub(super) fn live(
         &mut self,
         header: &GameHeader,
         abandon_after: Option<Duration>,
@@ -71,7 +71,7 @@ impl Held {
 
     /// The seats' token digests and whose turn it is (nobody's in a finished game).
     #[must_use]
-    pub fn seats_and_turn(&self) -> (Seats, Option<Color>) {
+    pub(super) fn seats_and_turn(&self) -> (Seats, Option<Color>) {
         match self {
             Held::Live(record) => (*record.seats(), record.turn()),
             Held::Packed(packed) => (packed.seats(), None),
@@ -79,7 +79,7 @@ impl Held {
     }
 
     #[must_use]
-    pub fn outcome(&self) -> Option<Outcome> {
+    pub(super) fn outcome(&self) -> Option<Outcome> {
         match self {
             Held::Live(record) => record.game().outcome(),
             Held::Packed(packed) => packed.outcome(),
@@ -87,14 +87,14 @@ impl Held {
     }
 
     #[must_use]
-    pub fn is_packed(&self) -> bool {
+    pub(super) fn is_packed(&self) -> bool {
         matches!(self, Held::Packed(_))
     }
 
     /// Bytes held beside the entry: the boxed record and its heap, or the packed bytes.
     #[cfg(test)]
     #[must_use]
-    pub fn heap_bytes(&self) -> usize {
+    pub(super) fn heap_bytes(&self) -> usize {
         match self {
             Held::Live(record) => size_of::<GameRecord>() + record.heap_bytes(),
             Held::Packed(packed) => packed.bytes() - size_of::<PackedRecord>(),

@@ -22,14 +22,14 @@ use crate::store::store_error::StoreError;
 use crate::store::tokens::PlayerTokens;
 
 /// Independent game maps (a power of two comfortably above the core count).
-pub const SHARDS: usize = 16;
+pub(super) const SHARDS: usize = 16;
 
 /// Some of the games, by id. A map lock is held only to find, insert or remove an entry, never
 /// while a game is being changed.
-pub type Shard = RwLock<BTreeMap<GameId, Arc<GameEntry>>>;
+pub(super) type Shard = RwLock<BTreeMap<GameId, Arc<GameEntry>>>;
 
 #[derive(Debug)]
-pub struct Inner {
+pub(super) struct Inner {
     pub shards: Box<[Shard]>,
     pub limits: StoreLimits,
     /// Ongoing games; reserved before a game is made so the limit is never overshot.
@@ -55,14 +55,14 @@ pub struct Inner {
 
 /// One variant's result counts.
 #[derive(Debug, Default)]
-pub struct ResultCounters {
+pub(super) struct ResultCounters {
     pub white: AtomicU64,
     pub black: AtomicU64,
     pub draws: AtomicU64,
 }
 
 impl Inner {
-    pub fn new(limits: StoreLimits, durable: Durability, feed: Arc<FeedLog>) -> Inner {
+    pub(super) fn new(limits: StoreLimits, durable: Durability, feed: Arc<FeedLog>) -> Inner {
         Inner {
             shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
             limits,
@@ -78,11 +78,11 @@ impl Inner {
         }
     }
 
-    pub fn shard(&self, id: GameId) -> &Shard {
+    pub(super) fn shard(&self, id: GameId) -> &Shard {
         &self.shards[id.get() as usize % SHARDS]
     }
 
-    pub fn find(&self, id: GameId) -> Result<Arc<GameEntry>, ServiceError> {
+    pub(super) fn find(&self, id: GameId) -> Result<Arc<GameEntry>, ServiceError> {
         let map = self
             .shard(id)
             .read()
@@ -92,14 +92,14 @@ impl Inner {
             .ok_or(ServiceError::Store(StoreError::GameNotFound { id }))
     }
 
-    pub fn insert(&self, entry: Arc<GameEntry>) {
+    pub(super) fn insert(&self, entry: Arc<GameEntry>) {
         self.shard(entry.id())
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(entry.id(), entry);
     }
 
-    pub fn remove(&self, ids: &[GameId]) {
+    pub(super) fn remove(&self, ids: &[GameId]) {
         for id in ids {
             self.shard(*id)
                 .write()
@@ -109,7 +109,7 @@ impl Inner {
     }
 
     /// The result counts of `variant`.
-    pub fn results(&self, variant: Variant) -> &ResultCounters {
+    pub(super) fn results(&self, variant: Variant) -> &ResultCounters {
         // The enum's order is `Variant::ALL`'s (variants are only ever appended).
         &self.results[variant as usize]
     }

@@ -14,7 +14,7 @@ use crate::store::memory::entry::GameEntry;
 use crate::store::memory::inner::{Inner, SHARDS};
 
 impl Inner {
-    pub fn list(&self, query: &ListQuery) -> GamePage {
+    pub(super) fn list(&self, query: &ListQuery) -> GamePage {
         let page_size = query.page_size.max(1);
         let budget = (MAX_LIST_SCAN / SHARDS).max(1);
         let mut found: Vec<Arc<GameEntry>> = Vec::new();
@@ -85,7 +85,7 @@ impl Inner {
     /// Result counts of the finished games kept that carry every one of `labels`: every game is
     /// looked at (its labels are outside its lock; only the matching finished ones are locked
     /// for their outcome), as many as `--max-finished-games` and the live games.
-    pub fn labelled_stats(&self, labels: &Labels) -> Stats {
+    pub(super) fn labelled_stats(&self, labels: &Labels) -> Stats {
         let mut counts: HashMap<Variant, VariantStats> = HashMap::new();
         for shard in self.shards.iter() {
             let entries: Vec<Arc<GameEntry>> = {

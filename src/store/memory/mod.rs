@@ -404,7 +404,7 @@ impl PresenceStore for MemoryStore {
 
 /// The feed of a store with `limits`, numbered after `last` (0 for a new one).
 #[must_use]
-pub fn new_feed(limits: StoreLimits, epoch: u64, last: u64) -> FeedLog {
+pub(super) fn new_feed(limits: StoreLimits, epoch: u64, last: u64) -> FeedLog {
     FeedLog::new(
         epoch,
         limits.feed_retention,

@@ -11,7 +11,7 @@ use crate::store::memory::timer::DeadlineQueue;
 
 /// Ends games whose deadline came. A game whose deadline moved meanwhile is looked at anyway:
 /// looking ends it only if it is due, and re-arms it otherwise.
-pub async fn flag_timer(deadlines: Arc<DeadlineQueue>, inner: Weak<Inner>) {
+pub(super) async fn flag_timer(deadlines: Arc<DeadlineQueue>, inner: Weak<Inner>) {
     loop {
         let due = deadlines.next_due().await;
         let Some(inner) = inner.upgrade() else { return };
@@ -42,7 +42,7 @@ pub async fn flag_timer(deadlines: Arc<DeadlineQueue>, inner: Weak<Inner>) {
 
 /// Forgets finished games older than `retention`, checking a few times per retention period
 /// (at most every minute, at least every 50 ms).
-pub async fn retention_sweep(retention: Duration, inner: Weak<Inner>) {
+pub(super) async fn retention_sweep(retention: Duration, inner: Weak<Inner>) {
     let period = (retention / 4).clamp(Duration::from_millis(50), Duration::from_secs(60));
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -19,7 +19,7 @@ use crate::game::GameId;
 
 /// Deadlines of timed games.
 #[derive(Debug, Default)]
-pub struct DeadlineQueue {
+pub(super) struct DeadlineQueue {
     /// Earliest first. A std mutex: critical sections are an insert, a removal or a pop,
     /// never an await.
     heap: Mutex<BTreeSet<(Instant, GameId)>>,
@@ -30,7 +30,7 @@ pub struct DeadlineQueue {
 
 impl DeadlineQueue {
     /// Asks for `id` to be checked at `at`.
-    pub fn schedule(&self, at: Instant, id: GameId) {
+    pub(super) fn schedule(&self, at: Instant, id: GameId) {
         self.heap
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -39,7 +39,7 @@ impl DeadlineQueue {
     }
 
     /// Takes back the check of `id` at `at` (scheduled earlier, and not yet due).
-    pub fn cancel(&self, at: Instant, id: GameId) {
+    pub(super) fn cancel(&self, at: Instant, id: GameId) {
         self.heap
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -47,7 +47,7 @@ impl DeadlineQueue {
     }
 
     /// Waits until at least one entry is due, then takes every due entry.
-    pub async fn next_due(&self) -> Vec<(Instant, GameId)> {
+    pub(super) async fn next_due(&self) -> Vec<(Instant, GameId)> {
         loop {
             let earliest = self
                 .heap
@@ -82,13 +82,13 @@ impl DeadlineQueue {
 
     /// True when no entry waits.
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The entries waiting.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.heap
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

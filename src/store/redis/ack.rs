@@ -24,11 +24,11 @@ use crate::store::redis::conn::{Conn, Dialer, RESPONSE_TIMEOUT};
 use crate::store::redis::keys;
 
 /// Connections carrying changes and their WAITs: this many WAITs may be under way at once.
-pub const ACK_CONNECTIONS: usize = 8;
+pub(super) const ACK_CONNECTIONS: usize = 8;
 
 /// What the replicas confirmed of a pipeline's writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Confirmed {
+pub(super) struct Confirmed {
     /// Replicas that hold every write before the WAIT.
     pub replicas: u32,
     /// Replicas asked for.
@@ -36,14 +36,14 @@ pub struct Confirmed {
 }
 
 impl Confirmed {
-    pub fn enough(self) -> bool {
+    pub(super) fn enough(self) -> bool {
         self.replicas >= self.required
     }
 }
 
 /// The pool of connections whose pipelines end in a WAIT, and what they wait for.
 #[derive(Debug)]
-pub struct Acks {
+pub(super) struct Acks {
     need: ReplicaAck,
     pool: Vec<Conn>,
     next: AtomicUsize,
@@ -51,7 +51,7 @@ pub struct Acks {
 
 impl Acks {
     /// The pool for `need`; nothing is dialled until the first change.
-    pub fn open(dialer: &Dialer, need: ReplicaAck) -> Result<Acks, String> {
+    pub(super) fn open(dialer: &Dialer, need: ReplicaAck) -> Result<Acks, String> {
         // A command on these connections may wait for the replicas on top of its own time.
         let timeout = RESPONSE_TIMEOUT + need.timeout;
         let pool = (0..ACK_CONNECTIONS)
@@ -64,12 +64,12 @@ impl Acks {
         })
     }
 
-    pub fn need(&self) -> ReplicaAck {
+    pub(super) fn need(&self) -> ReplicaAck {
         self.need
     }
 
     /// The next connection of the pool, in turn.
-    pub fn conn(&self) -> Conn {
+    pub(super) fn conn(&self) -> Conn {
         let i = self.next.fetch_add(1, Ordering::Relaxed) % self.pool.len();
         self.pool[i].clone()
     }
@@ -104,7 +104,7 @@ impl Acks {
 
     /// Runs `pipe` (every command in one slot) then the wait, on one connection of the pool:
     /// each command's answer, and what the replicas confirmed of them.
-    pub async fn run(
+    pub(super) async fn run(
         &self,
         conn: &mut Conn,
         pipe: &Pipeline,
@@ -118,7 +118,7 @@ impl Acks {
 
     /// Confirms everything the primary of `bucket`'s slot held before now: a fence write in
     /// the slot, then the wait.
-    pub async fn fence(&self, bucket: usize) -> RedisResult<Confirmed> {
+    pub(super) async fn fence(&self, bucket: usize) -> RedisResult<Confirmed> {
         let mut pipe = ::redis::pipe();
         pipe.cmd("INCR").arg(keys::fence_key(bucket)).ignore();
         Ok(self.run(&mut self.conn(), &pipe).await?.1)

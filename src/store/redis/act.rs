@@ -25,7 +25,7 @@ use crate::store::redis::state::{Inner, MAX_ATTEMPTS, unavailable};
 use crate::store::store_error::StoreError;
 
 /// What a compare-and-append did.
-pub enum Appended {
+pub(super) enum Appended {
     Done,
     /// Another change came first; nothing was written.
     Stale,
@@ -33,7 +33,7 @@ pub enum Appended {
 
 /// A change too few replicas confirmed: counted and logged, NOT_REPLICATED for the caller.
 /// `of` names what changed (a game id, a player token).
-pub fn not_replicated(of: impl std::fmt::Display, confirmed: Confirmed) -> ServiceError {
+pub(super) fn not_replicated(of: impl std::fmt::Display, confirmed: Confirmed) -> ServiceError {
     tracing::warn!(
         of = %of,
         replicas = confirmed.replicas,
@@ -50,7 +50,7 @@ pub fn not_replicated(of: impl std::fmt::Display, confirmed: Confirmed) -> Servi
 impl Inner {
     /// With `--redis-min-replicas`: confirms what the primary of `id`'s bucket held until now
     /// (a fence, see `ack`), or fails NOT_REPLICATED. Without the option, nothing to do.
-    pub async fn confirm(&self, id: GameId) -> Result<(), ServiceError> {
+    pub(super) async fn confirm(&self, id: GameId) -> Result<(), ServiceError> {
         let Some(acks) = &self.acks else {
             return Ok(());
         };
@@ -167,13 +167,16 @@ impl Inner {
     /// sweep's claim (only one replica's append wins), and what every read does, as the memory
     /// store does on any call, so nobody reads a running clock at zero or an overdue game as
     /// going on. `now` is when the game was read.
-    pub async fn settled(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
+    pub(super) async fn settled(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
         self.settled_via(id, false).await
     }
 
     /// [`settled`](Inner::settled), read confirmed by the replicas (`--redis-min-replicas`,
     /// see `ack`): the state a watcher's replay starts from.
-    pub async fn settled_confirmed(&self, id: GameId) -> Result<(Box<Cached>, Now), ServiceError> {
+    pub(super) async fn settled_confirmed(
+        &self,
+        id: GameId,
+    ) -> Result<(Box<Cached>, Now), ServiceError> {
         self.settled_via(id, true).await
     }
 
@@ -222,7 +225,7 @@ impl Inner {
     /// Performs a seat's action (see `GameStore::act`): `admit` is asked once, on the first
     /// copy of the game it is applied to; a lost race plays the action again from the winner's
     /// state.
-    pub async fn act<A: Admit>(
+    pub(super) async fn act<A: Admit>(
         &self,
         id: GameId,
         holder: Holder,

@@ -18,7 +18,7 @@ use crate::store::redis::state::{CACHE_GAMES, Inner, damaged, unavailable};
 use crate::store::store_error::StoreError;
 
 impl Inner {
-    pub fn take_cached(&self, id: GameId) -> Option<Box<Cached>> {
+    pub(super) fn take_cached(&self, id: GameId) -> Option<Box<Cached>> {
         self.cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -26,7 +26,7 @@ impl Inner {
     }
 
     /// Keeps `game` for the next call, unless a newer copy came back meanwhile.
-    pub fn put_back(&self, id: GameId, game: Box<Cached>) {
+    pub(super) fn put_back(&self, id: GameId, game: Box<Cached>) {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if cache
             .get(&id)
@@ -44,7 +44,7 @@ impl Inner {
     }
 
     /// The game as Redis has it now: the cached copy brought up to date, or a fresh load.
-    pub async fn load(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+    pub(super) async fn load(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
         match self.take_cached(id) {
             Some(game) => self.catch_up(id, game).await,
             None => self.fetch(id).await,
@@ -55,7 +55,7 @@ impl Inner {
     /// (see `ack`): what watchers are sent. Without the option, [`load`] itself.
     ///
     /// [`load`]: Inner::load
-    pub async fn load_confirmed(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+    pub(super) async fn load_confirmed(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
         match self.take_cached(id) {
             Some(game) => self.catch_up_via(id, game, Via::Confirmed).await,
             None => self.fetch_via(id, Via::Confirmed).await,
@@ -63,17 +63,17 @@ impl Inner {
     }
 
     /// Reads the whole game.
-    pub async fn fetch(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+    pub(super) async fn fetch(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
         self.fetch_via(id, Via::Plain).await
     }
 
     /// [`fetch`](Inner::fetch), confirmed like [`load_confirmed`](Inner::load_confirmed).
-    pub async fn fetch_confirmed(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
+    pub(super) async fn fetch_confirmed(&self, id: GameId) -> Result<Box<Cached>, ServiceError> {
         self.fetch_via(id, Via::Confirmed).await
     }
 
     /// [`catch_up`](Inner::catch_up), confirmed like [`load_confirmed`](Inner::load_confirmed).
-    pub async fn catch_up_confirmed(
+    pub(super) async fn catch_up_confirmed(
         &self,
         id: GameId,
         game: Box<Cached>,
@@ -103,7 +103,7 @@ impl Inner {
     }
 
     /// Brings a cached game up to date with the events other replicas appended.
-    pub async fn catch_up(
+    pub(super) async fn catch_up(
         &self,
         id: GameId,
         game: Box<Cached>,
@@ -187,7 +187,7 @@ impl Inner {
 
     /// `game` with `entries` played onto it: the stream entries after its last event, as
     /// XRANGE (or a stale append's reply) gave them.
-    pub fn caught_up(
+    pub(super) fn caught_up(
         &self,
         id: GameId,
         mut game: Box<Cached>,

@@ -8,7 +8,7 @@ use crate::store::redis::codec::Meta;
 
 /// A game as a replica last saw it.
 #[derive(Debug)]
-pub struct Cached {
+pub(super) struct Cached {
     pub meta: Arc<Meta>,
     /// The game as of its last event this replica read or wrote.
     pub record: GameRecord,

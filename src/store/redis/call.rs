@@ -11,27 +11,30 @@ use crate::store::redis::ack::{Acks, Confirmed};
 
 /// `EVALSHA` of one script: its keys, given all at once (their count comes before them), then
 /// its arguments.
-pub struct ScriptCall {
+pub(super) struct ScriptCall {
     script: &'static Script,
     cmd: Cmd,
 }
 
 impl ScriptCall {
     /// A call of `script` with `keys` as `KEYS`.
-    pub fn new(script: &'static Script, keys: &[String]) -> ScriptCall {
+    pub(super) fn new(script: &'static Script, keys: &[String]) -> ScriptCall {
         let mut cmd = ::redis::cmd("EVALSHA");
         cmd.arg(script.get_hash()).arg(keys.len()).arg(keys);
         ScriptCall { script, cmd }
     }
 
     /// The next argument (`ARGV[i]`).
-    pub fn arg(&mut self, arg: impl ToRedisArgs) -> &mut ScriptCall {
+    pub(super) fn arg(&mut self, arg: impl ToRedisArgs) -> &mut ScriptCall {
         self.cmd.arg(arg);
         self
     }
 
     /// Runs the call, loading the script first if Redis answers that it does not have it.
-    pub async fn run<T: FromRedisValue>(&self, conn: &mut impl ConnectionLike) -> RedisResult<T> {
+    pub(super) async fn run<T: FromRedisValue>(
+        &self,
+        conn: &mut impl ConnectionLike,
+    ) -> RedisResult<T> {
         match self.cmd.query_async(conn).await {
             Err(e) if is_noscript(&e) => {
                 self.script.load_async(conn).await?;
@@ -43,7 +46,10 @@ impl ScriptCall {
 
     /// Runs the call followed by the wait for the replicas (see `ack`), on one of their
     /// connections: the script's answer and what the replicas confirmed of it.
-    pub async fn run_acked<T: FromRedisValue>(&self, acks: &Acks) -> RedisResult<(T, Confirmed)> {
+    pub(super) async fn run_acked<T: FromRedisValue>(
+        &self,
+        acks: &Acks,
+    ) -> RedisResult<(T, Confirmed)> {
         let mut conn = acks.conn();
         let mut pipe = ::redis::pipe();
         pipe.add_command(self.cmd.clone());

@@ -23,7 +23,7 @@ use std::sync::{Arc, OnceLock};
 
 use chessd_rules::{ByColor, Color, Outcome, Rules, Variant};
 
-pub use crate::game::codec::unhex;
+pub(super) use crate::game::codec::unhex;
 use crate::game::codec::{
     decode_game, game_fields, header_fields, outcome_text, parse_outcome, takebacks_key,
 };
@@ -33,7 +33,7 @@ use crate::game::{
 };
 use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{self, hex, sha256};
-pub use crate::store::redis::stream::{
+pub(super) use crate::store::redis::stream::{
     Entry, decode_rows, entry_is, event_key, event_key_text, row_fields,
 };
 
@@ -41,7 +41,7 @@ pub use crate::store::redis::stream::{
 /// of the first layout could not have are hashed only when present, so its fingerprint is
 /// what it always was.)
 #[must_use]
-pub fn fingerprint(meta: &Meta) -> String {
+pub(super) fn fingerprint(meta: &Meta) -> String {
     let h = &meta.header;
     let tc = h
         .time_control()
@@ -135,7 +135,7 @@ fn start_rules_text(rules: StartRules) -> String {
 
 /// What never changes in a game once created: its header and its seats' token digests.
 #[derive(Clone, Debug)]
-pub struct Meta {
+pub(super) struct Meta {
     pub header: Arc<GameHeader>,
     /// SHA-256 of each seat's token (none for a seat without one).
     pub seats: Seats,
@@ -150,13 +150,13 @@ pub struct Meta {
 
 impl Meta {
     /// The header in one text, for the `h` field of the game's feed entries.
-    pub fn feed_header(&self) -> &str {
+    pub(super) fn feed_header(&self) -> &str {
         self.feed_header
             .get_or_init(|| feed_header::joined(&self.header))
     }
 
     /// The keys, id and channel of the game's append script.
-    pub fn append_names(&self) -> &keys::AppendNames {
+    pub(super) fn append_names(&self) -> &keys::AppendNames {
         self.append_names
             .get_or_init(|| keys::AppendNames::of(&self.header))
     }
@@ -164,7 +164,7 @@ impl Meta {
 
 /// Where a game stands, as the list reads it from the game hash (kept by the scripts).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
+pub(super) struct Summary {
     pub status: GameStatus,
     pub ply: u32,
     /// The current position's FEN.
@@ -175,7 +175,7 @@ pub struct Summary {
 impl Summary {
     /// The fields that change as the game goes on, as `(field, value)` pairs.
     #[must_use]
-    pub fn fields(&self) -> Vec<(&'static str, String)> {
+    pub(super) fn fields(&self) -> Vec<(&'static str, String)> {
         vec![
             ("status", status_key(self.status).to_owned()),
             ("ply", self.ply.to_string()),
@@ -202,7 +202,11 @@ fn status_key(status: GameStatus) -> &'static str {
 /// create script compares it to tell its own creation, run again, from another game that drew
 /// the same id.
 #[must_use]
-pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'static str, String)> {
+pub(super) fn new_game_fields(
+    meta: &Meta,
+    summary: &Summary,
+    nonce: &str,
+) -> Vec<(&'static str, String)> {
     let mut fields = game_fields(&meta.header, &meta.seats, meta.takebacks);
     fields.push(("seq", "0".to_owned()));
     fields.push(("nonce", nonce.to_owned()));
@@ -211,7 +215,7 @@ pub fn new_game_fields(meta: &Meta, summary: &Summary, nonce: &str) -> Vec<(&'st
 }
 
 /// The game hash of game `id` read back.
-pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, String> {
+pub(super) fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, String> {
     let fields: HashMap<&str, &str> = map.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let stored = decode_game(id, &fields)?;
     Ok(Meta {
@@ -224,14 +228,14 @@ pub fn decode_meta(id: GameId, map: &HashMap<String, String>) -> Result<Meta, St
 }
 
 /// A monotonic deadline as Unix milliseconds.
-pub fn deadline_ms(record: &GameRecord, now: Now) -> Option<u64> {
+pub(super) fn deadline_ms(record: &GameRecord, now: Now) -> Option<u64> {
     record.deadline().map(|d| {
         let left = d.saturating_duration_since(now.mono);
         epoch_ms(now.wall + left)
     })
 }
 
-pub fn summary(record: &GameRecord) -> Summary {
+pub(super) fn summary(record: &GameRecord) -> Summary {
     let game = record.game();
     Summary {
         status: GameStatus::of(game.outcome()),
@@ -242,7 +246,7 @@ pub fn summary(record: &GameRecord) -> Summary {
 }
 
 /// The result-count field a finished game raises (`-`: aborted, counted nowhere).
-pub fn result_field(variant: Variant, record: &GameRecord) -> String {
+pub(super) fn result_field(variant: Variant, record: &GameRecord) -> String {
     match record.game().outcome() {
         None => String::new(),
         Some(o) if o.termination.is_abort() => "-".into(),
@@ -259,13 +263,13 @@ pub fn result_field(variant: Variant, record: &GameRecord) -> String {
 
 /// The fields ListGames reads from a game hash, in this order (the last three are absent
 /// from games of the first layout).
-pub const SUMMARY_FIELDS: [&str; 10] = [
+pub(super) const SUMMARY_FIELDS: [&str; 10] = [
     "variant", "white", "black", "status", "ply", "fen", "outcome", "labels", "white_id",
     "black_id",
 ];
 
 /// A game as a list reads it from its hash.
-pub struct Listed {
+pub(super) struct Listed {
     pub variant: Variant,
     pub players: Players,
     pub labels: Labels,
@@ -273,7 +277,7 @@ pub struct Listed {
 }
 
 /// A game hash's [`SUMMARY_FIELDS`] read back (`None`: the game is gone).
-pub fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>, String> {
+pub(super) fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>, String> {
     let [
         Some(v),
         Some(w),

@@ -36,7 +36,7 @@ use crate::store::redis::sentinel::{SentinelConn, Sentinels};
 use crate::telemetry::spans;
 
 /// How long one command may take before the call fails UNAVAILABLE.
-pub const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+pub(super) const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long connecting may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// Retries of a cluster command after a connection error or a redirection the slot map did not
@@ -48,7 +48,7 @@ const CLUSTER_OVERALL_TIMEOUT: Duration = Duration::from_secs(4);
 /// Where the store's Redis is, parsed from `--redis`, `--redis-cluster` and
 /// `--redis-sentinel`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Target {
+pub(super) struct Target {
     /// One URL standalone; the seed nodes of a cluster; the Sentinels.
     pub urls: Vec<String>,
     pub topology: RedisTopology,
@@ -56,7 +56,7 @@ pub struct Target {
 
 impl Target {
     /// `text` is one URL, or with `cluster` one or more comma-separated seed URLs.
-    pub fn parse(text: &str, cluster: bool) -> Result<Target, String> {
+    pub(super) fn parse(text: &str, cluster: bool) -> Result<Target, String> {
         Target::of(
             text,
             if cluster {
@@ -68,7 +68,7 @@ impl Target {
     }
 
     /// `text` is one URL, or (a cluster's seeds, Sentinels) one or more comma-separated.
-    pub fn of(text: &str, topology: RedisTopology) -> Result<Target, String> {
+    pub(super) fn of(text: &str, topology: RedisTopology) -> Result<Target, String> {
         let urls: Vec<String> = text
             .split(',')
             .map(str::trim)
@@ -97,7 +97,7 @@ impl Target {
 }
 
 /// Checks that `url` is a Redis URL this build can use.
-pub fn check_url(url: &str) -> Result<(), String> {
+pub(super) fn check_url(url: &str) -> Result<(), String> {
     Client::open(url)
         .map(|_| ())
         .map_err(|e| format!("invalid redis url {:?}: {e}", redact(url)))
@@ -106,7 +106,7 @@ pub fn check_url(url: &str) -> Result<(), String> {
 /// URLs (one, or a cluster's comma-separated seeds) without their passwords, for logs and
 /// error messages: the user and password before `@`, and the whole query, where a `unix://`
 /// URL carries its `pass`.
-pub fn redact(urls: &str) -> String {
+pub(super) fn redact(urls: &str) -> String {
     let one = |url: &str| {
         let (url, query) = match url.split_once('?') {
             Some((url, _)) => (url, "?***"),
@@ -124,7 +124,7 @@ pub fn redact(urls: &str) -> String {
 
 /// The store's command connection; cloning is cheap and shares it.
 #[derive(Clone)]
-pub enum Conn {
+pub(super) enum Conn {
     Single(ConnectionManager),
     Cluster(ClusterConnection),
     Sentinel(SentinelConn),
@@ -143,13 +143,13 @@ impl std::fmt::Debug for Conn {
 /// How a store reaches its Redis: what [`Conn::open`] dials, and (for Sentinel) the shared
 /// lookup of the primary that every connection and the pub/sub connection use.
 #[derive(Clone, Debug)]
-pub enum Dialer {
+pub(super) enum Dialer {
     Fixed(Target),
     Sentinel(Arc<Sentinels>),
 }
 
 impl Dialer {
-    pub fn new(target: &Target) -> Result<Dialer, String> {
+    pub(super) fn new(target: &Target) -> Result<Dialer, String> {
         match &target.topology {
             RedisTopology::Sentinel { master } => {
                 let config = AsyncConnectionConfig::new()
@@ -164,7 +164,7 @@ impl Dialer {
 
     /// A client for the pub/sub connection's `attempt`-th try: the one Redis, a cluster's
     /// seeds in turn, or the primary the Sentinels name now.
-    pub async fn pubsub_client(&self, attempt: usize) -> Option<Client> {
+    pub(super) async fn pubsub_client(&self, attempt: usize) -> Option<Client> {
         match self {
             Dialer::Fixed(target) => {
                 let url = target.urls.get(attempt % target.urls.len().max(1))?;
@@ -184,7 +184,7 @@ impl Dialer {
 impl Conn {
     /// A lazy connection: nothing is dialled until the first command, so the server starts
     /// (not ready) while Redis is down. `response_timeout` bounds each command.
-    pub fn open(dialer: &Dialer, response_timeout: Duration) -> Result<Conn, String> {
+    pub(super) fn open(dialer: &Dialer, response_timeout: Duration) -> Result<Conn, String> {
         let target = match dialer {
             Dialer::Sentinel(sentinels) => {
                 return Ok(Conn::Sentinel(SentinelConn::new(
@@ -223,12 +223,12 @@ impl Conn {
             .map_err(|e| format!("redis connection: {e}"))
     }
 
-    pub fn is_cluster(&self) -> bool {
+    pub(super) fn is_cluster(&self) -> bool {
         matches!(self, Conn::Cluster(_))
     }
 
     /// After a probe found the server is not a primary: a Sentinel connection asks again.
-    pub fn not_primary(&self) {
+    pub(super) fn not_primary(&self) {
         if let Conn::Sentinel(c) = self {
             c.forget();
         }

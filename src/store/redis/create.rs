@@ -57,7 +57,7 @@ impl Inner {
     }
 
     /// Creates the game, or answers a retry of an earlier creation.
-    pub async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
+    pub(super) async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
         let seats = Seats::of(&tokens);
         let now = Now::read();

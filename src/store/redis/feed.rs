@@ -44,7 +44,7 @@ use crate::store::redis::state::{Inner, unavailable};
 use crate::store::stream_error::StreamError;
 
 /// A lane read: its entries, or why it cannot be read from the position asked.
-pub enum LaneRead {
+pub(super) enum LaneRead {
     Entries(Vec<(LanePos, FeedEvent)>),
     /// Trimmed past the position.
     Gone,
@@ -60,7 +60,7 @@ fn damaged_feed(bucket: usize, detail: &str) -> ServiceError {
 
 impl Inner {
     /// The feed's epoch, drawn now if no replica has yet.
-    pub async fn feed_epoch(&self) -> Result<u64, ServiceError> {
+    pub(super) async fn feed_epoch(&self) -> Result<u64, ServiceError> {
         let fresh = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
         let _: Option<String> = ::redis::cmd("SET")
             .arg(keys::FEED_EPOCH_KEY)
@@ -79,7 +79,7 @@ impl Inner {
 
     /// Up to `count` entries of `bucket`'s lane after `after`, decoded (headers shared through
     /// `headers`).
-    pub async fn read_feed_lane(
+    pub(super) async fn read_feed_lane(
         &self,
         bucket: usize,
         after: LanePos,
@@ -125,7 +125,7 @@ impl Inner {
 
     /// Where each lane ends now: its last entry, or the last one trimmed (`0-0`: never
     /// written).
-    pub async fn tails(&self) -> Result<Vec<LanePos>, ServiceError> {
+    pub(super) async fn tails(&self) -> Result<Vec<LanePos>, ServiceError> {
         let mut tails = Vec::with_capacity(BUCKETS);
         for bucket in 0..BUCKETS {
             let last: Vec<(String, Value)> = ::redis::cmd("XREVRANGE")
@@ -150,7 +150,7 @@ impl Inner {
     }
 
     /// The oldest cursor that resumes: after the last entry trimmed from each lane.
-    pub async fn oldest_cursor(&self, epoch: u64) -> Result<FeedCursor, ServiceError> {
+    pub(super) async fn oldest_cursor(&self, epoch: u64) -> Result<FeedCursor, ServiceError> {
         let mut lanes = Vec::with_capacity(BUCKETS);
         for bucket in 0..BUCKETS {
             let floor: Option<String> = ::redis::cmd("GET")
@@ -173,7 +173,7 @@ impl Inner {
     }
 
     /// A consumer's start (see `GameStore::feed`).
-    pub async fn feed(
+    pub(super) async fn feed(
         self: &Arc<Inner>,
         after: Option<FeedCursor>,
         player: Option<PlayerId>,
@@ -249,7 +249,7 @@ impl Inner {
     /// Entries after `after`, the lanes merged by id (see `GameStore::feed_page`): each lane
     /// gives up to `limit`, and only what is certainly in order is returned: entries up to the
     /// smallest last id among the lanes that had more to give.
-    pub async fn feed_page(
+    pub(super) async fn feed_page(
         &self,
         after: &FeedCursor,
         limit: usize,

@@ -29,14 +29,14 @@ use crate::store::redis::state::Inner;
 
 /// How often the follower reads the lanes even without a nudge (a lost one costs this much
 /// latency, never an event).
-pub const FEED_RESYNC: Duration = Duration::from_secs(1);
+pub(super) const FEED_RESYNC: Duration = Duration::from_secs(1);
 
 /// Entries read per lane per round trip.
 const READ_BATCH: usize = 512;
 
 impl FeedFollow {
     /// A receiver of every entry after the returned positions.
-    pub async fn subscribe(
+    pub(super) async fn subscribe(
         &self,
         inner: &Inner,
         epoch: u64,
@@ -76,7 +76,7 @@ impl FeedFollow {
     /// consumers are there (see `follow`). A failed command leaves the flag as it was, for the
     /// next round to try again; meanwhile a consumer still gets every entry, at the
     /// follower's resync rather than at once.
-    pub async fn listen_as_needed(&self, inner: &Inner) {
+    pub(super) async fn listen_as_needed(&self, inner: &Inner) {
         let mut listening = self.listening.lock().await;
         let wanted = self.lock().tx.receiver_count() > 0;
         if wanted == *listening {
@@ -162,7 +162,7 @@ impl FeedFollow {
 }
 
 /// The follower task: a round at every nudge and every [`FEED_RESYNC`]. Holds the store weakly.
-pub async fn follow(inner: Weak<Inner>) {
+pub(super) async fn follow(inner: Weak<Inner>) {
     loop {
         let Some(strong) = inner.upgrade() else {
             return;

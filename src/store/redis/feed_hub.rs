@@ -12,7 +12,7 @@ use crate::store::feed::subscription::FeedEntry;
 
 /// The follower's state, shared by the task and the subscriptions.
 #[derive(Debug)]
-pub struct FeedFollow {
+pub(super) struct FeedFollow {
     state: Mutex<FollowState>,
     /// Wakes the task: a lane grew, or a consumer arrived.
     pub nudge: Notify,
@@ -27,7 +27,7 @@ pub struct FeedFollow {
 }
 
 #[derive(Debug)]
-pub struct FollowState {
+pub(super) struct FollowState {
     pub tx: broadcast::Sender<Arc<FeedEntry>>,
     /// What has been sent, per lane; `None` while nobody follows.
     pub positions: Option<Vec<LanePos>>,
@@ -37,7 +37,7 @@ pub struct FollowState {
 
 impl FeedFollow {
     #[must_use]
-    pub fn new(capacity: usize) -> FeedFollow {
+    pub(super) fn new(capacity: usize) -> FeedFollow {
         FeedFollow {
             state: Mutex::new(FollowState {
                 tx: broadcast::channel(capacity.max(1)).0,
@@ -50,7 +50,7 @@ impl FeedFollow {
         }
     }
 
-    pub fn lock(&self) -> MutexGuard<'_, FollowState> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, FollowState> {
         // Every step leaves the state whole, so a panicking holder cannot break it.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }

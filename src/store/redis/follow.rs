@@ -49,12 +49,12 @@ use crate::store::store_error::StoreError;
 
 /// How often every follower reads its tail even without a notification, and idle followers
 /// are dropped.
-pub const RESYNC: Duration = Duration::from_secs(2);
+pub(super) const RESYNC: Duration = Duration::from_secs(2);
 
 impl Hub {
     /// A receiver of `id`'s events after the follower's last sent seq (which is at most the
     /// game's seq in Redis now).
-    pub async fn subscribe(
+    pub(super) async fn subscribe(
         &self,
         inner: &Arc<Inner>,
         id: GameId,
@@ -208,7 +208,7 @@ async fn read(follower: Arc<Follower>, inner: Arc<Inner>, id: GameId) {
 
 /// The pub/sub connection: subscribes every followed game, turns notifications into reads,
 /// resyncs every [`RESYNC`], and reconnects when the connection drops. Holds the store weakly.
-pub async fn listen(inner: Weak<Inner>) {
+pub(super) async fn listen(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(RESYNC);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut attempt = 0usize;

@@ -18,21 +18,21 @@ use crate::store::redis::conn::Dialer;
 use crate::store::redis::keys;
 
 /// Longest wait for the pub/sub connection, and the pause between attempts.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
-pub const RECONNECT_PAUSE: Duration = Duration::from_millis(200);
+pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+pub(super) const RECONNECT_PAUSE: Duration = Duration::from_millis(200);
 
 /// Longest wait for Redis's answer to a SUBSCRIBE or UNSUBSCRIBE. The crate's pub/sub
 /// connection has no response timeout of its own (the command connections have theirs), so
 /// a Redis that holds the connection open and answers nothing would hold the caller (a new
 /// watch, a feed consumer, the feed follower's round, the reconnect) for as long as it stays
 /// silent.
-pub const PUBSUB_TIMEOUT: Duration = Duration::from_secs(2);
+pub(super) const PUBSUB_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// `command` (a pub/sub sink's SUBSCRIBE or UNSUBSCRIBE), failed once [`PUBSUB_TIMEOUT`]
 /// passes without an answer. A command given up on may still reach Redis later: a channel
 /// then stays subscribed with nobody to tell, which costs only the messages the replica reads
 /// and drops, until the next command on it or the next connection.
-pub async fn answered<T>(command: impl Future<Output = RedisResult<T>>) -> RedisResult<T> {
+pub(super) async fn answered<T>(command: impl Future<Output = RedisResult<T>>) -> RedisResult<T> {
     tokio::time::timeout(PUBSUB_TIMEOUT, command)
         .await
         .unwrap_or_else(|_| {
@@ -46,7 +46,7 @@ pub async fn answered<T>(command: impl Future<Output = RedisResult<T>>) -> Redis
 
 /// The followed games of one replica.
 #[derive(Debug)]
-pub struct Hub {
+pub(super) struct Hub {
     /// Where the pub/sub connection may go: the one Redis, a cluster's seed nodes (tried in
     /// turn), or the primary the Sentinels name.
     pub dialer: Dialer,
@@ -60,10 +60,10 @@ pub struct Hub {
 }
 
 /// A follower and a new receiver of its events.
-pub type Joined = (Arc<Follower>, broadcast::Receiver<Arc<Event>>);
+pub(super) type Joined = (Arc<Follower>, broadcast::Receiver<Arc<Event>>);
 
 #[derive(Debug)]
-pub struct Follower {
+pub(super) struct Follower {
     /// Bounded by `--watch-buffer`; the watchers' receivers.
     pub tx: broadcast::Sender<Arc<Event>>,
     /// A std mutex: flags and the cached game, never held across an await.
@@ -71,7 +71,7 @@ pub struct Follower {
 }
 
 #[derive(Debug)]
-pub struct FollowState {
+pub(super) struct FollowState {
     /// The last seq sent to the watchers.
     pub sent: u64,
     /// That event's time and kind: a read that finds another event at `sent` (or none) means
@@ -86,13 +86,13 @@ pub struct FollowState {
 }
 
 impl Follower {
-    pub fn lock(&self) -> MutexGuard<'_, FollowState> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, FollowState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 impl Hub {
-    pub fn new(dialer: Dialer, capacity: usize) -> Hub {
+    pub(super) fn new(dialer: Dialer, capacity: usize) -> Hub {
         Hub {
             dialer,
             capacity,
@@ -101,11 +101,11 @@ impl Hub {
         }
     }
 
-    pub fn followed(&self) -> MutexGuard<'_, HashMap<GameId, Arc<Follower>>> {
+    pub(super) fn followed(&self) -> MutexGuard<'_, HashMap<GameId, Arc<Follower>>> {
         self.followed.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub fn sink(&self) -> Option<PubSubSink> {
+    pub(super) fn sink(&self) -> Option<PubSubSink> {
         self.sink
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -114,7 +114,7 @@ impl Hub {
 
     /// The pub/sub sink, waiting up to [`CONNECT_TIMEOUT`] for the connection (it is made
     /// in the background, at start and after an outage).
-    pub async fn connected_sink(&self) -> Option<PubSubSink> {
+    pub(super) async fn connected_sink(&self) -> Option<PubSubSink> {
         let deadline = tokio::time::Instant::now() + CONNECT_TIMEOUT;
         loop {
             if let Some(sink) = self.sink() {
@@ -128,12 +128,12 @@ impl Hub {
     }
 
     /// Drops every follower (their watchers' streams end).
-    pub fn stop(&self) {
+    pub(super) fn stop(&self) {
         self.followed().clear();
     }
 
     /// Joins `id`'s follower if there is one.
-    pub fn join(
+    pub(super) fn join(
         &self,
         id: GameId,
         limit: usize,
@@ -156,12 +156,12 @@ impl Hub {
     }
 
     /// Drops `id`'s follower and its channel subscription.
-    pub async fn drop_follower(&self, id: GameId) {
+    pub(super) async fn drop_follower(&self, id: GameId) {
         self.followed().remove(&id);
         self.unsubscribe(id).await;
     }
 
-    pub async fn unsubscribe(&self, id: GameId) {
+    pub(super) async fn unsubscribe(&self, id: GameId) {
         // A watcher may have followed the game again since it was dropped: its follower's
         // subscription must stand (it would otherwise hear of moves only at the resync).
         if self.followed().contains_key(&id) {

@@ -15,7 +15,7 @@ use crate::game::{GameHeader, GameId};
 /// their lists, GetStats sums their counts, every replica sweeps every bucket's deadlines), so
 /// more buckets spread a cluster's load more evenly at the price of more reads per list and
 /// sweep. Part of the key layout: changing it moves games to other keys.
-pub const BUCKETS: usize = 16;
+pub(super) const BUCKETS: usize = 16;
 
 // A bucket is read from an id's low bits, of which there are 22: a power of two keeps every
 // bucket equally likely and lets [`in_bucket`] place an id in a chosen one.
@@ -23,93 +23,93 @@ const _: () = assert!(BUCKETS.is_power_of_two() && BUCKETS <= 1 << 22);
 
 /// Keys of the layout before buckets (one shared list, deadline set, counts), checked at start
 /// so a deployment never serves while games of the old layout sit unseen.
-pub const OLD_LAYOUT_KEYS: [&str; 3] = ["chessd:games", "chessd:live", "chessd:stats"];
+pub(super) const OLD_LAYOUT_KEYS: [&str; 3] = ["chessd:games", "chessd:live", "chessd:stats"];
 
 /// A game's bucket: its id's random low bits, so games spread evenly and every replica finds
 /// the bucket from the id alone.
 #[must_use]
-pub fn bucket_of(id: GameId) -> usize {
+pub(super) fn bucket_of(id: GameId) -> usize {
     (id.get() % BUCKETS as u64) as usize
 }
 
 /// `random` with its low bits replaced so that the id drawn from it falls in `bucket`.
 #[must_use]
-pub fn in_bucket(random: u64, bucket: usize) -> u64 {
+pub(super) fn in_bucket(random: u64, bucket: usize) -> u64 {
     (random & !(BUCKETS as u64 - 1)) | bucket as u64
 }
 
 /// The bucket a CreateGame request id's record lives in (the game it makes is drawn in the
 /// same bucket, so the script sees both).
 #[must_use]
-pub fn bucket_of_request(request_id: &str) -> usize {
+pub(super) fn bucket_of_request(request_id: &str) -> usize {
     let h = sha256("chessd create bucket", &[request_id.as_bytes()]);
     (u64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]) % BUCKETS as u64) as usize
 }
 
 /// A bucket's keys: `{chessd:bNN}` is the hash tag that puts them all in one cluster slot.
 #[must_use]
-pub fn bucket_key(bucket: usize, name: &str) -> String {
+pub(super) fn bucket_key(bucket: usize, name: &str) -> String {
     format!("{{chessd:b{bucket:02}}}:{name}")
 }
 
 /// A bucket's fence (`--redis-min-replicas`, see `ack`): a counter written only so that a WAIT
 /// after it confirms what the bucket's primary held before. Nothing reads it.
 #[must_use]
-pub fn fence_key(bucket: usize) -> String {
+pub(super) fn fence_key(bucket: usize) -> String {
     bucket_key(bucket, "fence")
 }
 
 /// Every game id of a bucket, ordered by id (a sorted set with score 0, read by lexical range:
 /// ids are fixed-width base32, so text order is creation order).
 #[must_use]
-pub fn games_key(bucket: usize) -> String {
+pub(super) fn games_key(bucket: usize) -> String {
     bucket_key(bucket, "games")
 }
 
 /// Deadlines of a bucket's ongoing games, the earlier of the flag and `--abandon-after` since
 /// the last move (score: Unix milliseconds).
 #[must_use]
-pub fn deadlines_key(bucket: usize) -> String {
+pub(super) fn deadlines_key(bucket: usize) -> String {
     bucket_key(bucket, "deadlines")
 }
 
 /// A bucket's finished games (score: when they ended, Unix milliseconds), for the count limit
 /// and retention.
 #[must_use]
-pub fn finished_key(bucket: usize) -> String {
+pub(super) fn finished_key(bucket: usize) -> String {
     bucket_key(bucket, "finished")
 }
 
 /// A bucket's result counts: `<variant>:w`, `<variant>:b`, `<variant>:d`.
 #[must_use]
-pub fn stats_key(bucket: usize) -> String {
+pub(super) fn stats_key(bucket: usize) -> String {
     bucket_key(bucket, "stats")
 }
 
 /// A bucket's ongoing games, for `--max-live-games` across replicas.
 #[must_use]
-pub fn live_key(bucket: usize) -> String {
+pub(super) fn live_key(bucket: usize) -> String {
     bucket_key(bucket, "live")
 }
 
 /// A bucket's lane of the feed: a stream with one entry per feed event of the bucket's games
 /// (entry ids assigned by Redis, `<ms>-<n>`), written by the same script as the change.
 #[must_use]
-pub fn feed_key(bucket: usize) -> String {
+pub(super) fn feed_key(bucket: usize) -> String {
     bucket_key(bucket, "feed")
 }
 
 /// The last entry id trimmed from a bucket's feed lane (`0-0` or absent: none): a cursor
 /// before it would skip what was trimmed.
 #[must_use]
-pub fn feed_floor_key(bucket: usize) -> String {
+pub(super) fn feed_floor_key(bucket: usize) -> String {
     bucket_key(bucket, "feed:floor")
 }
 
 /// A bucket's running games of one player (a set of game ids), what a player-mode feed
 /// starts with. The player id is hashed: any printable id makes a tidy key.
 #[must_use]
-pub fn player_games_key(bucket: usize, player: &str) -> String {
+pub(super) fn player_games_key(bucket: usize, player: &str) -> String {
     let h = hex(&sha256("chessd player", &[player.as_bytes()])[..16]);
     bucket_key(bucket, &format!("player:{h}"))
 }
@@ -117,67 +117,67 @@ pub fn player_games_key(bucket: usize, player: &str) -> String {
 /// A bucket's games carrying one label (a sorted set of ids, score 0, like `games_key`):
 /// ListGames and GetStats filtered by labels read it instead of every game.
 #[must_use]
-pub fn label_key(bucket: usize, key: &str, value: &str) -> String {
+pub(super) fn label_key(bucket: usize, key: &str, value: &str) -> String {
     let h = hex(&sha256("chessd label", &[key.as_bytes(), value.as_bytes()])[..16]);
     bucket_key(bucket, &format!("label:{h}"))
 }
 
 /// The feed's epoch (see `feed::cursor`): drawn by the first replica that reads the feed, so a
 /// cursor from another Redis, or from before a flush, is refused. Alone in its slot.
-pub const FEED_EPOCH_KEY: &str = "{chessd:feed}:epoch";
+pub(super) const FEED_EPOCH_KEY: &str = "{chessd:feed}:epoch";
 
 /// The channel the scripts publish on when a feed lane grows (the payload is the bucket): a
 /// replica's feed follower then reads the lanes (see `feed`).
-pub const FEED_CHANNEL: &str = "chessd:feed";
+pub(super) const FEED_CHANNEL: &str = "chessd:feed";
 
 /// The channel a revocation is announced on, so every replica ends the revoked token's feeds
 /// at once.
-pub const REVOKED_CHANNEL: &str = "chessd:revoked";
+pub(super) const REVOKED_CHANNEL: &str = "chessd:revoked";
 
 /// The channel a seat's presence change is announced on (the payload is the game id), so
 /// every replica's watchers of the game hear it (see `presence`).
-pub const PRESENCE_CHANNEL: &str = "chessd:presence";
+pub(super) const PRESENCE_CHANNEL: &str = "chessd:presence";
 
 /// The game's presence leases: a sorted set of `<w|b>:<replica>` members scored by the Unix
 /// milliseconds their lease ends, in the game's bucket slot.
 #[must_use]
-pub fn presence_key(id: GameId) -> String {
+pub(super) fn presence_key(id: GameId) -> String {
     bucket_key(bucket_of(id), &format!("presence:{id}"))
 }
 
 /// When each seat of the game was last seen connected (`w`, `b`) and last connected
 /// (`w_since`, `b_since`), in Unix milliseconds: a hash beside the leases.
 #[must_use]
-pub fn seen_key(id: GameId) -> String {
+pub(super) fn seen_key(id: GameId) -> String {
     bucket_key(bucket_of(id), &format!("seen:{id}"))
 }
 
 /// A player token, by its id: a hash of its digest and its player. Its own slot: a token is
 /// looked up by its id alone.
 #[must_use]
-pub fn player_token_key(id: &str) -> String {
+pub(super) fn player_token_key(id: &str) -> String {
     format!("{{chessd:ptok:{id}}}")
 }
 
 /// A player's token ids (a set), for revoking every token of the player.
 #[must_use]
-pub fn player_tokens_key(player: &str) -> String {
+pub(super) fn player_tokens_key(player: &str) -> String {
     let h = hex(&sha256("chessd player", &[player.as_bytes()])[..16]);
     format!("{{chessd:ptoks:{h}}}")
 }
 
 /// How long a CreateGame request id is remembered (a retry comes within seconds).
-pub const CREATE_RECORD_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+pub(super) const CREATE_RECORD_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The game's hash, in its bucket's slot.
 #[must_use]
-pub fn game_key(id: GameId) -> String {
+pub(super) fn game_key(id: GameId) -> String {
     bucket_key(bucket_of(id), &format!("game:{id}"))
 }
 
 /// The game's event stream; entry `<seq>-0` is event `seq`.
 #[must_use]
-pub fn events_key(id: GameId) -> String {
+pub(super) fn events_key(id: GameId) -> String {
     bucket_key(bucket_of(id), &format!("events:{id}"))
 }
 
@@ -185,7 +185,7 @@ pub fn events_key(id: GameId) -> String {
 /// Published with plain PUBLISH, which a Redis Cluster relays to every node, so its slot does
 /// not matter (see `follow`).
 #[must_use]
-pub fn channel(id: GameId) -> String {
+pub(super) fn channel(id: GameId) -> String {
     format!("chessd:{{{id}}}:appended")
 }
 
@@ -193,7 +193,7 @@ pub fn channel(id: GameId) -> String {
 /// replica holds (`Meta::append_names`) rather than formatted, and a bound player's key hashed,
 /// on every move.
 #[derive(Clone, Debug)]
-pub struct AppendNames {
+pub(super) struct AppendNames {
     /// The script's `KEYS`, in its order: the game's hash and stream, its bucket's deadlines,
     /// stats, live count, finished set and feed lane, then each bound player's games.
     pub keys: Vec<String>,
@@ -205,7 +205,7 @@ pub struct AppendNames {
 
 impl AppendNames {
     #[must_use]
-    pub fn of(header: &GameHeader) -> AppendNames {
+    pub(super) fn of(header: &GameHeader) -> AppendNames {
         let id = header.id;
         let bucket = bucket_of(id);
         let mut keys = vec![
@@ -233,7 +233,7 @@ impl AppendNames {
 
 /// The game a channel name announces.
 #[must_use]
-pub fn game_of_channel(name: &str) -> Option<GameId> {
+pub(super) fn game_of_channel(name: &str) -> Option<GameId> {
     name.strip_prefix("chessd:{")?
         .strip_suffix("}:appended")?
         .parse()
@@ -242,7 +242,7 @@ pub fn game_of_channel(name: &str) -> Option<GameId> {
 
 /// Lowercase hex.
 #[must_use]
-pub fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(2 * bytes.len());
     for &b in bytes {
@@ -253,7 +253,7 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 /// A SHA-256 of `parts`, each length-prefixed so no two lists hash alike.
-pub fn sha256(domain: &str, parts: &[&[u8]]) -> [u8; 32] {
+pub(super) fn sha256(domain: &str, parts: &[&[u8]]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(domain.as_bytes());
     for part in parts {
@@ -267,7 +267,7 @@ pub fn sha256(domain: &str, parts: &[&[u8]]) -> [u8; 32] {
 /// it is a hash with no per-process secret: SHA-256, whose 64-bit prefix nobody can aim a
 /// collision at.
 #[must_use]
-pub fn request_key(request_id: &str) -> u64 {
+pub(super) fn request_key(request_id: &str) -> u64 {
     let h = sha256("chessd move request", &[request_id.as_bytes()]);
     u64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]])
 }
@@ -275,7 +275,7 @@ pub fn request_key(request_id: &str) -> u64 {
 /// The Redis key of a CreateGame request id's record (the id itself is not stored), in the
 /// bucket [`bucket_of_request`] names.
 #[must_use]
-pub fn create_key(request_id: &str) -> String {
+pub(super) fn create_key(request_id: &str) -> String {
     let digest = hex(&sha256("chessd create request", &[request_id.as_bytes()]));
     bucket_key(bucket_of_request(request_id), &format!("create:{digest}"))
 }

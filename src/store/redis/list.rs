@@ -36,7 +36,7 @@ struct Lane {
 impl Inner {
     /// A page of games, newest first: the buckets' lists merged by id (ids sort by creation
     /// and are unique across buckets, so the page and its cursor are what one list would give).
-    pub async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
+    pub(super) async fn list(&self, query: ListQuery) -> Result<GamePage, ServiceError> {
         let page_size = query.page_size.max(1);
         let start = query
             .before
@@ -155,7 +155,7 @@ impl Inner {
     /// slots). A game ending meanwhile may be counted in one bucket read and not yet in another,
     /// as any read racing a write; every count is a game's, exactly once. With labels: the
     /// finished games kept that carry them, counted from each bucket's index of the first.
-    pub async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
+    pub(super) async fn stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
         if !labels.is_empty() {
             return self.labelled_stats(labels).await;
         }

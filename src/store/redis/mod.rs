@@ -106,7 +106,7 @@ use crate::store::stream_error::StreamError;
 
 /// Checks that `text` is a Redis URL this build can use, or several comma-separated (a
 /// cluster's seeds; whether several are allowed depends on `--redis-cluster`, checked at open).
-pub fn check_url(text: &str) -> Result<(), String> {
+pub(super) fn check_url(text: &str) -> Result<(), String> {
     Target::parse(text, true).map(|_| ())
 }
 

@@ -29,11 +29,11 @@ use crate::store::redis::keys;
 use crate::store::redis::state::{Inner, unavailable};
 
 /// How long a replica's word that a seat is connected holds without renewal.
-pub const LEASE: Duration = Duration::from_secs(15);
+pub(super) const LEASE: Duration = Duration::from_secs(15);
 /// How often leases are renewed and followed games read again.
-pub const RENEW: Duration = Duration::from_secs(5);
+pub(super) const RENEW: Duration = Duration::from_secs(5);
 /// Presence changes queued for Redis at most (see `store::presence::Presence::send`).
-pub const CHANGES_QUEUED: usize = 4096;
+pub(super) const CHANGES_QUEUED: usize = 4096;
 
 /// Renewals (and re-reads) in flight at once: a replica holds a lease per watched seat, and
 /// one round trip after another would take longer than [`RENEW`] with enough of them. Each is
@@ -57,7 +57,10 @@ fn member(seat: Color, replica: &str) -> String {
 impl Inner {
     /// Both seats' presence, this replica's streams with every other replica's current
     /// leases.
-    pub async fn read_presence(&self, id: GameId) -> Result<ByColor<SeatPresence>, ServiceError> {
+    pub(super) async fn read_presence(
+        &self,
+        id: GameId,
+    ) -> Result<ByColor<SeatPresence>, ServiceError> {
         let remote = self.remote_presence(id).await?;
         Ok(self.presence.read_with(id, remote))
     }
@@ -181,7 +184,7 @@ impl Inner {
     }
 
     /// Reads `id`'s leases again for this replica's watchers of it.
-    pub async fn refresh_presence(&self, id: GameId) {
+    pub(super) async fn refresh_presence(&self, id: GameId) {
         if let Ok(remote) = self.remote_presence(id).await {
             self.presence.set_remote(id, remote);
         }
@@ -190,7 +193,7 @@ impl Inner {
 
 /// The presence task of a replica: writes its changes as they come, renews its leases and
 /// reads its followed games again every [`RENEW`]. Holds the store weakly.
-pub async fn run(inner: Weak<Inner>, mut changes: mpsc::Receiver<LocalChange>) {
+pub(super) async fn run(inner: Weak<Inner>, mut changes: mpsc::Receiver<LocalChange>) {
     let mut tick = tokio::time::interval(RENEW);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

@@ -37,7 +37,7 @@ use std::sync::LazyLock;
 use ::redis::Script;
 
 /// The name of the script whose SHA-1 (as EVALSHA sends it, in hex) is `sha`, for traces.
-pub fn name_of(sha: &[u8]) -> Option<&'static str> {
+pub(super) fn name_of(sha: &[u8]) -> Option<&'static str> {
     [
         (&*CREATE, "create"),
         (&*APPEND, "append"),
@@ -63,7 +63,7 @@ pub fn name_of(sha: &[u8]) -> Option<&'static str> {
 /// live limit) or `{"taken"}` (the id exists: draw another). The game already existing with
 /// this creation's nonce is `{"created"}`: the same script run twice, which the cluster
 /// client does when a reply is lost (a random nonce names its creation).
-pub static CREATE: LazyLock<Script> = LazyLock::new(|| {
+pub(super) static CREATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local game, games, deadlines, live, request, feed = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -134,7 +134,7 @@ return {'created'}
 /// round trip; no entries when the seq matches but the last event is another: Redis went back
 /// in time and on along another line) or `{-1, 0, {}}` (no such game). The hash's `last` (the
 /// last event's key) is checked only where it is written: games older than it have none.
-pub static APPEND: LazyLock<Script> = LazyLock::new(|| {
+pub(super) static APPEND: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local game, events, deadlines, stats, live, finished, feed =
@@ -203,7 +203,7 @@ return {1, seq, {}}
 /// Sets the game's deadline entry to the deadline its record has, only if the game is still
 /// at that seq (a concurrent APPEND already wrote the right deadline) and only if the entry
 /// is still there (`XX`: the sweep never adds one). Returns 1 if it rewrote, else 0.
-pub static REDEADLINE: LazyLock<Script> = LazyLock::new(|| {
+pub(super) static REDEADLINE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local game, deadlines = KEYS[1], KEYS[2]
@@ -225,7 +225,7 @@ return 1
 /// KEYS: the finished-games trim lease. ARGV: the token this replica took it with.
 /// Releases the lease only if it is still this replica's (it may have expired and been taken
 /// by another). Returns 1 if released, else 0.
-pub static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+pub(super) static RELEASE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -257,7 +257,7 @@ end
 /// `{"gone", floor}` (entries after the id were trimmed: resuming from it would skip them) or
 /// `{"ahead", last}` (the id is past anything this lane ever held: not a cursor of this feed).
 /// One script, so no trim can fall between the check and the read.
-pub static FEED_READ: LazyLock<Script> = LazyLock::new(|| {
+pub(super) static FEED_READ: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
         r"{COMPARE_IDS}
 local feed, floor_key = KEYS[1], KEYS[2]
@@ -286,7 +286,7 @@ return {{'ok', entries}}
 /// ARGV: the oldest id to keep by time (`<ms>-0`), the most entries to keep.
 /// Trims the lane to both, raises the floor to the last id trimmed, and returns how many
 /// entries went.
-pub static FEED_TRIM: LazyLock<Script> = LazyLock::new(|| {
+pub(super) static FEED_TRIM: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
         r"{COMPARE_IDS}
 local feed, floor_key = KEYS[1], KEYS[2]

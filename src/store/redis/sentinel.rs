@@ -28,7 +28,7 @@ use ::redis::{
 const LOOKUP_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The Sentinels of one primary set, asked for its primary.
-pub struct Sentinels {
+pub(super) struct Sentinels {
     /// A tokio mutex, held across the lookup on purpose: one lookup at a time, so a failover
     /// met by many calls at once asks the Sentinels once per connection, not once per call.
     client: tokio::sync::Mutex<SentinelClient>,
@@ -48,7 +48,7 @@ impl std::fmt::Debug for Sentinels {
 
 impl Sentinels {
     /// The Sentinels at `urls`, for the primary set named `master`; nothing is dialled yet.
-    pub fn new(
+    pub(super) fn new(
         urls: &[String],
         master: &str,
         config: AsyncConnectionConfig,
@@ -77,7 +77,7 @@ impl Sentinels {
     }
 
     /// A client of the primary as the Sentinels name it now (its role checked).
-    pub async fn primary(&self) -> RedisResult<Client> {
+    pub(super) async fn primary(&self) -> RedisResult<Client> {
         let lookup = async { self.client.lock().await.async_get_client().await };
         match tokio::time::timeout(LOOKUP_TIMEOUT, lookup).await {
             Ok(found) => found,
@@ -106,7 +106,7 @@ impl Sentinels {
 
 /// A connection to the Sentinels' primary; clones share it.
 #[derive(Clone, Debug)]
-pub struct SentinelConn {
+pub(super) struct SentinelConn {
     sentinels: Arc<Sentinels>,
     response_timeout: Duration,
     /// The connection while it is believed to reach the primary, numbered so that a failure
@@ -115,7 +115,7 @@ pub struct SentinelConn {
 }
 
 impl SentinelConn {
-    pub fn new(sentinels: Arc<Sentinels>, response_timeout: Duration) -> SentinelConn {
+    pub(super) fn new(sentinels: Arc<Sentinels>, response_timeout: Duration) -> SentinelConn {
         SentinelConn {
             sentinels,
             response_timeout,
@@ -165,7 +165,7 @@ impl SentinelConn {
 
     /// Forgets the connection, so the next command asks the Sentinels (the probe found the
     /// server is no longer the primary).
-    pub fn forget(&self) {
+    pub(super) fn forget(&self) {
         *self.current() = None;
     }
 }

@@ -20,17 +20,17 @@ use crate::store::redis::hub::Hub;
 use crate::store::store_error::StoreError;
 
 /// Games a replica keeps cached; beyond it an arbitrary entry is dropped (it is only a cache).
-pub const CACHE_GAMES: usize = 16_384;
+pub(super) const CACHE_GAMES: usize = 16_384;
 
 /// How many times an action is applied again after losing a race before giving up.
-pub const MAX_ATTEMPTS: usize = 16;
+pub(super) const MAX_ATTEMPTS: usize = 16;
 
 /// One remembered creation: its request key, the game, and the seat tokens minted (none for a
 /// seat bound to a player without one).
-pub type Remembered = (String, GameId, chessd_rules::ByColor<Option<SeatToken>>);
+pub(super) type Remembered = (String, GameId, chessd_rules::ByColor<Option<SeatToken>>);
 
 #[derive(Debug)]
-pub struct Inner {
+pub(super) struct Inner {
     /// Multiplexed and self-reconnecting (one Redis, or every node of a cluster): every call
     /// shares it (cloning is cheap).
     pub conn: Conn,
@@ -60,7 +60,7 @@ pub struct Inner {
 }
 
 /// A Redis failure: logged here, reported to the client as UNAVAILABLE.
-pub fn unavailable(e: &RedisError) -> ServiceError {
+pub(super) fn unavailable(e: &RedisError) -> ServiceError {
     use ::redis::{ErrorKind, ServerErrorKind};
     if e.kind() == ErrorKind::Server(ServerErrorKind::ClusterDown) {
         // The cluster refuses while a slot has no reachable primary: it heals by itself once
@@ -73,14 +73,14 @@ pub fn unavailable(e: &RedisError) -> ServiceError {
 }
 
 /// Data in Redis that does not decode: logged with its cause, INTERNAL for the client.
-pub fn damaged(id: GameId, detail: &str) -> ServiceError {
+pub(super) fn damaged(id: GameId, detail: &str) -> ServiceError {
     tracing::error!(game_id = %id, detail, "damaged game in redis");
     ServiceError::Internal(format!("game {id} in redis: {detail}").into())
 }
 
 impl Inner {
     /// Refuses a call while Redis holds old-layout keys (the probe logged which).
-    pub fn usable(&self) -> Result<(), ServiceError> {
+    pub(super) fn usable(&self) -> Result<(), ServiceError> {
         if self.old_layout.load(Ordering::Relaxed) {
             tracing::warn!("call refused: redis holds keys of the layout before buckets");
             return Err(StoreError::StoreUnavailable.into());
@@ -88,7 +88,7 @@ impl Inner {
         Ok(())
     }
 
-    pub fn conn(&self) -> Conn {
+    pub(super) fn conn(&self) -> Conn {
         self.conn.clone()
     }
 }

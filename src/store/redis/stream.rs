@@ -10,7 +10,7 @@ use crate::game::{EventRow, LogEntry};
 
 /// An event's stream-entry fields, as `field value field value ...`.
 #[must_use]
-pub fn row_fields(row: &EventRow) -> Vec<String> {
+pub(super) fn row_fields(row: &EventRow) -> Vec<String> {
     event_fields(row)
         .into_iter()
         .flat_map(|(k, v)| [k.to_owned(), v])
@@ -18,28 +18,28 @@ pub fn row_fields(row: &EventRow) -> Vec<String> {
 }
 
 /// A stream entry as XRANGE returns it: its id and its fields, flattened.
-pub type Entry = (String, Vec<String>);
+pub(super) type Entry = (String, Vec<String>);
 
 /// What tells an event apart from another a store may hold at the same seq (see `cache`):
 /// its time in milliseconds and its kind's stored key.
-pub type EventKey = (u64, &'static str);
+pub(super) type EventKey = (u64, &'static str);
 
 /// The key of the copy's event `entry`.
 #[must_use]
-pub fn event_key(entry: &LogEntry) -> EventKey {
+pub(super) fn event_key(entry: &LogEntry) -> EventKey {
     (entry.at_ms, kind_key(&entry.kind))
 }
 
 /// An event key as the game hash keeps it (`last`), `ms:kind`; "" for none.
 #[must_use]
-pub fn event_key_text(key: Option<EventKey>) -> String {
+pub(super) fn event_key_text(key: Option<EventKey>) -> String {
     key.map(|(ms, kind)| format!("{ms}:{kind}"))
         .unwrap_or_default()
 }
 
 /// Whether stream entry `entry` is event `seq` with the key `key`.
 #[must_use]
-pub fn entry_is(entry: &Entry, seq: u64, key: EventKey) -> bool {
+pub(super) fn entry_is(entry: &Entry, seq: u64, key: EventKey) -> bool {
     let (id, flat) = entry;
     let field = |name: &str| {
         flat.chunks_exact(2)
@@ -53,7 +53,7 @@ pub fn entry_is(entry: &Entry, seq: u64, key: EventKey) -> bool {
 
 /// Decodes entries that follow event `first_seq - 1` on `line` (the moves standing after the
 /// events before them, advanced here past every move and takeback).
-pub fn decode_rows(
+pub(super) fn decode_rows(
     line: &mut Line<'_>,
     first_seq: u64,
     entries: &[Entry],

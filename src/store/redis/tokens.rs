@@ -48,7 +48,10 @@ impl Inner {
         }
     }
 
-    pub async fn issue_player_token(&self, player: PlayerId) -> Result<IssuedToken, ServiceError> {
+    pub(super) async fn issue_player_token(
+        &self,
+        player: PlayerId,
+    ) -> Result<IssuedToken, ServiceError> {
         let token = PlayerToken::generate()?;
         let id = token.id();
         let mut listed = ::redis::pipe();
@@ -73,7 +76,7 @@ impl Inner {
         Ok(IssuedToken { token, id, player })
     }
 
-    pub async fn player_of(&self, token: PlayerToken) -> Result<PlayerId, ServiceError> {
+    pub(super) async fn player_of(&self, token: PlayerToken) -> Result<PlayerId, ServiceError> {
         let digest = token.digest();
         let (stored, player): (Option<String>, Option<String>) = ::redis::cmd("HMGET")
             .arg(keys::player_token_key(&TokenId::of(&digest).to_string()))
@@ -96,7 +99,7 @@ impl Inner {
         }
     }
 
-    pub async fn revoke_player_tokens(&self, what: Revoke) -> Result<usize, ServiceError> {
+    pub(super) async fn revoke_player_tokens(&self, what: Revoke) -> Result<usize, ServiceError> {
         let ids: Vec<String> = match &what {
             Revoke::Token(id) => vec![id.to_string()],
             Revoke::Player(player) => ::redis::cmd("SMEMBERS")

@@ -58,7 +58,7 @@ const COLUMNS: [(&str, &str, Kind); 19] = [
 const FIRST: usize = 3;
 
 /// A new game's row: `id`, `request_id`, `more_fields`, then [`COLUMNS`].
-pub static INSERT: LazyLock<String> = LazyLock::new(|| {
+pub(super) static INSERT: LazyLock<String> = LazyLock::new(|| {
     let names: Vec<&str> = COLUMNS.iter().map(|(column, _, _)| *column).collect();
     let places: Vec<String> = (1..=FIRST + COLUMNS.len())
         .map(|i| format!("?{i}"))
@@ -72,7 +72,7 @@ pub static INSERT: LazyLock<String> = LazyLock::new(|| {
 
 /// Every game's row, [`INSERT`]'s columns in its order, ongoing games first, then finished
 /// ones in the order they ended (retention order).
-pub static SELECT: LazyLock<String> = LazyLock::new(|| {
+pub(super) static SELECT: LazyLock<String> = LazyLock::new(|| {
     let names: Vec<&str> = COLUMNS.iter().map(|(column, _, _)| *column).collect();
     format!(
         "SELECT id, request_id, more_fields, {} FROM games
@@ -82,7 +82,7 @@ pub static SELECT: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// [`INSERT`]'s values for a game.
-pub fn row_values(
+pub(super) fn row_values(
     h: &GameHeader,
     seats: &Seats,
     takebacks: TakebackPolicy,
@@ -115,7 +115,10 @@ pub fn row_values(
 }
 
 /// A [`SELECT`] row read back as game `id`: the game, and the request id that created it.
-pub fn read_row(id: GameId, row: &Row<'_>) -> Result<(StoredHeader, Option<String>), LoadError> {
+pub(super) fn read_row(
+    id: GameId,
+    row: &Row<'_>,
+) -> Result<(StoredHeader, Option<String>), LoadError> {
     let bad = |detail: String| LoadError::Game {
         game: id.to_string(),
         detail,

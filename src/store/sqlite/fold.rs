@@ -20,11 +20,11 @@ use crate::game::codec::write_event;
 /// Rows appended before a fold: large enough that each game in play has many moves in a fold
 /// (so each of its pages is written once for them), small enough that a fold stays a few
 /// milliseconds and that deleting a game found in the log (which folds first) is cheap.
-pub const FOLD_ROWS: usize = 4096;
+pub(super) const FOLD_ROWS: usize = 4096;
 
 /// What the writer knows of the log: its length and the games in it.
 #[derive(Debug, Default)]
-pub struct RecentLog {
+pub(super) struct RecentLog {
     rows: usize,
     games: HashSet<GameId>,
 }
@@ -32,12 +32,12 @@ pub struct RecentLog {
 impl RecentLog {
     /// An empty log (the start folds the file's, see [`fold_all`]).
     #[must_use]
-    pub fn new() -> RecentLog {
+    pub(super) fn new() -> RecentLog {
         RecentLog::default()
     }
 
     /// Appends a game's new events.
-    pub fn append(
+    pub(super) fn append(
         &mut self,
         tx: &Transaction<'_>,
         game: GameId,
@@ -58,19 +58,19 @@ impl RecentLog {
 
     /// Whether any of `games` has events in the log (a deletion must fold first).
     #[must_use]
-    pub fn holds_any(&self, games: &[GameId]) -> bool {
+    pub(super) fn holds_any(&self, games: &[GameId]) -> bool {
         games.iter().any(|g| self.games.contains(g))
     }
 
     /// Whether the log is long enough to fold.
     #[must_use]
-    pub fn full(&self) -> bool {
+    pub(super) fn full(&self) -> bool {
         self.rows >= FOLD_ROWS
     }
 
     /// Moves the log to `events`, in `tx`. Its state says "empty" from here on: if `tx` fails
     /// to commit, the writer stops taking changes anyway.
-    pub fn fold(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    pub(super) fn fold(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
         if self.rows == 0 {
             return Ok(());
         }
@@ -83,7 +83,7 @@ impl RecentLog {
 
 /// Moves whatever the log holds to `events` (at start, before loading: a crash may leave rows
 /// there). Returns the number of rows moved.
-pub fn fold_all(conn: &Connection) -> rusqlite::Result<usize> {
+pub(super) fn fold_all(conn: &Connection) -> rusqlite::Result<usize> {
     fold_sql(conn)
 }
 

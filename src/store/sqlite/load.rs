@@ -22,7 +22,7 @@ use crate::store::sqlite::columns;
 use crate::store::sqlite::fold::fold_all;
 
 /// Why loading stopped.
-pub enum LoadError {
+pub(super) enum LoadError {
     Sql(rusqlite::Error),
     Game { game: String, detail: String },
 }
@@ -35,14 +35,14 @@ impl From<rusqlite::Error> for LoadError {
 
 /// Where the feed stands in the file, read before anything is restored.
 #[derive(Clone, Copy, Debug)]
-pub struct FeedMeta {
+pub(super) struct FeedMeta {
     pub epoch: u64,
     /// The last position numbered.
     pub last: u64,
 }
 
 /// The feed's epoch and last position.
-pub fn feed_meta(conn: &Connection) -> Result<FeedMeta, LoadError> {
+pub(super) fn feed_meta(conn: &Connection) -> Result<FeedMeta, LoadError> {
     let value = |key: &str| -> Result<Option<i64>, LoadError> {
         Ok(conn
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
@@ -61,7 +61,7 @@ pub fn feed_meta(conn: &Connection) -> Result<FeedMeta, LoadError> {
 /// Brings every stored game and the result counts back into `memory`, its player tokens back
 /// in force and the feed's events back into `feed`; deletes the finished games already past
 /// retention or beyond the count limit, and the feed events past the feed's.
-pub fn load(
+pub(super) fn load(
     conn: &mut Connection,
     path: &Path,
     memory: &MemoryStore,

@@ -25,7 +25,7 @@ const KIND_TAKEBACK_DECLINED: i64 = 6;
 const KIND_TAKEN_BACK: i64 = 7;
 
 /// Schema 5's events table (a new file's too).
-pub const EVENTS: &str = "
+pub(super) const EVENTS: &str = "
 CREATE TABLE events (
     game_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -37,7 +37,7 @@ CREATE TABLE events (
 /// Migrates a schema 4 database to schema 5, in one transaction: every game's events are
 /// played back from their columns and written again as lines (a game that does not play back
 /// stops the migration, which then changes nothing).
-pub fn migrate_v4(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+pub(super) fn migrate_v4(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     let fail = |detail: String| OpenError::Migration {
         path: path.to_owned(),
         detail,

@@ -19,7 +19,7 @@ const KEPT: &str = "id, variant, start_fen, white, black, initial_ms, increment_
 /// Migrates a schema 6 database to schema 7, in one transaction (a failure changes nothing).
 /// Schema 6 read any draw rule but 0 as automatic, and refused a takeback policy other than 0
 /// and 1: the rewrite keeps both (an unknown policy stays, and is still refused at load).
-pub fn migrate_v6(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+pub(super) fn migrate_v6(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     conn.execute_batch(&format!(
         "BEGIN IMMEDIATE;
          ALTER TABLE games RENAME TO games_v6;

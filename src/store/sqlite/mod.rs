@@ -68,7 +68,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::task::JoinHandle;
 
-pub use self::error::OpenError;
+pub(super) use self::error::OpenError;
 use self::load::LoadError;
 pub use self::schema::{DB_FILE, SCHEMA_VERSION, migrate_v1};
 use crate::store::config::{StoreLimits, SyncMode};

@@ -60,7 +60,7 @@ CREATE TABLE stats (
 
 /// Schema 7's games (a new file's too): one column per header field of the domain codec (see
 /// `columns`), in the order the migrations before schema 7 added them.
-pub const GAMES: &str = "
+pub(super) const GAMES: &str = "
 CREATE TABLE games (
     id TEXT PRIMARY KEY,
     variant TEXT NOT NULL,
@@ -89,7 +89,7 @@ CREATE TABLE games (
 ";
 
 /// The index of finished games, by when they ended (retention).
-pub const GAMES_ENDED: &str =
+pub(super) const GAMES_ENDED: &str =
     "CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;";
 
 /// What schema 3 adds (to a new file, and to a schema 2 file in [`migrate_v2`]).
@@ -112,7 +112,7 @@ CREATE INDEX player_tokens_player ON player_tokens (player_id);
 /// What schema 6 adds: events as committed, before `fold` moves them to `events`. Appended in
 /// `pos` order, so a commit of many games' moves writes one or two pages instead of each
 /// game's own page of `events`.
-pub const RECENT_EVENTS: &str = "
+pub(super) const RECENT_EVENTS: &str = "
 CREATE TABLE recent_events (
     pos INTEGER PRIMARY KEY,
     game_id TEXT NOT NULL,
@@ -123,7 +123,7 @@ CREATE TABLE recent_events (
 
 /// Opens, locks, checks and, when new, creates the database. Nothing is written to a file
 /// before it is known to be a healthy chessd database of a known version (or a new one).
-pub fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
+pub(super) fn connect(path: &Path, sync: SyncMode) -> Result<Connection, OpenError> {
     let conn = Connection::open(path).map_err(|e| sql_error(path, &e))?;
     let lock = || -> rusqlite::Result<()> {
         // A locked file must fail at once, not after rusqlite's default five-second wait.
@@ -243,7 +243,7 @@ fn feed_epoch() -> i64 {
 /// Migrates a schema 3 database to schema 4, in one transaction: the games' clock columns
 /// (every game kept has the same time for both sides, clocks from its creation and no
 /// first-move timer, as before) and the events' clock changes (none yet).
-pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+pub(super) fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     conn.execute_batch(
         "BEGIN IMMEDIATE;
          ALTER TABLE games ADD COLUMN black_initial_ms INTEGER;
@@ -272,7 +272,7 @@ pub fn migrate_v3(conn: &Connection, path: &Path) -> Result<(), OpenError> {
 
 /// Migrates a schema 2 database to schema 3, in one transaction: the games' new columns (no
 /// labels, no player bound), the empty feed (with its epoch) and the empty player tokens.
-pub fn migrate_v2(conn: &Connection, path: &Path) -> Result<(), OpenError> {
+pub(super) fn migrate_v2(conn: &Connection, path: &Path) -> Result<(), OpenError> {
     let sql = |e: rusqlite::Error| OpenError::Migration {
         path: path.to_owned(),
         detail: e.to_string(),
@@ -375,7 +375,7 @@ pub fn migrate_v1(conn: &Connection, path: &Path) -> Result<(), OpenError> {
 }
 
 /// A SQLite failure at start, said in terms an operator can act on.
-pub fn sql_error(path: &Path, e: &rusqlite::Error) -> OpenError {
+pub(super) fn sql_error(path: &Path, e: &rusqlite::Error) -> OpenError {
     let path = path.to_owned();
     match e.sqlite_error_code() {
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => OpenError::Locked { path },

@@ -24,17 +24,17 @@ use crate::telemetry::spans;
 
 /// Most changes committed in one transaction: large enough that a burst from thousands of
 /// games shares one flush, small enough that one transaction stays a few milliseconds.
-pub const MAX_BATCH: usize = 1024;
+pub(super) const MAX_BATCH: usize = 1024;
 
 /// How often an idle writer stamps `alive_ms` (the downtime rule's resolution).
-pub const ALIVE_PERIOD: Duration = Duration::from_secs(1);
+pub(super) const ALIVE_PERIOD: Duration = Duration::from_secs(1);
 
 /// How long dropping the store waits for the writer to commit what is queued.
-pub const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+pub(super) const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Stamps `alive_ms` every [`ALIVE_PERIOD`] while the store exists. Skips a beat when the
 /// queue is full: the writer is busy then, and every commit stamps the time anyway.
-pub async fn heartbeat(journal: std::sync::Weak<Journal>) {
+pub(super) async fn heartbeat(journal: std::sync::Weak<Journal>) {
     let mut tick = tokio::time::interval(ALIVE_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -50,7 +50,7 @@ pub async fn heartbeat(journal: std::sync::Weak<Journal>) {
 
 /// The writer thread: commits queued changes in groups until the journal closes, and keeps
 /// the feed table as long as `feed` keeps its events.
-pub fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
+pub(super) fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
     let WriterEnds { mut rx, committed } = ends;
     let mut failed = false;
     // Feed rows up to here are deleted (or were never written).

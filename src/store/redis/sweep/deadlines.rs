@@ -28,12 +28,12 @@ use crate::store::store_error::StoreError;
 
 /// How often passed deadlines are looked for: a flag falls (or an abandoned game ends) at most
 /// this late, plus a call.
-pub const FLAG_PERIOD: Duration = Duration::from_millis(50);
+pub(super) const FLAG_PERIOD: Duration = Duration::from_millis(50);
 /// Deadlines handled per sweep at most (the next sweep takes the rest).
 const FLAG_BATCH: usize = 256;
 
 /// Ends the games whose deadline (flag or abandonment) passed.
-pub async fn flags(inner: Weak<Inner>) {
+pub(crate) async fn flags(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(FLAG_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

@@ -13,6 +13,6 @@ mod deadlines;
 mod ready;
 mod trim;
 
-pub use self::deadlines::flags;
-pub use self::ready::probe;
-pub use self::trim::finished;
+pub(super) use self::deadlines::flags;
+pub(super) use self::ready::probe;
+pub(super) use self::trim::finished;

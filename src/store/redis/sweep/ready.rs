@@ -18,7 +18,7 @@ use crate::store::redis::keys;
 use crate::store::redis::state::Inner;
 
 /// How often Redis is probed.
-pub const PROBE_PERIOD: Duration = Duration::from_millis(500);
+pub(super) const PROBE_PERIOD: Duration = Duration::from_millis(500);
 
 /// Why a probe found the store not ready.
 enum Down {
@@ -115,7 +115,7 @@ async fn check(inner: &Inner) -> Result<(), Down> {
 }
 
 /// Sets the store's readiness from a [`check`] every [`PROBE_PERIOD`].
-pub async fn probe(inner: Weak<Inner>) {
+pub(crate) async fn probe(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(PROBE_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // Logged on a change only, and once for the first answer: a store that is never ready

@@ -35,7 +35,7 @@ const TRIM_LEASE_KEY: &str = "{chessd:trim}";
 const TRIM_LEASE: Duration = Duration::from_secs(10);
 
 /// Deletes finished games beyond the count limit and past retention.
-pub async fn finished(inner: Weak<Inner>) {
+pub(crate) async fn finished(inner: Weak<Inner>) {
     let mut tick = tokio::time::interval(FINISHED_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
