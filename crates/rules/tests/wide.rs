@@ -16,7 +16,7 @@ use suite::{Line, suite};
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
-const SUITES: [(WideVariant, &str, &str); 6] = [
+const SUITES: [(WideVariant, &str, &str); 14] = [
     (
         WideVariant::LosAlamos,
         include_str!("data/wide-losalamos.perft"),
@@ -46,6 +46,46 @@ const SUITES: [(WideVariant, &str, &str); 6] = [
         WideVariant::Grand,
         include_str!("data/wide-grand.perft"),
         include_str!("data/wide-grand.moves"),
+    ),
+    (
+        WideVariant::Corner,
+        include_str!("data/wide-corner.perft"),
+        include_str!("data/wide-corner.moves"),
+    ),
+    (
+        WideVariant::Fortress,
+        include_str!("data/wide-fortress.perft"),
+        include_str!("data/wide-fortress.moves"),
+    ),
+    (
+        WideVariant::BkHorde,
+        include_str!("data/wide-bkhorde.perft"),
+        include_str!("data/wide-bkhorde.moves"),
+    ),
+    (
+        WideVariant::Extinction,
+        include_str!("data/wide-extinction.perft"),
+        include_str!("data/wide-extinction.moves"),
+    ),
+    (
+        WideVariant::Massacre,
+        include_str!("data/wide-massacre.perft"),
+        include_str!("data/wide-massacre.moves"),
+    ),
+    (
+        WideVariant::Maharajah,
+        include_str!("data/wide-maharajah.perft"),
+        include_str!("data/wide-maharajah.moves"),
+    ),
+    (
+        WideVariant::Amazon,
+        include_str!("data/wide-amazon.perft"),
+        include_str!("data/wide-amazon.moves"),
+    ),
+    (
+        WideVariant::Knightmate,
+        include_str!("data/wide-knightmate.perft"),
+        include_str!("data/wide-knightmate.moves"),
     ),
 ];
 

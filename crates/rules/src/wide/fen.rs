@@ -144,7 +144,7 @@ impl WidePosition {
 
     /// The rook farthest from `color`'s king on `side` of it, on the back rank.
     fn outermost_rook(&self, color: Color, side: usize) -> Option<WideSquare> {
-        let king = self.pieces(color, WideRole::King);
+        let king = self.castling_king(color)?.bit();
         let rank = self.def.back_rank(color);
         let rooks = self.pieces(color, WideRole::Rook) & super::square::rank_mask(rank);
         if king & super::square::rank_mask(rank) == 0 {
@@ -229,19 +229,35 @@ fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
 fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
     let def = pos.def;
     for color in Color::ALL {
-        if pos.pieces(color, WideRole::King).count_ones() != 1 {
-            return Err(WideFenError::Position("each side needs exactly one king"));
+        if let Some(royal) = def.royal[color.index()]
+            && pos.pieces(color, royal).count_ones() != 1
+        {
+            return Err(WideFenError::Position(if royal == WideRole::King {
+                "each side needs exactly one king"
+            } else {
+                "each side needs exactly one royal piece"
+            }));
         }
     }
-    let white_back = super::square::rank_mask(0);
-    let black_back = super::square::rank_mask(def.height - 1);
-    if pos.pieces(Color::White, WideRole::Pawn) & (white_back | def.promotion_forced[0]) != 0
-        || pos.pieces(Color::Black, WideRole::Pawn) & (black_back | def.promotion_forced[1]) != 0
+    let first = |color: Color| {
+        if def.first_rank_pawns[color.index()] {
+            0
+        } else {
+            super::square::rank_mask(def.back_rank(color))
+        }
+    };
+    if pos.pieces(Color::White, WideRole::Pawn) & (first(Color::White) | def.promotion_forced[0])
+        != 0
+        || pos.pieces(Color::Black, WideRole::Pawn)
+            & (first(Color::Black) | def.promotion_forced[1])
+            != 0
     {
         return Err(WideFenError::Position("a pawn on its first or last rank"));
     }
     let them = !pos.turn;
-    if pos.attackers(pos.king(them), pos.occupied(), pos.turn) != 0 {
+    if let Some(king) = pos.royal(them)
+        && pos.attackers(king, pos.occupied(), pos.turn) != 0
+    {
         return Err(WideFenError::Position("the side not to move is in check"));
     }
     if pos.checkers().count_ones() > 2 {
@@ -267,12 +283,11 @@ fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError
             Color::Black
         };
         let rank = pos.def.back_rank(color);
-        let king = pos.king(color);
-        if king.rank() != rank {
+        let Some(king) = pos.castling_king(color).filter(|k| k.rank() == rank) else {
             return Err(WideFenError::Castling(format!(
                 "{c}: the king is not on its first rank"
             )));
-        }
+        };
         let rook = match c.to_ascii_uppercase() {
             'K' => pos.outermost_rook(color, KING_SIDE),
             'Q' => pos.outermost_rook(color, QUEEN_SIDE),
@@ -294,7 +309,8 @@ fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError
         // the corner.
         if !castling.king_takes_rook {
             let start = WidePosition::new_unchecked_start(pos.variant());
-            if start.king(color) != king || !(rook.file() == 0 || rook.file() == pos.def.width - 1)
+            if start.castling_king(color) != Some(king)
+                || !(rook.file() == 0 || rook.file() == pos.def.width - 1)
             {
                 return Err(WideFenError::Castling(format!(
                     "{c}: {} castles only from the start squares",

@@ -11,7 +11,7 @@ use crate::{Color, Outcome, Termination};
 /// What makes two positions the same for repetition: pieces, side, castling rights and the
 /// possibility of an en passant capture.
 type Key = (
-    [u128; 8],
+    [u128; super::role::ROLES],
     [u128; 2],
     Color,
     [[Option<WideSquare>; 2]; 2],

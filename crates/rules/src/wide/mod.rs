@@ -1,6 +1,8 @@
 //! The wide family: games on boards other than 8x8, up to 12 files by 10 ranks (120 squares),
 //! with Capablanca's compound pieces: Los Alamos (6x6), Janus, Embassy, Capablanca and
-//! Capablanca Random (10x8), Grand (10x10). A second engine beside the 8x8 one, sharing only
+//! Capablanca Random (10x8), Grand (10x10); and the 8x8 games whose pieces, royalty or win
+//! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
+//! Massacre, Maharajah, Amazon, Knightmate. A second engine beside the 8x8 one, sharing only
 //! `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their 64-bit speed.
 //!
 //! Layout, bottom to top:
@@ -8,7 +10,8 @@
 //!   and slider lookups on `u128`. `role`: `WideRole`, each piece defined once by its movement.
 //! - `variant`: `WideVariant` and `GameDef`, the data a game is made of; one file per game,
 //!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
-//!   `grand`.
+//!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
+//!   `amazon`, `knightmate`.
 //! - `position`: `WidePosition` and playing a move. `movegen`: legal moves and perft.
 //!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `game`: `WideGame`,
 //!   the record that knows repetition and the fifty-move rule.
@@ -36,19 +39,29 @@ mod role;
 mod square;
 mod variant;
 
+mod amazon;
+mod bkhorde;
 mod capablanca;
 mod caparandom;
+mod corner;
 mod embassy;
+mod extinction;
+mod fortress;
 mod grand;
 mod janus;
+mod knightmate;
 mod losalamos;
+mod maharajah;
+mod massacre;
 
 pub use attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
 pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, caparandom_arrays, is_caparandom_array};
+pub use corner::{CORNER_ARRAYS, corner_array};
 pub use fen::WideFenError;
 pub use game::WideGame;
+pub use massacre::massacre_fen;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 pub use position::WidePosition;
 pub use role::{Movement, WidePiece, WideRole};

@@ -13,6 +13,7 @@ use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::{WideSquare, squares};
+use super::variant::End;
 
 /// Where generated moves go.
 trait Sink {
@@ -111,6 +112,17 @@ const FILE_A: u128 = {
 };
 const FILE_L: u128 = FILE_A << 11;
 
+/// What `generate` knows about the board once check and pins are resolved.
+struct Board {
+    ours: u128,
+    occupied: u128,
+    /// The squares a piece may move to: not our own, and out of a single check.
+    target: u128,
+    pinned: u128,
+    king: Option<WideSquare>,
+    royal: Option<WideRole>,
+}
+
 impl WidePosition {
     /// Every legal move.
     #[must_use]
@@ -182,84 +194,134 @@ impl WidePosition {
             .collect()
     }
 
+    /// The squares a piece of `role` on `from` attacks when the board holds `occupied`.
+    /// Always inlined: with `role` a constant of the generator's unrolled loop, the movement
+    /// tests fold away and each role costs what its own lookups cost.
+    #[inline(always)]
+    fn piece_attacks(role: WideRole, from: WideSquare, occupied: u128) -> u128 {
+        let movement = role.movement();
+        let mut attacks = 0;
+        if movement.knight {
+            attacks |= knight_attacks(from);
+        }
+        if movement.step {
+            attacks |= king_attacks(from);
+        }
+        if movement.orthogonal {
+            attacks |= rook_attacks(from, occupied);
+        }
+        if movement.diagonal {
+            attacks |= bishop_attacks(from, occupied);
+        }
+        attacks
+    }
+
     fn generate<S: Sink>(&self, sink: &mut S) {
         let us = self.turn;
         let them = !us;
         let ours = self.colors[us.index()];
         let occupied = self.occupied();
-        let king = self.king(us);
-        let checkers = self.attackers(king, occupied, them);
-
-        let without_king = occupied ^ king.bit();
-        for to in squares(king_attacks(king) & self.def.board & !ours) {
-            if !self.is_attacked(to, without_king, them) {
-                sink.push(WideMove::new(king, to, None, WideMoveKind::Normal));
-            }
-        }
-        if checkers & checkers.wrapping_sub(1) != 0 || sink.done() {
+        // Extinction: a side without one of its piece types has lost, and the game has no
+        // move left (as Fairy-Stockfish generates none).
+        if self.def.end == End::Extinction && (self.is_extinct(us) || self.is_extinct(them)) {
             return;
         }
-        // Out of a single check: capture the checker or block its line.
-        let target = self.def.board
+        let royal = self.def.royal[us.index()];
+        // Massacre: only captures are moves.
+        let mut target = self.def.board
             & !ours
-            & if checkers == 0 {
-                u128::MAX
+            & if self.def.must_capture {
+                self.colors[them.index()]
             } else {
-                checkers | between(king, WideSquare::at(checkers.trailing_zeros()))
+                u128::MAX
             };
-        let pinned = self.pinned(king, occupied);
-
-        for role in [
-            WideRole::Knight,
-            WideRole::Bishop,
-            WideRole::Rook,
-            WideRole::Queen,
-            WideRole::Archbishop,
-            WideRole::Chancellor,
-        ] {
-            let movement = role.movement();
-            for from in squares(self.roles[role.index()] & ours) {
-                let mut attacks = 0;
-                if movement.knight {
-                    attacks |= knight_attacks(from);
+        let (mut checkers, mut pinned, mut king) = (0, 0, None);
+        if let Some(role) = royal {
+            let from = self.king(us);
+            king = Some(from);
+            checkers = self.attackers(from, occupied, them);
+            let without_king = occupied ^ from.bit();
+            // The king's own steps need no slider lookup; a royal slider (the maharajah) or
+            // leaper (Knightmate's knight) takes its own movement.
+            let reach = if role == WideRole::King {
+                king_attacks(from)
+            } else {
+                Self::piece_attacks(role, from, occupied)
+            };
+            for to in squares(reach & target) {
+                if !self.is_attacked(to, without_king, them) {
+                    sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
                 }
-                if movement.orthogonal {
-                    attacks |= rook_attacks(from, occupied);
-                }
-                if movement.diagonal {
-                    attacks |= bishop_attacks(from, occupied);
-                }
-                let mut to = attacks & target;
-                if pinned & from.bit() != 0 {
-                    to &= line(king, from);
-                }
-                sink.push_targets(from, to);
             }
+            if checkers & checkers.wrapping_sub(1) != 0 || sink.done() {
+                return;
+            }
+            // Out of a single check: capture the checker or block its line.
+            if checkers != 0 {
+                target &= checkers | between(from, WideSquare::at(checkers.trailing_zeros()));
+            }
+            pinned = self.pinned(from, occupied);
         }
+
+        // One call per role, each inlined with its role a constant, so every role's code is
+        // only its own lookups (the compiler does not unroll a loop over the roles).
+        let at = Board {
+            ours,
+            occupied,
+            target,
+            pinned,
+            king,
+            royal,
+        };
+        self.piece_moves(sink, WideRole::Knight, &at);
+        self.piece_moves(sink, WideRole::Bishop, &at);
+        self.piece_moves(sink, WideRole::Rook, &at);
+        self.piece_moves(sink, WideRole::Queen, &at);
+        self.piece_moves(sink, WideRole::Archbishop, &at);
+        self.piece_moves(sink, WideRole::Chancellor, &at);
+        self.piece_moves(sink, WideRole::Amazon, &at);
+        self.piece_moves(sink, WideRole::King, &at);
         if sink.done() {
             return;
         }
 
         let pawns = self.roles[WideRole::Pawn.index()] & ours;
         self.pawn_moves(sink, pawns & !pinned, target);
-        for pawn in squares(pawns & pinned) {
-            self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
+        if let Some(king) = king {
+            for pawn in squares(pawns & pinned) {
+                self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
+            }
         }
         if let Some(ep) = self.ep {
             self.en_passant(sink, ep, king, occupied);
         }
-        if checkers == 0 {
-            self.castling(sink, king, occupied);
+        if checkers == 0 && !self.def.must_capture {
+            self.castling(sink, king.is_some(), occupied);
+        }
+    }
+
+    /// The moves of our pieces of `role` (none if it is our royal role, whose moves are the
+    /// king's part of `generate`).
+    #[inline(always)]
+    fn piece_moves<S: Sink>(&self, sink: &mut S, role: WideRole, at: &Board) {
+        if Some(role) == at.royal {
+            return;
+        }
+        for from in squares(self.roles[role.index()] & at.ours) {
+            let mut to = Self::piece_attacks(role, from, at.occupied) & at.target;
+            if at.pinned & from.bit() != 0
+                && let Some(king) = at.king
+            {
+                to &= line(king, from);
+            }
+            sink.push_targets(from, to);
         }
     }
 
     /// Our pieces that stand alone between our king and an enemy slider's line to it.
     #[inline]
     fn pinned(&self, king: WideSquare, occupied: u128) -> u128 {
-        let r = &self.roles;
-        let queens = r[WideRole::Queen.index()];
-        let orthogonal = r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()];
-        let diagonal = r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()];
+        let (orthogonal, diagonal) = self.slider_movers();
         let snipers = ((rook_rays(king) & orthogonal) | (bishop_rays(king) & diagonal))
             & self.colors[(!self.turn).index()];
         let mut pinned = 0;
@@ -314,22 +376,35 @@ impl WidePosition {
 
     /// En passant, tested on the board it would leave: the captured pawn may have shielded
     /// the king along a rank or diagonal, or may be the checker itself.
-    fn en_passant<S: Sink>(&self, sink: &mut S, ep: WideSquare, king: WideSquare, occupied: u128) {
+    fn en_passant<S: Sink>(
+        &self,
+        sink: &mut S,
+        ep: WideSquare,
+        king: Option<WideSquare>,
+        occupied: u128,
+    ) {
         let us = self.turn;
         let victim = WideSquare::at((ep.index() as i32 - Self::forward(us)) as u32);
         let attackers = pawn_attacks(!us, ep) & self.pieces(us, WideRole::Pawn);
         for from in squares(attackers) {
             let after = (occupied ^ from.bit() ^ victim.bit()) | ep.bit();
-            if self.attackers(king, after, !us) & !victim.bit() == 0 {
+            if king.is_none_or(|king| self.attackers(king, after, !us) & !victim.bit() == 0) {
                 sink.push(WideMove::new(from, ep, None, WideMoveKind::EnPassant));
             }
         }
     }
 
     /// Castling: the squares both pieces cross or land on are empty (but for the two of
-    /// them), and no square the king crosses or lands on is attacked once both have left.
-    fn castling<S: Sink>(&self, sink: &mut S, king: WideSquare, occupied: u128) {
+    /// them), and, where the side has check (`checked`), no square the king crosses or lands
+    /// on is attacked once both have left.
+    fn castling<S: Sink>(&self, sink: &mut S, checked: bool, occupied: u128) {
         let them = !self.turn;
+        if self.castles[self.turn.index()] == [None; 2] {
+            return;
+        }
+        let Some(king) = self.castling_king(self.turn) else {
+            return;
+        };
         for rook in self.castles[self.turn.index()].into_iter().flatten() {
             let (king_to, rook_to) = self.castling_targets(king, rook);
             let king_path = between(king, king_to) | king_to.bit();
@@ -338,7 +413,7 @@ impl WidePosition {
             if (king_path | rook_path) & without != 0 {
                 continue;
             }
-            if squares(king_path).all(|sq| !self.is_attacked(sq, without, them)) {
+            if !checked || squares(king_path).all(|sq| !self.is_attacked(sq, without, them)) {
                 sink.push(WideMove::new(king, rook, None, WideMoveKind::Castle));
             }
         }

@@ -10,21 +10,22 @@ use super::attacks::{
     rook_rays,
 };
 use super::mv::{WideMove, WideMoveKind};
-use super::role::{WidePiece, WideRole};
+use super::role::{ROLES, WidePiece, WideRole};
 use super::square::{SQUARES, WideSquare};
-use super::variant::{GameDef, WideVariant};
+use super::variant::{End, GameDef, WideVariant};
 use crate::{Color, Outcome, Termination};
 
 /// Castling sides, as indices: toward the higher files, toward the a-file.
 pub(crate) const KING_SIDE: usize = 0;
 pub(crate) const QUEEN_SIDE: usize = 1;
 
-/// A position of a wide-family game that obeys the game's rules (one king each, the side not
-/// to move not in check, castling rights backed by a king and rook on their first rank).
+/// A position of a wide-family game that obeys the game's rules (one royal piece for each side
+/// that has one, the side not to move not in check, castling rights backed by a king and rook
+/// on their first rank).
 #[derive(Clone, Copy)]
 pub struct WidePosition {
     pub(crate) def: &'static GameDef,
-    pub(crate) roles: [u128; 8],
+    pub(crate) roles: [u128; ROLES],
     pub(crate) colors: [u128; 2],
     pub(crate) squares: [u8; SQUARES],
     pub(crate) turn: Color,
@@ -74,10 +75,24 @@ impl WidePosition {
         WidePosition::from_fen(WideVariant::CapaRandom, &fen).ok()
     }
 
+    /// The Corner Chess start numbered `index` (0 to 359: see `corner_array`).
+    #[must_use]
+    pub fn corner(index: u32) -> Option<WidePosition> {
+        let fen = super::corner::corner_fen(index, "8", "8")?;
+        WidePosition::from_fen(WideVariant::Corner, &fen).ok()
+    }
+
+    /// The Fortress Chess start numbered `index` (Corner Chess's arrays, 0 to 359).
+    #[must_use]
+    pub fn fortress(index: u32) -> Option<WidePosition> {
+        let fen = super::fortress::fortress_fen(index)?;
+        WidePosition::from_fen(WideVariant::Fortress, &fen).ok()
+    }
+
     pub(crate) fn empty(def: &'static GameDef) -> WidePosition {
         WidePosition {
             def,
-            roles: [0; 8],
+            roles: [0; ROLES],
             colors: [0; 2],
             squares: [0; SQUARES],
             turn: Color::White,
@@ -135,22 +150,59 @@ impl WidePosition {
         self.castles[color.index()]
     }
 
+    /// `color`'s royal piece; only for a side the game gives one (see `royal`).
     #[inline]
     pub(crate) fn king(&self, color: Color) -> WideSquare {
-        WideSquare::at(self.pieces(color, WideRole::King).trailing_zeros())
+        let role = self.def.royal[color.index()].unwrap_or(WideRole::King);
+        WideSquare::at(self.pieces(color, role).trailing_zeros())
+    }
+
+    /// `color`'s royal piece, if its side has one in this game.
+    #[inline]
+    pub(crate) fn royal(&self, color: Color) -> Option<WideSquare> {
+        let role = self.def.royal[color.index()]?;
+        let bb = self.pieces(color, role);
+        (bb != 0).then(|| WideSquare::at(bb.trailing_zeros()))
+    }
+
+    /// The piece that castles: the royal piece, or in a game without check (Extinction) the
+    /// king on its first rank.
+    pub(crate) fn castling_king(&self, color: Color) -> Option<WideSquare> {
+        let role = self.def.castler[color.index()];
+        let bb = self.pieces(color, role) & super::square::rank_mask(self.def.back_rank(color));
+        (bb != 0).then(|| WideSquare::at(bb.trailing_zeros()))
+    }
+
+    /// Every piece, of either colour, that leaps as a knight (the royal knight of Knightmate
+    /// too): the one place that knows which roles have which movement, so attacks, checks and
+    /// pins cannot disagree.
+    #[inline]
+    pub(crate) fn knight_movers(&self) -> u128 {
+        let r = &self.roles;
+        r[WideRole::Knight.index()]
+            | r[WideRole::Archbishop.index()]
+            | r[WideRole::Chancellor.index()]
+            | r[WideRole::Amazon.index()]
+    }
+
+    /// Every piece that slides along ranks and files, and every piece that slides along
+    /// diagonals.
+    #[inline]
+    pub(crate) fn slider_movers(&self) -> (u128, u128) {
+        let r = &self.roles;
+        let queens = r[WideRole::Queen.index()] | r[WideRole::Amazon.index()];
+        (
+            r[WideRole::Rook.index()] | r[WideRole::Chancellor.index()] | queens,
+            r[WideRole::Bishop.index()] | r[WideRole::Archbishop.index()] | queens,
+        )
     }
 
     /// The pieces of `by` attacking `sq` when the board holds `occupied`.
     #[inline]
     pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
         let r = &self.roles;
-        let leapers = r[WideRole::Knight.index()]
-            | r[WideRole::Archbishop.index()]
-            | r[WideRole::Chancellor.index()];
-        let queens = r[WideRole::Queen.index()];
-        let orthogonal = r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()];
-        let diagonal = r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()];
-        ((knight_attacks(sq) & leapers)
+        let (orthogonal, diagonal) = self.slider_movers();
+        ((knight_attacks(sq) & self.knight_movers())
             | (rook_attacks(sq, occupied) & orthogonal)
             | (bishop_attacks(sq, occupied) & diagonal)
             | (king_attacks(sq) & r[WideRole::King.index()])
@@ -158,10 +210,11 @@ impl WidePosition {
             & self.colors[by.index()]
     }
 
-    /// `color`'s king.
+    /// `color`'s royal piece (Knightmate's royal knight, Maharajah's maharajah), or `None`
+    /// where the side has none (Extinction, Massacre, BrainKing's horde for Black).
     #[must_use]
-    pub fn king_of(&self, color: Color) -> WideSquare {
-        self.king(color)
+    pub fn king_of(&self, color: Color) -> Option<WideSquare> {
+        self.royal(color)
     }
 
     /// The pieces of `by` that attack `sq` on the current board.
@@ -177,10 +230,7 @@ impl WidePosition {
     pub(crate) fn is_attacked(&self, sq: WideSquare, occupied: u128, by: Color) -> bool {
         let r = &self.roles;
         let theirs = self.colors[by.index()];
-        let leapers = r[WideRole::Knight.index()]
-            | r[WideRole::Archbishop.index()]
-            | r[WideRole::Chancellor.index()];
-        if ((knight_attacks(sq) & leapers)
+        if ((knight_attacks(sq) & self.knight_movers())
             | (king_attacks(sq) & r[WideRole::King.index()])
             | (pawn_attacks(!by, sq) & r[WideRole::Pawn.index()]))
             & theirs
@@ -188,19 +238,17 @@ impl WidePosition {
         {
             return true;
         }
-        let queens = r[WideRole::Queen.index()];
-        let orthogonal =
-            (r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()]) & theirs;
-        let diagonal =
-            (r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()]) & theirs;
+        let (orthogonal, diagonal) = self.slider_movers();
+        let (orthogonal, diagonal) = (orthogonal & theirs, diagonal & theirs);
         (rook_rays(sq) & orthogonal != 0 && rook_attacks(sq, occupied) & orthogonal != 0)
             || (bishop_rays(sq) & diagonal != 0 && bishop_attacks(sq, occupied) & diagonal != 0)
     }
 
-    /// The pieces giving check to the side to move.
+    /// The pieces giving check to the side to move (none in a game without check).
     #[must_use]
     pub fn checkers(&self) -> u128 {
-        self.attackers(self.king(self.turn), self.occupied(), !self.turn)
+        self.royal(self.turn)
+            .map_or(0, |king| self.attackers(king, self.occupied(), !self.turn))
     }
 
     #[must_use]
@@ -246,6 +294,13 @@ impl WidePosition {
                 for right in rights.iter_mut().filter(|r| **r == Some(m.to())) {
                     *right = None;
                 }
+                // Extinction: a king taken on its first rank takes its side's rights along.
+                if self.def.royal[captured.color.index()].is_none()
+                    && captured.role == WideRole::King
+                    && self.castling_king(captured.color).is_none()
+                {
+                    self.castles[captured.color.index()] = [None; 2];
+                }
             }
             let Some(piece) = self.remove(m.from()) else {
                 return;
@@ -268,7 +323,13 @@ impl WidePosition {
                         _ => {}
                     }
                 }
-                WideRole::King => self.castles[us.index()] = [None; 2],
+                // The castling piece leaving its first rank (a second, promoted king of
+                // Extinction elsewhere keeps the rights).
+                role if role == self.def.castler[us.index()]
+                    && m.from().rank() == self.def.back_rank(us) =>
+                {
+                    self.castles[us.index()] = [None; 2];
+                }
                 _ => {
                     let rights = &mut self.castles[us.index()];
                     for right in rights.iter_mut().filter(|r| **r == Some(m.from())) {
@@ -288,15 +349,12 @@ impl WidePosition {
     fn castle(&mut self, king: WideSquare, rook: WideSquare) {
         let us = self.turn;
         let (king_to, rook_to) = self.castling_targets(king, rook);
-        self.remove(king);
+        // Knightmate castles its royal knight: the piece keeps its role.
+        let castler = self.remove(king);
         self.remove(rook);
-        self.put(
-            king_to,
-            WidePiece {
-                color: us,
-                role: WideRole::King,
-            },
-        );
+        if let Some(castler) = castler {
+            self.put(king_to, castler);
+        }
         self.put(
             rook_to,
             WidePiece {
@@ -330,10 +388,16 @@ impl WidePosition {
 
     /// Neither side can ever checkmate: each has its king alone or with one bishop or knight
     /// (every other piece, the compounds included, is mating material, as `GAMES.md` says),
-    /// or only bishops remain and all stand on one square colour.
+    /// or only bishops remain and all stand on one square colour. Knightmate: only the two
+    /// royal knights are left. Never in a game whose `End` has no material rule.
     #[must_use]
     pub fn is_insufficient_material(&self) -> bool {
         let r = &self.roles;
+        match self.def.end {
+            End::Checkmate => {}
+            End::BareRoyals => return self.occupied() == r[WideRole::Knight.index()],
+            _ => return false,
+        }
         let (knights, bishops) = (r[WideRole::Knight.index()], r[WideRole::Bishop.index()]);
         let kings = r[WideRole::King.index()];
         if self.occupied() & !(kings | knights | bishops) != 0 {
@@ -351,14 +415,56 @@ impl WidePosition {
         minors.count_ones() <= 1
     }
 
+    /// Extinction: whether `color` has lost every piece of one of the six chess types (a
+    /// promoted king counts as a king).
+    #[must_use]
+    pub fn is_extinct(&self, color: Color) -> bool {
+        [
+            WideRole::King,
+            WideRole::Queen,
+            WideRole::Rook,
+            WideRole::Bishop,
+            WideRole::Knight,
+            WideRole::Pawn,
+        ]
+        .into_iter()
+        .any(|role| self.pieces(color, role) == 0)
+    }
+
     /// The game's end on the board, if it has ended: checkmate, stalemate (a draw), or
-    /// insufficient material. Repetition and the fifty-move rule need the record:
-    /// `WideGame::outcome`.
+    /// insufficient material, and each game's own ends: an extinct piece type, a side in
+    /// Massacre with no capture, the horde taken. Repetition and the fifty-move rule need the
+    /// record: `WideGame::outcome`.
+    ///
+    /// The `Termination` vocabulary is the 8x8 engine's, which the wire carries: until it
+    /// has reasons of their own, Extinction ends as `AllPiecesLost` (every piece of a type
+    /// lost), Massacre's side with no capture loses by `Stalemate` (it has no move), and
+    /// the horde taken is `HordeDestroyed`.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
+        let (us, mover) = (self.turn, !self.turn);
+        match self.def.end {
+            End::Extinction => {
+                // Both sides extinct at once: the mover wins (Schmittberger's rule; FSF
+                // differs, see GAMES.md).
+                if self.is_extinct(us) {
+                    return Some(Outcome::win(mover, Termination::AllPiecesLost));
+                }
+                if self.is_extinct(mover) {
+                    return Some(Outcome::win(us, Termination::AllPiecesLost));
+                }
+            }
+            End::Horde if self.colors[Color::Black.index()] == 0 => {
+                return Some(Outcome::win(Color::White, Termination::HordeDestroyed));
+            }
+            End::Massacre if !self.has_legal_move() => {
+                return Some(Outcome::win(mover, Termination::Stalemate));
+            }
+            _ => {}
+        }
         if !self.has_legal_move() {
             return Some(if self.is_check() {
-                Outcome::win(!self.turn, Termination::Checkmate)
+                Outcome::win(mover, Termination::Checkmate)
             } else {
                 Outcome::draw(Termination::Stalemate)
             });
