@@ -3,7 +3,9 @@
 //! deeper in an ignored test, and whole legal-move lists of seeded random playouts
 //! (`tests/data/wide-*.moves`: `moves GAME --seed 1 --games 4`, Los Alamos `--games 8`, then
 //! `--seed 5 --games 2 --bias`, which castles and promotes whenever it can). Both were written
-//! by `tools/fsf_oracle.py`; its header says how.
+//! by `tools/fsf_oracle.py`, its header says how; for Maharajah, Berolina and Legan, which
+//! the Fairy-Stockfish here cannot play, by the independent reference `tools/ref_8x8.py`
+//! (whose start counts agree with GAMES.md's Fairy-Stockfish counts).
 
 use std::collections::BTreeSet;
 
@@ -16,7 +18,7 @@ use suite::{Line, suite};
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
-const SUITES: [(WideVariant, &str, &str); 14] = [
+const SUITES: [(WideVariant, &str, &str); 16] = [
     (
         WideVariant::LosAlamos,
         include_str!("data/wide-losalamos.perft"),
@@ -86,6 +88,16 @@ const SUITES: [(WideVariant, &str, &str); 14] = [
         WideVariant::Knightmate,
         include_str!("data/wide-knightmate.perft"),
         include_str!("data/wide-knightmate.moves"),
+    ),
+    (
+        WideVariant::Berolina,
+        include_str!("data/wide-berolina.perft"),
+        include_str!("data/wide-berolina.moves"),
+    ),
+    (
+        WideVariant::Legan,
+        include_str!("data/wide-legan.perft"),
+        include_str!("data/wide-legan.moves"),
     ),
 ];
 

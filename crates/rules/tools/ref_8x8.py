@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A plain, independent reference for the 8x8 games no engine on this machine plays as
 GAMES.md gives them (test tooling only): Maharajah Chess (Fairy-Stockfish 11.1 cannot load a
-royal maharajah). Written from GAMES.md alone, with none of chessd's code or ideas: a square
+royal maharajah), Berolina and Legan (only newer Fairy-Stockfish builds have them). Written from GAMES.md alone, with none of chessd's code or ideas: a square
 table, moves tried one by one, a move legal when its own royal piece is not attacked after it.
 Slow, and meant to be obviously right rather than fast.
 
-  tools/ref_8x8.py perft GAME DEPTH [--fen FEN]...  >> tests/data/wide-GAME.perft
+  tools/ref_8x8.py perft GAME DEPTH [--fen FEN]...  >> tests/data/wide-GAME.perft   (GAME:
+      maharajah, berolina, legan)
   tools/ref_8x8.py moves GAME --seed N --games G [--bias] > tests/data/wide-GAME.moves
 
 The output formats are tools/fsf_oracle.py's, so tests/wide.rs reads both alike.
@@ -13,7 +14,11 @@ The output formats are tools/fsf_oracle.py's, so tests/wide.rs reads both alike.
 import random
 import sys
 
-START = {"maharajah": "rnbqkbnr/pppppppp/8/8/8/8/8/4M3 w kq - 0 1"}
+START = {
+    "maharajah": "rnbqkbnr/pppppppp/8/8/8/8/8/4M3 w kq - 0 1",
+    "berolina": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "legan": "knbrp3/bqpp4/npp5/rp1p3P/p3P1PR/5PPN/4PPQB/3PRBNK w - - 0 1",
+}
 
 KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 KING = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
@@ -36,6 +41,47 @@ class Game:
 
     royal = {"w": "M", "b": "K"}
     promote = {"w": "QRBN", "b": ""}
+    # White's pawn steps as (files, ranks); Black's are turned through 180 degrees.
+    pawn_moves = [(0, 1)]
+    pawn_captures = [(-1, 1), (1, 1)]
+    double_step = True
+    castling = True
+
+    @staticmethod
+    def zone(color, sq):
+        return sq[1] == (7 if color == "w" else 0)
+
+
+class Berolina(Game):
+    """Chess with pawns that step diagonally forward (two along one diagonal from the second
+    rank, both squares empty) and capture straight ahead; en passant onto the skipped square
+    by the enemy pawn straight behind it, removing the pawn that stepped."""
+
+    royal = {"w": "K", "b": "K"}
+    promote = {"w": "QRBN", "b": "QRBN"}
+    pawn_moves = [(-1, 1), (1, 1)]
+    pawn_captures = [(0, 1)]
+
+
+class Legan(Game):
+    """White pawns step up-left and capture up or left (Black: down-right; down or right); no
+    double step, en passant or castling; promotion on a5-a8, b8-d8 (Black: e1-h1, h2-h4)."""
+
+    royal = {"w": "K", "b": "K"}
+    promote = {"w": "QRBN", "b": "QRBN"}
+    pawn_moves = [(-1, 1)]
+    pawn_captures = [(0, 1), (-1, 0)]
+    double_step = False
+    castling = False
+    ZONES = {"w": {(0, 4), (0, 5), (0, 6), (0, 7), (1, 7), (2, 7), (3, 7)},
+             "b": {(4, 0), (5, 0), (6, 0), (7, 0), (7, 1), (7, 2), (7, 3)}}
+
+    @staticmethod
+    def zone(color, sq):
+        return sq in Legan.ZONES[color]
+
+
+GAMES = {"maharajah": Game, "berolina": Berolina, "legan": Legan}
 
 
 def on(f, r):
@@ -66,6 +112,14 @@ class Pos:
         self.turn = parts[1]
         self.castling = "" if parts[2] == "-" else parts[2]
         self.ep = None if parts[3] == "-" else ("abcdefgh".index(parts[3][0]), int(parts[3][1:]) - 1)
+        self.ep_victim = None
+        if self.ep:
+            # The pawn that skipped the square stands one of its steps beyond it.
+            sign = -1 if self.turn == "w" else 1
+            for df, dr in game.pawn_moves:
+                sq = (self.ep[0] + df * sign, self.ep[1] + dr * sign)
+                if self.board.get(sq) == ("p" if self.turn == "w" else "P"):
+                    self.ep_victim = sq
         self.half = int(parts[4]) if len(parts) > 4 else 0
         self.full = int(parts[5]) if len(parts) > 5 else 1
 
@@ -73,6 +127,7 @@ class Pos:
         p = Pos.__new__(Pos)
         p.game, p.board, p.turn = self.game, dict(self.board), self.turn
         p.castling, p.ep, p.half, p.full = self.castling, self.ep, self.half, self.full
+        p.ep_victim = self.ep_victim
         return p
 
     def attacked(self, sq, by):
@@ -83,8 +138,8 @@ class Pos:
                 continue
             u = p.upper()
             if u == "P":
-                dr = 1 if by == "w" else -1
-                if r - pr == dr and abs(f - pf) == 1:
+                sign = 1 if by == "w" else -1
+                if any((f - pf, r - pr) == (df * sign, dr * sign) for df, dr in self.game.pawn_captures):
                     return True
                 continue
             leaps, slides = MOVES[u]
@@ -116,23 +171,26 @@ class Pos:
                 continue
             u = p.upper()
             if u == "P":
-                dr = 1 if us == "w" else -1
-                last = 7 if us == "w" else 0
+                sign = 1 if us == "w" else -1
                 start = 1 if us == "w" else 6
                 promos = self.game.promote[us]
 
-                def add(to):
-                    if to[1] == last and promos:
-                        out.extend(((f, r), to, x.lower()) for x in promos)
+                def add(to, frm=(f, r)):
+                    if self.game.zone(us, to) and promos:
+                        out.extend((frm, to, x.lower()) for x in promos)
                     else:
-                        out.append(((f, r), to, ""))
+                        out.append((frm, to, ""))
 
-                if on(f, r + dr) and (f, r + dr) not in self.board:
-                    add((f, r + dr))
-                    if r == start and (f, r + 2 * dr) not in self.board:
-                        out.append(((f, r), (f, r + 2 * dr), ""))
-                for df in (-1, 1):
-                    to = (f + df, r + dr)
+                for df, dr in self.game.pawn_moves:
+                    one = (f + df * sign, r + dr * sign)
+                    if not on(*one) or one in self.board:
+                        continue
+                    add(one)
+                    two = (f + 2 * df * sign, r + 2 * dr * sign)
+                    if self.game.double_step and r == start and on(*two) and two not in self.board:
+                        out.append(((f, r), two, ""))
+                for df, dr in self.game.pawn_captures:
+                    to = (f + df * sign, r + dr * sign)
                     if not on(*to):
                         continue
                     if to in self.board and color(self.board[to]) != us:
@@ -162,6 +220,8 @@ class Pos:
         rights), the squares between empty, the king not in check and not crossing or
         landing on an attacked square."""
         us, them = self.turn, "b" if self.turn == "w" else "w"
+        if not self.game.castling:
+            return []
         rank = 0 if us == "w" else 7
         king = "K" if us == "w" else "k"
         out = []
@@ -187,11 +247,17 @@ class Pos:
         self.half += 1
         if captured or p.upper() == "P":
             self.half = 0
-        if p.upper() == "P" and to == self.ep and captured is None:
-            self.board.pop((to[0], frm[1]))
-        self.ep = None
+        sign = 1 if us == "w" else -1
+        step = ((to[0] - frm[0]) * sign, (to[1] - frm[1]) * sign)
+        # En passant: a capturing step onto the skipped square (a quiet step onto it, as a
+        # Berolina pawn's diagonal one can be, takes nothing).
+        if p.upper() == "P" and to == self.ep and captured is None and step in self.game.pawn_captures:
+            self.board.pop(self.ep_victim)
+        self.ep = self.ep_victim = None
         if p.upper() == "P" and abs(to[1] - frm[1]) == 2:
-            self.ep = (frm[0], (frm[1] + to[1]) // 2)
+            # The skipped square, straight or diagonal, and the pawn a capture there removes.
+            self.ep = ((frm[0] + to[0]) // 2, (frm[1] + to[1]) // 2)
+            self.ep_victim = to
         if p.upper() == "K" and abs(to[0] - frm[0]) == 2:
             rank = frm[1]
             rook_from, rook_to = ((7, rank), (5, rank)) if to[0] == 6 else ((0, rank), (3, rank))
@@ -259,12 +325,12 @@ def main():
         for i, fen in enumerate(fens):
             print(f"\nid {game}-{i}\nepd {fen}")
             for d in range(1, depth + 1):
-                print(f"perft {d} {perft(Pos(fen), d)}", flush=True)
+                print(f"perft {d} {perft(Pos(fen, GAMES[game]), d)}", flush=True)
     elif cmd == "moves":
         rng = random.Random(int(opt("--seed", "1")))
         bias = "--bias" in args
         for _ in range(int(opt("--games", "4"))):
-            pos = Pos(START[game])
+            pos = Pos(START[game], GAMES[game])
             for _ in range(120):
                 moves = sorted(pos.legal(), key=pos.uci)
                 print(f"{pos.fen()}\t{' '.join(pos.uci(m) for m in moves)}")

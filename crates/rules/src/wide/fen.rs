@@ -336,22 +336,36 @@ fn read_ep(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
         .parse()
         .map_err(|_| WideFenError::EnPassant(format!("{field:?} is no square")))?;
     let us = pos.turn;
-    let up = WidePosition::forward(us);
-    let step = |sq: WideSquare, d: i32| WideSquare::from_index((sq.index() as i32 + d) as u8);
-    let (victim, origin) = (step(ep, -up), step(ep, up));
+    let sign: i8 = if us == Color::White { -1 } else { 1 };
+    // The square `(df, dr)` (White's sense, turned for Black) away from `sq`, on the board.
+    let step = |sq: WideSquare, (df, dr): (i8, i8), k: i8| {
+        let file = i16::from(sq.file()) + i16::from(df * sign * k);
+        let rank = i16::from(sq.rank()) + i16::from(dr * sign * k);
+        u8::try_from(file)
+            .ok()
+            .zip(u8::try_from(rank).ok())
+            .and_then(|(f, r)| WideSquare::new(f, r))
+            .filter(|sq| pos.def.board & sq.bit() != 0)
+    };
+    // The step of the side that just moved which skipped `ep`: its pawn left the square
+    // before it and stands on the square after it.
     let via = pos.def.double_step_via[(!us).index()];
-    let ok = via & ep.bit() != 0
-        && pos.occupied() & ep.bit() == 0
-        && origin.is_some_and(|o| pos.occupied() & o.bit() == 0)
-        && victim.is_some_and(|v| pos.pieces(!us, WideRole::Pawn) & v.bit() != 0);
-    if !ok {
+    let victim = pos.def.pawn.moves().iter().find_map(|&d| {
+        let (origin, victim) = (step(ep, d, -1)?, step(ep, d, 1)?);
+        (via & ep.bit() != 0
+            && pos.occupied() & (ep.bit() | origin.bit()) == 0
+            && pos.pieces(!us, WideRole::Pawn) & victim.bit() != 0)
+            .then_some(victim)
+    });
+    let Some(victim) = victim else {
         return Err(WideFenError::EnPassant(format!(
             "{field}: no pawn of the side that just moved has skipped it"
         )));
-    }
+    };
     // Kept only if a pawn can use it, as the position after the double step would have it.
-    if super::attacks::pawn_attacks(!us, ep) & pos.pieces(us, WideRole::Pawn) != 0 {
+    if pos.def.pawn_captures[(!us).index()][ep.index()] & pos.pieces(us, WideRole::Pawn) != 0 {
         pos.ep = Some(ep);
+        pos.ep_victim = Some(victim);
     }
     Ok(())
 }

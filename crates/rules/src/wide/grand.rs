@@ -11,7 +11,7 @@
 
 use super::role::WideRole;
 use super::square::{board_mask, rank_mask};
-use super::variant::{CAPABLANCA_LETTERS, End, GameDef, WideVariant};
+use super::variant::{CAPABLANCA_LETTERS, End, GameDef, Pawn, WideVariant};
 
 const BOARD: u128 = board_mask(10, 10);
 
@@ -39,4 +39,6 @@ pub(crate) const DEF: GameDef = GameDef {
     must_capture: false,
     first_rank_pawns: [false; 2],
     end: End::Checkmate,
+    pawn: Pawn::Chess,
+    pawn_captures: super::attacks::CHESS_PAWN,
 };

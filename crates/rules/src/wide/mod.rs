@@ -2,8 +2,9 @@
 //! with Capablanca's compound pieces: Los Alamos (6x6), Janus, Embassy, Capablanca and
 //! Capablanca Random (10x8), Grand (10x10); and the 8x8 games whose pieces, royalty or win
 //! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
-//! Massacre, Maharajah, Amazon, Knightmate. A second engine beside the 8x8 one, sharing only
-//! `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their 64-bit speed.
+//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan. A second engine beside the 8x8
+//! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
+//! 64-bit speed.
 //!
 //! Layout, bottom to top:
 //! - `square`: `WideSquare` and the shared 12x10 numbering. `attacks`: compile-time tables
@@ -11,7 +12,7 @@
 //! - `variant`: `WideVariant` and `GameDef`, the data a game is made of; one file per game,
 //!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
 //!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
-//!   `amazon`, `knightmate`.
+//!   `amazon`, `knightmate`, `berolina`, `legan`.
 //! - `position`: `WidePosition` and playing a move. `movegen`: legal moves and perft.
 //!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `game`: `WideGame`,
 //!   the record that knows repetition and the fifty-move rule.
@@ -40,6 +41,7 @@ mod square;
 mod variant;
 
 mod amazon;
+mod berolina;
 mod bkhorde;
 mod capablanca;
 mod caparandom;
@@ -50,6 +52,7 @@ mod fortress;
 mod grand;
 mod janus;
 mod knightmate;
+mod legan;
 mod losalamos;
 mod maharajah;
 mod massacre;

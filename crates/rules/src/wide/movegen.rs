@@ -6,14 +6,14 @@
 //! popcount instead of listing moves one by one.
 
 use super::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
-    rook_attacks, rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, rook_attacks,
+    rook_rays,
 };
 use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::{WideSquare, squares};
-use super::variant::End;
+use super::variant::{End, Pawn};
 
 /// Where generated moves go.
 trait Sink {
@@ -336,6 +336,9 @@ impl WidePosition {
 
     /// Pushes, double steps and captures of `pawns`, landing only on `target`.
     fn pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
+        if self.def.pawn != Pawn::Chess {
+            return self.other_pawn_moves(sink, pawns, target);
+        }
         let us = self.turn;
         let up = Self::forward(us);
         let theirs = self.colors[(!us).index()];
@@ -362,6 +365,52 @@ impl WidePosition {
         sink.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
     }
 
+    /// Pawns that move by other steps than chess's (Berolina, Legan): each step of the
+    /// game's `Pawn`, turned through 180 degrees for Black.
+    fn other_pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
+        let us = self.turn;
+        let sign: i8 = if us == crate::Color::White { 1 } else { -1 };
+        let theirs = self.colors[(!us).index()];
+        let empty = !self.occupied() & self.def.board;
+        // A step of `df` files and `dr` ranks, never wrapping round from one edge to the other.
+        let step = |bb: u128, (df, dr): (i8, i8)| {
+            let (df, dr) = (df * sign, dr * sign);
+            let keep = match df {
+                ..0 => !FILE_A,
+                0 => u128::MAX,
+                1.. => !FILE_L,
+            };
+            let delta = i32::from(df) + 12 * i32::from(dr);
+            (shift(bb & keep, delta), delta)
+        };
+        for &d in self.def.pawn.moves() {
+            let (single, delta) = step(pawns, d);
+            let single = single & empty;
+            let (double, _) = step(single & self.def.double_step_via[us.index()], d);
+            self.pawn_targets(sink, single & target, delta);
+            sink.push_pawns(double & empty & target, 2 * delta, WideMoveKind::DoubleStep);
+        }
+        for &d in self.def.pawn.captures() {
+            let (to, delta) = step(pawns, d);
+            self.pawn_targets(sink, to & theirs & target, delta);
+        }
+    }
+
+    /// Pawn moves to `to` from `delta` squares back, each promoting in the game's zone.
+    fn pawn_targets<S: Sink>(&self, sink: &mut S, to: u128, delta: i32) {
+        let us = self.turn;
+        let forced = self.def.promotion_forced[us.index()];
+        let zone = forced | self.def.promotion_optional[us.index()];
+        sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
+        for to in squares(to & zone) {
+            let from = WideSquare::at((to.index() as i32 - delta) as u32);
+            if forced & to.bit() == 0 {
+                sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
+            }
+            self.promotions(sink, from, to);
+        }
+    }
+
     fn promotions<S: Sink>(&self, sink: &mut S, from: WideSquare, to: WideSquare) {
         let ours = self.colors[self.turn.index()];
         for &role in self.def.promotions {
@@ -384,8 +433,11 @@ impl WidePosition {
         occupied: u128,
     ) {
         let us = self.turn;
-        let victim = WideSquare::at((ep.index() as i32 - Self::forward(us)) as u32);
-        let attackers = pawn_attacks(!us, ep) & self.pieces(us, WideRole::Pawn);
+        let Some(victim) = self.ep_victim else {
+            return;
+        };
+        let attackers =
+            self.def.pawn_captures[(!us).index()][ep.index()] & self.pieces(us, WideRole::Pawn);
         for from in squares(attackers) {
             let after = (occupied ^ from.bit() ^ victim.bit()) | ep.bit();
             if king.is_none_or(|king| self.attackers(king, after, !us) & !victim.bit() == 0) {

@@ -6,8 +6,7 @@
 //! perft copy and play rather than undo.
 
 use super::attacks::{
-    bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-    rook_rays,
+    bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
 };
 use super::mv::{WideMove, WideMoveKind};
 use super::role::{ROLES, WidePiece, WideRole};
@@ -33,6 +32,9 @@ pub struct WidePosition {
     pub(crate) castles: [[Option<WideSquare>; 2]; 2],
     /// Set only when a pawn of the side to move could take en passant.
     pub(crate) ep: Option<WideSquare>,
+    /// The pawn an en passant capture on `ep` removes: the one behind it in chess, the one
+    /// at the end of the diagonal double step in Berolina.
+    pub(crate) ep_victim: Option<WideSquare>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
 }
@@ -98,6 +100,7 @@ impl WidePosition {
             turn: Color::White,
             castles: [[None; 2]; 2],
             ep: None,
+            ep_victim: None,
             halfmoves: 0,
             fullmoves: 1,
         }
@@ -206,7 +209,7 @@ impl WidePosition {
             | (rook_attacks(sq, occupied) & orthogonal)
             | (bishop_attacks(sq, occupied) & diagonal)
             | (king_attacks(sq) & r[WideRole::King.index()])
-            | (pawn_attacks(!by, sq) & r[WideRole::Pawn.index()]))
+            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
             & self.colors[by.index()]
     }
 
@@ -232,7 +235,7 @@ impl WidePosition {
         let theirs = self.colors[by.index()];
         if ((knight_attacks(sq) & self.knight_movers())
             | (king_attacks(sq) & r[WideRole::King.index()])
-            | (pawn_attacks(!by, sq) & r[WideRole::Pawn.index()]))
+            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
             & theirs
             != 0
         {
@@ -283,7 +286,9 @@ impl WidePosition {
     pub fn play_unchecked(&mut self, m: WideMove) {
         let us = self.turn;
         let them = !us;
+        let ep_victim = self.ep_victim;
         self.ep = None;
+        self.ep_victim = None;
         self.halfmoves += 1;
         if m.kind() == WideMoveKind::Castle {
             self.castle(m.from(), m.to());
@@ -308,17 +313,25 @@ impl WidePosition {
             match piece.role {
                 WideRole::Pawn => {
                     self.halfmoves = 0;
-                    let back = WideSquare::at((m.to().index() as i32 - Self::forward(us)) as u32);
                     match m.kind() {
                         WideMoveKind::EnPassant => {
-                            self.remove(back);
+                            if let Some(victim) = ep_victim {
+                                self.remove(victim);
+                            }
                         }
-                        // Only a square an enemy pawn can take on is kept: positions that
-                        // differ by an unusable one are the same position.
-                        WideMoveKind::DoubleStep
-                            if pawn_attacks(us, back) & self.pieces(them, WideRole::Pawn) != 0 =>
-                        {
-                            self.ep = Some(back);
+                        WideMoveKind::DoubleStep => {
+                            // The skipped square, straight or diagonal.
+                            let back =
+                                WideSquare::at(((m.from().index() + m.to().index()) / 2) as u32);
+                            // Only a square an enemy pawn can take on is kept: positions
+                            // that differ by an unusable one are the same position.
+                            if self.def.pawn_captures[us.index()][back.index()]
+                                & self.pieces(them, WideRole::Pawn)
+                                != 0
+                            {
+                                self.ep = Some(back);
+                                self.ep_victim = Some(m.to());
+                            }
                         }
                         _ => {}
                     }

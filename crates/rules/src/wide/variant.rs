@@ -7,10 +7,10 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::role::{ROLES, WideRole};
-use super::square::rank_mask;
+use super::square::{SQUARES, rank_mask};
 use super::{
-    amazon, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress, grand, janus,
-    knightmate, losalamos, maharajah, massacre,
+    amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
+    grand, janus, knightmate, legan, losalamos, maharajah, massacre,
 };
 use crate::Color;
 
@@ -32,10 +32,12 @@ pub enum WideVariant {
     Maharajah,
     Amazon,
     Knightmate,
+    Berolina,
+    Legan,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 14] = [
+    pub const ALL: [WideVariant; 16] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -50,6 +52,8 @@ impl WideVariant {
         WideVariant::Maharajah,
         WideVariant::Amazon,
         WideVariant::Knightmate,
+        WideVariant::Berolina,
+        WideVariant::Legan,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -70,6 +74,8 @@ impl WideVariant {
             WideVariant::Maharajah => "maharajah",
             WideVariant::Amazon => "amazon",
             WideVariant::Knightmate => "knightmate",
+            WideVariant::Berolina => "berolina",
+            WideVariant::Legan => "legan",
         }
     }
 
@@ -107,6 +113,8 @@ impl WideVariant {
             WideVariant::Maharajah => &maharajah::DEF,
             WideVariant::Amazon => &amazon::DEF,
             WideVariant::Knightmate => &knightmate::DEF,
+            WideVariant::Berolina => &berolina::DEF,
+            WideVariant::Legan => &legan::DEF,
         }
     }
 }
@@ -191,6 +199,42 @@ pub(crate) struct GameDef {
     pub first_rank_pawns: [bool; 2],
     /// How the game ends on the board.
     pub end: End,
+    /// How pawns move.
+    pub pawn: Pawn,
+    /// Per colour and square: the squares a pawn there attacks (captures on, gives check to).
+    pub pawn_captures: &'static [[u128; SQUARES]; 2],
+}
+
+/// How a game's pawns move. Black's steps are White's turned through 180 degrees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pawn {
+    /// Chess: one step ahead (two from the start rank), captures diagonally ahead.
+    Chess,
+    /// Berolina: one step diagonally ahead (two along one diagonal from the start rank),
+    /// captures straight ahead; en passant onto the skipped square.
+    Berolina,
+    /// Legan: one step diagonally up-left (White), captures up or left; no double step.
+    Legan,
+}
+
+impl Pawn {
+    /// White's quiet steps as (files, ranks).
+    pub(crate) const fn moves(self) -> &'static [(i8, i8)] {
+        match self {
+            Pawn::Chess => &[(0, 1)],
+            Pawn::Berolina => &[(-1, 1), (1, 1)],
+            Pawn::Legan => &[(-1, 1)],
+        }
+    }
+
+    /// White's capturing steps as (files, ranks).
+    pub(crate) const fn captures(self) -> &'static [(i8, i8)] {
+        match self {
+            Pawn::Chess => &[(-1, 1), (1, 1)],
+            Pawn::Berolina => &[(0, 1)],
+            Pawn::Legan => &[(0, 1), (-1, 0)],
+        }
+    }
 }
 
 /// How a game of the wide family ends on the board (repetition and the fifty-move rule
@@ -249,6 +293,8 @@ impl GameDef {
             must_capture: false,
             first_rank_pawns: [false; 2],
             end: End::Checkmate,
+            pawn: Pawn::Chess,
+            pawn_captures: super::attacks::CHESS_PAWN,
         }
     }
 
