@@ -18,7 +18,7 @@ use suite::{Line, suite};
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
-const SUITES: [(WideVariant, &str, &str); 16] = [
+const SUITES: [(WideVariant, &str, &str); 17] = [
     (
         WideVariant::LosAlamos,
         include_str!("data/wide-losalamos.perft"),
@@ -98,6 +98,11 @@ const SUITES: [(WideVariant, &str, &str); 16] = [
         WideVariant::Legan,
         include_str!("data/wide-legan.perft"),
         include_str!("data/wide-legan.moves"),
+    ),
+    (
+        WideVariant::Loop,
+        include_str!("data/wide-loop.perft"),
+        include_str!("data/wide-loop.moves"),
     ),
 ];
 

@@ -51,6 +51,7 @@ impl WidePosition {
         let board = fields
             .next()
             .ok_or_else(|| WideFenError::Board("empty fen".into()))?;
+        let board = read_hand(&mut pos, board)?;
         read_board(&mut pos, board)?;
         pos.turn = match fields.next() {
             None | Some("w") => Color::White,
@@ -110,6 +111,30 @@ impl WidePosition {
                 out.push('/');
             }
         }
+        if def.drops {
+            out.push('[');
+            for color in Color::ALL {
+                // Written Q, R, B, N, P (GAMES.md's order), White's first.
+                for role in [
+                    WideRole::Queen,
+                    WideRole::Rook,
+                    WideRole::Bishop,
+                    WideRole::Knight,
+                    WideRole::Pawn,
+                ] {
+                    let letter = def.letters[role.index()] as char;
+                    let letter = if color == Color::White {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    };
+                    for _ in 0..self.hands[color.index()][role.index()] {
+                        out.push(letter);
+                    }
+                }
+            }
+            out.push(']');
+        }
         out.push_str(if self.turn == Color::White {
             " w "
         } else {
@@ -159,6 +184,38 @@ impl WidePosition {
             (r != 0).then(|| WideSquare::at(r.trailing_zeros()))
         }
     }
+}
+
+/// Loop Chess: the hands after the board (`...RNBQKBNR[Qp]`, any order, `[]` when empty), or
+/// none; returns the board without them. Other games refuse a hand.
+fn read_hand<'a>(pos: &mut WidePosition, board: &'a str) -> Result<&'a str, WideFenError> {
+    let Some((board, hand)) = board.split_once('[') else {
+        return Ok(board);
+    };
+    if !pos.def.drops {
+        return Err(WideFenError::Board(format!("{} has no hands", pos.def.key)));
+    }
+    let hand = hand
+        .strip_suffix(']')
+        .ok_or_else(|| WideFenError::Board(format!("unclosed hand [{hand}")))?;
+    for c in hand.bytes() {
+        let role = pos
+            .def
+            .role_of(c)
+            .filter(|r| *r != WideRole::King)
+            .ok_or_else(|| WideFenError::Board(format!("{:?} is no piece of a hand", c as char)))?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let count = &mut pos.hands[color.index()][role.index()];
+        *count = count
+            .checked_add(1)
+            .filter(|&n| n <= 64)
+            .ok_or_else(|| WideFenError::Board("too many pieces in hand".into()))?;
+    }
+    Ok(board)
 }
 
 fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
@@ -375,7 +432,7 @@ impl WidePosition {
     fn new_unchecked_start(variant: WideVariant) -> WidePosition {
         let def = variant.def();
         let mut pos = WidePosition::empty(def);
-        let board = def.start.split_whitespace().next().unwrap_or("");
+        let board = def.start.split(['[', ' ']).next().unwrap_or("");
         // The start FENs are constants of this crate and read in the tests.
         let _ = read_board(&mut pos, board);
         pos

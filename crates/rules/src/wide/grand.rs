@@ -41,4 +41,5 @@ pub(crate) const DEF: GameDef = GameDef {
     end: End::Checkmate,
     pawn: Pawn::Chess,
     pawn_captures: super::attacks::CHESS_PAWN,
+    drops: false,
 };

@@ -2,7 +2,7 @@
 //! with Capablanca's compound pieces: Los Alamos (6x6), Janus, Embassy, Capablanca and
 //! Capablanca Random (10x8), Grand (10x10); and the 8x8 games whose pieces, royalty or win
 //! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
-//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan. A second engine beside the 8x8
+//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop. A second engine beside the 8x8
 //! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
 //! 64-bit speed.
 //!
@@ -12,7 +12,8 @@
 //! - `variant`: `WideVariant` and `GameDef`, the data a game is made of; one file per game,
 //!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
 //!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
-//!   `amazon`, `knightmate`, `berolina`, `legan`.
+//!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
+//!   `position`, drop moves in `movegen` and `mv`).
 //! - `position`: `WidePosition` and playing a move. `movegen`: legal moves and perft.
 //!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `game`: `WideGame`,
 //!   the record that knows repetition and the fifty-move rule.
@@ -53,6 +54,7 @@ mod grand;
 mod janus;
 mod knightmate;
 mod legan;
+mod r#loop;
 mod losalamos;
 mod maharajah;
 mod massacre;

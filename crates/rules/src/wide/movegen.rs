@@ -12,7 +12,7 @@ use super::attacks::{
 use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::WidePosition;
 use super::role::WideRole;
-use super::square::{WideSquare, squares};
+use super::square::{WideSquare, rank_mask, squares};
 use super::variant::{End, Pawn};
 
 /// Where generated moves go.
@@ -33,6 +33,14 @@ trait Sink {
         for to in squares(targets) {
             let from = WideSquare::at((to.index() as i32 - delta) as u32);
             self.push(WideMove::new(from, to, None, kind));
+        }
+    }
+
+    /// Drops of `role` from the hand on each square of `targets`.
+    #[inline]
+    fn push_drops(&mut self, role: WideRole, targets: u128) {
+        for to in squares(targets) {
+            self.push(WideMove::new(to, to, Some(role), WideMoveKind::Drop));
         }
     }
 
@@ -67,6 +75,11 @@ impl Sink for Count {
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
         self.0 += u64::from(targets.count_ones());
     }
+
+    #[inline]
+    fn push_drops(&mut self, _: WideRole, targets: u128) {
+        self.0 += u64::from(targets.count_ones());
+    }
 }
 
 /// Stops at the first move.
@@ -82,6 +95,10 @@ impl Sink for Any {
     }
 
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
+        self.0 |= targets != 0;
+    }
+
+    fn push_drops(&mut self, _: WideRole, targets: u128) {
         self.0 |= targets != 0;
     }
 
@@ -297,6 +314,34 @@ impl WidePosition {
         }
         if checkers == 0 && !self.def.must_capture {
             self.castling(sink, king.is_some(), occupied);
+        }
+        if self.def.drops {
+            // A drop lands on an empty square: out of a single check, only between the king
+            // and a sliding checker.
+            self.drops(sink, target & !occupied);
+        }
+    }
+
+    /// Loop Chess: every piece of the hand on every square of `targets`, pawns never on the
+    /// first or last rank.
+    fn drops<S: Sink>(&self, sink: &mut S, targets: u128) {
+        let hand = &self.hands[self.turn.index()];
+        let edges = rank_mask(0) | rank_mask(self.def.height - 1);
+        for role in [
+            WideRole::Pawn,
+            WideRole::Knight,
+            WideRole::Bishop,
+            WideRole::Rook,
+            WideRole::Queen,
+        ] {
+            if hand[role.index()] > 0 {
+                let to = if role == WideRole::Pawn {
+                    targets & !edges
+                } else {
+                    targets
+                };
+                sink.push_drops(role, to);
+            }
         }
     }
 

@@ -37,6 +37,8 @@ pub struct WidePosition {
     pub(crate) ep_victim: Option<WideSquare>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
+    /// Loop Chess: the pieces each side holds in hand, counted by role.
+    pub(crate) hands: [[u8; ROLES]; 2],
 }
 
 impl PartialEq for WidePosition {
@@ -48,6 +50,7 @@ impl PartialEq for WidePosition {
             && self.turn == other.turn
             && self.castles == other.castles
             && self.ep == other.ep
+            && self.hands == other.hands
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
     }
@@ -103,6 +106,7 @@ impl WidePosition {
             ep_victim: None,
             halfmoves: 0,
             fullmoves: 1,
+            hands: [[0; ROLES]; 2],
         }
     }
 
@@ -145,6 +149,12 @@ impl WidePosition {
     #[must_use]
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
+    }
+
+    /// Loop Chess: how many pieces of each role (by `WideRole::index`) `color` holds in hand.
+    #[must_use]
+    pub fn hand(&self, color: Color) -> [u8; ROLES] {
+        self.hands[color.index()]
     }
 
     /// The rook `color` may castle with on each side (king's side first).
@@ -292,9 +302,16 @@ impl WidePosition {
         self.halfmoves += 1;
         if m.kind() == WideMoveKind::Castle {
             self.castle(m.from(), m.to());
+        } else if m.kind() == WideMoveKind::Drop {
+            let role = m.promotion().unwrap_or(WideRole::Pawn);
+            self.hands[us.index()][role.index()] -= 1;
+            self.put(m.to(), WidePiece { color: us, role });
         } else {
             if let Some(captured) = self.remove(m.to()) {
                 self.halfmoves = 0;
+                if self.def.drops {
+                    self.hands[us.index()][captured.role.index()] += 1;
+                }
                 let rights = &mut self.castles[captured.color.index()];
                 for right in rights.iter_mut().filter(|r| **r == Some(m.to())) {
                     *right = None;
@@ -315,8 +332,11 @@ impl WidePosition {
                     self.halfmoves = 0;
                     match m.kind() {
                         WideMoveKind::EnPassant => {
-                            if let Some(victim) = ep_victim {
-                                self.remove(victim);
+                            if let Some(victim) = ep_victim
+                                && self.remove(victim).is_some()
+                                && self.def.drops
+                            {
+                                self.hands[us.index()][WideRole::Pawn.index()] += 1;
                             }
                         }
                         WideMoveKind::DoubleStep => {

@@ -10,7 +10,7 @@ use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, rank_mask};
 use super::{
     amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
-    grand, janus, knightmate, legan, losalamos, maharajah, massacre,
+    grand, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre,
 };
 use crate::Color;
 
@@ -34,10 +34,11 @@ pub enum WideVariant {
     Knightmate,
     Berolina,
     Legan,
+    Loop,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 16] = [
+    pub const ALL: [WideVariant; 17] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -54,6 +55,7 @@ impl WideVariant {
         WideVariant::Knightmate,
         WideVariant::Berolina,
         WideVariant::Legan,
+        WideVariant::Loop,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -76,6 +78,7 @@ impl WideVariant {
             WideVariant::Knightmate => "knightmate",
             WideVariant::Berolina => "berolina",
             WideVariant::Legan => "legan",
+            WideVariant::Loop => "loop",
         }
     }
 
@@ -115,6 +118,7 @@ impl WideVariant {
             WideVariant::Knightmate => &knightmate::DEF,
             WideVariant::Berolina => &berolina::DEF,
             WideVariant::Legan => &legan::DEF,
+            WideVariant::Loop => &r#loop::DEF,
         }
     }
 }
@@ -203,6 +207,8 @@ pub(crate) struct GameDef {
     pub pawn: Pawn,
     /// Per colour and square: the squares a pawn there attacks (captures on, gives check to).
     pub pawn_captures: &'static [[u128; SQUARES]; 2],
+    /// Loop Chess: a captured piece goes to the captor's hand, from which it may be dropped.
+    pub drops: bool,
 }
 
 /// How a game's pawns move. Black's steps are White's turned through 180 degrees.
@@ -295,6 +301,7 @@ impl GameDef {
             end: End::Checkmate,
             pawn: Pawn::Chess,
             pawn_captures: super::attacks::CHESS_PAWN,
+            drops: false,
         }
     }
 
