@@ -14,7 +14,8 @@
 //!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
 //!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
 //!   `position`, drop moves in `movegen` and `mv`).
-//! - `position`: `WidePosition` and playing a move. `movegen`: legal moves and perft.
+//! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
+//!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it.
 //!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `game`: `WideGame`,
 //!   the record that knows repetition and the fifty-move rule.
 //!
@@ -32,10 +33,12 @@
 //! ```
 
 mod attacks;
+mod end;
 mod fen;
 mod game;
 mod movegen;
 mod mv;
+mod pawns;
 mod position;
 mod role;
 mod square;

@@ -13,10 +13,10 @@ use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::{WideSquare, rank_mask, squares};
-use super::variant::{End, Pawn};
+use super::variant::End;
 
 /// Where generated moves go.
-trait Sink {
+pub(super) trait Sink {
     fn push(&mut self, m: WideMove);
 
     /// A piece (not a pawn) on `from` moving to each square of `targets`.
@@ -109,7 +109,7 @@ impl Sink for Any {
 
 /// Shifts a bitboard by `delta` squares of the shared numbering, up if positive.
 #[inline(always)]
-fn shift(bb: u128, delta: i32) -> u128 {
+pub(super) fn shift(bb: u128, delta: i32) -> u128 {
     if delta >= 0 {
         bb << delta
     } else {
@@ -118,7 +118,7 @@ fn shift(bb: u128, delta: i32) -> u128 {
 }
 
 /// The a-file and the last file of the numbering, which pawns may not capture off.
-const FILE_A: u128 = {
+pub(super) const FILE_A: u128 = {
     let mut bb = 0u128;
     let mut rank = 0;
     while rank < 10 {
@@ -127,7 +127,7 @@ const FILE_A: u128 = {
     }
     bb
 };
-const FILE_L: u128 = FILE_A << 11;
+pub(super) const FILE_L: u128 = FILE_A << 11;
 
 /// What `generate` knows about the board once check and pins are resolved.
 struct Board {
@@ -377,118 +377,6 @@ impl WidePosition {
             }
         }
         pinned & self.colors[self.turn.index()]
-    }
-
-    /// Pushes, double steps and captures of `pawns`, landing only on `target`.
-    fn pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
-        if self.def.pawn != Pawn::Chess {
-            return self.other_pawn_moves(sink, pawns, target);
-        }
-        let us = self.turn;
-        let up = Self::forward(us);
-        let theirs = self.colors[(!us).index()];
-        let empty = !self.occupied() & self.def.board;
-        let single = shift(pawns, up) & empty;
-        let double = shift(single & self.def.double_step_via[us.index()], up) & empty & target;
-        let (left, right) = (up - 1, up + 1);
-        let take_left = shift(pawns & !FILE_A, left) & theirs & target;
-        let take_right = shift(pawns & !FILE_L, right) & theirs & target;
-        let single = single & target;
-
-        let forced = self.def.promotion_forced[us.index()];
-        let zone = forced | self.def.promotion_optional[us.index()];
-        for (to, delta) in [(single, up), (take_left, left), (take_right, right)] {
-            sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
-            for to in squares(to & zone) {
-                let from = WideSquare::at((to.index() as i32 - delta) as u32);
-                if forced & to.bit() == 0 {
-                    sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
-                }
-                self.promotions(sink, from, to);
-            }
-        }
-        sink.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
-    }
-
-    /// Pawns that move by other steps than chess's (Berolina, Legan): each step of the
-    /// game's `Pawn`, turned through 180 degrees for Black.
-    fn other_pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
-        let us = self.turn;
-        let sign: i8 = if us == crate::Color::White { 1 } else { -1 };
-        let theirs = self.colors[(!us).index()];
-        let empty = !self.occupied() & self.def.board;
-        // A step of `df` files and `dr` ranks, never wrapping round from one edge to the other.
-        let step = |bb: u128, (df, dr): (i8, i8)| {
-            let (df, dr) = (df * sign, dr * sign);
-            let keep = match df {
-                ..0 => !FILE_A,
-                0 => u128::MAX,
-                1.. => !FILE_L,
-            };
-            let delta = i32::from(df) + 12 * i32::from(dr);
-            (shift(bb & keep, delta), delta)
-        };
-        for &d in self.def.pawn.moves() {
-            let (single, delta) = step(pawns, d);
-            let single = single & empty;
-            let (double, _) = step(single & self.def.double_step_via[us.index()], d);
-            self.pawn_targets(sink, single & target, delta);
-            sink.push_pawns(double & empty & target, 2 * delta, WideMoveKind::DoubleStep);
-        }
-        for &d in self.def.pawn.captures() {
-            let (to, delta) = step(pawns, d);
-            self.pawn_targets(sink, to & theirs & target, delta);
-        }
-    }
-
-    /// Pawn moves to `to` from `delta` squares back, each promoting in the game's zone.
-    fn pawn_targets<S: Sink>(&self, sink: &mut S, to: u128, delta: i32) {
-        let us = self.turn;
-        let forced = self.def.promotion_forced[us.index()];
-        let zone = forced | self.def.promotion_optional[us.index()];
-        sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
-        for to in squares(to & zone) {
-            let from = WideSquare::at((to.index() as i32 - delta) as u32);
-            if forced & to.bit() == 0 {
-                sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
-            }
-            self.promotions(sink, from, to);
-        }
-    }
-
-    fn promotions<S: Sink>(&self, sink: &mut S, from: WideSquare, to: WideSquare) {
-        let ours = self.colors[self.turn.index()];
-        for &role in self.def.promotions {
-            let allowed = self.def.promotion_limits.is_none_or(|limits| {
-                (self.roles[role.index()] & ours).count_ones() < u32::from(limits[role.index()])
-            });
-            if allowed {
-                sink.push(WideMove::new(from, to, Some(role), WideMoveKind::Normal));
-            }
-        }
-    }
-
-    /// En passant, tested on the board it would leave: the captured pawn may have shielded
-    /// the king along a rank or diagonal, or may be the checker itself.
-    fn en_passant<S: Sink>(
-        &self,
-        sink: &mut S,
-        ep: WideSquare,
-        king: Option<WideSquare>,
-        occupied: u128,
-    ) {
-        let us = self.turn;
-        let Some(victim) = self.ep_victim else {
-            return;
-        };
-        let attackers =
-            self.def.pawn_captures[(!us).index()][ep.index()] & self.pieces(us, WideRole::Pawn);
-        for from in squares(attackers) {
-            let after = (occupied ^ from.bit() ^ victim.bit()) | ep.bit();
-            if king.is_none_or(|king| self.attackers(king, after, !us) & !victim.bit() == 0) {
-                sink.push(WideMove::new(from, ep, None, WideMoveKind::EnPassant));
-            }
-        }
     }
 
     /// Castling: the squares both pieces cross or land on are empty (but for the two of
