@@ -15,7 +15,8 @@ pub const MAX_DEPTH: u32 = 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PerftPosition {
     Board(Position),
-    Wide(WidePosition),
+    /// Boxed: a wide position (hands, 120 squares) is almost three times an 8x8 one.
+    Wide(Box<WidePosition>),
 }
 
 impl PerftPosition {
@@ -82,10 +83,10 @@ impl PerftRequest {
                 PerftPosition::Board(Position::from_fen(v, fen).map_err(|e| bad_fen(&e))?)
             }
             (Ok(v), None) => PerftPosition::Board(Position::new(v)),
-            (Err(v), Some(fen)) => {
-                PerftPosition::Wide(WidePosition::from_fen(v, fen).map_err(|e| bad_fen(&e))?)
-            }
-            (Err(v), None) => PerftPosition::Wide(WidePosition::new(v)),
+            (Err(v), Some(fen)) => PerftPosition::Wide(Box::new(
+                WidePosition::from_fen(v, fen).map_err(|e| bad_fen(&e))?,
+            )),
+            (Err(v), None) => PerftPosition::Wide(Box::new(WidePosition::new(v))),
         };
         Ok(PerftRequest {
             position,

@@ -3,7 +3,9 @@
 //! deeper in an ignored test, and whole legal-move lists of seeded random playouts
 //! (`tests/data/wide-*.moves`: `moves GAME --seed 1 --games 4`, Los Alamos `--games 8`, then
 //! `--seed 5 --games 2 --bias`, which castles and promotes whenever it can). Both were written
-//! by `tools/fsf_oracle.py`; its header says how.
+//! by `tools/fsf_oracle.py`, its header says how; for Maharajah, Berolina and Legan, which
+//! the Fairy-Stockfish here cannot play, by the independent reference `tools/ref_8x8.py`
+//! (whose start counts agree with GAMES.md's Fairy-Stockfish counts).
 
 use std::collections::BTreeSet;
 
@@ -16,7 +18,7 @@ use suite::{Line, suite};
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
-const SUITES: [(WideVariant, &str, &str); 6] = [
+const SUITES: [(WideVariant, &str, &str); 17] = [
     (
         WideVariant::LosAlamos,
         include_str!("data/wide-losalamos.perft"),
@@ -46,6 +48,61 @@ const SUITES: [(WideVariant, &str, &str); 6] = [
         WideVariant::Grand,
         include_str!("data/wide-grand.perft"),
         include_str!("data/wide-grand.moves"),
+    ),
+    (
+        WideVariant::Corner,
+        include_str!("data/wide-corner.perft"),
+        include_str!("data/wide-corner.moves"),
+    ),
+    (
+        WideVariant::Fortress,
+        include_str!("data/wide-fortress.perft"),
+        include_str!("data/wide-fortress.moves"),
+    ),
+    (
+        WideVariant::BkHorde,
+        include_str!("data/wide-bkhorde.perft"),
+        include_str!("data/wide-bkhorde.moves"),
+    ),
+    (
+        WideVariant::Extinction,
+        include_str!("data/wide-extinction.perft"),
+        include_str!("data/wide-extinction.moves"),
+    ),
+    (
+        WideVariant::Massacre,
+        include_str!("data/wide-massacre.perft"),
+        include_str!("data/wide-massacre.moves"),
+    ),
+    (
+        WideVariant::Maharajah,
+        include_str!("data/wide-maharajah.perft"),
+        include_str!("data/wide-maharajah.moves"),
+    ),
+    (
+        WideVariant::Amazon,
+        include_str!("data/wide-amazon.perft"),
+        include_str!("data/wide-amazon.moves"),
+    ),
+    (
+        WideVariant::Knightmate,
+        include_str!("data/wide-knightmate.perft"),
+        include_str!("data/wide-knightmate.moves"),
+    ),
+    (
+        WideVariant::Berolina,
+        include_str!("data/wide-berolina.perft"),
+        include_str!("data/wide-berolina.moves"),
+    ),
+    (
+        WideVariant::Legan,
+        include_str!("data/wide-legan.perft"),
+        include_str!("data/wide-legan.moves"),
+    ),
+    (
+        WideVariant::Loop,
+        include_str!("data/wide-loop.perft"),
+        include_str!("data/wide-loop.moves"),
     ),
 ];
 

@@ -9,7 +9,9 @@ and `#` marks included:
   tools/wide_san_oracle.py GAME > tests/data/wide-GAME.san
 
 It first checks that pyffish's legal moves are the file's (the same engine, another build), and
-stops if they are not.
+stops if they are not. Corner and Fortress are Fairy-Stockfish's `chess` from their own start;
+bkhorde and massacre come from tools/fsf_variants.ini. Maharajah, Berolina and Legan have no
+oracle (Fairy-Stockfish does not play them).
 """
 import sys
 from pathlib import Path
@@ -18,20 +20,24 @@ import pyffish as sf
 
 # Capablanca Random's arrays castle as in Chess960 (the king takes its own rook in UCI).
 CHESS960 = {"caparandom"}
+FSF_NAME = {"corner": "chess", "fortress": "chess"}
+INI = Path(__file__).resolve().parent / "fsf_variants.ini"
 
 
 def main():
     game = sys.argv[1]
     data = Path(__file__).resolve().parent.parent / "tests" / "data" / f"wide-{game}.moves"
     is960 = game in CHESS960
+    sf.load_variant_config(INI.read_text())
+    name = FSF_NAME.get(game, game)
     for i, line in enumerate(data.read_text().splitlines()):
         if i % 3:
             continue
         fen, moves = line.split("\t")
-        legal = sorted(sf.legal_moves(game, fen, [], is960))
+        legal = sorted(sf.legal_moves(name, fen, [], is960))
         if legal != sorted(moves.split()):
             sys.exit(f"{game} line {i + 1}: pyffish's legal moves differ from the file's")
-        pairs = [f"{m} {sf.get_san(game, fen, m, is960)}" for m in legal]
+        pairs = [f"{m} {sf.get_san(name, fen, m, is960)}" for m in legal]
         print(f"{fen}\t{' '.join(pairs)}")
 
 

@@ -134,6 +134,11 @@ static KING: [u128; N] = leaper(&[
     (1, -1),
 ]);
 static PAWN: [[u128; N]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
+/// Berolina pawns capture straight ahead.
+pub(crate) static BEROLINA_PAWN: [[u128; N]; 2] = [leaper(&[(0, 1)]), leaper(&[(0, -1)])];
+/// Legan pawns capture one square up or left (White), down or right (Black).
+pub(crate) static LEGAN_PAWN: [[u128; N]; 2] =
+    [leaper(&[(0, 1), (-1, 0)]), leaper(&[(0, -1), (1, 0)])];
 static BETWEEN_LINE: ([[u128; N]; N], [[u128; N]; N]) = between_and_line();
 
 /// The squares one line attacks from `sq`: from the nearest blocker below to the nearest one
@@ -173,12 +178,15 @@ pub fn king_attacks(sq: WideSquare) -> u128 {
     KING[sq.index()]
 }
 
-/// The squares a pawn of `color` on `sq` attacks.
+/// The squares a chess pawn of `color` on `sq` attacks.
 #[must_use]
 #[inline]
 pub fn pawn_attacks(color: Color, sq: WideSquare) -> u128 {
     PAWN[color.index()][sq.index()]
 }
+
+/// The chess pawn's table, for a game's definition.
+pub(crate) static CHESS_PAWN: &[[u128; N]; 2] = &PAWN;
 
 /// The rook and bishop lines through `sq` on an empty board.
 #[inline]

@@ -51,6 +51,7 @@ impl WidePosition {
         let board = fields
             .next()
             .ok_or_else(|| WideFenError::Board("empty fen".into()))?;
+        let board = read_hand(&mut pos, board)?;
         read_board(&mut pos, board)?;
         pos.turn = match fields.next() {
             None | Some("w") => Color::White,
@@ -110,6 +111,30 @@ impl WidePosition {
                 out.push('/');
             }
         }
+        if def.drops {
+            out.push('[');
+            for color in Color::ALL {
+                // Written Q, R, B, N, P (GAMES.md's order), White's first.
+                for role in [
+                    WideRole::Queen,
+                    WideRole::Rook,
+                    WideRole::Bishop,
+                    WideRole::Knight,
+                    WideRole::Pawn,
+                ] {
+                    let letter = def.letters[role.index()] as char;
+                    let letter = if color == Color::White {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    };
+                    for _ in 0..self.hands[color.index()][role.index()] {
+                        out.push(letter);
+                    }
+                }
+            }
+            out.push(']');
+        }
         out.push_str(if self.turn == Color::White {
             " w "
         } else {
@@ -144,7 +169,7 @@ impl WidePosition {
 
     /// The rook farthest from `color`'s king on `side` of it, on the back rank.
     fn outermost_rook(&self, color: Color, side: usize) -> Option<WideSquare> {
-        let king = self.pieces(color, WideRole::King);
+        let king = self.castling_king(color)?.bit();
         let rank = self.def.back_rank(color);
         let rooks = self.pieces(color, WideRole::Rook) & super::square::rank_mask(rank);
         if king & super::square::rank_mask(rank) == 0 {
@@ -159,6 +184,38 @@ impl WidePosition {
             (r != 0).then(|| WideSquare::at(r.trailing_zeros()))
         }
     }
+}
+
+/// Loop Chess: the hands after the board (`...RNBQKBNR[Qp]`, any order, `[]` when empty), or
+/// none; returns the board without them. Other games refuse a hand.
+fn read_hand<'a>(pos: &mut WidePosition, board: &'a str) -> Result<&'a str, WideFenError> {
+    let Some((board, hand)) = board.split_once('[') else {
+        return Ok(board);
+    };
+    if !pos.def.drops {
+        return Err(WideFenError::Board(format!("{} has no hands", pos.def.key)));
+    }
+    let hand = hand
+        .strip_suffix(']')
+        .ok_or_else(|| WideFenError::Board(format!("unclosed hand [{hand}")))?;
+    for c in hand.bytes() {
+        let role = pos
+            .def
+            .role_of(c)
+            .filter(|r| *r != WideRole::King)
+            .ok_or_else(|| WideFenError::Board(format!("{:?} is no piece of a hand", c as char)))?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let count = &mut pos.hands[color.index()][role.index()];
+        *count = count
+            .checked_add(1)
+            .filter(|&n| n <= 64)
+            .ok_or_else(|| WideFenError::Board("too many pieces in hand".into()))?;
+    }
+    Ok(board)
 }
 
 fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
@@ -229,19 +286,35 @@ fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
 fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
     let def = pos.def;
     for color in Color::ALL {
-        if pos.pieces(color, WideRole::King).count_ones() != 1 {
-            return Err(WideFenError::Position("each side needs exactly one king"));
+        if let Some(royal) = def.royal[color.index()]
+            && pos.pieces(color, royal).count_ones() != 1
+        {
+            return Err(WideFenError::Position(if royal == WideRole::King {
+                "each side needs exactly one king"
+            } else {
+                "each side needs exactly one royal piece"
+            }));
         }
     }
-    let white_back = super::square::rank_mask(0);
-    let black_back = super::square::rank_mask(def.height - 1);
-    if pos.pieces(Color::White, WideRole::Pawn) & (white_back | def.promotion_forced[0]) != 0
-        || pos.pieces(Color::Black, WideRole::Pawn) & (black_back | def.promotion_forced[1]) != 0
+    let first = |color: Color| {
+        if def.first_rank_pawns[color.index()] {
+            0
+        } else {
+            super::square::rank_mask(def.back_rank(color))
+        }
+    };
+    if pos.pieces(Color::White, WideRole::Pawn) & (first(Color::White) | def.promotion_forced[0])
+        != 0
+        || pos.pieces(Color::Black, WideRole::Pawn)
+            & (first(Color::Black) | def.promotion_forced[1])
+            != 0
     {
         return Err(WideFenError::Position("a pawn on its first or last rank"));
     }
     let them = !pos.turn;
-    if pos.attackers(pos.king(them), pos.occupied(), pos.turn) != 0 {
+    if let Some(king) = pos.royal(them)
+        && pos.attackers(king, pos.occupied(), pos.turn) != 0
+    {
         return Err(WideFenError::Position("the side not to move is in check"));
     }
     if pos.checkers().count_ones() > 2 {
@@ -267,12 +340,11 @@ fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError
             Color::Black
         };
         let rank = pos.def.back_rank(color);
-        let king = pos.king(color);
-        if king.rank() != rank {
+        let Some(king) = pos.castling_king(color).filter(|k| k.rank() == rank) else {
             return Err(WideFenError::Castling(format!(
                 "{c}: the king is not on its first rank"
             )));
-        }
+        };
         let rook = match c.to_ascii_uppercase() {
             'K' => pos.outermost_rook(color, KING_SIDE),
             'Q' => pos.outermost_rook(color, QUEEN_SIDE),
@@ -294,7 +366,8 @@ fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError
         // the corner.
         if !castling.king_takes_rook {
             let start = WidePosition::new_unchecked_start(pos.variant());
-            if start.king(color) != king || !(rook.file() == 0 || rook.file() == pos.def.width - 1)
+            if start.castling_king(color) != Some(king)
+                || !(rook.file() == 0 || rook.file() == pos.def.width - 1)
             {
                 return Err(WideFenError::Castling(format!(
                     "{c}: {} castles only from the start squares",
@@ -320,22 +393,36 @@ fn read_ep(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
         .parse()
         .map_err(|_| WideFenError::EnPassant(format!("{field:?} is no square")))?;
     let us = pos.turn;
-    let up = WidePosition::forward(us);
-    let step = |sq: WideSquare, d: i32| WideSquare::from_index((sq.index() as i32 + d) as u8);
-    let (victim, origin) = (step(ep, -up), step(ep, up));
+    let sign: i8 = if us == Color::White { -1 } else { 1 };
+    // The square `(df, dr)` (White's sense, turned for Black) away from `sq`, on the board.
+    let step = |sq: WideSquare, (df, dr): (i8, i8), k: i8| {
+        let file = i16::from(sq.file()) + i16::from(df * sign * k);
+        let rank = i16::from(sq.rank()) + i16::from(dr * sign * k);
+        u8::try_from(file)
+            .ok()
+            .zip(u8::try_from(rank).ok())
+            .and_then(|(f, r)| WideSquare::new(f, r))
+            .filter(|sq| pos.def.board & sq.bit() != 0)
+    };
+    // The step of the side that just moved which skipped `ep`: its pawn left the square
+    // before it and stands on the square after it.
     let via = pos.def.double_step_via[(!us).index()];
-    let ok = via & ep.bit() != 0
-        && pos.occupied() & ep.bit() == 0
-        && origin.is_some_and(|o| pos.occupied() & o.bit() == 0)
-        && victim.is_some_and(|v| pos.pieces(!us, WideRole::Pawn) & v.bit() != 0);
-    if !ok {
+    let victim = pos.def.pawn.moves().iter().find_map(|&d| {
+        let (origin, victim) = (step(ep, d, -1)?, step(ep, d, 1)?);
+        (via & ep.bit() != 0
+            && pos.occupied() & (ep.bit() | origin.bit()) == 0
+            && pos.pieces(!us, WideRole::Pawn) & victim.bit() != 0)
+            .then_some(victim)
+    });
+    let Some(victim) = victim else {
         return Err(WideFenError::EnPassant(format!(
             "{field}: no pawn of the side that just moved has skipped it"
         )));
-    }
+    };
     // Kept only if a pawn can use it, as the position after the double step would have it.
-    if super::attacks::pawn_attacks(!us, ep) & pos.pieces(us, WideRole::Pawn) != 0 {
+    if pos.def.pawn_captures[(!us).index()][ep.index()] & pos.pieces(us, WideRole::Pawn) != 0 {
         pos.ep = Some(ep);
+        pos.ep_victim = Some(victim);
     }
     Ok(())
 }
@@ -345,7 +432,7 @@ impl WidePosition {
     fn new_unchecked_start(variant: WideVariant) -> WidePosition {
         let def = variant.def();
         let mut pos = WidePosition::empty(def);
-        let board = def.start.split_whitespace().next().unwrap_or("");
+        let board = def.start.split(['[', ' ']).next().unwrap_or("");
         // The start FENs are constants of this crate and read in the tests.
         let _ = read_board(&mut pos, board);
         pos

@@ -8,14 +8,15 @@ use super::square::WideSquare;
 use super::variant::WideVariant;
 use crate::{Color, Outcome, Termination};
 
-/// What makes two positions the same for repetition: pieces, side, castling rights and the
-/// possibility of an en passant capture.
+/// What makes two positions the same for repetition: pieces, side, castling rights, the
+/// possibility of an en passant capture, and the hands (Loop Chess).
 type Key = (
-    [u128; 8],
+    [u128; super::role::ROLES],
     [u128; 2],
     Color,
     [[Option<WideSquare>; 2]; 2],
     Option<WideSquare>,
+    [[u8; super::role::ROLES]; 2],
 );
 
 fn key(p: &WidePosition) -> Key {
@@ -25,7 +26,7 @@ fn key(p: &WidePosition) -> Key {
             .iter()
             .any(|m| m.kind() == WideMoveKind::EnPassant)
     });
-    (p.roles, p.colors, p.turn, p.castles, ep)
+    (p.roles, p.colors, p.turn, p.castles, ep, p.hands)
 }
 
 /// A game from a start position, move by move.
@@ -34,7 +35,8 @@ pub struct WideGame {
     start: WidePosition,
     position: WidePosition,
     moves: Vec<WideMove>,
-    /// The keys since the last capture or pawn move (no earlier position can recur).
+    /// The keys since the last capture or pawn move (no earlier position can recur), or
+    /// since the start in a game with drops.
     keys: Vec<Key>,
 }
 
@@ -78,7 +80,9 @@ impl WideGame {
         }
         let m = uci.parse::<super::WideUci>()?.to_move(&self.position)?;
         self.position.play_unchecked(m);
-        if self.position.halfmoves() == 0 {
+        // No earlier position can recur after a capture or pawn move, except where captured
+        // pieces come back as drops (Loop Chess).
+        if self.position.halfmoves() == 0 && !self.position.def.drops {
             self.keys.clear();
         }
         self.keys.push(key(&self.position));

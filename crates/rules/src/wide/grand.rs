@@ -9,8 +9,9 @@
 //! > on rank 9 with nothing to promote to cannot advance to rank 10, but still gives check
 //! > from there. Written `b9b10q`, `c9c10c`.
 
+use super::role::WideRole;
 use super::square::{board_mask, rank_mask};
-use super::variant::{CAPABLANCA_LETTERS, GameDef, WideVariant};
+use super::variant::{CAPABLANCA_LETTERS, End, GameDef, Pawn, WideVariant};
 
 const BOARD: u128 = board_mask(10, 10);
 
@@ -24,7 +25,7 @@ pub(crate) const DEF: GameDef = GameDef {
     letters: CAPABLANCA_LETTERS,
     promotions: &super::capablanca::PROMOTIONS,
     // By `WideRole::index`: pawn, knight, bishop, rook, queen, king, archbishop, chancellor.
-    promotion_limits: Some([0, 2, 2, 2, 1, 0, 1, 1]),
+    promotion_limits: Some([0, 2, 2, 2, 1, 0, 1, 1, 0]),
     promotion_optional: [
         (rank_mask(7) | rank_mask(8)) & BOARD,
         (rank_mask(1) | rank_mask(2)) & BOARD,
@@ -33,4 +34,12 @@ pub(crate) const DEF: GameDef = GameDef {
     // Pawns start on ranks 3 and 8: the square after the first step is on rank 4 or 7.
     double_step_via: [rank_mask(3) & BOARD, rank_mask(6) & BOARD],
     castling: None,
+    royal: [Some(WideRole::King); 2],
+    castler: [WideRole::King; 2],
+    must_capture: false,
+    first_rank_pawns: [false; 2],
+    end: End::Checkmate,
+    pawn: Pawn::Chess,
+    pawn_captures: super::attacks::CHESS_PAWN,
+    drops: false,
 };

@@ -16,7 +16,7 @@ pub(crate) const DEF: GameDef = GameDef::standard(
     WideVariant::Janus,
     (10, 8),
     "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1",
-    *b"PNBRQKJ\0",
+    *b"PNBRQKJ\0\0",
     &[
         WideRole::Queen,
         WideRole::Rook,

@@ -11,7 +11,7 @@ pub(crate) const DEF: GameDef = GameDef::standard(
     WideVariant::LosAlamos,
     (6, 6),
     "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
-    *b"PN\0RQK\0\0",
+    *b"PN\0RQK\0\0\0",
     &[WideRole::Queen, WideRole::Rook, WideRole::Knight],
     false,
     None,

@@ -1,17 +1,23 @@
 //! The wide family: games on boards other than 8x8, up to 12 files by 10 ranks (120 squares),
 //! with Capablanca's compound pieces: Los Alamos (6x6), Janus, Embassy, Capablanca and
-//! Capablanca Random (10x8), Grand (10x10). A second engine beside the 8x8 one, sharing only
-//! `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their 64-bit speed.
+//! Capablanca Random (10x8), Grand (10x10); and the 8x8 games whose pieces, royalty or win
+//! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
+//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop. A second engine beside the 8x8
+//! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
+//! 64-bit speed.
 //!
 //! Layout, bottom to top:
 //! - `square`: `WideSquare` and the shared 12x10 numbering. `attacks`: compile-time tables
 //!   and slider lookups on `u128`. `role`: `WideRole`, each piece defined once by its movement.
 //! - `variant`: `WideVariant` and `GameDef`, the data a game is made of; one file per game,
 //!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
-//!   `grand`.
-//! - `position`: `WidePosition` and playing a move. `movegen`: legal moves and perft.
-//!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`. `game`: `WideGame`,
-//!   the record that knows repetition and the fifty-move rule.
+//!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
+//!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
+//!   `position`, drop moves in `movegen` and `mv`).
+//! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
+//!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it.
+//!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
+//!   `game`: `WideGame`, the record that knows repetition and the fifty-move rule.
 //!
 //! ```
 //! use chessd_rules::wide::{WidePosition, WideVariant};
@@ -27,29 +33,44 @@
 //! ```
 
 mod attacks;
+mod end;
 mod fen;
 mod game;
 mod movegen;
 mod mv;
+mod pawns;
 mod position;
 mod role;
 mod san;
 mod square;
 mod variant;
 
+mod amazon;
+mod berolina;
+mod bkhorde;
 mod capablanca;
 mod caparandom;
+mod corner;
 mod embassy;
+mod extinction;
+mod fortress;
 mod grand;
 mod janus;
+mod knightmate;
+mod legan;
+mod r#loop;
 mod losalamos;
+mod maharajah;
+mod massacre;
 
 pub use attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
 pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, caparandom_arrays, is_caparandom_array};
+pub use corner::{CORNER_ARRAYS, corner_array};
 pub use fen::WideFenError;
 pub use game::WideGame;
+pub use massacre::massacre_fen;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 pub use position::WidePosition;
 pub use role::{Movement, WidePiece, WideRole};

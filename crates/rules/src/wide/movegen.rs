@@ -6,16 +6,17 @@
 //! popcount instead of listing moves one by one.
 
 use super::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
-    rook_attacks, rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, rook_attacks,
+    rook_rays,
 };
 use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::WidePosition;
 use super::role::WideRole;
-use super::square::{WideSquare, squares};
+use super::square::{WideSquare, rank_mask, squares};
+use super::variant::End;
 
 /// Where generated moves go.
-trait Sink {
+pub(super) trait Sink {
     fn push(&mut self, m: WideMove);
 
     /// A piece (not a pawn) on `from` moving to each square of `targets`.
@@ -32,6 +33,14 @@ trait Sink {
         for to in squares(targets) {
             let from = WideSquare::at((to.index() as i32 - delta) as u32);
             self.push(WideMove::new(from, to, None, kind));
+        }
+    }
+
+    /// Drops of `role` from the hand on each square of `targets`.
+    #[inline]
+    fn push_drops(&mut self, role: WideRole, targets: u128) {
+        for to in squares(targets) {
+            self.push(WideMove::new(to, to, Some(role), WideMoveKind::Drop));
         }
     }
 
@@ -66,6 +75,11 @@ impl Sink for Count {
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
         self.0 += u64::from(targets.count_ones());
     }
+
+    #[inline]
+    fn push_drops(&mut self, _: WideRole, targets: u128) {
+        self.0 += u64::from(targets.count_ones());
+    }
 }
 
 /// Stops at the first move.
@@ -84,6 +98,10 @@ impl Sink for Any {
         self.0 |= targets != 0;
     }
 
+    fn push_drops(&mut self, _: WideRole, targets: u128) {
+        self.0 |= targets != 0;
+    }
+
     fn done(&self) -> bool {
         self.0
     }
@@ -91,7 +109,7 @@ impl Sink for Any {
 
 /// Shifts a bitboard by `delta` squares of the shared numbering, up if positive.
 #[inline(always)]
-fn shift(bb: u128, delta: i32) -> u128 {
+pub(super) fn shift(bb: u128, delta: i32) -> u128 {
     if delta >= 0 {
         bb << delta
     } else {
@@ -100,7 +118,7 @@ fn shift(bb: u128, delta: i32) -> u128 {
 }
 
 /// The a-file and the last file of the numbering, which pawns may not capture off.
-const FILE_A: u128 = {
+pub(super) const FILE_A: u128 = {
     let mut bb = 0u128;
     let mut rank = 0;
     while rank < 10 {
@@ -109,7 +127,18 @@ const FILE_A: u128 = {
     }
     bb
 };
-const FILE_L: u128 = FILE_A << 11;
+pub(super) const FILE_L: u128 = FILE_A << 11;
+
+/// What `generate` knows about the board once check and pins are resolved.
+struct Board {
+    ours: u128,
+    occupied: u128,
+    /// The squares a piece may move to: not our own, and out of a single check.
+    target: u128,
+    pinned: u128,
+    king: Option<WideSquare>,
+    royal: Option<WideRole>,
+}
 
 impl WidePosition {
     /// Every legal move.
@@ -182,84 +211,162 @@ impl WidePosition {
             .collect()
     }
 
+    /// The squares a piece of `role` on `from` attacks when the board holds `occupied`.
+    /// Always inlined: with `role` a constant of the generator's unrolled loop, the movement
+    /// tests fold away and each role costs what its own lookups cost.
+    #[inline(always)]
+    fn piece_attacks(role: WideRole, from: WideSquare, occupied: u128) -> u128 {
+        let movement = role.movement();
+        let mut attacks = 0;
+        if movement.knight {
+            attacks |= knight_attacks(from);
+        }
+        if movement.step {
+            attacks |= king_attacks(from);
+        }
+        if movement.orthogonal {
+            attacks |= rook_attacks(from, occupied);
+        }
+        if movement.diagonal {
+            attacks |= bishop_attacks(from, occupied);
+        }
+        attacks
+    }
+
     fn generate<S: Sink>(&self, sink: &mut S) {
         let us = self.turn;
         let them = !us;
         let ours = self.colors[us.index()];
         let occupied = self.occupied();
-        let king = self.king(us);
-        let checkers = self.attackers(king, occupied, them);
-
-        let without_king = occupied ^ king.bit();
-        for to in squares(king_attacks(king) & self.def.board & !ours) {
-            if !self.is_attacked(to, without_king, them) {
-                sink.push(WideMove::new(king, to, None, WideMoveKind::Normal));
-            }
-        }
-        if checkers & checkers.wrapping_sub(1) != 0 || sink.done() {
+        // Extinction: a side without one of its piece types has lost, and the game has no
+        // move left (as Fairy-Stockfish generates none).
+        if self.def.end == End::Extinction && (self.is_extinct(us) || self.is_extinct(them)) {
             return;
         }
-        // Out of a single check: capture the checker or block its line.
-        let target = self.def.board
+        let royal = self.def.royal[us.index()];
+        // Massacre: only captures are moves.
+        let mut target = self.def.board
             & !ours
-            & if checkers == 0 {
-                u128::MAX
+            & if self.def.must_capture {
+                self.colors[them.index()]
             } else {
-                checkers | between(king, WideSquare::at(checkers.trailing_zeros()))
+                u128::MAX
             };
-        let pinned = self.pinned(king, occupied);
-
-        for role in [
-            WideRole::Knight,
-            WideRole::Bishop,
-            WideRole::Rook,
-            WideRole::Queen,
-            WideRole::Archbishop,
-            WideRole::Chancellor,
-        ] {
-            let movement = role.movement();
-            for from in squares(self.roles[role.index()] & ours) {
-                let mut attacks = 0;
-                if movement.knight {
-                    attacks |= knight_attacks(from);
+        let (mut checkers, mut pinned, mut king) = (0, 0, None);
+        if let Some(role) = royal {
+            let from = self.king(us);
+            king = Some(from);
+            checkers = self.attackers(from, occupied, them);
+            let without_king = occupied ^ from.bit();
+            // The king's own steps need no slider lookup; a royal slider (the maharajah) or
+            // leaper (Knightmate's knight) takes its own movement.
+            let reach = if role == WideRole::King {
+                king_attacks(from)
+            } else {
+                Self::piece_attacks(role, from, occupied)
+            };
+            for to in squares(reach & target) {
+                if !self.is_attacked(to, without_king, them) {
+                    sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
                 }
-                if movement.orthogonal {
-                    attacks |= rook_attacks(from, occupied);
-                }
-                if movement.diagonal {
-                    attacks |= bishop_attacks(from, occupied);
-                }
-                let mut to = attacks & target;
-                if pinned & from.bit() != 0 {
-                    to &= line(king, from);
-                }
-                sink.push_targets(from, to);
             }
+            if checkers & checkers.wrapping_sub(1) != 0 || sink.done() {
+                return;
+            }
+            // Out of a single check: capture the checker or block its line.
+            if checkers != 0 {
+                target &= checkers | between(from, WideSquare::at(checkers.trailing_zeros()));
+            }
+            pinned = self.pinned(from, occupied);
         }
+
+        // One call per role, each inlined with its role a constant, so every role's code is
+        // only its own lookups (the compiler does not unroll a loop over the roles).
+        let at = Board {
+            ours,
+            occupied,
+            target,
+            pinned,
+            king,
+            royal,
+        };
+        self.piece_moves(sink, WideRole::Knight, &at);
+        self.piece_moves(sink, WideRole::Bishop, &at);
+        self.piece_moves(sink, WideRole::Rook, &at);
+        self.piece_moves(sink, WideRole::Queen, &at);
+        self.piece_moves(sink, WideRole::Archbishop, &at);
+        self.piece_moves(sink, WideRole::Chancellor, &at);
+        self.piece_moves(sink, WideRole::Amazon, &at);
+        self.piece_moves(sink, WideRole::King, &at);
         if sink.done() {
             return;
         }
 
         let pawns = self.roles[WideRole::Pawn.index()] & ours;
         self.pawn_moves(sink, pawns & !pinned, target);
-        for pawn in squares(pawns & pinned) {
-            self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
+        if let Some(king) = king {
+            for pawn in squares(pawns & pinned) {
+                self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
+            }
         }
         if let Some(ep) = self.ep {
             self.en_passant(sink, ep, king, occupied);
         }
-        if checkers == 0 {
-            self.castling(sink, king, occupied);
+        if checkers == 0 && !self.def.must_capture {
+            self.castling(sink, king.is_some(), occupied);
+        }
+        if self.def.drops {
+            // A drop lands on an empty square: out of a single check, only between the king
+            // and a sliding checker.
+            self.drops(sink, target & !occupied);
+        }
+    }
+
+    /// Loop Chess: every piece of the hand on every square of `targets`, pawns never on the
+    /// first or last rank.
+    fn drops<S: Sink>(&self, sink: &mut S, targets: u128) {
+        let hand = &self.hands[self.turn.index()];
+        let edges = rank_mask(0) | rank_mask(self.def.height - 1);
+        for role in [
+            WideRole::Pawn,
+            WideRole::Knight,
+            WideRole::Bishop,
+            WideRole::Rook,
+            WideRole::Queen,
+        ] {
+            if hand[role.index()] > 0 {
+                let to = if role == WideRole::Pawn {
+                    targets & !edges
+                } else {
+                    targets
+                };
+                sink.push_drops(role, to);
+            }
+        }
+    }
+
+    /// The moves of our pieces of `role` (none if it is our royal role, whose moves are the
+    /// king's part of `generate`).
+    #[inline(always)]
+    fn piece_moves<S: Sink>(&self, sink: &mut S, role: WideRole, at: &Board) {
+        if Some(role) == at.royal {
+            return;
+        }
+        for from in squares(self.roles[role.index()] & at.ours) {
+            let mut to = Self::piece_attacks(role, from, at.occupied) & at.target;
+            if at.pinned & from.bit() != 0
+                && let Some(king) = at.king
+            {
+                to &= line(king, from);
+            }
+            sink.push_targets(from, to);
         }
     }
 
     /// Our pieces that stand alone between our king and an enemy slider's line to it.
     #[inline]
     fn pinned(&self, king: WideSquare, occupied: u128) -> u128 {
-        let r = &self.roles;
-        let queens = r[WideRole::Queen.index()];
-        let orthogonal = r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()];
-        let diagonal = r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()];
+        let (orthogonal, diagonal) = self.slider_movers();
         let snipers = ((rook_rays(king) & orthogonal) | (bishop_rays(king) & diagonal))
             & self.colors[(!self.turn).index()];
         let mut pinned = 0;
@@ -272,64 +379,17 @@ impl WidePosition {
         pinned & self.colors[self.turn.index()]
     }
 
-    /// Pushes, double steps and captures of `pawns`, landing only on `target`.
-    fn pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
-        let us = self.turn;
-        let up = Self::forward(us);
-        let theirs = self.colors[(!us).index()];
-        let empty = !self.occupied() & self.def.board;
-        let single = shift(pawns, up) & empty;
-        let double = shift(single & self.def.double_step_via[us.index()], up) & empty & target;
-        let (left, right) = (up - 1, up + 1);
-        let take_left = shift(pawns & !FILE_A, left) & theirs & target;
-        let take_right = shift(pawns & !FILE_L, right) & theirs & target;
-        let single = single & target;
-
-        let forced = self.def.promotion_forced[us.index()];
-        let zone = forced | self.def.promotion_optional[us.index()];
-        for (to, delta) in [(single, up), (take_left, left), (take_right, right)] {
-            sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
-            for to in squares(to & zone) {
-                let from = WideSquare::at((to.index() as i32 - delta) as u32);
-                if forced & to.bit() == 0 {
-                    sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
-                }
-                self.promotions(sink, from, to);
-            }
-        }
-        sink.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
-    }
-
-    fn promotions<S: Sink>(&self, sink: &mut S, from: WideSquare, to: WideSquare) {
-        let ours = self.colors[self.turn.index()];
-        for &role in self.def.promotions {
-            let allowed = self.def.promotion_limits.is_none_or(|limits| {
-                (self.roles[role.index()] & ours).count_ones() < u32::from(limits[role.index()])
-            });
-            if allowed {
-                sink.push(WideMove::new(from, to, Some(role), WideMoveKind::Normal));
-            }
-        }
-    }
-
-    /// En passant, tested on the board it would leave: the captured pawn may have shielded
-    /// the king along a rank or diagonal, or may be the checker itself.
-    fn en_passant<S: Sink>(&self, sink: &mut S, ep: WideSquare, king: WideSquare, occupied: u128) {
-        let us = self.turn;
-        let victim = WideSquare::at((ep.index() as i32 - Self::forward(us)) as u32);
-        let attackers = pawn_attacks(!us, ep) & self.pieces(us, WideRole::Pawn);
-        for from in squares(attackers) {
-            let after = (occupied ^ from.bit() ^ victim.bit()) | ep.bit();
-            if self.attackers(king, after, !us) & !victim.bit() == 0 {
-                sink.push(WideMove::new(from, ep, None, WideMoveKind::EnPassant));
-            }
-        }
-    }
-
     /// Castling: the squares both pieces cross or land on are empty (but for the two of
-    /// them), and no square the king crosses or lands on is attacked once both have left.
-    fn castling<S: Sink>(&self, sink: &mut S, king: WideSquare, occupied: u128) {
+    /// them), and, where the side has check (`checked`), no square the king crosses or lands
+    /// on is attacked once both have left.
+    fn castling<S: Sink>(&self, sink: &mut S, checked: bool, occupied: u128) {
         let them = !self.turn;
+        if self.castles[self.turn.index()] == [None; 2] {
+            return;
+        }
+        let Some(king) = self.castling_king(self.turn) else {
+            return;
+        };
         for rook in self.castles[self.turn.index()].into_iter().flatten() {
             let (king_to, rook_to) = self.castling_targets(king, rook);
             let king_path = between(king, king_to) | king_to.bit();
@@ -338,7 +398,7 @@ impl WidePosition {
             if (king_path | rook_path) & without != 0 {
                 continue;
             }
-            if squares(king_path).all(|sq| !self.is_attacked(sq, without, them)) {
+            if !checked || squares(king_path).all(|sq| !self.is_attacked(sq, without, them)) {
                 sink.push(WideMove::new(king, rook, None, WideMoveKind::Castle));
             }
         }

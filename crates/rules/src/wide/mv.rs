@@ -21,6 +21,8 @@ pub enum WideMoveKind {
     EnPassant,
     /// The king castles with the rook on `to`.
     Castle,
+    /// Loop Chess: a piece of the hand, the move's `promotion` role, is put on `to`.
+    Drop,
 }
 
 /// A move: four bytes, `Copy`.
@@ -73,6 +75,16 @@ impl WideMove {
     /// king lands).
     #[must_use]
     pub fn to_uci(self, position: &WidePosition) -> WideUci {
+        if self.kind == WideMoveKind::Drop {
+            return WideUci {
+                from: self.to,
+                to: self.to,
+                promotion: None,
+                drop: self
+                    .promotion
+                    .map(|r| position.def.letter(r).to_ascii_uppercase()),
+            };
+        }
         let to = if self.kind == WideMoveKind::Castle
             && !position.def.castling.is_some_and(|c| c.king_takes_rook)
         {
@@ -84,21 +96,27 @@ impl WideMove {
             from: self.from,
             to,
             promotion: self.promotion.map(|r| position.def.letter(r)),
+            drop: None,
         }
     }
 }
 
 /// A move in UCI text, not yet checked against a position: two squares and an optional
-/// lower-case promotion letter (whose role depends on the game).
+/// lower-case promotion letter (whose role depends on the game), or a drop (`P@e5`: the
+/// upper-case letter in `drop`, the square in both `from` and `to`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WideUci {
     pub from: WideSquare,
     pub to: WideSquare,
     pub promotion: Option<char>,
+    pub drop: Option<char>,
 }
 
 impl fmt::Display for WideUci {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(letter) = self.drop {
+            return write!(f, "{letter}@{}", self.to);
+        }
         write!(f, "{}{}", self.from, self.to)?;
         match self.promotion {
             Some(c) => write!(f, "{c}"),
@@ -143,6 +161,22 @@ impl FromStr for WideUci {
         if !s.is_ascii() {
             return Err(err());
         }
+        if let Some((letter, square)) = s.split_once('@') {
+            let mut letters = letter.chars();
+            let (Some(letter), None) = (letters.next(), letters.next()) else {
+                return Err(err());
+            };
+            if !letter.is_ascii_uppercase() {
+                return Err(err());
+            }
+            let to = square.parse().map_err(|_| err())?;
+            return Ok(WideUci {
+                from: to,
+                to,
+                promotion: None,
+                drop: Some(letter),
+            });
+        }
         let promotion = s
             .chars()
             .last()
@@ -162,6 +196,7 @@ impl FromStr for WideUci {
             from,
             to,
             promotion,
+            drop: None,
         })
     }
 }

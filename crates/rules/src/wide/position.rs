@@ -6,25 +6,25 @@
 //! perft copy and play rather than undo.
 
 use super::attacks::{
-    bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-    rook_rays,
+    bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
 };
 use super::mv::{WideMove, WideMoveKind};
-use super::role::{WidePiece, WideRole};
+use super::role::{ROLES, WidePiece, WideRole};
 use super::square::{SQUARES, WideSquare};
 use super::variant::{GameDef, WideVariant};
-use crate::{Color, Outcome, Termination};
+use crate::Color;
 
 /// Castling sides, as indices: toward the higher files, toward the a-file.
 pub(crate) const KING_SIDE: usize = 0;
 pub(crate) const QUEEN_SIDE: usize = 1;
 
-/// A position of a wide-family game that obeys the game's rules (one king each, the side not
-/// to move not in check, castling rights backed by a king and rook on their first rank).
+/// A position of a wide-family game that obeys the game's rules (one royal piece for each side
+/// that has one, the side not to move not in check, castling rights backed by a king and rook
+/// on their first rank).
 #[derive(Clone, Copy)]
 pub struct WidePosition {
     pub(crate) def: &'static GameDef,
-    pub(crate) roles: [u128; 8],
+    pub(crate) roles: [u128; ROLES],
     pub(crate) colors: [u128; 2],
     pub(crate) squares: [u8; SQUARES],
     pub(crate) turn: Color,
@@ -32,8 +32,13 @@ pub struct WidePosition {
     pub(crate) castles: [[Option<WideSquare>; 2]; 2],
     /// Set only when a pawn of the side to move could take en passant.
     pub(crate) ep: Option<WideSquare>,
+    /// The pawn an en passant capture on `ep` removes: the one behind it in chess, the one
+    /// at the end of the diagonal double step in Berolina.
+    pub(crate) ep_victim: Option<WideSquare>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
+    /// Loop Chess: the pieces each side holds in hand, counted by role.
+    pub(crate) hands: [[u8; ROLES]; 2],
 }
 
 impl PartialEq for WidePosition {
@@ -45,6 +50,7 @@ impl PartialEq for WidePosition {
             && self.turn == other.turn
             && self.castles == other.castles
             && self.ep == other.ep
+            && self.hands == other.hands
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
     }
@@ -74,17 +80,33 @@ impl WidePosition {
         WidePosition::from_fen(WideVariant::CapaRandom, &fen).ok()
     }
 
+    /// The Corner Chess start numbered `index` (0 to 359: see `corner_array`).
+    #[must_use]
+    pub fn corner(index: u32) -> Option<WidePosition> {
+        let fen = super::corner::corner_fen(index, "8", "8")?;
+        WidePosition::from_fen(WideVariant::Corner, &fen).ok()
+    }
+
+    /// The Fortress Chess start numbered `index` (Corner Chess's arrays, 0 to 359).
+    #[must_use]
+    pub fn fortress(index: u32) -> Option<WidePosition> {
+        let fen = super::fortress::fortress_fen(index)?;
+        WidePosition::from_fen(WideVariant::Fortress, &fen).ok()
+    }
+
     pub(crate) fn empty(def: &'static GameDef) -> WidePosition {
         WidePosition {
             def,
-            roles: [0; 8],
+            roles: [0; ROLES],
             colors: [0; 2],
             squares: [0; SQUARES],
             turn: Color::White,
             castles: [[None; 2]; 2],
             ep: None,
+            ep_victim: None,
             halfmoves: 0,
             fullmoves: 1,
+            hands: [[0; ROLES]; 2],
         }
     }
 
@@ -129,39 +151,83 @@ impl WidePosition {
         self.fullmoves
     }
 
+    /// Loop Chess: how many pieces of each role (by `WideRole::index`) `color` holds in hand.
+    #[must_use]
+    pub fn hand(&self, color: Color) -> [u8; ROLES] {
+        self.hands[color.index()]
+    }
+
     /// The rook `color` may castle with on each side (king's side first).
     #[must_use]
     pub fn castling_rooks(&self, color: Color) -> [Option<WideSquare>; 2] {
         self.castles[color.index()]
     }
 
+    /// `color`'s royal piece; only for a side the game gives one (see `royal`).
     #[inline]
     pub(crate) fn king(&self, color: Color) -> WideSquare {
-        WideSquare::at(self.pieces(color, WideRole::King).trailing_zeros())
+        let role = self.def.royal[color.index()].unwrap_or(WideRole::King);
+        WideSquare::at(self.pieces(color, role).trailing_zeros())
+    }
+
+    /// `color`'s royal piece, if its side has one in this game.
+    #[inline]
+    pub(crate) fn royal(&self, color: Color) -> Option<WideSquare> {
+        let role = self.def.royal[color.index()]?;
+        let bb = self.pieces(color, role);
+        (bb != 0).then(|| WideSquare::at(bb.trailing_zeros()))
+    }
+
+    /// The piece that castles: the royal piece, or in a game without check (Extinction) the
+    /// king on its first rank.
+    pub(crate) fn castling_king(&self, color: Color) -> Option<WideSquare> {
+        let role = self.def.castler[color.index()];
+        let bb = self.pieces(color, role) & super::square::rank_mask(self.def.back_rank(color));
+        (bb != 0).then(|| WideSquare::at(bb.trailing_zeros()))
+    }
+
+    /// Every piece, of either colour, that leaps as a knight (the royal knight of Knightmate
+    /// too): the one place that knows which roles have which movement, so attacks, checks and
+    /// pins cannot disagree.
+    #[inline]
+    pub(crate) fn knight_movers(&self) -> u128 {
+        let r = &self.roles;
+        r[WideRole::Knight.index()]
+            | r[WideRole::Archbishop.index()]
+            | r[WideRole::Chancellor.index()]
+            | r[WideRole::Amazon.index()]
+    }
+
+    /// Every piece that slides along ranks and files, and every piece that slides along
+    /// diagonals.
+    #[inline]
+    pub(crate) fn slider_movers(&self) -> (u128, u128) {
+        let r = &self.roles;
+        let queens = r[WideRole::Queen.index()] | r[WideRole::Amazon.index()];
+        (
+            r[WideRole::Rook.index()] | r[WideRole::Chancellor.index()] | queens,
+            r[WideRole::Bishop.index()] | r[WideRole::Archbishop.index()] | queens,
+        )
     }
 
     /// The pieces of `by` attacking `sq` when the board holds `occupied`.
     #[inline]
     pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
         let r = &self.roles;
-        let leapers = r[WideRole::Knight.index()]
-            | r[WideRole::Archbishop.index()]
-            | r[WideRole::Chancellor.index()];
-        let queens = r[WideRole::Queen.index()];
-        let orthogonal = r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()];
-        let diagonal = r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()];
-        ((knight_attacks(sq) & leapers)
+        let (orthogonal, diagonal) = self.slider_movers();
+        ((knight_attacks(sq) & self.knight_movers())
             | (rook_attacks(sq, occupied) & orthogonal)
             | (bishop_attacks(sq, occupied) & diagonal)
             | (king_attacks(sq) & r[WideRole::King.index()])
-            | (pawn_attacks(!by, sq) & r[WideRole::Pawn.index()]))
+            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
             & self.colors[by.index()]
     }
 
-    /// `color`'s king.
+    /// `color`'s royal piece (Knightmate's royal knight, Maharajah's maharajah), or `None`
+    /// where the side has none (Extinction, Massacre, BrainKing's horde for Black).
     #[must_use]
-    pub fn king_of(&self, color: Color) -> WideSquare {
-        self.king(color)
+    pub fn king_of(&self, color: Color) -> Option<WideSquare> {
+        self.royal(color)
     }
 
     /// The pieces of `by` that attack `sq` on the current board.
@@ -177,30 +243,25 @@ impl WidePosition {
     pub(crate) fn is_attacked(&self, sq: WideSquare, occupied: u128, by: Color) -> bool {
         let r = &self.roles;
         let theirs = self.colors[by.index()];
-        let leapers = r[WideRole::Knight.index()]
-            | r[WideRole::Archbishop.index()]
-            | r[WideRole::Chancellor.index()];
-        if ((knight_attacks(sq) & leapers)
+        if ((knight_attacks(sq) & self.knight_movers())
             | (king_attacks(sq) & r[WideRole::King.index()])
-            | (pawn_attacks(!by, sq) & r[WideRole::Pawn.index()]))
+            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
             & theirs
             != 0
         {
             return true;
         }
-        let queens = r[WideRole::Queen.index()];
-        let orthogonal =
-            (r[WideRole::Rook.index()] | queens | r[WideRole::Chancellor.index()]) & theirs;
-        let diagonal =
-            (r[WideRole::Bishop.index()] | queens | r[WideRole::Archbishop.index()]) & theirs;
+        let (orthogonal, diagonal) = self.slider_movers();
+        let (orthogonal, diagonal) = (orthogonal & theirs, diagonal & theirs);
         (rook_rays(sq) & orthogonal != 0 && rook_attacks(sq, occupied) & orthogonal != 0)
             || (bishop_rays(sq) & diagonal != 0 && bishop_attacks(sq, occupied) & diagonal != 0)
     }
 
-    /// The pieces giving check to the side to move.
+    /// The pieces giving check to the side to move (none in a game without check).
     #[must_use]
     pub fn checkers(&self) -> u128 {
-        self.attackers(self.king(self.turn), self.occupied(), !self.turn)
+        self.royal(self.turn)
+            .map_or(0, |king| self.attackers(king, self.occupied(), !self.turn))
     }
 
     #[must_use]
@@ -235,16 +296,32 @@ impl WidePosition {
     pub fn play_unchecked(&mut self, m: WideMove) {
         let us = self.turn;
         let them = !us;
+        let ep_victim = self.ep_victim;
         self.ep = None;
+        self.ep_victim = None;
         self.halfmoves += 1;
         if m.kind() == WideMoveKind::Castle {
             self.castle(m.from(), m.to());
+        } else if m.kind() == WideMoveKind::Drop {
+            let role = m.promotion().unwrap_or(WideRole::Pawn);
+            self.hands[us.index()][role.index()] -= 1;
+            self.put(m.to(), WidePiece { color: us, role });
         } else {
             if let Some(captured) = self.remove(m.to()) {
                 self.halfmoves = 0;
+                if self.def.drops {
+                    self.hands[us.index()][captured.role.index()] += 1;
+                }
                 let rights = &mut self.castles[captured.color.index()];
                 for right in rights.iter_mut().filter(|r| **r == Some(m.to())) {
                     *right = None;
+                }
+                // Extinction: a king taken on its first rank takes its side's rights along.
+                if self.def.royal[captured.color.index()].is_none()
+                    && captured.role == WideRole::King
+                    && self.castling_king(captured.color).is_none()
+                {
+                    self.castles[captured.color.index()] = [None; 2];
                 }
             }
             let Some(piece) = self.remove(m.from()) else {
@@ -253,22 +330,39 @@ impl WidePosition {
             match piece.role {
                 WideRole::Pawn => {
                     self.halfmoves = 0;
-                    let back = WideSquare::at((m.to().index() as i32 - Self::forward(us)) as u32);
                     match m.kind() {
                         WideMoveKind::EnPassant => {
-                            self.remove(back);
+                            if let Some(victim) = ep_victim
+                                && self.remove(victim).is_some()
+                                && self.def.drops
+                            {
+                                self.hands[us.index()][WideRole::Pawn.index()] += 1;
+                            }
                         }
-                        // Only a square an enemy pawn can take on is kept: positions that
-                        // differ by an unusable one are the same position.
-                        WideMoveKind::DoubleStep
-                            if pawn_attacks(us, back) & self.pieces(them, WideRole::Pawn) != 0 =>
-                        {
-                            self.ep = Some(back);
+                        WideMoveKind::DoubleStep => {
+                            // The skipped square, straight or diagonal.
+                            let back =
+                                WideSquare::at(((m.from().index() + m.to().index()) / 2) as u32);
+                            // Only a square an enemy pawn can take on is kept: positions
+                            // that differ by an unusable one are the same position.
+                            if self.def.pawn_captures[us.index()][back.index()]
+                                & self.pieces(them, WideRole::Pawn)
+                                != 0
+                            {
+                                self.ep = Some(back);
+                                self.ep_victim = Some(m.to());
+                            }
                         }
                         _ => {}
                     }
                 }
-                WideRole::King => self.castles[us.index()] = [None; 2],
+                // The castling piece leaving its first rank (a second, promoted king of
+                // Extinction elsewhere keeps the rights).
+                role if role == self.def.castler[us.index()]
+                    && m.from().rank() == self.def.back_rank(us) =>
+                {
+                    self.castles[us.index()] = [None; 2];
+                }
                 _ => {
                     let rights = &mut self.castles[us.index()];
                     for right in rights.iter_mut().filter(|r| **r == Some(m.from())) {
@@ -288,15 +382,12 @@ impl WidePosition {
     fn castle(&mut self, king: WideSquare, rook: WideSquare) {
         let us = self.turn;
         let (king_to, rook_to) = self.castling_targets(king, rook);
-        self.remove(king);
+        // Knightmate castles its royal knight: the piece keeps its role.
+        let castler = self.remove(king);
         self.remove(rook);
-        self.put(
-            king_to,
-            WidePiece {
-                color: us,
-                role: WideRole::King,
-            },
-        );
+        if let Some(castler) = castler {
+            self.put(king_to, castler);
+        }
         self.put(
             rook_to,
             WidePiece {
@@ -327,58 +418,4 @@ impl WidePosition {
         let at = |file: u8| WideSquare::new(file, rank).unwrap_or(king);
         (at(c.0[side]), at(c.1[side]))
     }
-
-    /// Neither side can ever checkmate: each has its king alone or with one bishop or knight
-    /// (every other piece, the compounds included, is mating material, as `GAMES.md` says),
-    /// or only bishops remain and all stand on one square colour.
-    #[must_use]
-    pub fn is_insufficient_material(&self) -> bool {
-        let r = &self.roles;
-        let (knights, bishops) = (r[WideRole::Knight.index()], r[WideRole::Bishop.index()]);
-        let kings = r[WideRole::King.index()];
-        if self.occupied() & !(kings | knights | bishops) != 0 {
-            return false;
-        }
-        let minors = knights | bishops;
-        if knights == 0 {
-            // Bishops only: none can ever reach the other colour, so no mate if all share one.
-            let light = light_squares();
-            if bishops & light == 0 || bishops & !light == 0 {
-                return true;
-            }
-        }
-        // With a knight on the board, only a lone minor piece is no mate.
-        minors.count_ones() <= 1
-    }
-
-    /// The game's end on the board, if it has ended: checkmate, stalemate (a draw), or
-    /// insufficient material. Repetition and the fifty-move rule need the record:
-    /// `WideGame::outcome`.
-    #[must_use]
-    pub fn outcome(&self) -> Option<Outcome> {
-        if !self.has_legal_move() {
-            return Some(if self.is_check() {
-                Outcome::win(!self.turn, Termination::Checkmate)
-            } else {
-                Outcome::draw(Termination::Stalemate)
-            });
-        }
-        self.is_insufficient_material()
-            .then_some(Outcome::draw(Termination::InsufficientMaterial))
-    }
-}
-
-/// The light squares of the shared numbering (a1 is dark; a square is light when file + rank
-/// is odd).
-const fn light_squares() -> u128 {
-    let mut bb = 0u128;
-    let mut sq = 0;
-    while sq < SQUARES {
-        let (file, rank) = (sq % 12, sq / 12);
-        if (file + rank) % 2 == 1 {
-            bb |= 1 << sq;
-        }
-        sq += 1;
-    }
-    bb
 }

@@ -2,8 +2,8 @@
 //! writes it: the game's own piece letters (`J` for Janus's janus, `M` and `C` for Embassy's
 //! marshal and cardinal), ranks up to 10 (`Rcg10`), disambiguation by file, then rank, then
 //! both, among the legal moves only; `=X` promotions (`bxc8=N`), `O-O` when the king castles
-//! toward the files past its own, `O-O-O` the other way, in every start array; `+` after a
-//! check and `#` after a mate. Read leniently, as the 8x8 SAN is: a missing or extra `+`/`#`,
+//! toward the files past its own, `O-O-O` the other way, in every start array; Loop's drops
+//! `P@e5`; `+` after a check and `#` after a mate. Read leniently, as the 8x8 SAN is: a missing or extra `+`/`#`,
 //! annotations `!?`, `0-0`, a missing `x` or `=`.
 
 use core::fmt;
@@ -22,6 +22,8 @@ pub enum WideSan {
         /// Toward the a-file.
         long: bool,
     },
+    /// A piece of the hand put on `to` (its upper-case letter).
+    Put { piece: char, to: WideSquare },
     Normal {
         /// The moving piece's upper-case letter; `None` for a pawn.
         piece: Option<char>,
@@ -76,6 +78,15 @@ impl FromStr for WideSan {
         }
         if !s.is_ascii() || s.len() < 2 || s.len() > 10 {
             return Err(err());
+        }
+        if let Some((piece, square)) = s.split_once('@') {
+            let piece = match piece.as_bytes() {
+                [] => 'P',
+                [c] if c.is_ascii_uppercase() => *c as char,
+                _ => return Err(err()),
+            };
+            let to = square.parse().map_err(|_| err())?;
+            return Ok(WideSan::Put { piece, to });
         }
         let b = s.as_bytes();
         // A promotion ends the text: `=C`, or a bare upper-case letter after the square.
@@ -145,6 +156,7 @@ impl fmt::Display for WideSan {
         match *self {
             WideSan::Castle { long: false } => f.write_str("O-O"),
             WideSan::Castle { long: true } => f.write_str("O-O-O"),
+            WideSan::Put { piece, to } => write!(f, "{piece}@{to}"),
             WideSan::Normal {
                 piece,
                 file,
@@ -193,8 +205,13 @@ impl WideSan {
     /// mark is not required).
     fn fits(&self, position: &WidePosition, m: WideMove) -> bool {
         let castle = m.kind() == WideMoveKind::Castle;
+        let drop = m.kind() == WideMoveKind::Drop;
         match *self {
             WideSan::Castle { long } => castle && is_long(m) == long,
+            WideSan::Put { piece, to } => {
+                drop && m.to() == to
+                    && m.promotion().map(|r| upper_letter(position, r)) == Some(piece)
+            }
             WideSan::Normal {
                 piece,
                 file,
@@ -208,6 +225,7 @@ impl WideSan {
                 };
                 let letter = upper_letter(position, moving.role);
                 !castle
+                    && !drop
                     && m.to() == to
                     && match piece {
                         None => moving.role == WideRole::Pawn,
@@ -228,8 +246,11 @@ fn is_long(m: WideMove) -> bool {
 }
 
 fn is_capture(position: &WidePosition, m: WideMove) -> bool {
-    m.kind() == WideMoveKind::EnPassant
-        || (m.kind() != WideMoveKind::Castle && position.piece_at(m.to()).is_some())
+    match m.kind() {
+        WideMoveKind::EnPassant => true,
+        WideMoveKind::Castle | WideMoveKind::Drop => false,
+        WideMoveKind::Normal | WideMoveKind::DoubleStep => position.piece_at(m.to()).is_some(),
+    }
 }
 
 fn upper_letter(position: &WidePosition, role: WideRole) -> char {
@@ -239,8 +260,15 @@ fn upper_letter(position: &WidePosition, role: WideRole) -> char {
 /// The SAN of legal move `m` in `position`, without a check or mate mark.
 #[must_use]
 pub fn wide_san(position: &WidePosition, m: WideMove) -> WideSan {
-    if m.kind() == WideMoveKind::Castle {
-        return WideSan::Castle { long: is_long(m) };
+    match m.kind() {
+        WideMoveKind::Castle => return WideSan::Castle { long: is_long(m) },
+        WideMoveKind::Drop => {
+            return WideSan::Put {
+                piece: m.promotion().map_or('P', |r| upper_letter(position, r)),
+                to: m.to(),
+            };
+        }
+        _ => {}
     }
     let capture = is_capture(position, m);
     let promotion = m.promotion().map(|r| upper_letter(position, r));
@@ -321,19 +349,20 @@ mod tests {
     fn san_text_round_trips() {
         for text in [
             "e4", "exd5", "Nf3", "Jji6", "Rcg10", "R1a3", "Qh4e1", "bxc8=N", "e10=C", "O-O",
-            "O-O-O", "Mxe10", "a10",
+            "O-O-O", "Mxe10", "a10", "P@e5", "Q@h10",
         ] {
             assert_eq!(text.parse::<WideSan>().unwrap().to_string(), text);
         }
         for bad in [
             "", "e", "x", "Z", "e11", "e0", "exd", "e4e5", "N", "=Q", "éf3", "Ra11a1", "e2e4",
-            "Nf3x", "O-O-O-O",
+            "Nf3x", "O-O-O-O", "p@e4", "PP@e4", "P@",
         ] {
             assert!(bad.parse::<WideSan>().is_err(), "{bad:?}");
         }
         // Lenient reading: marks and annotations dropped, a bare promotion letter.
         assert_eq!("e10C+!?".parse::<WideSan>().unwrap().to_string(), "e10=C");
         assert_eq!("0-0-0#".parse::<WideSan>().unwrap().to_string(), "O-O-O");
+        assert_eq!("@e4".parse::<WideSan>().unwrap().to_string(), "P@e4");
     }
 
     /// Janus castles with its king on the b- or i-file; both read as O-O-O and O-O.

@@ -6,12 +6,16 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::role::WideRole;
-use super::square::rank_mask;
-use super::{capablanca, caparandom, embassy, grand, janus, losalamos};
+use super::role::{ROLES, WideRole};
+use super::square::{SQUARES, rank_mask};
+use super::{
+    amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
+    grand, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre,
+};
 use crate::Color;
 
-/// A game of the wide family: boards other than 8x8, with Capablanca-style compound pieces.
+/// A game of the wide family: boards other than 8x8 with Capablanca-style compound pieces,
+/// and the 8x8 games whose pieces, royalty or win rules the 8x8 engine does not have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WideVariant {
     LosAlamos,
@@ -20,16 +24,38 @@ pub enum WideVariant {
     Capablanca,
     CapaRandom,
     Grand,
+    Corner,
+    Fortress,
+    BkHorde,
+    Extinction,
+    Massacre,
+    Maharajah,
+    Amazon,
+    Knightmate,
+    Berolina,
+    Legan,
+    Loop,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 6] = [
+    pub const ALL: [WideVariant; 17] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
         WideVariant::Capablanca,
         WideVariant::CapaRandom,
         WideVariant::Grand,
+        WideVariant::Corner,
+        WideVariant::Fortress,
+        WideVariant::BkHorde,
+        WideVariant::Extinction,
+        WideVariant::Massacre,
+        WideVariant::Maharajah,
+        WideVariant::Amazon,
+        WideVariant::Knightmate,
+        WideVariant::Berolina,
+        WideVariant::Legan,
+        WideVariant::Loop,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -42,6 +68,17 @@ impl WideVariant {
             WideVariant::Capablanca => "capablanca",
             WideVariant::CapaRandom => "caparandom",
             WideVariant::Grand => "grand",
+            WideVariant::Corner => "corner",
+            WideVariant::Fortress => "fortress",
+            WideVariant::BkHorde => "bkhorde",
+            WideVariant::Extinction => "extinction",
+            WideVariant::Massacre => "massacre",
+            WideVariant::Maharajah => "maharajah",
+            WideVariant::Amazon => "amazon",
+            WideVariant::Knightmate => "knightmate",
+            WideVariant::Berolina => "berolina",
+            WideVariant::Legan => "legan",
+            WideVariant::Loop => "loop",
         }
     }
 
@@ -55,8 +92,9 @@ impl WideVariant {
         self.def().height
     }
 
-    /// The start position's FEN (for Capablanca Random, one of its arrays: see
-    /// `WidePosition::caparandom`).
+    /// The start position's FEN (for the games drawn at creation, the rule's example: see
+    /// `WidePosition::caparandom`, `WidePosition::corner`, `WidePosition::fortress`,
+    /// `massacre_fen`).
     #[must_use]
     pub const fn start_fen(self) -> &'static str {
         self.def().start
@@ -70,6 +108,17 @@ impl WideVariant {
             WideVariant::Capablanca => &capablanca::DEF,
             WideVariant::CapaRandom => &caparandom::DEF,
             WideVariant::Grand => &grand::DEF,
+            WideVariant::Corner => &corner::DEF,
+            WideVariant::Fortress => &fortress::DEF,
+            WideVariant::BkHorde => &bkhorde::DEF,
+            WideVariant::Extinction => &extinction::DEF,
+            WideVariant::Massacre => &massacre::DEF,
+            WideVariant::Maharajah => &maharajah::DEF,
+            WideVariant::Amazon => &amazon::DEF,
+            WideVariant::Knightmate => &knightmate::DEF,
+            WideVariant::Berolina => &berolina::DEF,
+            WideVariant::Legan => &legan::DEF,
+            WideVariant::Loop => &r#loop::DEF,
         }
     }
 }
@@ -130,11 +179,11 @@ pub(crate) struct GameDef {
     pub start: &'static str,
     /// The upper-case FEN letter of each role, by `WideRole::index`; 0 for a role the game
     /// does not have.
-    pub letters: [u8; 8],
+    pub letters: [u8; ROLES],
     /// The roles a pawn may become, in the order moves are listed.
     pub promotions: &'static [WideRole],
     /// Grand Chess: a pawn may only become a role of which the side has fewer than this many.
-    pub promotion_limits: Option<[u8; 8]>,
+    pub promotion_limits: Option<[u8; ROLES]>,
     /// Per colour: squares where a pawn may promote or stay a pawn.
     pub promotion_optional: [u128; 2],
     /// Per colour: squares where a pawn must promote.
@@ -143,6 +192,73 @@ pub(crate) struct GameDef {
     /// after its start rank); empty when pawns never double-step.
     pub double_step_via: [u128; 2],
     pub castling: Option<CastlingDef>,
+    /// Per colour: the role that is royal (one on the board, never left in check), or `None`
+    /// for a side that has no check at all (Extinction, Massacre, BrainKing's horde).
+    pub royal: [Option<WideRole>; 2],
+    /// Per colour: the role that castles, the royal one or else the king.
+    pub castler: [WideRole; 2],
+    /// Massacre: only captures are moves.
+    pub must_capture: bool,
+    /// Per colour: whether its pawns may stand on its own first rank (BrainKing's horde).
+    pub first_rank_pawns: [bool; 2],
+    /// How the game ends on the board.
+    pub end: End,
+    /// How pawns move.
+    pub pawn: Pawn,
+    /// Per colour and square: the squares a pawn there attacks (captures on, gives check to).
+    pub pawn_captures: &'static [[u128; SQUARES]; 2],
+    /// Loop Chess: a captured piece goes to the captor's hand, from which it may be dropped.
+    pub drops: bool,
+}
+
+/// How a game's pawns move. Black's steps are White's turned through 180 degrees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pawn {
+    /// Chess: one step ahead (two from the start rank), captures diagonally ahead.
+    Chess,
+    /// Berolina: one step diagonally ahead (two along one diagonal from the start rank),
+    /// captures straight ahead; en passant onto the skipped square.
+    Berolina,
+    /// Legan: one step diagonally up-left (White), captures up or left; no double step.
+    Legan,
+}
+
+impl Pawn {
+    /// White's quiet steps as (files, ranks).
+    pub(crate) const fn moves(self) -> &'static [(i8, i8)] {
+        match self {
+            Pawn::Chess => &[(0, 1)],
+            Pawn::Berolina => &[(-1, 1), (1, 1)],
+            Pawn::Legan => &[(-1, 1)],
+        }
+    }
+
+    /// White's capturing steps as (files, ranks).
+    pub(crate) const fn captures(self) -> &'static [(i8, i8)] {
+        match self {
+            Pawn::Chess => &[(-1, 1), (1, 1)],
+            Pawn::Berolina => &[(0, 1)],
+            Pawn::Legan => &[(0, 1), (-1, 0)],
+        }
+    }
+}
+
+/// How a game of the wide family ends on the board (repetition and the fifty-move rule
+/// aside, which `WideGame` applies to every game where a position can recur).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// Checkmate wins, stalemate draws, and the chess material rule applies.
+    Checkmate,
+    /// Checkmate and stalemate as in chess; insufficient material never ends the game.
+    CheckmateOnly,
+    /// Knightmate: as chess, but only two bare royal pieces are insufficient material.
+    BareRoyals,
+    /// Extinction: losing every piece of one type loses; no check.
+    Extinction,
+    /// Massacre: the side that cannot capture loses.
+    Massacre,
+    /// BrainKing's horde: White wins by taking every black unit, Black by checkmate.
+    Horde,
 }
 
 impl GameDef {
@@ -152,7 +268,7 @@ impl GameDef {
         variant: WideVariant,
         (width, height): (u8, u8),
         start: &'static str,
-        letters: [u8; 8],
+        letters: [u8; ROLES],
         promotions: &'static [WideRole],
         double_step: bool,
         castling: Option<CastlingDef>,
@@ -178,6 +294,14 @@ impl GameDef {
             promotion_forced: last,
             double_step_via: via,
             castling,
+            royal: [Some(WideRole::King); 2],
+            castler: [WideRole::King; 2],
+            must_capture: false,
+            first_rank_pawns: [false; 2],
+            end: End::Checkmate,
+            pawn: Pawn::Chess,
+            pawn_captures: super::attacks::CHESS_PAWN,
+            drops: false,
         }
     }
 
@@ -204,4 +328,22 @@ impl GameDef {
 }
 
 /// The usual letters: `P N B R Q K`, `A` archbishop, `C` chancellor.
-pub(crate) const CAPABLANCA_LETTERS: [u8; 8] = *b"PNBRQKAC";
+pub(crate) const CAPABLANCA_LETTERS: [u8; ROLES] = *b"PNBRQKAC\0";
+
+/// Chess's castling squares: the king to g1 with the rook to f1, or to c1 with the rook to d1.
+pub(crate) const CHESS_CASTLING: CastlingDef = CastlingDef {
+    king_to: [6, 2],
+    rook_to: [5, 3],
+    king_takes_rook: false,
+};
+
+/// Chess's promotions.
+pub(crate) const CHESS_PROMOTIONS: [WideRole; 4] = [
+    WideRole::Queen,
+    WideRole::Rook,
+    WideRole::Bishop,
+    WideRole::Knight,
+];
+
+/// Chess's letters, and none for the compounds.
+pub(crate) const CHESS_LETTERS: [u8; ROLES] = *b"PNBRQK\0\0\0";
