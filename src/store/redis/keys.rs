@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
+pub(super) use crate::game::codec::hex;
 use crate::game::{GameHeader, GameId};
 
 /// Buckets the games are sharded into. Every key a script touches is one bucket's: the
@@ -238,18 +239,6 @@ pub(super) fn game_of_channel(name: &str) -> Option<GameId> {
         .strip_suffix("}:appended")?
         .parse()
         .ok()
-}
-
-/// Lowercase hex.
-#[must_use]
-pub(super) fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(2 * bytes.len());
-    for &b in bytes {
-        text.push(char::from(DIGITS[usize::from(b >> 4)]));
-        text.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    text
 }
 
 /// A SHA-256 of `parts`, each length-prefixed so no two lists hash alike.
