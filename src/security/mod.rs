@@ -10,7 +10,7 @@
 //! - `limits`: rate limiters per seat token, API key and peer address, idle keys evicted.
 //! - `access`: who may call what (one row per RPC: no credential, seat, API key, arbiter...),
 //!   who may see a game, and the caller facts handlers read (`Caller`).
-//! - `error`: what this layer refuses, [`error::AccessError`] and [`error::LimitError`].
+//! - `error`: what this layer refuses, `AccessError` and `LimitError`.
 //! - `gate`: the tower layer in front of GameService: applies each call's access row before
 //!   the body is decoded, and the per-key and per-peer limits.
 //! - `page_create`: games started from the browser page without an API key (`--page-create`,

@@ -137,7 +137,7 @@ impl Telemetry {
         &self.endpoint
     }
 
-    /// Sends the spans still queued, waiting at most [`FLUSH_TIMEOUT`]; logs how it went.
+    /// Sends the spans still queued, waiting at most `FLUSH_TIMEOUT`; logs how it went.
     pub fn shutdown(self) {
         match self.provider.shutdown_with_timeout(FLUSH_TIMEOUT) {
             Ok(()) => tracing::info!("traces flushed"),
