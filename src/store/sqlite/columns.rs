@@ -1,4 +1,4 @@
-//! A game's header in the `games` table: the domain codec's fields (`game::codec`'s
+//! A game's header in the `games` table ([`GAMES`], the table itself): the domain codec's fields (`game::codec`'s
 //! `game_fields`, `decode_game`), one column each as [`COLUMNS`] lists them, and any field
 //! without a column of its own joined in `more_fields`. The writer and the start both go
 //! through here, so a row is written and read by the one list.
@@ -15,7 +15,41 @@ use rusqlite::types::{Value, ValueRef};
 
 use crate::game::codec::{StoredHeader, decode_game, game_fields, hex, join, split, unhex};
 use crate::game::{GameHeader, GameId, Seats, TakebackPolicy};
-use crate::store::sqlite::load::LoadError;
+use crate::store::sqlite::error::LoadError;
+
+/// Schema 7's games (a new file's too): one column per header field of the domain codec (see
+/// [`COLUMNS`]), in the order the migrations before schema 7 added them.
+pub(super) const GAMES: &str = "
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    variant TEXT NOT NULL,
+    start_fen TEXT NOT NULL,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    initial_ms INTEGER,
+    increment_ms INTEGER,
+    draw_rule TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    request_id TEXT,
+    ended_at_ms INTEGER,
+    white_digest BLOB NOT NULL DEFAULT x'',
+    black_digest BLOB NOT NULL DEFAULT x'',
+    labels TEXT NOT NULL DEFAULT '',
+    white_player_id TEXT,
+    black_player_id TEXT,
+    black_initial_ms INTEGER,
+    black_increment_ms INTEGER,
+    clock_start TEXT NOT NULL DEFAULT '',
+    first_move_timeout_ms INTEGER,
+    takebacks TEXT NOT NULL DEFAULT 'off',
+    claim_after_ms INTEGER,
+    more_fields TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+";
+
+/// The index of finished games, by when they ended (retention).
+pub(super) const GAMES_ENDED: &str =
+    "CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;";
 
 /// How a column keeps its field's text.
 #[derive(Clone, Copy)]
@@ -152,7 +186,6 @@ mod tests {
 
     use super::*;
     use crate::game::codec::header_tests::stored_header;
-    use crate::store::sqlite::schema::GAMES;
 
     proptest! {
         /// A game's row reads back as the game written, its request id too.

@@ -1,4 +1,5 @@
-//! Why the durable store could not start: each error says what to fix, on one line.
+//! Why the durable store could not start ([`OpenError`]: each says what to fix, on one line),
+//! and why loading its games stopped ([`LoadError`], which the start turns into one).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -75,3 +76,15 @@ impl fmt::Display for OpenError {
 }
 
 impl std::error::Error for OpenError {}
+
+/// Why loading the file's games stopped (the start turns it into an [`OpenError`]).
+pub(super) enum LoadError {
+    Sql(rusqlite::Error),
+    Game { game: String, detail: String },
+}
+
+impl From<rusqlite::Error> for LoadError {
+    fn from(e: rusqlite::Error) -> LoadError {
+        LoadError::Sql(e)
+    }
+}

@@ -19,19 +19,8 @@ use crate::store::feed::codec::{Headers, decode_joined};
 use crate::store::feed::log::FeedLog;
 use crate::store::memory::MemoryStore;
 use crate::store::sqlite::columns;
+use crate::store::sqlite::error::LoadError;
 use crate::store::sqlite::fold::fold_all;
-
-/// Why loading stopped.
-pub(super) enum LoadError {
-    Sql(rusqlite::Error),
-    Game { game: String, detail: String },
-}
-
-impl From<rusqlite::Error> for LoadError {
-    fn from(e: rusqlite::Error) -> LoadError {
-        LoadError::Sql(e)
-    }
-}
 
 /// Where the feed stands in the file, read before anything is restored.
 #[derive(Clone, Copy, Debug)]

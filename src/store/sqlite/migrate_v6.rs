@@ -1,4 +1,4 @@
-//! The migration from schema 6 to 7: the `games` table is rebuilt as `schema::GAMES`, each
+//! The migration from schema 6 to 7: the `games` table is rebuilt as `columns::GAMES`, each
 //! column the domain codec's header field (`columns`), so SQLite stores no enum by number: a
 //! draw rule's 0 and 1 become `claim` and `automatic`, a takeback policy's `off` and
 //! `on-request`; and `more_fields` (empty) keeps the codec's fields that have no column.
@@ -7,8 +7,8 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
+use crate::store::sqlite::columns::{GAMES, GAMES_ENDED};
 use crate::store::sqlite::error::OpenError;
-use crate::store::sqlite::schema::{GAMES, GAMES_ENDED};
 
 /// Schema 6's columns, kept as they are (the two enums are rewritten apart).
 const KEPT: &str = "id, variant, start_fen, white, black, initial_ms, increment_ms, created_at_ms,

@@ -68,8 +68,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::task::JoinHandle;
 
+use self::error::LoadError;
 pub(super) use self::error::OpenError;
-use self::load::LoadError;
 pub use self::schema::{DB_FILE, SCHEMA_VERSION, migrate_v1};
 use crate::store::config::{StoreLimits, SyncMode};
 use crate::store::journal::Journal;

@@ -12,6 +12,7 @@ use rusqlite::{Connection, ErrorCode, params};
 
 use crate::game::{SeatToken, TokenDigest};
 use crate::store::config::SyncMode;
+use crate::store::sqlite::columns::{GAMES, GAMES_ENDED};
 use crate::store::sqlite::error::OpenError;
 use crate::store::sqlite::migrate_v4::{EVENTS, migrate_v4};
 use crate::store::sqlite::migrate_v6::migrate_v6;
@@ -57,40 +58,6 @@ CREATE TABLE stats (
     draws INTEGER NOT NULL
 ) WITHOUT ROWID;
 ";
-
-/// Schema 7's games (a new file's too): one column per header field of the domain codec (see
-/// `columns`), in the order the migrations before schema 7 added them.
-pub(super) const GAMES: &str = "
-CREATE TABLE games (
-    id TEXT PRIMARY KEY,
-    variant TEXT NOT NULL,
-    start_fen TEXT NOT NULL,
-    white TEXT NOT NULL,
-    black TEXT NOT NULL,
-    initial_ms INTEGER,
-    increment_ms INTEGER,
-    draw_rule TEXT NOT NULL,
-    created_at_ms INTEGER NOT NULL,
-    request_id TEXT,
-    ended_at_ms INTEGER,
-    white_digest BLOB NOT NULL DEFAULT x'',
-    black_digest BLOB NOT NULL DEFAULT x'',
-    labels TEXT NOT NULL DEFAULT '',
-    white_player_id TEXT,
-    black_player_id TEXT,
-    black_initial_ms INTEGER,
-    black_increment_ms INTEGER,
-    clock_start TEXT NOT NULL DEFAULT '',
-    first_move_timeout_ms INTEGER,
-    takebacks TEXT NOT NULL DEFAULT 'off',
-    claim_after_ms INTEGER,
-    more_fields TEXT NOT NULL DEFAULT ''
-) WITHOUT ROWID;
-";
-
-/// The index of finished games, by when they ended (retention).
-pub(super) const GAMES_ENDED: &str =
-    "CREATE INDEX games_ended ON games (ended_at_ms) WHERE ended_at_ms IS NOT NULL;";
 
 /// What schema 3 adds (to a new file, and to a schema 2 file in [`migrate_v2`]).
 const SCHEMA_3: &str = "
