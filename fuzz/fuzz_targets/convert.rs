@@ -1,28 +1,33 @@
-//! Any bytes as each request message chessd decodes, through the protobuf-to-engine layer
-//! (`chessd::convert`): a value or a `ServiceError` whose status is a client error with a
-//! message, never a panic and never INTERNAL. The first byte picks the message.
+//! Any bytes as each request message chessd decodes, through the decode layer (`chessd::api`'s
+//! `decode`, `clocks` and `fields`): a value or a `ServiceError` whose status is a client error
+//! with a short message, never a panic and never INTERNAL. The first byte picks the message;
+//! the last arm feeds the bare text fields (game id, move text) that most requests carry.
 #![no_main]
 
-use chessd::convert;
+use chessd::api::{clocks, decode, encode};
+use chessd::error::ServiceError;
+use chessd::proto::wire as pb;
 use chessd_rules::Rules;
-use chessd::proto as pb;
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
 use tonic::Code;
 
-fn client_error(e: &chessd::error::ServiceError) {
+/// The page size cap the arm for ListGames decodes with (the service's is configured).
+const MAX_PAGE_SIZE: usize = 500;
+
+fn client_error(e: &ServiceError) {
     let status = e.status();
     assert!(
         !matches!(status.code(), Code::Internal | Code::Unknown | Code::Ok),
         "{e:?} mapped to {:?}",
         status.code()
     );
-    assert!(!status.message().is_empty());
+    assert!(!status.message().is_empty(), "{e:?} has no message");
     // Echoed client text is bounded: a message stays short whatever the input.
     assert!(status.message().len() < 1024, "{}", status.message().len());
 }
 
-fn check<T>(result: Result<T, chessd::error::ServiceError>) -> Option<T> {
+fn check<T>(result: Result<T, ServiceError>) -> Option<T> {
     match result {
         Ok(v) => Some(v),
         Err(e) => {
@@ -36,46 +41,77 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, body)) = data.split_first() else {
         return;
     };
-    match which % 6 {
+    match which % 12 {
         0 => {
             if let Ok(req) = pb::CreateGameRequest::decode(body)
-                && let Some(new) = check(convert::new_game(req))
+                && let Some(new) = check(decode::new_game(req))
             {
                 // A start position that passed is playable and encodes back.
                 assert!(new.start.outcome().is_none());
-                let _ = convert::analysis(&new.start);
+                let answer = encode::analysis(&new.start);
+                assert_eq!(answer.fen, new.start.fen());
             }
         }
         1 => {
             if let Ok(req) = pb::SubmitMoveRequest::decode(body) {
-                check(convert::submit_move(&req));
+                check(decode::submit_move(&req));
             }
         }
         2 => {
-            if let Ok(req) = pb::ListGamesRequest::decode(body) {
-                if let Some(q) = check(convert::list_query(&req, 500)) {
-                    assert!((1..=500).contains(&q.page_size));
-                }
+            if let Ok(req) = pb::ListGamesRequest::decode(body)
+                && let Some(q) = check(decode::list_query(&req, MAX_PAGE_SIZE))
+            {
+                assert!((1..=MAX_PAGE_SIZE).contains(&q.page_size));
             }
         }
         3 => {
             if let Ok(req) = pb::AnalyzePositionRequest::decode(body)
-                && let Some(pos) = check(convert::analysis_request(&req))
+                && let Some(pos) = check(decode::analysis_request(&req))
             {
-                let answer = convert::analysis(&pos);
+                let answer = encode::analysis(&pos);
                 assert_eq!(answer.fen, pos.fen());
             }
         }
         4 => {
             if let Ok(req) = pb::ClaimDrawRequest::decode(body) {
-                check(convert::game_id(&req.game_id));
-                check(convert::claim(req.claim));
+                check(decode::game_id(&req.game_id));
+                check(decode::claim(req.claim));
+            }
+        }
+        5 => {
+            if let Ok(req) = pb::WatchGamesRequest::decode(body) {
+                check(decode::feed_request(&req));
+            }
+        }
+        6 => {
+            if let Ok(req) = pb::IssuePlayerTokenRequest::decode(body) {
+                check(decode::token_player(&req));
+            }
+        }
+        7 => {
+            if let Ok(req) = pb::RevokePlayerTokenRequest::decode(body) {
+                check(decode::revoke(&req));
+            }
+        }
+        8 => {
+            if let Ok(req) = pb::GetStatsRequest::decode(body) {
+                check(decode::labels(&req.labels));
+            }
+        }
+        9 => {
+            if let Ok(req) = pb::AddTimeRequest::decode(body) {
+                check(clocks::add_time(&req));
+            }
+        }
+        10 => {
+            if let Ok(req) = pb::AdjustClockRequest::decode(body) {
+                check(clocks::adjust_clock(&req));
             }
         }
         _ => {
             if let Ok(text) = std::str::from_utf8(body) {
-                check(convert::game_id(text));
-                check(convert::move_text(text));
+                check(decode::game_id(text));
+                check(decode::move_text(text));
             }
         }
     }
