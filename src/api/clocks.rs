@@ -116,7 +116,7 @@ pub(crate) fn start_rules(
 
 /// An AddTime request: the game and the time given (15 seconds by default, from 1 second to
 /// 5 minutes).
-pub(crate) fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceError> {
+pub fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), ServiceError> {
     let id = game_id(&req.game_id)?;
     let amount = match req.amount {
         None => DEFAULT_ADD_TIME,
@@ -134,7 +134,7 @@ pub(crate) fn add_time(req: &pb::AddTimeRequest) -> Result<(GameId, Action), Ser
 
 /// An AdjustClock request: the game, the side, and the change (a time set from zero to 24
 /// hours, or a positive time added or taken off).
-pub(crate) fn adjust_clock(
+pub fn adjust_clock(
     req: &pb::AdjustClockRequest,
 ) -> Result<(GameId, Color, ClockAdjust), ServiceError> {
     use pb::adjust_clock_request::Change;

@@ -18,7 +18,7 @@
 
 pub(crate) mod board;
 pub(crate) mod call;
-pub(crate) mod clocks;
+pub mod clocks;
 pub mod decode;
 pub mod encode;
 pub mod error;
