@@ -264,11 +264,28 @@ fn bad_fens_name_the_field() {
             "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1 9",
             "Trailing",
         ),
+        // Counters past 65535 (the fuzz target found that playing from u32::MAX overflowed).
+        (
+            "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 4294967295 1",
+            "Counter",
+        ),
+        (
+            "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR b KQkq - 0 65536",
+            "Counter",
+        ),
         (
             "rjnbkqbnjP/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w - - 0 1",
             "Position",
         ),
     ];
+    // The largest counters still play a move.
+    let mut most = WidePosition::from_fen(
+        janus,
+        "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR b KQkq - 65535 65535",
+    )
+    .unwrap();
+    most.play("c8d6").unwrap();
+    assert!(most.fen().ends_with(" 65536 65536"), "{}", most.fen());
     for (fen, expected) in cases {
         let err = WidePosition::from_fen(janus, fen).unwrap_err();
         assert!(format!("{err:?}").starts_with(expected), "{fen}: {err:?}");

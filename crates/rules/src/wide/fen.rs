@@ -42,6 +42,9 @@ impl fmt::Display for WideFenError {
 
 impl std::error::Error for WideFenError {}
 
+/// The largest move counter a FEN may give, as the 8x8 engine's.
+const MAX_COUNTER: u32 = u16::MAX as u32;
+
 impl WidePosition {
     /// The position a FEN of `variant` describes.
     pub fn from_fen(variant: WideVariant, fen: &str) -> Result<WidePosition, WideFenError> {
@@ -62,9 +65,12 @@ impl WidePosition {
         read_castling(&mut pos, fields.next().unwrap_or("-"))?;
         read_ep(&mut pos, fields.next().unwrap_or("-"))?;
         for (i, field) in fields.by_ref().take(2).enumerate() {
+            // Larger values are typos, not games, and would overflow as moves are played.
             let n = field
                 .parse::<u32>()
-                .map_err(|_| WideFenError::Counter(field.into()))?;
+                .ok()
+                .filter(|&n| n <= MAX_COUNTER)
+                .ok_or_else(|| WideFenError::Counter(field.into()))?;
             if i == 0 {
                 pos.halfmoves = n;
             } else {
