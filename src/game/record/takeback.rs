@@ -27,9 +27,7 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), GameError> {
-        if self.offers.policy == TakebackPolicy::Off {
-            return Err(PlayError::TakebacksOff.into());
-        }
+        self.takebacks_allowed()?;
         match self.offers.takeback {
             Some(by) if by == seat => return Ok(()),
             Some(by) => return Err(PlayError::TakebackPending { by }.into()),
@@ -58,9 +56,7 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), GameError> {
-        if self.offers.policy == TakebackPolicy::Off {
-            return Err(PlayError::TakebacksOff.into());
-        }
+        self.takebacks_allowed()?;
         let by = match self.offers.takeback {
             None => return Err(PlayError::NoTakebackProposal.into()),
             Some(by) if by == seat => {
@@ -73,10 +69,7 @@ impl GameRecord {
             Some(by) => by,
         };
         if !accept {
-            self.offers.takeback = None;
-            let entry = LogEntry::new(now.wall, LogKind::TakebackDeclined(seat));
-            let seq = self.history.push(entry);
-            out.extend(crate::game::event::offer_event(seq, &entry));
+            self.close_proposal(LogKind::TakebackDeclined(seat), now, out);
             return Ok(());
         }
         // A proposal stands only while no move is played, so it still takes back what it did
@@ -128,9 +121,7 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<(), GameError> {
-        if self.offers.policy == TakebackPolicy::Off {
-            return Err(PlayError::TakebacksOff.into());
-        }
+        self.takebacks_allowed()?;
         match self.offers.takeback {
             None => return Err(PlayError::NoTakebackProposal.into()),
             // Only the side that proposed may withdraw: the other answers it instead.
@@ -139,11 +130,24 @@ impl GameRecord {
             }
             Some(_) => {}
         }
+        self.close_proposal(LogKind::TakebackWithdrawn(seat), now, out);
+        Ok(())
+    }
+
+    /// Refuses every takeback action in a game created without them.
+    fn takebacks_allowed(&self) -> Result<(), PlayError> {
+        match self.offers.policy {
+            TakebackPolicy::Off => Err(PlayError::TakebacksOff),
+            TakebackPolicy::OnRequest => Ok(()),
+        }
+    }
+
+    /// The standing proposal ends without a takeback (`kind`: declined or withdrawn).
+    fn close_proposal(&mut self, kind: LogKind, now: Now, out: &mut Vec<Event>) {
         self.offers.takeback = None;
-        let entry = LogEntry::new(now.wall, LogKind::TakebackWithdrawn(seat));
+        let entry = LogEntry::new(now.wall, kind);
         let seq = self.history.push(entry);
         out.extend(crate::game::event::offer_event(seq, &entry));
-        Ok(())
     }
 
     /// Takes back the last `plies` moves: they move to `undone`, the answers to their requests
