@@ -3,7 +3,7 @@
 //! games), the SAN chessd writes (marks included) is Fairy-Stockfish's, and reading that SAN
 //! back gives the move.
 
-use chessd_rules::wide::{WidePosition, WideSan, WideVariant, wide_san_plus};
+use chessd_rules::wide::{WidePosition, WideSan, WideVariant, wide_san_plus, wide_san_plus_among};
 
 fn check(variant: WideVariant) {
     let path = format!(
@@ -28,6 +28,7 @@ fn check(variant: WideVariant) {
                 .copied()
                 .find(|m| m.to_uci(&pos).to_string() == uci)
                 .unwrap_or_else(|| panic!("{path}:{}: {fen}: no legal {uci}", n + 1));
+            assert_eq!(wide_san_plus_among(&pos, m, &legal), want, "{fen}: {uci}");
             assert_eq!(wide_san_plus(&pos, m), want, "{fen}: {uci}");
             let read: WideSan = want.parse().unwrap_or_else(|e| panic!("{want}: {e}"));
             assert_eq!(read.to_move(&pos), Ok(m), "{fen}: {want}");

@@ -74,6 +74,8 @@ pub use massacre::massacre_fen;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 pub use position::WidePosition;
 pub use role::{Movement, WidePiece, WideRole};
-pub use san::{WideSan, WideSanError, wide_san, wide_san_plus};
+pub use san::{
+    WideSan, WideSanError, wide_san, wide_san_among, wide_san_plus, wide_san_plus_among,
+};
 pub use square::{ParseWideSquareError, WideSquare, board_mask};
 pub use variant::{ParseWideVariantError, WideVariant};

@@ -260,6 +260,13 @@ fn upper_letter(position: &WidePosition, role: WideRole) -> char {
 /// The SAN of legal move `m` in `position`, without a check or mate mark.
 #[must_use]
 pub fn wide_san(position: &WidePosition, m: WideMove) -> WideSan {
+    wide_san_among(position, m, &position.legal_moves())
+}
+
+/// [`wide_san`] with the position's legal moves already generated (`legal`), so writing the
+/// SAN of every legal move generates them once rather than once a move.
+#[must_use]
+pub fn wide_san_among(position: &WidePosition, m: WideMove, legal: &[WideMove]) -> WideSan {
     match m.kind() {
         WideMoveKind::Castle => return WideSan::Castle { long: is_long(m) },
         WideMoveKind::Drop => {
@@ -294,9 +301,9 @@ pub fn wide_san(position: &WidePosition, m: WideMove) -> WideSan {
         };
     }
     // The other pieces of the same kind that may also go to `to`.
-    let rivals: Vec<WideSquare> = position
-        .legal_moves()
-        .into_iter()
+    let rivals: Vec<WideSquare> = legal
+        .iter()
+        .copied()
         .filter(|o| {
             o.to() == m.to()
                 && o.from() != m.from()
@@ -330,7 +337,13 @@ pub fn wide_san(position: &WidePosition, m: WideMove) -> WideSan {
 /// the opponent then has no legal move.
 #[must_use]
 pub fn wide_san_plus(position: &WidePosition, m: WideMove) -> String {
-    let mut text = wide_san(position, m).to_string();
+    wide_san_plus_among(position, m, &position.legal_moves())
+}
+
+/// [`wide_san_plus`] with the position's legal moves already generated (`legal`).
+#[must_use]
+pub fn wide_san_plus_among(position: &WidePosition, m: WideMove, legal: &[WideMove]) -> String {
+    let mut text = wide_san_among(position, m, legal).to_string();
     let mut after = *position;
     after.play_unchecked(m);
     if after.is_check() {
