@@ -11,12 +11,8 @@
 
 use core::fmt;
 
-use crate::rules::illegal_move;
-use crate::san::{check_suffix, parse_move_among, san_among};
-use crate::zobrist::zobrist_hash;
-use crate::{
-    Color, DrawRule, Move, Outcome, PlayError, Position, Rules, StartPosition, Termination, Text,
-};
+use crate::family::Family;
+use crate::{Color, DrawRule, Move, Outcome, PlayError, Position, Termination};
 
 /// A draw a player can claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,40 +73,41 @@ impl std::error::Error for TakeBackError {}
 
 /// A move as the game recorded it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayedMove {
-    pub mv: Move,
+pub struct PlayedMove<M = Move> {
+    pub mv: M,
     /// SAN with its check or mate suffix.
     pub san: String,
     /// The ply this move was (the first move of the game is ply 1).
     pub ply: u32,
 }
 
-/// A game: its start, its moves, and how it ended.
+/// A game: its start, its moves, and how it ended. One record serves every engine family
+/// ([`Family`]): `Game` is the 8x8 engine's, `Game<WidePosition>` the wide family's.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<P: Family = Position> {
     /// Kept by name when it is the variant's own (see `StartPosition`): most games.
-    start: StartPosition,
-    position: Position,
-    moves: Vec<Move>,
+    start: P::Start,
+    position: P,
+    moves: Vec<P::Move>,
     /// The SAN of each move as it was played: kept so listing a game's moves does not replay
     /// it (the service lists them in every full answer).
-    sans: Vec<Text>,
+    sans: Vec<P::San>,
     /// `keys[i]` is the repetition key after `i` plies (`keys[0]` for the start).
     keys: Vec<u64>,
     draw_rule: DrawRule,
     outcome: Option<Outcome>,
 }
 
-impl Game {
+impl<P: Family> Game<P> {
     /// A game from `start`. A start position that is already decided gives a finished game.
     #[must_use]
-    pub fn new(start: Position, draw_rule: DrawRule) -> Game {
+    pub fn new(start: P, draw_rule: DrawRule) -> Game<P> {
         let mut game = Game {
             start: start.into(),
             position: start,
             moves: Vec::new(),
             sans: Vec::new(),
-            keys: vec![zobrist_hash(&start)],
+            keys: vec![start.repetition_key()],
             draw_rule,
             outcome: None,
         };
@@ -119,23 +116,23 @@ impl Game {
     }
 
     #[must_use]
-    pub fn start(&self) -> Position {
-        self.start.position()
+    pub fn start(&self) -> P {
+        P::from_start(&self.start)
     }
 
     /// The start as kept: by name when it is the variant's own.
     #[must_use]
-    pub fn start_position(&self) -> &StartPosition {
+    pub fn start_position(&self) -> &P::Start {
         &self.start
     }
 
     #[must_use]
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &P {
         &self.position
     }
 
     #[must_use]
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[P::Move] {
         &self.moves
     }
 
@@ -172,21 +169,21 @@ impl Game {
             .get(from..)
             .unwrap_or_default()
             .iter()
-            .map(Text::as_str)
+            .map(AsRef::as_ref)
     }
 
     /// True if the fifty- and seventy-five-move rules apply in this game's variant.
     fn move_count_rule(&self) -> bool {
-        self.position.variant().has_move_count_rule()
+        self.position.has_move_count_rule()
     }
 
     /// How often the current position has occurred, counting this occurrence.
     #[must_use]
     pub fn repetitions(&self) -> usize {
         let n = self.keys.len() - 1;
-        // No earlier position can match across a capture or pawn move, except in crazyhouse,
-        // where both can be undone by drops.
-        let window = if self.move_count_rule() {
+        // No earlier position can match across a capture or pawn move, except in games with
+        // drops, where both can be undone.
+        let window = if self.position.irreversible_moves() {
             (self.position.halfmoves() as usize).min(n)
         } else {
             n
@@ -199,12 +196,12 @@ impl Game {
     }
 
     /// Plays a legal move; an illegal one or a finished game leaves everything unchanged.
-    pub fn play(&mut self, m: Move) -> Result<PlayedMove, PlayError> {
+    pub fn play(&mut self, m: P::Move) -> Result<PlayedMove<P::Move>, PlayError> {
         self.play_found(|pos, legal| {
             if legal.contains(&m) {
                 Ok(m)
             } else {
-                Err(illegal_move(pos, m))
+                Err(pos.illegal(m))
             }
         })
     }
@@ -215,38 +212,36 @@ impl Game {
     /// and the SAN; the new position's outcome serves the mate suffix and the game end.
     pub fn play_found(
         &mut self,
-        find: impl FnOnce(&Position, &[Move]) -> Result<Move, PlayError>,
-    ) -> Result<PlayedMove, PlayError> {
+        find: impl FnOnce(&P, &[P::Move]) -> Result<P::Move, PlayError>,
+    ) -> Result<PlayedMove<P::Move>, PlayError> {
         if self.outcome.is_some() {
             return Err(PlayError::GameOver);
         }
-        let legal = self.position.legal_moves();
+        let legal = self.position.legal();
         let m = find(&self.position, &legal)?;
         if !legal.contains(&m) {
-            return Err(illegal_move(&self.position, m));
+            return Err(self.position.illegal(m));
         }
-        let mut san = san_among(&self.position, m, &legal).text();
+        let mut san = self.position.san_among(m, &legal);
         let mut next = self.position;
         next.play_unchecked(m);
         let decided = next.outcome();
-        if let Some(suffix) = check_suffix(&next) {
-            san.push(suffix);
-        }
+        next.mark(&mut san);
         self.position = next;
         self.moves.push(m);
         self.sans.push(san);
-        self.keys.push(zobrist_hash(&self.position));
+        self.keys.push(self.position.repetition_key());
         self.outcome = self.automatic_outcome(decided);
         Ok(PlayedMove {
             mv: m,
-            san: san.as_str().to_owned(),
+            san: san.to_string(),
             ply: self.ply(),
         })
     }
 
     /// Plays a move written in UCI or SAN (a finished game refuses before the text is read).
-    pub fn play_text(&mut self, text: &str) -> Result<PlayedMove, PlayError> {
-        self.play_found(|pos, legal| parse_move_among(pos, text, legal))
+    pub fn play_text(&mut self, text: &str) -> Result<PlayedMove<P::Move>, PlayError> {
+        self.play_found(|pos, legal| pos.parse_among(text, legal))
     }
 
     /// The game's end now, given `decided`: what the current position alone decides.
@@ -318,7 +313,7 @@ impl Game {
     /// start: takebacks are rare and a game's moves few). Returns the moves taken back, the
     /// earliest first. A finished game, or more moves than were played, is refused and nothing
     /// changes.
-    pub fn take_back(&mut self, plies: usize) -> Result<Vec<Move>, TakeBackError> {
+    pub fn take_back(&mut self, plies: usize) -> Result<Vec<P::Move>, TakeBackError> {
         if self.outcome.is_some() {
             return Err(TakeBackError::GameOver);
         }
@@ -332,7 +327,7 @@ impl Game {
         let taken = self.moves.split_off(keep);
         self.sans.truncate(keep);
         self.keys.truncate(keep + 1);
-        let mut position = self.start.position();
+        let mut position = self.start();
         for &m in &self.moves {
             position.play_unchecked(m);
         }
@@ -355,7 +350,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
+    use crate::{Rules, Variant};
 
     fn game(fen: &str, rule: DrawRule) -> Game {
         Game::new(Position::from_fen(Variant::Chess, fen).unwrap(), rule)

@@ -86,6 +86,7 @@ mod racingkings;
 mod threecheck;
 
 mod draw_rule;
+mod family;
 mod game;
 mod outcome;
 mod perft;
@@ -109,6 +110,7 @@ pub use chess960::{Chess960, InvalidStartNumber};
 pub use color::Color;
 pub use crazyhouse::Crazyhouse;
 pub use draw_rule::{DrawRule, ParseDrawRuleError};
+pub use family::Family;
 pub use fen::ParseFenError;
 pub use game::{ClaimError, DrawClaim, Game, PlayedMove, TakeBackError};
 pub use horde::Horde;
@@ -126,7 +128,7 @@ pub use san::{ParseSanError, San, SanPlus, parse_move, san_of, san_plus, san_plu
 pub use setup::{PositionError, Setup};
 pub use square::{File, ParseSquareError, Rank, Square};
 pub use start::StartPosition;
-pub use text::Text;
+pub use text::{Text, WideText};
 pub use threecheck::ThreeCheck;
 pub use uci::{ParseUciError, UciMove};
 pub use variant::{ParseVariantError, Variant};

@@ -4,21 +4,26 @@
 
 use core::fmt;
 
-/// The longest notation: SAN such as `Qa1xb2#` or `exd8=Q+` is at most 7 bytes, UCI at most 5.
-/// (A game keeps every move's SAN as one: eight bytes a move.)
+/// The longest 8x8 notation: SAN such as `Qa1xb2#` or `exd8=Q+` is at most 7 bytes, UCI at
+/// most 5. (A game keeps every move's SAN as one: eight bytes a move.)
 const CAPACITY: usize = 7;
 
-/// A notation's ASCII text; [`Text::as_str`] reads it.
+/// A notation's ASCII text of at most `N` bytes; [`Text::as_str`] reads it. The 8x8 engine's
+/// is the default; the wide family's SAN is longer (`Ca10xa10=C#`: [`WideText`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Text {
-    buf: [u8; CAPACITY],
+pub struct Text<const N: usize = CAPACITY> {
+    buf: [u8; N],
     len: u8,
 }
 
-impl Text {
-    pub(crate) const fn new() -> Text {
+/// The wide family's SAN: a piece letter, a two-part disambiguation (`a10`), a capture, a
+/// square of rank 10, a promotion and a mark: at most 12 bytes.
+pub type WideText = Text<12>;
+
+impl<const N: usize> Text<N> {
+    pub(crate) const fn new() -> Text<N> {
         Text {
-            buf: [0; CAPACITY],
+            buf: [0; N],
             len: 0,
         }
     }
@@ -43,13 +48,19 @@ impl Text {
     }
 }
 
-impl fmt::Display for Text {
+impl<const N: usize> AsRef<str> for Text<N> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl<const N: usize> fmt::Display for Text<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl fmt::Debug for Text {
+impl<const N: usize> fmt::Debug for Text<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
     }
@@ -62,12 +73,12 @@ mod tests {
     /// Text keeps what was pushed up to its capacity and nothing that is not ASCII.
     #[test]
     fn text_holds_ascii_up_to_its_capacity() {
-        let mut t = Text::new();
+        let mut t: Text = Text::new();
         t.push_str("exd8=Q+");
         assert_eq!(t.as_str(), "exd8=Q+");
         t.push('#');
         assert_eq!(t.as_str(), "exd8=Q+");
-        let mut t = Text::new();
+        let mut t: Text = Text::new();
         t.push('é');
         t.push('N');
         assert_eq!(t.as_str(), "N");

@@ -6,7 +6,7 @@ use chessd_rules::wide::{
     CAPARANDOM_ARRAYS, WideFenError, WideGame, WidePosition, WideUciError, WideVariant,
     caparandom_arrays,
 };
-use chessd_rules::{Color, Outcome, Termination};
+use chessd_rules::{Color, DrawRule, Outcome, PlayError, Termination};
 
 fn pos(variant: WideVariant, fen: &str) -> WidePosition {
     WidePosition::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -82,25 +82,22 @@ fn insufficient_material() {
 /// capture or pawn move; a finished game takes no more moves.
 #[test]
 fn repetition_and_fifty_moves() {
-    let mut game = WideGame::new(WidePosition::new(WideVariant::Janus));
+    let mut game = WideGame::new(WidePosition::new(WideVariant::Janus), DrawRule::Automatic);
     for m in ["c1d3", "c8d6", "d3c1", "d6c8", "c1d3", "c8d6", "d3c1"] {
-        game.play(m).unwrap();
+        game.play_text(m).unwrap();
         assert_eq!(game.outcome(), None, "{m}");
     }
-    game.play("d6c8").unwrap();
+    game.play_text("d6c8").unwrap();
     assert_eq!(game.repetitions(), 3);
     assert_eq!(game.outcome(), Some(Outcome::draw(Termination::Repetition)));
-    assert!(matches!(
-        game.play("c1d3"),
-        Err(WideUciError::GameOver { .. })
-    ));
+    assert_eq!(game.play_text("c1d3"), Err(PlayError::GameOver));
 
     let start = pos(
         WideVariant::Grand,
         "k9/10/1K8/10/10/10/10/10/10/1R8 w - - 99 80",
     );
-    let mut game = WideGame::new(start);
-    game.play("b1b2").unwrap();
+    let mut game = WideGame::new(start, DrawRule::Automatic);
+    game.play_text("b1b2").unwrap();
     assert_eq!(
         game.outcome(),
         Some(Outcome::draw(Termination::FiftyMoveRule))
@@ -364,8 +361,8 @@ fn unusable_en_passant_square_repeats() {
         WideVariant::Capablanca,
         "5k4/3p2b3/10/4P5/10/10/10/K8R b - - 0 1",
     );
-    let mut game = WideGame::new(start);
-    game.play("d7d5").unwrap();
+    let mut game = WideGame::new(start, DrawRule::Automatic);
+    game.play_text("d7d5").unwrap();
     assert!(
         !game
             .position()
@@ -376,7 +373,7 @@ fn unusable_en_passant_square_repeats() {
     for m in [
         "j1j2", "f8e8", "j2j1", "e8f8", "j1j2", "f8e8", "j2j1", "e8f8",
     ] {
-        game.play(m).unwrap();
+        game.play_text(m).unwrap();
     }
     assert_eq!(game.repetitions(), 3);
     assert_eq!(game.outcome(), Some(Outcome::draw(Termination::Repetition)));

@@ -17,7 +17,8 @@
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it.
 //!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
-//!   `game`: `WideGame`, the record that knows repetition and the fifty-move rule.
+//!   `family`: what the shared game record (`Game<WidePosition>`, `WideGame`) needs of a
+//!   position: repetition keys, SAN with marks, reading UCI or SAN, the flag rule.
 //!
 //! ```
 //! use chessd_rules::wide::{WidePosition, WideVariant};
@@ -34,8 +35,8 @@
 
 mod attacks;
 mod end;
+mod family;
 mod fen;
-mod game;
 mod movegen;
 mod mv;
 mod pawns;
@@ -68,8 +69,8 @@ pub use attacks::{
 };
 pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, caparandom_arrays, is_caparandom_array};
 pub use corner::{CORNER_ARRAYS, corner_array};
+pub use family::{WideGame, WideStart};
 pub use fen::WideFenError;
-pub use game::WideGame;
 pub use massacre::massacre_fen;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 pub use position::WidePosition;

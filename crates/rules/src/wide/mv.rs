@@ -132,8 +132,6 @@ pub enum WideUciError {
     Syntax(String),
     /// Well formed, but no legal move in the position (the text and the game are named).
     Illegal { uci: String, variant: WideVariant },
-    /// The game has already ended (a `WideGame`): no move is legal any more.
-    GameOver { uci: String },
 }
 
 impl fmt::Display for WideUciError {
@@ -146,7 +144,6 @@ impl fmt::Display for WideUciError {
             WideUciError::Illegal { uci, variant } => {
                 write!(f, "illegal move {uci} in this {variant} position")
             }
-            WideUciError::GameOver { uci } => write!(f, "move {uci} after the end of the game"),
         }
     }
 }

@@ -190,7 +190,15 @@ impl fmt::Display for WideSan {
 impl WideSan {
     /// The legal move of `position` this SAN names.
     pub fn to_move(&self, position: &WidePosition) -> Result<WideMove, WideSanError> {
-        let legal = position.legal_moves();
+        self.to_move_among(position, &position.legal_moves())
+    }
+
+    /// [`WideSan::to_move`] with the position's legal moves already generated (`legal`).
+    pub fn to_move_among(
+        &self,
+        position: &WidePosition,
+        legal: &[WideMove],
+    ) -> Result<WideMove, WideSanError> {
         let mut found = legal.iter().filter(|&&m| self.fits(position, m));
         let Some(&first) = found.next() else {
             return Err(WideSanError::Illegal(self.to_string()));

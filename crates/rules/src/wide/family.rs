@@ -1,0 +1,170 @@
+//! The wide family as a game record plays it: `WidePosition`'s [`Family`] implementation
+//! (its repetition key, its SAN with marks, its UCI-or-SAN reading) and [`WideStart`], a
+//! start as a record keeps it. `Game<WidePosition>` ([`WideGame`]) is then the same record as
+//! the 8x8 engine's, with the same draw rules, claims, takebacks and flag rule.
+
+use super::mv::{WideMove, WideMoveKind, WideUci};
+use super::position::WidePosition;
+use super::role::WideRole;
+use super::san::{WideSan, wide_san_among};
+use super::variant::{End, WideVariant};
+use crate::{Color, Family, Game, Outcome, PlayError, WideText};
+
+/// A wide-family game record.
+pub type WideGame = Game<WidePosition>;
+
+/// A start position: the game's own by name (Capablanca Random's, Corner's and Fortress's
+/// default array), any other boxed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WideStart {
+    /// `WidePosition::new(variant)`.
+    Standard(WideVariant),
+    Other(Box<WidePosition>),
+}
+
+impl From<WidePosition> for WideStart {
+    fn from(position: WidePosition) -> WideStart {
+        let variant = position.variant();
+        if position == WidePosition::new(variant) {
+            WideStart::Standard(variant)
+        } else {
+            WideStart::Other(Box::new(position))
+        }
+    }
+}
+
+impl WideStart {
+    #[must_use]
+    pub fn position(&self) -> WidePosition {
+        match self {
+            WideStart::Standard(variant) => WidePosition::new(*variant),
+            WideStart::Other(position) => **position,
+        }
+    }
+}
+
+/// SplitMix64's finaliser: one well-mixed word from another, the same on every build (the
+/// repetition key must not depend on the standard library's hasher).
+const fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Family for WidePosition {
+    type Move = WideMove;
+    type Legal = Vec<WideMove>;
+    type San = WideText;
+    type Start = WideStart;
+
+    fn from_start(start: &WideStart) -> WidePosition {
+        start.position()
+    }
+
+    fn legal(&self) -> Vec<WideMove> {
+        self.legal_moves()
+    }
+
+    fn play_unchecked(&mut self, m: WideMove) {
+        WidePosition::play_unchecked(self, m);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        WidePosition::outcome(self)
+    }
+
+    /// Pieces, side, castling rights, the en passant square only when a capture there is
+    /// legal (a pinned pawn's is no difference), and the hands (Loop Chess).
+    fn repetition_key(&self) -> u64 {
+        let ep = self.ep.filter(|_| {
+            self.legal_moves()
+                .iter()
+                .any(|m| m.kind() == WideMoveKind::EnPassant)
+        });
+        let mut h = mix(self.turn.index() as u64 + 1);
+        let mut add = |word: u64| h = mix(h ^ word).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        for bb in self.roles.iter().chain(&self.colors) {
+            add(*bb as u64);
+            add((*bb >> 64) as u64);
+        }
+        for rooks in self.castles.iter().flatten() {
+            add(rooks.map_or(0xFF, |sq| sq.index() as u64));
+        }
+        add(ep.map_or(0xFF, |sq| sq.index() as u64));
+        for hand in &self.hands {
+            add(hand.iter().fold(0u64, |acc, &n| (acc << 8) | u64::from(n)));
+        }
+        h
+    }
+
+    fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    fn has_move_count_rule(&self) -> bool {
+        true
+    }
+
+    fn irreversible_moves(&self) -> bool {
+        !self.def.drops
+    }
+
+    fn san_among(&self, m: WideMove, legal: &[WideMove]) -> WideText {
+        let mut text = WideText::new();
+        text.push_str(&wide_san_among(self, m, legal).to_string());
+        text
+    }
+
+    fn mark(&self, san: &mut WideText) {
+        if self.is_check() {
+            san.push(if self.has_legal_move() { '+' } else { '#' });
+        }
+    }
+
+    fn illegal(&self, m: WideMove) -> PlayError {
+        PlayError::Illegal(format!(
+            "{} in this {} position",
+            m.to_uci(self),
+            self.variant()
+        ))
+    }
+
+    fn parse_among(&self, text: &str, legal: &[WideMove]) -> Result<WideMove, PlayError> {
+        let text = text.trim();
+        if let Ok(uci) = text.parse::<WideUci>() {
+            return legal
+                .iter()
+                .copied()
+                .find(|m| m.to_uci(self) == uci)
+                .ok_or_else(|| {
+                    PlayError::Illegal(format!("{uci} in this {} position", self.variant()))
+                });
+        }
+        let san = text.parse::<WideSan>().map_err(|_| {
+            let shown: String = text.chars().take(16).collect();
+            PlayError::Malformed(format!(
+                "{shown:?} is neither UCI (such as e2e4 or a9a10) nor SAN (such as Nf3 or Ca10)"
+            ))
+        })?;
+        san.to_move_among(self, legal).map_err(|e| match e {
+            super::WideSanError::Ambiguous(why) => PlayError::Ambiguous(why),
+            other => PlayError::Illegal(other.to_string()),
+        })
+    }
+
+    /// With the chess material rule (`End::Checkmate`), a lone king, or a king and one
+    /// knight or bishop; in Knightmate, the royal knight alone. Never in the games whose other
+    /// ends a lone piece can still bring about (an extinct type, a massacre).
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        let ours = self.colors[color.index()];
+        let of = |role: WideRole| self.roles[role.index()] & ours;
+        match self.def.end {
+            End::Checkmate => {
+                let minors = of(WideRole::Knight) | of(WideRole::Bishop);
+                ours & !(of(WideRole::King) | minors) == 0 && minors.count_ones() <= 1
+            }
+            End::BareRoyals => ours == of(WideRole::Knight),
+            _ => false,
+        }
+    }
+}
