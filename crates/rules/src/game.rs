@@ -335,6 +335,14 @@ impl<P: Family> Game<P> {
         Ok(taken)
     }
 
+    /// Bytes on the heap: the moves, their SANs and the repetition keys, as allocated.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        self.moves.capacity() * size_of::<P::Move>()
+            + self.sans.capacity() * size_of::<P::San>()
+            + self.keys.capacity() * size_of::<u64>()
+    }
+
     /// The outcome when `loser`'s flag falls: a loss, unless the opponent could never win by
     /// the variant's rules, which makes it a draw.
     #[must_use]

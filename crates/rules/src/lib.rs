@@ -97,6 +97,7 @@ mod start;
 mod uci;
 mod zobrist;
 
+pub mod any;
 pub mod wide;
 
 pub use crate::core::CastlingMode;

@@ -75,27 +75,33 @@ impl WideMove {
     /// king lands).
     #[must_use]
     pub fn to_uci(self, position: &WidePosition) -> WideUci {
+        self.uci_in(position.variant())
+    }
+
+    /// The move's UCI text in a game of `variant`: its letters and castling squares are the
+    /// game's, never the position's.
+    #[must_use]
+    pub fn uci_in(self, variant: WideVariant) -> WideUci {
+        let def = variant.def();
         if self.kind == WideMoveKind::Drop {
             return WideUci {
                 from: self.to,
                 to: self.to,
                 promotion: None,
-                drop: self
-                    .promotion
-                    .map(|r| position.def.letter(r).to_ascii_uppercase()),
+                drop: self.promotion.map(|r| def.letter(r).to_ascii_uppercase()),
             };
         }
         let to = if self.kind == WideMoveKind::Castle
-            && !position.def.castling.is_some_and(|c| c.king_takes_rook)
+            && !def.castling.is_some_and(|c| c.king_takes_rook)
         {
-            position.castling_targets(self.from, self.to).0
+            def.castling_targets(self.from, self.to).0
         } else {
             self.to
         };
         WideUci {
             from: self.from,
             to,
-            promotion: self.promotion.map(|r| position.def.letter(r)),
+            promotion: self.promotion.map(|r| def.letter(r)),
             drop: None,
         }
     }

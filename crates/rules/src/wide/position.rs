@@ -157,6 +157,27 @@ impl WidePosition {
         self.hands[color.index()]
     }
 
+    /// The pieces each side holds, by the upper-case letter a drop names them with, in the
+    /// roles' order and only when held; `None` in games without drops.
+    #[must_use]
+    pub fn hands_by_letter(&self) -> Option<crate::ByColor<Vec<(char, u32)>>> {
+        self.def.drops.then(|| {
+            let hand = |color: Color| {
+                WideRole::ALL
+                    .into_iter()
+                    .filter(|r| self.hands[color.index()][r.index()] > 0)
+                    .map(|r| {
+                        (
+                            self.def.letter(r).to_ascii_uppercase(),
+                            u32::from(self.hands[color.index()][r.index()]),
+                        )
+                    })
+                    .collect()
+            };
+            crate::ByColor::new(hand(Color::White), hand(Color::Black))
+        })
+    }
+
     /// The rook `color` may castle with on each side (king's side first).
     #[must_use]
     pub fn castling_rooks(&self, color: Color) -> [Option<WideSquare>; 2] {
@@ -404,18 +425,6 @@ impl WidePosition {
         king: WideSquare,
         rook: WideSquare,
     ) -> (WideSquare, WideSquare) {
-        let side = if rook.file() > king.file() {
-            KING_SIDE
-        } else {
-            QUEEN_SIDE
-        };
-        let c = self
-            .def
-            .castling
-            .as_ref()
-            .map_or(([0, 0], [0, 0]), |c| (c.king_to, c.rook_to));
-        let rank = king.rank();
-        let at = |file: u8| WideSquare::new(file, rank).unwrap_or(king);
-        (at(c.0[side]), at(c.1[side]))
+        self.def.castling_targets(king, rook)
     }
 }

@@ -7,7 +7,8 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::role::{ROLES, WideRole};
-use super::square::{SQUARES, rank_mask};
+use super::position::{KING_SIDE, QUEEN_SIDE};
+use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
     amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
     grand, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre,
@@ -311,6 +312,26 @@ impl GameDef {
         WideRole::ALL
             .into_iter()
             .find(|r| self.letters[r.index()] == upper && upper != 0)
+    }
+
+    /// Where king and rook land when the king on `king` castles with the rook on `rook`.
+    pub(crate) fn castling_targets(
+        &self,
+        king: WideSquare,
+        rook: WideSquare,
+    ) -> (WideSquare, WideSquare) {
+        let side = if rook.file() > king.file() {
+            KING_SIDE
+        } else {
+            QUEEN_SIDE
+        };
+        let c = self
+            .castling
+            .as_ref()
+            .map_or(([0, 0], [0, 0]), |c| (c.king_to, c.rook_to));
+        let rank = king.rank();
+        let at = |file: u8| WideSquare::new(file, rank).unwrap_or(king);
+        (at(c.0[side]), at(c.1[side]))
     }
 
     /// The lower-case letter of `role` in this game (the promotion suffix of a UCI move).

@@ -1,0 +1,292 @@
+//! [`AnyGame`]: a game record of either engine family (the one generic [`Game`] over each
+//! family's position), with the record's operations dispatched once per call and its moves
+//! and positions handed out in the family-neutral vocabulary.
+
+use crate::any::position::AnyStart;
+use crate::any::{AnyMove, AnyPosition, AnyVariant};
+use crate::wide::WideGame;
+use crate::{
+    ClaimError, Color, DrawClaim, DrawRule, Game, Outcome, PlayError, PlayedMove, TakeBackError,
+};
+
+/// A game of either family.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Std(Game),
+    /// Boxed: a wide position is several times an 8x8 one, and most games are 8x8.
+    Wide(Box<WideGame>),
+}
+
+/// Either family's iterator, as one.
+enum Either<A, B> {
+    A(A),
+    B(B),
+}
+
+impl<T, A: Iterator<Item = T>, B: Iterator<Item = T>> Iterator for Either<A, B> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        match self {
+            Either::A(a) => a.next(),
+            Either::B(b) => b.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Either::A(a) => a.size_hint(),
+            Either::B(b) => b.size_hint(),
+        }
+    }
+}
+
+impl<T, A: ExactSizeIterator<Item = T>, B: ExactSizeIterator<Item = T>> ExactSizeIterator
+    for Either<A, B>
+{
+}
+
+fn any_played<M>(p: PlayedMove<M>, f: impl FnOnce(M) -> AnyMove) -> PlayedMove<AnyMove> {
+    PlayedMove {
+        mv: f(p.mv),
+        san: p.san,
+        ply: p.ply,
+    }
+}
+
+impl AnyGame {
+    /// A game from `start`; a start already decided gives a finished game.
+    #[must_use]
+    pub fn new(start: AnyPosition, draw_rule: DrawRule) -> AnyGame {
+        match start {
+            AnyPosition::Std(p) => AnyGame::Std(Game::new(p, draw_rule)),
+            AnyPosition::Wide(p) => AnyGame::Wide(Box::new(Game::new(p, draw_rule))),
+        }
+    }
+
+    #[must_use]
+    pub fn variant(&self) -> AnyVariant {
+        match self {
+            AnyGame::Std(g) => AnyVariant::Std(crate::Rules::variant(g.position())),
+            AnyGame::Wide(g) => AnyVariant::Wide(g.position().variant()),
+        }
+    }
+
+    #[must_use]
+    pub fn start(&self) -> AnyPosition {
+        match self {
+            AnyGame::Std(g) => AnyPosition::Std(g.start()),
+            AnyGame::Wide(g) => AnyPosition::Wide(g.start()),
+        }
+    }
+
+    /// The start as kept: by name when it is the game's own.
+    #[must_use]
+    pub fn start_position(&self) -> AnyStart {
+        match self {
+            AnyGame::Std(g) => AnyStart::Std(g.start_position().clone()),
+            AnyGame::Wide(g) => AnyStart::Wide(g.start_position().clone()),
+        }
+    }
+
+    #[must_use]
+    pub fn position(&self) -> AnyPosition {
+        match self {
+            AnyGame::Std(g) => AnyPosition::Std(*g.position()),
+            AnyGame::Wide(g) => AnyPosition::Wide(*g.position()),
+        }
+    }
+
+    /// The 8x8 engine's record, if this is one.
+    #[must_use]
+    pub fn std(&self) -> Option<&Game> {
+        match self {
+            AnyGame::Std(g) => Some(g),
+            AnyGame::Wide(_) => None,
+        }
+    }
+
+    /// Half-moves played.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        match self {
+            AnyGame::Std(g) => g.ply(),
+            AnyGame::Wide(g) => g.ply(),
+        }
+    }
+
+    /// Move `index` (0 for the first), if played.
+    #[must_use]
+    pub fn move_at(&self, index: usize) -> Option<AnyMove> {
+        match self {
+            AnyGame::Std(g) => g.moves().get(index).map(|&m| AnyMove::Std(m)),
+            AnyGame::Wide(g) => {
+                let v = g.position().variant();
+                g.moves().get(index).map(|&m| AnyMove::Wide(v, m))
+            }
+        }
+    }
+
+    /// The moves from index `from` on (none past the end).
+    pub fn moves_from(&self, from: usize) -> impl ExactSizeIterator<Item = AnyMove> + '_ {
+        match self {
+            AnyGame::Std(g) => Either::A(
+                g.moves()
+                    .get(from..)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&m| AnyMove::Std(m)),
+            ),
+            AnyGame::Wide(g) => {
+                let v = g.position().variant();
+                Either::B(
+                    g.moves()
+                        .get(from..)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(move |&m| AnyMove::Wide(v, m)),
+                )
+            }
+        }
+    }
+
+    /// Every move played.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = AnyMove> + '_ {
+        self.moves_from(0)
+    }
+
+    /// The SAN (with marks) of the moves from index `from` on, as recorded when played.
+    pub fn sans_from(&self, from: usize) -> impl ExactSizeIterator<Item = &str> + '_ {
+        match self {
+            AnyGame::Std(g) => Either::A(g.sans_from(from)),
+            AnyGame::Wide(g) => Either::B(g.sans_from(from)),
+        }
+    }
+
+    /// The SAN of every move played.
+    pub fn sans(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.sans_from(0)
+    }
+
+    #[must_use]
+    pub fn draw_rule(&self) -> DrawRule {
+        match self {
+            AnyGame::Std(g) => g.draw_rule(),
+            AnyGame::Wide(g) => g.draw_rule(),
+        }
+    }
+
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            AnyGame::Std(g) => g.outcome(),
+            AnyGame::Wide(g) => g.outcome(),
+        }
+    }
+
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    #[must_use]
+    pub fn repetitions(&self) -> usize {
+        match self {
+            AnyGame::Std(g) => g.repetitions(),
+            AnyGame::Wide(g) => g.repetitions(),
+        }
+    }
+
+    /// Plays a legal move; an illegal one, one of the other family or a finished game leaves
+    /// everything unchanged.
+    pub fn play(&mut self, m: AnyMove) -> Result<PlayedMove<AnyMove>, PlayError> {
+        match (self, m) {
+            (AnyGame::Std(g), AnyMove::Std(m)) => g.play(m).map(|p| any_played(p, AnyMove::Std)),
+            (AnyGame::Wide(g), AnyMove::Wide(v, m)) => {
+                g.play(m).map(|p| any_played(p, |m| AnyMove::Wide(v, m)))
+            }
+            (g, m) => Err(if g.is_over() {
+                PlayError::GameOver
+            } else {
+                PlayError::Illegal(format!("{m} is a move of another game"))
+            }),
+        }
+    }
+
+    /// Plays a move written in UCI or SAN.
+    pub fn play_text(&mut self, text: &str) -> Result<PlayedMove<AnyMove>, PlayError> {
+        match self {
+            AnyGame::Std(g) => g.play_text(text).map(|p| any_played(p, AnyMove::Std)),
+            AnyGame::Wide(g) => {
+                let v = g.position().variant();
+                g.play_text(text)
+                    .map(|p| any_played(p, |m| AnyMove::Wide(v, m)))
+            }
+        }
+    }
+
+    #[must_use]
+    pub fn can_claim(&self, claim: DrawClaim) -> bool {
+        match self {
+            AnyGame::Std(g) => g.can_claim(claim),
+            AnyGame::Wide(g) => g.can_claim(claim),
+        }
+    }
+
+    pub fn claim_draw(&mut self, claim: DrawClaim) -> Result<Outcome, ClaimError> {
+        match self {
+            AnyGame::Std(g) => g.claim_draw(claim),
+            AnyGame::Wide(g) => g.claim_draw(claim),
+        }
+    }
+
+    /// Records an ending decided off the board; refused if the game is over.
+    pub fn finish(&mut self, outcome: Outcome) -> Result<(), PlayError> {
+        match self {
+            AnyGame::Std(g) => g.finish(outcome),
+            AnyGame::Wide(g) => g.finish(outcome),
+        }
+    }
+
+    /// Takes back the last `plies` moves; the moves taken back, the earliest first.
+    pub fn take_back(&mut self, plies: usize) -> Result<Vec<AnyMove>, TakeBackError> {
+        match self {
+            AnyGame::Std(g) => Ok(g
+                .take_back(plies)?
+                .into_iter()
+                .map(AnyMove::Std)
+                .collect()),
+            AnyGame::Wide(g) => {
+                let v = g.position().variant();
+                Ok(g.take_back(plies)?
+                    .into_iter()
+                    .map(|m| AnyMove::Wide(v, m))
+                    .collect())
+            }
+        }
+    }
+
+    /// The outcome when `loser`'s flag falls.
+    #[must_use]
+    pub fn flag_outcome(&self, loser: Color) -> Outcome {
+        match self {
+            AnyGame::Std(g) => g.flag_outcome(loser),
+            AnyGame::Wide(g) => g.flag_outcome(loser),
+        }
+    }
+
+    /// Bytes this record keeps on the heap for its moves, SANs and repetition keys.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        match self {
+            AnyGame::Std(g) => g.heap_bytes(),
+            AnyGame::Wide(g) => size_of::<WideGame>() + g.heap_bytes(),
+        }
+    }
+}
+
+impl From<Game> for AnyGame {
+    fn from(g: Game) -> AnyGame {
+        AnyGame::Std(g)
+    }
+}
