@@ -31,7 +31,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use chessd_rules::{Termination, Variant};
+use chessd_rules::{Termination, any::AnyVariant};
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
@@ -292,7 +292,7 @@ pub fn game_started() {
 }
 
 /// A game ended (aborted games included).
-pub fn game_ended(variant: Variant, termination: Termination) {
+pub fn game_ended(variant: AnyVariant, termination: Termination) {
     metrics::gauge!(LIVE_GAMES).decrement(1.0);
     metrics::counter!(
         GAMES_FINISHED,
@@ -303,7 +303,7 @@ pub fn game_ended(variant: Variant, termination: Termination) {
 }
 
 /// A move was played.
-pub fn move_played(variant: Variant) {
+pub fn move_played(variant: AnyVariant) {
     metrics::counter!(MOVES_PLAYED, "variant" => variant.key()).increment(1);
 }
 

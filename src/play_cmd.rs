@@ -97,7 +97,7 @@ pub async fn run(
     };
     match outcome {
         Some(Ok(end)) => println!(
-            "Game over: {} ({}).",
+            "AnyGame over: {} ({}).",
             end.result,
             end.termination
                 .trim_start_matches("TERMINATION_")

@@ -10,12 +10,12 @@
 
 use std::io::{self, BufRead, Write};
 
-use chessd_rules::{Position, Rules, UciMove, Variant};
+use chessd_rules::any::{AnyPosition, AnyVariant};
 
 /// Runs the engine on `input` until `quit` or the end of the input, answering on `out`.
 pub fn run(input: impl BufRead, mut out: impl Write) -> io::Result<()> {
-    let mut variant = Variant::Chess;
-    let mut position = Position::new(variant);
+    let mut variant = AnyVariant::CHESS;
+    let mut position = AnyPosition::new(variant);
     for line in input.lines() {
         let line = line?;
         let mut words = line.split_whitespace();
@@ -23,9 +23,8 @@ pub fn run(input: impl BufRead, mut out: impl Write) -> io::Result<()> {
             Some("uci") => {
                 writeln!(out, "id name chessd random mover")?;
                 writeln!(out, "id author chessd")?;
-                let names: Vec<String> = Variant::ALL
-                    .iter()
-                    .map(|v| format!("var {}", uci_name(*v)))
+                let names: Vec<String> = AnyVariant::all()
+                    .map(|v| format!("var {}", uci_name(v)))
                     .collect();
                 writeln!(
                     out,
@@ -39,18 +38,20 @@ pub fn run(input: impl BufRead, mut out: impl Write) -> io::Result<()> {
             Some("setoption") => {
                 let rest: Vec<&str> = words.collect();
                 match option(&rest) {
-                    Some(("UCI_Variant", value)) => match value.parse::<Variant>() {
+                    Some(("UCI_Variant", value)) => match value.parse::<AnyVariant>() {
                         Ok(v) => {
                             variant = v;
-                            position = Position::new(variant);
+                            position = AnyPosition::new(variant);
                         }
                         Err(_) => writeln!(out, "info string unknown variant {value}")?,
                     },
-                    Some(("UCI_Chess960", "true")) if variant == Variant::Chess => {
-                        variant = Variant::Chess960;
+                    Some(("UCI_Chess960", "true")) if variant == AnyVariant::CHESS => {
+                        variant = AnyVariant::Std(chessd_rules::Variant::Chess960);
                     }
-                    Some(("UCI_Chess960", "false")) if variant == Variant::Chess960 => {
-                        variant = Variant::Chess;
+                    Some(("UCI_Chess960", "false"))
+                        if variant == AnyVariant::Std(chessd_rules::Variant::Chess960) =>
+                    {
+                        variant = AnyVariant::CHESS;
                     }
                     // Other options (Hash, Threads, ...) mean nothing to a random mover.
                     _ => {}
@@ -84,10 +85,10 @@ pub fn run(input: impl BufRead, mut out: impl Write) -> io::Result<()> {
 }
 
 /// The UCI_Variant name of `variant` (Fairy-Stockfish's spelling).
-fn uci_name(variant: Variant) -> &'static str {
+fn uci_name(variant: AnyVariant) -> &'static str {
     match variant {
-        Variant::Chess | Variant::Chess960 => "chess",
-        Variant::ThreeCheck => "3check",
+        AnyVariant::CHESS | AnyVariant::Std(chessd_rules::Variant::Chess960) => "chess",
+        AnyVariant::Std(chessd_rules::Variant::ThreeCheck) => "3check",
         other => other.key(),
     }
 }
@@ -102,29 +103,27 @@ fn option<'a>(words: &[&'a str]) -> Option<(&'a str, &'a str)> {
 
 /// The position of `position startpos|fen F [moves ...]`.
 fn read_position<'a>(
-    variant: Variant,
+    variant: AnyVariant,
     mut words: impl Iterator<Item = &'a str>,
-) -> Result<Position, String> {
+) -> Result<AnyPosition, String> {
     let mut position = match words.next() {
         Some("startpos") => {
             let next = words.next();
             if next.is_some_and(|w| w != "moves") {
                 return Err(format!("unexpected {next:?} after startpos"));
             }
-            Position::new(variant)
+            AnyPosition::new(variant)
         }
         Some("fen") => {
             let fen: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
             let fen = fen.join(" ");
-            Position::from_fen(variant, &fen).map_err(|e| format!("fen {fen:?}: {e}"))?
+            AnyPosition::from_fen(variant, &fen).map_err(|e| format!("fen {fen:?}: {e}"))?
         }
         other => return Err(format!("position {other:?}: expected startpos or fen")),
     };
     for text in words.filter(|w| *w != "moves") {
-        let m = text
-            .parse::<UciMove>()
-            .map_err(|e| format!("move {text}: {e}"))?
-            .to_move(&position)
+        let m = position
+            .parse_move(text)
             .map_err(|e| format!("move {text}: {e}"))?;
         position.play_unchecked(m);
     }
@@ -168,7 +167,7 @@ mod tests {
                 "setoption name UCI_Variant value atomic\nposition startpos moves e2e4 d7d5\ngo movetime 10\n",
             );
             let best = out.last().unwrap().strip_prefix("bestmove ").unwrap();
-            let mut pos = Position::new(Variant::Atomic);
+            let mut pos = AnyPosition::new(AnyVariant::Std(chessd_rules::Variant::Atomic));
             for m in ["e2e4", "d7d5"] {
                 let m = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
                 pos.play_unchecked(m);

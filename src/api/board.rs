@@ -3,50 +3,42 @@
 //! for v1 clients (Crazyhouse's `Pockets`, Three-check's `CheckCounts`).
 
 use chessd_proto::wire as pb;
+use chessd_rules::any::{AnyPosition, AnyVariant};
 use chessd_rules::{self as rules, Rules};
 
-/// The board a variant is played on. Every variant chessd plays today is 8 by 8; the match
-/// is exhaustive so that a variant on another board has to say its size here.
+/// The board a game is played on: 8 by 8 for the 8x8 engine's games, the game's own size for
+/// the wide family's (6x6, 10x8, 10x10).
 #[must_use]
-pub(crate) fn geometry(variant: rules::Variant) -> pb::BoardGeometry {
-    use rules::Variant as V;
-    let (files, ranks) = match variant {
-        V::Chess
-        | V::RacingKings
-        | V::Chess960
-        | V::ThreeCheck
-        | V::KingOfTheHill
-        | V::Antichess
-        | V::Atomic
-        | V::Horde
-        | V::Crazyhouse => (8, 8),
-    };
-    pb::BoardGeometry { files, ranks }
+pub(crate) fn geometry(variant: AnyVariant) -> pb::BoardGeometry {
+    let (files, ranks) = variant.size();
+    pb::BoardGeometry {
+        files: u32::from(files),
+        ranks: u32::from(ranks),
+    }
 }
 
-/// The pieces each side holds to drop (`None` in variants without hands), each piece by the
-/// letter a drop names it with, in the roles' order (P, N, B, R, Q, K) and only when held.
+/// The pieces each side holds to drop (`None` in games without hands), each piece by the
+/// letter a drop names it with, in the roles' order and only when held.
 #[must_use]
-pub(crate) fn hands(pos: &rules::Position) -> Option<pb::Hands> {
-    let hand = |p: &rules::Pocket| pb::Hand {
-        pieces: rules::Role::ALL
+pub(crate) fn hands(pos: &AnyPosition) -> Option<pb::Hands> {
+    let hand = |pieces: &[(char, u32)]| pb::Hand {
+        pieces: pieces
             .iter()
-            .filter(|&&role| p.count(role) > 0)
-            .map(|&role| pb::PieceCount {
-                piece: role.upper_char().to_string(),
-                count: u32::from(p.count(role)),
+            .map(|&(letter, count)| pb::PieceCount {
+                piece: letter.to_string(),
+                count,
             })
             .collect(),
     };
-    pos.pockets().map(|p| pb::Hands {
-        white: Some(hand(p.white())),
-        black: Some(hand(p.black())),
+    pos.hands().map(|h| pb::Hands {
+        white: Some(hand(h.white())),
+        black: Some(hand(h.black())),
     })
 }
 
-/// Crazyhouse's pockets (`None` in other variants): the chess-shaped form of [`hands`].
+/// Crazyhouse's pockets (`None` in other games): the chess-shaped form of [`hands`].
 #[must_use]
-pub(crate) fn pockets(pos: &rules::Position) -> Option<pb::Pockets> {
+pub(crate) fn pockets(pos: &AnyPosition) -> Option<pb::Pockets> {
     let pocket = |p: &rules::Pocket| pb::Pocket {
         pawns: u32::from(p.count(rules::Role::Pawn)),
         knights: u32::from(p.count(rules::Role::Knight)),
@@ -54,17 +46,17 @@ pub(crate) fn pockets(pos: &rules::Position) -> Option<pb::Pockets> {
         rooks: u32::from(p.count(rules::Role::Rook)),
         queens: u32::from(p.count(rules::Role::Queen)),
     };
-    pos.pockets().map(|p| pb::Pockets {
+    pos.std()?.pockets().map(|p| pb::Pockets {
         white: Some(pocket(p.white())),
         black: Some(pocket(p.black())),
     })
 }
 
-/// Three-check's checks given so far (`None` in other variants): three less the checks each
+/// Three-check's checks given so far (`None` in other games): three less the checks each
 /// side still needs.
 #[must_use]
-pub(crate) fn checks_given(pos: &rules::Position) -> Option<pb::CheckCounts> {
-    pos.remaining_checks().map(|left| pb::CheckCounts {
+pub(crate) fn checks_given(pos: &AnyPosition) -> Option<pb::CheckCounts> {
+    pos.std()?.remaining_checks().map(|left| pb::CheckCounts {
         white: u32::from(3u8.saturating_sub(*left.white())),
         black: u32::from(3u8.saturating_sub(*left.black())),
     })
@@ -88,7 +80,10 @@ mod tests {
     #[test]
     fn hands_match_pockets() {
         let fen = "rnbqkb1r/ppp1pppp/8/3N4/8/8/PPPP1PPP/R1BQKBNR[NPp] b KQkq - 0 4";
-        let Ok(pos) = rules::Position::from_fen(rules::Variant::Crazyhouse, fen) else {
+        let Ok(pos) = rules::any::AnyPosition::from_fen(
+            rules::any::AnyVariant::Std(rules::Variant::Crazyhouse),
+            fen,
+        ) else {
             panic!("{fen} is a crazyhouse position");
         };
         let h = hands(&pos).expect("crazyhouse has hands");
@@ -99,18 +94,42 @@ mod tests {
             p.white.map(|w| (w.pawns, w.knights, w.queens)),
             Some((1, 1, 0))
         );
-        assert!(hands(&rules::Position::new(rules::Variant::Chess)).is_none());
+        assert!(hands(&rules::any::AnyPosition::new(rules::any::AnyVariant::CHESS)).is_none());
     }
 
-    /// Every variant played today is on an 8 by 8 board.
+    /// The 8x8 engine's games are on 8 by 8 boards; the wide family's on their own.
     #[test]
-    fn every_board_is_eight_by_eight() {
-        for variant in rules::Variant::ALL {
+    fn every_board_has_its_size() {
+        for variant in AnyVariant::all() {
+            let size = match variant.key() {
+                "losalamos" => (6, 6),
+                "janus" | "embassy" | "capablanca" | "caparandom" => (10, 8),
+                "grand" => (10, 10),
+                _ => (8, 8),
+            };
             assert_eq!(
                 geometry(variant),
-                pb::BoardGeometry { files: 8, ranks: 8 },
+                pb::BoardGeometry {
+                    files: size.0,
+                    ranks: size.1
+                },
                 "{variant}"
             );
         }
+    }
+
+    /// Loop Chess's hands are written with the game's letters.
+    #[test]
+    fn wide_hands_by_letter() {
+        let Ok(pos) = AnyPosition::from_fen(
+            AnyVariant::by_key("loop").unwrap_or(AnyVariant::CHESS),
+            "rnbqkb1r/ppp1pppp/8/3N4/8/8/PPPP1PPP/R1BQKBNR[NPp] b KQkq - 0 4",
+        ) else {
+            panic!("a loop position");
+        };
+        let h = hands(&pos).expect("loop has hands");
+        assert_eq!(pieces(h.white.as_ref()), [("P".into(), 1), ("N".into(), 1)]);
+        assert_eq!(pieces(h.black.as_ref()), [("P".into(), 1)]);
+        assert!(pockets(&pos).is_none());
     }
 }

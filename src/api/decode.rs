@@ -40,7 +40,10 @@ pub const MAX_INCREMENT: Duration = Duration::from_secs(60 * 60);
 pub use crate::api::variant_key::{variant, variant_filter};
 
 /// A position of `variant` from FEN.
-pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, ServiceError> {
+pub fn position(
+    variant: rules::any::AnyVariant,
+    fen: &str,
+) -> Result<rules::any::AnyPosition, ServiceError> {
     let fen = fen.trim();
     if fen.is_empty() {
         return Err(RequestError::InvalidFen {
@@ -54,7 +57,7 @@ pub fn position(variant: rules::Variant, fen: &str) -> Result<rules::Position, S
         }
         .into());
     }
-    rules::Position::from_fen(variant, fen).map_err(|e| {
+    rules::any::AnyPosition::from_fen(variant, fen).map_err(|e| {
         ServiceError::Request(RequestError::InvalidFen {
             message: e.to_string(),
         })
@@ -165,7 +168,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
             }
             .into());
         }
-        (Some(_), v) if v != rules::Variant::Chess960 => {
+        (Some(_), v) if v != rules::any::AnyVariant::Std(rules::Variant::Chess960) => {
             return Err(InputError::InvalidField {
                 field: "chess960_start",
                 message: "only a Chess960 game starts from a start number".into(),
@@ -174,8 +177,10 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         }
         (Some(n), _) => chess960(n)?,
         (None, _) if fen_given => position(variant, &req.start_fen)?,
-        (None, rules::Variant::Chess960) => chess960(random_chess960(request_id.as_ref())?)?,
-        (None, v) => rules::Position::new(v),
+        (None, rules::any::AnyVariant::Std(rules::Variant::Chess960)) => {
+            chess960(random_chess960(request_id.as_ref())?)?
+        }
+        (None, v) => rules::any::AnyPosition::new(v),
     };
     if let Some(outcome) = start.outcome() {
         return Err(RequestError::InvalidFen {
@@ -223,8 +228,8 @@ pub fn labels(map: &HashMap<String, String>) -> Result<Labels, ServiceError> {
 }
 
 /// Chess960 start `number`, 0 to 959.
-fn chess960(number: u32) -> Result<rules::Position, ServiceError> {
-    rules::Position::chess960(number).map_err(|_| {
+fn chess960(number: u32) -> Result<rules::any::AnyPosition, ServiceError> {
+    rules::any::AnyPosition::chess960(number).map_err(|_| {
         ServiceError::Input(InputError::InvalidField {
             field: "chess960_start",
             message: format!("expected a start number from 0 to 959, got {number}"),
@@ -252,9 +257,14 @@ pub fn move_text(text: &str) -> Result<MoveText, ServiceError> {
     if let Ok(uci) = text.parse::<rules::UciMove>() {
         return Ok(MoveText::Uci(uci));
     }
-    match text.parse::<rules::San>() {
-        Ok(san) => Ok(MoveText::San(san)),
-        Err(_) => Err(ServiceError::Input(InputError::MalformedMove {
+    if let Ok(san) = text.parse::<rules::San>() {
+        return Ok(MoveText::San(san));
+    }
+    let wide = text.parse::<rules::wide::WideUci>().is_ok()
+        || text.parse::<rules::wide::WideSan>().is_ok();
+    match rules::WideText::from_ascii(text) {
+        Some(text) if wide => Ok(MoveText::Other(text)),
+        _ => Err(ServiceError::Input(InputError::MalformedMove {
             text: echo(text),
         })),
     }
@@ -394,7 +404,9 @@ pub fn revoke(req: &pb::RevokePlayerTokenRequest) -> Result<Revoke, ServiceError
 
 /// AnalyzePosition: decode the request into a position (its variant by number, key or both,
 /// as CreateGame's).
-pub fn analysis_request(req: &pb::AnalyzePositionRequest) -> Result<rules::Position, ServiceError> {
+pub fn analysis_request(
+    req: &pb::AnalyzePositionRequest,
+) -> Result<rules::any::AnyPosition, ServiceError> {
     position(
         variant_key::requested(req.variant, &req.variant_key)?,
         &req.fen,

@@ -11,7 +11,8 @@ use std::sync::{Mutex, PoisonError};
 
 use bytes::Bytes;
 use chessd_proto::wire::MoveListWriter;
-use chessd_rules::{self as rules, Move, Rules};
+use chessd_rules::any::AnyMove;
+use chessd_rules::{self as rules, Rules};
 
 use crate::game::GameId;
 
@@ -24,7 +25,7 @@ const GAMES_PER_SHARD: usize = 256;
 /// One game's list as last encoded.
 #[derive(Debug, Default)]
 struct Entry {
-    moves: Vec<Move>,
+    moves: Vec<AnyMove>,
     /// Shared with the answers that carry it: once they are sent, the list is extended in
     /// place, and an answer copies no list at all.
     encoded: Bytes,
@@ -41,8 +42,7 @@ pub struct MoveLists {
 impl MoveLists {
     /// `game`'s `moves` field, encoded: the cached list extended by the moves since, or the
     /// whole list when the cache cannot serve it. A finished game leaves the cache.
-    pub fn encoded(&self, id: GameId, game: &rules::Game) -> Bytes {
-        let moves = game.moves();
+    pub fn encoded(&self, id: GameId, game: &rules::any::AnyGame) -> Bytes {
         let mut shard = self.shards[(id.get() as usize) % SHARDS]
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
@@ -53,8 +53,10 @@ impl MoveLists {
             shard.remove(&victim);
         }
         let entry = shard.entry(id).or_default();
-        if !moves.starts_with(&entry.moves) {
-            if entry.moves.starts_with(moves) {
+        let ply = game.ply() as usize;
+        let agree = || game.moves().zip(&entry.moves).all(|(a, &b)| a == b);
+        if !(ply >= entry.moves.len() && agree()) {
+            if entry.moves.len() >= ply && agree() {
                 // An answer about an earlier ply than one already given (calls answered out
                 // of order): the longer list stays for the calls to come.
                 drop(shard);
@@ -63,8 +65,8 @@ impl MoveLists {
             *entry = Entry::default();
         }
         let known = entry.moves.len();
-        if moves.len() > known {
-            entry.moves.extend_from_slice(&moves[known..]);
+        if ply > known {
+            entry.moves.extend(game.moves_from(known));
             // An answer still holding the list (not yet written out) keeps its bytes; the
             // list then grows in a copy.
             let list = match std::mem::take(&mut entry.encoded).try_into_mut() {
@@ -82,41 +84,58 @@ impl MoveLists {
 }
 
 /// `game`'s moves from index `from` on, appended to `encoded` (the records of those before).
-fn encode_moves(game: &rules::Game, from: usize, encoded: Vec<u8>) -> Vec<u8> {
+fn encode_moves(game: &rules::any::AnyGame, from: usize, encoded: Vec<u8>) -> Vec<u8> {
     let mut writer = MoveListWriter::moves(encoded);
-    let moves = game.moves().get(from..).unwrap_or_default();
-    for (&m, san) in moves.iter().zip(game.sans_from(from)) {
-        writer.push(m.uci_text().as_str(), san);
+    if let Some(g) = game.std() {
+        // The 8x8 engine's UCI is written on the stack: this list is on every full answer.
+        let moves = g.moves().get(from..).unwrap_or_default();
+        for (&m, san) in moves.iter().zip(g.sans_from(from)) {
+            writer.push(m.uci_text().as_str(), san);
+        }
+    } else {
+        for (m, san) in game.moves_from(from).zip(game.sans_from(from)) {
+            writer.push(&m.to_string(), san);
+        }
     }
     writer.into_inner()
 }
 
 /// `game`'s `moves` field, encoded afresh (for answers outside the cache: creations,
 /// snapshots).
-pub fn all_moves(game: &rules::Game) -> Bytes {
+pub fn all_moves(game: &rules::any::AnyGame) -> Bytes {
     Bytes::from(encode_moves(game, 0, Vec::new()))
 }
 
 /// Every legal move of `pos` in both notations, encoded as `legal_moves`.
-pub fn legal_moves(pos: &rules::Position) -> Bytes {
-    let legal = pos.legal_moves();
+pub fn legal_moves(pos: &rules::any::AnyPosition) -> Bytes {
     let mut writer = MoveListWriter::legal_moves();
-    for &m in legal.iter() {
-        let san = rules::san_plus_among(pos, m, &legal).text();
-        writer.push(m.uci_text().as_str(), san.as_str());
+    if let Some(pos) = pos.std() {
+        // On the stack, as above: every full answer lists every legal move.
+        let legal = pos.legal_moves();
+        for &m in legal.iter() {
+            let san = rules::san_plus_among(pos, m, &legal).text();
+            writer.push(m.uci_text().as_str(), san.as_str());
+        }
+    } else {
+        for (uci, san) in pos.notations() {
+            writer.push(&uci, &san);
+        }
     }
     writer.finish()
 }
 
 #[cfg(test)]
 mod tests {
-    use chessd_rules::{DrawRule, Game, Position, Variant};
+    use chessd_rules::{
+        DrawRule,
+        any::{AnyGame, AnyPosition, AnyVariant},
+    };
     use prost::Message;
 
     use super::*;
 
     /// The `moves` field as prost encodes the client's messages.
-    fn reference(game: &Game) -> Vec<chessd_proto::MoveNotation> {
+    fn reference(game: &AnyGame) -> Vec<chessd_proto::MoveNotation> {
         game.moves()
             .iter()
             .zip(game.sans())
@@ -138,7 +157,7 @@ mod tests {
 
     /// Plays the first legal move `n` times (a drop, a castle or a promotion when the
     /// generator lists one first).
-    fn play(game: &mut Game, n: usize) {
+    fn play(game: &mut AnyGame, n: usize) {
         for _ in 0..n {
             if game.is_over() {
                 return;
@@ -153,9 +172,9 @@ mod tests {
     #[test]
     fn extended_lists_decode_to_every_move() {
         let lists = MoveLists::default();
-        for (i, variant) in Variant::ALL.into_iter().enumerate() {
+        for (i, variant) in AnyVariant::all().into_iter().enumerate() {
             let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, i as u64);
-            let mut game = Game::new(Position::new(variant), DrawRule::Claim);
+            let mut game = AnyGame::new(AnyPosition::new(variant), DrawRule::Claim);
             for _ in 0..40 {
                 let got = decoded(lists.encoded(id, &game), legal_moves(game.position()));
                 assert_eq!(
@@ -182,10 +201,10 @@ mod tests {
     fn lists_follow_the_game_not_the_cache() {
         let lists = MoveLists::default();
         let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, 7);
-        let mut long = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        let mut long = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
         play(&mut long, 12);
         let _ = lists.encoded(id, &long);
-        let mut short = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        let mut short = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
         play(&mut short, 5);
         assert_eq!(
             decoded(lists.encoded(id, &short), Bytes::new()).moves,
@@ -196,7 +215,7 @@ mod tests {
             decoded(lists.encoded(id, &long), Bytes::new()).moves,
             reference(&long)
         );
-        let mut other = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        let mut other = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
         let m = other.position().legal_moves()[5];
         other.play(m).expect("legal");
         assert_eq!(
@@ -212,7 +231,7 @@ mod tests {
     fn lists_follow_takebacks() {
         let lists = MoveLists::default();
         let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, 8);
-        let mut game = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+        let mut game = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
         play(&mut game, 10);
         let check = |game: &Game| {
             assert_eq!(

@@ -35,7 +35,7 @@ pub(crate) fn pgn(view: &GameView) -> String {
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect(),
     };
-    rules::write_pgn(&view.game, &tags)
+    view.game.pgn(&tags)
 }
 
 /// PGN's TimeControl seconds: whole seconds, or with a fraction when the time has one.

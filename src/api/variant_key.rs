@@ -16,23 +16,35 @@ use crate::game::error::InputError;
 use chessd_proto::wire as pb;
 
 /// A required variant.
-pub fn variant(value: i32) -> Result<rules::Variant, ServiceError> {
+pub fn variant(value: i32) -> Result<rules::any::AnyVariant, ServiceError> {
     variant_filter(value)?.ok_or(ServiceError::Request(RequestError::InvalidVariant))
 }
 
 /// A variant filter: unspecified means any.
-pub fn variant_filter(value: i32) -> Result<Option<rules::Variant>, ServiceError> {
+pub fn variant_filter(value: i32) -> Result<Option<rules::any::AnyVariant>, ServiceError> {
     match pb::Variant::try_from(value) {
         Ok(pb::Variant::Unspecified) => Ok(None),
-        Ok(pb::Variant::Chess) => Ok(Some(rules::Variant::Chess)),
-        Ok(pb::Variant::RacingKings) => Ok(Some(rules::Variant::RacingKings)),
-        Ok(pb::Variant::Chess960) => Ok(Some(rules::Variant::Chess960)),
-        Ok(pb::Variant::ThreeCheck) => Ok(Some(rules::Variant::ThreeCheck)),
-        Ok(pb::Variant::KingOfTheHill) => Ok(Some(rules::Variant::KingOfTheHill)),
-        Ok(pb::Variant::Antichess) => Ok(Some(rules::Variant::Antichess)),
-        Ok(pb::Variant::Atomic) => Ok(Some(rules::Variant::Atomic)),
-        Ok(pb::Variant::Horde) => Ok(Some(rules::Variant::Horde)),
-        Ok(pb::Variant::Crazyhouse) => Ok(Some(rules::Variant::Crazyhouse)),
+        Ok(pb::Variant::Chess) => Ok(Some(rules::any::AnyVariant::CHESS)),
+        Ok(pb::Variant::RacingKings) => Ok(Some(rules::any::AnyVariant::Std(
+            rules::Variant::RacingKings,
+        ))),
+        Ok(pb::Variant::Chess960) => {
+            Ok(Some(rules::any::AnyVariant::Std(rules::Variant::Chess960)))
+        }
+        Ok(pb::Variant::ThreeCheck) => Ok(Some(rules::any::AnyVariant::Std(
+            rules::Variant::ThreeCheck,
+        ))),
+        Ok(pb::Variant::KingOfTheHill) => Ok(Some(rules::any::AnyVariant::Std(
+            rules::Variant::KingOfTheHill,
+        ))),
+        Ok(pb::Variant::Antichess) => {
+            Ok(Some(rules::any::AnyVariant::Std(rules::Variant::Antichess)))
+        }
+        Ok(pb::Variant::Atomic) => Ok(Some(rules::any::AnyVariant::Std(rules::Variant::Atomic))),
+        Ok(pb::Variant::Horde) => Ok(Some(rules::any::AnyVariant::Std(rules::Variant::Horde))),
+        Ok(pb::Variant::Crazyhouse) => Ok(Some(rules::any::AnyVariant::Std(
+            rules::Variant::Crazyhouse,
+        ))),
         Err(_) => Err(ServiceError::Request(RequestError::InvalidVariant)),
     }
 }
@@ -42,19 +54,19 @@ const FIELD: &str = "variant_key";
 
 /// The variant's stable key, as every game message carries it.
 #[must_use]
-pub fn key(variant: rules::Variant) -> String {
+pub fn key(variant: rules::any::AnyVariant) -> String {
     variant.key().to_owned()
 }
 
 /// The variant named by exactly this key.
-fn by_key(key: &str) -> Option<rules::Variant> {
-    rules::Variant::ALL.into_iter().find(|v| v.key() == key)
+fn by_key(key: &str) -> Option<rules::any::AnyVariant> {
+    rules::any::AnyVariant::all().find(|v| v.key() == key)
 }
 
 /// The variant a request names with its `variant` number and its `variant_key`: either one
 /// alone, or both when they name the same game. Without a key this is [`variant`],
 /// unchanged.
-pub fn requested(number: i32, key: &str) -> Result<rules::Variant, ServiceError> {
+pub fn requested(number: i32, key: &str) -> Result<rules::any::AnyVariant, ServiceError> {
     if key.is_empty() {
         return variant(number);
     }
@@ -63,7 +75,7 @@ pub fn requested(number: i32, key: &str) -> Result<rules::Variant, ServiceError>
 
 /// A variant filter by number, key or both (agreeing); neither means any variant, as
 /// [`variant_filter`] reads an unspecified number.
-pub fn filter(variant: i32, key: &str) -> Result<Option<rules::Variant>, ServiceError> {
+pub fn filter(variant: i32, key: &str) -> Result<Option<rules::any::AnyVariant>, ServiceError> {
     if key.is_empty() {
         return variant_filter(variant);
     }
@@ -71,9 +83,9 @@ pub fn filter(variant: i32, key: &str) -> Result<Option<rules::Variant>, Service
 }
 
 /// The variant `key` (not empty) names, if `variant` is unspecified or names it too.
-fn named(variant: i32, key: &str) -> Result<rules::Variant, ServiceError> {
+fn named(variant: i32, key: &str) -> Result<rules::any::AnyVariant, ServiceError> {
     let Some(by_key) = by_key(key) else {
-        let known: Vec<&str> = rules::Variant::ALL.iter().map(|v| v.key()).collect();
+        let known: Vec<&str> = rules::any::AnyVariant::all().map(|v| v.key()).collect();
         let shown = echo(key);
         return Err(InputError::InvalidField {
             field: FIELD,
@@ -107,7 +119,7 @@ mod tests {
     /// Every key names its variant, alone or with its own number; a number alone still works.
     #[test]
     fn keys_and_numbers_agree() {
-        for v in rules::Variant::ALL {
+        for v in rules::any::AnyVariant::all() {
             assert_eq!(requested(0, &key(v)).ok(), Some(v), "{v}");
             assert_eq!(requested(proto_variant(v), &key(v)).ok(), Some(v), "{v}");
             assert_eq!(requested(proto_variant(v), "").ok(), Some(v), "{v}");
@@ -118,9 +130,18 @@ mod tests {
     #[test]
     fn filters() {
         assert_eq!(filter(0, "").ok(), Some(None));
-        assert_eq!(filter(0, "horde").ok(), Some(Some(rules::Variant::Horde)));
+        assert_eq!(
+            filter(0, "horde").ok(),
+            Some(Some(rules::any::AnyVariant::Std(rules::Variant::Horde)))
+        );
         assert!(filter(0, "3check").is_err());
-        assert!(filter(proto_variant(rules::Variant::Atomic), "horde").is_err());
+        assert!(
+            filter(
+                proto_variant(rules::any::AnyVariant::Std(rules::Variant::Atomic)),
+                "horde"
+            )
+            .is_err()
+        );
     }
 
     /// An unknown key, an alias, a disagreeing pair and neither are refused.
@@ -138,7 +159,7 @@ mod tests {
                 "{message}"
             );
         }
-        let chess = proto_variant(rules::Variant::Chess);
+        let chess = proto_variant(rules::any::AnyVariant::CHESS);
         let Err(ServiceError::Input(InputError::InvalidField { field, message })) =
             requested(chess, "crazyhouse")
         else {

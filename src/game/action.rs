@@ -1,6 +1,6 @@
 //! What clients ask of a game, validated: a new game ([`NewGame`]) and a seat's [`Action`].
 
-use chessd_rules::{ByColor, Color, DrawClaim, DrawRule, Position, San, UciMove};
+use chessd_rules::{ByColor, Color, DrawClaim, DrawRule, San, UciMove, WideText, any::AnyPosition};
 
 use crate::game::clock::TimeControl;
 use crate::game::error::InputError;
@@ -77,7 +77,7 @@ impl RequestId {
 #[derive(Clone, Debug)]
 pub struct NewGame {
     /// The start position (not already decided).
-    pub start: Position,
+    pub start: AnyPosition,
     pub time_control: Option<TimeControl>,
     /// When the clocks start and the first-move timer (resolved: defaults applied).
     pub start_rules: StartRules,
@@ -99,6 +99,19 @@ pub struct NewGame {
 pub enum MoveText {
     Uci(UciMove),
     San(San),
+    /// Neither 8x8 form, but UCI or SAN of the wide family's games (`a10a9`, `e7e8c`,
+    /// `Ca10`): read by the game it is played in.
+    Other(WideText),
+}
+
+impl std::fmt::Display for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveText::Uci(uci) => uci.fmt(f),
+            MoveText::San(san) => san.fmt(f),
+            MoveText::Other(text) => text.fmt(f),
+        }
+    }
 }
 
 /// A seat's action on a game.

@@ -6,7 +6,8 @@
 
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, Move, Outcome, Position, Rules, san_plus};
+use chessd_rules::any::{AnyMove, AnyPosition};
+use chessd_rules::{ByColor, Color, Outcome, Rules};
 
 use crate::game::clock::ClockReading;
 use crate::game::log::{LogEntry, LogKind};
@@ -30,7 +31,7 @@ pub enum EventKind {
     MovePlayed {
         played: MoveInfo,
         /// The position after the move.
-        position: Position,
+        position: AnyPosition,
         /// The clocks right after the move, increment included.
         clocks: Option<ClockReading>,
         /// The side whose draw offer stands after the move.
@@ -62,13 +63,13 @@ pub enum EventKind {
         by: Color,
         plies: u8,
         ply: u32,
-        position: Position,
+        position: AnyPosition,
         clocks: Option<ClockReading>,
     },
     /// The last event of a game.
     GameOver {
         outcome: Outcome,
-        position: Position,
+        position: AnyPosition,
     },
     /// A clock changed off the board; `clocks` as right after the change.
     ClockChanged {
@@ -101,7 +102,7 @@ pub struct EventRow {
     pub at_ms: u64,
     pub kind: LogKind,
     /// The move of a move event.
-    pub mv: Option<Move>,
+    pub mv: Option<AnyMove>,
     /// Who moved, offered or declined.
     pub seat: Option<Color>,
     /// A move's request id, so a retry after a restart plays nothing twice.
@@ -121,7 +122,7 @@ pub(crate) fn move_event(
     entry: &LogEntry,
     timed: bool,
     mut played: MoveInfo,
-    position: Position,
+    position: AnyPosition,
     draw_offer: Option<Color>,
 ) -> Event {
     let at = entry.at();
@@ -155,7 +156,7 @@ pub(crate) fn game_over_event(
     seq: u64,
     entry: &LogEntry,
     outcome: Outcome,
-    position: Position,
+    position: AnyPosition,
 ) -> Event {
     Event {
         seq,
@@ -219,7 +220,7 @@ pub(crate) fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Eve
 pub(crate) fn takeback_proposed_event(
     seq: u64,
     entry: &LogEntry,
-    position: &Position,
+    position: &AnyPosition,
     ply: u32,
 ) -> Option<Event> {
     let LogKind::TakebackProposed(by) = entry.kind else {
@@ -244,7 +245,7 @@ pub(crate) fn taken_back_event(
     seq: u64,
     entry: &LogEntry,
     timed: bool,
-    position: Position,
+    position: AnyPosition,
     ply: u32,
 ) -> Option<Event> {
     let LogKind::TakenBack {
@@ -277,10 +278,10 @@ pub(crate) fn taken_back_event(
 
 /// A move played from `before` as ply `ply` (its seq is set when the event is made).
 #[must_use]
-pub(crate) fn move_info(before: &Position, mv: Move, ply: u32) -> MoveInfo {
+pub(crate) fn move_info(before: &AnyPosition, mv: AnyMove, ply: u32) -> MoveInfo {
     MoveInfo {
         mv,
-        san: san_plus(before, mv),
+        san: before.san_plus(mv),
         ply,
         color: before.turn(),
         seq: 0,

@@ -9,7 +9,8 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, Outcome, Rules, UciMove, Variant};
+use chessd_rules::any::{AnyVariant, UciText};
+use chessd_rules::{ByColor, Color, Outcome, Rules};
 
 use crate::game::clock::ClockReading;
 use crate::game::event::{Event, EventKind};
@@ -70,7 +71,7 @@ pub enum FeedKind {
 /// `--feed-max-events` of these for a day).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeedMove {
-    pub uci: UciMove,
+    pub uci: UciText,
     pub san: Box<str>,
     /// 1 for the first move of the game.
     pub ply: u32,
@@ -117,7 +118,7 @@ impl FeedClocks {
 impl From<&MoveInfo> for FeedMove {
     fn from(m: &MoveInfo) -> FeedMove {
         FeedMove {
-            uci: UciMove::from(m.mv),
+            uci: m.mv.uci(),
             san: m.san.as_str().into(),
             ply: m.ply,
             color: m.color,
@@ -128,7 +129,7 @@ impl From<&MoveInfo> for FeedMove {
 
 /// A FEN as the feed keeps it: boxed, without the spare capacity `Position::fen` allocates
 /// for speed, since the feed keeps its events for a day.
-fn kept_fen(position: &chessd_rules::Position) -> Box<str> {
+fn kept_fen(position: &chessd_rules::any::AnyPosition) -> Box<str> {
     position.fen().into_boxed_str()
 }
 
@@ -209,7 +210,7 @@ pub struct FeedFilter {
     pub labels: Labels,
     /// Games with this player bound to a seat (a player token's stream always has its own).
     pub player: Option<PlayerId>,
-    pub variant: Option<Variant>,
+    pub variant: Option<AnyVariant>,
     pub moves: bool,
 }
 

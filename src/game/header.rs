@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-pub use chessd_rules::StartPosition;
-use chessd_rules::{DrawRule, Variant};
+pub use chessd_rules::any::AnyStart;
+use chessd_rules::{DrawRule, any::AnyVariant};
 
 use crate::game::action::{NewGame, Players};
 use crate::game::clock::TimeControl;
@@ -21,7 +21,7 @@ pub struct HeaderParts {
     pub id: GameId,
     pub players: Players,
     pub labels: Arc<Labels>,
-    pub start: StartPosition,
+    pub start: AnyStart,
     pub time_control: Option<TimeControl>,
     /// When the clocks start, and the first-move timer.
     pub start_rules: StartRules,
@@ -41,7 +41,7 @@ pub struct GameHeader {
     pub id: GameId,
     pub players: Players,
     pub labels: Arc<Labels>,
-    pub start: StartPosition,
+    pub start: AnyStart,
     pub draw_rule: DrawRule,
     created_ms: u64,
     /// `ClockStart`: 0 on creation, 1 after the first moves, 2 at `clock_start_ms`.
@@ -119,7 +119,7 @@ impl GameHeader {
     }
 
     #[must_use]
-    pub fn variant(&self) -> Variant {
+    pub fn variant(&self) -> AnyVariant {
         self.start.variant()
     }
 

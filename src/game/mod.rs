@@ -50,7 +50,7 @@ pub use clock::{Clock, ClockReading, TimeControl};
 pub use error::{GameError, InputError, PlayError, SeatError};
 pub use event::{Event, EventKind, EventRow, ends_game};
 pub use feed::{FeedClocks, FeedEvent, FeedFilter, FeedKind, FeedMove};
-pub use header::{GameHeader, HeaderParts, StartPosition};
+pub use header::{AnyStart, GameHeader, HeaderParts};
 pub use holder::Holder;
 pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};
 pub use labels::Labels;

@@ -3,7 +3,10 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use chessd_rules::{ByColor, Color, Game, Move, Position, Rules};
+use chessd_rules::{
+    ByColor, Color, Rules,
+    any::{AnyGame, AnyMove, AnyPosition},
+};
 
 use crate::game::event::{
     Event, EventKind, clock_event, game_over_event, move_event, move_info, offer_event,
@@ -26,7 +29,7 @@ use crate::game::view::{GameView, MoveInfo};
 pub struct Replay {
     /// Sent first when the watch started from seq 0.
     snapshot: Option<Event>,
-    game: Arc<Game>,
+    game: Arc<AnyGame>,
     /// The log entries still to send, with the seq of the first.
     entries: std::vec::IntoIter<LogEntry>,
     next_seq: u64,
@@ -34,7 +37,7 @@ pub struct Replay {
     /// The position after `played` plies: with the standing source, played from the start
     /// only when an event needs a position other than the game's current one; after a
     /// rewind, always the position after `ply`.
-    position: Position,
+    position: AnyPosition,
     played: usize,
     /// Where the moves come from.
     source: Source,
@@ -50,11 +53,11 @@ enum Source {
     Standing,
     /// Takebacks ahead: the moves taken back (see `GameRecord::undone`) and the log entries
     /// to send, to be rewound on the first event.
-    ToRewind { undone: Vec<Move> },
+    ToRewind { undone: Vec<AnyMove> },
     /// Rewound: the moves standing (the line), and the moves of the move entries to send.
     Rewound {
-        line: Vec<Move>,
-        moves: std::vec::IntoIter<Move>,
+        line: Vec<AnyMove>,
+        moves: std::vec::IntoIter<AnyMove>,
     },
 }
 
@@ -63,9 +66,9 @@ impl Replay {
     /// `undone`. `after_seq` is at most the log's length (the caller checks).
     #[must_use]
     pub fn after(
-        game: &Arc<Game>,
+        game: &Arc<AnyGame>,
         log: &[LogEntry],
-        undone: &[Move],
+        undone: &[AnyMove],
         timed: bool,
         after_seq: u64,
     ) -> Replay {
@@ -139,18 +142,21 @@ impl Replay {
     /// The position after `ply` half-moves. With the standing source, the game's own current
     /// position when `ply` is all of its moves (a move just made: no replay at all), else
     /// the moves played forward from where the last call left the position.
-    fn current(&mut self) -> Position {
+    fn current(&mut self) -> AnyPosition {
         if !matches!(self.source, Source::Standing) {
             return self.position;
         }
-        let moves = self.game.moves();
-        if self.ply >= moves.len() {
-            return *self.game.position();
+        if self.ply >= self.game.ply() as usize {
+            return self.game.position();
         }
         if self.played > self.ply {
             (self.position, self.played) = (self.game.start(), 0);
         }
-        for &m in &moves[self.played..self.ply] {
+        for m in self
+            .game
+            .moves_from(self.played)
+            .take(self.ply - self.played)
+        {
             self.position.play_unchecked(m);
         }
         self.played = self.ply;
@@ -176,9 +182,9 @@ impl Replay {
     }
 
     /// The next move to send, added to the line.
-    fn next_move(&mut self) -> Option<Move> {
+    fn next_move(&mut self) -> Option<AnyMove> {
         match &mut self.source {
-            Source::Standing => self.game.moves().get(self.ply).copied(),
+            Source::Standing => self.game.move_at(self.ply),
             Source::Rewound { line, moves } => {
                 let m = moves.next()?;
                 line.push(m);
@@ -252,7 +258,7 @@ fn mover(start_turn: Color, index: usize) -> Color {
 }
 
 /// The position after `line`, played from `game`'s start.
-fn line_position(game: &Game, line: &[Move]) -> Position {
+fn line_position(game: &AnyGame, line: &[AnyMove]) -> AnyPosition {
     let mut position = game.start();
     for &m in line {
         position.play_unchecked(m);
@@ -261,7 +267,7 @@ fn line_position(game: &Game, line: &[Move]) -> Position {
 }
 
 /// The side that played move `index` (0-based) of `game`.
-pub(crate) fn mover_of(game: &Game, index: usize) -> Color {
+pub(crate) fn mover_of(game: &AnyGame, index: usize) -> Color {
     mover(game.start().turn(), index)
 }
 
@@ -340,7 +346,7 @@ impl Iterator for Replay {
                 seq,
                 &entry,
                 self.game.outcome()?,
-                *self.game.position(),
+                self.game.position(),
             )),
         }
     }

@@ -10,7 +10,10 @@
 //! (the opponent's declines it, the proposer's own withdraws it, both without an event), and
 //! so does the game's end.
 
-use chessd_rules::{Color, Game, Move, Position, Rules};
+use chessd_rules::{
+    Color, Rules,
+    any::{AnyGame, AnyMove, AnyPosition},
+};
 
 use crate::game::log::{LogEntry, LogKind};
 
@@ -28,7 +31,7 @@ pub enum TakebackPolicy {
 /// to move, 2 when the proposer is; `None` when the proposer has no move to take back (or the
 /// game is over).
 #[must_use]
-pub(crate) fn plies_to_take_back(game: &Game, proposer: Color) -> Option<u8> {
+pub(crate) fn plies_to_take_back(game: &AnyGame, proposer: Color) -> Option<u8> {
     if game.is_over() {
         return None;
     }
@@ -44,8 +47,8 @@ pub(crate) fn plies_to_take_back(game: &Game, proposer: Color) -> Option<u8> {
 /// the move each of their move entries played, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Rewound {
-    pub line: Vec<Move>,
-    pub moves: Vec<Move>,
+    pub line: Vec<AnyMove>,
+    pub moves: Vec<AnyMove>,
 }
 
 /// The moves of `entries`, the last entries of a log whose game now stands at `current` and
@@ -54,8 +57,12 @@ pub(crate) struct Rewound {
 /// is the last of the line and leaves it, and a takeback puts back the moves it took.
 /// `None` if the entries do not fit the moves (a bug or a damaged store).
 #[must_use]
-pub(crate) fn rewind(current: &[Move], undone: &[Move], entries: &[LogEntry]) -> Option<Rewound> {
-    let mut line = current.to_vec();
+pub(crate) fn rewind(
+    current: impl Iterator<Item = AnyMove>,
+    undone: &[AnyMove],
+    entries: &[LogEntry],
+) -> Option<Rewound> {
+    let mut line: Vec<AnyMove> = current.collect();
     let mut undone_end = undone.len();
     let mut moves = Vec::new();
     for entry in entries.iter().rev() {
@@ -78,22 +85,22 @@ pub(crate) fn rewind(current: &[Move], undone: &[Move], entries: &[LogEntry]) ->
 /// a game already read, it copies none of its moves unless a takeback reaches below them.
 #[derive(Clone, Debug)]
 pub(crate) struct Line<'a> {
-    start: Position,
-    /// The moves of the game it started from (all standing, or the first `kept`).
-    base: &'a [Move],
+    start: AnyPosition,
+    /// The game it started from, whose first `kept` moves stand.
+    base: Option<&'a AnyGame>,
     kept: usize,
     /// The moves read since.
-    added: Vec<Move>,
-    position: Position,
+    added: Vec<AnyMove>,
+    position: AnyPosition,
 }
 
 impl<'a> Line<'a> {
     /// A game's line before any event.
     #[must_use]
-    pub(crate) fn from_start(start: Position) -> Line<'static> {
+    pub(crate) fn from_start(start: AnyPosition) -> Line<'static> {
         Line {
             start,
-            base: &[],
+            base: None,
             kept: 0,
             added: Vec::new(),
             position: start,
@@ -102,24 +109,24 @@ impl<'a> Line<'a> {
 
     /// The line of `game` as it stands.
     #[must_use]
-    pub(crate) fn of(game: &'a Game) -> Line<'a> {
+    pub(crate) fn of(game: &'a AnyGame) -> Line<'a> {
         Line {
             start: game.start(),
-            base: game.moves(),
-            kept: game.moves().len(),
+            base: Some(game),
+            kept: game.ply() as usize,
             added: Vec::new(),
-            position: *game.position(),
+            position: game.position(),
         }
     }
 
     /// The position after the moves standing.
     #[must_use]
-    pub(crate) fn position(&self) -> &Position {
+    pub(crate) fn position(&self) -> &AnyPosition {
         &self.position
     }
 
     /// A move read (legal in `position`: the caller resolved it there).
-    pub(crate) fn play(&mut self, m: Move) {
+    pub(crate) fn play(&mut self, m: AnyMove) {
         self.position.play_unchecked(m);
         self.added.push(m);
     }
@@ -135,7 +142,11 @@ impl<'a> Line<'a> {
         self.added.truncate(self.added.len() - from_added);
         self.kept -= plies - from_added;
         let mut position = self.start;
-        for &m in self.base[..self.kept].iter().chain(&self.added) {
+        let kept = self
+            .base
+            .into_iter()
+            .flat_map(|g| g.moves().take(self.kept));
+        for m in kept.chain(self.added.iter().copied()) {
             position.play_unchecked(m);
         }
         self.position = position;
@@ -153,13 +164,16 @@ pub(crate) fn any_taken_back(entries: &[LogEntry]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use chessd_rules::{ByColor, DrawRule, Position, Variant};
+    use chessd_rules::{
+        ByColor, DrawRule,
+        any::{AnyPosition, AnyVariant},
+    };
     use proptest::prelude::*;
 
     use super::*;
 
-    fn game(moves: &str) -> Game {
-        let mut g = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+    fn game(moves: &str) -> AnyGame {
+        let mut g = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
         for m in moves.split_whitespace() {
             g.play_text(m).unwrap();
         }
@@ -226,8 +240,8 @@ mod tests {
         assert_eq!(line.position(), game("e4").position());
         assert!(line.take_back(2).is_err());
         line.take_back(1).unwrap();
-        assert_eq!(line.position(), &Position::new(Variant::Chess));
-        let mut fresh = Line::from_start(Position::new(Variant::Chess));
+        assert_eq!(line.position(), &AnyPosition::new(AnyVariant::CHESS));
+        let mut fresh = Line::from_start(AnyPosition::new(AnyVariant::CHESS));
         assert!(fresh.take_back(1).is_err());
     }
 
@@ -236,7 +250,7 @@ mod tests {
         /// line as it stood there and the moves played after it, as a forward walk saw them.
         #[test]
         fn rewind_matches_the_forward_walk(script in proptest::collection::vec(0u8..6, 0..40)) {
-            let mut g = Game::new(Position::new(Variant::Chess), DrawRule::Claim);
+            let mut g = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
             let mut log = Vec::new();
             let mut undone = Vec::new();
             // Forward: the line before each entry, and each move entry's move.

@@ -4,7 +4,10 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use chessd_rules::{ByColor, Color, Game, Move, Outcome, Position, Variant};
+use chessd_rules::{
+    ByColor, Color, Outcome,
+    any::{AnyGame, AnyMove, AnyPosition, AnyVariant},
+};
 
 use crate::game::action::Players;
 use crate::game::clock::{ClockReading, TimeControl};
@@ -54,7 +57,7 @@ pub struct GameView {
     pub labels: Arc<Labels>,
     /// Start, moves, current position, outcome and draw rule.
     /// Shared with the store's record (see `GameRecord`), so a view costs no copy of the moves.
-    pub game: Arc<Game>,
+    pub game: Arc<AnyGame>,
     pub time_control: Option<TimeControl>,
     pub clocks: Option<ClockReading>,
     /// When the clocks start, and the first-move timer.
@@ -86,12 +89,12 @@ impl GameView {
 #[derive(Clone, Debug)]
 pub struct GameSummary {
     pub id: GameId,
-    pub variant: Variant,
+    pub variant: AnyVariant,
     pub players: Players,
     pub labels: Arc<Labels>,
     pub outcome: Option<Outcome>,
     pub ply: u32,
-    pub position: Position,
+    pub position: AnyPosition,
     pub created_at: SystemTime,
 }
 
@@ -105,7 +108,7 @@ pub struct Acted {
 /// Result counts for one variant; aborted games are not counted (they have no result).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VariantStats {
-    pub variant: Variant,
+    pub variant: AnyVariant,
     pub white_wins: u64,
     pub black_wins: u64,
     pub draws: u64,
@@ -127,7 +130,7 @@ pub struct Stats {
 /// A move as the game recorded it, with the seq of the event that announced it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveInfo {
-    pub mv: Move,
+    pub mv: AnyMove,
     /// SAN with its check or mate suffix.
     pub san: String,
     /// 1 for the first move of the game.

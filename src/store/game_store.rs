@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use chessd_rules::{ByColor, Color, Variant};
+use chessd_rules::{ByColor, Color, any::AnyVariant};
 use tokio::sync::{broadcast, watch};
 
 use crate::error::ServiceError;
@@ -142,7 +142,7 @@ impl<F: FnOnce(Color, Option<Color>) -> Result<(), ServiceError> + Send> Admit f
 #[derive(Clone, Debug, Default)]
 pub struct GameFilter {
     pub status: Option<GameStatus>,
-    pub variant: Option<Variant>,
+    pub variant: Option<AnyVariant>,
     /// An exact name playing either side.
     pub player: Option<String>,
     /// A player id bound to either seat.
@@ -157,7 +157,7 @@ impl GameFilter {
     #[must_use]
     pub fn matches(
         &self,
-        variant: Variant,
+        variant: AnyVariant,
         status: GameStatus,
         players: &Players,
         labels: &Labels,

@@ -22,7 +22,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use tokio::sync::{broadcast, mpsc};
 use tracing::Span;
 
@@ -51,7 +51,7 @@ pub enum Change {
     /// Events one action (or the flag) added to a game, and what the feed says of them.
     Events {
         game: GameId,
-        variant: Variant,
+        variant: AnyVariant,
         rows: Vec<EventRow>,
         feed: Vec<FeedEvent>,
     },

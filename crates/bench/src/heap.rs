@@ -12,7 +12,10 @@ use chessd::game::{
     Action, Holder, Labels, MoveText, NewGame, Players, StartRules, TakebackPolicy, TimeControl,
 };
 use chessd::store::{Games, MemoryStore, StoreLimits};
-use chessd_rules::{ByColor, Color, DrawRule, Position, Rules, UciMove, Variant};
+use chessd_rules::{
+    ByColor, Color, DrawRule, Rules, UciMove,
+    any::{AnyPosition, AnyVariant},
+};
 
 use crate::load::bots::Rng;
 
@@ -26,7 +29,7 @@ pub struct HeapPlan {
     pub games: usize,
     /// The ply at which the side to move resigns (0: the games stay idle, no move played).
     pub plies: u32,
-    pub variant: Variant,
+    pub variant: AnyVariant,
     /// Games on a 5+3 clock rather than untimed.
     pub timed: bool,
     /// The feed's cap (`--feed-max-events`): 1 counts the games alone.
@@ -90,7 +93,7 @@ async fn play(store: &MemoryStore, plan: HeapPlan, count: usize, rng: &mut Rng) 
 /// played to `plan.plies` and resigned (or to its end on the board, if sooner).
 async fn play_one(store: &MemoryStore, plan: HeapPlan, rng: &mut Rng) -> u64 {
     let new = NewGame {
-        start: Position::new(plan.variant),
+        start: AnyPosition::new(plan.variant),
         time_control: plan
             .timed
             .then(|| TimeControl::even(Duration::from_secs(300), Duration::from_secs(3))),
@@ -110,7 +113,7 @@ async fn play_one(store: &MemoryStore, plan: HeapPlan, rng: &mut Rng) -> u64 {
     let created = store.create(new).await.expect("the store takes the game");
     let id = created.view.id;
     let seat = |color: Color| Holder::Seat(created.tokens[color].expect("a seat token"));
-    let mut pos = Position::new(plan.variant);
+    let mut pos = AnyPosition::new(plan.variant);
     let mut ply = 0;
     while ply < plan.plies {
         let moves = pos.legal_moves();

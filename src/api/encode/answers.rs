@@ -54,7 +54,7 @@ pub fn stats(s: &Stats) -> pb::GetStatsResponse {
 
 /// AnalyzePosition: what the engine says about a position.
 #[must_use]
-pub fn analysis(pos: &rules::Position) -> pb::AnalyzePositionResponse {
+pub fn analysis(pos: &rules::any::AnyPosition) -> pb::AnalyzePositionResponse {
     pb::AnalyzePositionResponse {
         fen: pos.fen(),
         turn: color(pos.turn()),

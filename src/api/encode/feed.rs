@@ -27,7 +27,7 @@ pub fn header(g: &GameHeader) -> pb::GameHeader {
         black_player_id: player_id(&g.players, rules::Color::Black),
         labels: labels(&g.labels),
         time_control: g.time_control().map(proto_time_control),
-        start_fen: start_fen(&g.start.position()),
+        start_fen: start_fen(&g.start),
         draw_rule: match g.draw_rule {
             rules::DrawRule::Claim => pb::DrawRule::Claim as i32,
             rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,

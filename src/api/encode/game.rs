@@ -16,14 +16,10 @@ use crate::store::GamePage;
 use chessd_proto::wire as pb;
 
 /// Every legal move of `pos` in both notations.
-pub(super) fn notations(pos: &rules::Position) -> Vec<pb::MoveNotation> {
-    let legal = pos.legal_moves();
-    legal
-        .iter()
-        .map(|&m| pb::MoveNotation {
-            uci: m.to_string(),
-            san: rules::san_plus_among(pos, m, &legal).to_string(),
-        })
+pub(super) fn notations(pos: &rules::any::AnyPosition) -> Vec<pb::MoveNotation> {
+    pos.notations()
+        .into_iter()
+        .map(|(uci, san)| pb::MoveNotation { uci, san })
         .collect()
 }
 
@@ -40,7 +36,7 @@ pub fn game(view: &GameView) -> pb::Game {
 pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>) -> pb::Game {
     let full = detail != pb::GameView::Basic;
     let g = &view.game;
-    let pos = g.position();
+    let pos = &g.position();
     let moves = match (full, lists) {
         (false, _) => Bytes::new(),
         (true, Some(lists)) => lists.encoded(view.id, g),
@@ -56,7 +52,7 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         variant: proto_variant(pos.variant()),
         white_player: view.players.white.to_string(),
         black_player: view.players.black.to_string(),
-        start_fen: start_fen(&g.start()),
+        start_fen: start_fen(&g.start_position()),
         fen: pos.fen(),
         ply: g.ply(),
         // In `moves` and `legal_moves` below, encoded.
@@ -108,12 +104,11 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
 
 /// A game's start as FEN. Most games begin from their variant's start, whose FEN is a
 /// constant: copied rather than written out again on every answer (SubmitMove's included).
-pub(super) fn start_fen(start: &rules::Position) -> String {
-    let variant = start.variant();
-    if *start == rules::Position::new(variant) {
-        variant.start_fen().to_owned()
+pub(super) fn start_fen(start: &rules::any::AnyStart) -> String {
+    if start.is_standard() {
+        start.variant().start_fen().to_owned()
     } else {
-        start.fen()
+        start.position().fen()
     }
 }
 
@@ -187,19 +182,20 @@ mod tests {
     /// standard start, the position itself for any other (move counters included).
     #[test]
     fn start_fen_is_the_written_start() {
-        for variant in rules::Variant::ALL {
-            let start = rules::Position::new(variant);
-            assert_eq!(start_fen(&start), start.fen(), "{variant}");
+        for variant in rules::any::AnyVariant::all() {
+            let start = rules::any::AnyPosition::new(variant);
+            assert_eq!(start_fen(&start.into()), start.fen(), "{variant}");
         }
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 9",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1",
             "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
         ] {
-            let Ok(start) = rules::Position::from_fen(rules::Variant::Chess, fen) else {
+            let Ok(start) = rules::any::AnyPosition::from_fen(rules::any::AnyVariant::CHESS, fen)
+            else {
                 panic!("{fen} is a valid position");
             };
-            assert_eq!(start_fen(&start), fen);
+            assert_eq!(start_fen(&start.into()), fen);
         }
     }
 }

@@ -56,8 +56,12 @@ pub fn maybe_color(c: Option<rules::Color>) -> i32 {
 
 /// The API's value of a variant (`decode::variant` reads it back).
 #[must_use]
-pub fn proto_variant(v: rules::Variant) -> i32 {
+pub fn proto_variant(v: rules::any::AnyVariant) -> i32 {
     use rules::Variant as V;
+    let rules::any::AnyVariant::Std(v) = v else {
+        // The games beyond the first nine have no number: their key names them.
+        return pb::Variant::Unspecified as i32;
+    };
     (match v {
         V::Chess => pb::Variant::Chess,
         V::RacingKings => pb::Variant::RacingKings,

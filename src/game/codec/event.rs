@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use chessd_rules::{ByColor, Rules, UciMove};
+use chessd_rules::{ByColor, Rules};
 
 use crate::game::codec::outcome::{outcome_text, parse_outcome};
 use crate::game::codec::text::{flag, join, pair, parse_pair, parse_side, side, split};
@@ -135,10 +135,9 @@ pub(crate) fn decode_fields(
     let kind = match get("kind") {
         Some("move") => {
             let text = get("uci").ok_or_else(|| bad("a move without its move"))?;
-            let uci: UciMove = text.parse().map_err(|_| bad("malformed move"))?;
             let position = line.position();
-            let m = uci
-                .to_move(position)
+            let m = position
+                .parse_uci(text)
                 .map_err(|e| bad(&format!("{text} in {}: {e}", position.fen())))?;
             line.play(m);
             mv = Some(m);

@@ -23,7 +23,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use chessd_rules::{ByColor, Color, DrawRule, Position, Rules, Variant};
+use chessd_rules::{
+    ByColor, Color, DrawRule, Rules,
+    any::{AnyPosition, AnyVariant},
+};
 
 use crate::game::presence::default_claim_after;
 use crate::game::{
@@ -139,11 +142,11 @@ pub(crate) fn decode_header(id: GameId, map: &HashMap<&str, &str>) -> Result<Gam
             .transpose()
     };
     let variant = field("variant")?;
-    let variant: Variant = variant
+    let variant: AnyVariant = variant
         .parse()
         .map_err(|_| format!("unknown variant {variant:?}"))?;
-    let start =
-        Position::from_fen(variant, field("start")?).map_err(|e| format!("start position: {e}"))?;
+    let start = AnyPosition::from_fen(variant, field("start")?)
+        .map_err(|e| format!("start position: {e}"))?;
     let draw_rule = field("draw_rule")?;
     let draw_rule: DrawRule = draw_rule
         .parse()

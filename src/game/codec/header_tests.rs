@@ -6,7 +6,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use chessd_rules::{ByColor, DrawRule, Position, Rules, Variant};
+use chessd_rules::{
+    ByColor, DrawRule, Rules,
+    any::{AnyPosition, AnyVariant},
+};
 use proptest::prelude::*;
 
 use super::*;
@@ -16,24 +19,30 @@ use crate::game::{
 };
 
 /// A start: the variant's own, Chess960's numbered ones, or a few moves into the variant.
-fn start() -> impl Strategy<Value = Position> {
-    (0..Variant::ALL.len(), 0u32..960, 0usize..6, any::<u32>()).prop_map(|(v, n, plies, pick)| {
-        let variant = Variant::ALL[v];
-        let mut position = if variant == Variant::Chess960 {
-            Position::chess960(n).unwrap()
-        } else {
-            Position::new(variant)
-        };
-        for i in 0..plies {
-            let legal = position.legal_moves();
-            if legal.is_empty() {
-                break;
+fn start() -> impl Strategy<Value = AnyPosition> {
+    (
+        0..AnyVariant::all().len(),
+        0u32..960,
+        0usize..6,
+        any::<u32>(),
+    )
+        .prop_map(|(v, n, plies, pick)| {
+            let variant = AnyVariant::all()[v];
+            let mut position = if variant == AnyVariant::Std(chessd_rules::Variant::Chess960) {
+                AnyPosition::chess960(n).unwrap()
+            } else {
+                AnyPosition::new(variant)
+            };
+            for i in 0..plies {
+                let legal = position.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[(pick as usize).rotate_left(i as u32 * 5) % legal.len()];
+                position = position.play(m).unwrap();
             }
-            let m = legal[(pick as usize).rotate_left(i as u32 * 5) % legal.len()];
-            position = position.play(m).unwrap();
-        }
-        position
-    })
+            position
+        })
 }
 
 /// Milliseconds a header keeps (it keeps at most `u32::MAX - 1`).
@@ -170,7 +179,7 @@ proptest! {
 /// later field at its default; a damaged field is named.
 #[test]
 fn absent_fields_read_as_defaults_and_damage_is_named() {
-    let fen = Position::new(Variant::Chess).fen();
+    let fen = AnyPosition::new(AnyVariant::CHESS).fen();
     let digest = "ab".repeat(32);
     let mut map: HashMap<&str, &str> = [
         ("variant", "chess"),

@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use chessd_rules::{ByColor, Color, Outcome, Position, Rules, Termination, Variant};
+use chessd_rules::{
+    ByColor, Color, Outcome, Rules, Termination,
+    any::{AnyPosition, AnyVariant},
+};
 use proptest::prelude::*;
 
 use super::*;
@@ -68,7 +71,7 @@ fn step() -> impl Strategy<Value = Step> {
 /// A game's rows from drawn steps: moves legal where they are played, takebacks of no more
 /// than stands.
 fn rows_of(steps: &[Step]) -> Vec<EventRow> {
-    let mut line = Line::from_start(Position::new(Variant::Chess));
+    let mut line = Line::from_start(AnyPosition::new(AnyVariant::CHESS));
     let mut played = 0u32;
     let mut rows = Vec::new();
     for (i, &(k, n, white, flag, clock, ref rid, term)) in steps.iter().enumerate() {
@@ -120,8 +123,8 @@ proptest! {
     #[test]
     fn every_event_reads_back(steps in proptest::collection::vec(step(), 0..60)) {
         let rows = rows_of(&steps);
-        let mut by_fields = Line::from_start(Position::new(Variant::Chess));
-        let mut by_line = Line::from_start(Position::new(Variant::Chess));
+        let mut by_fields = Line::from_start(AnyPosition::new(AnyVariant::CHESS));
+        let mut by_line = Line::from_start(AnyPosition::new(AnyVariant::CHESS));
         for row in &rows {
             let fields = event_fields(row);
             let map: HashMap<&str, &str> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();

@@ -2,7 +2,8 @@
 //! time given; an arbiter's clock change; takebacks in `takeback`), and the game ending by
 //! itself (flag, first-move timer, abandonment).
 
-use chessd_rules::{ByColor, Color, Move, Outcome, Position, Rules, Termination};
+use chessd_rules::any::{AnyGame, AnyMove, AnyPosition};
+use chessd_rules::{self as rules, ByColor, Color, Outcome, PlayedMove, Rules, Termination};
 
 use crate::game::action::{Action, MoveText};
 use crate::game::error::GameError;
@@ -179,16 +180,12 @@ impl GameRecord {
         {
             return Err(PlayError::PlyMismatch { expected, current }.into());
         }
-        let before = *self.history.game.position();
+        let before = self.history.game.position();
         let turn = before.turn();
         if seat != turn {
             return Err(PlayError::NotYourTurn { turn }.into());
         }
-        let played = self
-            .history
-            .game_mut()
-            .play_found(|pos, legal| resolve_among(pos, text, legal))
-            .map_err(play_error)?;
+        let played = play(self.history.game_mut(), text).map_err(play_error)?;
         self.timing.moved(now);
         let over = self.history.game.is_over();
         if let Some(clock) = &mut self.timing.clock {
@@ -229,7 +226,7 @@ impl GameRecord {
             &entry,
             self.timing.clock.is_some(),
             info.clone(),
-            *self.history.game.position(),
+            self.history.game.position(),
             self.offers.draw,
         );
         out.push(event);
@@ -249,10 +246,10 @@ impl GameRecord {
     fn answer_again(&self, ply: u32, seq: u64, text: &MoveText) -> Result<MoveInfo, GameError> {
         let index = ply.saturating_sub(1) as usize;
         let mut before = self.history.game.start();
-        for &m in self.history.game.moves().iter().take(index) {
+        for m in self.history.game.moves().take(index) {
             before.play_unchecked(m);
         }
-        let Some(&mv) = self.history.game.moves().get(index) else {
+        let Some(mv) = self.history.game.move_at(index) else {
             return Err(InputError::RequestIdReused.into());
         };
         if resolve(&before, text).ok() != Some(mv) {
@@ -300,7 +297,7 @@ impl GameRecord {
                 seq,
                 &entry,
                 outcome,
-                *self.history.game.position(),
+                self.history.game.position(),
             ));
         }
     }
@@ -313,19 +310,42 @@ impl GameRecord {
 }
 
 /// The move `text` names in `pos`.
-fn resolve(pos: &Position, text: &MoveText) -> Result<Move, GameError> {
-    resolve_among(pos, text, &pos.legal_moves()).map_err(play_error)
+fn resolve(pos: &AnyPosition, text: &MoveText) -> Result<AnyMove, GameError> {
+    match pos {
+        AnyPosition::Std(p) => resolve_among(p, text, &p.legal_moves()).map(AnyMove::Std),
+        AnyPosition::Wide(_) => pos.parse_move(&text.to_string()),
+    }
+    .map_err(play_error)
+}
+
+/// Plays the move `text` names in `game`. The 8x8 engine resolves the text parsed at the
+/// edge among the legal moves it generates once; the wide family reads the text itself (its
+/// squares and letters are not the 8x8 notation's).
+fn play(game: &mut AnyGame, text: &MoveText) -> Result<PlayedMove<AnyMove>, rules::PlayError> {
+    match game {
+        AnyGame::Std(g) => g
+            .play_found(|pos, legal| resolve_among(pos, text, legal))
+            .map(|p| PlayedMove {
+                mv: AnyMove::Std(p.mv),
+                san: p.san,
+                ply: p.ply,
+            }),
+        AnyGame::Wide(_) => game.play_text(&text.to_string()),
+    }
 }
 
 /// The move of `legal` (the legal moves of `pos`) that `text` names.
 fn resolve_among(
-    pos: &Position,
+    pos: &rules::Position,
     text: &MoveText,
-    legal: &[Move],
-) -> Result<Move, chessd_rules::PlayError> {
+    legal: &[rules::Move],
+) -> Result<rules::Move, rules::PlayError> {
     match text {
         MoveText::Uci(uci) => uci.to_move_among(pos, legal),
         MoveText::San(san) => san.to_move_among(pos, legal),
+        MoveText::Other(text) => Err(rules::PlayError::Malformed(format!(
+            "{text:?} is not a move of this game (expected UCI such as e2e4 or SAN such as Nf3)"
+        ))),
     }
 }
 
@@ -360,7 +380,7 @@ fn play_error(e: chessd_rules::PlayError) -> GameError {
 pub(super) mod tests {
     use std::time::Duration;
 
-    use chessd_rules::{DrawClaim, DrawRule, Outcome, Termination, Variant};
+    use chessd_rules::{DrawClaim, DrawRule, Outcome, Termination, any::AnyVariant};
 
     use super::*;
     use crate::api::decode;
@@ -382,7 +402,7 @@ pub(super) mod tests {
         start_rules: StartRules,
     ) -> (GameRecord, ByColor<SeatToken>, Now) {
         let new = NewGame {
-            start: Position::from_fen(Variant::Chess, fen).unwrap(),
+            start: AnyPosition::from_fen(AnyVariant::CHESS, fen).unwrap(),
             time_control,
             start_rules,
             players: Players {

@@ -4,7 +4,10 @@
 
 use std::sync::Arc;
 
-use chessd_rules::{ByColor, Game, Move};
+use chessd_rules::{
+    ByColor,
+    any::{AnyGame, AnyMove},
+};
 
 use super::answered::AnsweredRing;
 use crate::game::action::RequestId;
@@ -20,21 +23,21 @@ pub(super) struct History {
     /// and the next change copies the game only if a view or a clone still holds it (answers
     /// are encoded and dropped long before the next move; the Redis store clones a record it
     /// acts on unread, to go back to if its append finds the copy stale).
-    pub(super) game: Arc<Game>,
+    pub(super) game: Arc<AnyGame>,
     /// One entry per event: `log[i]` has seq `i + 1`.
     pub(super) log: Vec<LogEntry>,
     /// Every move taken back, earliest takeback first, each takeback's moves in the order they
     /// were played (empty in a game without takebacks).
     /// A boxed slice, rebuilt on each takeback: takebacks are rare, every running game has
     /// one of these, and a slice is a word smaller than a `Vec`.
-    pub(super) undone: Box<[Move]>,
+    pub(super) undone: Box<[AnyMove]>,
     /// Request ids of recent moves.
     pub(super) answered: AnsweredRing,
 }
 
 impl History {
     /// A game with no events yet.
-    pub(super) fn new(game: Game) -> History {
+    pub(super) fn new(game: AnyGame) -> History {
         History {
             game: Arc::new(game),
             log: Vec::new(),
@@ -44,7 +47,7 @@ impl History {
     }
 
     /// The game to change: copied first only if a view handed out earlier still shares it.
-    pub(super) fn game_mut(&mut self) -> &mut Game {
+    pub(super) fn game_mut(&mut self) -> &mut AnyGame {
         Arc::make_mut(&mut self.game)
     }
 
@@ -92,23 +95,21 @@ impl History {
     ) -> Vec<EventRow> {
         let new = self.log.get(after_seq as usize..).unwrap_or_default();
         // The moves of the new move entries, and the line's length before the first.
-        let rewound;
         let (moves, mut depth) = if any_taken_back(new) {
             // A log that does not fit the moves (a bug) gives move rows without their move,
             // which no store restores: the fault shows rather than a wrong game.
-            rewound = rewind(self.game.moves(), &self.undone, new).unwrap_or(Rewound {
+            let rewound = rewind(self.game.moves(), &self.undone, new).unwrap_or(Rewound {
                 line: Vec::new(),
                 moves: Vec::new(),
             });
-            (&rewound.moves[..], rewound.line.len())
+            (rewound.moves, rewound.line.len())
         } else {
-            let all = self.game.moves();
             let new_moves = new
                 .iter()
                 .filter(|e| matches!(e.kind, LogKind::Move { .. }))
                 .count();
-            let first = all.len().saturating_sub(new_moves);
-            (&all[first..], first)
+            let first = (self.game.ply() as usize).saturating_sub(new_moves);
+            (self.game.moves_from(first).collect(), first)
         };
         let mut index = 0;
         let mut seq = after_seq;
@@ -157,10 +158,9 @@ impl History {
 
     /// Bytes on the heap.
     pub(super) fn heap_bytes(&self) -> usize {
-        size_of_val(self.game.moves())
-            + (self.game.ply() as usize + 1) * size_of::<u64>()
+        self.game.heap_bytes()
             + self.log.capacity() * size_of::<LogEntry>()
             + self.answered.heap_bytes()
-            + self.undone.len() * size_of::<Move>()
+            + self.undone.len() * size_of::<AnyMove>()
     }
 }

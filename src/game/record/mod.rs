@@ -38,7 +38,10 @@ mod timing;
 
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, DrawRule, Game, Position, Rules};
+use chessd_rules::{
+    ByColor, Color, DrawRule, Rules,
+    any::{AnyGame, AnyPosition},
+};
 use tokio::time::Instant;
 
 use self::history::History;
@@ -60,7 +63,7 @@ use super::view::GameView;
 /// A game as storage gives it back (see [`GameRecord::restore`]).
 #[derive(Debug)]
 pub struct Stored {
-    pub start: Position,
+    pub start: AnyPosition,
     pub draw_rule: DrawRule,
     pub time_control: Option<TimeControl>,
     pub start_rules: StartRules,
@@ -112,7 +115,7 @@ impl GameRecord {
     /// A game with no events yet, created at `created_at`, its clock started as `start_rules`
     /// say (from `now` when on creation).
     fn blank(
-        start: Position,
+        start: AnyPosition,
         draw_rule: DrawRule,
         time_control: Option<TimeControl>,
         start_rules: StartRules,
@@ -121,7 +124,7 @@ impl GameRecord {
         now: Now,
     ) -> GameRecord {
         let mut record = GameRecord {
-            history: History::new(Game::new(start, draw_rule)),
+            history: History::new(AnyGame::new(start, draw_rule)),
             seats,
             timing: Timing {
                 clock: time_control.map(|tc| timing::new_clock(tc, start_rules, start.turn(), now)),
@@ -205,7 +208,7 @@ impl GameRecord {
     }
 
     #[must_use]
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &AnyGame {
         &self.history.game
     }
 

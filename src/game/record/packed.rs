@@ -25,7 +25,8 @@
 
 use std::time::Duration;
 
-use chessd_rules::{ByColor, Color, Outcome, Role, Rules, Square, UciMove};
+use chessd_rules::any::{AnyMove, AnyPosition};
+use chessd_rules::{ByColor, Color, Outcome, Role, Square, UciMove};
 use prost::encoding::{decode_varint, encode_varint};
 
 use super::answered::{Answered, AnsweredRing};
@@ -88,7 +89,7 @@ impl GameRecord {
                 ) if timed || clocks_ms == ByColor::default() => {
                     let since = zigzag(row.at_ms as i64 - at as i64);
                     encode_varint(since << 2 | u64::from(clocks_stopped) << 1, &mut out);
-                    out.extend_from_slice(&move_code(UciMove::from(mv)).to_le_bytes());
+                    pack_move(mv, &mut out);
                     if timed {
                         for color in Color::ALL {
                             let change = i64::from(clocks_ms[color]) - i64::from(clocks[color]);
@@ -173,13 +174,9 @@ impl PackedRecord {
             let lead = varint(&mut bytes)?;
             let row = if lead & 1 == 0 {
                 at = at.wrapping_add_signed(unzigzag(lead >> 2));
-                let code = u16::from_le_bytes([take_byte(&mut bytes)?, take_byte(&mut bytes)?]);
-                let uci =
-                    move_uci(code).ok_or_else(|| format!("event {seq}: packed move {code:#x}"))?;
                 let mover = line.position().turn();
-                let mv = uci
-                    .to_move(line.position())
-                    .map_err(|e| format!("event {seq}: packed move {uci}: {e}"))?;
+                let mv = unpack_move(&mut bytes, line.position())
+                    .map_err(|e| format!("event {seq}: packed move: {e}"))?;
                 line.play(mv);
                 if timed {
                     for color in Color::ALL {
@@ -266,6 +263,36 @@ fn latest_per_seat(ring: &AnsweredRing) -> Vec<Answered> {
         .collect();
     kept.sort_by_key(|a| a.seq);
     kept
+}
+
+/// An 8x8 move in the two bytes of [`move_code`]; a wide-family move (rarer, and of squares
+/// and letters a 16-bit code does not cover) as its UCI text after a length byte.
+fn pack_move(mv: AnyMove, out: &mut Vec<u8>) {
+    match mv {
+        AnyMove::Std(m) => out.extend_from_slice(&move_code(UciMove::from(m)).to_le_bytes()),
+        AnyMove::Wide(..) => {
+            let text = mv.uci();
+            out.push(text.as_str().len() as u8);
+            out.extend_from_slice(text.as_str().as_bytes());
+        }
+    }
+}
+
+/// The move [`pack_move`] wrote, legal in `before`.
+fn unpack_move(bytes: &mut &[u8], before: &AnyPosition) -> Result<AnyMove, String> {
+    if let AnyPosition::Std(pos) = before {
+        let code = u16::from_le_bytes([take_byte(bytes)?, take_byte(bytes)?]);
+        let uci = move_uci(code).ok_or_else(|| format!("code {code:#x}"))?;
+        return uci
+            .to_move(pos)
+            .map(AnyMove::Std)
+            .map_err(|e| format!("{uci}: {e}"));
+    }
+    let len = usize::from(take_byte(bytes)?);
+    let (text, rest) = bytes.split_at_checked(len).ok_or("a truncated move")?;
+    *bytes = rest;
+    let text = std::str::from_utf8(text).map_err(|_| "a move that is not text")?;
+    before.parse_uci(text).map_err(|e| format!("{text}: {e}"))
 }
 
 /// A move in two bytes: bits 0-5 the destination, then either (bit 15 clear) bits 6-11 the

@@ -42,7 +42,7 @@ impl GameRecord {
         out.extend(takeback_proposed_event(
             seq,
             &entry,
-            self.history.game.position(),
+            &self.history.game.position(),
             self.history.game.ply(),
         ));
         Ok(())
@@ -108,7 +108,7 @@ impl GameRecord {
             seq,
             &entry,
             self.timing.clock.is_some(),
-            *self.history.game.position(),
+            self.history.game.position(),
             self.history.game.ply(),
         ));
         Ok(())

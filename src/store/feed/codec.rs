@@ -218,7 +218,10 @@ fn clock_reading(text: &str) -> Result<ClockReading, String> {
 mod tests {
     use std::time::SystemTime;
 
-    use chessd_rules::{Color, DrawRule, Outcome, Position, Termination, Variant};
+    use chessd_rules::{
+        Color, DrawRule, Outcome, Termination,
+        any::{AnyPosition, AnyVariant},
+    };
 
     use super::*;
     use crate::game::{
@@ -238,7 +241,7 @@ mod tests {
                 ids: ByColor::new(None, Some(PlayerId::checked("bot-1").unwrap())),
             },
             labels: Arc::new(Labels::parse("labels", labels.iter().map(|(k, v)| (k, v))).unwrap()),
-            start: Position::new(Variant::RacingKings).into(),
+            start: AnyPosition::new(AnyVariant::Std(chessd_rules::Variant::RacingKings)).into(),
             time_control: Some(TimeControl {
                 black_initial: Some(Duration::from_secs(120)),
                 ..TimeControl::even(Duration::from_secs(180), Duration::from_millis(1500))

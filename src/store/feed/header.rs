@@ -94,7 +94,10 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use chessd_rules::{ByColor, DrawRule, Position, Rules, Variant};
+    use chessd_rules::{
+        ByColor, DrawRule, Rules,
+        any::{AnyPosition, AnyVariant},
+    };
     use proptest::prelude::*;
 
     use super::*;
@@ -134,7 +137,7 @@ mod tests {
             labels: Arc::new(
                 Labels::parse("labels", [(&"round".to_owned(), &"2".to_owned())]).unwrap(),
             ),
-            start: Position::new(Variant::KingOfTheHill).into(),
+            start: AnyPosition::new(AnyVariant::Std(chessd_rules::Variant::KingOfTheHill)).into(),
             time_control: Some(TimeControl {
                 initial: Duration::from_secs(180),
                 increment: Duration::from_millis(1500),
@@ -149,7 +152,7 @@ mod tests {
             created_at: from_epoch_ms(1_767_225_600_000),
             claim_after: Duration::from_secs(45),
         });
-        let fen = Position::new(Variant::KingOfTheHill).fen();
+        let fen = AnyPosition::new(AnyVariant::Std(chessd_rules::Variant::KingOfTheHill)).fen();
         let old = [
             "v",
             "kingofthehill",
@@ -190,14 +193,14 @@ mod tests {
             id: header.id,
             players: Players::default(),
             labels: Arc::default(),
-            start: Position::new(Variant::Chess).into(),
+            start: AnyPosition::new(AnyVariant::CHESS).into(),
             time_control: None,
             start_rules: StartRules::default(),
             draw_rule: DrawRule::Claim,
             created_at: from_epoch_ms(5),
             claim_after: Duration::from_secs(60),
         });
-        let fen = Position::new(Variant::Chess).fen();
+        let fen = AnyPosition::new(AnyVariant::CHESS).fen();
         let old = [
             "v", "chess", "s", &fen, "w", "", "b", "", "dr", "claim", "ca", "5", "cl", "60000",
         ]

@@ -259,7 +259,10 @@ fn note_running(running: &mut HashMap<PlayerId, BTreeMap<GameId, FeedEvent>>, ev
 mod tests {
     use std::time::UNIX_EPOCH;
 
-    use chessd_rules::{ByColor, DrawRule, Outcome, Position, Termination, Variant};
+    use chessd_rules::{
+        ByColor, DrawRule, Outcome, Termination,
+        any::{AnyPosition, AnyVariant},
+    };
 
     use super::*;
     use crate::game::{GameHeader, HeaderParts, Labels, Players};
@@ -273,7 +276,7 @@ mod tests {
                 ids: ByColor::new(player.map(|p| PlayerId::checked(p).unwrap()), None),
             },
             labels: Labels::default().shared(),
-            start: Position::new(Variant::Chess).into(),
+            start: AnyPosition::new(AnyVariant::CHESS).into(),
             time_control: None,
             start_rules: crate::game::StartRules::default(),
             draw_rule: DrawRule::Claim,
@@ -288,7 +291,7 @@ mod tests {
             at,
             kind: FeedKind::Finished {
                 outcome: Outcome::win(chessd_rules::Color::White, Termination::Resignation),
-                fen: Variant::Chess.start_fen().into(),
+                fen: AnyVariant::CHESS.start_fen().into(),
                 ply: 0,
             },
         }

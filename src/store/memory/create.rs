@@ -24,7 +24,7 @@ use crate::store::store_error::StoreError;
 
 /// What a creation request asks for, as a retry must ask for it again.
 struct Asked<'a> {
-    start: &'a chessd_rules::Position,
+    start: &'a chessd_rules::any::AnyPosition,
     time_control: Option<TimeControl>,
     start_rules: StartRules,
     players: &'a Players,

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
@@ -96,7 +96,7 @@ impl GameEntry {
         self.header.id
     }
 
-    pub(super) fn variant(&self) -> Variant {
+    pub(super) fn variant(&self) -> AnyVariant {
         self.header.variant()
     }
 

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 
 use crate::error::ServiceError;
 use crate::game::GameId;
@@ -40,8 +40,8 @@ pub(super) struct Inner {
     /// CreateGame request ids already answered. A std mutex held across one creation (no
     /// await), so two concurrent retries cannot both create a game.
     pub creations: Mutex<Creations>,
-    /// Results per variant, indexed by the variant's number (its place in `Variant::ALL`).
-    pub results: [ResultCounters; Variant::ALL.len()],
+    /// Results per variant, indexed by the variant's place in `AnyVariant::all`.
+    pub results: [ResultCounters; AnyVariant::COUNT],
     pub deadlines: Arc<DeadlineQueue>,
     /// Keyed SipHash for request ids, so clients cannot aim collisions at each other.
     pub hasher: RandomState,
@@ -109,8 +109,7 @@ impl Inner {
     }
 
     /// The result counts of `variant`.
-    pub(super) fn results(&self, variant: Variant) -> &ResultCounters {
-        // The enum's order is `Variant::ALL`'s (variants are only ever appended).
-        &self.results[variant as usize]
+    pub(super) fn results(&self, variant: AnyVariant) -> &ResultCounters {
+        &self.results[variant.index()]
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
-use chessd_rules::{Color, Variant};
+use chessd_rules::{Color, any::AnyVariant};
 
 use crate::game::{GameId, GameStatus, GameSummary, Labels, Now, Stats, VariantStats};
 use crate::store::config::MAX_LIST_SCAN;
@@ -72,7 +72,7 @@ impl Inner {
                     labels: entry.header.labels.clone(),
                     outcome: game.outcome(),
                     ply: game.ply(),
-                    position: *game.position(),
+                    position: game.position(),
                     created_at: entry.id().created_at(),
                 })
             })
@@ -86,7 +86,7 @@ impl Inner {
     /// looked at (its labels are outside its lock; only the matching finished ones are locked
     /// for their outcome), as many as `--max-finished-games` and the live games.
     pub(super) fn labelled_stats(&self, labels: &Labels) -> Stats {
-        let mut counts: HashMap<Variant, VariantStats> = HashMap::new();
+        let mut counts: HashMap<AnyVariant, VariantStats> = HashMap::new();
         for shard in self.shards.iter() {
             let entries: Vec<Arc<GameEntry>> = {
                 let map = shard.read().unwrap_or_else(PoisonError::into_inner);
@@ -118,9 +118,8 @@ impl Inner {
             }
         }
         Stats {
-            variants: Variant::ALL
-                .iter()
-                .map(|&variant| {
+            variants: AnyVariant::all()
+                .map(|variant| {
                     counts.get(&variant).copied().unwrap_or(VariantStats {
                         variant,
                         white_wins: 0,

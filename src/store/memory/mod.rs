@@ -47,7 +47,7 @@ use std::hash::BuildHasher;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
@@ -311,9 +311,8 @@ impl Games for MemoryStore {
         if !labels.is_empty() {
             return Ok(self.inner.labelled_stats(labels));
         }
-        let variants = Variant::ALL
-            .iter()
-            .map(|&variant| {
+        let variants = AnyVariant::all()
+            .map(|variant| {
                 let c = self.inner.results(variant);
                 VariantStats {
                     variant,

@@ -1,7 +1,7 @@
 //! The memory store's own checks: what an idle game costs, retention, and the watch channel's
 //! life.
 
-use chessd_rules::{Color, DrawRule, Position};
+use chessd_rules::{Color, DrawRule, any::AnyPosition};
 
 use super::*;
 use crate::game::error::PlayError;
@@ -29,7 +29,7 @@ fn limits() -> StoreLimits {
 
 fn new_game() -> NewGame {
     NewGame {
-        start: Position::new(Variant::Chess),
+        start: AnyPosition::new(AnyVariant::CHESS),
         time_control: None,
         start_rules: crate::game::StartRules::default(),
         players: Players {

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use chessd_rules::{ByColor, Color, Outcome, Rules, Variant};
+use chessd_rules::{ByColor, Color, Outcome, Rules, any::AnyVariant};
 
 pub(super) use crate::game::codec::unhex;
 use crate::game::codec::{
@@ -246,7 +246,7 @@ pub(super) fn summary(record: &GameRecord) -> Summary {
 }
 
 /// The result-count field a finished game raises (`-`: aborted, counted nowhere).
-pub(super) fn result_field(variant: Variant, record: &GameRecord) -> String {
+pub(super) fn result_field(variant: AnyVariant, record: &GameRecord) -> String {
     match record.game().outcome() {
         None => String::new(),
         Some(o) if o.termination.is_abort() => "-".into(),
@@ -270,7 +270,7 @@ pub(super) const SUMMARY_FIELDS: [&str; 10] = [
 
 /// A game as a list reads it from its hash.
 pub(super) struct Listed {
-    pub variant: Variant,
+    pub variant: AnyVariant,
     pub players: Players,
     pub labels: Labels,
     pub summary: Summary,
@@ -303,7 +303,7 @@ pub(super) fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>
         Some(text) => Labels::from_stored(text)?,
         None => Labels::default(),
     };
-    let variant: Variant = v.parse().map_err(|_| "unknown variant".to_owned())?;
+    let variant: AnyVariant = v.parse().map_err(|_| "unknown variant".to_owned())?;
     let status = [
         GameStatus::Ongoing,
         GameStatus::Finished,
@@ -337,7 +337,7 @@ pub(super) fn decode_summary(values: &[Option<String>]) -> Result<Option<Listed>
 mod tests {
     use std::time::Duration;
 
-    use chessd_rules::{DrawRule, Position};
+    use chessd_rules::{DrawRule, any::AnyPosition};
 
     use super::*;
     use crate::game::{ClockStart, HeaderParts, TimeControl, from_epoch_ms};
@@ -356,7 +356,7 @@ mod tests {
                     ..Players::default()
                 },
                 labels: Arc::default(),
-                start: Position::new(Variant::Chess).into(),
+                start: AnyPosition::new(AnyVariant::CHESS).into(),
                 time_control: None,
                 start_rules: StartRules::default(),
                 draw_rule: DrawRule::Claim,
@@ -392,7 +392,7 @@ mod tests {
     fn first_layout_hashes_still_read() {
         let map: HashMap<String, String> = [
             ("variant", "chess"),
-            ("start", Variant::Chess.start_fen()),
+            ("start", AnyVariant::CHESS.start_fen()),
             ("white", "alice"),
             ("black", "bob"),
             ("draw_rule", "claim"),
@@ -413,7 +413,7 @@ mod tests {
         let old = hex(&sha256(
             "chessd create fingerprint",
             &[
-                Variant::Chess.start_fen().as_bytes(),
+                AnyVariant::CHESS.start_fen().as_bytes(),
                 b"chess",
                 b"",
                 b"alice",
@@ -484,7 +484,10 @@ mod tests {
         let id: GameId = "0000000000003".parse().unwrap();
         let meta = decode_meta(id, &hash(&[("clock_start", "creation")])).unwrap();
         let h = &meta.header;
-        assert_eq!(h.variant(), Variant::Chess960);
+        assert_eq!(
+            h.variant(),
+            AnyVariant::Std(chessd_rules::Variant::Chess960)
+        );
         assert_eq!(h.start.position().fen(), fen);
         assert_eq!(h.draw_rule, DrawRule::Automatic);
         assert!(h.labels.is_empty());

@@ -287,7 +287,10 @@ mod tests {
     /// id and the channel; hex is lowercase, two digits a byte.
     #[test]
     fn append_names_in_the_scripts_order() {
-        use chessd_rules::{ByColor, DrawRule, Position, Variant};
+        use chessd_rules::{
+            ByColor, DrawRule,
+            any::{AnyPosition, AnyVariant},
+        };
 
         use crate::game::{HeaderParts, PlayerId, Players, StartRules};
 
@@ -301,7 +304,7 @@ mod tests {
                 ..Players::default()
             },
             labels: std::sync::Arc::default(),
-            start: Position::new(Variant::Chess).into(),
+            start: AnyPosition::new(AnyVariant::CHESS).into(),
             time_control: None,
             start_rules: StartRules::default(),
             draw_rule: DrawRule::Claim,

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use chessd_rules::{Color, Variant};
+use chessd_rules::{Color, any::AnyVariant};
 
 use crate::error::ServiceError;
 use crate::game::{GameId, GameStatus, GameSummary, Labels, Stats, VariantStats};
@@ -92,7 +92,7 @@ impl Inner {
             {
                 continue;
             }
-            let position = chessd_rules::Position::from_fen(variant, &summary.fen)
+            let position = chessd_rules::any::AnyPosition::from_fen(variant, &summary.fen)
                 .map_err(|e| damaged(id, &format!("position: {e}")))?;
             found.push(GameSummary {
                 id,
@@ -170,16 +170,15 @@ impl Inner {
                 *counts.entry(field).or_default() += n;
             }
         }
-        let count = |v: Variant, side: &str| {
+        let count = |v: AnyVariant, side: &str| {
             counts
                 .get(&format!("{}:{side}", v.key()))
                 .copied()
                 .unwrap_or(0)
         };
         Ok(Stats {
-            variants: Variant::ALL
-                .iter()
-                .map(|&variant| VariantStats {
+            variants: AnyVariant::all()
+                .map(|variant| VariantStats {
                     variant,
                     white_wins: count(variant, "w"),
                     black_wins: count(variant, "b"),
@@ -201,7 +200,7 @@ fn list_key(bucket: usize, labels: &Labels) -> String {
 impl Inner {
     /// Result counts of the finished games kept that carry every one of `labels`.
     async fn labelled_stats(&self, labels: &Labels) -> Result<Stats, ServiceError> {
-        let mut counts: HashMap<Variant, VariantStats> = HashMap::new();
+        let mut counts: HashMap<AnyVariant, VariantStats> = HashMap::new();
         for bucket in 0..BUCKETS {
             let mut cursor = "-".to_owned();
             loop {
@@ -263,17 +262,20 @@ impl Inner {
             }
         }
         Ok(Stats {
-            variants: [Variant::Chess, Variant::RacingKings]
-                .iter()
-                .map(|&variant| {
-                    counts.get(&variant).copied().unwrap_or(VariantStats {
-                        variant,
-                        white_wins: 0,
-                        black_wins: 0,
-                        draws: 0,
-                    })
+            variants: [
+                AnyVariant::CHESS,
+                AnyVariant::Std(chessd_rules::Variant::RacingKings),
+            ]
+            .iter()
+            .map(|&variant| {
+                counts.get(&variant).copied().unwrap_or(VariantStats {
+                    variant,
+                    white_wins: 0,
+                    black_wins: 0,
+                    draws: 0,
                 })
-                .collect(),
+            })
+            .collect(),
         })
     }
 }

@@ -75,7 +75,10 @@ pub(super) fn decode_rows(
 
 #[cfg(test)]
 mod tests {
-    use chessd_rules::{ByColor, Color, Outcome, Position, Rules, Termination, UciMove, Variant};
+    use chessd_rules::{
+        ByColor, Color, Outcome, Rules, Termination, UciMove,
+        any::{AnyPosition, AnyVariant},
+    };
 
     use super::*;
     use crate::game::{ClockChange, LogKind};
@@ -83,7 +86,7 @@ mod tests {
     /// Rows survive the trip through stream fields, moves resolved in their position.
     #[test]
     fn rows_round_trip() {
-        let start = Position::new(Variant::Chess);
+        let start = AnyPosition::new(AnyVariant::CHESS);
         let e4 = "e2e4".parse::<UciMove>().unwrap().to_move(&start).unwrap();
         let rows = vec![
             EventRow {

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::game::codec::{StoredHeader, decode_event};
@@ -102,7 +102,7 @@ pub(super) fn load(
         })?;
         for row in rows {
             let (variant, white, black, draws) = row?;
-            let Some(variant) = variant.parse::<Variant>().ok() else {
+            let Some(variant) = variant.parse::<AnyVariant>().ok() else {
                 return Err(LoadError::Game {
                     game: "-".into(),
                     detail: format!("unknown variant {variant:?} in the statistics"),

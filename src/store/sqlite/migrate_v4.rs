@@ -5,7 +5,10 @@
 
 use std::path::Path;
 
-use chessd_rules::{ByColor, Color, Outcome, Position, Rules, UciMove, Variant};
+use chessd_rules::{
+    ByColor, Color, Outcome, Rules,
+    any::{AnyPosition, AnyVariant},
+};
 use rusqlite::Connection;
 
 use crate::game::codec::{parse_termination, write_event};
@@ -70,10 +73,10 @@ pub(super) fn migrate_v4(conn: &Connection, path: &Path) -> Result<(), OpenError
             let variant: String = game.get(1).map_err(sql)?;
             let fen: String = game.get(2).map_err(sql)?;
             let bad = |detail: String| fail(format!("game {id}: {detail}"));
-            let variant: Variant = variant
+            let variant: AnyVariant = variant
                 .parse()
                 .map_err(|_| bad(format!("variant {variant:?}")))?;
-            let start = Position::from_fen(variant, &fen).map_err(|e| bad(e.to_string()))?;
+            let start = AnyPosition::from_fen(variant, &fen).map_err(|e| bad(e.to_string()))?;
             let mut line = Line::from_start(start);
             let mut found = old.query([&id]).map_err(sql)?;
             while let Some(r) = found.next().map_err(sql)? {
@@ -146,11 +149,8 @@ fn event_row(r: &rusqlite::Row<'_>, line: &mut Line<'_>) -> Result<EventRow, Row
         KIND_MOVE => {
             let text = mv_text
                 .ok_or_else(|| RowError::Bad(format!("event {seq}: a move without its move")))?;
-            let uci: UciMove = text
-                .parse()
-                .map_err(|_| RowError::Bad(format!("event {seq}: move {text:?}")))?;
             let position = line.position();
-            let m = uci.to_move(position).map_err(|e| {
+            let m = position.parse_uci(&text).map_err(|e| {
                 RowError::Bad(format!("event {seq}: {text} in {}: {e}", position.fen()))
             })?;
             line.play(m);

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{Color, Variant};
+use chessd_rules::{Color, any::AnyVariant};
 use rusqlite::{Connection, Transaction, params};
 use tracing::Span;
 
@@ -238,7 +238,7 @@ fn insert_events(
     tx: &Transaction<'_>,
     log: &mut RecentLog,
     game: GameId,
-    variant: Variant,
+    variant: AnyVariant,
     rows: &[EventRow],
 ) -> rusqlite::Result<()> {
     let id = game.to_string();

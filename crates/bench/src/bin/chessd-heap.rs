@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use cap::Cap;
 use chessd_bench::flags::parse_or_exit;
 use chessd_bench::heap::{HeapPlan, measure};
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use clap::Parser;
 
 #[global_allocator]
@@ -27,7 +27,7 @@ struct Args {
     #[arg(long, value_delimiter = ',', default_values_t = [2u32, 80, 300])]
     plies: Vec<u32>,
     #[arg(long, default_value = "chess")]
-    variant: Variant,
+    variant: AnyVariant,
     /// Games on a 5+3 clock.
     #[arg(long)]
     timed: bool,

@@ -251,11 +251,7 @@ impl AnyGame {
     /// Takes back the last `plies` moves; the moves taken back, the earliest first.
     pub fn take_back(&mut self, plies: usize) -> Result<Vec<AnyMove>, TakeBackError> {
         match self {
-            AnyGame::Std(g) => Ok(g
-                .take_back(plies)?
-                .into_iter()
-                .map(AnyMove::Std)
-                .collect()),
+            AnyGame::Std(g) => Ok(g.take_back(plies)?.into_iter().map(AnyMove::Std).collect()),
             AnyGame::Wide(g) => {
                 let v = g.position().variant();
                 Ok(g.take_back(plies)?
@@ -275,7 +271,8 @@ impl AnyGame {
         }
     }
 
-    /// Bytes this record keeps on the heap for its moves, SANs and repetition keys.
+    /// Bytes this record keeps on the heap for its moves and repetition keys (a wide game's
+    /// boxed record too).
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         match self {
@@ -288,5 +285,32 @@ impl AnyGame {
 impl From<Game> for AnyGame {
     fn from(g: Game) -> AnyGame {
         AnyGame::Std(g)
+    }
+}
+
+impl AnyGame {
+    /// The game as PGN text: the 8x8 engine's games as [`crate::write_pgn`] writes them; a
+    /// wide-family game names its game in the `Variant` tag as Fairy-Stockfish's readers
+    /// spell it and always gives its start (`SetUp`, `FEN`): no chess reader knows its board.
+    #[must_use]
+    pub fn pgn(&self, tags: &crate::PgnTags) -> String {
+        match self {
+            AnyGame::Std(g) => crate::write_pgn(g, tags),
+            AnyGame::Wide(g) => {
+                let start = g.start();
+                let fen = start.fen();
+                crate::pgn::write_record(
+                    crate::pgn::Record {
+                        outcome: g.outcome(),
+                        variant: start.variant().pgn_name(),
+                        set_up: Some(&fen),
+                        turn: start.turn(),
+                        fullmoves: start.fullmoves(),
+                        sans: Box::new(g.sans()),
+                    },
+                    tags,
+                )
+            }
+        }
     }
 }
