@@ -10,6 +10,9 @@ use crate::{
 };
 
 /// A position of a game of either family.
+// Unboxed, so it stays `Copy` like each family's own position: positions are made and
+// dropped on every move, where a box would be an allocation each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnyPosition {
     Std(Position),
