@@ -335,12 +335,11 @@ impl<P: Family> Game<P> {
         Ok(taken)
     }
 
-    /// Bytes on the heap: the moves, their SANs and the repetition keys, as allocated.
+    /// Bytes on the heap for the moves and the repetition keys (the SANs are the moves'
+    /// notation, counted with the answers that list them).
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
-        self.moves.capacity() * size_of::<P::Move>()
-            + self.sans.capacity() * size_of::<P::San>()
-            + self.keys.capacity() * size_of::<u64>()
+        size_of_val(self.moves.as_slice()) + size_of_val(self.keys.as_slice())
     }
 
     /// The outcome when `loser`'s flag falls: a loss, unless the opponent could never win by

@@ -3,7 +3,7 @@
 //! the arrangement), `TimeControl`, `Termination`, then the caller's own tags; movetext in SAN (drops `N@f3`, antichess
 //! `=K`) wrapped at 80 columns, ending with the result.
 
-use crate::{Game, Rules, Variant};
+use crate::{Color, Game, Outcome, Rules, Variant};
 
 /// The tags the game record does not know itself; the service fills them in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,46 @@ const WIDTH: usize = 80;
 /// The game as PGN text.
 #[must_use]
 pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
-    let result = game.outcome().map_or("*", |o| o.result());
+    let start = game.start();
+    let start_fen = start.fen();
+    let variant = start.variant();
+    // A reader that knows only standard chess can still set up any game: the FEN is written
+    // unless the game starts from the standard arrangement (a variant's own start on the
+    // standard board, such as Three-check's, needs none). Chess960 always names its start.
+    let standard_board =
+        |fen: &str| fen.split(' ').next() == Variant::Chess.start_fen().split(' ').next();
+    let set_up = variant == Variant::Chess960
+        || start_fen != variant.start_fen()
+        || !standard_board(variant.start_fen());
+    write_record(
+        Record {
+            outcome: game.outcome(),
+            variant: variant.pgn_name(),
+            set_up: set_up.then_some(start_fen.as_str()),
+            turn: start.turn(),
+            fullmoves: start.fullmoves(),
+            sans: Box::new(game.sans()),
+        },
+        tags,
+    )
+}
+
+/// What a PGN says of a game, whatever its engine family.
+pub(crate) struct Record<'a> {
+    pub(crate) outcome: Option<Outcome>,
+    /// The `Variant` tag's value.
+    pub(crate) variant: &'a str,
+    /// The start's FEN, when the `SetUp` and `FEN` tags are written.
+    pub(crate) set_up: Option<&'a str>,
+    /// The side to move and the move number at the start.
+    pub(crate) turn: Color,
+    pub(crate) fullmoves: u32,
+    pub(crate) sans: Box<dyn ExactSizeIterator<Item = &'a str> + 'a>,
+}
+
+/// The PGN text of `record`.
+pub(crate) fn write_record(mut record: Record<'_>, tags: &PgnTags) -> String {
+    let result = record.outcome.map_or("*", |o| o.result());
     let mut out = String::new();
     tag(&mut out, "Event", &tags.event);
     tag(&mut out, "Site", &tags.site);
@@ -70,21 +109,10 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     tag(&mut out, "White", &tags.white);
     tag(&mut out, "Black", &tags.black);
     tag(&mut out, "Result", result);
-    let start = game.start();
-    tag(&mut out, "Variant", start.variant().pgn_name());
-    let start_fen = start.fen();
-    let variant = start.variant();
-    // A reader that knows only standard chess can still set up any game: the FEN is written
-    // unless the game starts from the standard arrangement (a variant's own start on the
-    // standard board, such as Three-check's, needs none). Chess960 always names its start.
-    let standard_board =
-        |fen: &str| fen.split(' ').next() == Variant::Chess.start_fen().split(' ').next();
-    if variant == Variant::Chess960
-        || start_fen != variant.start_fen()
-        || !standard_board(variant.start_fen())
-    {
+    tag(&mut out, "Variant", record.variant);
+    if let Some(fen) = record.set_up {
         tag(&mut out, "SetUp", "1");
-        tag(&mut out, "FEN", &start_fen);
+        tag(&mut out, "FEN", fen);
     }
     tag(
         &mut out,
@@ -94,7 +122,8 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     tag(
         &mut out,
         "Termination",
-        game.outcome()
+        record
+            .outcome
             .map_or("unterminated", |o| o.termination.pgn_tag()),
     );
     for (name, value) in &tags.extra {
@@ -102,10 +131,10 @@ pub fn write_pgn(game: &Game, tags: &PgnTags) -> String {
     }
     out.push('\n');
 
-    let mut tokens = Vec::with_capacity(game.moves().len() * 3 / 2 + 1);
-    let mut number = start.fullmoves();
-    let mut turn = start.turn();
-    for (i, san) in game.sans().enumerate() {
+    let mut tokens = Vec::with_capacity(record.sans.len() * 3 / 2 + 1);
+    let mut number = record.fullmoves;
+    let mut turn = record.turn;
+    for (i, san) in record.sans.by_ref().enumerate() {
         if turn.is_white() {
             tokens.push(format!("{number}."));
         } else if i == 0 {

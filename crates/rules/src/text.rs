@@ -30,6 +30,17 @@ impl<const N: usize> Text<N> {
 
     /// Appends an ASCII character; one past the capacity would be a bug in the notation code,
     /// and is dropped rather than a panic.
+    /// `s` as a text, if it is ASCII and fits.
+    #[must_use]
+    pub fn from_ascii(s: &str) -> Option<Text<N>> {
+        if !s.is_ascii() || s.len() > N {
+            return None;
+        }
+        let mut text = Text::new();
+        text.push_str(s);
+        Some(text)
+    }
+
     pub(crate) fn push(&mut self, c: char) {
         if let (Some(slot), true) = (self.buf.get_mut(usize::from(self.len)), c.is_ascii()) {
             *slot = c as u8;
@@ -45,6 +56,32 @@ impl<const N: usize> Text<N> {
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever pushed.
         core::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl<const N: usize> Default for Text<N> {
+    fn default() -> Text<N> {
+        Text::new()
+    }
+}
+
+/// Text that is not ASCII or longer than the capacity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextTooLong;
+
+impl fmt::Display for TextTooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a short ASCII notation")
+    }
+}
+
+impl std::error::Error for TextTooLong {}
+
+impl<const N: usize> core::str::FromStr for Text<N> {
+    type Err = TextTooLong;
+
+    fn from_str(s: &str) -> Result<Text<N>, TextTooLong> {
+        Text::from_ascii(s).ok_or(TextTooLong)
     }
 }
 

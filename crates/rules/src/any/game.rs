@@ -10,6 +10,9 @@ use crate::{
 };
 
 /// A game of either family.
+// The 8x8 record inline: it is nearly every game, and boxing it would cost each one an
+// allocation and an indirection on every move.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Std(Game),
@@ -251,11 +254,7 @@ impl AnyGame {
     /// Takes back the last `plies` moves; the moves taken back, the earliest first.
     pub fn take_back(&mut self, plies: usize) -> Result<Vec<AnyMove>, TakeBackError> {
         match self {
-            AnyGame::Std(g) => Ok(g
-                .take_back(plies)?
-                .into_iter()
-                .map(AnyMove::Std)
-                .collect()),
+            AnyGame::Std(g) => Ok(g.take_back(plies)?.into_iter().map(AnyMove::Std).collect()),
             AnyGame::Wide(g) => {
                 let v = g.position().variant();
                 Ok(g.take_back(plies)?
@@ -275,7 +274,8 @@ impl AnyGame {
         }
     }
 
-    /// Bytes this record keeps on the heap for its moves, SANs and repetition keys.
+    /// Bytes this record keeps on the heap for its moves and repetition keys (a wide game's
+    /// boxed record too).
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         match self {
@@ -288,5 +288,86 @@ impl AnyGame {
 impl From<Game> for AnyGame {
     fn from(g: Game) -> AnyGame {
         AnyGame::Std(g)
+    }
+}
+
+impl AnyGame {
+    /// The game as PGN text: the 8x8 engine's games as [`crate::write_pgn`] writes them; a
+    /// wide-family game names its game in the `Variant` tag as Fairy-Stockfish's readers
+    /// spell it and always gives its start (`SetUp`, `FEN`): no chess reader knows its board.
+    #[must_use]
+    pub fn pgn(&self, tags: &crate::PgnTags) -> String {
+        match self {
+            AnyGame::Std(g) => crate::write_pgn(g, tags),
+            AnyGame::Wide(g) => {
+                let start = g.start();
+                let fen = start.fen();
+                crate::pgn::write_record(
+                    crate::pgn::Record {
+                        outcome: g.outcome(),
+                        variant: start.variant().pgn_name(),
+                        set_up: Some(&fen),
+                        turn: start.turn(),
+                        fullmoves: start.fullmoves(),
+                        sans: Box::new(g.sans()),
+                    },
+                    tags,
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Termination;
+
+    fn janus() -> AnyGame {
+        let Some(variant) = AnyVariant::by_key("janus") else {
+            panic!("janus is a game");
+        };
+        AnyGame::new(AnyPosition::new(variant), DrawRule::Claim)
+    }
+
+    /// A wide game through the one vocabulary: moves in UCI or SAN, their SAN kept, a
+    /// takeback that restores the position, a threefold claim, and the PGN with its FEN.
+    #[test]
+    fn a_wide_game_is_played_taken_back_claimed_and_written() {
+        let mut game = janus();
+        let start = game.position();
+        let first = game.play_text("e2e4").map(|p| p.san);
+        assert_eq!(first.as_deref(), Ok("e4"));
+        assert_eq!(game.take_back(1).map(|m| m.len()), Ok(1));
+        assert_eq!(game.position(), start);
+        for m in [
+            "c1d3", "c8d6", "d3c1", "d6c8", "c1d3", "c8d6", "d3c1", "d6c8",
+        ] {
+            assert!(game.play_text(m).is_ok(), "{m}");
+        }
+        assert_eq!(game.outcome(), None);
+        assert!(game.can_claim(DrawClaim::ThreefoldRepetition));
+        let claimed = game.claim_draw(DrawClaim::ThreefoldRepetition);
+        assert_eq!(claimed.map(|o| o.termination), Ok(Termination::Repetition));
+        let pgn = game.pgn(&crate::PgnTags::default());
+        assert!(pgn.contains("[Variant \"Janus\"]"), "{pgn}");
+        assert!(pgn.contains("[FEN \"rjnbkqbnjr/"), "{pgn}");
+        assert!(pgn.contains("1. Nd3 Nd6 2. Nc1 Nc8"), "{pgn}");
+        assert_eq!(game.sans().count(), 8);
+        assert_eq!(
+            game.moves().map(|m| m.to_string()).next().as_deref(),
+            Some("c1d3")
+        );
+    }
+
+    /// A move of the other family is refused, not played.
+    #[test]
+    fn a_move_of_another_family_is_refused() {
+        let mut chess = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
+        let Some(&janus_move) = janus().position().legal_moves().first() else {
+            panic!("janus has moves at the start");
+        };
+        assert!(matches!(chess.play(janus_move), Err(PlayError::Illegal(_))));
+        assert_eq!(chess.ply(), 0);
     }
 }

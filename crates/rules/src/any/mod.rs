@@ -10,6 +10,6 @@ mod position;
 mod variant;
 
 pub use game::AnyGame;
-pub use mv::AnyMove;
+pub use mv::{AnyMove, UciText};
 pub use position::{AnyFenError, AnyPosition, AnyStart, HandPiece};
 pub use variant::{AnyVariant, ParseAnyVariantError};

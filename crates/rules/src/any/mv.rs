@@ -3,7 +3,10 @@
 
 use core::fmt;
 
-use crate::Move;
+use crate::{Move, Text};
+
+/// A move's UCI text in either family: at most 7 bytes (`a10a10q`).
+pub type UciText = Text<8>;
 use crate::wide::{WideMove, WideVariant};
 
 /// A move of a game of either family.
@@ -27,6 +30,19 @@ impl AnyMove {
         match self {
             AnyMove::Std(m) => Some(m),
             AnyMove::Wide(..) => None,
+        }
+    }
+}
+
+impl AnyMove {
+    /// The move's UCI text, on the stack.
+    #[must_use]
+    pub fn uci(self) -> UciText {
+        match self {
+            AnyMove::Std(m) => Text::from_ascii(m.uci_text().as_str()).unwrap_or_default(),
+            AnyMove::Wide(variant, m) => {
+                Text::from_ascii(&m.uci_in(variant).to_string()).unwrap_or_default()
+            }
         }
     }
 }

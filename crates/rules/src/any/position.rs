@@ -10,10 +10,24 @@ use crate::{
 };
 
 /// A position of a game of either family.
+// Unboxed, so it stays `Copy` like each family's own position: positions are made and
+// dropped on every move, where a box would be an allocation each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnyPosition {
     Std(Position),
     Wide(WidePosition),
+}
+
+impl core::hash::Hash for AnyPosition {
+    /// The 8x8 engine's positions hash as they do; a wide one by its FEN, which says all
+    /// its equality compares.
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            AnyPosition::Std(p) => p.hash(state),
+            AnyPosition::Wide(p) => p.fen().hash(state),
+        }
+    }
 }
 
 /// A piece a side holds to drop, by the letter a drop names it with, and how many.
@@ -57,6 +71,11 @@ impl AnyPosition {
             AnyVariant::Std(v) => AnyPosition::Std(Position::new(v)),
             AnyVariant::Wide(v) => AnyPosition::Wide(WidePosition::new(v)),
         }
+    }
+
+    /// Chess960 start `number` (0 to 959).
+    pub fn chess960(number: u32) -> Result<AnyPosition, crate::InvalidStartNumber> {
+        Position::chess960(number).map(AnyPosition::Std)
     }
 
     pub fn from_fen(variant: AnyVariant, fen: &str) -> Result<AnyPosition, AnyFenError> {
@@ -140,12 +159,7 @@ impl AnyPosition {
                 let legal = p.legal_moves();
                 legal
                     .iter()
-                    .map(|&m| {
-                        (
-                            m.to_uci(p).to_string(),
-                            wide_san_plus_among(p, m, &legal),
-                        )
-                    })
+                    .map(|&m| (m.to_uci(p).to_string(), wide_san_plus_among(p, m, &legal)))
                     .collect()
             }
         }
@@ -168,6 +182,24 @@ impl AnyPosition {
             (AnyPosition::Std(p), AnyMove::Std(m)) => crate::san_plus(p, m).to_string(),
             (AnyPosition::Wide(p), AnyMove::Wide(_, m)) => crate::wide::wide_san_plus(p, m),
             _ => m.to_string(),
+        }
+    }
+
+    /// The legal move `text`, in UCI only, names: how stores read moves back (a stored move
+    /// is never SAN).
+    pub fn parse_uci(&self, text: &str) -> Result<AnyMove, PlayError> {
+        match self {
+            AnyPosition::Std(p) => text
+                .parse::<crate::UciMove>()
+                .map_err(|e| PlayError::Malformed(e.to_string()))?
+                .to_move(p)
+                .map(AnyMove::Std),
+            AnyPosition::Wide(p) => text
+                .parse::<crate::wide::WideUci>()
+                .map_err(|e| PlayError::Malformed(e.to_string()))?
+                .to_move(p)
+                .map(|m| AnyMove::Wide(p.variant(), m))
+                .map_err(|e| PlayError::Illegal(e.to_string())),
         }
     }
 

@@ -32,6 +32,18 @@ impl AnyVariant {
     /// Standard chess: the default game.
     pub const CHESS: AnyVariant = AnyVariant::Std(Variant::Chess);
 
+    /// How many games there are.
+    pub const COUNT: usize = Variant::ALL.len() + WideVariant::ALL.len();
+
+    /// The game's place in [`AnyVariant::all`]: a dense index for per-game tables.
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            AnyVariant::Std(v) => v as usize,
+            AnyVariant::Wide(v) => Variant::ALL.len() + v as usize,
+        }
+    }
+
     /// Every game, the 8x8 engine's first, each family in its own order.
     pub fn all() -> impl Iterator<Item = AnyVariant> {
         Variant::ALL
@@ -123,8 +135,9 @@ mod tests {
     #[test]
     fn keys_are_unique_and_read_back() {
         let all: Vec<AnyVariant> = AnyVariant::all().collect();
-        assert_eq!(all.len(), Variant::ALL.len() + WideVariant::ALL.len());
-        for v in &all {
+        assert_eq!(all.len(), AnyVariant::COUNT);
+        for (i, v) in all.iter().enumerate() {
+            assert_eq!(v.index(), i);
             assert_eq!(AnyVariant::by_key(v.key()), Some(*v));
             assert_eq!(v.key().parse::<AnyVariant>(), Ok(*v));
         }

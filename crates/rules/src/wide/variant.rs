@@ -6,8 +6,8 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::role::{ROLES, WideRole};
 use super::position::{KING_SIDE, QUEEN_SIDE};
+use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
     amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
@@ -80,6 +80,30 @@ impl WideVariant {
             WideVariant::Berolina => "berolina",
             WideVariant::Legan => "legan",
             WideVariant::Loop => "loop",
+        }
+    }
+
+    /// The game's name in a PGN `Variant` tag, as Fairy-Stockfish's GUIs write it.
+    #[must_use]
+    pub const fn pgn_name(self) -> &'static str {
+        match self {
+            WideVariant::LosAlamos => "Los Alamos",
+            WideVariant::Janus => "Janus",
+            WideVariant::Embassy => "Embassy",
+            WideVariant::Capablanca => "Capablanca",
+            WideVariant::CapaRandom => "Caparandom",
+            WideVariant::Grand => "Grand",
+            WideVariant::Corner => "Corner",
+            WideVariant::Fortress => "Fortress",
+            WideVariant::BkHorde => "BK Horde",
+            WideVariant::Extinction => "Extinction",
+            WideVariant::Massacre => "Massacre",
+            WideVariant::Maharajah => "Maharajah",
+            WideVariant::Amazon => "Amazon",
+            WideVariant::Knightmate => "Knightmate",
+            WideVariant::Berolina => "Berolina",
+            WideVariant::Legan => "Legan",
+            WideVariant::Loop => "Loop",
         }
     }
 
