@@ -57,7 +57,7 @@ fn view(game: Game) -> GameView {
             ..Players::default()
         },
         labels: Arc::default(),
-        game: Arc::new(game),
+        game: Arc::new(game.into()),
         time_control: None,
         clocks: None,
         start_rules: chessd::game::StartRules::default(),

@@ -169,13 +169,10 @@ mod tests {
             let best = out.last().unwrap().strip_prefix("bestmove ").unwrap();
             let mut pos = AnyPosition::new(AnyVariant::Std(chessd_rules::Variant::Atomic));
             for m in ["e2e4", "d7d5"] {
-                let m = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+                let m = pos.parse_uci(m).unwrap();
                 pos.play_unchecked(m);
             }
-            assert!(
-                best.parse::<UciMove>().unwrap().to_move(&pos).is_ok(),
-                "{best} is not legal"
-            );
+            assert!(pos.parse_uci(best).is_ok(), "{best} is not legal");
         }
     }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use std::collections::HashMap;
 
-use chessd_rules::{self as rules, ByColor, Color, Rules};
+use chessd_rules::{self as rules, ByColor, Color};
 use sha2::{Digest, Sha256};
 
 use crate::api::clocks;

@@ -137,7 +137,6 @@ mod tests {
     /// The `moves` field as prost encodes the client's messages.
     fn reference(game: &AnyGame) -> Vec<chessd_proto::MoveNotation> {
         game.moves()
-            .iter()
             .zip(game.sans())
             .map(|(m, san)| chessd_proto::MoveNotation {
                 uci: m.to_string(),
@@ -172,11 +171,11 @@ mod tests {
     #[test]
     fn extended_lists_decode_to_every_move() {
         let lists = MoveLists::default();
-        for (i, variant) in AnyVariant::all().into_iter().enumerate() {
+        for (i, variant) in AnyVariant::all().enumerate() {
             let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, i as u64);
             let mut game = AnyGame::new(AnyPosition::new(variant), DrawRule::Claim);
             for _ in 0..40 {
-                let got = decoded(lists.encoded(id, &game), legal_moves(game.position()));
+                let got = decoded(lists.encoded(id, &game), legal_moves(&game.position()));
                 assert_eq!(
                     got.moves,
                     reference(&game),
@@ -185,7 +184,7 @@ mod tests {
                 );
                 assert_eq!(
                     got.legal_moves,
-                    crate::api::encode::analysis(game.position()).legal_moves,
+                    crate::api::encode::analysis(&game.position()).legal_moves,
                     "{variant} at ply {}",
                     game.ply()
                 );
@@ -233,7 +232,7 @@ mod tests {
         let id = GameId::new(std::time::SystemTime::UNIX_EPOCH, 8);
         let mut game = AnyGame::new(AnyPosition::new(AnyVariant::CHESS), DrawRule::Claim);
         play(&mut game, 10);
-        let check = |game: &Game| {
+        let check = |game: &AnyGame| {
             assert_eq!(
                 decoded(lists.encoded(id, game), Bytes::new()).moves,
                 reference(game),

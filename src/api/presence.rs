@@ -4,7 +4,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, Rules};
+use chessd_rules::{ByColor, Color};
 
 use crate::api::encode::{maybe_color, proto_duration, timestamp};
 use crate::game::presence::claim_at;

@@ -7,7 +7,7 @@
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::any::{AnyMove, AnyPosition};
-use chessd_rules::{ByColor, Color, Outcome, Rules};
+use chessd_rules::{ByColor, Color, Outcome};
 
 use crate::game::clock::ClockReading;
 use crate::game::log::{LogEntry, LogKind};

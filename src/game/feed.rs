@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::any::{AnyVariant, UciText};
-use chessd_rules::{ByColor, Color, Outcome, Rules};
+use chessd_rules::{ByColor, Color, Outcome};
 
 use crate::game::clock::ClockReading;
 use crate::game::event::{Event, EventKind};

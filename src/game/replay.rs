@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use chessd_rules::{
-    ByColor, Color, Rules,
+    ByColor, Color,
     any::{AnyGame, AnyMove, AnyPosition},
 };
 

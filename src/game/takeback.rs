@@ -11,7 +11,7 @@
 //! so does the game's end.
 
 use chessd_rules::{
-    Color, Rules,
+    Color,
     any::{AnyGame, AnyMove, AnyPosition},
 };
 
@@ -237,7 +237,7 @@ mod tests {
             .find(|m| m.to_string() == "b8c6");
         line.play(nc6.unwrap());
         line.take_back(3).unwrap();
-        assert_eq!(line.position(), game("e4").position());
+        assert_eq!(line.position(), &game("e4").position());
         assert!(line.take_back(2).is_err());
         line.take_back(1).unwrap();
         assert_eq!(line.position(), &AnyPosition::new(AnyVariant::CHESS));
@@ -260,7 +260,7 @@ mod tests {
                 if g.is_over() {
                     break;
                 }
-                let before = g.moves().to_vec();
+                let before: Vec<AnyMove> = g.moves().collect();
                 if step >= 4 && g.ply() >= u32::from(step - 3) {
                     let plies = step - 3;
                     undone.extend(g.take_back(usize::from(plies)).unwrap());
@@ -277,7 +277,7 @@ mod tests {
             let mut moves_from = played.len();
             for from in (0..=log.len()).rev() {
                 let r = rewind(g.moves(), &undone, &log[from..]).unwrap();
-                let line_then = lines.get(from).cloned().unwrap_or_else(|| g.moves().to_vec());
+                let line_then = lines.get(from).cloned().unwrap_or_else(|| g.moves().collect());
                 prop_assert_eq!(&r.line, &line_then);
                 if from < log.len() && matches!(log[from].kind, LogKind::Move { .. }) {
                     moves_from -= 1;

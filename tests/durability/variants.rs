@@ -2,6 +2,8 @@
 //! drawn Chess960 start among them) through random legal moves, which bring drops, promoted
 //! pieces, explosions, castling as king-takes-rook and check counters along; after SIGKILL
 //! and a restart each game has the same moves, position, pockets and checks, and plays on.
+//! The wide family's games too, created by key: ranks up to 10, their own letters, Loop
+//! Chess's hands.
 
 use chessd::proto as pb;
 
@@ -40,23 +42,46 @@ async fn random_moves(
 }
 
 /// What must come back unchanged.
-fn state(
-    game: &pb::Game,
-) -> (
+type State = (
     Vec<String>,
     String,
     Option<pb::Pockets>,
     Option<pb::CheckCounts>,
+    Option<pb::Hands>,
     i32,
-) {
+);
+
+fn state(game: &pb::Game) -> State {
     (
         support::ucis(game),
         game.fen.clone(),
         game.pockets,
         game.checks_given,
+        game.hands.clone(),
         game.status,
     )
 }
+
+/// The wide family's games, by key (they have no `Variant` number).
+const WIDE_KEYS: [&str; 17] = [
+    "losalamos",
+    "janus",
+    "embassy",
+    "capablanca",
+    "caparandom",
+    "grand",
+    "corner",
+    "fortress",
+    "bkhorde",
+    "extinction",
+    "massacre",
+    "maharajah",
+    "amazon",
+    "knightmate",
+    "berolina",
+    "legan",
+    "loop",
+];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_variant_survives_a_crash() {
@@ -77,7 +102,22 @@ async fn every_variant_survives_a_crash() {
         .await;
         let game = random_moves(&mut client, &seats, 7 + i as u64, 60).await;
         assert!(game.ply > 0, "{variant:?} played no move");
-        games.push((variant, seats, state(&game)));
+        games.push((format!("{variant:?}"), seats, state(&game)));
+    }
+    for (i, key) in WIDE_KEYS.into_iter().enumerate() {
+        let seats = support::create(
+            &mut client,
+            pb::CreateGameRequest {
+                variant_key: key.into(),
+                white_player: "w".into(),
+                black_player: "b".into(),
+                ..Default::default()
+            },
+        )
+        .await;
+        let game = random_moves(&mut client, &seats, 50 + i as u64, 60).await;
+        assert!(game.ply > 0, "{key} played no move");
+        games.push((key.to_owned(), seats, state(&game)));
     }
     server.kill();
 
@@ -85,11 +125,11 @@ async fn every_variant_survives_a_crash() {
     let mut client = server.client().await;
     for (i, (variant, seats, before)) in games.iter().enumerate() {
         let game = support::get(&mut client, &seats.id).await;
-        assert_eq!(&state(&game), before, "{variant:?} after the restart");
+        assert_eq!(&state(&game), before, "{variant} after the restart");
         // It plays on where it can (a game the random moves ended stays over).
         if game.status == pb::GameStatus::Ongoing as i32 {
             let on = random_moves(&mut client, seats, 100 + i as u64, 4).await;
-            assert!(on.ply > game.ply, "{variant:?} plays on after the restart");
+            assert!(on.ply > game.ply, "{variant} plays on after the restart");
         }
     }
 }

@@ -27,3 +27,4 @@ mod variants;
 mod views;
 mod watch;
 mod web;
+mod wide_games;

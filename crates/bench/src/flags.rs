@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::BenchError;
@@ -111,7 +111,7 @@ pub struct Play {
     pub view: View,
     /// chess or racingkings.
     #[arg(long, default_value = "chess", value_parser = variant)]
-    pub variant: Variant,
+    pub variant: AnyVariant,
     /// HTTP/2 connections the bots share.
     #[arg(long, default_value_t = 4)]
     pub connections: usize,
@@ -260,8 +260,8 @@ pub struct FanoutArgs {
     pub rate: f64,
 }
 
-fn variant(text: &str) -> Result<Variant, String> {
-    text.parse::<Variant>().map_err(|e| e.to_string())
+fn variant(text: &str) -> Result<AnyVariant, String> {
+    text.parse::<AnyVariant>().map_err(|e| e.to_string())
 }
 
 /// Refuses anything but a loopback address.

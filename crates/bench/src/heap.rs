@@ -8,14 +8,13 @@
 
 use std::time::Duration;
 
+use chessd::api::decode::move_text;
 use chessd::game::{
-    Action, Holder, Labels, MoveText, NewGame, Players, StartRules, TakebackPolicy, TimeControl,
+    Action, Holder, Labels, NewGame, Players, StartRules, TakebackPolicy, TimeControl,
 };
 use chessd::store::{Games, MemoryStore, StoreLimits};
-use chessd_rules::{
-    ByColor, Color, DrawRule, Rules, UciMove,
-    any::{AnyPosition, AnyVariant},
-};
+use chessd_rules::any::{AnyPosition, AnyVariant};
+use chessd_rules::{ByColor, Color, DrawRule};
 
 use crate::load::bots::Rng;
 
@@ -126,7 +125,7 @@ async fn play_one(store: &MemoryStore, plan: HeapPlan, rng: &mut Rng) -> u64 {
                 id,
                 seat(pos.turn()),
                 Action::Move {
-                    text: MoveText::Uci(UciMove::from(mv)),
+                    text: move_text(&mv.to_string()).expect("a legal move reads back"),
                     expected_ply: Some(ply),
                     request_id: None,
                     offer_draw: false,

@@ -1,7 +1,7 @@
 //! The answers that carry no game: a player token just issued, result counts and shares,
 //! and an analysis of a position.
 
-use chessd_rules::{self as rules, Rules};
+use chessd_rules::{self as rules};
 
 use crate::api::board::{checks_given, geometry, hands, pockets};
 use crate::api::encode::game::notations;

@@ -2,7 +2,7 @@
 //! summaries and page, and the answers that carry a game (CreateGame, SubmitMove).
 
 use bytes::Bytes;
-use chessd_rules::{self as rules, Rules};
+use chessd_rules::{self as rules};
 
 use crate::api::board::{checks_given, geometry, hands, pockets};
 use crate::api::encode::values::{

@@ -3,8 +3,6 @@
 
 use std::time::SystemTime;
 
-use chessd_rules::Rules;
-
 use crate::api::encode::game::{game, played};
 use crate::api::encode::values::{clocks, color, maybe_color, outcome, timestamp};
 use crate::game::{ClockChange, ClockReading, ClockReason, Event, EventKind};

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use chessd_rules::{ByColor, Rules};
+use chessd_rules::ByColor;
 
 use crate::game::codec::outcome::{outcome_text, parse_outcome};
 use crate::game::codec::text::{flag, join, pair, parse_pair, parse_side, side, split};

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use chessd_rules::{
-    ByColor, Color, DrawRule, Rules,
+    ByColor, Color, DrawRule,
     any::{AnyPosition, AnyVariant},
 };
 

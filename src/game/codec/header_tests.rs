@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use chessd_rules::{
-    ByColor, DrawRule, Rules,
+    ByColor, DrawRule,
     any::{AnyPosition, AnyVariant},
 };
 use proptest::prelude::*;
@@ -20,29 +20,23 @@ use crate::game::{
 
 /// A start: the variant's own, Chess960's numbered ones, or a few moves into the variant.
 fn start() -> impl Strategy<Value = AnyPosition> {
-    (
-        0..AnyVariant::all().len(),
-        0u32..960,
-        0usize..6,
-        any::<u32>(),
-    )
-        .prop_map(|(v, n, plies, pick)| {
-            let variant = AnyVariant::all()[v];
-            let mut position = if variant == AnyVariant::Std(chessd_rules::Variant::Chess960) {
-                AnyPosition::chess960(n).unwrap()
-            } else {
-                AnyPosition::new(variant)
-            };
-            for i in 0..plies {
-                let legal = position.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let m = legal[(pick as usize).rotate_left(i as u32 * 5) % legal.len()];
-                position = position.play(m).unwrap();
+    (0..AnyVariant::COUNT, 0u32..960, 0usize..6, any::<u32>()).prop_map(|(v, n, plies, pick)| {
+        let variant = AnyVariant::all().nth(v).unwrap_or(AnyVariant::CHESS);
+        let mut position = if variant == AnyVariant::Std(chessd_rules::Variant::Chess960) {
+            AnyPosition::chess960(n).unwrap()
+        } else {
+            AnyPosition::new(variant)
+        };
+        for i in 0..plies {
+            let legal = position.legal_moves();
+            if legal.is_empty() {
+                break;
             }
-            position
-        })
+            let m = legal[(pick as usize).rotate_left(i as u32 * 5) % legal.len()];
+            position.play_unchecked(m);
+        }
+        position
+    })
 }
 
 /// Milliseconds a header keeps (it keeps at most `u32::MAX - 1`).

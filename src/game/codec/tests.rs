@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use chessd_rules::{
-    ByColor, Color, Outcome, Rules, Termination,
+    ByColor, Color, Outcome, Termination,
     any::{AnyPosition, AnyVariant},
 };
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, Outcome, Rules, Termination};
+use chessd_rules::{ByColor, Color, Outcome, Termination};
 
 use crate::game::error::PlayError;
 use crate::game::event::Event;

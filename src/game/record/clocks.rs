@@ -16,7 +16,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::{ByColor, Color, Outcome, Rules, Termination};
+use chessd_rules::{ByColor, Color, Outcome, Termination};
 use tokio::time::Instant;
 
 use crate::game::action::ClockAdjust;

@@ -39,7 +39,7 @@ mod timing;
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::{
-    ByColor, Color, DrawRule, Rules,
+    ByColor, Color, DrawRule,
     any::{AnyGame, AnyPosition},
 };
 use tokio::time::Instant;

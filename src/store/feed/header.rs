@@ -95,7 +95,7 @@ mod tests {
     use std::time::Duration;
 
     use chessd_rules::{
-        ByColor, DrawRule, Rules,
+        ByColor, DrawRule,
         any::{AnyPosition, AnyVariant},
     };
     use proptest::prelude::*;

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use chessd_rules::{ByColor, Color, Outcome, Rules, any::AnyVariant};
+use chessd_rules::{ByColor, Color, Outcome, any::AnyVariant};
 
 pub(super) use crate::game::codec::unhex;
 use crate::game::codec::{

@@ -76,7 +76,7 @@ pub(super) fn decode_rows(
 #[cfg(test)]
 mod tests {
     use chessd_rules::{
-        ByColor, Color, Outcome, Rules, Termination, UciMove,
+        ByColor, Color, Outcome, Termination,
         any::{AnyPosition, AnyVariant},
     };
 
@@ -87,7 +87,7 @@ mod tests {
     #[test]
     fn rows_round_trip() {
         let start = AnyPosition::new(AnyVariant::CHESS);
-        let e4 = "e2e4".parse::<UciMove>().unwrap().to_move(&start).unwrap();
+        let e4 = start.parse_uci("e2e4").unwrap();
         let rows = vec![
             EventRow {
                 seq: 1,

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use chessd_rules::{
-    ByColor, Color, Outcome, Rules,
+    ByColor, Color, Outcome,
     any::{AnyPosition, AnyVariant},
 };
 use rusqlite::Connection;

@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use chessd_proto as pb;
 use chessd_proto::watch_game_response::Event;
-use chessd_rules::{Color, Position, Rules};
+use chessd_rules::Color;
+use chessd_rules::any::AnyPosition;
 use tokio::sync::mpsc;
 use tokio::time::{sleep, timeout_at};
 use tonic::Request;
@@ -79,10 +80,10 @@ async fn submit(
     calls: &mut Calls,
     table: &Table,
     color: Color,
-    pos: &Position,
+    pos: &AnyPosition,
     ply: u32,
     rng: &mut Rng,
-) -> Option<(Position, u32)> {
+) -> Option<(AnyPosition, u32)> {
     if let Some(pause) = shared.pause {
         sleep(pause).await;
     }
@@ -183,7 +184,7 @@ pub async fn watching_bot(shared: Arc<Shared>, channel: Channel, table: Arc<Tabl
             Some(Event::GameOver(_) | Event::Snapshot(_)) => return,
             _ => continue,
         };
-        let Ok(pos) = Position::from_fen(shared.variant, fen) else {
+        let Ok(pos) = AnyPosition::from_fen(shared.variant, fen) else {
             return;
         };
         if pos.turn() != color || stops(table.flagger, shared.flag_after, ply) {
@@ -209,8 +210,8 @@ pub async fn handoff_bot(
     channel: Channel,
     table: Arc<Table>,
     color: Color,
-    mut my_turn: mpsc::Receiver<(Position, u32)>,
-    their_turn: mpsc::Sender<(Position, u32)>,
+    mut my_turn: mpsc::Receiver<(AnyPosition, u32)>,
+    their_turn: mpsc::Sender<(AnyPosition, u32)>,
 ) {
     let mut calls = Calls::new(channel);
     let mut rng = Rng::seeded();

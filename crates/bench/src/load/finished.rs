@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use chessd_proto as pb;
-use chessd_rules::{Position, Rules, Variant};
+use chessd_rules::any::{AnyPosition, AnyVariant};
 use tokio::task::JoinSet;
 use tokio::time::{sleep, timeout};
 
@@ -35,7 +35,7 @@ pub struct FinishedPlan {
     pub games: usize,
     /// The ply at which the side to move resigns (0: every game plays to its own end).
     pub resign_at: u32,
-    pub variant: Variant,
+    pub variant: AnyVariant,
     pub time_control: Option<TimeControl>,
 }
 
@@ -163,7 +163,7 @@ async fn play_one(client: &mut Client, plan: FinishedPlan, rng: &mut Rng) -> Opt
     let game = created.game?;
     let auth = [created.white_token, created.black_token]
         .map(|token| format!("Bearer {token}").parse().ok());
-    let mut pos = Position::from_fen(plan.variant, &game.fen).ok()?;
+    let mut pos = AnyPosition::from_fen(plan.variant, &game.fen).ok()?;
     let mut ply = game.ply;
     loop {
         let seat = &auth[pos.turn().index()];

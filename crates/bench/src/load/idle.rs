@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use chessd_proto as pb;
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use tokio::task::JoinSet;
 use tokio::time::{sleep, timeout};
 
@@ -40,7 +40,7 @@ impl IdleFigures {
 /// Creates `count` games of `variant` over `connections` connections to `addrs`.
 pub async fn idle_phase(
     count: usize,
-    variant: Variant,
+    variant: AnyVariant,
     addrs: &[SocketAddr],
     connections: usize,
     server: ServerProc,

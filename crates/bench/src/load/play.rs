@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chessd_proto as pb;
-use chessd_rules::{Color, Position};
+use chessd_rules::{Color, any::AnyPosition};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::{sleep, sleep_until, timeout};
@@ -214,7 +214,7 @@ async fn table(
                 let (black_tx, black_rx) = mpsc::channel(1);
                 // The first turn: White to move from the start.
                 if white_tx
-                    .try_send((Position::new(shared.variant), 0u32))
+                    .try_send((AnyPosition::new(shared.variant), 0u32))
                     .is_err()
                 {
                     return;

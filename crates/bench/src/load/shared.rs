@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use chessd_proto as pb;
-use chessd_rules::Variant;
+use chessd_rules::any::AnyVariant;
 use tonic::metadata::{Ascii, MetadataValue};
 
 use crate::error::BenchError;
@@ -31,7 +31,7 @@ pub struct Shared {
     pub submitted: AtomicU64,
     /// The think time before each move (`--rate`).
     pub pause: Option<Duration>,
-    pub variant: Variant,
+    pub variant: AnyVariant,
     /// Whether bots record deliveries (when there are no watchers to do it).
     pub bots_record: bool,
     /// The game view SubmitMove answers with.

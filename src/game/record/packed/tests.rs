@@ -1,7 +1,6 @@
 //! The packed record's checks: random finished games unpack into the games they were, a retry
 //! of the last move is still answered, and the move and number encodings round-trip.
 
-use chessd_rules::Rules;
 use proptest::prelude::*;
 
 use super::*;

@@ -1,0 +1,224 @@
+//! The wide family's games through the service (issue 28): created by key, played in UCI and
+//! SAN as Fairy-Stockfish writes them (ranks up to 10, the games' own letters, drops), with
+//! their board's size, their hands, refusals that say what was wrong, a watcher's replay and
+//! PGN. On every store: a wide game is stored and read back as any other.
+
+use chessd::proto::{self as pb, watch_game_response::Event};
+use tonic::Code;
+
+use crate::support::*;
+
+/// Every wide-family game, its key and its board (files, ranks).
+const GAMES: [(&str, u32, u32); 17] = [
+    ("losalamos", 6, 6),
+    ("janus", 10, 8),
+    ("embassy", 10, 8),
+    ("capablanca", 10, 8),
+    ("caparandom", 10, 8),
+    ("grand", 10, 10),
+    ("corner", 8, 8),
+    ("fortress", 8, 8),
+    ("bkhorde", 8, 8),
+    ("extinction", 8, 8),
+    ("massacre", 8, 8),
+    ("maharajah", 8, 8),
+    ("amazon", 8, 8),
+    ("knightmate", 8, 8),
+    ("berolina", 8, 8),
+    ("legan", 8, 8),
+    ("loop", 8, 8),
+];
+
+fn by_key(key: &str) -> pb::CreateGameRequest {
+    pb::CreateGameRequest {
+        variant_key: key.into(),
+        white_player: "white".into(),
+        black_player: "black".into(),
+        ..Default::default()
+    }
+}
+
+/// Every wide game is created by its key alone, says its key and board back (it has no
+/// `Variant` number), lists its legal moves, takes the first of them, and reads back the
+/// same after the move.
+#[tokio::test]
+async fn every_wide_game_is_created_and_played() {
+    let server = start().await;
+    let mut client = server.client().await;
+    for (key, files, ranks) in GAMES {
+        let (game, seats) = create_with(&mut client, by_key(key)).await;
+        assert_eq!(game.variant_key, key);
+        assert_eq!(game.variant, pb::Variant::Unspecified as i32, "{key}");
+        assert_eq!(
+            game.geometry,
+            Some(pb::BoardGeometry { files, ranks }),
+            "{key}"
+        );
+        let first = game.legal_moves.first().expect("a legal move at the start");
+        let side = if game.turn == pb::Color::White as i32 {
+            'w'
+        } else {
+            'b'
+        };
+        let after = play(&mut client, &seats, side, &first.uci)
+            .await
+            .game
+            .expect("the game after the move");
+        assert_eq!(after.ply, 1, "{key}");
+        assert_eq!(after.moves.len(), 1, "{key}");
+        assert_eq!(after.moves[0].uci, first.uci, "{key}");
+        assert_eq!(after.moves[0].san, first.san, "{key}");
+        let read = get(&mut client, &seats.id).await;
+        assert_eq!((read.fen, read.ply), (after.fen, 1), "{key}");
+    }
+}
+
+/// Grand Chess, 10 by 10: a move to and from rank 10 in UCI, SAN with two-digit ranks, an
+/// illegal move and one no game could play refused with their reasons, the watcher's
+/// replay, and a PGN that names the game and gives its start.
+#[tokio::test]
+async fn grand_chess_is_played_and_exported() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (game, seats) = create_with(&mut client, by_key("grand")).await;
+    assert!(game.fen.starts_with("r8r/1nbqkcabn1/pppppppppp/"), "{}", game.fen);
+    let mut stream = watch(&mut client, &seats.id, 0).await;
+
+    let after = play_all(&mut client, &seats, 'w', "e3e5 a10a9 Nc4 Raa10").await;
+    let sans: Vec<&str> = after.moves.iter().map(|m| m.san.as_str()).collect();
+    // Both black rooks reach a10: the SAN names the file it came from.
+    assert_eq!(sans, ["e5", "Ra9", "Nc4", "Raa10"]);
+    let ucis: Vec<&str> = after.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(ucis, ["e3e5", "a10a9", "b2c4", "a9a10"]);
+
+    let submit = |mv: &str| pb::SubmitMoveRequest {
+        game_id: seats.id.clone(),
+        r#move: mv.into(),
+        ..Default::default()
+    };
+    assert_refused(
+        client
+            .submit_move(authed(submit("e5e7"), &seats.white))
+            .await,
+        Code::FailedPrecondition,
+        "ILLEGAL_MOVE",
+    );
+    assert_refused(
+        client
+            .submit_move(authed(submit("e5-e7!?"), &seats.white))
+            .await,
+        Code::InvalidArgument,
+        "MALFORMED_MOVE",
+    );
+    assert_eq!(get(&mut client, &seats.id).await.ply, 4);
+
+    client
+        .resign(authed(
+            pb::ResignRequest {
+                game_id: seats.id.clone(),
+            },
+            &seats.white,
+        ))
+        .await
+        .unwrap();
+    let events: Vec<String> = drain(&mut stream).await.iter().map(describe).collect();
+    assert_eq!(
+        events,
+        [
+            "snapshot ply 0",
+            "move e3e5",
+            "move a10a9",
+            "move b2c4",
+            "move a9a10",
+            "over 0-1"
+        ]
+    );
+    let pgn = client
+        .export_pgn(pb::ExportPgnRequest {
+            game_id: seats.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .pgn;
+    assert!(pgn.contains("[Variant \"Grand\"]"), "{pgn}");
+    assert!(pgn.contains("[FEN \"r8r/1nbqkcabn1/"), "{pgn}");
+    assert!(pgn.contains("1. e5 Ra9 2. Nc4 Raa10 0-1"), "{pgn}");
+}
+
+/// Loop Chess: a capture goes to the capturer's hand, the hands are on the answer, and the
+/// piece comes back as a drop (`N@e5`, or `P@...` in UCI), which a watcher sees as played.
+#[tokio::test]
+async fn loop_chess_drops_what_it_took() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(&mut client, by_key("loop")).await;
+    let after = play_all(&mut client, &seats, 'w', "e4 d5 exd5 Qxd5 Nc3 Qa5").await;
+    let hands = after.hands.expect("Loop Chess has hands");
+    let pieces = |hand: Option<pb::Hand>| -> Vec<(String, u32)> {
+        hand.map(|h| h.pieces.into_iter().map(|p| (p.piece, p.count)).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(pieces(hands.white), [("P".to_string(), 1)]);
+    assert_eq!(pieces(hands.black), [("P".to_string(), 1)]);
+    let dropped = play(&mut client, &seats, 'w', "P@e6").await.game.unwrap();
+    assert_eq!(dropped.moves.last().map(|m| m.san.as_str()), Some("P@e6"));
+    assert_eq!(pieces(dropped.hands.and_then(|h| h.white)), []);
+    let read = get(&mut client, &seats.id).await;
+    assert_eq!(read.fen, dropped.fen);
+}
+
+/// AnalyzePosition takes a wide game's FEN by key and lists its moves; a FEN of the wrong
+/// board is refused as an invalid FEN.
+#[tokio::test]
+async fn wide_positions_are_analysed() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let analyze = |fen: &str| pb::AnalyzePositionRequest {
+        variant: 0,
+        fen: fen.into(),
+        variant_key: "capablanca".into(),
+    };
+    let start = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+    let answer = client
+        .analyze_position(analyze(start))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(answer.legal_moves.len(), 28);
+    assert_eq!(answer.variant_key, "capablanca");
+    assert_eq!(
+        answer.geometry,
+        Some(pb::BoardGeometry {
+            files: 10,
+            ranks: 8
+        })
+    );
+    let refused = client
+        .analyze_position(analyze(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ))
+        .await;
+    assert_refused(refused, Code::InvalidArgument, "INVALID_FEN");
+}
+
+/// The watcher of a wide game that joins late replays it from the store: its moves are read
+/// back in the game's own notation.
+#[tokio::test]
+async fn a_late_watcher_replays_a_wide_game() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(&mut client, by_key("janus")).await;
+    play_all(&mut client, &seats, 'w', "e2e4 e7e5 Jc3 Jc6").await;
+    let mut stream = watch(&mut client, &seats.id, 1).await;
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        let message = next_event(&mut stream).await.unwrap().expect("a message");
+        match message.event {
+            Some(Event::MovePlayed(m)) => seen.push(m.r#move.map(|m| m.san).unwrap_or_default()),
+            Some(Event::Snapshot(_)) | Some(Event::Heartbeat(_)) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(seen, ["e5", "Jc3", "Jc6"]);
+}
