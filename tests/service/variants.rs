@@ -320,7 +320,8 @@ async fn crazyhouse_drop_mates() {
     server.shutdown().await.unwrap();
 }
 
-/// GetStats has one entry per variant, in the API's order, and counts each variant's results.
+/// GetStats has one entry per game, the nine numbered ones in the API's order and then the
+/// wide family's by key, and counts each game's results.
 #[tokio::test]
 async fn stats_per_variant() {
     let server = start().await;
@@ -338,7 +339,11 @@ async fn stats_per_variant() {
         .unwrap()
         .into_inner();
     let variants: Vec<i32> = stats.variants.iter().map(|v| v.variant).collect();
-    assert_eq!(variants, (1..=9).collect::<Vec<i32>>());
+    assert_eq!(variants[..9], (1..=9).collect::<Vec<i32>>());
+    assert_eq!(stats.variants.len(), 9 + 17);
+    assert!(variants[9..].iter().all(|&v| v == 0), "{variants:?}");
+    assert_eq!(stats.variants[9].variant_key, "losalamos");
+    assert_eq!(stats.variants[25].variant_key, "loop");
     let koth = &stats.variants[(pb::Variant::KingOfTheHill as usize) - 1];
     assert_eq!((koth.white_wins, koth.finished_games), (1, 1));
     server.shutdown().await.unwrap();
