@@ -387,6 +387,8 @@ pub const fn termination_name(t: Termination) -> &'static str {
         Termination::AllPiecesLost => "all_pieces_lost",
         Termination::StalemateWin => "stalemate_win",
         Termination::HordeDestroyed => "horde_destroyed",
+        Termination::Extinction => "extinction",
+        Termination::NoCapture => "no_capture",
     }
 }
 

@@ -81,7 +81,11 @@ async fn grand_chess_is_played_and_exported() {
     let server = start().await;
     let mut client = server.client().await;
     let (game, seats) = create_with(&mut client, by_key("grand")).await;
-    assert!(game.fen.starts_with("r8r/1nbqkcabn1/pppppppppp/"), "{}", game.fen);
+    assert!(
+        game.fen.starts_with("r8r/1nbqkcabn1/pppppppppp/"),
+        "{}",
+        game.fen
+    );
     let mut stream = watch(&mut client, &seats.id, 0).await;
 
     let after = play_all(&mut client, &seats, 'w', "e3e5 a10a9 Nc4 Raa10").await;
@@ -221,4 +225,25 @@ async fn a_late_watcher_replays_a_wide_game() {
         }
     }
     assert_eq!(seen, ["e5", "Jc3", "Jc6"]);
+}
+
+/// Extinction: taking the last piece of a kind wins, with its own termination on the wire.
+#[tokio::test]
+async fn extinction_ends_with_its_own_reason() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(
+        &mut client,
+        pb::CreateGameRequest {
+            start_fen: "r1bqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1".into(),
+            ..by_key("extinction")
+        },
+    )
+    .await;
+    let over = play(&mut client, &seats, 'w', "dxe5").await.game.unwrap();
+    assert_eq!(over.status, pb::GameStatus::Finished as i32);
+    assert_eq!(
+        outcome(&over),
+        ("1-0".to_owned(), pb::Termination::Extinction)
+    );
 }

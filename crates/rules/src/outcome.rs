@@ -43,12 +43,16 @@ pub enum Termination {
     /// The side to move did not make its first move in time (the first-move timer): the game
     /// is called off, with no result, as an abort is.
     NoStart,
+    /// Extinction: a side lost every piece of one kind.
+    Extinction,
+    /// Massacre: the side to move had no capture, and with that lost.
+    NoCapture,
 }
 
 impl Termination {
     /// Every reason. Stores write [`Termination::key`], never a position in this list, so it
     /// may be reordered.
-    pub const ALL: [Termination; 18] = [
+    pub const ALL: [Termination; 20] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -67,6 +71,8 @@ impl Termination {
         Termination::StalemateWin,
         Termination::HordeDestroyed,
         Termination::NoStart,
+        Termination::Extinction,
+        Termination::NoCapture,
     ];
 
     /// Whether the game was called off without a result (an abort, or the first-move timer).
@@ -96,6 +102,8 @@ impl Termination {
             Termination::StalemateWin => "stalemate win",
             Termination::HordeDestroyed => "horde destroyed",
             Termination::NoStart => "no start",
+            Termination::Extinction => "extinction",
+            Termination::NoCapture => "no capture",
         }
     }
 
@@ -122,6 +130,8 @@ impl Termination {
             Termination::StalemateWin => "stalemate-win",
             Termination::HordeDestroyed => "horde-destroyed",
             Termination::NoStart => "no-start",
+            Termination::Extinction => "extinction",
+            Termination::NoCapture => "no-capture",
         }
     }
 

@@ -103,6 +103,8 @@ pub(super) fn termination(t: rules::Termination) -> i32 {
         T::AllPiecesLost => pb::Termination::AllPiecesLost,
         T::StalemateWin => pb::Termination::StalemateWin,
         T::HordeDestroyed => pb::Termination::HordeDestroyed,
+        T::Extinction => pb::Termination::Extinction,
+        T::NoCapture => pb::Termination::NoCapture,
         T::NoStart => pb::Termination::NoStart,
     }) as i32
 }

@@ -59,10 +59,8 @@ impl WidePosition {
     /// Massacre with no capture, the horde taken. Repetition and the fifty-move rule need the
     /// record: `WideGame::outcome`.
     ///
-    /// The `Termination` vocabulary is the 8x8 engine's, which the wire carries: until it
-    /// has reasons of their own, Extinction ends as `AllPiecesLost` (every piece of a type
-    /// lost), Massacre's side with no capture loses by `Stalemate` (it has no move), and
-    /// the horde taken is `HordeDestroyed`.
+    /// Extinction ends as `Extinction`, Massacre's side with no capture loses by
+    /// `NoCapture`, and the horde taken is `HordeDestroyed`.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         let (us, mover) = (self.turn, !self.turn);
@@ -71,17 +69,17 @@ impl WidePosition {
                 // Both sides extinct at once: the mover wins (Schmittberger's rule; FSF
                 // differs, see GAMES.md).
                 if self.is_extinct(us) {
-                    return Some(Outcome::win(mover, Termination::AllPiecesLost));
+                    return Some(Outcome::win(mover, Termination::Extinction));
                 }
                 if self.is_extinct(mover) {
-                    return Some(Outcome::win(us, Termination::AllPiecesLost));
+                    return Some(Outcome::win(us, Termination::Extinction));
                 }
             }
             End::Horde if self.colors[Color::Black.index()] == 0 => {
                 return Some(Outcome::win(Color::White, Termination::HordeDestroyed));
             }
             End::Massacre if !self.has_legal_move() => {
-                return Some(Outcome::win(mover, Termination::Stalemate));
+                return Some(Outcome::win(mover, Termination::NoCapture));
             }
             _ => {}
         }

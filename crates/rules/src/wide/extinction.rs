@@ -82,7 +82,7 @@ mod tests {
         let o = p.outcome().unwrap();
         assert_eq!(
             (o.winner, o.termination),
-            (Some(Color::White), Termination::AllPiecesLost)
+            (Some(Color::White), Termination::Extinction)
         );
         // White's last pawn takes Black's last bishop and promotes: both are extinct (White's
         // pawns, Black's bishops), and the mover wins.

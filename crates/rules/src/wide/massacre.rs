@@ -76,7 +76,7 @@ mod tests {
         let o = p.outcome().unwrap();
         assert_eq!(
             (o.winner, o.termination),
-            (Some(Color::Black), Termination::Stalemate)
+            (Some(Color::Black), Termination::NoCapture)
         );
     }
 
