@@ -107,6 +107,8 @@ const TERMINATION_TEXT: Record<Termination, Reason> = {
   [Termination.STALEMATE_WIN]: { win: "by having no legal move left", draw: null },
   [Termination.HORDE_DESTROYED]: { win: "by capturing the whole horde", draw: null },
   [Termination.NO_START]: { win: null, draw: null },
+  [Termination.EXTINCTION]: { win: "by taking the last piece of a kind", draw: null },
+  [Termination.NO_CAPTURE]: { win: "as the opponent had no capture left", draw: null },
 };
 
 /**
