@@ -44,14 +44,14 @@ export const file_chessd_v1_chessd: GenFile = /*@__PURE__*/
  */
 export type BoardGeometry = Message<"chessd.v1.BoardGeometry"> & {
   /**
-   * Files (columns), lettered from "a" on White's left: 8 in every variant played today.
+   * Files (columns), lettered from "a" on White's left: 6 to 10 ("a" to "j").
    *
    * @generated from field: uint32 files = 1;
    */
   files: number;
 
   /**
-   * Ranks (rows), numbered from 1 on White's side: 8 in every variant played today.
+   * Ranks (rows), numbered from 1 on White's side: 6 to 10.
    *
    * @generated from field: uint32 ranks = 2;
    */
@@ -3208,8 +3208,11 @@ export const ClaimVictoryResponseSchema: GenMessage<ClaimVictoryResponse> = /*@_
  * The rules a game is played under. Each also has a stable string key (`variant_key` on
  * CreateGame, AnalyzePosition, the ListGames and WatchGames filters, and every game message),
  * the name chessd prints everywhere (command line, logs, metrics): lowercase, as lichess and
- * Fairy-Stockfish spell the game without separators. The key is the identity that grows: a
- * game added later may come with a key before any client knows its number.
+ * Fairy-Stockfish spell the game without separators. The key is the identity that grows: the
+ * games beyond these nine have a key and no number ("losalamos", "janus", "embassy",
+ * "capablanca", "caparandom", "grand", "corner", "fortress", "bkhorde", "extinction",
+ * "massacre", "maharajah", "amazon", "knightmate", "berolina", "legan", "loop"); their game
+ * messages carry VARIANT_UNSPECIFIED beside the key.
  *
  * @generated from enum chessd.v1.Variant
  */
