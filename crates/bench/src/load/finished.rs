@@ -150,6 +150,7 @@ async fn play_one(client: &mut Client, plan: FinishedPlan, rng: &mut Rng) -> Opt
         CALL_TIMEOUT,
         client.create_game(pb::CreateGameRequest {
             variant: proto_variant(plan.variant),
+            variant_key: plan.variant.key().into(),
             white_player: "finished-w".into(),
             black_player: "finished-b".into(),
             time_control: plan.time_control.map(TimeControl::proto),

@@ -58,6 +58,7 @@ pub async fn idle_phase(
             for _ in 0..mine {
                 let request = pb::CreateGameRequest {
                     variant: proto_variant(variant),
+                    variant_key: variant.key().into(),
                     white_player: "idle-w".into(),
                     black_player: "idle-b".into(),
                     ..Default::default()

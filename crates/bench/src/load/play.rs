@@ -157,6 +157,7 @@ async fn table(
         let created = client
             .create_game(pb::CreateGameRequest {
                 variant: proto_variant(shared.variant),
+                variant_key: shared.variant.key().into(),
                 white_player: "bench-w".into(),
                 black_player: "bench-b".into(),
                 time_control: spec.control.map(TimeControl::proto),
