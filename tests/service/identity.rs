@@ -24,15 +24,6 @@ const KEYS: [(pb::Variant, &str); 9] = [
 
 const EIGHT_BY_EIGHT: Option<pb::BoardGeometry> = Some(pb::BoardGeometry { files: 8, ranks: 8 });
 
-fn by_key(key: &str) -> pb::CreateGameRequest {
-    pb::CreateGameRequest {
-        variant_key: key.into(),
-        white_player: "white".into(),
-        black_player: "black".into(),
-        ..Default::default()
-    }
-}
-
 /// Every key alone creates its variant, and every game message says the key back with the
 /// number and an 8 by 8 board: the game, its list entry, its watcher's snapshot.
 #[tokio::test]

@@ -252,6 +252,26 @@ pub async fn create(client: &mut Client, variant: &str, fen: &str) -> (pb::Game,
     .await
 }
 
+/// A CreateGame request naming its game by key alone (players "white" and "black").
+pub fn by_key(key: &str) -> pb::CreateGameRequest {
+    pb::CreateGameRequest {
+        variant_key: key.into(),
+        white_player: "white".into(),
+        black_player: "black".into(),
+        ..Default::default()
+    }
+}
+
+/// The game's PGN (ExportPgn); panics on refusal.
+pub async fn export_pgn(client: &mut Client, id: &str) -> String {
+    client
+        .export_pgn(pb::ExportPgnRequest { game_id: id.into() })
+        .await
+        .unwrap_or_else(|s| panic!("export {id}: {}", s.message()))
+        .into_inner()
+        .pgn
+}
+
 pub async fn create_with(client: &mut Client, request: pb::CreateGameRequest) -> (pb::Game, Seats) {
     let fen = request.start_fen.clone();
     let created = client

@@ -29,15 +29,6 @@ const GAMES: [(&str, u32, u32); 17] = [
     ("loop", 8, 8),
 ];
 
-fn by_key(key: &str) -> pb::CreateGameRequest {
-    pb::CreateGameRequest {
-        variant_key: key.into(),
-        white_player: "white".into(),
-        black_player: "black".into(),
-        ..Default::default()
-    }
-}
-
 /// Every wide game is created by its key alone, says its key and board back (it has no
 /// `Variant` number), lists its legal moves, takes the first of them, and reads back the
 /// same after the move.
@@ -137,14 +128,7 @@ async fn grand_chess_is_played_and_exported() {
             "over 0-1"
         ]
     );
-    let pgn = client
-        .export_pgn(pb::ExportPgnRequest {
-            game_id: seats.id.clone(),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .pgn;
+    let pgn = export_pgn(&mut client, &seats.id).await;
     assert!(pgn.contains("[Variant \"Grand\"]"), "{pgn}");
     assert!(pgn.contains("[FEN \"r8r/1nbqkcabn1/"), "{pgn}");
     assert!(pgn.contains("1. e5 Ra9 2. Nc4 Raa10 0-1"), "{pgn}");
