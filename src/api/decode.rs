@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use std::collections::HashMap;
 
+use chessd_rules::any::{AnyPosition, AnyVariant};
 use chessd_rules::{self as rules, ByColor, Color};
 use sha2::{Digest, Sha256};
 
@@ -168,19 +169,23 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
             }
             .into());
         }
-        (Some(_), v) if v != rules::any::AnyVariant::Std(rules::Variant::Chess960) => {
-            return Err(InputError::InvalidField {
-                field: "chess960_start",
-                message: "only a Chess960 game starts from a start number".into(),
-            }
-            .into());
-        }
-        (Some(n), _) => chess960(n)?,
+        (Some(n), v) => numbered(v, n)?,
         (None, _) if fen_given => position(variant, &req.start_fen)?,
-        (None, rules::any::AnyVariant::Std(rules::Variant::Chess960)) => {
-            chess960(random_chess960(request_id.as_ref())?)?
-        }
-        (None, v) => rules::any::AnyPosition::new(v),
+        (None, v) => match AnyPosition::numbered_starts(v) {
+            Some(count) => numbered(v, random_below(request_id.as_ref(), count)?)?,
+            None => {
+                let mut seed = u64::from(random_below(request_id.as_ref(), u32::MAX)?);
+                // SplitMix64 from the seed: the same deal for a retry with the same id.
+                let draw = |n: usize| {
+                    seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                    let mut z = seed;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                    ((z ^ (z >> 31)) % n as u64) as usize
+                };
+                AnyPosition::shuffled(v, draw).unwrap_or_else(|| AnyPosition::new(v))
+            }
+        },
     };
     if let Some(outcome) = start.outcome() {
         return Err(RequestError::InvalidFen {
@@ -227,20 +232,33 @@ pub fn labels(map: &HashMap<String, String>) -> Result<Labels, ServiceError> {
     Ok(Labels::parse("labels", map.iter())?)
 }
 
-/// Chess960 start `number`, 0 to 959.
-fn chess960(number: u32) -> Result<rules::any::AnyPosition, ServiceError> {
-    rules::any::AnyPosition::chess960(number).map_err(|_| {
+/// The start numbered `number` of a game drawn from numbered arrays (Chess960 0 to 959,
+/// Capablanca Random 0 to 21,835, Corner and Fortress 0 to 359).
+fn numbered(variant: AnyVariant, number: u32) -> Result<AnyPosition, ServiceError> {
+    let refuse = |message: String| {
         ServiceError::Input(InputError::InvalidField {
             field: "chess960_start",
-            message: format!("expected a start number from 0 to 959, got {number}"),
+            message,
         })
+    };
+    let Some(count) = AnyPosition::numbered_starts(variant) else {
+        return Err(refuse(format!(
+            "{variant} has one start: a start number is for Chess960, Capablanca Random, \
+             Corner and Fortress"
+        )));
+    };
+    AnyPosition::numbered(variant, number).ok_or_else(|| {
+        refuse(format!(
+            "expected a start number from 0 to {} for {variant}, got {number}",
+            count - 1
+        ))
     })
 }
 
-/// A start number for a Chess960 game created without one: random, except that a request
-/// with a request id always draws the same one from it, so a retry asks for the same game
-/// (and is answered with it, not refused as a different request).
-fn random_chess960(request_id: Option<&RequestId>) -> Result<u32, ServiceError> {
+/// A start number below `count` for a game created without one: random, except that a
+/// request with a request id always draws the same one from it, so a retry asks for the same
+/// game (and is answered with it, not refused as a different request).
+fn random_below(request_id: Option<&RequestId>, count: u32) -> Result<u32, ServiceError> {
     let n = match request_id {
         Some(rid) => {
             let digest = Sha256::digest(rid.as_str().as_bytes());
@@ -248,7 +266,7 @@ fn random_chess960(request_id: Option<&RequestId>) -> Result<u32, ServiceError> 
         }
         None => getrandom::u32().map_err(|e| ServiceError::Internal(Box::new(e)))?,
     };
-    Ok(n % 960)
+    Ok(n % count)
 }
 
 /// Move text: UCI first (`e2e4`), then SAN (`Nf3`); only the syntax is checked here.

@@ -231,3 +231,59 @@ async fn extinction_ends_with_its_own_reason() {
         ("1-0".to_owned(), pb::Termination::Extinction)
     );
 }
+
+/// Capablanca Random, Corner and Fortress start from a numbered array (`chess960_start`), or
+/// a random one without it; Massacre from a shuffle. A retry with the same request id gets
+/// the same start; a number past the last, or for a game with one start, is refused.
+#[tokio::test]
+async fn random_starts_are_numbered_or_drawn() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let numbered = |key: &str, n: u32| pb::CreateGameRequest {
+        chess960_start: Some(n),
+        ..by_key(key)
+    };
+    let (first, _) = create_with(&mut client, numbered("caparandom", 0)).await;
+    let (again, _) = create_with(&mut client, numbered("caparandom", 0)).await;
+    let (other, _) = create_with(&mut client, numbered("caparandom", 21_835)).await;
+    assert_eq!(first.start_fen, again.start_fen);
+    assert_ne!(first.start_fen, other.start_fen);
+    for (key, last) in [("corner", 359), ("fortress", 359), ("caparandom", 21_835)] {
+        create_with(&mut client, numbered(key, last)).await;
+        assert_refused(
+            client.create_game(numbered(key, last + 1)).await,
+            Code::InvalidArgument,
+            "INVALID_FIELD",
+        );
+    }
+    assert_refused(
+        client.create_game(numbered("janus", 0)).await,
+        Code::InvalidArgument,
+        "INVALID_FIELD",
+    );
+
+    for key in ["caparandom", "corner", "fortress", "massacre"] {
+        let with_id = |id: &str| pb::CreateGameRequest {
+            request_id: id.into(),
+            ..by_key(key)
+        };
+        let (a, _) = create_with(&mut client, with_id(&format!("{key}-1"))).await;
+        let (retried, _) = create_with(&mut client, with_id(&format!("{key}-1"))).await;
+        assert_eq!(
+            (a.game_id, a.start_fen.clone()),
+            (retried.game_id, retried.start_fen)
+        );
+        let starts: std::collections::HashSet<String> = drawn_starts(&mut client, key).await;
+        assert!(starts.len() > 1, "{key} always starts from {starts:?}");
+    }
+}
+
+/// The starts of five games of `key` created without a number or a request id.
+async fn drawn_starts(client: &mut Client, key: &str) -> std::collections::HashSet<String> {
+    let mut starts = std::collections::HashSet::new();
+    for _ in 0..5 {
+        let (game, _) = create_with(client, by_key(key)).await;
+        starts.insert(game.start_fen);
+    }
+    starts
+}

@@ -73,6 +73,49 @@ impl AnyPosition {
         }
     }
 
+    /// How many numbered start arrays the game is drawn from: Chess960 960, Capablanca Random
+    /// 21,836, Corner and Fortress 360; `None` for a game with one start (and for Massacre,
+    /// whose start is a shuffle: [`AnyPosition::shuffled`]).
+    #[must_use]
+    pub fn numbered_starts(variant: AnyVariant) -> Option<u32> {
+        use crate::wide::{CAPARANDOM_ARRAYS, CORNER_ARRAYS, WideVariant as W};
+        match variant {
+            AnyVariant::Std(crate::Variant::Chess960) => Some(960),
+            AnyVariant::Wide(W::CapaRandom) => Some(CAPARANDOM_ARRAYS),
+            AnyVariant::Wide(W::Corner | W::Fortress) => Some(CORNER_ARRAYS),
+            _ => None,
+        }
+    }
+
+    /// The game's start numbered `number` (see [`AnyPosition::numbered_starts`]); `None`
+    /// past the last or in a game without numbered starts.
+    #[must_use]
+    pub fn numbered(variant: AnyVariant, number: u32) -> Option<AnyPosition> {
+        use crate::wide::WideVariant as W;
+        match variant {
+            AnyVariant::Std(crate::Variant::Chess960) => AnyPosition::chess960(number).ok(),
+            AnyVariant::Wide(W::CapaRandom) => WidePosition::caparandom(number).map(Into::into),
+            AnyVariant::Wide(W::Corner) => WidePosition::corner(number).map(Into::into),
+            AnyVariant::Wide(W::Fortress) => WidePosition::fortress(number).map(Into::into),
+            _ => None,
+        }
+    }
+
+    /// A start dealt by shuffling, for the games that have one (Massacre: its 64 pieces on
+    /// the 64 squares), `draw(n)` a uniform number below `n`; `None` for the others.
+    pub fn shuffled(variant: AnyVariant, draw: impl FnMut(usize) -> usize) -> Option<AnyPosition> {
+        use crate::wide::WideVariant as W;
+        match variant {
+            AnyVariant::Wide(W::Massacre) => {
+                let fen = crate::wide::massacre_fen(draw);
+                WidePosition::from_fen(W::Massacre, &fen)
+                    .ok()
+                    .map(Into::into)
+            }
+            _ => None,
+        }
+    }
+
     /// Chess960 start `number` (0 to 959).
     pub fn chess960(number: u32) -> Result<AnyPosition, crate::InvalidStartNumber> {
         Position::chess960(number).map(AnyPosition::Std)

@@ -831,9 +831,11 @@ export type CreateGameRequest = Message<"chessd.v1.CreateGameRequest"> & {
   requestId: string;
 
   /**
-   * Chess960 only: the start position by its number, 0 to 959 (Scharnagl's numbering; 518 is
-   * the standard arrangement). Without it and without start_fen, a Chess960 game starts from
-   * a random one of the 960. Not with start_fen.
+   * The start position by its number, in the games drawn from numbered arrays: Chess960, 0 to
+   * 959 (Scharnagl's numbering; 518 is the standard arrangement); Capablanca Random, 0 to
+   * 21,835; Corner and Fortress, 0 to 359. Without it and without start_fen, such a game
+   * starts from a random one (and Massacre from a random shuffle), drawn from request_id when
+   * given so a retry gets the same. Not with start_fen; refused in the other games.
    *
    * @generated from field: optional uint32 chess960_start = 8;
    */
