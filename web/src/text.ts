@@ -4,6 +4,7 @@
 // it has its words here.
 
 import { startNumberOfFen } from "./chess960.js";
+import { gameInfo } from "./games.js";
 import {
   Color,
   GameStatus,
@@ -35,6 +36,14 @@ export function variantName(v: Variant): string {
 }
 
 /**
+ * A game's name from its key, or its `Variant`'s: the wide family's games are all
+ * `Variant.UNSPECIFIED`, so their key names them ("Grand Chess").
+ */
+export function gameName(v: Variant, key = ""): string {
+  return gameInfo(key)?.name ?? (key && v === Variant.UNSPECIFIED ? key : variantName(v));
+}
+
+/**
  * The game view's title: "wendy – bert · Crazyhouse", with a Chess960 game's start number when
  * it started from one ("· Chess960 · start 300").
  */
@@ -43,9 +52,11 @@ export function gameTitle(
   black: string,
   variant: Variant,
   startFen: string,
+  key = "",
 ): string {
   const start = variant === Variant.CHESS960 ? startNumberOfFen(startFen) : null;
-  const name = start === null ? variantName(variant) : `${variantName(variant)} · start ${start}`;
+  const game = gameName(variant, key);
+  const name = start === null ? game : `${game} · start ${start}`;
   return `${white || "White"} – ${black || "Black"} · ${name}`;
 }
 
@@ -157,7 +168,9 @@ const MOVE_EXAMPLES: Record<Variant, string> = {
   [Variant.CRAZYHOUSE]: "e4, Nf3, P@e4",
 };
 
-export function moveExamples(v: Variant): string {
+/** The examples for a game by `Variant`, or by key for the wide family's. */
+export function moveExamples(v: Variant, key = ""): string {
+  if (v === Variant.UNSPECIFIED) return gameInfo(key)?.examples ?? MOVE_EXAMPLES[v];
   return MOVE_EXAMPLES[v] ?? MOVE_EXAMPLES[Variant.UNSPECIFIED];
 }
 
