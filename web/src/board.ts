@@ -42,7 +42,7 @@ export function pieceNode(
     g.append(letter);
     return g;
   }
-  if (role) g.setAttribute("data-role", role);
+  if (role) g.setAttribute("data-piece-role", role);
   for (const [tag, attrs] of shapes.body) g.append(el(tag, { ...attrs, class: "body" }));
   for (const [tag, attrs] of shapes.detail) g.append(el(tag, { ...attrs, class: "detail" }));
   return g;

@@ -282,8 +282,8 @@ test("one letter, the game's piece: names and drawings by game", () => {
   eq(pieceSet("no such game"), CHESS_SET, "an unknown game's letters are chess's");
   const p = parseFen(GRAND_FEN, G10);
   const svg = drawBoard(p.board, G10, false, {}, pieceSet("grand"));
-  eq(svg.querySelector('.piece[data-square="g2"]')?.getAttribute("data-role"), "cardinal", "g2");
-  eq(svg.querySelector('.piece[data-square="f2"]')?.getAttribute("data-role"), "marshal", "f2");
+  eq(svg.querySelector('.piece[data-square="g2"]')?.getAttribute("data-piece-role"), "cardinal", "g2");
+  eq(svg.querySelector('.piece[data-square="f2"]')?.getAttribute("data-piece-role"), "marshal", "f2");
   if (!/marshal f2/.test(svg.getAttribute("aria-label") ?? ""))
     throw new Error(`spoken board lacks the marshal: ${svg.getAttribute("aria-label")}`);
 });
