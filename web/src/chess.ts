@@ -281,9 +281,14 @@ export function sketch(pos: Position, uci: string, san: string): Position {
       let taken = board[to] ?? "";
       if (taken !== "" && isWhite(taken) === white) taken = "";
       const sideways = geo.fileOf(from) !== geo.fileOf(to);
-      if (piece.toLowerCase() === "p" && sideways && board[to] === "") {
+      const behind = to + (isWhite(piece) ? -geo.files : geo.files);
+      // Berolina's and Legan's pawns step sideways without taking: only an enemy pawn behind
+      // the empty square makes it en passant.
+      const passed = board[behind] ?? "";
+      const enemyPawn = passed.toLowerCase() === "p" && isWhite(passed) !== isWhite(piece);
+      if (piece.toLowerCase() === "p" && sideways && board[to] === "" && enemyPawn) {
         taken = "p";
-        board[to + (isWhite(piece) ? -geo.files : geo.files)] = "";
+        board[behind] = "";
       }
       const mine = pockets?.[white ? "white" : "black"];
       if (mine && taken !== "") {

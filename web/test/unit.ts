@@ -113,6 +113,10 @@ test("UCI with ranks up to 10, drops, and a wide board's en passant sketch", () 
   const after = sketch(before, "g5f6", "gxf6");
   eq(after.board[G10.parse("f6")], "P", "pawn on f6");
   eq(after.board[G10.parse("f5")], "", "pawn taken en passant on f5");
+  // A Berolina pawn's quiet diagonal step takes nothing: its neighbour on d2 stays.
+  const berolina = parseFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  const stepped = sketch(berolina, "e2d3", "ed3");
+  eq([stepped.board[STANDARD.parse("d3")], stepped.board[STANDARD.parse("d2")]], ["P", "P"], "Berolina e2d3");
 });
 
 test("a 10x10 position drawn: 100 squares, j and 10 on the edges, pieces on their squares", () => {
