@@ -26,11 +26,6 @@ const VARIANT_NAMES: Record<Variant, string> = {
   [Variant.CRAZYHOUSE]: "Crazyhouse",
 };
 
-/** Every variant a game can have, in the order the game list's filter offers them. */
-export const VARIANTS: readonly Variant[] = (Object.values(Variant) as (string | Variant)[])
-  .filter((v): v is Variant => typeof v === "number" && v !== Variant.UNSPECIFIED)
-  .sort((a, b) => a - b);
-
 export function variantName(v: Variant): string {
   return VARIANT_NAMES[v] ?? `Variant ${v}`;
 }
