@@ -188,11 +188,11 @@ export interface Castling {
 
 /**
  * The squares of a castling move (its SAN is `O-O` or `O-O-O`), played on `board` of `geo`.
- * Castling ends on the standard squares in every variant: the king on the g or c file, the
- * rook beside it on the f or d file (on a wider board, the king on the second file from the
- * edge on the short side, as in Capablanca chess: i1 on 10 files). UCI writes it as the king's two-square move in standard chess
- * (`e1g1`, the rook in the corner) and as the king taking its own rook in Chess960 (`e1h1`).
- * Null for any other move.
+ * Written as the king's own move (`e1g1`, Janus's `e1i1`, Embassy's `e1b1`), the king lands
+ * where the UCI says and the rook from the corner on that side lands beside it, on the inside.
+ * Written as the king taking its own rook (Chess960's `e1h1`, Capablanca Random's `f1j1`), the
+ * king lands on the c file or on the second file from the edge on the short side (g1 on 8
+ * files, i1 on 10), the rook beside it on the inside. Null for any other move.
  */
 export function castlingOf(
   board: Board,
@@ -211,11 +211,12 @@ export function castlingOf(
   const onTarget = board[parts.to] ?? "";
   const ownRook =
     onTarget.toLowerCase() === "r" && king !== "" && isWhite(onTarget) === isWhite(king);
+  const kingTo = ownRook ? rank + (long ? 2 : last - 1) : parts.to;
   return {
     king: parts.from,
-    kingTo: rank + (long ? 2 : last - 1),
+    kingTo,
     rook: ownRook ? parts.to : rank + (long ? 0 : last),
-    rookTo: rank + (long ? 3 : last - 2),
+    rookTo: kingTo + (long ? 1 : -1),
   };
 }
 
@@ -280,9 +281,14 @@ export function sketch(pos: Position, uci: string, san: string): Position {
       let taken = board[to] ?? "";
       if (taken !== "" && isWhite(taken) === white) taken = "";
       const sideways = geo.fileOf(from) !== geo.fileOf(to);
-      if (piece.toLowerCase() === "p" && sideways && board[to] === "") {
+      const behind = to + (isWhite(piece) ? -geo.files : geo.files);
+      // Berolina's and Legan's pawns step sideways without taking: only an enemy pawn behind
+      // the empty square makes it en passant.
+      const passed = board[behind] ?? "";
+      const enemyPawn = passed.toLowerCase() === "p" && isWhite(passed) !== isWhite(piece);
+      if (piece.toLowerCase() === "p" && sideways && board[to] === "" && enemyPawn) {
         taken = "p";
-        board[to + (isWhite(piece) ? -geo.files : geo.files)] = "";
+        board[behind] = "";
       }
       const mine = pockets?.[white ? "white" : "black"];
       if (mine && taken !== "") {

@@ -13,7 +13,7 @@ import { client } from "./api.js";
 import { type BoardMarks, drawBoard } from "./board.js";
 import { renderClock } from "./clock.js";
 import { type Position, moveSquares, parseFen, sketch } from "./chess.js";
-import { handRoles, promotionOrder } from "./games.js";
+import { handRoles, pieceSet, promotionOrder } from "./games.js";
 import { STANDARD } from "./geometry.js";
 import {
   Color,
@@ -157,6 +157,7 @@ export async function showGame(
         legal: () => state?.legal?.moves ?? [],
         geometry: () => geo(),
         promotions: () => (state ? promotionOrder(state.variantKey || state.variant) : ""),
+        pieces: () => pieceSet(state ? state.variantKey || state.variant : ""),
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
         play: (m) => void submit(m, m.uci),
@@ -416,7 +417,8 @@ export async function showGame(
     else delete boardBox.dataset.pending;
     if (key === boardKey) return;
     boardKey = key;
-    const svg = drawBoard(board, state.geo, blackBelow(), marks);
+    const set = pieceSet(state.variantKey || state.variant);
+    const svg = drawBoard(board, state.geo, blackBelow(), marks, set);
     const old = boardBox.querySelector("svg.board");
     if (old) old.replaceWith(svg);
     else boardBox.prepend(svg);
@@ -428,7 +430,13 @@ export async function showGame(
       return;
     }
     const at = shown();
-    title.textContent = gameTitle(state.white, state.black, state.variant, state.startFen);
+    title.textContent = gameTitle(
+      state.white,
+      state.black,
+      state.variant,
+      state.startFen,
+      state.variantKey,
+    );
     renderBoard();
     renderSides();
     renderClocks();
@@ -453,7 +461,7 @@ export async function showGame(
     conn.dataset.state = state.status === GameStatus.ONGOING ? connection : "over";
     bar?.update(actionView());
     moveForm.hidden = !(seat && color !== null && state.status === GameStatus.ONGOING);
-    moveText.placeholder = moveExamples(state.variant);
+    moveText.placeholder = moveExamples(state.variant, state.variantKey);
 
     renderMoves(moves, state.sans, at, pending?.ply === plies() ? pending.move.san : null);
     if (viewPly === null) showLatest(moves);

@@ -1,12 +1,15 @@
 // What the page knows of each game chessd plays: its key, name, family, board (files and
-// ranks), the pieces it uses, the pieces a pawn may promote to, the pieces a hand holds, and a
-// one-line summary for the lobby. The board, the move input, the pockets and the promotion
+// ranks), the pieces it uses and what each letter is in it, the pieces a pawn may promote to,
+// the pieces a hand holds, and a one-line summary for the lobby. The wide family's games have
+// no `Variant` number (they are `Variant.UNSPECIFIED` on the wire): the page finds them, and
+// asks the server for them, by key. The board, the move input, the pockets and the promotion
 // picker read these, so a game on another board or with other pieces needs only its entry
 // here (and its rules page, docs/games/<key>.md). A game the server plays that the page does
 // not know yet is drawn from the server's `Game.geometry` with the fallbacks below.
 
 import { Geometry, STANDARD } from "./geometry.js";
 import { Variant } from "./gen/chessd/v1/chessd_pb.js";
+import { CHESS_SET, type PieceSet } from "./pieces.js";
 
 export interface GameInfo {
   /** The variant's stable key, as the server spells it ("crazyhouse"). */
@@ -18,12 +21,16 @@ export interface GameInfo {
   geometry: Geometry;
   /** The pieces drawn, by their FEN letter (lower case). */
   pieces: string;
+  /** What each of those letters is in this game (`A` is an archbishop here, an amazon there). */
+  roles: PieceSet;
   /** What a pawn may become, in the picker's order. */
   promotions: string;
   /** The pieces a hand (Crazyhouse's pocket) holds, in the order shown; "" without hands. */
   hand: string;
   /** One sentence for the lobby. */
   summary: string;
+  /** The move box's example moves, for a game without a `Variant` (text.ts has the others'). */
+  examples?: string;
 }
 
 const CHESS_PIECES = "kqrbnp";
@@ -33,6 +40,9 @@ const CHESS_PROMOTIONS = "qrbn";
 export const FAMILIES = [
   "Chess",
   "Chess variants: same pieces, other goals",
+  "New setups and pawns",
+  "New pieces",
+  "Larger and smaller boards",
   "Drop games",
 ] as const;
 
@@ -51,6 +61,7 @@ function chessLike(
     family,
     geometry: STANDARD,
     pieces: CHESS_PIECES,
+    roles: CHESS_SET,
     promotions: CHESS_PROMOTIONS,
     hand: "",
     summary,
@@ -58,7 +69,31 @@ function chessLike(
   };
 }
 
-const [CHESS, OTHER_GOALS, DROPS] = FAMILIES;
+const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS] = FAMILIES;
+
+/** A game of the wide family: no `Variant` number, known by its key alone. */
+function wide(
+  key: string,
+  name: string,
+  family: string,
+  summary: string,
+  examples: string,
+  extra: Partial<GameInfo> = {},
+): GameInfo {
+  return chessLike(key, Variant.UNSPECIFIED, name, family, summary, { examples, ...extra });
+}
+
+/** Capablanca's letters: the archbishop (bishop + knight) and the chancellor (rook + knight). */
+const CAPABLANCA_SET: PieceSet = { ...CHESS_SET, a: "archbishop", c: "chancellor" };
+/** The same pieces under Embassy's and Grand's names. */
+const GRAND_SET: PieceSet = { ...CHESS_SET, a: "cardinal", c: "marshal" };
+const TEN_BY_EIGHT = new Geometry(10, 8);
+const capablancaLike = (roles: PieceSet): Partial<GameInfo> => ({
+  geometry: TEN_BY_EIGHT,
+  pieces: "kqcarbnp",
+  roles,
+  promotions: "qcarbn",
+});
 
 /** Every game the page knows, in the lobby's order. */
 export const GAMES: readonly GameInfo[] = [
@@ -113,6 +148,138 @@ export const GAMES: readonly GameInfo[] = [
     OTHER_GOALS,
     "Thirty-six white pawns against Black's army: Black must take them all.",
   ),
+  wide(
+    "extinction",
+    "Extinction",
+    OTHER_GOALS,
+    "No check: lose every piece of one kind (all pawns, the king, ...) and you lose.",
+    "e4, Nf3, O-O",
+    { promotions: "qrbnk" },
+  ),
+  wide(
+    "massacre",
+    "Massacre",
+    OTHER_GOALS,
+    "A full board of queens, rooks, bishops and knights: every move captures, and who cannot capture loses.",
+    "Qxd5, Nxe4",
+    { pieces: "qrbn", promotions: "" },
+  ),
+  wide(
+    "corner",
+    "Corner Chess",
+    SETUPS,
+    "Chess from a shuffled back rank with the kings in the corners, and no castling.",
+    "e4, Nc3",
+  ),
+  wide(
+    "fortress",
+    "Fortress Chess",
+    SETUPS,
+    "Corner Chess with three more pawns guarding each king's corner.",
+    "e4, Nc3",
+  ),
+  wide(
+    "bkhorde",
+    "BrainKing's Horde",
+    SETUPS,
+    "White's army against thirty-two black pawns: take them all, or be mated.",
+    "e4, Nf3",
+  ),
+  wide(
+    "berolina",
+    "Berolina Chess",
+    SETUPS,
+    "Chess with pawns that move diagonally and capture straight ahead.",
+    "e2d3, Nf3",
+  ),
+  wide(
+    "legan",
+    "Legan Chess",
+    SETUPS,
+    "The armies face each other across the long diagonal, their pawns stepping up and left.",
+    "g4f5, Nf4",
+  ),
+  wide(
+    "amazon",
+    "Amazon",
+    NEW_PIECES,
+    "Chess with each queen replaced by an amazon, which moves as a queen or a knight.",
+    "e4, Nf3, O-O",
+    { pieces: "karbnp", roles: { ...CHESS_SET, a: "amazon" }, promotions: "arbn" },
+  ),
+  wide(
+    "maharajah",
+    "Maharajah",
+    NEW_PIECES,
+    "White's lone Maharajah, a royal queen that also jumps as a knight, against Black's whole army.",
+    "Mf3, e5",
+    { pieces: "mkqrbnp", roles: { ...CHESS_SET, m: "maharajah" } },
+  ),
+  wide(
+    "knightmate",
+    "Knightmate",
+    NEW_PIECES,
+    "King and knight swap roles: mate the royal knight; commoners step like kings.",
+    "e4, Kf3, O-O",
+    {
+      pieces: "kmqrbp",
+      roles: { ...CHESS_SET, k: "royal knight", m: "commoner" },
+      promotions: "qrbm",
+    },
+  ),
+  wide(
+    "losalamos",
+    "Los Alamos",
+    BOARDS,
+    "Chess on 6x6 without bishops: pawns step one square and promote to a queen, rook or knight.",
+    "c3, Nd3",
+    { geometry: new Geometry(6, 6), pieces: "kqrnp", promotions: "qrn" },
+  ),
+  wide(
+    "janus",
+    "Janus Chess",
+    BOARDS,
+    "Chess on 10x8 with two januses a side, which move as a bishop or a knight.",
+    "e4, Ni3, O-O",
+    {
+      geometry: TEN_BY_EIGHT,
+      pieces: "kqjrbnp",
+      roles: { ...CHESS_SET, j: "janus" },
+      promotions: "qjrbn",
+    },
+  ),
+  wide(
+    "embassy",
+    "Embassy Chess",
+    BOARDS,
+    "Chess on 10x8 with a marshal (rook + knight) and a cardinal (bishop + knight) a side.",
+    "e4, Nh3, O-O",
+    capablancaLike(GRAND_SET),
+  ),
+  wide(
+    "capablanca",
+    "Capablanca Chess",
+    BOARDS,
+    "Chess on 10x8 with an archbishop (bishop + knight) and a chancellor (rook + knight) a side.",
+    "e4, Nh3, O-O",
+    capablancaLike(CAPABLANCA_SET),
+  ),
+  wide(
+    "caparandom",
+    "Capablanca Random",
+    BOARDS,
+    "Capablanca Chess from one of 21,836 shuffled back ranks, castling as in Chess960.",
+    "e4, O-O",
+    capablancaLike(CAPABLANCA_SET),
+  ),
+  wide(
+    "grand",
+    "Grand Chess",
+    BOARDS,
+    "Chess on 10x10 with a marshal and a cardinal; pawns promote only to pieces already lost.",
+    "e5, Nh4",
+    { ...capablancaLike(GRAND_SET), geometry: new Geometry(10, 10) },
+  ),
   chessLike(
     "crazyhouse",
     Variant.CRAZYHOUSE,
@@ -121,11 +288,28 @@ export const GAMES: readonly GameInfo[] = [
     "Chess where a captured piece changes sides and may be dropped back onto the board.",
     { hand: "pnbrq" },
   ),
+  wide(
+    "loop",
+    "Loop Chess",
+    DROPS,
+    "Crazyhouse where a promoted piece keeps its rank when it is captured and dropped again.",
+    "e4, Nf3, P@e4",
+    { hand: "pnbrq" },
+  ),
 ];
 
-/** The game of a variant or key, or null when the page does not know it. */
+/**
+ * The game of a variant or key, or null when the page does not know it. `Variant.UNSPECIFIED`
+ * names no game: every game of the wide family has it, so only the key tells them apart.
+ */
 export function gameInfo(v: Variant | string): GameInfo | null {
+  if (v === Variant.UNSPECIFIED || v === "") return null;
   return GAMES.find((g) => (typeof v === "string" ? g.key === v : g.variant === v)) ?? null;
+}
+
+/** What the letters of a game (by key or variant) are: chess's for a game the page does not know. */
+export function pieceSet(v: Variant | string): PieceSet {
+  return gameInfo(v)?.roles ?? CHESS_SET;
 }
 
 /** The pieces a hand holds in a game (the page's order), for any game: Crazyhouse's by default. */

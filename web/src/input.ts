@@ -5,11 +5,12 @@
 // says which a pick makes), and their targets are marked.
 
 import { type TargetKind, pieceIcon, pieceName, pieceNode, roleName, squareAt } from "./board.js";
-import type { Board, PocketRole } from "./chess.js";
+import { type Board, type PocketRole, parseUci } from "./chess.js";
 import { h } from "./dom.js";
 import type { Geometry } from "./geometry.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
 import { type Pick, movesOf, samePick, targetKinds } from "./moves.js";
+import type { PieceSet } from "./pieces.js";
 
 /** What the input needs from the game view. */
 export interface MoveSource {
@@ -23,6 +24,8 @@ export interface MoveSource {
   geometry(): Geometry;
   /** What a pawn may become, in the picker's order (see games.ts). */
   promotions(): string;
+  /** What each piece letter is in the game (games.ts), for drawing and naming pieces. */
+  pieces(): PieceSet;
   flipped(): boolean;
   /** The player's own pieces are upper case (White) or lower case (Black). */
   white(): boolean;
@@ -191,7 +194,7 @@ export class MoveInput {
           ? `any of ${squares.length} squares`
           : squares.join(", ");
       this.#src.announce(
-        `${roleName(role)} from your pocket picked up: it can go to ${where}. ` +
+        `${roleName(role, 1, this.#src.pieces())} from your pocket picked up: it can go to ${where}. ` +
           "Arrow keys to a square, Enter to put it there, Escape to put it back.",
       );
     }
@@ -203,18 +206,29 @@ export class MoveInput {
     this.#closePicker();
     const white = this.#src.white();
     const order = this.#src.promotions();
-    // The promotion's piece is the UCI's last letter, after squares of two or three characters.
-    const roleOf = (m: MoveNotation) => m.uci.slice(-1);
-    // A piece the game's order does not list goes last.
-    const rank = (m: MoveNotation) => (order.indexOf(roleOf(m)) + order.length + 1) % (order.length + 1);
+    const set = this.#src.pieces();
+    // The picker offers exactly the legal moves' promotions (Grand Chess's only the pieces a
+    // side has lost), and "" where a pawn may also stay a pawn (Grand's ranks 8 and 9).
+    const roleOf = (m: MoveNotation) => {
+      const parts = parseUci(m.uci, this.#src.geometry());
+      return parts?.kind === "move" ? parts.promotion : "";
+    };
+    // A piece the game's order does not list goes last, staying a pawn after it.
+    const rank = (m: MoveNotation) => {
+      const role = roleOf(m);
+      if (role === "") return order.length + 1;
+      const at = order.indexOf(role);
+      return at < 0 ? order.length : at;
+    };
     const sorted = [...options].sort((a, b) => rank(a) - rank(b));
     const buttons = sorted.map((m) => {
       const role = roleOf(m);
-      const name = roleName(role);
+      const shown = role || "p";
+      const name = role ? roleName(role, 1, set) : "stay a pawn";
       const b = h(
         "button",
         { type: "button", "data-promotion": role },
-        pieceIcon(white ? role.toUpperCase() : role),
+        pieceIcon(white ? shown.toUpperCase() : shown, set),
         h("span", {}, name[0]?.toUpperCase() + name.slice(1)),
       );
       b.addEventListener("click", () => {
@@ -308,7 +322,12 @@ export class MoveInput {
       const piece =
         drag.pick.kind === "square"
           ? svg.querySelector(`.piece[data-square="${this.#name(drag.pick.square)}"]`)
-          : pieceNode(this.#src.white() ? drag.pick.role.toUpperCase() : drag.pick.role, 0, 0);
+          : pieceNode(
+              this.#src.white() ? drag.pick.role.toUpperCase() : drag.pick.role,
+              0,
+              0,
+              this.#src.pieces(),
+            );
       if (piece) {
         piece.classList.add("dragging");
         // Last in the document: drawn over the other pieces and the marks.
@@ -358,7 +377,7 @@ export class MoveInput {
 
   #describe(sq: number): string {
     const piece = this.#src.shown()[sq] ?? "";
-    return `${this.#name(sq)}, ${piece ? pieceName(piece) : "empty"}`;
+    return `${this.#name(sq)}, ${piece ? pieceName(piece, this.#src.pieces()) : "empty"}`;
   }
 
   #key(e: KeyboardEvent): void {

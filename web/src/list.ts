@@ -6,8 +6,21 @@ import { ConnectError } from "@connectrpc/connect";
 
 import { client } from "./api.js";
 import { h, sleep } from "./dom.js";
-import { GameStatus, type GameSummary, type Variant } from "./gen/chessd/v1/chessd_pb.js";
-import { VARIANTS, outcomeText, variantName } from "./text.js";
+import { GAMES } from "./games.js";
+import { GameStatus, type GameSummary, Variant } from "./gen/chessd/v1/chessd_pb.js";
+import { gameName, outcomeText } from "./text.js";
+
+/** Which games a list shows: all, one `Variant`, or (the wide family's) one key. */
+export type GameFilter = { variant?: Variant; variantKey?: string };
+
+/**
+ * The filter of a value of the lobby's select: "0" every game, a number a `Variant` (as the
+ * values were before the wide family, kept for the tab's stored choice), else a game's key.
+ */
+export function filterOf(value: string): GameFilter {
+  if (value === "0" || value === "") return {};
+  return /^\d+$/.test(value) ? { variant: Number(value) as Variant } : { variantKey: value };
+}
 
 /** How often the game list is refreshed. */
 const LIST_REFRESH_MS = 3000;
@@ -23,30 +36,30 @@ function summaryRow(g: GameSummary): HTMLElement {
     "a",
     { href: `#/game/${g.gameId}`, class: "game-link" },
     h("span", { class: "players" }, `${g.whitePlayer || "White"} – ${g.blackPlayer || "Black"}`),
-    h("span", { class: "variant" }, variantName(g.variant)),
+    h("span", { class: "variant" }, gameName(g.variant, g.variantKey)),
     h("span", { class: "status" }, status),
   );
   return h("li", { "data-game-id": g.gameId }, link);
 }
 
 /**
- * Fills `live` and `recent` with the games of `variant()` (0: every game) until `signal`
+ * Fills `live` and `recent` with the games `filter()` lets through until `signal`
  * aborts, every few seconds and at once when `wake` is called; `onGames` sees each answer.
  */
 export async function followGames(
   live: HTMLElement,
   recent: HTMLElement,
   note: HTMLElement,
-  variant: () => Variant,
+  filter: () => GameFilter,
   signal: AbortSignal,
   onWake: (wake: () => void) => void = () => {},
 ): Promise<void> {
   while (!signal.aborted) {
     try {
-      const v = variant();
+      const f = filter();
       const [ongoing, all] = await Promise.all([
-        client.listGames({ status: GameStatus.ONGOING, variant: v, pageSize: 100 }, { signal }),
-        client.listGames({ variant: v, pageSize: 100 }, { signal }),
+        client.listGames({ status: GameStatus.ONGOING, ...f, pageSize: 100 }, { signal }),
+        client.listGames({ ...f, pageSize: 100 }, { signal }),
       ]);
       const finished = all.games.filter((g) => g.status !== GameStatus.ONGOING).slice(0, 30);
       live.replaceChildren(...ongoing.games.map(summaryRow));
@@ -70,7 +83,13 @@ export function gameLists(signal: AbortSignal): HTMLElement {
     "select",
     { id: "variant-filter" },
     h("option", { value: "0" }, "All variants"),
-    ...VARIANTS.map((v) => h("option", { value: String(v) }, variantName(v))),
+    ...GAMES.map((g) =>
+      h(
+        "option",
+        { value: g.variant === Variant.UNSPECIFIED ? g.key : String(g.variant) },
+        g.name,
+      ),
+    ),
   );
   filter.value = sessionStorage.getItem("variant") ?? "0";
   const idInput = h("input", {
@@ -104,7 +123,7 @@ export function gameLists(signal: AbortSignal): HTMLElement {
     live,
     recent,
     note,
-    () => Number(filter.value) as Variant,
+    () => filterOf(filter.value),
     signal,
     (w) => {
       wake = w;

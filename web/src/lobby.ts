@@ -28,7 +28,7 @@ async function loadStats(signal: AbortSignal): Promise<Map<string, VariantStats>
 }
 
 function statsOf(stats: Map<string, VariantStats>, g: GameInfo): VariantStats | undefined {
-  return stats.get(g.key) ?? stats.get(String(g.variant));
+  return stats.get(g.key) ?? (g.variant ? stats.get(String(g.variant)) : undefined);
 }
 
 function gameCard(g: GameInfo): HTMLElement {
@@ -63,7 +63,7 @@ async function fillCards(root: HTMLElement, signal: AbortSignal): Promise<void> 
       s.textContent =
         typeof stats === "string" ? "Statistics unavailable" : statsText(statsOf(stats, g));
     const l = root.querySelector<HTMLElement>(`[data-live="${g.key}"]`);
-    const n = live?.filter((x) => x.variant === g.variant).length ?? 0;
+    const n = live?.filter((x) => (x.variantKey || gameInfo(x.variant)?.key) === g.key).length ?? 0;
     if (l) l.textContent = live ? (n ? `${n} live` : "") : "";
   }
 }
@@ -127,5 +127,5 @@ export function showRules(main: HTMLElement, key: string, signal: AbortSignal): 
     stats.textContent =
       typeof s === "string" ? `Statistics unavailable: ${s}` : statsText(statsOf(s, g));
   });
-  void followGames(live, recent, note, () => g.variant, signal);
+  void followGames(live, recent, note, () => ({ variantKey: g.key }), signal);
 }

@@ -4,6 +4,7 @@
 // it has its words here.
 
 import { startNumberOfFen } from "./chess960.js";
+import { gameInfo } from "./games.js";
 import {
   Color,
   GameStatus,
@@ -25,13 +26,16 @@ const VARIANT_NAMES: Record<Variant, string> = {
   [Variant.CRAZYHOUSE]: "Crazyhouse",
 };
 
-/** Every variant a game can have, in the order the game list's filter offers them. */
-export const VARIANTS: readonly Variant[] = (Object.values(Variant) as (string | Variant)[])
-  .filter((v): v is Variant => typeof v === "number" && v !== Variant.UNSPECIFIED)
-  .sort((a, b) => a - b);
-
 export function variantName(v: Variant): string {
   return VARIANT_NAMES[v] ?? `Variant ${v}`;
+}
+
+/**
+ * A game's name from its key, or its `Variant`'s: the wide family's games are all
+ * `Variant.UNSPECIFIED`, so their key names them ("Grand Chess").
+ */
+export function gameName(v: Variant, key = ""): string {
+  return gameInfo(key)?.name ?? (key && v === Variant.UNSPECIFIED ? key : variantName(v));
 }
 
 /**
@@ -43,9 +47,11 @@ export function gameTitle(
   black: string,
   variant: Variant,
   startFen: string,
+  key = "",
 ): string {
   const start = variant === Variant.CHESS960 ? startNumberOfFen(startFen) : null;
-  const name = start === null ? variantName(variant) : `${variantName(variant)} · start ${start}`;
+  const game = gameName(variant, key);
+  const name = start === null ? game : `${game} · start ${start}`;
   return `${white || "White"} – ${black || "Black"} · ${name}`;
 }
 
@@ -159,7 +165,9 @@ const MOVE_EXAMPLES: Record<Variant, string> = {
   [Variant.CRAZYHOUSE]: "e4, Nf3, P@e4",
 };
 
-export function moveExamples(v: Variant): string {
+/** The examples for a game by `Variant`, or by key for the wide family's. */
+export function moveExamples(v: Variant, key = ""): string {
+  if (v === Variant.UNSPECIFIED) return gameInfo(key)?.examples ?? MOVE_EXAMPLES[v];
   return MOVE_EXAMPLES[v] ?? MOVE_EXAMPLES[Variant.UNSPECIFIED];
 }
 

@@ -4,7 +4,8 @@
 // a whole game to mate; controls.ts: takebacks, time given, a claim, the first-move timer)
 // and the variants' (watchvariants.ts: Three-check, King of the Hill,
 // Atomic, Antichess and Horde watched to their ends; variants.ts: Crazyhouse drops, Chess960
-// castling and an Antichess promotion played), then the lobby's (lobby.ts: every game, its
+// castling and an Antichess promotion played; wide.ts: Grand, Capablanca and Loop played by
+// clicks on their own boards), then the lobby's (lobby.ts: every game, its
 // statistics, a rules page; newgame.ts: a game started from the page under --page-create and
 // played from the friend's link). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.

@@ -6,7 +6,8 @@
 // the lobby's "Play" on the Chess card the player picks 5+3 and Black and creates the game; a
 // second page opens the friend's link shown and
 // plays 1. e4 by clicks, the creator's page takes its own seat and answers 1... e5; the game on
-// the server has both moves, the time control and the name. Then against the deployment's
+// the server has both moves, the time control and the name. A Janus game (the wide family's,
+// created by key alone) started from its card and 1. e4 clicked on its 10x8 board. Then against the deployment's
 // computer opponent (`--page-create-bot robot`, served by chessd-bot in player mode with
 // `chessd random-engine` as its engine, both built beside chessd): a Crazyhouse game created as
 // White, 1. e4 played from the page, the bot's answer shown. Screenshots: `new-game.png`,
@@ -142,6 +143,30 @@ export async function newGameScenarios(
     if (game.timeControl?.initial?.seconds !== 300n || game.timeControl?.increment?.seconds !== 3n)
       fail("the game is not 5+3");
 
+    // A game of the wide family from its card: created by key alone, played on its 10x8 board.
+    await c.goto(`${proxy.url}/#/`);
+    const janusPlay = c.locator('[data-game="janus"] a.play-link');
+    await waitFor("the Janus card's Play link", () => janusPlay.isVisible());
+    await janusPlay.click();
+    await waitFor("the Janus form", async () => (await text(c, "main h2")) === "New Janus Chess game");
+    await c.selectOption("#new-time", "untimed");
+    await c.selectOption("#new-side", "white");
+    await c.locator("#new-create").click();
+    await waitFor("the Janus game created", () => c.locator("#play-own").isVisible());
+    await c.locator("#play-own").click();
+    await waitFor("seated as White in Janus", async () => (await text(c, "#seat")).startsWith("You play White"));
+    const janusId = /#\/game\/([0-9A-Za-z]+)/.exec(await c.evaluate(() => location.href))?.[1] ?? fail("no game id");
+    if ((await c.locator("#board rect.sq.light, #board rect.sq.dark").count()) !== 80)
+      fail("the Janus board has not 80 squares");
+    if (!(await text(c, "#game-title")).endsWith("· Janus Chess")) fail(`the title reads ${await text(c, "#game-title")}`);
+    await clickMove(creator, "e2", "e4");
+    const janus = await waitFor("the Janus move on the server", async () => {
+      const g = (await api.getGame({ gameId: janusId })).game;
+      return g?.moves.length === 1 && g;
+    });
+    if (janus.variantKey !== "janus" || janus.moves[0]?.uci !== "e2e4")
+      fail(`the server has ${janus.variantKey} ${janus.moves[0]?.uci}`);
+
     // The computer opponent: chessd-bot in player mode for "robot".
     const botBinary = path.join(path.dirname(binary), "chessd-bot");
     if (!existsSync(botBinary)) fail(`no ${botBinary}: cargo build -p chessd-bot first`);
@@ -169,6 +194,7 @@ export async function newGameScenarios(
     return {
       summary:
         "a Chess game started from the lobby (5+3, Black), the friend's link played, 1. e4 e5; " +
+        "a Janus game started from its card and played on its 10x8 board; " +
         "a Crazyhouse game against the computer (chessd-bot) answered",
       stop,
     };

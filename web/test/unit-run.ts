@@ -51,6 +51,8 @@ async function main(): Promise<void> {
       flipped: boolean;
       clicks: string[];
       want: string[];
+      /** The picker's buttons' promotions in order ("-": stay a pawn), and the one clicked. */
+      pick?: { offered: string; choose: string };
     }[] = [
       {
         name: "10x10: a click on the pawn on j3, then on j5",
@@ -71,6 +73,18 @@ async function main(): Promise<void> {
         flipped: true,
         clicks: ["j9", "j10"],
         want: ["j9j10c"],
+        pick: { offered: "qca", choose: "c" },
+      },
+      {
+        name: "Grand: a pawn on e7 to e8 may stay a pawn, offered after the pieces it may become",
+        fen: "k9/10/10/4P5/10/10/10/10/10/K9 w - - 0 1",
+        files: 10,
+        ranks: 10,
+        legal: ["e7e8", "e7e8q", "e7e8c"],
+        flipped: false,
+        clicks: ["e7", "e8"],
+        want: ["e7e8"],
+        pick: { offered: "qc-", choose: "" },
       },
       {
         name: "6x6: a click on the knight on b1, then on c3",
@@ -97,14 +111,14 @@ async function main(): Promise<void> {
         [s.fen, s.files, s.ranks, s.legal, s.flipped] as const,
       );
       for (const sq of s.clicks) await click(page, sq);
-      if (s.want[0]?.endsWith("c")) {
-        // The picker offers the game's pieces in its order; pick the chancellor.
+      if (s.pick) {
+        // The picker offers the legal moves' pieces in the game's order; pick one.
         const offered = await page
           .locator("#promotion button[data-promotion]")
-          .evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.promotion));
-        if (offered.join("") !== "qca")
-          failures.push(`${s.name}: picker offered ${offered.join("")}, want qca`);
-        await page.locator('#promotion button[data-promotion="c"]').click();
+          .evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.promotion || "-"));
+        if (offered.join("") !== s.pick.offered)
+          failures.push(`${s.name}: picker offered ${offered.join("")}, want ${s.pick.offered}`);
+        await page.locator(`#promotion button[data-promotion="${s.pick.choose}"]`).click();
       }
       const got = await played(page);
       const ok = JSON.stringify(got) === JSON.stringify(s.want);

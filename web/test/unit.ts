@@ -5,11 +5,17 @@
 // on a drawn board are driven from unit-run.ts with a real mouse, through `mountInput`.
 
 import { drawBoard, squareAt } from "../src/board.js";
-import { parseFen, parseUci, sketch } from "../src/chess.js";
+import { castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
+import { FAMILIES, GAMES, gameInfo, pieceSet } from "../src/games.js";
 import { Geometry, STANDARD } from "../src/geometry.js";
+import { CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
 import { create } from "@bufbuild/protobuf";
 
-import { type MoveNotation, MoveNotationSchema } from "../src/gen/chessd/v1/chessd_pb.js";
+import {
+  type MoveNotation,
+  MoveNotationSchema,
+  Variant,
+} from "../src/gen/chessd/v1/chessd_pb.js";
 import { MoveInput } from "../src/input.js";
 import { movesOf } from "../src/moves.js";
 
@@ -107,6 +113,10 @@ test("UCI with ranks up to 10, drops, and a wide board's en passant sketch", () 
   const after = sketch(before, "g5f6", "gxf6");
   eq(after.board[G10.parse("f6")], "P", "pawn on f6");
   eq(after.board[G10.parse("f5")], "", "pawn taken en passant on f5");
+  // A Berolina pawn's quiet diagonal step takes nothing: its neighbour on d2 stays.
+  const berolina = parseFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  const stepped = sketch(berolina, "e2d3", "ed3");
+  eq([stepped.board[STANDARD.parse("d3")], stepped.board[STANDARD.parse("d2")]], ["P", "P"], "Berolina e2d3");
 });
 
 test("a 10x10 position drawn: 100 squares, j and 10 on the edges, pieces on their squares", () => {
@@ -198,6 +208,108 @@ test("the legal moves of a pick on a 10x10 board, by target square", () => {
   eq([...by.keys()].map((s) => G10.name(s)), ["e4", "e5"], "e3's targets");
 });
 
+/**
+ * Each wide game's start (an example for those drawn at creation), as the rules crate's
+ * `crates/rules/src/wide/<key>.rs` gives it: every letter on it must be one the page draws.
+ */
+const WIDE_STARTS: Record<string, string> = {
+  losalamos: LOS_ALAMOS_FEN,
+  janus: "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1",
+  embassy: "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w KQkq - 0 1",
+  capablanca: CAPABLANCA_FEN,
+  caparandom: "rbqnkcnabr/pppppppppp/10/10/10/10/PPPPPPPPPP/RBQNKCNABR w KQkq - 0 1",
+  grand: GRAND_FEN,
+  corner: "krnbqnbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQBNRK w - - 0 1",
+  fortress: "krnbqnbr/pppppppp/ppp5/8/8/5PPP/PPPPPPPP/RBNQBNRK w - - 0 1",
+  bkhorde: "ppp2ppp/pppppppp/pppppppp/pppppppp/3pp3/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+  extinction: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+  massacre: "rBbnbqNn/bQrnQRRr/rrqbNqQb/bBNqbNBN/bNRrrrBQ/QRQqRnNB/qBRnnqNQ/BBQnqnRR w - - 0 1",
+  maharajah: "rnbqkbnr/pppppppp/8/8/8/8/8/4M3 w kq - 0 1",
+  amazon: "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1",
+  knightmate: "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1",
+  berolina: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+  legan: "knbrp3/bqpp4/npp5/rp1p3P/p3P1PR/5PPN/4PPQB/3PRBNK w - - 0 1",
+  loop: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+};
+
+test("every game's entry: its family listed, its letters drawn and named, its promotions and hand among them", () => {
+  eq(new Set(GAMES.map((g) => g.key)).size, GAMES.length, "keys unique");
+  const wide = GAMES.filter((g) => g.variant === Variant.UNSPECIFIED).map((g) => g.key);
+  eq(wide.sort(), Object.keys(WIDE_STARTS).sort(), "the wide family, by key");
+  for (const g of GAMES) {
+    if (!(FAMILIES as readonly string[]).includes(g.family)) throw new Error(`${g.key}: family ${g.family}`);
+    for (const letter of g.pieces) {
+      const role = g.roles[letter];
+      if (!role) throw new Error(`${g.key}: no role for ${letter}`);
+      if (!shapesOf(role)) throw new Error(`${g.key}: no drawing of the ${role}`);
+    }
+    for (const letter of g.promotions + g.hand)
+      if (!g.pieces.includes(letter)) throw new Error(`${g.key}: ${letter} is not one of its pieces`);
+    eq(gameInfo(g.key)?.name, g.name, `${g.key} found by key`);
+    if (g.variant !== Variant.UNSPECIFIED) eq(gameInfo(g.variant)?.key, g.key, `${g.key} by number`);
+    else if (!g.examples) throw new Error(`${g.key}: no example moves`);
+  }
+  // The families keep their order in the lobby: each first appears after the one before it.
+  const firsts = FAMILIES.map((f) => GAMES.findIndex((g) => g.family === f));
+  eq(firsts.every((i) => i >= 0), true, "every family has a game");
+  eq([...firsts].sort((a, b) => a - b), firsts, "families in the lobby's order");
+  eq(gameInfo(Variant.UNSPECIFIED), null, "UNSPECIFIED is no game");
+  eq(gameInfo(""), null, "an empty key is no game");
+});
+
+test("each wide game's start fits its board, and every piece on it is drawn as its role", () => {
+  for (const [key, fen] of Object.entries(WIDE_STARTS)) {
+    const g = gameInfo(key);
+    if (!g) throw new Error(`no game ${key}`);
+    const p = parseFen(fen, g.geometry);
+    for (const piece of p.board)
+      if (piece !== "" && !g.pieces.includes(piece.toLowerCase()))
+        throw new Error(`${key}: ${piece} is not among its pieces ${g.pieces}`);
+    const svg = drawBoard(p.board, g.geometry, false, {}, g.roles);
+    eq(svg.querySelectorAll("rect.sq.light, rect.sq.dark").length, g.geometry.size, `${key} squares`);
+    eq(svg.querySelectorAll(".piece text.letter").length, 0, `${key}: no lettered disc`);
+  }
+  eq(gameInfo("grand")?.geometry.size, 100, "Grand is 10x10");
+  eq(gameInfo("capablanca")?.geometry.size, 80, "Capablanca is 10x8");
+  eq(gameInfo("losalamos")?.geometry.size, 36, "Los Alamos is 6x6");
+});
+
+test("one letter, the game's piece: names and drawings by game", () => {
+  eq(roleName("a", 1, pieceSet("capablanca")), "archbishop", "Capablanca's A");
+  eq(roleName("a", 1, pieceSet("amazon")), "amazon", "Amazon's A");
+  eq(roleName("a", 1, pieceSet("grand")), "cardinal", "Grand's A");
+  eq(roleName("c", 2, pieceSet("embassy")), "marshals", "Embassy's C");
+  eq(roleName("j", 2, pieceSet("janus")), "januses", "Janus's J");
+  eq(roleName("m", 1, pieceSet("knightmate")), "commoner", "Knightmate's M");
+  eq(roleName("k", 1, pieceSet("knightmate")), "royal knight", "Knightmate's K");
+  eq(roleName("m", 1, pieceSet("maharajah")), "maharajah", "Maharajah's M");
+  eq(pieceSet("no such game"), CHESS_SET, "an unknown game's letters are chess's");
+  const p = parseFen(GRAND_FEN, G10);
+  const svg = drawBoard(p.board, G10, false, {}, pieceSet("grand"));
+  eq(svg.querySelector('.piece[data-square="g2"]')?.getAttribute("data-piece-role"), "cardinal", "g2");
+  eq(svg.querySelector('.piece[data-square="f2"]')?.getAttribute("data-piece-role"), "marshal", "f2");
+  if (!/marshal f2/.test(svg.getAttribute("aria-label") ?? ""))
+    throw new Error(`spoken board lacks the marshal: ${svg.getAttribute("aria-label")}`);
+});
+
+test("castling's squares: the king's own move on 10 files, and king takes rook", () => {
+  const squares = (fen: string, geo: Geometry, uci: string, san: string) => {
+    const c = castlingOf(parseFen(fen, geo).board, uci, san, geo);
+    return c && [c.king, c.kingTo, c.rook, c.rookTo].map((i) => geo.name(i));
+  };
+  const janus = "r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1";
+  eq(squares(janus, G108, "e1i1", "O-O"), ["e1", "i1", "j1", "h1"], "Janus short");
+  eq(squares(janus, G108, "e1b1", "O-O-O"), ["e1", "b1", "a1", "c1"], "Janus long");
+  eq(squares(janus, G108, "e1h1", "O-O"), ["e1", "h1", "j1", "g1"], "Embassy short");
+  const capa = "r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1";
+  eq(squares(capa, G108, "f1i1", "O-O"), ["f1", "i1", "j1", "h1"], "Capablanca short");
+  eq(squares(capa, G108, "f1c1", "O-O-O"), ["f1", "c1", "a1", "d1"], "Capablanca long");
+  eq(squares(capa, G108, "f1j1", "O-O+"), ["f1", "i1", "j1", "h1"], "Capablanca Random, king takes rook");
+  const chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+  eq(squares(chess, STANDARD, "e1g1", "O-O"), ["e1", "g1", "h1", "f1"], "chess short");
+  eq(squares(chess, STANDARD, "e1c1", "O-O-O"), ["e1", "c1", "a1", "d1"], "chess long");
+});
+
 /** Mounts a playable 10x10 board at the page's top left; moves picked land in `played`. */
 function mountInput(fen: string, files: number, ranks: number, uci: string[], flipped: boolean) {
   const geo = new Geometry(files, ranks);
@@ -214,6 +326,7 @@ function mountInput(fen: string, files: number, ranks: number, uci: string[], fl
     legal: () => legal,
     geometry: () => geo,
     promotions: () => "qrbnca",
+    pieces: () => pieceSet("grand"),
     flipped: () => flipped,
     white: () => true,
     play: (m) => played.push(m.uci),
