@@ -153,10 +153,9 @@ fn plays(path: &Path, uci_variant: &str, variants_file: Option<&VariantsFile>) -
                     }
                     left > 0
                 })
-                .filter(|l| l.contains("UCI_Variant"))
-                .fold(false, |listed, l| {
-                    listed
-                        || l.split_whitespace()
+                .any(|l| {
+                    l.contains("UCI_Variant")
+                        && l.split_whitespace()
                             .collect::<Vec<_>>()
                             .windows(2)
                             .any(|w| w[0] == "var" && w[1] == uci_variant.as_str())
@@ -306,5 +305,54 @@ impl Prepared {
         run_single(&self.settings, &self.game_id, &self.engine_token)
             .await
             .map_err(PlayError::Run)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FSF: &str = "/usr/games/fairy-stockfish";
+
+    /// Fairy-Stockfish lists bkhorde only once the bot's variants file is loaded, and never
+    /// berolina; a missing engine plays nothing.
+    #[test]
+    fn plays_asks_the_engine() {
+        let fsf = Path::new(FSF);
+        assert!(
+            fsf.exists(),
+            "{FSF} is missing: apt-get install -y fairy-stockfish"
+        );
+        let bundled = VariantsFile::Bundled;
+        assert!(plays(fsf, "capablanca", None));
+        assert!(!plays(fsf, "bkhorde", None));
+        assert!(plays(fsf, "bkhorde", Some(&bundled)));
+        assert!(plays(fsf, "massacre", Some(&bundled)));
+        assert!(!plays(fsf, "berolina", Some(&bundled)));
+        assert!(!plays(Path::new("/nonexistent/engine"), "chess", None));
+    }
+
+    /// `chessd play` picks Fairy-Stockfish for the games it has or loads, Stockfish for
+    /// Corner (chess from its own start), and none for Berolina, whose message names the
+    /// engine and the game.
+    #[test]
+    fn engines_for_the_wide_family() {
+        assert!(Path::new(FSF).exists(), "{FSF} is missing");
+        for key in ["grand", "janus", "bkhorde", "massacre"] {
+            let path = engine_for(key).unwrap_or_else(|e| panic!("{key}: {e}"));
+            assert!(
+                path.ends_with("fairy-stockfish"),
+                "{key}: {}",
+                path.display()
+            );
+        }
+        if find("stockfish").is_some() {
+            assert!(engine_for("corner").unwrap().ends_with("stockfish"));
+        }
+        let refused = engine_for("berolina").unwrap_err().to_string();
+        assert!(
+            refused.contains("fairy-stockfish does not play berolina"),
+            "{refused}"
+        );
     }
 }
