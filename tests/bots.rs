@@ -422,3 +422,33 @@ async fn fairy_stockfish_is_refused_for_berolina() {
     assert!(message.contains("chessd random-engine"), "{message}");
     assert_eq!(final_game(addr, &id).await.ply, 0);
 }
+
+/// `chessd play --variant berolina`: the game is created by its key, and with no installed
+/// engine for it the random mover takes the engine's seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chessd_play_creates_a_wide_game_by_key() {
+    let (addr, _stop) = server().await;
+    let request = chessd_bot::play::PlayRequest {
+        addr: format!("http://{addr}"),
+        variant: "berolina".into(),
+        side: chessd_bot::play::Side::White,
+        engine: None,
+        fallback: Some((
+            env!("CARGO_BIN_EXE_chessd").into(),
+            vec!["random-engine".to_owned()],
+        )),
+        movetime: Duration::from_millis(10),
+    };
+    let prepared = chessd_bot::play::prepare(&request)
+        .await
+        .expect("prepare the game");
+    let game = final_game(addr, &prepared.game_id).await;
+    assert_eq!(
+        (game.variant, game.variant_key.as_str()),
+        (pb::Variant::Unspecified as i32, "berolina")
+    );
+    assert_eq!(
+        (game.white_player.as_str(), game.black_player.as_str()),
+        ("you", "random mover")
+    );
+}
