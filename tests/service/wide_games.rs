@@ -81,11 +81,7 @@ async fn grand_chess_is_played_and_exported() {
     let server = start().await;
     let mut client = server.client().await;
     let (game, seats) = create_with(&mut client, by_key("grand")).await;
-    assert!(
-        game.fen.starts_with("r8r/1nbqkcabn1/pppppppppp/"),
-        "{}",
-        game.fen
-    );
+    assert!(game.fen.starts_with("r8r/1nbqkcabn1/pppppppppp/"), "{}", game.fen);
     let mut stream = watch(&mut client, &seats.id, 0).await;
 
     let after = play_all(&mut client, &seats, 'w', "e3e5 a10a9 Nc4 Raa10").await;
