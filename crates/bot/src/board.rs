@@ -303,10 +303,27 @@ impl Letters {
     }
 }
 
+/// How a game writes its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// Chess's board and pieces: the games with a number in the API's `Variant` enum.
+    Chess,
+    /// A board of the game's own, with any piece letters: the wide family.
+    Wide(Geometry),
+}
+
 impl UciMove {
     /// Reads a move of a game on a board of `geometry`, whose pieces may have any letter.
     pub fn parse_on(text: &str, geometry: Geometry) -> Result<UciMove, BadMove> {
         UciMove::read(text, geometry, Letters::Any)
+    }
+
+    /// Reads a move written in `notation`.
+    pub fn parse_in(text: &str, notation: Notation) -> Result<UciMove, BadMove> {
+        match notation {
+            Notation::Chess => text.parse(),
+            Notation::Wide(geometry) => UciMove::parse_on(text, geometry),
+        }
     }
 
     fn read(text: &str, geometry: Geometry, letters: Letters) -> Result<UciMove, BadMove> {
@@ -459,7 +476,13 @@ mod tests {
             );
         }
         assert!("e7e8c".parse::<UciMove>().is_err());
+        assert!(UciMove::parse_in("e7e8c", Notation::Chess).is_err());
         assert!(UciMove::parse_on("e7e8c", Geometry::STANDARD).is_ok());
+        let amazon = Notation::Wide(Geometry::STANDARD);
+        assert_eq!(
+            UciMove::parse_in("e7e8a", amazon).unwrap().to_string(),
+            "e7e8a"
+        );
     }
 
     /// A server without geometry means chess's board; sizes the bot cannot name are refused.

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 use tonic::Status;
 
 use crate::actions;
-use crate::board::{Side, UciMove};
+use crate::board::{Notation, Side, UciMove};
 use crate::book::Book;
 use crate::client::{Api, Seat};
 use crate::clock::{self, Ask};
@@ -225,7 +225,12 @@ pub async fn play(settings: &Settings, api: Api, seat: Seat) -> Result<GameEnd, 
             settings.variants_file.as_deref(),
             profile.in_variants_file,
         ),
-        geometry: state.geometry,
+        // The numbered games' engines write chess's moves, read as strictly as ever.
+        notation: if variant::api_value(profile.name).is_some() {
+            Notation::Chess
+        } else {
+            Notation::Wide(state.geometry)
+        },
         ponder: settings.ponder,
     };
     let mut engine = Engine::start(&spec, &setup)

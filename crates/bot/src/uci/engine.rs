@@ -19,7 +19,7 @@ use tokio::time::timeout;
 
 use super::line::{self, Read};
 use super::message::{self, EngineMessage, OptionKind, UciOption};
-use crate::board::Geometry;
+use crate::board::Notation;
 use crate::variants_file::VariantsFile;
 
 /// The longest line read from an engine (Fairy-Stockfish's `UCI_Variant` option line, the
@@ -55,8 +55,8 @@ pub struct Setup {
     /// The variants file to load (`VariantPath`) when the engine's `UCI_Variant` lacks
     /// `uci_variant`.
     pub variants_file: Option<VariantsFile>,
-    /// The board, for reading the engine's moves.
-    pub geometry: Geometry,
+    /// How the game writes its moves, for reading the engine's.
+    pub notation: Notation,
     /// Think on the opponent's time, if the engine can.
     pub ponder: bool,
 }
@@ -186,7 +186,7 @@ impl Engine {
                 _ => return Err(EngineError::Exited { during: "start" }),
             };
         let (tx, events) = mpsc::channel(EVENT_BUFFER);
-        tokio::spawn(read_stdout(stdout, tx, setup.geometry));
+        tokio::spawn(read_stdout(stdout, tx, setup.notation));
         tokio::spawn(log_stderr(stderr, pid));
         let mut engine = Engine {
             child,
@@ -444,7 +444,7 @@ fn offers_variant(offered: &[UciOption], wanted: &str) -> bool {
 async fn read_stdout(
     stdout: tokio::process::ChildStdout,
     tx: mpsc::Sender<EngineEvent>,
-    geometry: Geometry,
+    notation: Notation,
 ) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::with_capacity(256);
@@ -452,7 +452,7 @@ async fn read_stdout(
         let event = match line::read_line(&mut reader, &mut buf, MAX_LINE).await {
             Ok(Read::Line(text)) => {
                 tracing::trace!(line = %text, "from engine");
-                EngineEvent::Message(message::parse_on(&text, geometry))
+                EngineEvent::Message(message::parse_in(&text, notation))
             }
             Ok(Read::TooLong(bytes)) => EngineEvent::TooLong(bytes),
             Ok(Read::Eof) | Err(_) => {

@@ -6,7 +6,7 @@
 //! the moves are read for the game's board), `bestmove (none)` and `0000`. Anything else is
 //! [`EngineMessage::Unknown`], which UCI asks GUIs to ignore.
 
-use crate::board::{Geometry, UciMove};
+use crate::board::{Notation, UciMove};
 
 /// One line from the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,15 +87,15 @@ impl Score {
     }
 }
 
-/// Reads one line of an engine playing on chess's board.
+/// Reads one line of an engine playing a game of chess's board and pieces.
 #[must_use]
 pub fn parse(line: &str) -> EngineMessage {
-    parse_on(line, Geometry::STANDARD)
+    parse_in(line, Notation::Chess)
 }
 
-/// Reads one line of an engine playing on a board of `geometry` (its moves' squares).
+/// Reads one line of an engine playing a game whose moves are written in `notation`.
 #[must_use]
-pub fn parse_on(line: &str, geometry: Geometry) -> EngineMessage {
+pub fn parse_in(line: &str, notation: Notation) -> EngineMessage {
     let trimmed = line.trim();
     let mut words = trimmed.split_ascii_whitespace();
     match words.next() {
@@ -108,7 +108,7 @@ pub fn parse_on(line: &str, geometry: Geometry) -> EngineMessage {
             parse_option(words.collect()).map_or_else(|| unknown(trimmed), EngineMessage::Option)
         }
         Some("info") => EngineMessage::Info(parse_info(words)),
-        Some("bestmove") => parse_bestmove(words.collect(), geometry),
+        Some("bestmove") => parse_bestmove(words.collect(), notation),
         _ => unknown(trimmed),
     }
 }
@@ -118,17 +118,17 @@ fn unknown(line: &str) -> EngineMessage {
     EngineMessage::Unknown(line.chars().take(200).collect())
 }
 
-fn parse_bestmove(words: Vec<&str>, geometry: Geometry) -> EngineMessage {
+fn parse_bestmove(words: Vec<&str>, notation: Notation) -> EngineMessage {
     let mv = match words.first() {
         None => return EngineMessage::BadBestMove(String::new()),
         Some(&("(none)" | "0000" | "none")) => None,
-        Some(text) => match UciMove::parse_on(text, geometry) {
+        Some(text) => match UciMove::parse_in(text, notation) {
             Ok(mv) => Some(mv),
             Err(e) => return EngineMessage::BadBestMove(e.text),
         },
     };
     let ponder = match words.get(1..3) {
-        Some(["ponder", p]) => UciMove::parse_on(p, geometry).ok(),
+        Some(["ponder", p]) => UciMove::parse_in(p, notation).ok(),
         _ => None,
     };
     EngineMessage::BestMove { mv, ponder }
@@ -288,21 +288,21 @@ mod tests {
     /// make a bad `bestmove` and an unread ponder move.
     #[test]
     fn wide_bestmoves() {
-        let grand = Geometry::new(10, 10).unwrap();
-        let mv = |t: &str| Some(UciMove::parse_on(t, grand).unwrap());
+        let grand = Notation::Wide(crate::board::Geometry::new(10, 10).unwrap());
+        let mv = |t: &str| Some(UciMove::parse_in(t, grand).unwrap());
         assert_eq!(
-            parse_on("bestmove a10a9 ponder j3j2c", grand),
+            parse_in("bestmove a10a9 ponder j3j2c", grand),
             EngineMessage::BestMove {
                 mv: mv("a10a9"),
                 ponder: mv("j3j2c")
             }
         );
         assert_eq!(
-            parse_on("bestmove a10a11", grand),
+            parse_in("bestmove a10a11", grand),
             EngineMessage::BadBestMove("a10a11".into())
         );
         assert_eq!(
-            parse_on("bestmove b2b3 ponder k7k6", grand),
+            parse_in("bestmove b2b3 ponder k7k6", grand),
             EngineMessage::BestMove {
                 mv: mv("b2b3"),
                 ponder: None
