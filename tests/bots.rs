@@ -1,7 +1,8 @@
 //! The example bot (`crates/bot/examples/bot.rs`) against a real server: two bots finish a game, also when
 //! their connections are cut in the middle of it. And chessd-bot (its runner, in-process) at
-//! the wide family's games, known by key only: Fairy-Stockfish at Grand (10x10) and at
-//! BrainKing's Horde (loaded from the bot's variants file), Stockfish at Corner, `chessd
+//! the wide family's games, known by key only: Fairy-Stockfish at Grand (10x10), at each other
+//! game it has, and at BrainKing's Horde and Massacre (loaded from the bot's variants file),
+//! Stockfish at Corner, `chessd
 //! random-engine` at Berolina and Legan, which no installed engine has, and Fairy-Stockfish
 //! refused for Berolina.
 
@@ -357,6 +358,32 @@ async fn fairy_stockfish_plays_grand_by_key() {
     );
     assert_eq!(game.geometry.map(|g| (g.files, g.ranks)), Some((10, 10)));
     assert_eq!(game.moves.len(), game.ply as usize);
+}
+
+/// Every other game Fairy-Stockfish 11.1 has built in, and Massacre from the bot's variants
+/// file: twenty plies each (or the end), so each game's own move texts (6x6 and 10x8 boards,
+/// castling as each writes it, fairy promotions, drops) pass from engine to server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairy_stockfish_plays_each_of_its_wide_games() {
+    let fsf = fairy_stockfish();
+    for key in [
+        "losalamos",
+        "janus",
+        "embassy",
+        "capablanca",
+        "caparandom",
+        "extinction",
+        "amazon",
+        "knightmate",
+        "loop",
+        "massacre",
+    ] {
+        let game = bots_play_by_key(key, fsf, &[], 20).await;
+        assert!(
+            game.ply >= 20 || game.status == pb::GameStatus::Finished as i32,
+            "{key}: {game:?}"
+        );
+    }
 }
 
 /// BrainKing's Horde, which Fairy-Stockfish 11.1 lacks: the bot loads its own variants file
