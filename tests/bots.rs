@@ -2,9 +2,8 @@
 //! their connections are cut in the middle of it. And chessd-bot (its runner, in-process) at
 //! the wide family's games, known by key only: Fairy-Stockfish at Grand (10x10), at each other
 //! game it has, and at BrainKing's Horde and Massacre (loaded from the bot's variants file),
-//! Stockfish at Corner, `chessd
-//! random-engine` at Berolina and Legan, which no installed engine has, and Fairy-Stockfish
-//! refused for Berolina.
+//! Stockfish at Corner, `chessd random-engine` at Berolina and Legan, which no installed
+//! engine has, Fairy-Stockfish refused for Berolina, and `chessd play` creating a game by key.
 
 #[allow(dead_code)] // `main` and its flags are the example binary's, unused here.
 #[path = "../crates/bot/examples/bot.rs"]
