@@ -1,5 +1,9 @@
 //! The example bot (`crates/bot/examples/bot.rs`) against a real server: two bots finish a game, also when
-//! their connections are cut in the middle of it.
+//! their connections are cut in the middle of it. And chessd-bot (its runner, in-process) at
+//! the wide family's games, known by key only: Fairy-Stockfish at Grand (10x10), at each other
+//! game it has, and at BrainKing's Horde and Massacre (loaded from the bot's variants file),
+//! Stockfish at Corner, `chessd random-engine` at Berolina and Legan, which no installed
+//! engine has, Fairy-Stockfish refused for Berolina, and `chessd play` creating a game by key.
 
 #[allow(dead_code)] // `main` and its flags are the example binary's, unused here.
 #[path = "../crates/bot/examples/bot.rs"]
@@ -212,5 +216,265 @@ async fn bots_survive_dropped_streams() {
     eprintln!(
         "{cuts} cuts, {resumes} resumes, {} plies, {}",
         game.ply, ends[0].result
+    );
+}
+
+/// A game of the wide family, created by its key alone (it has no `Variant` number).
+async fn create_by_key(addr: SocketAddr, key: &str) -> pb::CreateGameResponse {
+    GameServiceClient::new(channel(addr))
+        .create_game(pb::CreateGameRequest {
+            variant_key: key.into(),
+            white_player: "bot-a".into(),
+            black_player: "bot-b".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("create game")
+        .into_inner()
+}
+
+/// chessd-bot's runner playing one seat of game `id` with `engine` (and `engine_args`), as
+/// `chessd-bot --game ID --token TOKEN --engine ENGINE` would.
+fn chessd_bot(
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+    engine: &str,
+    engine_args: &[&str],
+) -> JoinHandle<Result<chessd_bot::runner::GameEnd, chessd_bot::RunError>> {
+    use clap::Parser;
+    let url = format!("http://{addr}");
+    let mut args = vec![
+        "chessd-bot",
+        "--addr",
+        &url,
+        "--game",
+        id,
+        "--token",
+        token,
+        "--engine",
+        engine,
+        "--untimed-movetime",
+        "20ms",
+    ];
+    for arg in engine_args {
+        args.extend(["--engine-arg", arg]);
+    }
+    let cli = chessd_bot::cli::Cli::try_parse_from(args).expect("bot flags");
+    let settings = chessd_bot::config::Settings::from_cli(&cli).expect("bot settings");
+    let (id, token) = (id.to_owned(), token.to_owned());
+    tokio::spawn(async move { chessd_bot::run_single(&settings, &id, &token).await })
+}
+
+/// Both seats of a `key` game played by chessd-bot with `engine`, to the game's end or
+/// `plies` plies, whichever comes first; returns the game as the server has it then.
+async fn bots_play_by_key(key: &str, engine: &str, engine_args: &[&str], plies: u32) -> pb::Game {
+    let (addr, _stop) = server().await;
+    let created = create_by_key(addr, key).await;
+    let game = created.game.as_ref().expect("game");
+    assert_eq!(
+        (game.variant, game.variant_key.as_str()),
+        (pb::Variant::Unspecified as i32, key)
+    );
+    let id = game.game_id.clone();
+    let mut white = chessd_bot(addr, &id, &created.white_token, engine, engine_args);
+    let mut black = chessd_bot(addr, &id, &created.black_token, engine, engine_args);
+    let mut client = GameServiceClient::new(channel(addr));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let game = loop {
+        let game = final_game(addr, &id).await;
+        if game.status != pb::GameStatus::Ongoing as i32 || game.ply >= plies {
+            break game;
+        }
+        // A bot that stops while the game goes on failed: its error is the test's message.
+        for bot in [&mut white, &mut black] {
+            if bot.is_finished() {
+                let end = bot.await.expect("bot task");
+                panic!("{key}: a bot stopped at ply {}: {end:?}", game.ply);
+            }
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{key}: stuck at ply {} ({})",
+            game.ply,
+            game.fen
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    if game.status == pb::GameStatus::Ongoing as i32 {
+        // The engines' processes are killed when their runners drop.
+        white.abort();
+        black.abort();
+    } else {
+        for bot in [white, black] {
+            let end = tokio::time::timeout(Duration::from_secs(10), bot)
+                .await
+                .expect("the bot stops at the game's end")
+                .expect("bot task")
+                .unwrap_or_else(|e| panic!("{key}: the bot failed: {e}"));
+            let outcome = game.outcome.as_ref().expect("outcome");
+            assert_eq!(end.result, outcome.pgn_result);
+        }
+    }
+    let legal = client
+        .get_game(pb::GetGameRequest { game_id: id })
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("game");
+    eprintln!(
+        "{key}: {} plies, {} ({})",
+        legal.ply,
+        legal
+            .outcome
+            .as_ref()
+            .map_or("*", |o| o.pgn_result.as_str()),
+        legal.fen
+    );
+    legal
+}
+
+const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
+
+/// The Debian engine these tests play, which must be installed: they never skip silently.
+fn fairy_stockfish() -> &'static str {
+    assert!(
+        std::path::Path::new(FAIRY_STOCKFISH).exists(),
+        "{FAIRY_STOCKFISH} is missing: install it with `apt-get install -y fairy-stockfish`"
+    );
+    FAIRY_STOCKFISH
+}
+
+/// Grand Chess (10x10, `10` ranks in FENs, two-digit ranks in moves): Fairy-Stockfish
+/// against itself through chessd-bot, every move the server's to accept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairy_stockfish_plays_grand_by_key() {
+    let game = bots_play_by_key("grand", fairy_stockfish(), &[], 40).await;
+    assert!(
+        game.ply >= 40 || game.status == pb::GameStatus::Finished as i32,
+        "{game:?}"
+    );
+    assert_eq!(game.geometry.map(|g| (g.files, g.ranks)), Some((10, 10)));
+    assert_eq!(game.moves.len(), game.ply as usize);
+}
+
+/// Every other game Fairy-Stockfish 11.1 has built in, and Massacre from the bot's variants
+/// file: twenty plies each (or the end), so each game's own move texts (6x6 and 10x8 boards,
+/// castling as each writes it, fairy promotions, drops) pass from engine to server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairy_stockfish_plays_each_of_its_wide_games() {
+    let fsf = fairy_stockfish();
+    for key in [
+        "losalamos",
+        "janus",
+        "embassy",
+        "capablanca",
+        "caparandom",
+        "extinction",
+        "amazon",
+        "knightmate",
+        "loop",
+        "massacre",
+    ] {
+        let game = bots_play_by_key(key, fsf, &[], 20).await;
+        assert!(
+            game.ply >= 20 || game.status == pb::GameStatus::Finished as i32,
+            "{key}: {game:?}"
+        );
+    }
+}
+
+/// BrainKing's Horde, which Fairy-Stockfish 11.1 lacks: the bot loads its own variants file
+/// into the engine (VariantPath), and the engine plays it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairy_stockfish_plays_bkhorde_from_the_bots_variants_file() {
+    let game = bots_play_by_key("bkhorde", fairy_stockfish(), &[], 30).await;
+    assert!(
+        game.ply >= 30 || game.status == pb::GameStatus::Finished as i32,
+        "{game:?}"
+    );
+}
+
+/// Corner Chess is chess from a start of its own: Stockfish, which knows no variants, plays
+/// it from the server's FEN.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stockfish_plays_corner_from_its_start() {
+    let stockfish = "/usr/games/stockfish";
+    assert!(
+        std::path::Path::new(stockfish).exists(),
+        "{stockfish} is missing: install it with `apt-get install -y stockfish`"
+    );
+    let game = bots_play_by_key("corner", stockfish, &[], 30).await;
+    assert!(
+        game.ply >= 30 || game.status == pb::GameStatus::Finished as i32,
+        "{game:?}"
+    );
+    assert!(game.start_fen.starts_with('k'), "{}", game.start_fen);
+}
+
+/// Berolina and Legan, which no installed engine has: `chessd random-engine` plays them
+/// through chessd-bot like any UCI engine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_random_engine_plays_berolina_and_legan() {
+    let chessd = env!("CARGO_BIN_EXE_chessd");
+    for key in ["berolina", "legan"] {
+        let game = bots_play_by_key(key, chessd, &["random-engine"], 60).await;
+        assert!(
+            game.ply >= 60 || game.status == pb::GameStatus::Finished as i32,
+            "{key}: {game:?}"
+        );
+    }
+}
+
+/// Fairy-Stockfish does not have Berolina: the bot says so, naming the engine and the game,
+/// before a move is played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fairy_stockfish_is_refused_for_berolina() {
+    let (addr, _stop) = server().await;
+    let created = create_by_key(addr, "berolina").await;
+    let id = created.game.as_ref().expect("game").game_id.clone();
+    let bot = chessd_bot(addr, &id, &created.white_token, fairy_stockfish(), &[]);
+    let error = tokio::time::timeout(Duration::from_secs(30), bot)
+        .await
+        .expect("the bot gives up at once")
+        .expect("bot task")
+        .expect_err("Fairy-Stockfish cannot play berolina");
+    let message = error.to_string();
+    assert!(
+        message.contains("Fairy-Stockfish") && message.contains("cannot play berolina"),
+        "{message}"
+    );
+    assert!(message.contains("chessd random-engine"), "{message}");
+    assert_eq!(final_game(addr, &id).await.ply, 0);
+}
+
+/// `chessd play --variant berolina`: the game is created by its key, and with no installed
+/// engine for it the random mover takes the engine's seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chessd_play_creates_a_wide_game_by_key() {
+    let (addr, _stop) = server().await;
+    let request = chessd_bot::play::PlayRequest {
+        addr: format!("http://{addr}"),
+        variant: "berolina".into(),
+        side: chessd_bot::play::Side::White,
+        engine: None,
+        fallback: Some((
+            env!("CARGO_BIN_EXE_chessd").into(),
+            vec!["random-engine".to_owned()],
+        )),
+        movetime: Duration::from_millis(10),
+    };
+    let prepared = chessd_bot::play::prepare(&request)
+        .await
+        .expect("prepare the game");
+    let game = final_game(addr, &prepared.game_id).await;
+    assert_eq!(
+        (game.variant, game.variant_key.as_str()),
+        (pb::Variant::Unspecified as i32, "berolina")
+    );
+    assert_eq!(
+        (game.white_player.as_str(), game.black_player.as_str()),
+        ("you", "random mover")
     );
 }

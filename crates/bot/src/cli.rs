@@ -115,6 +115,11 @@ settings! {
         #[arg(long)]
         path book => file_path,
 
+        /// A Fairy-Stockfish variants file, loaded (its VariantPath option) into an engine whose
+        /// UCI_Variant list lacks the game (default: the bot's own, for bkhorde and massacre).
+        #[arg(long)]
+        path variants_file => file_path,
+
         /// How a book move is picked (default: weighted).
         #[arg(long, value_enum)]
         set book_choice: BookChoice = BookChoice::default(),

@@ -88,6 +88,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     pub ponder: bool,
     pub book: Option<BookSettings>,
+    /// `--variants-file`: the user's Fairy-Stockfish variants file.
+    pub variants_file: Option<PathBuf>,
     pub limits: Limits,
     pub judge: Rules,
     pub log_format: LogFormat,
@@ -346,6 +348,7 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
         move_overhead,
         ponder: chosen.ponder,
         book,
+        variants_file: chosen.variants_file,
         limits,
         judge,
         log_format: chosen.log_format,

@@ -1,6 +1,7 @@
 //! The few facts the bot reads from a FEN the server sent: the side to move, the half-move
 //! clock, the identity of a position for repetition counting, and the pieces (for the
-//! opening book).
+//! opening book). All but the pieces read any board the server plays (ranks of up to ten
+//! squares, `10` for an empty one); the pieces only chess's.
 //!
 //! Variants write extra fields (Three-check's `3+3` before the clocks or `+0+0` after them)
 //! and pockets (Crazyhouse's `[Qn]`), so the clocks are found as the first two numeric fields
@@ -52,7 +53,8 @@ pub fn repetition_key(fen: &str) -> String {
 }
 
 /// The pieces of the placement field, or `None` unless it is a plain 8x8 standard-pieces
-/// placement (no pockets, no promoted-piece marks): the book is for standard chess only.
+/// placement (no pockets, no promoted-piece marks, no wider board's `10` or fairy piece):
+/// the book is for standard chess only.
 #[must_use]
 pub fn board(fen: &str) -> Option<Board> {
     let placement = fen.split_ascii_whitespace().next()?;
@@ -66,6 +68,10 @@ pub fn board(fen: &str) -> Option<Board> {
         let mut file = 0u8;
         for c in text.chars() {
             if let Some(skip) = c.to_digit(10) {
+                // A `0` is only ever the second digit of a wider board's `10`.
+                if skip == 0 {
+                    return None;
+                }
                 file += skip as u8;
                 continue;
             }
@@ -158,5 +164,28 @@ mod tests {
         assert!(board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qn] w KQkq - 0 1").is_none());
         assert!(board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1").is_none());
         assert!(board("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").is_none());
+    }
+
+    /// The wide family's FENs: ten-square ranks (`10`), ten ranks, pockets: the side, clock and
+    /// repetition key read as on chess's board, and no chess board comes out of them.
+    #[test]
+    fn wide_fens() {
+        let grand = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R b - - 7 12";
+        assert_eq!(side_to_move(grand), Some(Side::Black));
+        assert_eq!(halfmove_clock(grand), Some(7));
+        assert_eq!(
+            repetition_key(grand),
+            "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R b - -"
+        );
+        let capablanca = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+        assert_eq!(halfmove_clock(capablanca), Some(0));
+        assert!(board(capablanca).is_none());
+        assert!(board(grand).is_none());
+        let amazon = "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1";
+        assert!(board(amazon).is_none());
+        assert!(board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN10 w KQkq - 0 1").is_none());
+        let looped = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pn] b KQkq - 3 9";
+        assert_eq!(halfmove_clock(looped), Some(3));
+        assert!(repetition_key(looped).contains("[Pn]"));
     }
 }

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::board::Side;
+use crate::board::{Geometry, Side};
 use crate::clock::ClockReading;
 use crate::fen;
 use crate::proto::{self, watch_game_response::Event};
@@ -27,6 +27,8 @@ pub enum StateError {
     Gap { have: u32, got: u32 },
     /// A FEN without a side to move.
     BadFen(String),
+    /// A board larger than a square's name can reach (`Geometry::MAX_FILES` x `MAX_RANKS`).
+    BadGeometry { files: u32, ranks: u32 },
 }
 
 impl std::fmt::Display for StateError {
@@ -36,6 +38,9 @@ impl std::fmt::Display for StateError {
                 write!(f, "move event for ply {got} while at ply {have}")
             }
             StateError::BadFen(fen) => write!(f, "unreadable position from the server: {fen:?}"),
+            StateError::BadGeometry { files, ranks } => {
+                write!(f, "a {files}x{ranks} board is beyond what the bot can play")
+            }
         }
     }
 }
@@ -67,8 +72,12 @@ pub enum Claim {
 /// The game as the bot knows it.
 #[derive(Clone, Debug)]
 pub struct GameState {
-    /// The API's `Variant` number.
+    /// The API's `Variant` number (unspecified for a game known by key only).
     pub variant: i32,
+    /// The game's stable key (`capablanca`); empty from a server from before the keys.
+    pub variant_key: String,
+    /// The board's size, for reading the engine's moves.
+    pub geometry: Geometry,
     pub start_fen: String,
     /// Every move, in UCI.
     pub moves: Vec<String>,
@@ -94,6 +103,13 @@ impl GameState {
     /// The state a snapshot describes, received at `received`.
     pub fn from_snapshot(game: proto::Game, received: Instant) -> Result<GameState, StateError> {
         let turn = turn_of(&game.fen)?;
+        let geometry = Geometry::from_proto(game.geometry.as_ref()).ok_or_else(|| {
+            let g = game.geometry.unwrap_or_default();
+            StateError::BadGeometry {
+                files: g.files,
+                ranks: g.ranks,
+            }
+        })?;
         let mut seen = HashMap::new();
         seen.insert(fen::repetition_key(&game.fen), 1);
         let over = matches!(
@@ -107,6 +123,8 @@ impl GameState {
             own(tc.and_then(|tc| tc.black_increment.as_ref())).unwrap_or(increment);
         Ok(GameState {
             variant: game.variant,
+            variant_key: game.variant_key,
+            geometry,
             start_fen: game.start_fen,
             moves: game.moves.into_iter().map(|m| m.uci).collect(),
             fen: game.fen,
@@ -441,5 +459,55 @@ mod tests {
             Ok(Change::Over)
         );
         assert!(s.is_over());
+    }
+
+    /// A game known by key only, on a 10x10 board: the key and the board come from the
+    /// snapshot, and the moves go to the engine as the server wrote them.
+    #[test]
+    fn wide_game() {
+        let start = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1";
+        let game = proto::Game {
+            variant: proto::Variant::Unspecified as i32,
+            variant_key: "grand".into(),
+            geometry: Some(proto::BoardGeometry {
+                files: 10,
+                ranks: 10,
+            }),
+            start_fen: start.into(),
+            fen: start.into(),
+            status: proto::GameStatus::Ongoing as i32,
+            ..Default::default()
+        };
+        let mut s = GameState::from_snapshot(game.clone(), Instant::now()).unwrap();
+        assert_eq!(
+            (s.variant_key.as_str(), s.geometry),
+            (
+                "grand",
+                Geometry {
+                    files: 10,
+                    ranks: 10
+                }
+            )
+        );
+        let after = "r8r/1nbqkcabn1/pppppppppp/10/10/10/P9/1PPPPPPPPP/1NBQKCABN1/R8R b - - 0 1";
+        s.apply(moved(1, "a3a4", after), Instant::now()).unwrap();
+        assert_eq!(
+            s.position_command(&["a8a7".into()]),
+            format!("position fen {start} moves a3a4 a8a7")
+        );
+        let too_big = proto::Game {
+            geometry: Some(proto::BoardGeometry {
+                files: 16,
+                ranks: 16,
+            }),
+            ..game
+        };
+        assert_eq!(
+            GameState::from_snapshot(too_big, Instant::now()).err(),
+            Some(StateError::BadGeometry {
+                files: 16,
+                ranks: 16
+            })
+        );
     }
 }

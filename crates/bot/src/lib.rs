@@ -15,7 +15,8 @@
 //!   builds.
 //! - `uci`: the engine process and its protocol; `clock`: `go` from the server's clocks and
 //!   the deadlines of a search; `judge`: resign and draw decisions by score; `book`: polyglot
-//!   opening books; `variant`: what each variant asks of the engine.
+//!   opening books; `variant`: what each game asks of the engine; `variants_file`: the
+//!   Fairy-Stockfish definitions of games it lacks, loaded with `VariantPath`.
 //! - `board` and `fen`: the little chess vocabulary the bot reads (the server is the rules
 //!   authority; the bot never decides legality).
 //! - `runner`: one game, one seat, one engine, to the end. [`run_single`] runs it for
@@ -43,6 +44,7 @@ pub mod player;
 pub mod runner;
 pub mod uci;
 pub mod variant;
+pub mod variants_file;
 pub mod watch;
 
 /// The `chessd.v1` protobuf types and the client (`proto::game_service_client`).

@@ -17,6 +17,7 @@ use crate::cli::Cli;
 use crate::config::Settings;
 use crate::proto;
 use crate::runner::GameEnd;
+use crate::variants_file::VariantsFile;
 use crate::{RunError, run_single};
 
 /// The side the person takes.
@@ -33,7 +34,7 @@ pub enum Side {
 pub struct PlayRequest {
     /// The server, `http://HOST:PORT`.
     pub addr: String,
-    /// The variant, by the bot's name for it (`chess`, `crazyhouse`, ...).
+    /// The variant, by the bot's name for it, its key (`chess`, `crazyhouse`, `capablanca`, ...).
     pub variant: String,
     pub side: Side,
     /// The engine; `None`: the one the variant asks for, from PATH or /usr/games.
@@ -79,7 +80,8 @@ impl std::fmt::Display for PlayError {
 impl std::error::Error for PlayError {}
 
 /// The engine that plays `variant` (the bot's name), when none was named: Stockfish for the
-/// standard rules, Fairy-Stockfish for the rest.
+/// standard rules (Corner and Fortress included: chess from their own start), Fairy-Stockfish
+/// for the rest, with the bot's variants file for the games it defines.
 pub fn engine_for(variant: &str) -> Result<PathBuf, PlayError> {
     let profile =
         crate::variant::named(variant).ok_or_else(|| PlayError::Variant(variant.to_owned()))?;
@@ -93,8 +95,9 @@ pub fn engine_for(variant: &str) -> Result<PathBuf, PlayError> {
             "{variant} needs {wanted}, which is neither on PATH nor in /usr/games (Debian: apt-get install {wanted}); or name a UCI engine with --engine"
         ))
     })?;
+    let file = VariantsFile::for_game(None, profile.in_variants_file);
     match profile.uci_variant {
-        Some(uci) if !plays(&path, uci) => Err(PlayError::NoEngine(format!(
+        Some(uci) if !plays(&path, uci, file.as_ref()) => Err(PlayError::NoEngine(format!(
             "{} does not play {variant} (its UCI_Variant list lacks {uci}); name a UCI engine that does with --engine",
             path.display()
         ))),
@@ -103,10 +106,25 @@ pub fn engine_for(variant: &str) -> Result<PathBuf, PlayError> {
 }
 
 /// Whether the engine at `path` lists `uci_variant` among its `UCI_Variant` values (asked
-/// with `uci`; an engine that does not answer within 5 s plays nothing).
-fn plays(path: &Path, uci_variant: &str) -> bool {
+/// with `uci`, and again after loading `variants_file` if there is one; an engine that does
+/// not answer within 5 s plays nothing).
+fn plays(path: &Path, uci_variant: &str, variants_file: Option<&VariantsFile>) -> bool {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
+    let loadable = match variants_file.map(VariantsFile::materialize) {
+        Some(Ok(loadable)) => Some(loadable),
+        Some(Err(_)) => return false,
+        None => None,
+    };
+    let mut script = String::from("uci\n");
+    if let Some(file) = &loadable {
+        script.push_str(&format!(
+            "setoption name VariantPath value {}\nuci\n",
+            file.path.display()
+        ));
+    }
+    script.push_str("quit\n");
+    let answers = if loadable.is_some() { 2 } else { 1 };
     let Ok(mut child) = Command::new(path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -118,17 +136,23 @@ fn plays(path: &Path, uci_variant: &str) -> bool {
     let answered = child
         .stdin
         .take()
-        .is_some_and(|mut stdin| stdin.write_all(b"uci\nquit\n").is_ok());
+        .is_some_and(|mut stdin| stdin.write_all(script.as_bytes()).is_ok());
     let stdout = child.stdout.take();
     // A thread reads the answer, so a silent engine is killed on time instead of waited for.
     let (tx, rx) = std::sync::mpsc::channel();
     let uci_variant = uci_variant.to_owned();
     std::thread::spawn(move || {
+        let mut left = answers;
         let listed = stdout.is_some_and(|out| {
             BufReader::new(out)
                 .lines()
                 .map_while(Result::ok)
-                .take_while(|l| l != "uciok")
+                .take_while(|l| {
+                    if l == "uciok" {
+                        left -= 1;
+                    }
+                    left > 0
+                })
                 .any(|l| {
                     l.contains("UCI_Variant")
                         && l.split_whitespace()
@@ -143,6 +167,7 @@ fn plays(path: &Path, uci_variant: &str) -> bool {
     // The engine was told to quit; a hung one is killed (an error means it already exited).
     let _ = child.kill();
     let _ = child.wait();
+    drop(loadable);
     listed
 }
 
@@ -184,8 +209,9 @@ pub struct Prepared {
 pub async fn prepare(request: &PlayRequest) -> Result<Prepared, PlayError> {
     let profile = crate::variant::named(&request.variant)
         .ok_or_else(|| PlayError::Variant(request.variant.clone()))?;
-    let variant = crate::variant::api_value(profile.name)
-        .ok_or_else(|| PlayError::Variant(request.variant.clone()))?;
+    // The wide family's games have no number: the key alone names them (a server from
+    // before the keys ignores the key and plays the numbered games all the same).
+    let variant = crate::variant::api_value(profile.name).unwrap_or_default();
     let found = match &request.engine {
         Some(path) => Ok(path.clone()),
         None => engine_for(profile.name),
@@ -221,6 +247,7 @@ pub async fn prepare(request: &PlayRequest) -> Result<Prepared, PlayError> {
     let created = client
         .create_game(proto::CreateGameRequest {
             variant,
+            variant_key: profile.name.to_owned(),
             white_player,
             black_player,
             ..Default::default()
@@ -278,5 +305,54 @@ impl Prepared {
         run_single(&self.settings, &self.game_id, &self.engine_token)
             .await
             .map_err(PlayError::Run)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FSF: &str = "/usr/games/fairy-stockfish";
+
+    /// Fairy-Stockfish lists bkhorde only once the bot's variants file is loaded, and never
+    /// berolina; a missing engine plays nothing.
+    #[test]
+    fn plays_asks_the_engine() {
+        let fsf = Path::new(FSF);
+        assert!(
+            fsf.exists(),
+            "{FSF} is missing: apt-get install -y fairy-stockfish"
+        );
+        let bundled = VariantsFile::Bundled;
+        assert!(plays(fsf, "capablanca", None));
+        assert!(!plays(fsf, "bkhorde", None));
+        assert!(plays(fsf, "bkhorde", Some(&bundled)));
+        assert!(plays(fsf, "massacre", Some(&bundled)));
+        assert!(!plays(fsf, "berolina", Some(&bundled)));
+        assert!(!plays(Path::new("/nonexistent/engine"), "chess", None));
+    }
+
+    /// `chessd play` picks Fairy-Stockfish for the games it has or loads, Stockfish for
+    /// Corner (chess from its own start), and none for Berolina, whose message names the
+    /// engine and the game.
+    #[test]
+    fn engines_for_the_wide_family() {
+        assert!(Path::new(FSF).exists(), "{FSF} is missing");
+        for key in ["grand", "janus", "bkhorde", "massacre"] {
+            let path = engine_for(key).unwrap_or_else(|e| panic!("{key}: {e}"));
+            assert!(
+                path.ends_with("fairy-stockfish"),
+                "{key}: {}",
+                path.display()
+            );
+        }
+        if find("stockfish").is_some() {
+            assert!(engine_for("corner").unwrap().ends_with("stockfish"));
+        }
+        let refused = engine_for("berolina").unwrap_err().to_string();
+        assert!(
+            refused.contains("fairy-stockfish does not play berolina"),
+            "{refused}"
+        );
     }
 }

@@ -1,22 +1,30 @@
-//! What each variant asks of a UCI engine: the `UCI_Variant` value Fairy-Stockfish and its
-//! kin know it by, `UCI_Chess960` for Chess960, and whether a polyglot opening book applies.
+//! What each game asks of a UCI engine: the `UCI_Variant` value Fairy-Stockfish and its kin
+//! know it by, `UCI_Chess960` for Chess960, whether the bot's variants file defines it, and
+//! whether a polyglot opening book applies.
 //!
-//! The table holds every variant of the rules (RULES.md), keyed by the name of the API's
-//! `Variant` value (`VARIANT_RACING_KINGS`), so a variant the server adds to its enum under
-//! the name below plays with no change here; a test fails for any value of the enum that the
-//! table does not know.
+//! The table holds every game the server plays, keyed by its stable key (`Game.variant_key`:
+//! `chess`, `capablanca`, ...), which is also the bot's name for it. The nine games that have
+//! a number in the API's `Variant` enum carry its value's name too (`VARIANT_RACING_KINGS`),
+//! so a server that sends only the number (one from before the keys) is still understood.
+//! Tests fail for any value of the enum, and any game of the rules crate, that the table does
+//! not know.
 
 use crate::proto;
 
-/// How one variant is played through UCI.
+/// How one game is played through UCI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Profile {
-    /// The bot's name for it: the `--config` section `[variants.NAME]` and the logs.
+    /// The game's key, and the bot's name for it: the `--config` section `[variants.NAME]`
+    /// and the logs.
     pub name: &'static str,
-    /// `setoption name UCI_Variant value ...`; `None` for standard chess rules.
+    /// `setoption name UCI_Variant value ...`; `None` for standard chess rules (also Corner
+    /// and Fortress: chess from their own start, which the `position fen` command carries).
     pub uci_variant: Option<&'static str>,
     /// `setoption name UCI_Chess960 value true` (castling as the king taking its rook).
     pub chess960: bool,
+    /// Fairy-Stockfish 11.1 has no built-in `uci_variant`: the bot's variants file
+    /// (`--variants-file`, loaded with the engine's `VariantPath` option) defines it.
+    pub in_variants_file: bool,
     /// Polyglot books hold standard chess positions only.
     pub book: bool,
 }
@@ -26,42 +34,73 @@ const fn profile(name: &'static str, uci_variant: Option<&'static str>) -> Profi
         name,
         uci_variant,
         chess960: false,
+        in_variants_file: false,
         book: false,
     }
 }
 
-/// Every variant: the API's enum value name, and its profile.
-const TABLE: [(&str, Profile); 9] = [
+/// A game an engine knows by its key, as `UCI_Variant` (Fairy-Stockfish's own spelling).
+const fn keyed(name: &'static str) -> Profile {
+    profile(name, Some(name))
+}
+
+/// A game the bot's variants file defines under its key.
+const fn from_file(name: &'static str) -> Profile {
+    Profile {
+        in_variants_file: true,
+        ..keyed(name)
+    }
+}
+
+/// Every game: the API's enum value name where it has one, and its profile.
+const TABLE: [(Option<&str>, Profile); 26] = [
     (
-        "VARIANT_CHESS",
+        Some("VARIANT_CHESS"),
         Profile {
             book: true,
             ..profile("chess", None)
         },
     ),
     (
-        "VARIANT_CHESS960",
+        Some("VARIANT_CHESS960"),
         Profile {
             chess960: true,
             ..profile("chess960", None)
         },
     ),
+    (Some("VARIANT_RACING_KINGS"), keyed("racingkings")),
     (
-        "VARIANT_RACING_KINGS",
-        profile("racingkings", Some("racingkings")),
+        Some("VARIANT_THREE_CHECK"),
+        profile("threecheck", Some("3check")),
     ),
-    ("VARIANT_THREE_CHECK", profile("threecheck", Some("3check"))),
-    (
-        "VARIANT_KING_OF_THE_HILL",
-        profile("kingofthehill", Some("kingofthehill")),
-    ),
-    ("VARIANT_ANTICHESS", profile("antichess", Some("antichess"))),
-    ("VARIANT_ATOMIC", profile("atomic", Some("atomic"))),
-    ("VARIANT_HORDE", profile("horde", Some("horde"))),
-    (
-        "VARIANT_CRAZYHOUSE",
-        profile("crazyhouse", Some("crazyhouse")),
-    ),
+    (Some("VARIANT_KING_OF_THE_HILL"), keyed("kingofthehill")),
+    (Some("VARIANT_ANTICHESS"), keyed("antichess")),
+    (Some("VARIANT_ATOMIC"), keyed("atomic")),
+    (Some("VARIANT_HORDE"), keyed("horde")),
+    (Some("VARIANT_CRAZYHOUSE"), keyed("crazyhouse")),
+    // The wide family, known by key only. Fairy-Stockfish 11.1 has these built in:
+    (None, keyed("losalamos")),
+    (None, keyed("janus")),
+    (None, keyed("embassy")),
+    (None, keyed("capablanca")),
+    // Its castling is king-takes-rook without UCI_Chess960: the variant says so itself.
+    (None, keyed("caparandom")),
+    (None, keyed("grand")),
+    (None, keyed("extinction")),
+    (None, keyed("amazon")),
+    (None, keyed("knightmate")),
+    (None, keyed("loop")),
+    // Chess from a start of their own, with no castling rights: any chess engine plays them.
+    (None, profile("corner", None)),
+    (None, profile("fortress", None)),
+    // Defined for Fairy-Stockfish by the bot's variants file.
+    (None, from_file("bkhorde")),
+    (None, from_file("massacre")),
+    // No engine but `chessd random-engine` plays these today (FSF 11.1 has none of them; a
+    // newer FSF's own maharajah never lets a black pawn reach rank 1, where chessd's may go).
+    (None, keyed("maharajah")),
+    (None, keyed("berolina")),
+    (None, keyed("legan")),
 ];
 
 /// The profile of the game's `variant` (the API's enum number); `None` for unspecified,
@@ -69,20 +108,31 @@ const TABLE: [(&str, Profile); 9] = [
 #[must_use]
 pub fn of(variant: i32) -> Option<Profile> {
     let name = proto::Variant::try_from(variant).ok()?.as_str_name();
-    TABLE.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+    TABLE
+        .iter()
+        .find(|(n, _)| *n == Some(name))
+        .map(|(_, p)| *p)
 }
 
-/// The profile the bot calls `name` (a `[variants.NAME]` section).
+/// The profile of a game as the server describes it: by `variant_key` when it names a game
+/// the bot knows, else by the `variant` number (a server from before the keys sends none).
+#[must_use]
+pub fn of_game(variant: i32, variant_key: &str) -> Option<Profile> {
+    named(variant_key).or_else(|| of(variant))
+}
+
+/// The profile the bot calls `name` (a game's key, a `[variants.NAME]` section).
 #[must_use]
 pub fn named(name: &str) -> Option<Profile> {
     TABLE.iter().find(|(_, p)| p.name == name).map(|(_, p)| *p)
 }
 
-/// The API's enum number of the variant the bot calls `name`.
+/// The API's enum number of the variant the bot calls `name`; `None` for a game known by key
+/// only.
 #[must_use]
 pub fn api_value(name: &str) -> Option<i32> {
     let (api, _) = TABLE.iter().find(|(_, p)| p.name == name)?;
-    proto::Variant::from_str_name(api).map(|v| v as i32)
+    proto::Variant::from_str_name((*api)?).map(|v| v as i32)
 }
 
 /// The bot's names of every variant, for messages.
@@ -93,16 +143,135 @@ pub fn names() -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    use chessd_rules::any::AnyVariant;
+    use chessd_rules::wide::WideVariant;
+
     use super::*;
 
-    /// Names go to the API's numbers and back.
+    /// Names go to the API's numbers and back; the wide family's games have no number (the
+    /// server knows them by key only), and only they lack one.
     #[test]
     fn api_values() {
+        let wide: Vec<&str> = WideVariant::ALL.iter().map(|v| v.key()).collect();
         for name in names() {
+            if wide.contains(&name) {
+                assert_eq!(api_value(name), None, "{name}");
+                continue;
+            }
             let value = api_value(name).expect(name);
             assert_eq!(of(value).map(|p| p.name), Some(name));
         }
         assert_eq!(api_value("shogi"), None);
+    }
+
+    /// Every game the server plays has a profile under its key: the rules crate's list of
+    /// games is the server's (`AnyVariant::all`), so a game added there and not here fails.
+    #[test]
+    fn every_server_game_has_a_profile() {
+        let mut seen = 0;
+        for game in AnyVariant::all() {
+            let profile =
+                named(game.key()).unwrap_or_else(|| panic!("{} has no profile", game.key()));
+            assert_eq!(profile.name, game.key());
+            seen += 1;
+        }
+        assert_eq!(seen, names().len(), "the table has a game the server lacks");
+        assert_eq!(named(""), None);
+    }
+
+    /// A game is found by key first, by number where the key is missing or unknown.
+    #[test]
+    fn lookup_by_key_then_number() {
+        let unspecified = proto::Variant::Unspecified as i32;
+        assert_eq!(of_game(unspecified, "grand").map(|p| p.name), Some("grand"));
+        let rk = proto::Variant::RacingKings as i32;
+        assert_eq!(of_game(rk, "").map(|p| p.name), Some("racingkings"));
+        assert_eq!(
+            of_game(rk, "racingkings").map(|p| p.name),
+            Some("racingkings")
+        );
+        assert_eq!(of_game(rk, "shogi").map(|p| p.name), Some("racingkings"));
+        assert_eq!(of_game(unspecified, "shogi"), None);
+        assert_eq!(of_game(unspecified, ""), None);
+    }
+
+    /// The wide family's engines: the games Fairy-Stockfish 11.1 has built in (its `uci`
+    /// answer's UCI_Variant list, checked when it is installed) are asked for by their key;
+    /// Corner and Fortress are chess from their start; bkhorde and massacre come from the
+    /// bot's variants file; maharajah, berolina and legan by key (the random engine's).
+    #[test]
+    fn wide_profiles() {
+        const FSF_11_1: [&str; 10] = [
+            "losalamos",
+            "janus",
+            "embassy",
+            "capablanca",
+            "caparandom",
+            "grand",
+            "extinction",
+            "amazon",
+            "knightmate",
+            "loop",
+        ];
+        for key in FSF_11_1 {
+            let p = named(key).unwrap();
+            assert_eq!(
+                (p.uci_variant, p.in_variants_file),
+                (Some(key), false),
+                "{key}"
+            );
+        }
+        for key in ["corner", "fortress"] {
+            assert_eq!(named(key).unwrap().uci_variant, None, "{key}");
+        }
+        for key in ["bkhorde", "massacre"] {
+            let p = named(key).unwrap();
+            assert_eq!(
+                (p.uci_variant, p.in_variants_file),
+                (Some(key), true),
+                "{key}"
+            );
+        }
+        for key in ["maharajah", "berolina", "legan"] {
+            let p = named(key).unwrap();
+            assert_eq!(
+                (p.uci_variant, p.in_variants_file),
+                (Some(key), false),
+                "{key}"
+            );
+        }
+        for (_, p) in TABLE.iter().skip(9) {
+            assert!(!p.book && !p.chess960, "{}", p.name);
+        }
+        if let Some(listed) = fsf_variants() {
+            for key in FSF_11_1 {
+                assert!(listed.iter().any(|v| v == key), "FSF lacks {key}");
+            }
+        }
+    }
+
+    /// The installed Fairy-Stockfish's UCI_Variant values, if it is installed.
+    fn fsf_variants() -> Option<Vec<String>> {
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new("/usr/games/fairy-stockfish")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        child.stdin.take()?.write_all(b"uci\nquit\n").ok()?;
+        let out = child.wait_with_output().ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text.lines().find(|l| l.contains("name UCI_Variant"))?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        Some(
+            words
+                .windows(2)
+                .filter(|w| w[0] == "var")
+                .map(|w| w[1].to_owned())
+                .collect(),
+        )
     }
 
     /// Every variant the API defines today has a profile: a variant added to the enum under
@@ -150,7 +319,7 @@ mod tests {
         ] {
             assert_eq!(named(name).unwrap().uci_variant, Some(name));
         }
-        assert_eq!(names().len(), 9);
+        assert_eq!(names().len(), 26);
         assert!(named("bughouse").is_none());
     }
 }

@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use crate::board::{Role, Square, UciMove};
+use crate::board::{PieceLetter, Role, Square, UciMove};
 use crate::fen;
 
 /// Bytes per entry.
@@ -201,7 +201,7 @@ fn decode(raw: u16, board: &fen::Board) -> Option<UciMove> {
     Some(UciMove::Normal {
         from,
         to,
-        promotion,
+        promotion: promotion.map(PieceLetter::of),
     })
 }
 

@@ -153,7 +153,7 @@ impl Runner<'_> {
             failures = self.failures,
             "engine failed; restarting it"
         );
-        let mut engine = Engine::start(&self.spec, self.setup)
+        let mut engine = Engine::start(&self.spec, &self.setup)
             .await
             .map_err(GameError::Engine)?;
         engine.new_game().await.map_err(GameError::Engine)?;

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 use tonic::Status;
 
 use crate::actions;
-use crate::board::{Side, UciMove};
+use crate::board::{Notation, Side, UciMove};
 use crate::book::Book;
 use crate::client::{Api, Seat};
 use crate::clock::{self, Ask};
@@ -36,6 +36,7 @@ use crate::judge::Judge;
 use crate::proto;
 use crate::uci::{Engine, EngineError, EngineEvent, EngineSpec, Score, Setup};
 use crate::variant;
+use crate::variants_file::VariantsFile;
 use crate::watch::{self, Feed};
 
 /// Engine failures in a row (no move played in between) before the bot gives up.
@@ -71,8 +72,12 @@ pub enum GameError {
         last: String,
     },
     State(StateError),
-    /// The game's variant is not in the bot's table.
-    UnknownVariant(i32),
+    /// The game's variant is not in the bot's table: its key (empty from a server from before
+    /// the keys) and its API number.
+    UnknownVariant {
+        key: String,
+        number: i32,
+    },
     /// GetGame names no seat for the token in this game.
     NoSeat(String),
 }
@@ -99,9 +104,14 @@ impl std::fmt::Display for GameError {
                 "the token holds no seat in game {game_id} (a wrong token, one of another game, \
                  or a revoked player token)"
             ),
-            GameError::UnknownVariant(v) => write!(
+            GameError::UnknownVariant { key, number } => write!(
                 f,
-                "the game's variant ({v}) is not one this bot knows (known: {})",
+                "the game's variant ({}) is not one this bot knows (known: {})",
+                if key.is_empty() {
+                    number.to_string()
+                } else {
+                    format!("{key:?}")
+                },
                 variant::names().join(", ")
             ),
         }
@@ -200,15 +210,30 @@ pub async fn play(settings: &Settings, api: Api, seat: Seat) -> Result<GameEnd, 
         return Ok(end_of(&state, side, 0, 0, resumes));
     }
     tracing::info!(side = %side, "playing");
-    let profile = variant::of(state.variant).ok_or(GameError::UnknownVariant(state.variant))?;
+    let profile = variant::of_game(state.variant, &state.variant_key).ok_or_else(|| {
+        GameError::UnknownVariant {
+            key: state.variant_key.clone(),
+            number: state.variant,
+        }
+    })?;
     let spec = settings.engine_for(profile.name).clone();
     let setup = Setup {
         variant: profile.name,
         uci_variant: profile.uci_variant,
         chess960: profile.chess960,
+        variants_file: VariantsFile::for_game(
+            settings.variants_file.as_deref(),
+            profile.in_variants_file,
+        ),
+        // The numbered games' engines write chess's moves, read as strictly as ever.
+        notation: if variant::api_value(profile.name).is_some() {
+            Notation::Chess
+        } else {
+            Notation::Wide(state.geometry)
+        },
         ponder: settings.ponder,
     };
-    let mut engine = Engine::start(&spec, setup)
+    let mut engine = Engine::start(&spec, &setup)
         .await
         .map_err(GameError::Engine)?;
     engine.new_game().await.map_err(GameError::Engine)?;

@@ -19,6 +19,8 @@ use tokio::time::timeout;
 
 use super::line::{self, Read};
 use super::message::{self, EngineMessage, OptionKind, UciOption};
+use crate::board::Notation;
+use crate::variants_file::VariantsFile;
 
 /// The longest line read from an engine (Fairy-Stockfish's `UCI_Variant` option line, the
 /// longest seen in practice, is under 2 KiB; a long PV at high depth a few KiB).
@@ -42,7 +44,7 @@ pub struct EngineSpec {
 }
 
 /// What the game asks of the engine besides the user's options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The variant's name in the bot's table, for messages.
     pub variant: &'static str,
@@ -50,6 +52,11 @@ pub struct Setup {
     pub uci_variant: Option<&'static str>,
     /// `UCI_Chess960` on.
     pub chess960: bool,
+    /// The variants file to load (`VariantPath`) when the engine's `UCI_Variant` lacks
+    /// `uci_variant`.
+    pub variants_file: Option<VariantsFile>,
+    /// How the game writes its moves, for reading the engine's.
+    pub notation: Notation,
     /// Think on the opponent's time, if the engine can.
     pub ponder: bool,
 }
@@ -101,6 +108,11 @@ pub enum EngineError {
         engine: String,
         why: &'static str,
     },
+    /// The variants file could not be written for the engine to read.
+    VariantsFile {
+        file: String,
+        error: String,
+    },
 }
 
 impl fmt::Display for EngineError {
@@ -129,6 +141,9 @@ impl fmt::Display for EngineError {
                 engine,
                 why,
             } => write!(f, "engine {engine} cannot play {variant}: {why}"),
+            EngineError::VariantsFile { file, error } => {
+                write!(f, "cannot hand {file} to the engine: {error}")
+            }
         }
     }
 }
@@ -150,7 +165,7 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine and sets it up for `setup`; a clear error when the engine lacks what
     /// the game or the user's options need.
-    pub async fn start(spec: &EngineSpec, setup: Setup) -> Result<Engine, EngineError> {
+    pub async fn start(spec: &EngineSpec, setup: &Setup) -> Result<Engine, EngineError> {
         let mut child = Command::new(&spec.command)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -171,7 +186,7 @@ impl Engine {
                 _ => return Err(EngineError::Exited { during: "start" }),
             };
         let (tx, events) = mpsc::channel(EVENT_BUFFER);
-        tokio::spawn(read_stdout(stdout, tx));
+        tokio::spawn(read_stdout(stdout, tx, setup.notation));
         tokio::spawn(log_stderr(stderr, pid));
         let mut engine = Engine {
             child,
@@ -181,7 +196,13 @@ impl Engine {
             pid,
             ponders: false,
         };
-        let offered = engine.handshake().await?;
+        let mut offered = engine.handshake().await?;
+        if let Some(file) = &setup.variants_file
+            && let Some(wanted) = setup.uci_variant
+            && !offers_variant(&offered, wanted)
+        {
+            offered = engine.load_variants(&offered, file, setup).await?;
+        }
         let commands = engine.setup_commands(&offered, spec, setup)?;
         for command in commands {
             engine.send(&command).await?;
@@ -215,12 +236,46 @@ impl Engine {
         }
     }
 
+    /// Loads `file` with the engine's `VariantPath` option and asks `uci` again: the answer
+    /// lists the variants the file added (Fairy-Stockfish reads the file when the option is
+    /// set, so the temporary copy of the bundled file can go once the answer is in).
+    async fn load_variants(
+        &mut self,
+        offered: &[UciOption],
+        file: &VariantsFile,
+        setup: &Setup,
+    ) -> Result<Vec<UciOption>, EngineError> {
+        let path_option = offered
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case("VariantPath"));
+        let Some(option) = path_option else {
+            return Err(EngineError::VariantUnsupported {
+                variant: setup.variant,
+                engine: self.name.clone(),
+                why: "its UCI_Variant option does not offer it, and it has no VariantPath option to load a variants file with",
+            });
+        };
+        let loadable = file
+            .materialize()
+            .map_err(|error| EngineError::VariantsFile {
+                file: file.to_string(),
+                error: error.to_string(),
+            })?;
+        let path = loadable.path.to_string_lossy().into_owned();
+        let command = set_command(option, &path)?;
+        self.send(&command).await?;
+        let offered = self.handshake().await?;
+        drop(loadable);
+        tracing::info!(engine = %self.name, variants_file = %file, "variants file loaded");
+        Ok(offered)
+    }
+
     /// The `setoption` commands: the user's (checked), then the variant's and pondering.
     fn setup_commands(
         &mut self,
         offered: &[UciOption],
         spec: &EngineSpec,
-        setup: Setup,
+        setup: &Setup,
     ) -> Result<Vec<String>, EngineError> {
         let find = |name: &str| offered.iter().find(|o| o.name.eq_ignore_ascii_case(name));
         let mut commands = Vec::new();
@@ -243,8 +298,15 @@ impl Engine {
             (Some(wanted), Some(o)) if o.vars.iter().any(|v| v == wanted) => {
                 commands.push(format!("setoption name UCI_Variant value {wanted}"));
             }
+            (Some(_), Some(_)) if setup.variants_file.is_some() => {
+                return Err(unsupported(
+                    "its UCI_Variant option does not offer it, even with the variants file loaded",
+                ));
+            }
             (Some(_), Some(_)) => {
-                return Err(unsupported("its UCI_Variant option does not offer it"));
+                return Err(unsupported(
+                    "its UCI_Variant option does not offer it (`chessd random-engine` plays every game chessd has)",
+                ));
             }
             (Some(_), None) => return Err(unsupported("it has no UCI_Variant option")),
             // A variant engine left on another variant by a previous game would play it.
@@ -372,14 +434,25 @@ fn set_command(option: &UciOption, value: &str) -> Result<String, EngineError> {
     Ok(format!("setoption name {name} value {value}"))
 }
 
-async fn read_stdout(stdout: tokio::process::ChildStdout, tx: mpsc::Sender<EngineEvent>) {
+/// Whether the engine's `UCI_Variant` option lists `wanted`.
+fn offers_variant(offered: &[UciOption], wanted: &str) -> bool {
+    offered
+        .iter()
+        .any(|o| o.name.eq_ignore_ascii_case("UCI_Variant") && o.vars.iter().any(|v| v == wanted))
+}
+
+async fn read_stdout(
+    stdout: tokio::process::ChildStdout,
+    tx: mpsc::Sender<EngineEvent>,
+    notation: Notation,
+) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::with_capacity(256);
     loop {
         let event = match line::read_line(&mut reader, &mut buf, MAX_LINE).await {
             Ok(Read::Line(text)) => {
                 tracing::trace!(line = %text, "from engine");
-                EngineEvent::Message(message::parse(&text))
+                EngineEvent::Message(message::parse_in(&text, notation))
             }
             Ok(Read::TooLong(bytes)) => EngineEvent::TooLong(bytes),
             Ok(Read::Eof) | Err(_) => {

@@ -2,10 +2,11 @@
 //!
 //! Our own parser rather than a crate (docs/bots.md says why): it reads `id`, `uciok`,
 //! `readyok`, `option`, the `score` of `info`, and `bestmove` with its `ponder`, including the
-//! moves variants use (drops `N@f3`, king promotions), `bestmove (none)` and `0000`. Anything
-//! else is [`EngineMessage::Unknown`], which UCI asks GUIs to ignore.
+//! moves variants use (drops `N@f3`, king promotions, and on other boards `a10a9` or `e7e8c`:
+//! the moves are read for the game's board), `bestmove (none)` and `0000`. Anything else is
+//! [`EngineMessage::Unknown`], which UCI asks GUIs to ignore.
 
-use crate::board::UciMove;
+use crate::board::{Notation, UciMove};
 
 /// One line from the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,9 +87,15 @@ impl Score {
     }
 }
 
-/// Reads one line.
+/// Reads one line of an engine playing a game of chess's board and pieces.
 #[must_use]
 pub fn parse(line: &str) -> EngineMessage {
+    parse_in(line, Notation::Chess)
+}
+
+/// Reads one line of an engine playing a game whose moves are written in `notation`.
+#[must_use]
+pub fn parse_in(line: &str, notation: Notation) -> EngineMessage {
     let trimmed = line.trim();
     let mut words = trimmed.split_ascii_whitespace();
     match words.next() {
@@ -101,7 +108,7 @@ pub fn parse(line: &str) -> EngineMessage {
             parse_option(words.collect()).map_or_else(|| unknown(trimmed), EngineMessage::Option)
         }
         Some("info") => EngineMessage::Info(parse_info(words)),
-        Some("bestmove") => parse_bestmove(words.collect()),
+        Some("bestmove") => parse_bestmove(words.collect(), notation),
         _ => unknown(trimmed),
     }
 }
@@ -111,17 +118,17 @@ fn unknown(line: &str) -> EngineMessage {
     EngineMessage::Unknown(line.chars().take(200).collect())
 }
 
-fn parse_bestmove(words: Vec<&str>) -> EngineMessage {
+fn parse_bestmove(words: Vec<&str>, notation: Notation) -> EngineMessage {
     let mv = match words.first() {
         None => return EngineMessage::BadBestMove(String::new()),
         Some(&("(none)" | "0000" | "none")) => None,
-        Some(text) => match text.parse::<UciMove>() {
+        Some(text) => match UciMove::parse_in(text, notation) {
             Ok(mv) => Some(mv),
             Err(e) => return EngineMessage::BadBestMove(e.text),
         },
     };
     let ponder = match words.get(1..3) {
-        Some(["ponder", p]) => p.parse().ok(),
+        Some(["ponder", p]) => UciMove::parse_in(p, notation).ok(),
         _ => None,
     };
     EngineMessage::BestMove { mv, ponder }
@@ -275,6 +282,36 @@ mod tests {
             EngineMessage::BadBestMove("banana".into())
         );
         assert_eq!(parse("bestmove"), EngineMessage::BadBestMove(String::new()));
+    }
+
+    /// On a 10x10 board, two-digit ranks and fairy promotions are moves; squares off the board
+    /// make a bad `bestmove` and an unread ponder move.
+    #[test]
+    fn wide_bestmoves() {
+        let grand = Notation::Wide(crate::board::Geometry::new(10, 10).unwrap());
+        let mv = |t: &str| Some(UciMove::parse_in(t, grand).unwrap());
+        assert_eq!(
+            parse_in("bestmove a10a9 ponder j3j2c", grand),
+            EngineMessage::BestMove {
+                mv: mv("a10a9"),
+                ponder: mv("j3j2c")
+            }
+        );
+        assert_eq!(
+            parse_in("bestmove a10a11", grand),
+            EngineMessage::BadBestMove("a10a11".into())
+        );
+        assert_eq!(
+            parse_in("bestmove b2b3 ponder k7k6", grand),
+            EngineMessage::BestMove {
+                mv: mv("b2b3"),
+                ponder: None
+            }
+        );
+        assert_eq!(
+            parse("bestmove a10a9"),
+            EngineMessage::BadBestMove("a10a9".into())
+        );
     }
 
     /// Scores in centipawns or mates, bounds flagged; the PV and strings are not read as

@@ -155,6 +155,26 @@ pub async fn create_from(
     }
 }
 
+/// Creates an untimed game by its key alone (`capablanca`: the wide family has no `Variant`
+/// number).
+pub async fn create_by_key(client: &mut Client, key: &str) -> Seats {
+    let response = client
+        .create_game(pb::CreateGameRequest {
+            variant_key: key.into(),
+            white_player: "white".into(),
+            black_player: "black".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("CreateGame")
+        .into_inner();
+    Seats {
+        id: response.game.expect("a game").game_id,
+        white: response.white_token,
+        black: response.black_token,
+    }
+}
+
 pub async fn get(client: &mut Client, id: &str) -> pb::Game {
     client
         .get_game(pb::GetGameRequest { game_id: id.into() })
