@@ -19,15 +19,18 @@ use crate::units::duration;
 /// `chessd play`'s flags.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayArgs {
-    /// The variant: chess, chess960, crazyhouse, antichess, atomic, horde, kingofthehill,
-    /// racingkings or threecheck.
+    /// The game, by its key: chess, chess960, crazyhouse, antichess, atomic, horde,
+    /// kingofthehill, racingkings, threecheck, or one of the wide family's (losalamos, janus,
+    /// embassy, capablanca, caparandom, grand, corner, fortress, bkhorde, extinction,
+    /// massacre, maharajah, amazon, knightmate, berolina, legan, loop).
     #[arg(long, default_value = "chess")]
     pub variant: String,
     /// Your side: white, black or random.
     #[arg(long, value_enum, default_value = "white")]
     pub side: Side,
     /// The UCI engine to play against (default: stockfish for chess and chess960,
-    /// fairy-stockfish for the other variants, from PATH or /usr/games).
+    /// fairy-stockfish for the other games, from PATH or /usr/games; `chessd random-engine`
+    /// where neither plays the game).
     #[arg(long)]
     pub engine: Option<PathBuf>,
     /// How long the engine thinks per move (e.g. 500ms, 2s).
@@ -97,7 +100,7 @@ pub async fn run(
     };
     match outcome {
         Some(Ok(end)) => println!(
-            "AnyGame over: {} ({}).",
+            "Game over: {} ({}).",
             end.result,
             end.termination
                 .trim_start_matches("TERMINATION_")
