@@ -62,6 +62,25 @@ async fn every_wide_game_is_created_and_played() {
         let read = get(&mut client, &seats.id).await;
         assert_eq!((read.fen, read.ply), (after.fen, 1), "{key}");
     }
+    // A key filters the list to its game, with the game's board on the summary.
+    let listed = client
+        .list_games(pb::ListGamesRequest {
+            variant_key: "grand".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .games;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].variant_key, "grand");
+    assert_eq!(
+        listed[0].geometry,
+        Some(pb::BoardGeometry {
+            files: 10,
+            ranks: 10
+        })
+    );
 }
 
 /// Grand Chess, 10 by 10: a move to and from rank 10 in UCI, SAN with two-digit ranks, an
