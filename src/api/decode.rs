@@ -5,15 +5,13 @@ use std::time::Duration;
 
 use std::collections::HashMap;
 
-use chessd_rules::any::{AnyPosition, AnyVariant};
 use chessd_rules::{self as rules, ByColor, Color};
-use sha2::{Digest, Sha256};
 
 use crate::api::clocks;
 use crate::api::error::RequestError;
 pub use crate::api::fields::game_id;
 use crate::api::fields::{duration, echo};
-use crate::api::variant_key;
+use crate::api::{start, variant_key};
 use crate::error::ServiceError;
 use crate::game::error::InputError;
 use crate::game::{
@@ -160,33 +158,12 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     let seat_tokens = ByColor::new_with(|c: Color| ids[c].is_none() || req.bound_seat_tokens);
     let variant = variant_key::requested(req.variant, &req.variant_key)?;
     let request_id = RequestId::parse(&req.request_id)?;
-    let fen_given = !req.start_fen.trim().is_empty();
-    let start = match (req.chess960_start, variant) {
-        (Some(_), _) if fen_given => {
-            return Err(InputError::InvalidField {
-                field: "chess960_start",
-                message: "give a start number or a start_fen, not both".into(),
-            }
-            .into());
-        }
-        (Some(n), v) => numbered(v, n)?,
-        (None, _) if fen_given => position(variant, &req.start_fen)?,
-        (None, v) => match AnyPosition::numbered_starts(v) {
-            Some(count) => numbered(v, random_below(request_id.as_ref(), count)?)?,
-            None => {
-                let mut seed = u64::from(random_below(request_id.as_ref(), u32::MAX)?);
-                // SplitMix64 from the seed: the same deal for a retry with the same id.
-                let draw = |n: usize| {
-                    seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                    let mut z = seed;
-                    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                    ((z ^ (z >> 31)) % n as u64) as usize
-                };
-                AnyPosition::shuffled(v, draw).unwrap_or_else(|| AnyPosition::new(v))
-            }
-        },
-    };
+    let start = start::position(
+        variant,
+        req.chess960_start,
+        &req.start_fen,
+        request_id.as_ref(),
+    )?;
     if let Some(outcome) = start.outcome() {
         return Err(RequestError::InvalidFen {
             message: format!("the position is already decided ({})", outcome.termination),
@@ -230,43 +207,6 @@ fn takebacks(value: i32) -> Result<TakebackPolicy, ServiceError> {
 /// A request's labels (CreateGame's, or a filter's).
 pub fn labels(map: &HashMap<String, String>) -> Result<Labels, ServiceError> {
     Ok(Labels::parse("labels", map.iter())?)
-}
-
-/// The start numbered `number` of a game drawn from numbered arrays (Chess960 0 to 959,
-/// Capablanca Random 0 to 21,835, Corner and Fortress 0 to 359).
-fn numbered(variant: AnyVariant, number: u32) -> Result<AnyPosition, ServiceError> {
-    let refuse = |message: String| {
-        ServiceError::Input(InputError::InvalidField {
-            field: "chess960_start",
-            message,
-        })
-    };
-    let Some(count) = AnyPosition::numbered_starts(variant) else {
-        return Err(refuse(format!(
-            "{variant} has one start: a start number is for Chess960, Capablanca Random, \
-             Corner and Fortress"
-        )));
-    };
-    AnyPosition::numbered(variant, number).ok_or_else(|| {
-        refuse(format!(
-            "expected a start number from 0 to {} for {variant}, got {number}",
-            count - 1
-        ))
-    })
-}
-
-/// A start number below `count` for a game created without one: random, except that a
-/// request with a request id always draws the same one from it, so a retry asks for the same
-/// game (and is answered with it, not refused as a different request).
-fn random_below(request_id: Option<&RequestId>, count: u32) -> Result<u32, ServiceError> {
-    let n = match request_id {
-        Some(rid) => {
-            let digest = Sha256::digest(rid.as_str().as_bytes());
-            u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]])
-        }
-        None => getrandom::u32().map_err(|e| ServiceError::Internal(Box::new(e)))?,
-    };
-    Ok(n % count)
 }
 
 /// Move text: UCI first (`e2e4`), then SAN (`Nf3`); only the syntax is checked here.

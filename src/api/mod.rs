@@ -29,6 +29,7 @@ pub(crate) mod pgn;
 pub(crate) mod presence;
 pub(crate) mod refusals;
 pub(crate) mod service;
+pub(crate) mod start;
 pub mod variant_key;
 pub(crate) mod watch;
 
