@@ -12,6 +12,7 @@ use crate::Color;
 
 impl WidePosition {
     /// Pushes, double steps and captures of `pawns`, landing only on `target`.
+    #[inline(always)]
     pub(super) fn pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
         if self.def.pawn != Pawn::Chess {
             return self.other_pawn_moves(sink, pawns, target);
