@@ -64,12 +64,26 @@ impl WideSquare {
         self.0 / STRIDE
     }
 
+    /// The square's bit. Read from a table: a 128-bit shift by a variable amount is a long
+    /// sequence on x86-64 (two shifts, a test and two conditional moves), and the generator
+    /// and `play` ask for bits at every node.
     #[must_use]
     #[inline]
     pub const fn bit(self) -> u128 {
-        1 << self.0
+        BITS[self.0 as usize]
     }
 }
+
+/// `BITS[i]`: the bit of square `i` of the numbering.
+const BITS: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
 
 impl fmt::Display for WideSquare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
