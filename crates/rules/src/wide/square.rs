@@ -151,11 +151,24 @@ pub const fn board_mask(width: u8, height: u8) -> u128 {
     mask
 }
 
-/// The squares of rank `rank` (from 0) across the full stride.
+/// The squares of rank `rank` (from 0, below `MAX_RANKS`) across the full stride. From a
+/// table for the same reason as `WideSquare::bit`: castling asks for the first rank at every
+/// node while a side keeps a right.
 #[must_use]
 pub const fn rank_mask(rank: u8) -> u128 {
-    ((1u128 << STRIDE) - 1) << (rank * STRIDE)
+    RANKS[rank as usize]
 }
+
+/// `RANKS[r]`: the squares of rank `r` across the full stride.
+const RANKS: [u128; MAX_RANKS as usize] = {
+    let mut t = [0u128; MAX_RANKS as usize];
+    let mut r = 0;
+    while r < MAX_RANKS as usize {
+        t[r] = ((1u128 << STRIDE) - 1) << (r * STRIDE as usize);
+        r += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
