@@ -60,6 +60,26 @@ impl Sink for Vec<WideMove> {
 /// Counts moves without listing them.
 struct Count(u64);
 
+/// The number of set bits of `bb`. The default x86-64 target has no popcount instruction, and
+/// `u128::count_ones` counts each half to the end; here the halves' 4-bit sums are added before
+/// the last two steps, which then run once (the counting sink calls this for every piece of
+/// every leaf's parent).
+#[inline(always)]
+fn popcount(bb: u128) -> u64 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let fours = |x: u64| {
+        let x = x - ((x >> 1) & M1);
+        (x & M2) + ((x >> 2) & M2)
+    };
+    // Each 4-bit field holds at most 4 per half, so at most 8 in the sum: no carry across.
+    let sum = fours(bb as u64) + fours((bb >> 64) as u64);
+    let bytes = (sum & M4) + ((sum >> 4) & M4);
+    bytes.wrapping_mul(H01) >> 56
+}
+
 impl Sink for Count {
     #[inline]
     fn push(&mut self, _: WideMove) {
@@ -68,17 +88,17 @@ impl Sink for Count {
 
     #[inline]
     fn push_targets(&mut self, _: WideSquare, targets: u128) {
-        self.0 += u64::from(targets.count_ones());
+        self.0 += popcount(targets);
     }
 
     #[inline]
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
-        self.0 += u64::from(targets.count_ones());
+        self.0 += popcount(targets);
     }
 
     #[inline]
     fn push_drops(&mut self, _: WideRole, targets: u128) {
-        self.0 += u64::from(targets.count_ones());
+        self.0 += popcount(targets);
     }
 }
 
@@ -354,7 +374,10 @@ impl WidePosition {
         }
         for from in squares(self.roles[role.index()] & at.ours) {
             let mut to = Self::piece_attacks(role, from, at.occupied) & at.target;
-            if at.pinned & from.bit() != 0
+            // Most positions pin nothing (and a side without royalty never has a pin): test the
+            // set before building the piece's 128-bit mask, a shift with a branch on x86-64.
+            if at.pinned != 0
+                && at.pinned & from.bit() != 0
                 && let Some(king) = at.king
             {
                 to &= line(king, from);

@@ -231,17 +231,26 @@ impl WidePosition {
         )
     }
 
-    /// The pieces of `by` attacking `sq` when the board holds `occupied`.
+    /// The pieces of `by` attacking `sq` when the board holds `occupied`: a slider lookup only
+    /// when an enemy slider stands on an empty-board line through `sq` (the generator asks this
+    /// for the king at every node, and its diagonals or lines are often clear of them).
     #[inline]
     pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
         let r = &self.roles;
+        let theirs = self.colors[by.index()];
         let (orthogonal, diagonal) = self.slider_movers();
-        ((knight_attacks(sq) & self.knight_movers())
-            | (rook_attacks(sq, occupied) & orthogonal)
-            | (bishop_attacks(sq, occupied) & diagonal)
+        let (orthogonal, diagonal) = (orthogonal & theirs, diagonal & theirs);
+        let mut attackers = ((knight_attacks(sq) & self.knight_movers())
             | (king_attacks(sq) & r[WideRole::King.index()])
             | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
-            & self.colors[by.index()]
+            & theirs;
+        if rook_rays(sq) & orthogonal != 0 {
+            attackers |= rook_attacks(sq, occupied) & orthogonal;
+        }
+        if bishop_rays(sq) & diagonal != 0 {
+            attackers |= bishop_attacks(sq, occupied) & diagonal;
+        }
+        attackers
     }
 
     /// `color`'s royal piece (Knightmate's royal knight, Maharajah's maharajah), or `None`

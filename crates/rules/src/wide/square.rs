@@ -64,12 +64,26 @@ impl WideSquare {
         self.0 / STRIDE
     }
 
+    /// The square's bit. Read from a table: a 128-bit shift by a variable amount is a long
+    /// sequence on x86-64 (two shifts, a test and two conditional moves), and the generator
+    /// and `play` ask for bits at every node.
     #[must_use]
     #[inline]
     pub const fn bit(self) -> u128 {
-        1 << self.0
+        BITS[self.0 as usize]
     }
 }
+
+/// `BITS[i]`: the bit of square `i` of the numbering.
+const BITS: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
 
 impl fmt::Display for WideSquare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -137,11 +151,24 @@ pub const fn board_mask(width: u8, height: u8) -> u128 {
     mask
 }
 
-/// The squares of rank `rank` (from 0) across the full stride.
+/// The squares of rank `rank` (from 0, below `MAX_RANKS`) across the full stride. From a
+/// table for the same reason as `WideSquare::bit`: castling asks for the first rank at every
+/// node while a side keeps a right.
 #[must_use]
 pub const fn rank_mask(rank: u8) -> u128 {
-    ((1u128 << STRIDE) - 1) << (rank * STRIDE)
+    RANKS[rank as usize]
 }
+
+/// `RANKS[r]`: the squares of rank `r` across the full stride.
+const RANKS: [u128; MAX_RANKS as usize] = {
+    let mut t = [0u128; MAX_RANKS as usize];
+    let mut r = 0;
+    while r < MAX_RANKS as usize {
+        t[r] = ((1u128 << STRIDE) - 1) << (r * STRIDE as usize);
+        r += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {

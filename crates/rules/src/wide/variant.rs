@@ -339,6 +339,9 @@ impl GameDef {
     }
 
     /// Where king and rook land when the king on `king` castles with the rook on `rook`.
+    /// Inlined: the generator asks it for every castling right at every node (Extinction's
+    /// perft), where a call cost more than the lookup.
+    #[inline]
     pub(crate) fn castling_targets(
         &self,
         king: WideSquare,
