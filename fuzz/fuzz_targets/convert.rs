@@ -7,7 +7,6 @@
 use chessd::api::{clocks, decode, encode};
 use chessd::error::ServiceError;
 use chessd::proto::wire as pb;
-use chessd_rules::Rules;
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
 use tonic::Code;

@@ -27,41 +27,14 @@ pub const DEFAULT_PAGE_SIZE: usize = 50;
 /// The longest player name or id, in characters.
 pub const MAX_PLAYER_LEN: usize = 100;
 
-/// The longest FEN accepted (the longest legal FEN is under 100 bytes).
-pub const MAX_FEN_LEN: usize = 128;
-
 /// The longest initial time of a time control.
 pub const MAX_INITIAL_TIME: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The longest increment of a time control.
 pub const MAX_INCREMENT: Duration = Duration::from_secs(60 * 60);
 
+pub use crate::api::fen::{MAX_FEN_LEN, position};
 pub use crate::api::variant_key::{variant, variant_filter};
-
-/// A position of `variant` from FEN.
-pub fn position(
-    variant: rules::any::AnyVariant,
-    fen: &str,
-) -> Result<rules::any::AnyPosition, ServiceError> {
-    let fen = fen.trim();
-    if fen.is_empty() {
-        return Err(RequestError::InvalidFen {
-            message: "empty".into(),
-        }
-        .into());
-    }
-    if fen.len() > MAX_FEN_LEN {
-        return Err(RequestError::InvalidFen {
-            message: format!("longer than {MAX_FEN_LEN} bytes"),
-        }
-        .into());
-    }
-    rules::any::AnyPosition::from_fen(variant, fen).map_err(|e| {
-        ServiceError::Request(RequestError::InvalidFen {
-            message: e.to_string(),
-        })
-    })
-}
 
 /// A name is kept exactly as given (the API promises it): no trimming, which would also
 /// turn `"bob\u{85}"` into another player's `"bob"`.

@@ -23,6 +23,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub(crate) mod feed;
+pub mod fen;
 pub mod fields;
 pub mod move_lists;
 pub(crate) mod pgn;

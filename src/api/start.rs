@@ -6,7 +6,7 @@
 use chessd_rules::any::{AnyPosition, AnyVariant};
 use sha2::{Digest, Sha256};
 
-use crate::api::decode;
+use crate::api::fen;
 use crate::error::ServiceError;
 use crate::game::RequestId;
 use crate::game::error::InputError;
@@ -27,7 +27,7 @@ pub(crate) fn position(
         }
         .into()),
         (Some(n), v) => numbered(v, n),
-        (None, _) if fen_given => decode::position(variant, fen),
+        (None, _) if fen_given => fen::position(variant, fen),
         (None, v) => match AnyPosition::numbered_starts(v) {
             Some(count) => numbered(v, random_below(request_id, count)?),
             None => {

@@ -140,7 +140,7 @@ impl Square {
     }
 
     /// `file + 8 * rank`: the square's place in a standard board's array (the opening book's
-    /// and [`crate::fen::board`]'s), meaningful for squares of the standard board only.
+    /// and the FEN reader's board), meaningful for squares of the standard board only.
     #[must_use]
     pub const fn index(self) -> usize {
         self.file as usize + 8 * self.rank as usize
