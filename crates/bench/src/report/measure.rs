@@ -263,20 +263,26 @@ mod tests {
         let (rss, peak) = ServerProc::OwnProcess.rss().expect("VmRSS");
         assert!(rss > 0 && peak >= rss);
         let start = CpuMark::now(ServerProc::OwnProcess);
-        // Busy until the clock, counted in ticks, moves (a fixed loop ends inside one tick in a
-        // release build); bounded so that a clock that never moves fails the test, not hangs it.
+        // Busy until the process has used more CPU than at the start (a fixed loop ends inside
+        // one tick in a release build). Not "until the reading changes": the reading sums the
+        // live threads, so another test's thread that ends makes it drop, and the window then
+        // counts nothing. Bounded so that a clock that never moves fails the test, not hangs it.
         let deadline = std::time::Instant::now() + Duration::from_secs(5);
         let mut x = 0u64;
-        while ServerProc::OwnProcess.cpu() == start.own && std::time::Instant::now() < deadline {
+        let used = loop {
             for i in 0..100_000u64 {
                 x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
             }
-        }
-        let used = CpuUse::between(
-            start,
-            CpuMark::now(ServerProc::OwnProcess),
-            ServerProc::OwnProcess,
-        );
+            let used = CpuUse::between(
+                start,
+                CpuMark::now(ServerProc::OwnProcess),
+                ServerProc::OwnProcess,
+            );
+            if used.own.is_some_and(|d| d > Duration::ZERO) || std::time::Instant::now() >= deadline
+            {
+                break used;
+            }
+        };
         assert!(used.own.is_some_and(|d| d > Duration::ZERO), "{used:?}");
         assert!(used.server.is_none() && used.server_in_process);
         assert_eq!(used.server_us_per(10), None);
