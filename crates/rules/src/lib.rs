@@ -19,9 +19,13 @@
 //! - `outcome`: `Outcome`, `Termination`. `game`: `Game`, the record with repetition and
 //!   move-count rules. `zobrist`: repetition keys. `uci`, `san`: move notation both ways.
 //!   `pgn`: PGN export. `perft`: node counting.
+//! - `family`: the `Family` trait a position implements for `Game` to record it; `start`: a
+//!   start as a record keeps it (`Start`, by name when it is the variant's own).
 //! - `wide`: a second engine family for boards up to 12x10 on `u128` bitboards (Los Alamos,
-//!   Janus, Embassy, Capablanca, Capablanca Random, Grand), its own module tree beside the
-//!   8x8 one; not yet behind `Position`/`Variant`.
+//!   Janus, Embassy, Capablanca, Capablanca Random, Grand and the 8x8 newcomers), its own
+//!   module tree beside the 8x8 one.
+//! - `any`: the family-neutral vocabulary the service speaks (`AnyVariant`, `AnyMove`,
+//!   `AnyPosition`, `AnyGame`), each an enum over the families, dispatched once per call.
 //!
 //! ```
 //! use chessd_rules::{DrawRule, Game, Position, Rules, Termination, Variant};
@@ -128,7 +132,7 @@ pub use rules::{FenError, PlayError, Rules};
 pub use san::{ParseSanError, San, SanPlus, parse_move, san_of, san_plus, san_plus_among};
 pub use setup::{PositionError, Setup};
 pub use square::{File, ParseSquareError, Rank, Square};
-pub use start::StartPosition;
+pub use start::{StandardStart, Start, StartPosition};
 pub use text::{Text, WideText};
 pub use threecheck::ThreeCheck;
 pub use uci::{ParseUciError, UciMove};

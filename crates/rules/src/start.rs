@@ -1,43 +1,72 @@
-//! [`StartPosition`]: a game's start as a record keeps it. Most games begin at their
-//! variant's own start, which is then kept by name; any other start is kept whole, boxed, so
-//! a record is not the size of a second position for the rare game that needs one.
+//! [`Start`]: a game's start as a record keeps it, for every engine family. Most games begin
+//! at their variant's own start, which is then kept by name; any other start is kept whole,
+//! boxed, so a record is not the size of a second position for the rare game that needs one.
+
+use core::fmt;
+use core::hash::Hash;
 
 use crate::{Position, Rules, Variant};
 
+/// A family's position that has a variant with a start of its own.
+pub trait StandardStart: Copy + Eq {
+    /// The family's games, each naming its start.
+    type Variant: Copy + Eq + Hash + fmt::Debug;
+
+    /// The variant's own start.
+    fn standard(variant: Self::Variant) -> Self;
+    /// The game this position is one of.
+    fn variant_of(&self) -> Self::Variant;
+}
+
 /// A start position: the variant's own by name, any other boxed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum StartPosition {
-    /// `Position::new(variant)`.
-    Standard(Variant),
-    Other(Box<Position>),
+pub enum Start<P: StandardStart> {
+    /// `P::standard(variant)`.
+    Standard(P::Variant),
+    Other(Box<P>),
 }
 
-impl From<Position> for StartPosition {
-    fn from(position: Position) -> StartPosition {
-        let variant = position.variant();
-        if position == Position::new(variant) {
-            StartPosition::Standard(variant)
+/// The 8x8 engine's start.
+pub type StartPosition = Start<Position>;
+
+impl<P: StandardStart> From<P> for Start<P> {
+    fn from(position: P) -> Start<P> {
+        let variant = position.variant_of();
+        if position == P::standard(variant) {
+            Start::Standard(variant)
         } else {
-            StartPosition::Other(Box::new(position))
+            Start::Other(Box::new(position))
         }
     }
 }
 
-impl StartPosition {
+impl<P: StandardStart> Start<P> {
     #[must_use]
-    pub fn position(&self) -> Position {
+    pub fn position(&self) -> P {
         match self {
-            StartPosition::Standard(variant) => Position::new(*variant),
-            StartPosition::Other(position) => **position,
+            Start::Standard(variant) => P::standard(*variant),
+            Start::Other(position) => **position,
         }
     }
 
     #[must_use]
-    pub fn variant(&self) -> Variant {
+    pub fn variant(&self) -> P::Variant {
         match self {
-            StartPosition::Standard(variant) => *variant,
-            StartPosition::Other(position) => position.variant(),
+            Start::Standard(variant) => *variant,
+            Start::Other(position) => position.variant_of(),
         }
+    }
+}
+
+impl StandardStart for Position {
+    type Variant = Variant;
+
+    fn standard(variant: Variant) -> Position {
+        Position::new(variant)
+    }
+
+    fn variant_of(&self) -> Variant {
+        self.variant()
     }
 }
 

@@ -314,8 +314,7 @@ impl AnyStart {
     pub fn variant(&self) -> AnyVariant {
         match self {
             AnyStart::Std(s) => AnyVariant::Std(s.variant()),
-            AnyStart::Wide(WideStart::Standard(v)) => AnyVariant::Wide(*v),
-            AnyStart::Wide(WideStart::Other(p)) => AnyVariant::Wide(p.variant()),
+            AnyStart::Wide(s) => AnyVariant::Wide(s.variant()),
         }
     }
 

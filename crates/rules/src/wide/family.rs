@@ -1,6 +1,6 @@
 //! The wide family as a game record plays it: `WidePosition`'s [`Family`] implementation
-//! (its repetition key, its SAN with marks, its UCI-or-SAN reading) and [`WideStart`], a
-//! start as a record keeps it. `Game<WidePosition>` ([`WideGame`]) is then the same record as
+//! (its repetition key, its SAN with marks, its UCI-or-SAN reading) and its start as a
+//! record keeps it ([`WideStart`]). `Game<WidePosition>` ([`WideGame`]) is then the same record as
 //! the 8x8 engine's, with the same draw rules, claims, takebacks and flag rule.
 
 use super::mv::{WideMove, WideMoveKind, WideUci};
@@ -8,38 +8,24 @@ use super::position::WidePosition;
 use super::role::WideRole;
 use super::san::{WideSan, wide_san_among};
 use super::variant::{End, WideVariant};
-use crate::{Color, Family, Game, Outcome, PlayError, WideText};
+use crate::{Color, Family, Game, Outcome, PlayError, StandardStart, Start, WideText};
 
 /// A wide-family game record.
 pub type WideGame = Game<WidePosition>;
 
 /// A start position: the game's own by name (Capablanca Random's, Corner's and Fortress's
 /// default array), any other boxed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WideStart {
-    /// `WidePosition::new(variant)`.
-    Standard(WideVariant),
-    Other(Box<WidePosition>),
-}
+pub type WideStart = Start<WidePosition>;
 
-impl From<WidePosition> for WideStart {
-    fn from(position: WidePosition) -> WideStart {
-        let variant = position.variant();
-        if position == WidePosition::new(variant) {
-            WideStart::Standard(variant)
-        } else {
-            WideStart::Other(Box::new(position))
-        }
+impl StandardStart for WidePosition {
+    type Variant = WideVariant;
+
+    fn standard(variant: WideVariant) -> WidePosition {
+        WidePosition::new(variant)
     }
-}
 
-impl WideStart {
-    #[must_use]
-    pub fn position(&self) -> WidePosition {
-        match self {
-            WideStart::Standard(variant) => WidePosition::new(*variant),
-            WideStart::Other(position) => **position,
-        }
+    fn variant_of(&self) -> WideVariant {
+        self.variant()
     }
 }
 
