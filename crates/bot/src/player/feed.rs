@@ -38,7 +38,9 @@ pub enum Announce {
         game_id: String,
         /// The player's seat, as the feed names it.
         seat: Option<Side>,
-        variant: i32,
+        /// The game's key (`chess`, `capablanca`, ...): the number alone says nothing of the
+        /// games the wide family plays, which all share `VARIANT_UNSPECIFIED`.
+        variant: String,
     },
     /// A game of the player ended.
     Finished { game_id: String },
@@ -65,7 +67,13 @@ fn announce(message: proto::WatchGamesResponse) -> Option<Announce> {
             Some(Announce::Game {
                 game_id: game.game_id,
                 seat: Side::from_proto(created.seat),
-                variant: game.variant,
+                // A server from before the wide games sends no key: its number names the game.
+                variant: if game.variant_key.is_empty() {
+                    proto::Variant::try_from(game.variant)
+                        .map_or_else(|_| game.variant.to_string(), |v| v.as_str_name().to_owned())
+                } else {
+                    game.variant_key
+                },
             })
         }
         Event::GameFinished(finished) => Some(Announce::Finished {
@@ -163,6 +171,7 @@ mod tests {
         proto::GameHeader {
             game_id: id.into(),
             variant: proto::Variant::Crazyhouse as i32,
+            variant_key: "crazyhouse".into(),
             ..Default::default()
         }
     }
@@ -186,7 +195,7 @@ mod tests {
             }) => {
                 assert_eq!(game_id, "A");
                 assert_eq!(seat, Some(Side::Black));
-                assert_eq!(variant, proto::Variant::Crazyhouse as i32);
+                assert_eq!(variant, "crazyhouse");
             }
             other => panic!("{other:?}"),
         }
@@ -207,5 +216,33 @@ mod tests {
         };
         assert!(announce(beat).is_none());
         assert!(announce(proto::WatchGamesResponse::default()).is_none());
+    }
+
+    /// A game is announced by its key (a wide-family game's number is `VARIANT_UNSPECIFIED`);
+    /// a server that sends no key has its game named by the number.
+    #[test]
+    fn games_are_named_by_key() {
+        let created = |key: &str| proto::WatchGamesResponse {
+            event: Some(Event::GameCreated(proto::GameCreated {
+                game: Some(proto::GameHeader {
+                    game_id: "G".into(),
+                    variant: if key.is_empty() {
+                        proto::Variant::Atomic as i32
+                    } else {
+                        0
+                    },
+                    variant_key: key.into(),
+                    ..Default::default()
+                }),
+                seat: proto::Color::White as i32,
+            })),
+            ..Default::default()
+        };
+        let named = |key| match announce(created(key)) {
+            Some(Announce::Game { variant, .. }) => variant,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(named("grand"), "grand");
+        assert_eq!(named(""), "VARIANT_ATOMIC");
     }
 }

@@ -238,7 +238,7 @@ pub async fn run(
             Some(joined) = slots.games.join_next_with_id() => slots.ended(joined, draining),
             item = feed.recv(), if !draining => match item {
                 Some(Announce::Game { game_id, seat: Some(seat), variant }) => {
-                    tracing::debug!(game_id = %game_id, side = seat.name(), variant, "game announced");
+                    tracing::debug!(game_id = %game_id, side = seat.name(), variant = %variant, "game announced");
                     slots.offer(game_id);
                 }
                 Some(Announce::Game { game_id, seat: None, .. }) => {
