@@ -22,6 +22,8 @@
 //! - `wide`: a second engine family for boards up to 12x10 on `u128` bitboards (Los Alamos,
 //!   Janus, Embassy, Capablanca, Capablanca Random, Grand), its own module tree beside the
 //!   8x8 one; not yet behind `Position`/`Variant`.
+//! - `shogi`: a third engine family, shogi (9x9) and minishogi (5x5) on `u128` bitboards with
+//!   drops and promotion, its own module tree; not yet behind `any` or the service.
 //!
 //! ```
 //! use chessd_rules::{DrawRule, Game, Position, Rules, Termination, Variant};
@@ -98,6 +100,7 @@ mod uci;
 mod zobrist;
 
 pub mod any;
+pub mod shogi;
 pub mod wide;
 
 pub use crate::core::CastlingMode;

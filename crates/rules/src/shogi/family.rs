@@ -1,0 +1,170 @@
+//! The shogi family as a game record plays it: `ShogiPosition`'s [`Family`] implementation
+//! (its repetition key, its move text, reading USI or FSF text) and [`ShogiStart`], a start as
+//! a record keeps it. `Game<ShogiPosition>` ([`ShogiGame`]) is then the same record as the
+//! other families'; its repetition rule is the chess one, not sennichite (see
+//! [`super::sennichite`], which the caller applies over the record's keys).
+
+use super::mv::ShogiMove;
+use super::position::ShogiPosition;
+use super::variant::ShogiVariant;
+use crate::{Color, Family, Game, Outcome, PlayError, WideText};
+
+/// A shogi-family game record.
+pub type ShogiGame = Game<ShogiPosition>;
+
+/// A start position: the game's own by name, any other boxed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShogiStart {
+    Standard(ShogiVariant),
+    Other(Box<ShogiPosition>),
+}
+
+impl From<ShogiPosition> for ShogiStart {
+    fn from(position: ShogiPosition) -> ShogiStart {
+        let variant = position.variant();
+        if position == ShogiPosition::new(variant) {
+            ShogiStart::Standard(variant)
+        } else {
+            ShogiStart::Other(Box::new(position))
+        }
+    }
+}
+
+impl ShogiStart {
+    #[must_use]
+    pub fn position(&self) -> ShogiPosition {
+        match self {
+            ShogiStart::Standard(variant) => ShogiPosition::new(*variant),
+            ShogiStart::Other(position) => **position,
+        }
+    }
+}
+
+/// SplitMix64's finaliser: the same key on every build (not the standard library's hasher).
+const fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl ShogiPosition {
+    /// Equal for positions sennichite counts as the same: board, hands and side to move.
+    #[must_use]
+    pub fn repetition_key(&self) -> u64 {
+        let mut h = mix(self.turn.index() as u64 + 1);
+        let mut add = |word: u64| h = mix(h ^ word).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        for bb in self.roles.iter().chain(&self.colors) {
+            add(*bb as u64);
+            add((*bb >> 64) as u64);
+        }
+        for hand in &self.hands {
+            add(hand.iter().fold(0u64, |acc, &n| (acc << 8) | u64::from(n)));
+        }
+        h
+    }
+}
+
+impl Family for ShogiPosition {
+    type Move = ShogiMove;
+    type Legal = Vec<ShogiMove>;
+    type San = WideText;
+    type Start = ShogiStart;
+
+    fn from_start(start: &ShogiStart) -> ShogiPosition {
+        start.position()
+    }
+
+    fn legal(&self) -> Vec<ShogiMove> {
+        self.legal_moves()
+    }
+
+    fn play_unchecked(&mut self, m: ShogiMove) {
+        ShogiPosition::play_unchecked(self, m);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        ShogiPosition::outcome(self)
+    }
+
+    fn repetition_key(&self) -> u64 {
+        ShogiPosition::repetition_key(self)
+    }
+
+    fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// Shogi has no move-count rule.
+    fn has_move_count_rule(&self) -> bool {
+        false
+    }
+
+    /// Captured pieces come back as drops: no move makes a position unreachable.
+    fn irreversible_moves(&self) -> bool {
+        false
+    }
+
+    /// The record's notation is USI (`7g7f`, `P*5e`, `8h2b+`).
+    fn san_among(&self, m: ShogiMove, _legal: &[ShogiMove]) -> WideText {
+        let mut text = WideText::new();
+        text.push_str(&m.usi(self.variant).to_string());
+        text
+    }
+
+    /// Shogi notation marks no check.
+    fn mark(&self, _san: &mut WideText) {}
+
+    fn illegal(&self, m: ShogiMove) -> PlayError {
+        PlayError::Illegal(format!(
+            "{} in this {} position",
+            m.usi(self.variant),
+            self.variant
+        ))
+    }
+
+    fn parse_among(&self, text: &str, legal: &[ShogiMove]) -> Result<ShogiMove, PlayError> {
+        let text = text.trim();
+        let m = ShogiMove::parse_any(text, self.variant).map_err(|e| {
+            let shown: String = text.chars().take(16).collect();
+            PlayError::Malformed(format!("{shown:?}: {e}"))
+        })?;
+        if legal.contains(&m) {
+            Ok(m)
+        } else {
+            Err(self.illegal(m))
+        }
+    }
+
+    /// Shogi has no insufficient-material rule: a flag always loses.
+    fn has_insufficient_material(&self, _color: Color) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DrawRule;
+
+    /// A record plays USI and FSF text alike and keeps USI.
+    #[test]
+    fn record_plays_both_notations() {
+        let mut game = ShogiGame::new(ShogiPosition::new(ShogiVariant::Shogi), DrawRule::Claim);
+        game.play_text("7g7f").unwrap();
+        game.play_text("g7g6").unwrap();
+        game.play_text("8h2b+").unwrap();
+        assert!(game.play_text("8h2b").is_err());
+        assert_eq!(game.position().fullmoves(), 2);
+    }
+
+    /// The key ignores the clocks but not the hands.
+    #[test]
+    fn repetition_key() {
+        let a = ShogiPosition::new(ShogiVariant::Shogi);
+        let mut b = a;
+        b.halfmoves = 7;
+        assert_eq!(a.repetition_key(), b.repetition_key());
+        b.hands[0][0] = 1;
+        assert_ne!(a.repetition_key(), b.repetition_key());
+    }
+}
