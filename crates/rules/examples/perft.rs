@@ -7,10 +7,14 @@
 //! cargo run --release -p chessd-rules --example perft -- --variant chess960 --depth 5 \
 //!     --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'
 //! cargo run --release -p chessd-rules --example perft -- --variant janus --depth 5
+//! cargo run --release -p chessd-rules --example perft -- --variant shogi --depth 5 \
+//!     --sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
 //! ```
 //!
 //! `--variant` also takes the wide family's games (`janus`, `grand`, ...), with the same
-//! interface as Fairy-Stockfish's anchor (`../shared/anchors/perft-fairy-stockfish/perft.sh`).
+//! interface as Fairy-Stockfish's anchor (`../shared/anchors/perft-fairy-stockfish/perft.sh`),
+//! and `shogi` and `minishogi`, whose `--fen` (or `--sfen`) takes FSF's FEN or USI's SFEN, as
+//! the shogi anchor (`../shared/anchors/perft-shogi`) does.
 //!
 //! The last line is `nodes=N secs=S mnps=M`; the count is bulk (the last ply counted, not
 //! played), as the anchor counts by default. A bad argument prints one line and exits with 2.
@@ -18,6 +22,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use chessd_rules::shogi::{ShogiPosition, ShogiVariant};
 use chessd_rules::wide::{WidePosition, WideVariant};
 use chessd_rules::{Position, Variant};
 
@@ -37,6 +42,18 @@ fn run(args: &[String]) -> Result<String, String> {
         .ok_or("--depth N is required")?
         .parse()
         .map_err(|_| "--depth: expected a whole number")?;
+    if let Ok(shogi) = name.parse::<ShogiVariant>() {
+        let text = match flag("--sfen")? {
+            Some(sfen) => Some(sfen),
+            None => flag("--fen")?,
+        };
+        let position = match text {
+            Some(text) => ShogiPosition::from_fen(shogi, &text)
+                .map_err(|e| format!("--fen {text:?}: {e}"))?,
+            None => ShogiPosition::new(shogi),
+        };
+        return Ok(timed(|| position.perft(depth)));
+    }
     if let Ok(wide) = name.parse::<WideVariant>() {
         let position = match flag("--fen")? {
             Some(fen) => {

@@ -3,8 +3,8 @@
 //! try a move and nothing is ever undone.
 //!
 //! GAMES.md: "a captured piece changes side and goes to the captor's hand **unpromoted**".
-//! The clocks follow Fairy-Stockfish's FEN: the half-move count restarts at a capture or a
-//! drop, the move number rises after gote's move.
+//! The clocks follow Fairy-Stockfish's FEN: the half-move count restarts at a capture, a drop
+//! or a promotion, the move number rises after gote's move.
 
 use super::attacks::{self, GOLD, KING, KNIGHT, PAWN, SILVER};
 use super::mv::ShogiMove;
@@ -233,7 +233,10 @@ impl ShogiPosition {
                 self.colors[us.index()] ^= from_bit;
                 self.board[from] = 0;
                 let role = match (m.is_promotion(), piece.role.promoted()) {
-                    (true, Some(promoted)) => promoted,
+                    (true, Some(promoted)) => {
+                        self.halfmoves = 0;
+                        promoted
+                    }
                     _ => piece.role,
                 };
                 self.put(to, ShogiPiece { color: us, role });
