@@ -48,8 +48,9 @@ fn run(args: &[String]) -> Result<String, String> {
             None => flag("--fen")?,
         };
         let position = match text {
-            Some(text) => ShogiPosition::from_fen(shogi, &text)
-                .map_err(|e| format!("--fen {text:?}: {e}"))?,
+            Some(text) => {
+                ShogiPosition::from_fen(shogi, &text).map_err(|e| format!("--fen {text:?}: {e}"))?
+            }
             None => ShogiPosition::new(shogi),
         };
         return Ok(timed(|| position.perft(depth)));
