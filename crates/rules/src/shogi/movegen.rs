@@ -181,12 +181,13 @@ impl ShogiPosition {
         let socc = occ | v.walls();
         let own = self.colors[ui];
         let k = self.king_index(us);
-        let checkers = self.attackers(k, them, socc);
+        let threats = self.threats(them);
+        let checkers = threats.attackers(k, socc);
 
         let mut safe = 0;
         let without_king = socc ^ (1 << k);
         each(KING[k] & !own & board, |t| {
-            if !self.is_attacked(t, them, without_king) {
+            if !threats.attacks(t, without_king) {
                 safe |= 1 << t;
             }
         });
@@ -341,9 +342,28 @@ impl ShogiPosition {
     }
 
     /// Uchifuzume: whether a pawn dropped on `sq` (giving check) leaves the opponent no legal
-    /// move.
-    #[cold]
+    /// move. Usually the king has a square to go to (the pawn's own, if nothing defends it),
+    /// which settles it without playing the drop.
+    #[inline]
     fn pawn_drop_mates(&self, sq: usize) -> bool {
+        let them = !self.turn;
+        let k = self.king_index(them);
+        let occ = self.occupied() | self.variant.walls() | (1 << sq);
+        let ours = self.threats(self.turn);
+        let without_king = occ ^ (1 << k);
+        let mut escapes = KING[k] & !self.colors[them.index()] & self.variant.board();
+        while escapes != 0 {
+            let t = escapes.trailing_zeros() as usize;
+            escapes &= escapes - 1;
+            if !ours.attacks(t, without_king) {
+                return false;
+            }
+        }
+        self.pawn_drop_leaves_no_move(sq)
+    }
+
+    #[cold]
+    fn pawn_drop_leaves_no_move(&self, sq: usize) -> bool {
         let mut next = *self;
         next.play_unchecked(ShogiMove::raw_drop(0, sq as u32));
         !next.has_legal_move()

@@ -125,58 +125,38 @@ impl ShogiPosition {
             | self.roles[ShogiRole::ProSilver as usize]
     }
 
-    /// `by`'s pieces that attack `sq` with `occ` occupied (walls included). Every step table
-    /// is symmetric: a piece of `by` on X reaches `sq` when the other side's same piece on
-    /// `sq` would reach X.
+    /// `by`'s pieces grouped by how they attack, for the attack tests below.
     #[inline]
-    pub(crate) fn attackers(&self, sq: usize, by: Color, occ: u128) -> u128 {
-        let me = (!by).index();
-        let r = &self.roles;
-        let steps = (PAWN[me][sq] & r[ShogiRole::Pawn as usize])
-            | (KNIGHT[me][sq] & r[ShogiRole::Knight as usize])
-            | (SILVER[me][sq] & r[ShogiRole::Silver as usize])
-            | (GOLD[me][sq] & self.gold_movers())
-            | (KING[sq]
-                & (r[ShogiRole::King as usize]
-                    | r[ShogiRole::Horse as usize]
-                    | r[ShogiRole::Dragon as usize]));
-        let sliders = (attacks::rook_attacks(sq, occ)
-            & (r[ShogiRole::Rook as usize] | r[ShogiRole::Dragon as usize]))
-            | (attacks::bishop_attacks(sq, occ)
-                & (r[ShogiRole::Bishop as usize] | r[ShogiRole::Horse as usize]))
-            | (attacks::lance_attacks(!by, sq, occ) & r[ShogiRole::Lance as usize]);
-        (steps | sliders) & self.colors[by.index()]
-    }
-
-    /// Whether `by` attacks `sq` with `occ` occupied; the cheap step pieces are asked first.
-    #[inline]
-    pub(crate) fn is_attacked(&self, sq: usize, by: Color, occ: u128) -> bool {
-        let me = (!by).index();
+    pub(crate) fn threats(&self, by: Color) -> Threats {
         let r = &self.roles;
         let theirs = self.colors[by.index()];
-        let steps = (PAWN[me][sq] & r[ShogiRole::Pawn as usize])
-            | (KNIGHT[me][sq] & r[ShogiRole::Knight as usize])
-            | (SILVER[me][sq] & r[ShogiRole::Silver as usize])
-            | (GOLD[me][sq] & self.gold_movers())
-            | (KING[sq]
-                & (r[ShogiRole::King as usize]
-                    | r[ShogiRole::Horse as usize]
-                    | r[ShogiRole::Dragon as usize]));
-        if steps & theirs != 0 {
-            return true;
+        Threats {
+            me: (!by).index(),
+            by,
+            pawns: r[ShogiRole::Pawn as usize] & theirs,
+            knights: r[ShogiRole::Knight as usize] & theirs,
+            silvers: r[ShogiRole::Silver as usize] & theirs,
+            golds: self.gold_movers() & theirs,
+            kings: (r[ShogiRole::King as usize]
+                | r[ShogiRole::Horse as usize]
+                | r[ShogiRole::Dragon as usize])
+                & theirs,
+            rooks: (r[ShogiRole::Rook as usize] | r[ShogiRole::Dragon as usize]) & theirs,
+            bishops: (r[ShogiRole::Bishop as usize] | r[ShogiRole::Horse as usize]) & theirs,
+            lances: r[ShogiRole::Lance as usize] & theirs,
         }
-        let rooks = (r[ShogiRole::Rook as usize] | r[ShogiRole::Dragon as usize]) & theirs;
-        if rooks & attacks::rook_rays(sq) != 0 && attacks::rook_attacks(sq, occ) & rooks != 0 {
-            return true;
-        }
-        let bishops = (r[ShogiRole::Bishop as usize] | r[ShogiRole::Horse as usize]) & theirs;
-        if bishops & attacks::bishop_rays(sq) != 0
-            && attacks::bishop_attacks(sq, occ) & bishops != 0
-        {
-            return true;
-        }
-        let lances = r[ShogiRole::Lance as usize] & theirs;
-        lances != 0 && attacks::lance_attacks(!by, sq, occ) & lances != 0
+    }
+
+    /// `by`'s pieces that attack `sq` with `occ` occupied (walls included).
+    #[inline]
+    pub(crate) fn attackers(&self, sq: usize, by: Color, occ: u128) -> u128 {
+        self.threats(by).attackers(sq, occ)
+    }
+
+    /// Whether `by` attacks `sq` with `occ` occupied.
+    #[inline]
+    pub(crate) fn is_attacked(&self, sq: usize, by: Color, occ: u128) -> bool {
+        self.threats(by).attacks(sq, occ)
     }
 
     /// The pieces giving check to the side to move.
@@ -261,6 +241,65 @@ impl ShogiPosition {
         }
         self.play_unchecked(m);
         Ok(m)
+    }
+}
+
+/// One side's pieces grouped by how they attack: gold-movers together, pieces with a king's
+/// step (king, horse, dragon) together, rook and bishop lines with their promotions. Every step
+/// table is symmetric: a piece of `by` on X reaches `sq` when the other side's same piece on
+/// `sq` would reach X, so one lookup from `sq` finds them all.
+#[derive(Clone, Copy)]
+pub(crate) struct Threats {
+    /// The other side's index, whose tables look back from `sq`.
+    me: usize,
+    by: Color,
+    pawns: u128,
+    knights: u128,
+    silvers: u128,
+    golds: u128,
+    kings: u128,
+    rooks: u128,
+    bishops: u128,
+    lances: u128,
+}
+
+impl Threats {
+    #[inline(always)]
+    fn steps(&self, sq: usize) -> u128 {
+        let me = self.me;
+        (PAWN[me][sq] & self.pawns)
+            | (KNIGHT[me][sq] & self.knights)
+            | (SILVER[me][sq] & self.silvers)
+            | (GOLD[me][sq] & self.golds)
+            | (KING[sq] & self.kings)
+    }
+
+    /// The pieces attacking `sq`; a slider's line is only walked when one stands on it.
+    #[inline(always)]
+    pub(crate) fn attackers(&self, sq: usize, occ: u128) -> u128 {
+        let mut found = self.steps(sq);
+        if self.rooks & attacks::rook_rays(sq) != 0 {
+            found |= attacks::rook_attacks(sq, occ) & self.rooks;
+        }
+        if self.bishops & attacks::bishop_rays(sq) != 0 {
+            found |= attacks::bishop_attacks(sq, occ) & self.bishops;
+        }
+        if self.lances & attacks::lance_rays(!self.by, sq) != 0 {
+            found |= attacks::lance_attacks(!self.by, sq, occ) & self.lances;
+        }
+        found
+    }
+
+    /// Whether anything attacks `sq`; the cheap step pieces are asked first.
+    #[inline(always)]
+    pub(crate) fn attacks(&self, sq: usize, occ: u128) -> bool {
+        self.steps(sq) != 0
+            || (self.rooks & attacks::rook_rays(sq) != 0
+                && attacks::rook_attacks(sq, occ) & self.rooks != 0)
+            || (self.bishops & attacks::bishop_rays(sq) != 0
+                && attacks::bishop_attacks(sq, occ) & self.bishops != 0)
+            || (self.lances & attacks::lance_rays(!self.by, sq) != 0
+                && attacks::lance_attacks(!self.by, sq, occ) & self.lances != 0)
     }
 }
 

@@ -37,6 +37,24 @@ const fn ranks(from: u32, to: u32, size: u32) -> u128 {
 
 const MINI: u128 = ranks(0, 5, 5);
 
+/// `FAR[variant][color][n - 1]`: that side's farthest `n` ranks, looked up rather than built,
+/// as the generator asks for them at every node.
+const FAR: [[[u128; 3]; 2]; 2] = {
+    let mut far = [[[0; 3]; 2]; 2];
+    let mut v = 0;
+    while v < 2 {
+        let size = if v == 0 { 9 } else { 5 };
+        let mut n = 1;
+        while n <= 3 {
+            far[v][0][n as usize - 1] = ranks(size - n, size, size);
+            far[v][1][n as usize - 1] = ranks(0, n, size);
+            n += 1;
+        }
+        v += 1;
+    }
+    far
+};
+
 impl ShogiVariant {
     pub const ALL: [ShogiVariant; 2] = [ShogiVariant::Shogi, ShogiVariant::Minishogi];
 
@@ -67,22 +85,19 @@ impl ShogiVariant {
 
     /// `color`'s promotion zone.
     #[must_use]
+    #[inline]
     pub const fn zone(self, color: Color) -> u128 {
-        let depth = match self {
-            ShogiVariant::Shogi => 3,
-            ShogiVariant::Minishogi => 1,
-        };
-        self.far_ranks(color, depth)
+        FAR[self as usize][color.index()][match self {
+            ShogiVariant::Shogi => 2,
+            ShogiVariant::Minishogi => 0,
+        }]
     }
 
-    /// `color`'s farthest `n` ranks.
+    /// `color`'s farthest `n` ranks (`n` from 1 to 3).
     #[must_use]
+    #[inline]
     pub const fn far_ranks(self, color: Color, n: u32) -> u128 {
-        let size = self.size() as u32;
-        match color {
-            Color::White => ranks(size - n, size, size),
-            Color::Black => ranks(0, n, size),
-        }
+        FAR[self as usize][color.index()][n as usize - 1]
     }
 
     /// Whether a hand may hold (and so the game has) pieces of `role`'s kind.
