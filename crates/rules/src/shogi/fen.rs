@@ -209,7 +209,7 @@ impl ShogiPosition {
             if let Some(n) = fields.get(3) {
                 // USI's move number counts plies from 1.
                 let ply = number(n)?.max(1);
-                pos.fullmoves = (ply + 1) / 2;
+                pos.fullmoves = ply.div_ceil(2);
             }
             pos
         };

@@ -314,10 +314,11 @@ impl ShogiPosition {
                     each(pawns, |p| files |= FILES[p % 9]);
                     let mut to = empty & !last & !files;
                     let mate_square = self.pawn_mate_square();
-                    if let Some(sq) = mate_square {
-                        if to & (1 << sq) != 0 && self.pawn_drop_mates(sq) {
-                            to ^= 1 << sq;
-                        }
+                    if let Some(sq) = mate_square
+                        && to & (1 << sq) != 0
+                        && self.pawn_drop_mates(sq)
+                    {
+                        to ^= 1 << sq;
                     }
                     to
                 }
