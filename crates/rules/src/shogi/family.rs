@@ -1,11 +1,12 @@
 //! The shogi family as a game record plays it: `ShogiPosition`'s [`Family`] implementation
-//! (its repetition key, its move text, reading USI or FSF text) and [`ShogiStart`], a start as
+//! (its repetition key, Western notation as its SAN, reading USI, FSF or Western text) and [`ShogiStart`], a start as
 //! a record keeps it. `Game<ShogiPosition>` ([`ShogiGame`]) is then the same record as the
 //! other families'; its repetition rule is the chess one, not sennichite (see
 //! [`super::sennichite`], which the caller applies over the record's keys).
 
 use super::mv::ShogiMove;
 use super::position::ShogiPosition;
+use super::san::western_among;
 use super::variant::ShogiVariant;
 use crate::{Color, Family, Game, Outcome, PlayError, WideText};
 
@@ -104,11 +105,9 @@ impl Family for ShogiPosition {
         false
     }
 
-    /// The record's notation is USI (`7g7f`, `P*5e`, `8h2b+`).
-    fn san_among(&self, m: ShogiMove, _legal: &[ShogiMove]) -> WideText {
-        let mut text = WideText::new();
-        text.push_str(&m.usi(self.variant).to_string());
-        text
+    /// Western notation (`P-7f`, `Bx2b+`, `S*5e`).
+    fn san_among(&self, m: ShogiMove, legal: &[ShogiMove]) -> WideText {
+        western_among(self, m, legal)
     }
 
     /// Shogi notation marks no check.
@@ -122,12 +121,24 @@ impl Family for ShogiPosition {
         ))
     }
 
+    /// USI (`7g7f`), FSF's text (`c3c4`) or Western notation (`P-7f`).
     fn parse_among(&self, text: &str, legal: &[ShogiMove]) -> Result<ShogiMove, PlayError> {
         let text = text.trim();
-        let m = ShogiMove::parse_any(text, self.variant).map_err(|e| {
-            let shown: String = text.chars().take(16).collect();
-            PlayError::Malformed(format!("{shown:?}: {e}"))
-        })?;
+        let m = match ShogiMove::parse_any(text, self.variant) {
+            Ok(m) => m,
+            Err(e) => {
+                if let Some(&m) = legal
+                    .iter()
+                    .find(|&&m| western_among(self, m, legal).as_str() == text)
+                {
+                    return Ok(m);
+                }
+                let shown: String = text.chars().take(16).collect();
+                return Err(PlayError::Malformed(format!(
+                    "{shown:?}: {e}, nor Western notation (P-7f) of a legal move"
+                )));
+            }
+        };
         if legal.contains(&m) {
             Ok(m)
         } else {
@@ -152,7 +163,8 @@ mod tests {
         let mut game = ShogiGame::new(ShogiPosition::new(ShogiVariant::Shogi), DrawRule::Claim);
         game.play_text("7g7f").unwrap();
         game.play_text("g7g6").unwrap();
-        game.play_text("8h2b+").unwrap();
+        let played = game.play_text("Bx2b+").unwrap();
+        assert_eq!(played.san, "Bx2b+");
         assert!(game.play_text("8h2b").is_err());
         assert_eq!(game.position().fullmoves(), 2);
     }

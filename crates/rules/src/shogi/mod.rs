@@ -10,8 +10,8 @@
 //! - `position`: `ShogiPosition` and playing a move. `fen`: FSF's FEN and USI's SFEN both
 //!   ways. `mv`: `ShogiMove` (FSF text) and `ShogiUsi`. `movegen`: legal moves and perft.
 //! - `end`: how the position ends a game (checkmate, no move), the impasse declaration, and
-//!   the repetition rules over a record's history. `family`: what `Game<ShogiPosition>`
-//!   needs.
+//!   the repetition rules over a record's history. `san`: Western notation (`P-7f`), the
+//!   record's SAN. `kif`: KIF export. `family`: what `Game<ShogiPosition>` needs.
 //!
 //! ```
 //! use chessd_rules::shogi::{ShogiPosition, ShogiVariant};
@@ -30,10 +30,12 @@ mod attacks;
 mod end;
 mod family;
 mod fen;
+mod kif;
 mod movegen;
 mod mv;
 mod position;
 mod role;
+mod san;
 mod square;
 mod variant;
 
@@ -41,9 +43,11 @@ pub use attacks::{bishop_attacks, lance_attacks, rook_attacks};
 pub use end::{impasse_points, impasse_win, sennichite};
 pub use family::{ShogiGame, ShogiStart};
 pub use fen::ShogiFenError;
+pub use kif::write_kif;
 pub use movegen::{MAX_SHOGI_MOVES, ShogiMoveList};
 pub use mv::{ParseShogiMoveError, ShogiMove, ShogiUsi, UsiFrom};
 pub use position::ShogiPosition;
 pub use role::{ShogiPiece, ShogiRole};
+pub use san::{western, western_among};
 pub use square::{ParseShogiSquareError, ShogiSquare, UsiSquare};
 pub use variant::{ParseShogiVariantError, ShogiVariant};
