@@ -46,6 +46,19 @@ pub trait Family: Copy + Eq + fmt::Debug + Sized {
     /// `color` can never win, whatever the opponent does (a flag that falls against it is then
     /// a draw).
     fn has_insufficient_material(&self, color: Color) -> bool;
+
+    /// The game has its own repetition rule ([`Family::repetition_outcome`]) instead of the
+    /// chess ones (threefold claimable, fivefold automatic). False unless a family says so.
+    fn has_own_repetition_rule(&self) -> bool {
+        false
+    }
+
+    /// The game's own repetition rule, asked after every move when
+    /// [`Family::has_own_repetition_rule`]: the end it decides for the record that started at
+    /// `start`, played `moves` and had repetition keys `keys` (`keys[i]` after `i` plies).
+    fn repetition_outcome(_start: &Self, _moves: &[Self::Move], _keys: &[u64]) -> Option<Outcome> {
+        None
+    }
 }
 
 impl Family for Position {

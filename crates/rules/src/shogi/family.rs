@@ -1,9 +1,10 @@
 //! The shogi family as a game record plays it: `ShogiPosition`'s [`Family`] implementation
-//! (its repetition key, Western notation as its SAN, reading USI, FSF or Western text) and [`ShogiStart`], a start as
-//! a record keeps it. `Game<ShogiPosition>` ([`ShogiGame`]) is then the same record as the
-//! other families'; its repetition rule is the chess one, not sennichite (see
-//! [`super::sennichite`], which the caller applies over the record's keys).
+//! (its repetition key, Western notation as its SAN, reading USI, FSF or Western text,
+//! sennichite as its repetition rule in place of the chess ones) and [`ShogiStart`], a start
+//! as a record keeps it. `Game<ShogiPosition>` ([`ShogiGame`]) is then the same record as the
+//! other families'.
 
+use super::end::sennichite;
 use super::mv::ShogiMove;
 use super::position::ShogiPosition;
 use super::san::western_among;
@@ -150,6 +151,32 @@ impl Family for ShogiPosition {
     fn has_insufficient_material(&self, _color: Color) -> bool {
         false
     }
+
+    /// Sennichite, not the chess rules.
+    fn has_own_repetition_rule(&self) -> bool {
+        true
+    }
+
+    /// [`sennichite`] once the position has occurred four times; only then is the game
+    /// replayed to learn which moves gave check.
+    fn repetition_outcome(
+        start: &ShogiPosition,
+        moves: &[ShogiMove],
+        keys: &[u64],
+    ) -> Option<Outcome> {
+        let &last = keys.last()?;
+        if keys.iter().filter(|&&k| k == last).count() < 4 {
+            return None;
+        }
+        let mut pos = *start;
+        let mut checks = Vec::with_capacity(keys.len());
+        checks.push(pos.is_check());
+        for &m in moves {
+            pos.play_unchecked(m);
+            checks.push(pos.is_check());
+        }
+        sennichite(start.variant(), keys, &checks, start.turn())
+    }
 }
 
 #[cfg(test)]
@@ -167,6 +194,36 @@ mod tests {
         assert_eq!(played.san, "Bx2b+");
         assert!(game.play_text("8h2b").is_err());
         assert_eq!(game.position().fullmoves(), 2);
+    }
+
+    /// Sennichite in a record: knights out and back four times; the fourth occurrence of the
+    /// start draws a shogi game, and minishogi's (kings stepping) is a loss for sente. No
+    /// threefold claim.
+    #[test]
+    fn sennichite_ends_the_record() {
+        let mut game = ShogiGame::new(ShogiPosition::new(ShogiVariant::Shogi), DrawRule::Claim);
+        for _ in 0..3 {
+            for m in ["7i6h", "3a4b", "6h7i", "4b3a"] {
+                assert_eq!(game.outcome(), None);
+                game.play_text(m).unwrap();
+            }
+            assert!(!game.can_claim(crate::DrawClaim::ThreefoldRepetition));
+        }
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::draw(crate::Termination::Repetition))
+        );
+        let mini = ShogiPosition::new(ShogiVariant::Minishogi);
+        let mut game = ShogiGame::new(mini, DrawRule::Automatic);
+        for _ in 0..3 {
+            for m in ["a1b2", "e5d4", "b2a1", "d4e5"] {
+                game.play_text(m).unwrap();
+            }
+        }
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Color::Black, crate::Termination::Repetition))
+        );
     }
 
     /// The key ignores the clocks but not the hands.

@@ -181,7 +181,10 @@ impl ShogiPosition {
         match m.from() {
             None => {
                 let role = m.origin() - SQUARES;
-                let hand = &mut self.hands[us.index()][role];
+                // A king "drop" (a hand-built move, never a generated one) changes nothing.
+                let Some(hand) = self.hands[us.index()].get_mut(role) else {
+                    return;
+                };
                 *hand = hand.saturating_sub(1);
                 self.put(
                     to,

@@ -102,7 +102,11 @@ pub struct UsiSquare {
 
 impl fmt::Display for UsiSquare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file, char::from(b'a' + self.rank - 1))
+        let rank = match self.rank {
+            1..=26 => char::from(b'a' + self.rank - 1),
+            _ => '?',
+        };
+        write!(f, "{}{rank}", self.file)
     }
 }
 
