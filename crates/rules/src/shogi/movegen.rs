@@ -16,7 +16,7 @@
 use super::attacks::{self, GOLD, KING, KNIGHT, PAWN, SILVER};
 use super::mv::ShogiMove;
 use super::position::ShogiPosition;
-use super::role::{HAND_ROLES, ShogiRole};
+use super::role::ShogiRole;
 use crate::Color;
 
 /// The most legal moves any shogi position has is 593; room for them all.
@@ -40,25 +40,73 @@ pub(crate) trait Sink {
     /// Pawns moving one step each: a destination's origin is `to - step`.
     fn pawns(&mut self, to: u128, step: i32, promo: u128, must: u128);
     fn drops(&mut self, hand_index: usize, to: u128);
+    /// Drops of each of `kinds` on every square of `to`.
+    #[inline(always)]
+    fn free_drops(&mut self, kinds: &[usize], to: u128) {
+        for &kind in kinds {
+            self.drops(kind, to);
+        }
+    }
 }
 
 /// Counts moves without building them.
 pub(crate) struct Count(pub u64);
 
+const M1: u64 = 0x5555_5555_5555_5555;
+const M2: u64 = 0x3333_3333_3333_3333;
+const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+const BYTES: u64 = 0x0101_0101_0101_0101;
+
+/// A 64-bit word's bits summed in pairs then in nibbles (each nibble holds at most 4).
+#[inline(always)]
+const fn nibbles(x: u64) -> u64 {
+    let x = x - ((x >> 1) & M1);
+    (x & M2) + ((x >> 2) & M2)
+}
+
+/// Bits set in a bitboard. The default x86-64 target has no popcount instruction; counting
+/// both halves' nibbles first and adding them (at most 8 a nibble) shares the last steps.
+#[inline(always)]
+const fn popcount(x: u128) -> u32 {
+    let n = nibbles(x as u64) + nibbles((x >> 64) as u64);
+    let bytes = (n & M4) + ((n >> 4) & M4);
+    (bytes.wrapping_mul(BYTES) >> 56) as u32
+}
+
+/// Bits set in two bitboards together: four halves' nibbles summed byte by byte (at most 32
+/// a byte), one multiply for all.
+#[inline(always)]
+const fn popcount2(x: u128, y: u128) -> u32 {
+    let a = nibbles(x as u64) + nibbles((x >> 64) as u64);
+    let b = nibbles(y as u64) + nibbles((y >> 64) as u64);
+    let bytes = (a & M4) + ((a >> 4) & M4) + (b & M4) + ((b >> 4) & M4);
+    (bytes.wrapping_mul(BYTES) >> 56) as u32
+}
+
 impl Sink for Count {
     #[inline(always)]
     fn piece(&mut self, _: usize, to: u128, promo: u128, must: u128) {
-        self.0 += u64::from((to & !must).count_ones() + promo.count_ones());
+        // Most batches promote nowhere: one popcount, not two.
+        self.0 += u64::from(if promo == 0 {
+            popcount(to)
+        } else {
+            popcount2(to & !must, promo)
+        });
     }
 
     #[inline(always)]
     fn pawns(&mut self, to: u128, _: i32, promo: u128, must: u128) {
-        self.0 += u64::from((to & !must).count_ones() + promo.count_ones());
+        self.0 += u64::from(popcount2(to & !must, promo));
     }
 
     #[inline(always)]
     fn drops(&mut self, _: usize, to: u128) {
-        self.0 += u64::from(to.count_ones());
+        self.0 += u64::from(popcount(to));
+    }
+
+    #[inline(always)]
+    fn free_drops(&mut self, kinds: &[usize], to: u128) {
+        self.0 += kinds.len() as u64 * u64::from(popcount(to));
     }
 }
 
@@ -313,33 +361,43 @@ impl ShogiPosition {
         if hand.iter().all(|&n| n == 0) {
             return;
         }
-        for (i, &n) in hand.iter().enumerate().take(HAND_ROLES) {
-            if n == 0 {
-                continue;
+        if hand[ShogiRole::Pawn as usize] != 0 {
+            let mut files = 0;
+            for p in Squares(pawns) {
+                files |= FILES[p % 9];
             }
-            let to = match i {
-                0 => {
-                    let mut files = 0;
-                    for p in Squares(pawns) {
-                        files |= FILES[p % 9];
-                    }
-                    let mut to = empty & !last & !files;
-                    let mate_square = self.pawn_mate_square();
-                    if let Some(sq) = mate_square
-                        && to & (1 << sq) != 0
-                        && self.pawn_drop_mates(sq)
-                    {
-                        to ^= 1 << sq;
-                    }
-                    to
-                }
-                1 => empty & !last,
-                2 => empty & !self.variant.far_ranks(us, 2),
-                _ => empty,
-            };
-            if to != 0 {
-                sink.drops(i, to);
+            let mut to = empty & !last & !files;
+            if let Some(sq) = self.pawn_mate_square()
+                && to & (1 << sq) != 0
+                && self.pawn_drop_mates(sq)
+            {
+                to ^= 1 << sq;
             }
+            sink.drops(ShogiRole::Pawn as usize, to);
+        }
+        if hand[ShogiRole::Lance as usize] != 0 {
+            sink.drops(ShogiRole::Lance as usize, empty & !last);
+        }
+        if hand[ShogiRole::Knight as usize] != 0 {
+            let to = empty & !self.variant.far_ranks(us, 2);
+            sink.drops(ShogiRole::Knight as usize, to);
+        }
+        // Silver, gold, bishop and rook drop on every empty square: one batch for all.
+        let mut free = [0; 4];
+        let mut kinds = 0;
+        for role in [
+            ShogiRole::Silver,
+            ShogiRole::Gold,
+            ShogiRole::Bishop,
+            ShogiRole::Rook,
+        ] {
+            if hand[role as usize] != 0 {
+                free[kinds] = role as usize;
+                kinds += 1;
+            }
+        }
+        if kinds != 0 {
+            sink.free_drops(&free[..kinds], empty);
         }
     }
 
@@ -363,7 +421,11 @@ impl ShogiPosition {
         let occ = self.occupied() | self.variant.walls() | (1 << sq);
         let ours = self.threats(self.turn);
         let without_king = occ ^ (1 << k);
-        let mut escapes = KING[k] & !self.colors[them.index()] & self.variant.board();
+        // Most often nothing guards the pawn and the king just takes it.
+        if !ours.attacks(sq, without_king) {
+            return false;
+        }
+        let mut escapes = KING[k] & !self.colors[them.index()] & self.variant.board() & !(1 << sq);
         while escapes != 0 {
             let t = escapes.trailing_zeros() as usize;
             escapes &= escapes - 1;
@@ -454,6 +516,24 @@ mod tests {
 
     fn has(p: &ShogiPosition, m: &str) -> bool {
         p.legal_moves().iter().any(|x| x.to_string() == m)
+    }
+
+    /// The shared-step popcounts agree with the standard one.
+    #[test]
+    fn popcounts() {
+        for x in [
+            0u128,
+            1,
+            !0,
+            (1 << 81) - 1,
+            0xF0F0 << 70,
+            1 << 127,
+            0x8000_0000_0000_0001,
+        ] {
+            assert_eq!(popcount(x), x.count_ones());
+            assert_eq!(popcount2(x, !x), 128);
+            assert_eq!(popcount2(x, x >> 3), x.count_ones() + (x >> 3).count_ones());
+        }
     }
 
     /// The start has 30 moves, minishogi's 14.
