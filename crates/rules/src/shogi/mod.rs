@@ -8,7 +8,8 @@
 //!   tables and slider lookups. `role`: `ShogiRole`, `ShogiPiece`. `variant`: `ShogiVariant`,
 //!   the board data of the two games, each quoting its rule.
 //! - `position`: `ShogiPosition` and playing a move. `fen`: FSF's FEN and USI's SFEN both
-//!   ways. `mv`: `ShogiMove` (FSF text) and `ShogiUsi`. `movegen`: legal moves and perft.
+//!   ways. `mv`: `ShogiMove` (FSF text) and `ShogiUsi`. `sink`: where generated moves go
+//!   (`ShogiMoveList`, or a counter). `movegen`: legal moves and perft.
 //! - `end`: how the position ends a game (checkmate, no move), the impasse declaration, and
 //!   the repetition rules over a record's history. `san`: Western notation (`P-7f`), the
 //!   record's SAN. `kif`: KIF export. `family`: what `Game<ShogiPosition>` needs.
@@ -36,6 +37,7 @@ mod mv;
 mod position;
 mod role;
 mod san;
+mod sink;
 mod square;
 mod variant;
 
@@ -44,10 +46,10 @@ pub use end::{impasse_points, impasse_win, sennichite};
 pub use family::{ShogiGame, ShogiStart};
 pub use fen::ShogiFenError;
 pub use kif::write_kif;
-pub use movegen::{MAX_SHOGI_MOVES, ShogiMoveList};
 pub use mv::{ParseShogiMoveError, ShogiMove, ShogiUsi, UsiFrom};
 pub use position::ShogiPosition;
 pub use role::{ShogiPiece, ShogiRole};
 pub use san::{western, western_among};
+pub use sink::{MAX_SHOGI_MOVES, ShogiMoveList};
 pub use square::{ParseShogiSquareError, ShogiSquare, UsiSquare};
 pub use variant::{ParseShogiVariantError, ShogiVariant};

@@ -1,7 +1,7 @@
 //! Legal move generation for the shogi family, and perft. One generator walks a position's
 //! moves as batches (a piece's destinations as a bitboard, a kind's drop squares as another)
-//! and hands them to a [`Sink`]: the list sink writes moves out, the counting sink only
-//! counts bits, which is how perft's last ply is counted without building a move.
+//! and hands them to a `Sink` (`sink`): the list writes moves out, the counter only counts
+//! bits, which is how perft's last ply is counted without building a move.
 //!
 //! GAMES.md: "Promotion is optional when a move starts or ends in the zone. It is compulsory
 //! when the piece could not move again otherwise: a pawn or lance reaching the last rank, a
@@ -17,10 +17,8 @@ use super::attacks::{self, GOLD, KING, KNIGHT, PAWN, SILVER};
 use super::mv::ShogiMove;
 use super::position::ShogiPosition;
 use super::role::ShogiRole;
+use super::sink::{Count, ShogiMoveList, Sink};
 use crate::Color;
-
-/// The most legal moves any shogi position has is 593; room for them all.
-pub const MAX_SHOGI_MOVES: usize = 600;
 
 /// `FILES[f]`: every square of FSF's file `f` (nifu's test).
 const FILES: [u128; 9] = {
@@ -32,160 +30,6 @@ const FILES: [u128; 9] = {
     }
     files
 };
-
-/// Where generated moves go, a batch at a time. `promo` (within `to`) are the destinations
-/// where the piece may promote, `must` (within `promo`) those where it has to.
-pub(crate) trait Sink {
-    fn piece(&mut self, from: usize, to: u128, promo: u128, must: u128);
-    /// Pawns moving one step each: a destination's origin is `to - step`.
-    fn pawns(&mut self, to: u128, step: i32, promo: u128, must: u128);
-    fn drops(&mut self, hand_index: usize, to: u128);
-    /// Drops of each of `kinds` on every square of `to`.
-    #[inline(always)]
-    fn free_drops(&mut self, kinds: &[usize], to: u128) {
-        for &kind in kinds {
-            self.drops(kind, to);
-        }
-    }
-}
-
-/// Counts moves without building them.
-pub(crate) struct Count(pub u64);
-
-const M1: u64 = 0x5555_5555_5555_5555;
-const M2: u64 = 0x3333_3333_3333_3333;
-const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
-const BYTES: u64 = 0x0101_0101_0101_0101;
-
-/// A 64-bit word's bits summed in pairs then in nibbles (each nibble holds at most 4).
-#[inline(always)]
-const fn nibbles(x: u64) -> u64 {
-    let x = x - ((x >> 1) & M1);
-    (x & M2) + ((x >> 2) & M2)
-}
-
-/// Bits set in a bitboard. The default x86-64 target has no popcount instruction; counting
-/// both halves' nibbles first and adding them (at most 8 a nibble) shares the last steps.
-#[inline(always)]
-const fn popcount(x: u128) -> u32 {
-    let n = nibbles(x as u64) + nibbles((x >> 64) as u64);
-    let bytes = (n & M4) + ((n >> 4) & M4);
-    (bytes.wrapping_mul(BYTES) >> 56) as u32
-}
-
-/// Bits set in two bitboards together: four halves' nibbles summed byte by byte (at most 32
-/// a byte), one multiply for all.
-#[inline(always)]
-const fn popcount2(x: u128, y: u128) -> u32 {
-    let a = nibbles(x as u64) + nibbles((x >> 64) as u64);
-    let b = nibbles(y as u64) + nibbles((y >> 64) as u64);
-    let bytes = (a & M4) + ((a >> 4) & M4) + (b & M4) + ((b >> 4) & M4);
-    (bytes.wrapping_mul(BYTES) >> 56) as u32
-}
-
-impl Sink for Count {
-    #[inline(always)]
-    fn piece(&mut self, _: usize, to: u128, promo: u128, must: u128) {
-        // Most batches promote nowhere: one popcount, not two.
-        self.0 += u64::from(if promo == 0 {
-            popcount(to)
-        } else {
-            popcount2(to & !must, promo)
-        });
-    }
-
-    #[inline(always)]
-    fn pawns(&mut self, to: u128, _: i32, promo: u128, must: u128) {
-        self.0 += u64::from(popcount2(to & !must, promo));
-    }
-
-    #[inline(always)]
-    fn drops(&mut self, _: usize, to: u128) {
-        self.0 += u64::from(popcount(to));
-    }
-
-    #[inline(always)]
-    fn free_drops(&mut self, kinds: &[usize], to: u128) {
-        self.0 += kinds.len() as u64 * u64::from(popcount(to));
-    }
-}
-
-/// A fixed-capacity list of moves, on the stack.
-#[derive(Clone)]
-pub struct ShogiMoveList {
-    moves: [ShogiMove; MAX_SHOGI_MOVES],
-    len: usize,
-}
-
-impl Default for ShogiMoveList {
-    fn default() -> ShogiMoveList {
-        ShogiMoveList {
-            moves: [ShogiMove::raw(0, 0, false); MAX_SHOGI_MOVES],
-            len: 0,
-        }
-    }
-}
-
-impl core::ops::Deref for ShogiMoveList {
-    type Target = [ShogiMove];
-
-    fn deref(&self) -> &[ShogiMove] {
-        &self.moves[..self.len]
-    }
-}
-
-impl ShogiMoveList {
-    #[inline(always)]
-    fn push(&mut self, m: ShogiMove) {
-        // No position has more legal moves than the capacity; a bug would drop moves, not panic.
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = m;
-            self.len += 1;
-        }
-    }
-}
-
-impl Sink for ShogiMoveList {
-    #[inline]
-    fn piece(&mut self, from: usize, mut to: u128, promo: u128, must: u128) {
-        while to != 0 {
-            let t = to.trailing_zeros();
-            let bit = 1 << t;
-            to &= to - 1;
-            if must & bit == 0 {
-                self.push(ShogiMove::raw(from as u32, t, false));
-            }
-            if promo & bit != 0 {
-                self.push(ShogiMove::raw(from as u32, t, true));
-            }
-        }
-    }
-
-    #[inline]
-    fn pawns(&mut self, mut to: u128, step: i32, promo: u128, must: u128) {
-        while to != 0 {
-            let t = to.trailing_zeros();
-            let bit = 1 << t;
-            to &= to - 1;
-            let from = (t as i32 - step) as u32;
-            if must & bit == 0 {
-                self.push(ShogiMove::raw(from, t, false));
-            }
-            if promo & bit != 0 {
-                self.push(ShogiMove::raw(from, t, true));
-            }
-        }
-    }
-
-    #[inline]
-    fn drops(&mut self, hand_index: usize, mut to: u128) {
-        while to != 0 {
-            let t = to.trailing_zeros();
-            to &= to - 1;
-            self.push(ShogiMove::raw_drop(hand_index, t));
-        }
-    }
-}
 
 /// The squares of a bitboard, lowest first: a plain loop, so every piece's code stays inline
 /// in the generator.
@@ -516,24 +360,6 @@ mod tests {
 
     fn has(p: &ShogiPosition, m: &str) -> bool {
         p.legal_moves().iter().any(|x| x.to_string() == m)
-    }
-
-    /// The shared-step popcounts agree with the standard one.
-    #[test]
-    fn popcounts() {
-        for x in [
-            0u128,
-            1,
-            !0,
-            (1 << 81) - 1,
-            0xF0F0 << 70,
-            1 << 127,
-            0x8000_0000_0000_0001,
-        ] {
-            assert_eq!(popcount(x), x.count_ones());
-            assert_eq!(popcount2(x, !x), 128);
-            assert_eq!(popcount2(x, x >> 3), x.count_ones() + (x >> 3).count_ones());
-        }
     }
 
     /// The start has 30 moves, minishogi's 14.
