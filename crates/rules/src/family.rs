@@ -56,7 +56,11 @@ pub trait Family: Copy + Eq + fmt::Debug + Sized {
     /// The game's own repetition rule, asked after every move when
     /// [`Family::has_own_repetition_rule`]: the end it decides for the record that started at
     /// `start`, played `moves` and had repetition keys `keys` (`keys[i]` after `i` plies).
-    fn repetition_outcome(_start: &Self, _moves: &[Self::Move], _keys: &[u64]) -> Option<Outcome> {
+    fn repetition_outcome(
+        _start: &Self::Start,
+        _moves: &[Self::Move],
+        _keys: &[u64],
+    ) -> Option<Outcome> {
         None
     }
 }

@@ -160,7 +160,7 @@ impl Family for ShogiPosition {
     /// [`sennichite`] once the position has occurred four times; only then is the game
     /// replayed to learn which moves gave check.
     fn repetition_outcome(
-        start: &ShogiPosition,
+        start: &ShogiStart,
         moves: &[ShogiMove],
         keys: &[u64],
     ) -> Option<Outcome> {
@@ -168,7 +168,8 @@ impl Family for ShogiPosition {
         if keys.iter().filter(|&&k| k == last).count() < 4 {
             return None;
         }
-        let mut pos = *start;
+        let start = start.position();
+        let mut pos = start;
         let mut checks = Vec::with_capacity(keys.len());
         checks.push(pos.is_check());
         for &m in moves {
