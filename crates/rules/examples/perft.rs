@@ -7,17 +7,24 @@
 //! cargo run --release -p chessd-rules --example perft -- --variant chess960 --depth 5 \
 //!     --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'
 //! cargo run --release -p chessd-rules --example perft -- --variant janus --depth 5
+//! cargo run --release -p chessd-rules --example perft -- --variant shogi --depth 5 \
+//!     --sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
 //! ```
 //!
 //! `--variant` also takes the wide family's games (`janus`, `grand`, ...), with the same
-//! interface as Fairy-Stockfish's anchor (`../shared/anchors/perft-fairy-stockfish/perft.sh`).
+//! interface as Fairy-Stockfish's anchor (`../shared/anchors/perft-fairy-stockfish/perft.sh`),
+//! and `shogi` and `minishogi`, whose `--fen` (or `--sfen`) takes FSF's FEN or USI's SFEN, as
+//! the shogi anchor (`../shared/anchors/perft-shogi`) does.
 //!
 //! The last line is `nodes=N secs=S mnps=M`; the count is bulk (the last ply counted, not
-//! played), as the anchor counts by default. A bad argument prints one line and exits with 2.
+//! played), as the anchor counts by default. `--cpu` makes `secs` the thread's CPU time (from
+//! `/proc/thread-self/schedstat`, as the anchors' `--cpu` does) instead of wall time, steadier
+//! on a shared machine. A bad argument prints one line and exits with 2.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
+use chessd_rules::shogi::{ShogiPosition, ShogiVariant};
 use chessd_rules::wide::{WidePosition, WideVariant};
 use chessd_rules::{Position, Variant};
 
@@ -32,11 +39,26 @@ fn run(args: &[String]) -> Result<String, String> {
             })
             .transpose()
     };
+    let cpu = args.iter().any(|a| a == "--cpu");
+    let timed = |perft: &dyn Fn() -> u64| timed(perft, cpu);
     let name = flag("--variant")?.unwrap_or_else(|| "chess".to_string());
     let depth: u32 = flag("--depth")?
         .ok_or("--depth N is required")?
         .parse()
         .map_err(|_| "--depth: expected a whole number")?;
+    if let Ok(shogi) = name.parse::<ShogiVariant>() {
+        let text = match flag("--sfen")? {
+            Some(sfen) => Some(sfen),
+            None => flag("--fen")?,
+        };
+        let position = match text {
+            Some(text) => {
+                ShogiPosition::from_fen(shogi, &text).map_err(|e| format!("--fen {text:?}: {e}"))?
+            }
+            None => ShogiPosition::new(shogi),
+        };
+        return Ok(timed(&|| position.perft(depth)));
+    }
     if let Ok(wide) = name.parse::<WideVariant>() {
         let position = match flag("--fen")? {
             Some(fen) => {
@@ -44,7 +66,7 @@ fn run(args: &[String]) -> Result<String, String> {
             }
             None => WidePosition::new(wide),
         };
-        return Ok(timed(|| position.perft(depth)));
+        return Ok(timed(&|| position.perft(depth)));
     }
     let variant: Variant = name.parse().map_err(|e| format!("--variant: {e}"))?;
     let position = match flag("--fen")? {
@@ -53,13 +75,25 @@ fn run(args: &[String]) -> Result<String, String> {
         }
         None => Position::new(variant),
     };
-    Ok(timed(|| position.perft(depth)))
+    Ok(timed(&|| position.perft(depth)))
 }
 
-fn timed(perft: impl FnOnce() -> u64) -> String {
+/// This thread's CPU time so far, in seconds, where Linux reports it.
+fn thread_cpu() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+fn timed(perft: &dyn Fn() -> u64, cpu: bool) -> String {
     let started = Instant::now();
+    let cpu_started = thread_cpu();
     let nodes = perft();
-    let secs = started.elapsed().as_secs_f64();
+    let wall = started.elapsed().as_secs_f64();
+    let secs = match (cpu, cpu_started, thread_cpu()) {
+        (true, Some(a), Some(b)) => b - a,
+        _ => wall,
+    };
     format!(
         "nodes={nodes} secs={secs:.4} mnps={:.1}",
         nodes as f64 / secs / 1e6

@@ -11,6 +11,14 @@ use crate::san::{check_suffix, parse_move_among, san_among};
 use crate::zobrist::zobrist_hash;
 use crate::{Color, MoveList, Outcome, PlayError, Position, Rules, StartPosition, Text};
 
+/// SplitMix64's finaliser: one well-mixed word from another, the same on every build (a
+/// family's repetition key must not depend on the standard library's hasher).
+pub(crate) const fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// A position of one engine family, as a game record plays, repeats and ends it.
 pub trait Family: Copy + Eq + fmt::Debug + Sized {
     /// A move, small and `Copy`.
@@ -46,6 +54,23 @@ pub trait Family: Copy + Eq + fmt::Debug + Sized {
     /// `color` can never win, whatever the opponent does (a flag that falls against it is then
     /// a draw).
     fn has_insufficient_material(&self, color: Color) -> bool;
+
+    /// The game has its own repetition rule ([`Family::repetition_outcome`]) instead of the
+    /// chess ones (threefold claimable, fivefold automatic). False unless a family says so.
+    fn has_own_repetition_rule(&self) -> bool {
+        false
+    }
+
+    /// The game's own repetition rule, asked after every move when
+    /// [`Family::has_own_repetition_rule`]: the end it decides for the record that started at
+    /// `start`, played `moves` and had repetition keys `keys` (`keys[i]` after `i` plies).
+    fn repetition_outcome(
+        _start: &Self::Start,
+        _moves: &[Self::Move],
+        _keys: &[u64],
+    ) -> Option<Outcome> {
+        None
+    }
 }
 
 impl Family for Position {

@@ -254,10 +254,13 @@ impl<P: Family> Game<P> {
         } else {
             0
         };
-        let reps = self.repetitions();
         if halfmoves >= 150 {
             return Some(Outcome::draw(Termination::FiftyMoveRule));
         }
+        if self.position.has_own_repetition_rule() {
+            return P::repetition_outcome(&self.start, &self.moves, &self.keys);
+        }
+        let reps = self.repetitions();
         if reps >= 5 {
             return Some(Outcome::draw(Termination::Repetition));
         }
@@ -277,7 +280,9 @@ impl<P: Family> Game<P> {
     pub fn can_claim(&self, claim: DrawClaim) -> bool {
         self.outcome.is_none()
             && match claim {
-                DrawClaim::ThreefoldRepetition => self.repetitions() >= 3,
+                DrawClaim::ThreefoldRepetition => {
+                    !self.position.has_own_repetition_rule() && self.repetitions() >= 3
+                }
                 DrawClaim::FiftyMoves => self.move_count_rule() && self.position.halfmoves() >= 100,
             }
     }

@@ -26,6 +26,8 @@
 //!   module tree beside the 8x8 one.
 //! - `any`: the family-neutral vocabulary the service speaks (`AnyVariant`, `AnyMove`,
 //!   `AnyPosition`, `AnyGame`), each an enum over the families, dispatched once per call.
+//! - `shogi`: a third engine family, shogi (9x9) and minishogi (5x5) on `u128` bitboards with
+//!   drops and promotion, its own module tree; not yet behind `any` or the service.
 //!
 //! ```
 //! use chessd_rules::{DrawRule, Game, Position, Rules, Termination, Variant};
@@ -102,6 +104,7 @@ mod uci;
 mod zobrist;
 
 pub mod any;
+pub mod shogi;
 pub mod wide;
 
 pub use crate::core::CastlingMode;

@@ -8,6 +8,7 @@ use super::position::WidePosition;
 use super::role::WideRole;
 use super::san::{WideSan, wide_san_among};
 use super::variant::{End, WideVariant};
+use crate::family::mix;
 use crate::{Color, Family, Game, Outcome, PlayError, StandardStart, Start, WideText};
 
 /// A wide-family game record.
@@ -27,14 +28,6 @@ impl StandardStart for WidePosition {
     fn variant_of(&self) -> WideVariant {
         self.variant()
     }
-}
-
-/// SplitMix64's finaliser: one well-mixed word from another, the same on every build (the
-/// repetition key must not depend on the standard library's hasher).
-const fn mix(z: u64) -> u64 {
-    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl Family for WidePosition {
