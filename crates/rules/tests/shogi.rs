@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 mod suite;
 
-use suite::{Line, suite};
+use suite::{check, suite};
 
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
@@ -23,23 +23,11 @@ const SUITES: [(ShogiVariant, &str); 2] = [
 ];
 
 fn run(variant: ShogiVariant, text: &str, keep: impl Fn(u64) -> bool) -> usize {
-    let mut ran = 0;
-    for Line {
-        id,
-        fen,
-        depth,
-        nodes,
-    } in suite(text).into_iter().filter(|l| keep(l.nodes))
-    {
-        let pos = ShogiPosition::from_fen(variant, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        assert_eq!(
-            pos.perft(depth),
-            nodes,
-            "{variant} {id} ({fen}) depth {depth}"
-        );
-        ran += 1;
-    }
-    ran
+    check(&variant.to_string(), text, keep, |fen, depth| {
+        ShogiPosition::from_fen(variant, fen)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+            .perft(depth)
+    })
 }
 
 /// Both games' suites up to the node limit.

@@ -13,7 +13,7 @@ use chessd_rules::wide::{WidePosition, WideVariant};
 
 mod suite;
 
-use suite::{Line, suite};
+use suite::check;
 
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
@@ -107,23 +107,11 @@ const SUITES: [(WideVariant, &str, &str); 17] = [
 ];
 
 fn run(variant: WideVariant, text: &str, keep: impl Fn(u64) -> bool) -> usize {
-    let mut ran = 0;
-    for Line {
-        id,
-        fen,
-        depth,
-        nodes,
-    } in suite(text).into_iter().filter(|l| keep(l.nodes))
-    {
-        let pos = WidePosition::from_fen(variant, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        assert_eq!(
-            pos.perft(depth),
-            nodes,
-            "{variant} {id} ({fen}) depth {depth}"
-        );
-        ran += 1;
-    }
-    ran
+    check(&variant.to_string(), text, keep, |fen, depth| {
+        WidePosition::from_fen(variant, fen)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+            .perft(depth)
+    })
 }
 
 /// Every game's suite (start position and middlegames) up to the node limit.

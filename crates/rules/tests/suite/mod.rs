@@ -1,5 +1,6 @@
-//! The perft data files' format, read by every perft suite (`perft.rs`, `wide.rs`): `id NAME`,
-//! `epd FEN`, then `perft DEPTH NODES` lines for that position.
+//! The perft data files' format, read by every perft suite (`perft.rs`, `wide.rs`,
+//! `shogi.rs`): `id NAME`, `epd FEN`, then `perft DEPTH NODES` lines for that position; and
+//! the check a family's suite runs.
 
 /// One `perft` line with the position it belongs to.
 pub struct Line {
@@ -31,4 +32,30 @@ pub fn suite(text: &str) -> Vec<Line> {
     }
     assert!(!lines.is_empty(), "empty perft suite");
     lines
+}
+
+/// Checks each line of `text` whose count `keep` accepts against `perft(fen, depth)`, naming
+/// `game` in a failure; returns how many lines ran.
+#[allow(dead_code)] // `perft.rs` runs its own loop (it reads castling modes per line).
+pub fn check(
+    game: &str,
+    text: &str,
+    keep: impl Fn(u64) -> bool,
+    perft: impl Fn(&str, u32) -> u64,
+) -> usize {
+    let lines: Vec<Line> = suite(text).into_iter().filter(|l| keep(l.nodes)).collect();
+    for Line {
+        id,
+        fen,
+        depth,
+        nodes,
+    } in &lines
+    {
+        assert_eq!(
+            perft(fen, *depth),
+            *nodes,
+            "{game} {id} ({fen}) depth {depth}"
+        );
+    }
+    lines.len()
 }
