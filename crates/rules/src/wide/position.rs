@@ -41,6 +41,19 @@ pub struct WidePosition {
     pub(crate) hands: [[u8; ROLES]; 2],
 }
 
+/// One side's pieces grouped by how they attack, gathered once per node: the generator asks
+/// about attacks on the king and each square it may step to, and each question would
+/// otherwise gather the same nine role sets again.
+#[derive(Clone, Copy)]
+pub(crate) struct Enemy {
+    pub by: Color,
+    pub knights: u128,
+    pub kings: u128,
+    pub pawns: u128,
+    pub orthogonal: u128,
+    pub diagonal: u128,
+}
+
 impl PartialEq for WidePosition {
     /// Same game, pieces, side, rights, en passant square and counters.
     fn eq(&self, other: &WidePosition) -> bool {
@@ -231,24 +244,42 @@ impl WidePosition {
         )
     }
 
-    /// The pieces of `by` attacking `sq` when the board holds `occupied`: a slider lookup only
-    /// when an enemy slider stands on an empty-board line through `sq` (the generator asks this
-    /// for the king at every node, and its diagonals or lines are often clear of them).
+    /// `by`'s pieces grouped by how they attack.
     #[inline]
-    pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
+    pub(crate) fn enemy(&self, by: Color) -> Enemy {
         let r = &self.roles;
         let theirs = self.colors[by.index()];
         let (orthogonal, diagonal) = self.slider_movers();
-        let (orthogonal, diagonal) = (orthogonal & theirs, diagonal & theirs);
-        let mut attackers = ((knight_attacks(sq) & self.knight_movers())
-            | (king_attacks(sq) & r[WideRole::King.index()])
-            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
-            & theirs;
-        if rook_rays(sq) & orthogonal != 0 {
-            attackers |= rook_attacks(sq, occupied) & orthogonal;
+        Enemy {
+            by,
+            knights: self.knight_movers() & theirs,
+            kings: r[WideRole::King.index()] & theirs,
+            pawns: r[WideRole::Pawn.index()] & theirs,
+            orthogonal: orthogonal & theirs,
+            diagonal: diagonal & theirs,
         }
-        if bishop_rays(sq) & diagonal != 0 {
-            attackers |= bishop_attacks(sq, occupied) & diagonal;
+    }
+
+    /// The pieces of `by` attacking `sq` when the board holds `occupied`.
+    #[inline]
+    pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
+        self.attackers_of(sq, occupied, &self.enemy(by))
+    }
+
+    /// The pieces of `enemy` attacking `sq` when the board holds `occupied`: a slider lookup
+    /// only when an enemy slider stands on an empty-board line through `sq` (the generator
+    /// asks this for the king at every node, and its diagonals or lines are often clear of
+    /// them).
+    #[inline]
+    pub(crate) fn attackers_of(&self, sq: WideSquare, occupied: u128, enemy: &Enemy) -> u128 {
+        let mut attackers = (knight_attacks(sq) & enemy.knights)
+            | (king_attacks(sq) & enemy.kings)
+            | (self.def.pawn_captures[(!enemy.by).index()][sq.index()] & enemy.pawns);
+        if rook_rays(sq) & enemy.orthogonal != 0 {
+            attackers |= rook_attacks(sq, occupied) & enemy.orthogonal;
+        }
+        if bishop_rays(sq) & enemy.diagonal != 0 {
+            attackers |= bishop_attacks(sq, occupied) & enemy.diagonal;
         }
         attackers
     }
@@ -266,25 +297,28 @@ impl WidePosition {
         self.attackers(sq, self.occupied(), by)
     }
 
-    /// Whether a piece of `by` attacks `sq` when the board holds `occupied`: the leapers
+    /// Whether a piece of `by` attacks `sq` when the board holds `occupied`.
+    #[inline]
+    pub(crate) fn is_attacked(&self, sq: WideSquare, occupied: u128, by: Color) -> bool {
+        self.is_attacked_by(sq, occupied, &self.enemy(by))
+    }
+
+    /// Whether a piece of `enemy` attacks `sq` when the board holds `occupied`: the leapers
     /// first, and a slider lookup only when an enemy slider stands on an empty-board line
     /// through `sq` (most king steps are decided without one).
     #[inline]
-    pub(crate) fn is_attacked(&self, sq: WideSquare, occupied: u128, by: Color) -> bool {
-        let r = &self.roles;
-        let theirs = self.colors[by.index()];
-        if ((knight_attacks(sq) & self.knight_movers())
-            | (king_attacks(sq) & r[WideRole::King.index()])
-            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
-            & theirs
+    pub(crate) fn is_attacked_by(&self, sq: WideSquare, occupied: u128, enemy: &Enemy) -> bool {
+        if (knight_attacks(sq) & enemy.knights)
+            | (king_attacks(sq) & enemy.kings)
+            | (self.def.pawn_captures[(!enemy.by).index()][sq.index()] & enemy.pawns)
             != 0
         {
             return true;
         }
-        let (orthogonal, diagonal) = self.slider_movers();
-        let (orthogonal, diagonal) = (orthogonal & theirs, diagonal & theirs);
-        (rook_rays(sq) & orthogonal != 0 && rook_attacks(sq, occupied) & orthogonal != 0)
-            || (bishop_rays(sq) & diagonal != 0 && bishop_attacks(sq, occupied) & diagonal != 0)
+        (rook_rays(sq) & enemy.orthogonal != 0
+            && rook_attacks(sq, occupied) & enemy.orthogonal != 0)
+            || (bishop_rays(sq) & enemy.diagonal != 0
+                && bishop_attacks(sq, occupied) & enemy.diagonal != 0)
     }
 
     /// The pieces giving check to the side to move (none in a game without check).
