@@ -270,7 +270,7 @@ impl WidePosition {
     /// only when an enemy slider stands on an empty-board line through `sq` (the generator
     /// asks this for the king at every node, and its diagonals or lines are often clear of
     /// them).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn attackers_of(&self, sq: WideSquare, occupied: u128, enemy: &Enemy) -> u128 {
         let mut attackers = (knight_attacks(sq) & enemy.knights)
             | (king_attacks(sq) & enemy.kings)
@@ -306,7 +306,7 @@ impl WidePosition {
     /// Whether a piece of `enemy` attacks `sq` when the board holds `occupied`: the leapers
     /// first, and a slider lookup only when an enemy slider stands on an empty-board line
     /// through `sq` (most king steps are decided without one).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_attacked_by(&self, sq: WideSquare, occupied: u128, enemy: &Enemy) -> bool {
         if (knight_attacks(sq) & enemy.knights)
             | (king_attacks(sq) & enemy.kings)
