@@ -13,7 +13,6 @@ use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::{Enemy, WidePosition};
 use super::role::WideRole;
 use super::square::{WideSquare, rank_mask, squares};
-use super::variant::End;
 
 /// Where generated moves go.
 pub(super) trait Sink {
@@ -260,7 +259,7 @@ impl WidePosition {
         let occupied = self.occupied();
         // Extinction: a side without one of its piece types has lost, and the game has no
         // move left (as Fairy-Stockfish generates none).
-        if self.def.end == End::Extinction && (self.is_extinct(us) || self.is_extinct(them)) {
+        if self.extinct {
             return;
         }
         let royal = self.def.royal[us.index()];

@@ -11,7 +11,7 @@ use super::attacks::{
 use super::mv::{WideMove, WideMoveKind};
 use super::role::{ROLES, WidePiece, WideRole};
 use super::square::{SQUARES, WideSquare};
-use super::variant::{GameDef, WideVariant};
+use super::variant::{End, GameDef, WideVariant};
 use crate::Color;
 
 /// Castling sides, as indices: toward the higher files, toward the a-file.
@@ -39,6 +39,10 @@ pub struct WidePosition {
     pub(crate) fullmoves: u32,
     /// Loop Chess: the pieces each side holds in hand, counted by role.
     pub(crate) hands: [[u8; ROLES]; 2],
+    /// Extinction: a side has lost every piece of a type, so the game is over. Kept here and
+    /// set by the moves that remove a type's last piece (a capture, a promotion), where
+    /// testing the six types of both sides at every node cost the generator more.
+    pub(crate) extinct: bool,
 }
 
 /// One side's pieces grouped by how they attack, gathered once per node: the generator asks
@@ -120,6 +124,7 @@ impl WidePosition {
             halfmoves: 0,
             fullmoves: 1,
             hands: [[0; ROLES]; 2],
+            extinct: false,
         }
     }
 
@@ -373,6 +378,7 @@ impl WidePosition {
         } else {
             if let Some(captured) = self.remove(m.to()) {
                 self.halfmoves = 0;
+                self.lost(captured);
                 if self.def.drops {
                     self.hands[us.index()][captured.role.index()] += 1;
                 }
@@ -397,10 +403,12 @@ impl WidePosition {
                     match m.kind() {
                         WideMoveKind::EnPassant => {
                             if let Some(victim) = ep_victim
-                                && self.remove(victim).is_some()
-                                && self.def.drops
+                                && let Some(captured) = self.remove(victim)
                             {
-                                self.hands[us.index()][WideRole::Pawn.index()] += 1;
+                                self.lost(captured);
+                                if self.def.drops {
+                                    self.hands[us.index()][WideRole::Pawn.index()] += 1;
+                                }
                             }
                         }
                         WideMoveKind::DoubleStep => {
@@ -436,11 +444,24 @@ impl WidePosition {
             }
             let role = m.promotion().unwrap_or(piece.role);
             self.put(m.to(), WidePiece { color: us, role });
+            if role != piece.role {
+                self.lost(piece);
+            }
         }
         if us == Color::Black {
             self.fullmoves += 1;
         }
         self.turn = them;
+    }
+
+    /// Extinction: `piece` has left the board (taken, or a pawn promoted); its side has lost
+    /// if it was the last of its type. The only moves that can end the game, so the generator
+    /// reads a flag where it would test six types of both sides at every node.
+    #[inline]
+    fn lost(&mut self, piece: WidePiece) {
+        if self.def.end == End::Extinction && self.pieces(piece.color, piece.role) == 0 {
+            self.extinct = true;
+        }
     }
 
     fn castle(&mut self, king: WideSquare, rook: WideSquare) {
