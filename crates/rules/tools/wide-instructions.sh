@@ -18,13 +18,18 @@ BENCH=${BENCH:-$(dirname "$0")/bench-wide.sh}
 # The cases are bench-wide.sh's, read from it so the two lists cannot drift apart.
 mapfile -t CASES < <(sed -n '/^CASES=(/,/^)/s/^ *"\(.*\)"$/\1/p' "$BENCH")
 
-# Instructions executed by `perft ARGS...`, and the node count it printed.
+# Instructions executed by `perft ARGS...`, and the node count it printed (a second try if
+# valgrind printed no count, as it rarely does on a loaded machine).
 count() {
-    local out
-    out=$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1)
-    local refs nodes
-    refs=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' <<<"$out" | tr -d ,)
-    nodes=$(sed -n 's/^nodes=\([0-9]*\).*/\1/p' <<<"$out")
+    local out refs nodes
+    for _ in 1 2; do
+        out=$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1)
+        refs=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' <<<"$out" | tr -d ,)
+        nodes=$(sed -n 's/^nodes=\([0-9]*\).*/\1/p' <<<"$out")
+        if [ -n "$refs" ] && [ -n "$nodes" ]; then
+            break
+        fi
+    done
     echo "$refs $nodes"
 }
 

@@ -372,7 +372,13 @@ impl WidePosition {
         if Some(role) == at.royal {
             return;
         }
-        for from in squares(self.roles[role.index()] & at.ours) {
+        let pieces = self.roles[role.index()] & at.ours;
+        // Most roles are absent from most games: one 128-bit test here is cheaper than
+        // starting the two-halves walk of `squares` on nothing.
+        if pieces == 0 {
+            return;
+        }
+        for from in squares(pieces) {
             let mut to = Self::piece_attacks(role, from, at.occupied) & at.target;
             // Most positions pin nothing (and a side without royalty never has a pin): test the
             // set before building the piece's 128-bit mask, a shift with a branch on x86-64.
