@@ -79,6 +79,8 @@ mod tests {
         let mut p = pos("4k3/1pqrbnp1/8/8/8/8/1PQRBNP1/3K4 w - - 0 1");
         assert_eq!(p.outcome(), None);
         p.play("c2c7").unwrap();
+        // The capture that ends the game leaves no move, as a FEN of the same board does.
+        assert!(ucis(&p).is_empty());
         let o = p.outcome().unwrap();
         assert_eq!(
             (o.winner, o.termination),
@@ -89,6 +91,17 @@ mod tests {
         let mut p = pos("1b2k3/P1qrnp2/8/8/8/8/2QRBN2/4K3 w - - 0 1");
         p.play("a7b8q").unwrap();
         assert!(p.is_extinct(Color::White) && p.is_extinct(Color::Black));
+        assert!(ucis(&p).is_empty());
+        // A promotion alone ends it too: White's last pawn becomes a knight.
+        let mut p = pos("4k3/P1qrbnp1/8/8/8/8/2QRBN2/4K3 w - - 0 1");
+        p.play("a7a8n").unwrap();
+        assert!(ucis(&p).is_empty());
+        assert_eq!(p.outcome().unwrap().winner, Some(Color::Black));
+        // En passant taking Black's last pawn.
+        let mut p = pos("4k3/2qr1nb1/8/3Pp3/8/8/2QRBN2/4K3 w - e6 0 1");
+        p.play("d5e6").unwrap();
+        assert!(ucis(&p).is_empty());
+        assert_eq!(p.outcome().unwrap().winner, Some(Color::White));
         assert_eq!(p.outcome().unwrap().winner, Some(Color::White));
         // A promoted king.
         let mut p = pos("4k3/P1qrbnp1/8/8/8/8/1PQRBNP1/4K3 w - - 0 1");

@@ -8,7 +8,7 @@ use core::fmt;
 use super::position::{KING_SIDE, QUEEN_SIDE, WidePosition};
 use super::role::{WidePiece, WideRole};
 use super::square::WideSquare;
-use super::variant::WideVariant;
+use super::variant::{End, WideVariant};
 use crate::Color;
 
 /// Why a FEN was refused.
@@ -62,6 +62,8 @@ impl WidePosition {
             Some(other) => return Err(WideFenError::Turn(other.into())),
         };
         validate_pieces(&pos)?;
+        pos.extinct = pos.def.end == End::Extinction
+            && (pos.is_extinct(Color::White) || pos.is_extinct(Color::Black));
         read_castling(&mut pos, fields.next().unwrap_or("-"))?;
         read_ep(&mut pos, fields.next().unwrap_or("-"))?;
         for (i, field) in fields.by_ref().take(2).enumerate() {

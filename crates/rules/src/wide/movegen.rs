@@ -10,10 +10,9 @@ use super::attacks::{
     rook_rays,
 };
 use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
-use super::position::WidePosition;
+use super::position::{Enemy, WidePosition};
 use super::role::WideRole;
 use super::square::{WideSquare, rank_mask, squares};
-use super::variant::End;
 
 /// Where generated moves go.
 pub(super) trait Sink {
@@ -260,7 +259,7 @@ impl WidePosition {
         let occupied = self.occupied();
         // Extinction: a side without one of its piece types has lost, and the game has no
         // move left (as Fairy-Stockfish generates none).
-        if self.def.end == End::Extinction && (self.is_extinct(us) || self.is_extinct(them)) {
+        if self.extinct {
             return;
         }
         let royal = self.def.royal[us.index()];
@@ -276,7 +275,8 @@ impl WidePosition {
         if let Some(role) = royal {
             let from = self.king(us);
             king = Some(from);
-            checkers = self.attackers(from, occupied, them);
+            let enemy = self.enemy(them);
+            checkers = self.attackers_of(from, occupied, &enemy);
             let without_king = occupied ^ from.bit();
             // The king's own steps need no slider lookup; a royal slider (the maharajah) or
             // leaper (Knightmate's knight) takes its own movement.
@@ -286,7 +286,7 @@ impl WidePosition {
                 Self::piece_attacks(role, from, occupied)
             };
             for to in squares(reach & target) {
-                if !self.is_attacked(to, without_king, them) {
+                if !self.is_attacked_by(to, without_king, &enemy) {
                     sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
                 }
             }
@@ -297,7 +297,7 @@ impl WidePosition {
             if checkers != 0 {
                 target &= checkers | between(from, WideSquare::at(checkers.trailing_zeros()));
             }
-            pinned = self.pinned(from, occupied);
+            pinned = self.pinned(from, occupied, &enemy);
         }
 
         // One call per role, each inlined with its role a constant, so every role's code is
@@ -372,7 +372,13 @@ impl WidePosition {
         if Some(role) == at.royal {
             return;
         }
-        for from in squares(self.roles[role.index()] & at.ours) {
+        let pieces = self.roles[role.index()] & at.ours;
+        // Most roles are absent from most games: one 128-bit test here is cheaper than
+        // starting the two-halves walk of `squares` on nothing.
+        if pieces == 0 {
+            return;
+        }
+        for from in squares(pieces) {
             let mut to = Self::piece_attacks(role, from, at.occupied) & at.target;
             // Most positions pin nothing (and a side without royalty never has a pin): test the
             // set before building the piece's 128-bit mask, a shift with a branch on x86-64.
@@ -388,10 +394,8 @@ impl WidePosition {
 
     /// Our pieces that stand alone between our king and an enemy slider's line to it.
     #[inline]
-    fn pinned(&self, king: WideSquare, occupied: u128) -> u128 {
-        let (orthogonal, diagonal) = self.slider_movers();
-        let snipers = ((rook_rays(king) & orthogonal) | (bishop_rays(king) & diagonal))
-            & self.colors[(!self.turn).index()];
+    fn pinned(&self, king: WideSquare, occupied: u128, enemy: &Enemy) -> u128 {
+        let snipers = (rook_rays(king) & enemy.orthogonal) | (bishop_rays(king) & enemy.diagonal);
         let mut pinned = 0;
         for sniper in squares(snipers) {
             let blockers = between(king, sniper) & occupied;
@@ -414,6 +418,13 @@ impl WidePosition {
             return;
         };
         for rook in self.castles[self.turn.index()].into_iter().flatten() {
+            // Every square between king and rook lies on the path of one or the other (each
+            // game's king lands beside its rook, on the rook's far side), so a piece there
+            // refuses the right before its squares are worked out: the usual case while the
+            // pieces stand at home.
+            if between(king, rook) & occupied != 0 {
+                continue;
+            }
             let (king_to, rook_to) = self.castling_targets(king, rook);
             let king_path = between(king, king_to) | king_to.bit();
             let rook_path = between(rook, rook_to) | rook_to.bit();

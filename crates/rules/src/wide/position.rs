@@ -11,7 +11,7 @@ use super::attacks::{
 use super::mv::{WideMove, WideMoveKind};
 use super::role::{ROLES, WidePiece, WideRole};
 use super::square::{SQUARES, WideSquare};
-use super::variant::{GameDef, WideVariant};
+use super::variant::{End, GameDef, WideVariant};
 use crate::Color;
 
 /// Castling sides, as indices: toward the higher files, toward the a-file.
@@ -39,6 +39,23 @@ pub struct WidePosition {
     pub(crate) fullmoves: u32,
     /// Loop Chess: the pieces each side holds in hand, counted by role.
     pub(crate) hands: [[u8; ROLES]; 2],
+    /// Extinction: a side has lost every piece of a type, so the game is over. Kept here and
+    /// set by the moves that remove a type's last piece (a capture, a promotion), where
+    /// testing the six types of both sides at every node cost the generator more.
+    pub(crate) extinct: bool,
+}
+
+/// One side's pieces grouped by how they attack, gathered once per node: the generator asks
+/// about attacks on the king and each square it may step to, and each question would
+/// otherwise gather the same nine role sets again.
+#[derive(Clone, Copy)]
+pub(crate) struct Enemy {
+    pub by: Color,
+    pub knights: u128,
+    pub kings: u128,
+    pub pawns: u128,
+    pub orthogonal: u128,
+    pub diagonal: u128,
 }
 
 impl PartialEq for WidePosition {
@@ -107,6 +124,7 @@ impl WidePosition {
             halfmoves: 0,
             fullmoves: 1,
             hands: [[0; ROLES]; 2],
+            extinct: false,
         }
     }
 
@@ -231,24 +249,42 @@ impl WidePosition {
         )
     }
 
-    /// The pieces of `by` attacking `sq` when the board holds `occupied`: a slider lookup only
-    /// when an enemy slider stands on an empty-board line through `sq` (the generator asks this
-    /// for the king at every node, and its diagonals or lines are often clear of them).
+    /// `by`'s pieces grouped by how they attack.
     #[inline]
-    pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
+    pub(crate) fn enemy(&self, by: Color) -> Enemy {
         let r = &self.roles;
         let theirs = self.colors[by.index()];
         let (orthogonal, diagonal) = self.slider_movers();
-        let (orthogonal, diagonal) = (orthogonal & theirs, diagonal & theirs);
-        let mut attackers = ((knight_attacks(sq) & self.knight_movers())
-            | (king_attacks(sq) & r[WideRole::King.index()])
-            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
-            & theirs;
-        if rook_rays(sq) & orthogonal != 0 {
-            attackers |= rook_attacks(sq, occupied) & orthogonal;
+        Enemy {
+            by,
+            knights: self.knight_movers() & theirs,
+            kings: r[WideRole::King.index()] & theirs,
+            pawns: r[WideRole::Pawn.index()] & theirs,
+            orthogonal: orthogonal & theirs,
+            diagonal: diagonal & theirs,
         }
-        if bishop_rays(sq) & diagonal != 0 {
-            attackers |= bishop_attacks(sq, occupied) & diagonal;
+    }
+
+    /// The pieces of `by` attacking `sq` when the board holds `occupied`.
+    #[inline]
+    pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
+        self.attackers_of(sq, occupied, &self.enemy(by))
+    }
+
+    /// The pieces of `enemy` attacking `sq` when the board holds `occupied`: a slider lookup
+    /// only when an enemy slider stands on an empty-board line through `sq` (the generator
+    /// asks this for the king at every node, and its diagonals or lines are often clear of
+    /// them).
+    #[inline(always)]
+    pub(crate) fn attackers_of(&self, sq: WideSquare, occupied: u128, enemy: &Enemy) -> u128 {
+        let mut attackers = (knight_attacks(sq) & enemy.knights)
+            | (king_attacks(sq) & enemy.kings)
+            | (self.def.pawn_captures[(!enemy.by).index()][sq.index()] & enemy.pawns);
+        if rook_rays(sq) & enemy.orthogonal != 0 {
+            attackers |= rook_attacks(sq, occupied) & enemy.orthogonal;
+        }
+        if bishop_rays(sq) & enemy.diagonal != 0 {
+            attackers |= bishop_attacks(sq, occupied) & enemy.diagonal;
         }
         attackers
     }
@@ -266,25 +302,28 @@ impl WidePosition {
         self.attackers(sq, self.occupied(), by)
     }
 
-    /// Whether a piece of `by` attacks `sq` when the board holds `occupied`: the leapers
-    /// first, and a slider lookup only when an enemy slider stands on an empty-board line
-    /// through `sq` (most king steps are decided without one).
+    /// Whether a piece of `by` attacks `sq` when the board holds `occupied`.
     #[inline]
     pub(crate) fn is_attacked(&self, sq: WideSquare, occupied: u128, by: Color) -> bool {
-        let r = &self.roles;
-        let theirs = self.colors[by.index()];
-        if ((knight_attacks(sq) & self.knight_movers())
-            | (king_attacks(sq) & r[WideRole::King.index()])
-            | (self.def.pawn_captures[(!by).index()][sq.index()] & r[WideRole::Pawn.index()]))
-            & theirs
+        self.is_attacked_by(sq, occupied, &self.enemy(by))
+    }
+
+    /// Whether a piece of `enemy` attacks `sq` when the board holds `occupied`: the leapers
+    /// first, and a slider lookup only when an enemy slider stands on an empty-board line
+    /// through `sq` (most king steps are decided without one).
+    #[inline(always)]
+    pub(crate) fn is_attacked_by(&self, sq: WideSquare, occupied: u128, enemy: &Enemy) -> bool {
+        if (knight_attacks(sq) & enemy.knights)
+            | (king_attacks(sq) & enemy.kings)
+            | (self.def.pawn_captures[(!enemy.by).index()][sq.index()] & enemy.pawns)
             != 0
         {
             return true;
         }
-        let (orthogonal, diagonal) = self.slider_movers();
-        let (orthogonal, diagonal) = (orthogonal & theirs, diagonal & theirs);
-        (rook_rays(sq) & orthogonal != 0 && rook_attacks(sq, occupied) & orthogonal != 0)
-            || (bishop_rays(sq) & diagonal != 0 && bishop_attacks(sq, occupied) & diagonal != 0)
+        (rook_rays(sq) & enemy.orthogonal != 0
+            && rook_attacks(sq, occupied) & enemy.orthogonal != 0)
+            || (bishop_rays(sq) & enemy.diagonal != 0
+                && bishop_attacks(sq, occupied) & enemy.diagonal != 0)
     }
 
     /// The pieces giving check to the side to move (none in a game without check).
@@ -339,6 +378,7 @@ impl WidePosition {
         } else {
             if let Some(captured) = self.remove(m.to()) {
                 self.halfmoves = 0;
+                self.lost(captured);
                 if self.def.drops {
                     self.hands[us.index()][captured.role.index()] += 1;
                 }
@@ -363,10 +403,12 @@ impl WidePosition {
                     match m.kind() {
                         WideMoveKind::EnPassant => {
                             if let Some(victim) = ep_victim
-                                && self.remove(victim).is_some()
-                                && self.def.drops
+                                && let Some(captured) = self.remove(victim)
                             {
-                                self.hands[us.index()][WideRole::Pawn.index()] += 1;
+                                self.lost(captured);
+                                if self.def.drops {
+                                    self.hands[us.index()][WideRole::Pawn.index()] += 1;
+                                }
                             }
                         }
                         WideMoveKind::DoubleStep => {
@@ -402,11 +444,24 @@ impl WidePosition {
             }
             let role = m.promotion().unwrap_or(piece.role);
             self.put(m.to(), WidePiece { color: us, role });
+            if role != piece.role {
+                self.lost(piece);
+            }
         }
         if us == Color::Black {
             self.fullmoves += 1;
         }
         self.turn = them;
+    }
+
+    /// Extinction: `piece` has left the board (taken, or a pawn promoted); its side has lost
+    /// if it was the last of its type. The only moves that can end the game, so the generator
+    /// reads a flag where it would test six types of both sides at every node.
+    #[inline]
+    fn lost(&mut self, piece: WidePiece) {
+        if self.def.end == End::Extinction && self.pieces(piece.color, piece.role) == 0 {
+            self.extinct = true;
+        }
     }
 
     fn castle(&mut self, king: WideSquare, rook: WideSquare) {

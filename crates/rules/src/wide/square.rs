@@ -121,16 +121,24 @@ impl FromStr for WideSquare {
     }
 }
 
-/// The squares of `bb`, lowest first.
+/// The squares of `bb`, lowest first. Walks the two 64-bit halves in turn: a 128-bit
+/// trailing-zero count and clear-lowest-bit is a longer sequence (a branch on the lower half
+/// and borrows across both) than a 64-bit one, and every piece and move the generator lists
+/// passes through here.
 #[inline]
-pub(crate) fn squares(mut bb: u128) -> impl Iterator<Item = WideSquare> {
+pub(crate) fn squares(bb: u128) -> impl Iterator<Item = WideSquare> {
+    let (mut low, mut high) = (bb as u64, (bb >> 64) as u64);
     core::iter::from_fn(move || {
-        if bb == 0 {
-            None
-        } else {
-            let sq = bb.trailing_zeros();
-            bb &= bb - 1;
+        if low != 0 {
+            let sq = low.trailing_zeros();
+            low &= low - 1;
             Some(WideSquare::at(sq))
+        } else if high != 0 {
+            let sq = high.trailing_zeros();
+            high &= high - 1;
+            Some(WideSquare::at(sq + 64))
+        } else {
+            None
         }
     })
 }
