@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Fairy-Stockfish as the oracle of the xiangqi family (test tooling only: chessd never links or
+ships it; pyffish is GPL and used here as a black box).
+
+  tools/xiangqi_oracle.py check --seed N --games G [--plies P] [--bias] [--chessd PATH]
+  tools/xiangqi_oracle.py perft DEPTH --fen FEN [--id NAME]    # suite lines from `go perft`
+  tools/xiangqi_oracle.py pick --seed N --count K              # busy middlegames from playouts
+
+`check` plays G seeded random games (pyffish's legal moves; `--bias` prefers captures and
+checks, which reaches mates and stalemates) and at every ply compares chessd's legal-move set,
+FEN and board-decided end with pyffish's (`legal_moves`, `get_fen`, `game_result` when no move
+is left, `has_insufficient_material`). chessd answers through `examples/xiangqi_lines`
+(`--chessd PATH`, default $CARGO_TARGET_DIR or target, release build). It prints every
+difference and a summary line, and exits 1 if there was a difference.
+Needs: pip install pyffish; /usr/games/fairy-stockfish (or $FSF) for `perft`.
+"""
+import argparse
+import os
+import random
+import subprocess
+import sys
+
+import pyffish as sf
+
+FSF = os.environ.get("FSF", "/usr/games/fairy-stockfish")
+START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+
+class Chessd:
+    def __init__(self, path):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(self, fen, move=None):
+        self.p.stdin.write(fen + ("\t" + move if move else "") + "\n")
+        self.p.stdin.flush()
+        line = self.p.stdout.readline().rstrip("\n")
+        if line.startswith("error: "):
+            return None, None, line
+        moves, fen, end = line.split("\t")
+        return set(moves.split()), fen, end
+
+
+def fsf_end(fen):
+    """The board-decided end as chessd names it: `w checkmate`, `b stalemate`, `draw
+    insufficient-material` or `-`."""
+    turn = fen.split()[1]
+    other = "b" if turn == "w" else "w"
+    if not sf.legal_moves("xiangqi", fen, []):
+        # FSF scores mate and stalemate alike (a loss for the side to move); the check tells
+        # them apart.
+        assert sf.game_result("xiangqi", fen, []) < 0
+        return f"{other} {'checkmate' if sf.gives_check('xiangqi', fen, []) else 'stalemate'}"
+    if all(sf.has_insufficient_material("xiangqi", fen, [])):
+        return "draw insufficient-material"
+    return "-"
+
+
+def pieces(fen):
+    return sum(c.isalpha() for c in fen.split()[0])
+
+
+def is_capture(fen, move):
+    return pieces(sf.get_fen("xiangqi", fen, [move])) < pieces(fen)
+
+
+def check(args):
+    chessd = Chessd(args.chessd)
+    rng = random.Random(args.seed)
+    plies = diffs = ends = 0
+    for game in range(args.games):
+        fen = START
+        for ply in range(args.plies):
+            theirs = set(sf.legal_moves("xiangqi", fen, []))
+            ours, our_fen, our_end = chessd.ask(fen)
+            plies += 1
+            if ours is None:
+                print(f"game {game} ply {ply}: chessd refused {fen}: {our_end}")
+                diffs += 1
+                break
+            if ours != theirs or our_fen != fen or our_end != fsf_end(fen):
+                diffs += 1
+                print(f"game {game} ply {ply} {fen}: ours only {sorted(ours - theirs)}, "
+                      f"theirs only {sorted(theirs - ours)}, fen {our_fen}, end {our_end} vs {fsf_end(fen)}")
+            if not theirs or our_end != "-":
+                ends += 1
+                break
+            moves = sorted(theirs)
+            move = rng.choice(moves)
+            if args.bias:
+                forcing = [m for m in moves if sf.gives_check("xiangqi", fen, [m]) or is_capture(fen, m)]
+                if forcing and rng.random() < 0.7:
+                    move = rng.choice(forcing)
+            fen = sf.get_fen("xiangqi", fen, [move])
+    print(f"{args.games} games, {plies} positions compared, {ends} board-decided ends, {diffs} differences")
+    return 1 if diffs else 0
+
+
+def fsf_perft(fen, depth):
+    p = subprocess.Popen([FSF], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    out, _ = p.communicate(f"uci\nsetoption name UCI_Variant value xiangqi\nposition fen {fen}\ngo perft {depth}\nquit\n")
+    for line in out.splitlines():
+        if line.startswith("Nodes searched:"):
+            return int(line.split(":")[1])
+    raise RuntimeError(out)
+
+
+def perft(args):
+    if args.id:
+        print(f"id {args.id}")
+    print(f"epd {args.fen}")
+    for d in range(1, args.depth + 1):
+        print(f"perft {d} {fsf_perft(args.fen, d)}")
+
+
+def pick(args):
+    rng = random.Random(args.seed)
+    found = []
+    while len(found) < args.count:
+        fen = START
+        for _ in range(rng.randrange(20, 60)):
+            moves = sf.legal_moves("xiangqi", fen, [])
+            if not moves:
+                break
+            fen = sf.get_fen("xiangqi", fen, [rng.choice(moves)])
+        else:
+            found.append((len(sf.legal_moves("xiangqi", fen, [])), fen))
+    for n, fen in sorted(found, reverse=True):
+        print(n, fen)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--games", type=int, default=20)
+    c.add_argument("--plies", type=int, default=300)
+    c.add_argument("--bias", action="store_true")
+    target = os.environ.get("CARGO_TARGET_DIR", "target")
+    c.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
+    p = sub.add_parser("perft")
+    p.add_argument("depth", type=int)
+    p.add_argument("--fen", required=True)
+    p.add_argument("--id")
+    k = sub.add_parser("pick")
+    k.add_argument("--seed", type=int, default=1)
+    k.add_argument("--count", type=int, default=6)
+    args = ap.parse_args()
+    sys.exit({"check": check, "perft": perft, "pick": pick}[args.cmd](args) or 0)
+
+
+if __name__ == "__main__":
+    main()
