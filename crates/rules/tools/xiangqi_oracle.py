@@ -3,6 +3,7 @@
 ships it; pyffish is GPL and used here as a black box).
 
   tools/xiangqi_oracle.py check --seed N --games G [--plies P] [--bias] [--chessd PATH]
+  tools/xiangqi_oracle.py cycles --seed N --count K [--chessd PATH]
   tools/xiangqi_oracle.py perft DEPTH --fen FEN [--id NAME]    # suite lines from `go perft`
   tools/xiangqi_oracle.py pick --seed N --count K              # busy middlegames from playouts
 
@@ -12,6 +13,11 @@ FEN and board-decided end with pyffish's (`legal_moves`, `get_fen`, `game_result
 is left, `has_insufficient_material`). chessd answers through `examples/xiangqi_lines`
 (`--chessd PATH`, default $CARGO_TARGET_DIR or target, release build). It prints every
 difference and a summary line, and exits 1 if there was a difference.
+`cycles` tests the history's rules (perpetual check, perpetual chase, plain repetition) as a
+black box: from positions of seeded playouts it has each side play a move and its reverse
+twice over (the third occurrence), and compares the game record's end with pyffish's
+`is_optional_game_end` after those eight plies. It prints every difference and a tally of the
+verdicts, and exits 1 if there was a difference.
 Needs: pip install pyffish; /usr/games/fairy-stockfish (or $FSF) for `perft`.
 """
 import argparse
@@ -95,6 +101,91 @@ def check(args):
     return 1 if diffs else 0
 
 
+def cycles(args):
+    chessd = Chessd(args.chessd)
+    rng = random.Random(args.seed)
+    tested = diffs = 0
+    tally = {}
+    while tested < args.count:
+        fen = START
+        for _ in range(rng.randrange(10, 80)):
+            moves = sf.legal_moves("xiangqi", fen, [])
+            if not moves:
+                break
+            fen = sf.get_fen("xiangqi", fen, [rng.choice(moves)])
+        # A quiet move for each side, then both taken back, twice over.
+        quiet = [m for m in sf.legal_moves("xiangqi", fen, []) if not is_capture(fen, m)]
+        if not quiet:
+            continue
+        a = forcing_choice(rng, fen, quiet)
+        after = sf.get_fen("xiangqi", fen, [a])
+        quiet = [m for m in sf.legal_moves("xiangqi", after, []) if not is_capture(after, m)]
+        if not quiet:
+            continue
+        b = forcing_choice(rng, after, quiet)
+        line = [a, b, reverse(a), reverse(b)] * 2
+        # Every intermediate position must be legal and undecided: replay and check.
+        if not all(m in sf.legal_moves("xiangqi", sf.get_fen("xiangqi", fen, line[:k]), []) for k, m in enumerate(line)):
+            continue
+        if any(sf.is_optional_game_end("xiangqi", fen, line[:k])[0] for k in range(1, 8)):
+            continue
+        over, result = sf.is_optional_game_end("xiangqi", fen, line)
+        if not over:
+            continue
+        # FSF's result is for the side to move after eight plies: the side that started.
+        turn = fen.split()[1]
+        other = "b" if turn == "w" else "w"
+        theirs = "draw repetition" if result == 0 else (f"{other} repetition" if result < 0 else f"{turn} repetition")
+        _, _, ours = chessd.ask(fen, " ".join(line))
+        tested += 1
+        tally[theirs.replace(turn, "starter").replace(other, "other") if result else theirs] = tally.get(
+            theirs.replace(turn, "starter").replace(other, "other") if result else theirs, 0) + 1
+        if ours != theirs:
+            diffs += 1
+            print(f"{fen} moves {' '.join(line)}: ours {ours}, theirs {theirs}")
+    print(f"{tested} cycles compared, verdicts {tally}, {diffs} differences")
+    return 1 if diffs else 0
+
+
+def threatens(fen, move):
+    """Whether the piece `move` moves could capture from where it lands, were its side to move
+    again (a candidate chase)."""
+    after = sf.get_fen("xiangqi", fen, [move])
+    if sf.gives_check("xiangqi", after, []):
+        return False
+    fields = after.split()
+    fields[1] = "b" if fields[1] == "w" else "w"
+    again = " ".join(fields)
+    to = move[2:] if move[2].isalpha() else move[3:]
+    try:
+        return any(m.startswith(to) and is_capture(again, m) for m in sf.legal_moves("xiangqi", again, []))
+    except SystemError:
+        return False
+
+
+def forcing_choice(rng, fen, moves):
+    """A check a third of the time, a threat a third of the time, when there is one."""
+    roll = rng.random()
+    if roll < 1 / 3:
+        checks = [m for m in moves if sf.gives_check("xiangqi", sf.get_fen("xiangqi", fen, [m]), [])]
+        if checks:
+            return rng.choice(checks)
+    elif roll < 2 / 3:
+        threats = [m for m in moves if threatens(fen, m)]
+        if threats:
+            return rng.choice(threats)
+    return rng.choice(moves)
+
+
+def reverse(move):
+    """`h3e3` -> `e3h3`, `b10c8` -> `c8b10`."""
+    for i in range(2, len(move) - 1):
+        head, tail = move[:i], move[i:]
+        if head[1:].isdigit() and tail[1:].isdigit():
+            return tail + head
+    return None
+
+
 def fsf_perft(fen, depth):
     p = subprocess.Popen([FSF], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     out, _ = p.communicate(f"uci\nsetoption name UCI_Variant value xiangqi\nposition fen {fen}\ngo perft {depth}\nquit\n")
@@ -142,11 +233,15 @@ def main():
     p.add_argument("depth", type=int)
     p.add_argument("--fen", required=True)
     p.add_argument("--id")
+    y = sub.add_parser("cycles")
+    y.add_argument("--seed", type=int, default=1)
+    y.add_argument("--count", type=int, default=100)
+    y.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
     k = sub.add_parser("pick")
     k.add_argument("--seed", type=int, default=1)
     k.add_argument("--count", type=int, default=6)
     args = ap.parse_args()
-    sys.exit({"check": check, "perft": perft, "pick": pick}[args.cmd](args) or 0)
+    sys.exit({"check": check, "cycles": cycles, "perft": perft, "pick": pick}[args.cmd](args) or 0)
 
 
 if __name__ == "__main__":
