@@ -11,11 +11,12 @@
 //!     --sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
 //! ```
 //!
-//! `--variant` also takes the wide family's games (`janus`, `grand`, ...), with the same
-//! interface as Fairy-Stockfish's anchor (`../shared/anchors/perft-fairy-stockfish/perft.sh`),
-//! `xiangqi` (`--divide` prints each legal move's count, sorted, and the total instead of
-//! the timing line), and `shogi` and `minishogi`, whose `--fen` (or `--sfen`) takes FSF's FEN or USI's SFEN, as
-//! the shogi anchor (`../shared/anchors/perft-shogi`) does.
+//! `--variant` also takes the wide family's games (`janus`, `grand`, ...) and `xiangqi`, with
+//! the same interface as Fairy-Stockfish's anchor
+//! (`../shared/anchors/perft-fairy-stockfish/perft.sh`; for xiangqi, `--divide` prints each
+//! legal move's count, sorted, and the total instead of the timing line), and `shogi` and
+//! `minishogi`, whose `--fen` (or `--sfen`) takes FSF's FEN or USI's SFEN, as the shogi anchor
+//! (`../shared/anchors/perft-shogi`) does.
 //!
 //! The last line is `nodes=N secs=S mnps=M`; the count is bulk (the last ply counted, not
 //! played), as the anchor counts by default. `--cpu` makes `secs` the thread's CPU time (from

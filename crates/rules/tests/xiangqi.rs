@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 mod suite;
 
-use suite::{Line, suite};
+use suite::check;
 
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
@@ -18,19 +18,11 @@ const NODE_LIMIT: u64 = 2_000_000;
 const PERFT: &str = include_str!("data/xiangqi.perft");
 
 fn run(keep: impl Fn(u64) -> bool) -> usize {
-    let mut ran = 0;
-    for Line {
-        id,
-        fen,
-        depth,
-        nodes,
-    } in suite(PERFT).into_iter().filter(|l| keep(l.nodes))
-    {
-        let pos = XiangqiPosition::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        assert_eq!(pos.perft(depth), nodes, "{id} ({fen}) depth {depth}");
-        ran += 1;
-    }
-    ran
+    check("xiangqi", PERFT, keep, |fen, depth| {
+        XiangqiPosition::from_fen(fen)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+            .perft(depth)
+    })
 }
 
 /// The start and the middlegames (cannon screens, the flying general, pins, checks, soldiers

@@ -4,6 +4,7 @@ ships it; pyffish is GPL and used here as a black box).
 
   tools/xiangqi_oracle.py check --seed N --games G [--plies P] [--bias] [--chessd PATH]
   tools/xiangqi_oracle.py cycles --seed N --count K [--chessd PATH]
+  tools/xiangqi_oracle.py quiet --seed N --games G [--chessd PATH]
   tools/xiangqi_oracle.py perft DEPTH --fen FEN [--id NAME]    # suite lines from `go perft`
   tools/xiangqi_oracle.py pick --seed N --count K              # busy middlegames from playouts
 
@@ -18,6 +19,9 @@ black box: from positions of seeded playouts it has each side play a move and it
 twice over (the third occurrence), and compares the game record's end with pyffish's
 `is_optional_game_end` after those eight plies. It prints every difference and a tally of the
 verdicts, and exits 1 if there was a difference.
+`quiet` plays G seeded games that avoid captures and often check, so they run into the
+no-capture rule (with its check adjustment) and repetitions, and compares at every ply the game
+record's end (`w`, `b` or `draw`) with pyffish's `is_optional_game_end` and board ends.
 Needs: pip install pyffish; /usr/games/fairy-stockfish (or $FSF) for `perft`.
 """
 import argparse
@@ -177,6 +181,52 @@ def forcing_choice(rng, fen, moves):
     return rng.choice(moves)
 
 
+def quiet(args):
+    chessd = Chessd(args.chessd)
+    rng = random.Random(args.seed)
+    diffs = 0
+    ends = {}
+    plies = 0
+    for game in range(args.games):
+        fen = START
+        # A few random opening moves with captures, then quiet play.
+        line = []
+        for _ in range(rng.randrange(20, 60)):
+            moves = sf.legal_moves("xiangqi", START, line)
+            if not moves:
+                break
+            line.append(rng.choice(moves))
+        fen = sf.get_fen("xiangqi", START, line)
+        line = []
+        while True:
+            now = sf.get_fen("xiangqi", fen, line)
+            moves = sf.legal_moves("xiangqi", now, [])
+            over, result = sf.is_optional_game_end("xiangqi", fen, line)
+            if not moves:
+                theirs = fsf_end(now).split()[0]
+            elif over:
+                turn = now.split()[1]
+                other = "b" if turn == "w" else "w"
+                theirs = "draw" if result == 0 else (other if result < 0 else turn)
+            else:
+                theirs = "-"
+            _, _, ours = chessd.ask(fen, " ".join(line)) if line else chessd.ask(fen)
+            plies += 1
+            if ours.split()[0] != theirs:
+                diffs += 1
+                print(f"game {game} {fen} moves {' '.join(line)}: ours {ours}, theirs {theirs}")
+                break
+            if theirs != "-":
+                # A no-capture draw past 100 plies is one the check adjustment delayed.
+                key = ours + (" past 100 plies" if int(now.split()[4]) > 100 else "")
+                ends[key] = ends.get(key, 0) + 1
+                break
+            quiet_moves = [m for m in moves if not is_capture(now, m)] or moves
+            line.append(forcing_choice(rng, now, quiet_moves) if rng.random() < 0.5 else rng.choice(quiet_moves))
+    print(f"{args.games} games, {plies} plies compared, ends {ends}, {diffs} differences")
+    return 1 if diffs else 0
+
+
 def reverse(move):
     """`h3e3` -> `e3h3`, `b10c8` -> `c8b10`."""
     for i in range(2, len(move) - 1):
@@ -237,11 +287,15 @@ def main():
     y.add_argument("--seed", type=int, default=1)
     y.add_argument("--count", type=int, default=100)
     y.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
+    q = sub.add_parser("quiet")
+    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--games", type=int, default=10)
+    q.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
     k = sub.add_parser("pick")
     k.add_argument("--seed", type=int, default=1)
     k.add_argument("--count", type=int, default=6)
     args = ap.parse_args()
-    sys.exit({"check": check, "cycles": cycles, "perft": perft, "pick": pick}[args.cmd](args) or 0)
+    sys.exit({"check": check, "cycles": cycles, "quiet": quiet, "perft": perft, "pick": pick}[args.cmd](args) or 0)
 
 
 if __name__ == "__main__":
