@@ -72,7 +72,7 @@ impl Family for XiangqiPosition {
     }
 
     /// The record's fifty- and seventy-five-move rules do not apply: xiangqi's own
-    /// no-capture rule does, in [`history_outcome`](Family::history_outcome).
+    /// no-capture rule does, in [`repetition_outcome`](Family::repetition_outcome).
     fn has_move_count_rule(&self) -> bool {
         false
     }
