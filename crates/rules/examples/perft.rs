@@ -11,10 +11,12 @@
 //!     --sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
 //! ```
 //!
-//! `--variant` also takes the wide family's games (`janus`, `grand`, ...), with the same
-//! interface as Fairy-Stockfish's anchor (`../shared/anchors/perft-fairy-stockfish/perft.sh`),
-//! and `shogi` and `minishogi`, whose `--fen` (or `--sfen`) takes FSF's FEN or USI's SFEN, as
-//! the shogi anchor (`../shared/anchors/perft-shogi`) does.
+//! `--variant` also takes the wide family's games (`janus`, `grand`, ...) and `xiangqi`, with
+//! the same interface as Fairy-Stockfish's anchor
+//! (`../shared/anchors/perft-fairy-stockfish/perft.sh`; for xiangqi, `--divide` prints each
+//! legal move's count, sorted, and the total instead of the timing line), and `shogi` and
+//! `minishogi`, whose `--fen` (or `--sfen`) takes FSF's FEN or USI's SFEN, as the shogi anchor
+//! (`../shared/anchors/perft-shogi`) does.
 //!
 //! The last line is `nodes=N secs=S mnps=M`; the count is bulk (the last ply counted, not
 //! played), as the anchor counts by default. `--cpu` makes `secs` the thread's CPU time (from
@@ -26,6 +28,7 @@ use std::time::Instant;
 
 use chessd_rules::shogi::{ShogiPosition, ShogiVariant};
 use chessd_rules::wide::{WidePosition, WideVariant};
+use chessd_rules::xiangqi::XiangqiPosition;
 use chessd_rules::{Position, Variant};
 
 fn run(args: &[String]) -> Result<String, String> {
@@ -59,6 +62,18 @@ fn run(args: &[String]) -> Result<String, String> {
         };
         return Ok(timed(&|| position.perft(depth)));
     }
+    if name == "xiangqi" {
+        let position = match flag("--fen")? {
+            Some(fen) => {
+                XiangqiPosition::from_fen(&fen).map_err(|e| format!("--fen {fen:?}: {e}"))?
+            }
+            None => XiangqiPosition::new(),
+        };
+        if args.iter().any(|a| a == "--divide") {
+            return Ok(divide(&position, depth));
+        }
+        return Ok(timed(&|| position.perft(depth)));
+    }
     if let Ok(wide) = name.parse::<WideVariant>() {
         let position = match flag("--fen")? {
             Some(fen) => {
@@ -76,6 +91,20 @@ fn run(args: &[String]) -> Result<String, String> {
         None => Position::new(variant),
     };
     Ok(timed(&|| position.perft(depth)))
+}
+
+/// One `MOVE: NODES` line per legal move, sorted, then the total (as the anchor's `--divide`).
+fn divide(position: &XiangqiPosition, depth: u32) -> String {
+    let mut lines: Vec<(String, u64)> = position
+        .divide(depth)
+        .into_iter()
+        .map(|(m, n)| (m.to_string(), n))
+        .collect();
+    lines.sort();
+    let total: u64 = lines.iter().map(|(_, n)| n).sum();
+    let mut out: String = lines.iter().map(|(m, n)| format!("{m}: {n}\n")).collect();
+    out.push_str(&format!("nodes={total}"));
+    out
 }
 
 /// This thread's CPU time so far, in seconds, where Linux reports it.

@@ -28,6 +28,8 @@
 //!   `AnyPosition`, `AnyGame`), each an enum over the families, dispatched once per call.
 //! - `shogi`: a third engine family, shogi (9x9) and minishogi (5x5) on `u128` bitboards with
 //!   drops and promotion, its own module tree; not yet behind `any` or the service.
+//! - `xiangqi`: a fourth engine family, Chinese chess on its 9x10 board of points (`u128`
+//!   bitboards, 90 bits), its own module tree; not yet behind `any` or the service.
 //!
 //! ```
 //! use chessd_rules::{DrawRule, Game, Position, Rules, Termination, Variant};
@@ -106,6 +108,7 @@ mod zobrist;
 pub mod any;
 pub mod shogi;
 pub mod wide;
+pub mod xiangqi;
 
 pub use crate::core::CastlingMode;
 pub use antichess::Antichess;

@@ -8,6 +8,7 @@
 # A case's optional fifth field names FSF's variant where it differs (Corner and Fortress are
 # its `chess` from their start); the anchor plays only FSF's built-in variants, so bkhorde,
 # massacre (its variants file), maharajah, berolina and legan (no FSF here) are not timed.
+# The xiangqi family's engine is timed here too (`--variant xiangqi`, the same interface).
 #
 # Usage (from the repository root, after `cargo build --release -p chessd-rules --example perft`):
 #   crates/rules/tools/bench-wide.sh
@@ -51,6 +52,9 @@ CASES=(
     "fortress|start|5|krnbqnbr/pppppppp/ppp5/8/8/5PPP/PPPPPPPP/RBNQBNRK w - - 0 1|chess"
     "fortress|mid-1|4|kr2bn2/1pb2r2/ppppN1pn/3P1p1p/4P1P1/Ppq2P1P/1QP2PPP/1R1B2RK b - - 3 19|chess"
     "fortress|mid-2|4|kn1r1qbb/p2pr3/1p1n1pp1/ppp4P/3PpPPP/p2QP2P/1BP2PNK/1BRR2N1 b - - 1 20|chess"
+    "xiangqi|start|5|rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    "xiangqi|mid-1|5|3aka1nr/r6c1/n3b4/p1p2Cp1p/4p1b2/6P1P/P1P1P4/Nc7/4R2C1/R1BAKABN1 b - - 29 15"
+    "xiangqi|mid-2|5|3a1abn1/1r2k4/4b3c/2n6/p1p1p1p1P/1c5C1/P1P1P1P2/N2N4R/8R/2BAKAB2 w - - 9 29"
 )
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

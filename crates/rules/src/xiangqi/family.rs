@@ -1,0 +1,156 @@
+//! Xiangqi as a game record plays it: `XiangqiPosition`'s [`Family`] implementation (its
+//! repetition key, its move text with marks, reading moves) and [`XiangqiStart`], a start as a
+//! record keeps it. `Game<XiangqiPosition>` ([`XiangqiGame`]) is the record.
+
+use super::movegen::XiangqiMoves;
+use super::mv::{XiangqiMove, XiangqiUci};
+use super::position::XiangqiPosition;
+use super::repetition::{NO_CAPTURE_PLIES, history_outcome};
+use crate::family::mix;
+use crate::{Color, Family, Game, Outcome, PlayError, StandardStart, Start, WideText};
+
+/// A xiangqi game record.
+pub type XiangqiGame = Game<XiangqiPosition>;
+
+/// A start: the game's own by name, any other boxed.
+pub type XiangqiStart = Start<XiangqiPosition>;
+
+/// Xiangqi is one game: its "variant" is the unit.
+impl StandardStart for XiangqiPosition {
+    type Variant = ();
+
+    fn standard((): ()) -> XiangqiPosition {
+        XiangqiPosition::new()
+    }
+
+    fn variant_of(&self) {}
+}
+
+impl XiangqiPosition {
+    /// A key equal for positions with the same pieces on the same points and the same side
+    /// to move.
+    #[must_use]
+    pub fn repetition_key(&self) -> u64 {
+        let mut h = mix(self.turn.index() as u64 + 1);
+        for bb in self.roles.iter().chain(&self.colors) {
+            h = mix(h ^ (*bb as u64)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            h = mix(h ^ ((*bb >> 64) as u64)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        }
+        h
+    }
+}
+
+impl Family for XiangqiPosition {
+    type Move = XiangqiMove;
+    type Legal = XiangqiMoves;
+    /// The move's coordinates (`h3e3`) with `+` or `#`, until WXF notation is written.
+    type San = WideText;
+    type Start = XiangqiStart;
+
+    fn from_start(start: &XiangqiStart) -> XiangqiPosition {
+        start.position()
+    }
+
+    fn legal(&self) -> XiangqiMoves {
+        self.legal_moves()
+    }
+
+    fn play_unchecked(&mut self, m: XiangqiMove) {
+        XiangqiPosition::play_unchecked(self, m);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        XiangqiPosition::outcome(self)
+    }
+
+    fn repetition_key(&self) -> u64 {
+        XiangqiPosition::repetition_key(self)
+    }
+
+    fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The record's fifty- and seventy-five-move rules do not apply: xiangqi's own
+    /// no-capture rule does, in [`repetition_outcome`](Family::repetition_outcome).
+    fn has_move_count_rule(&self) -> bool {
+        false
+    }
+
+    /// A capture cannot be undone (soldier moves can be neither undone nor repeated, but the
+    /// clock counts only captures, as Fairy-Stockfish's does).
+    fn irreversible_moves(&self) -> bool {
+        true
+    }
+
+    fn san_among(&self, m: XiangqiMove, _legal: &[XiangqiMove]) -> WideText {
+        let mut text = WideText::new();
+        text.push_str(&m.to_string());
+        text
+    }
+
+    fn mark(&self, san: &mut WideText) {
+        if self.is_check() {
+            san.push(if self.has_legal_move() { '+' } else { '#' });
+        }
+    }
+
+    fn illegal(&self, m: XiangqiMove) -> PlayError {
+        PlayError::Illegal(format!("{m} in this xiangqi position"))
+    }
+
+    fn parse_among(&self, text: &str, legal: &[XiangqiMove]) -> Result<XiangqiMove, PlayError> {
+        let text = text.trim();
+        let text = text.trim_end_matches(['+', '#']);
+        let uci = text.parse::<XiangqiUci>().map_err(|_| {
+            let shown: String = text.chars().take(16).collect();
+            PlayError::Malformed(format!(
+                "{shown:?} is not a xiangqi move (two points, such as h3e3 or b10c8)"
+            ))
+        })?;
+        legal
+            .iter()
+            .copied()
+            .find(|m| m.uci() == uci)
+            .ok_or_else(|| PlayError::Illegal(format!("{uci} in this xiangqi position")))
+    }
+
+    /// Fairy-Stockfish's rule: a side with no chariot, horse, cannon or soldier.
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        self.lacks_attackers(color)
+    }
+
+    /// Xiangqi's own rules replace threefold/fivefold: [`Family::repetition_outcome`].
+    fn has_own_repetition_rule(&self) -> bool {
+        true
+    }
+
+    /// Perpetual check and chase at a position's third occurrence, and the no-capture rule
+    /// ([`super::history_outcome`]). The game is replayed from the start only when the keys
+    /// show a third occurrence (a capture makes every earlier position unequal, so the whole
+    /// record may be searched) or enough plies were played for the no-capture limit.
+    fn repetition_outcome(
+        start: &XiangqiStart,
+        moves: &[XiangqiMove],
+        keys: &[u64],
+    ) -> Option<Outcome> {
+        let n = moves.len();
+        let current = *keys.get(n)?;
+        let seen = (0..=n)
+            .step_by(2)
+            .filter(|&back| keys[n - back] == current)
+            .count();
+        let mut pos = start.position();
+        if seen < 3 && (pos.halfmoves as usize).saturating_add(n) < NO_CAPTURE_PLIES as usize {
+            return None;
+        }
+        let mut positions = Vec::with_capacity(n + 1);
+        for &m in moves {
+            positions.push(pos);
+            pos.play_unchecked(m);
+        }
+        positions.push(pos);
+        let first = n - (pos.halfmoves as usize).min(n);
+        history_outcome(&positions[first..], &moves[first..])
+    }
+}
