@@ -63,8 +63,11 @@ pub trait Family: Copy + Eq + fmt::Debug + Sized {
 
     /// The game's own repetition rule, asked after every move when
     /// [`Family::has_own_repetition_rule`]: the end it decides for the record that started at
-    /// `start`, played `moves` and had repetition keys `keys` (`keys[i]` after `i` plies).
+    /// `start`, played `moves` and had repetition keys `keys` (`keys[i]` after `i` plies), and
+    /// is now at `self` (whose counters tell a rule how far back it need look without
+    /// replaying the game).
     fn repetition_outcome(
+        &self,
         _start: &Self::Start,
         _moves: &[Self::Move],
         _keys: &[u64],

@@ -258,7 +258,9 @@ impl<P: Family> Game<P> {
             return Some(Outcome::draw(Termination::FiftyMoveRule));
         }
         if self.position.has_own_repetition_rule() {
-            return P::repetition_outcome(&self.start, &self.moves, &self.keys);
+            return self
+                .position
+                .repetition_outcome(&self.start, &self.moves, &self.keys);
         }
         let reps = self.repetitions();
         if reps >= 5 {

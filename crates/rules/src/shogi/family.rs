@@ -141,6 +141,7 @@ impl Family for ShogiPosition {
     /// [`sennichite`] once the position has occurred four times; only then is the game
     /// replayed to learn which moves gave check.
     fn repetition_outcome(
+        &self,
         start: &ShogiStart,
         moves: &[ShogiMove],
         keys: &[u64],

@@ -126,31 +126,38 @@ impl Family for XiangqiPosition {
     }
 
     /// Perpetual check and chase at a position's third occurrence, and the no-capture rule
-    /// ([`super::history_outcome`]). The game is replayed from the start only when the keys
-    /// show a third occurrence (a capture makes every earlier position unequal, so the whole
-    /// record may be searched) or enough plies were played for the no-capture limit.
+    /// ([`super::history_outcome`]). Only the stretch since the last capture can repeat (there
+    /// are no drops: a capture changes the material for good), and `self`'s clock counts that
+    /// stretch, so the game is replayed only when the keys show a third occurrence in it or the
+    /// clock has reached the no-capture limit: on a handful of moves, not on every move of a
+    /// long game.
     fn repetition_outcome(
+        &self,
         start: &XiangqiStart,
         moves: &[XiangqiMove],
         keys: &[u64],
     ) -> Option<Outcome> {
         let n = moves.len();
         let current = *keys.get(n)?;
-        let seen = (0..=n)
+        let window = (self.halfmoves as usize).min(n);
+        let seen = (0..=window)
             .step_by(2)
             .filter(|&back| keys[n - back] == current)
             .count();
-        let mut pos = start.position();
-        if seen < 3 && (pos.halfmoves as usize).saturating_add(n) < NO_CAPTURE_PLIES as usize {
+        if seen < 3 && self.halfmoves < NO_CAPTURE_PLIES {
             return None;
         }
-        let mut positions = Vec::with_capacity(n + 1);
-        for &m in moves {
+        let first = n - window;
+        let mut pos = start.position();
+        for &m in &moves[..first] {
+            pos.play_unchecked(m);
+        }
+        let mut positions = Vec::with_capacity(window + 1);
+        for &m in &moves[first..] {
             positions.push(pos);
             pos.play_unchecked(m);
         }
         positions.push(pos);
-        let first = n - (pos.halfmoves as usize).min(n);
-        history_outcome(&positions[first..], &moves[first..])
+        history_outcome(&positions, &moves[first..])
     }
 }
