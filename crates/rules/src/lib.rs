@@ -71,6 +71,7 @@ mod check;
 mod color;
 mod core;
 mod fen;
+mod grid;
 mod movegen;
 mod mv;
 mod pocket;

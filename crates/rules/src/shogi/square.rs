@@ -16,56 +16,14 @@ pub const SIDE: u8 = 9;
 /// Squares of the numbering: 81 of a `u128`'s bits.
 pub const SQUARES: usize = 81;
 
-/// A square: FSF's `file` from 0 (`a`) and `rank` from 0 (`1`), packed as `rank * 9 + file`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ShogiSquare(u8);
+crate::grid::grid_square!(
+    /// A square: FSF's `file` from 0 (`a`) and `rank` from 0 (`1`), packed as `rank * 9 + file`.
+    ShogiSquare,
+    files = SIDE,
+    ranks = SIDE
+);
 
 impl ShogiSquare {
-    /// The square at FSF's `file` and `rank` (both from 0), if the 9x9 board has it.
-    #[must_use]
-    pub const fn new(file: u8, rank: u8) -> Option<ShogiSquare> {
-        if file < SIDE && rank < SIDE {
-            Some(ShogiSquare(rank * SIDE + file))
-        } else {
-            None
-        }
-    }
-
-    /// The square numbered `index` (`rank * 9 + file`).
-    #[must_use]
-    pub const fn from_index(index: u8) -> Option<ShogiSquare> {
-        if (index as usize) < SQUARES {
-            Some(ShogiSquare(index))
-        } else {
-            None
-        }
-    }
-
-    #[inline]
-    pub(crate) const fn at(index: u32) -> ShogiSquare {
-        ShogiSquare(index as u8)
-    }
-
-    #[must_use]
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// FSF's file from 0 (`a`, sente's left).
-    #[must_use]
-    #[inline]
-    pub const fn file(self) -> u8 {
-        self.0 % SIDE
-    }
-
-    /// FSF's rank from 0 (`1`, sente's back rank).
-    #[must_use]
-    #[inline]
-    pub const fn rank(self) -> u8 {
-        self.0 / SIDE
-    }
-
     #[must_use]
     #[inline]
     pub const fn bit(self) -> u128 {

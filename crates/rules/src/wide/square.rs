@@ -16,54 +16,14 @@ pub const MAX_RANKS: u8 = 10;
 /// Squares the numbering holds: 120 of a `u128`'s bits.
 pub const SQUARES: usize = (STRIDE as usize) * (MAX_RANKS as usize);
 
-/// A square: `file` from 0 (`a`) and `rank` from 0 (`1`), packed as `rank * 12 + file`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct WideSquare(u8);
+crate::grid::grid_square!(
+    /// A square: `file` from 0 (`a`) and `rank` from 0 (`1`), packed as `rank * 12 + file`.
+    WideSquare,
+    files = STRIDE,
+    ranks = MAX_RANKS
+);
 
 impl WideSquare {
-    /// The square at `file` and `rank` (both from 0), if the numbering holds it.
-    #[must_use]
-    pub const fn new(file: u8, rank: u8) -> Option<WideSquare> {
-        if file < STRIDE && rank < MAX_RANKS {
-            Some(WideSquare(rank * STRIDE + file))
-        } else {
-            None
-        }
-    }
-
-    /// The square numbered `index` (`rank * 12 + file`).
-    #[must_use]
-    pub const fn from_index(index: u8) -> Option<WideSquare> {
-        if (index as usize) < SQUARES {
-            Some(WideSquare(index))
-        } else {
-            None
-        }
-    }
-
-    #[inline]
-    pub(crate) const fn at(index: u32) -> WideSquare {
-        WideSquare(index as u8)
-    }
-
-    #[must_use]
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    #[must_use]
-    #[inline]
-    pub const fn file(self) -> u8 {
-        self.0 % STRIDE
-    }
-
-    #[must_use]
-    #[inline]
-    pub const fn rank(self) -> u8 {
-        self.0 / STRIDE
-    }
-
     /// The square's bit. Read from a table: a 128-bit shift by a variable amount is a long
     /// sequence on x86-64 (two shifts, a test and two conditional moves), and the generator
     /// and `play` ask for bits at every node.

@@ -18,55 +18,14 @@ pub const SQUARES: usize = (FILES as usize) * (RANKS as usize);
 /// Every point of the board as a bitboard.
 pub const BOARD: u128 = (1 << SQUARES) - 1;
 
-/// A point: `file` from 0 (`a`) and `rank` from 0 (`1`), packed as `rank * 9 + file`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct XiangqiSquare(u8);
+crate::grid::grid_square!(
+    /// A point: `file` from 0 (`a`) and `rank` from 0 (`1`), packed as `rank * 9 + file`.
+    XiangqiSquare,
+    files = FILES,
+    ranks = RANKS
+);
 
 impl XiangqiSquare {
-    /// The point at `file` and `rank` (both from 0), if the board has it.
-    #[must_use]
-    pub const fn new(file: u8, rank: u8) -> Option<XiangqiSquare> {
-        if file < FILES && rank < RANKS {
-            Some(XiangqiSquare(rank * FILES + file))
-        } else {
-            None
-        }
-    }
-
-    /// The point numbered `index` (`rank * 9 + file`).
-    #[must_use]
-    pub const fn from_index(index: u8) -> Option<XiangqiSquare> {
-        if (index as usize) < SQUARES {
-            Some(XiangqiSquare(index))
-        } else {
-            None
-        }
-    }
-
-    /// A bit index known to be on the board (from a bitboard of board points).
-    #[inline]
-    pub(crate) const fn at(index: u32) -> XiangqiSquare {
-        XiangqiSquare(index as u8)
-    }
-
-    #[must_use]
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    #[must_use]
-    #[inline]
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-
-    #[must_use]
-    #[inline]
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-
     #[must_use]
     #[inline]
     pub const fn bit(self) -> u128 {
