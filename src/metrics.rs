@@ -389,6 +389,11 @@ pub const fn termination_name(t: Termination) -> &'static str {
         Termination::HordeDestroyed => "horde_destroyed",
         Termination::Extinction => "extinction",
         Termination::NoCapture => "no_capture",
+        Termination::StalemateLoss => "stalemate_loss",
+        Termination::PerpetualCheck => "perpetual_check",
+        Termination::PerpetualChase => "perpetual_chase",
+        Termination::RepetitionLoss => "repetition_loss",
+        Termination::Impasse => "impasse",
     }
 }
 

@@ -115,6 +115,11 @@ const TERMINATION_TEXT: Record<Termination, Reason> = {
   [Termination.NO_START]: { win: null, draw: null },
   [Termination.EXTINCTION]: { win: "by taking the last piece of a kind", draw: null },
   [Termination.NO_CAPTURE]: { win: "as the opponent had no capture left", draw: null },
+  [Termination.STALEMATE_LOSS]: { win: "as the opponent had no legal move left", draw: null },
+  [Termination.PERPETUAL_CHECK]: { win: "as the opponent checked perpetually", draw: null },
+  [Termination.PERPETUAL_CHASE]: { win: "as the opponent chased perpetually", draw: null },
+  [Termination.REPETITION_LOSS]: { win: "by the fourth repetition", draw: null },
+  [Termination.IMPASSE]: { win: "by impasse (entering king)", draw: null },
 };
 
 /**

@@ -47,12 +47,26 @@ pub enum Termination {
     Extinction,
     /// Massacre: the side to move had no capture, and with that lost.
     NoCapture,
+    /// Xiangqi, shogi and minishogi: the side to move has no legal move and is not in check,
+    /// and with that lost.
+    StalemateLoss,
+    /// Xiangqi, shogi and minishogi: a position recurred while one side gave check with every
+    /// move, and that side lost.
+    PerpetualCheck,
+    /// Xiangqi: a position recurred while one side chased the same piece with every move, and
+    /// that side lost.
+    PerpetualChase,
+    /// Minishogi: a position occurred for the fourth time, and with that the first player
+    /// (sente) lost.
+    RepetitionLoss,
+    /// Shogi: a side met the impasse (jishogi) rule's points at the start of its turn, and won.
+    Impasse,
 }
 
 impl Termination {
     /// Every reason. Stores write [`Termination::key`], never a position in this list, so it
     /// may be reordered.
-    pub const ALL: [Termination; 20] = [
+    pub const ALL: [Termination; 25] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -73,6 +87,11 @@ impl Termination {
         Termination::NoStart,
         Termination::Extinction,
         Termination::NoCapture,
+        Termination::StalemateLoss,
+        Termination::PerpetualCheck,
+        Termination::PerpetualChase,
+        Termination::RepetitionLoss,
+        Termination::Impasse,
     ];
 
     /// Whether the game was called off without a result (an abort, or the first-move timer).
@@ -104,6 +123,11 @@ impl Termination {
             Termination::NoStart => "no start",
             Termination::Extinction => "extinction",
             Termination::NoCapture => "no capture",
+            Termination::StalemateLoss => "stalemate loss",
+            Termination::PerpetualCheck => "perpetual check",
+            Termination::PerpetualChase => "perpetual chase",
+            Termination::RepetitionLoss => "repetition loss",
+            Termination::Impasse => "impasse",
         }
     }
 
@@ -132,6 +156,11 @@ impl Termination {
             Termination::NoStart => "no-start",
             Termination::Extinction => "extinction",
             Termination::NoCapture => "no-capture",
+            Termination::StalemateLoss => "stalemate-loss",
+            Termination::PerpetualCheck => "perpetual-check",
+            Termination::PerpetualChase => "perpetual-chase",
+            Termination::RepetitionLoss => "repetition-loss",
+            Termination::Impasse => "impasse",
         }
     }
 

@@ -130,7 +130,7 @@ fn game_ends_by_stalemate_loss() {
     game.play_text("b2b9").unwrap();
     assert_eq!(
         game.outcome(),
-        Some(Outcome::win(Color::White, Termination::Stalemate))
+        Some(Outcome::win(Color::White, Termination::StalemateLoss))
     );
 }
 
@@ -153,7 +153,7 @@ fn game_applies_perpetual_check_and_repetition() {
             "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1",
             "a9a10 e10e9 a10a9 e9e10"
         ),
-        Some(Outcome::win(Color::Black, Termination::Repetition))
+        Some(Outcome::win(Color::Black, Termination::PerpetualCheck))
     );
     assert_eq!(
         play(

@@ -51,7 +51,7 @@ class Chessd:
 
 
 def fsf_end(fen):
-    """The board-decided end as chessd names it: `w checkmate`, `b stalemate`, `draw
+    """The board-decided end as chessd names it: `w checkmate`, `b stalemate-loss`, `draw
     insufficient-material` or `-`."""
     turn = fen.split()[1]
     other = "b" if turn == "w" else "w"
@@ -59,7 +59,7 @@ def fsf_end(fen):
         # FSF scores mate and stalemate alike (a loss for the side to move); the check tells
         # them apart.
         assert sf.game_result("xiangqi", fen, []) < 0
-        return f"{other} {'checkmate' if sf.gives_check('xiangqi', fen, []) else 'stalemate'}"
+        return f"{other} {'checkmate' if sf.gives_check('xiangqi', fen, []) else 'stalemate-loss'}"
     if all(sf.has_insufficient_material("xiangqi", fen, [])):
         return "draw insufficient-material"
     return "-"
@@ -110,6 +110,7 @@ def cycles(args):
     rng = random.Random(args.seed)
     tested = diffs = 0
     tally = {}
+    rules = {}
     while tested < args.count:
         fen = START
         for _ in range(rng.randrange(10, 80)):
@@ -140,14 +141,19 @@ def cycles(args):
         turn = fen.split()[1]
         other = "b" if turn == "w" else "w"
         theirs = "draw repetition" if result == 0 else (f"{other} repetition" if result < 0 else f"{turn} repetition")
-        _, _, ours = chessd.ask(fen, " ".join(line))
+        _, _, verdict = chessd.ask(fen, " ".join(line))
+        # FSF gives only a score; chessd also names the rule that decided, which the tally
+        # counts (how many cycles the check rule decided, how many the chase rule).
+        winner, _, rule = verdict.partition(" ")
+        rules[rule] = rules.get(rule, 0) + 1
+        ours = f"{winner} repetition" if rule in ("perpetual-check", "perpetual-chase", "repetition") else verdict
         tested += 1
         tally[theirs.replace(turn, "starter").replace(other, "other") if result else theirs] = tally.get(
             theirs.replace(turn, "starter").replace(other, "other") if result else theirs, 0) + 1
         if ours != theirs:
             diffs += 1
             print(f"{fen} moves {' '.join(line)}: ours {ours}, theirs {theirs}")
-    print(f"{tested} cycles compared, verdicts {tally}, {diffs} differences")
+    print(f"{tested} cycles compared, verdicts {tally}, chessd's rules {rules}, {diffs} differences")
     return 1 if diffs else 0
 
 

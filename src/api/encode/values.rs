@@ -105,6 +105,11 @@ pub(super) fn termination(t: rules::Termination) -> i32 {
         T::HordeDestroyed => pb::Termination::HordeDestroyed,
         T::Extinction => pb::Termination::Extinction,
         T::NoCapture => pb::Termination::NoCapture,
+        T::StalemateLoss => pb::Termination::StalemateLoss,
+        T::PerpetualCheck => pb::Termination::PerpetualCheck,
+        T::PerpetualChase => pb::Termination::PerpetualChase,
+        T::RepetitionLoss => pb::Termination::RepetitionLoss,
+        T::Impasse => pb::Termination::Impasse,
         T::NoStart => pb::Termination::NoStart,
     }) as i32
 }

@@ -19,17 +19,22 @@ use super::variant::ShogiVariant;
 use crate::{Color, Outcome, Termination};
 
 impl ShogiPosition {
-    /// The end this position decides: the side to move with no legal move loses, by
-    /// checkmate when in check and by `Stalemate` (with the other side as winner) otherwise.
+    /// The end this position decides: the side to move wins by [`Termination::Impasse`] when it
+    /// meets the declaration rule ([`impasse_win`]: "at the start of their turn, a player wins
+    /// at once", applied automatically as lishogi does); else, with no legal move, it loses, by
+    /// checkmate when in check and by [`Termination::StalemateLoss`] otherwise.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
+        if impasse_win(self) {
+            return Some(Outcome::win(self.turn, Termination::Impasse));
+        }
         if self.has_legal_move() {
             return None;
         }
         let termination = if self.is_check() {
             Termination::Checkmate
         } else {
-            Termination::Stalemate
+            Termination::StalemateLoss
         };
         Some(Outcome::win(!self.turn, termination))
     }
@@ -97,11 +102,11 @@ pub fn sennichite(
         checked_throughout(Color::Black),
     );
     Some(match (white, black) {
-        (true, false) => Outcome::win(Color::Black, Termination::Repetition),
-        (false, true) => Outcome::win(Color::White, Termination::Repetition),
+        (true, false) => Outcome::win(Color::Black, Termination::PerpetualCheck),
+        (false, true) => Outcome::win(Color::White, Termination::PerpetualCheck),
         _ => match variant {
             ShogiVariant::Shogi => Outcome::draw(Termination::Repetition),
-            ShogiVariant::Minishogi => Outcome::win(Color::Black, Termination::Repetition),
+            ShogiVariant::Minishogi => Outcome::win(Color::Black, Termination::RepetitionLoss),
         },
     })
 }
@@ -143,6 +148,30 @@ mod tests {
         assert!(!impasse_win(&pos(ShogiVariant::Shogi, out)));
     }
 
+    /// The position's end applies the rule for the side to move, at the start of its turn:
+    /// gote needs 27 points, counted with its hand; the side not to move never wins by it.
+    #[test]
+    fn impasse_ends_the_game_for_the_side_to_move() {
+        // Gote: king e2, ten pieces in ranks 1-3 (rook 5 + 9 pawns) = 14, hand 2 bishops and
+        // a rook (15): 29.
+        let gote = "K8/9/9/9/9/9/ppppppppp/4k4/r8[bbr] b - - 0 1";
+        let p = pos(ShogiVariant::Shogi, gote);
+        assert_eq!(impasse_points(&p, Color::Black), 29);
+        assert_eq!(
+            p.outcome(),
+            Some(Outcome::win(Color::Black, Termination::Impasse))
+        );
+        // The same board with sente to move: sente does not qualify, and gote cannot declare
+        // on sente's turn.
+        let sente = "K8/9/9/9/9/9/ppppppppp/4k4/r8[bbr] w - - 0 1";
+        assert_eq!(pos(ShogiVariant::Shogi, sente).outcome(), None);
+        // A pawn in hand for the rook: 25 points, no impasse.
+        let short = "K8/9/9/9/9/9/ppppppppp/4k4/r8[bbp] b - - 0 1";
+        let p = pos(ShogiVariant::Shogi, short);
+        assert_eq!(impasse_points(&p, Color::Black), 25);
+        assert_eq!(p.outcome(), None);
+    }
+
     /// A fourth occurrence draws in shogi and loses for sente in minishogi; a side that
     /// checked with every move since the first occurrence loses.
     #[test]
@@ -159,19 +188,19 @@ mod tests {
         );
         assert_eq!(
             sennichite(ShogiVariant::Minishogi, &keys, &quiet, Color::White),
-            Some(Outcome::win(Color::Black, Termination::Repetition))
+            Some(Outcome::win(Color::Black, Termination::RepetitionLoss))
         );
         // Sente (odd plies) checks every time: sente loses.
         let checks: Vec<bool> = (0..13).map(|ply| ply % 2 == 1).collect();
         assert_eq!(
             sennichite(ShogiVariant::Shogi, &keys, &checks, Color::White),
-            Some(Outcome::win(Color::Black, Termination::Repetition))
+            Some(Outcome::win(Color::Black, Termination::PerpetualCheck))
         );
         // Gote checks throughout in minishogi: gote loses, not sente.
         let checks: Vec<bool> = (0..13).map(|ply| ply % 2 == 0).collect();
         assert_eq!(
             sennichite(ShogiVariant::Minishogi, &keys, &checks, Color::White),
-            Some(Outcome::win(Color::White, Termination::Repetition))
+            Some(Outcome::win(Color::White, Termination::PerpetualCheck))
         );
     }
 }

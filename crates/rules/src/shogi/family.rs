@@ -205,7 +205,10 @@ mod tests {
         }
         assert_eq!(
             game.outcome(),
-            Some(Outcome::win(Color::Black, crate::Termination::Repetition))
+            Some(Outcome::win(
+                Color::Black,
+                crate::Termination::RepetitionLoss
+            ))
         );
     }
 

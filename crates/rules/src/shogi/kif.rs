@@ -36,13 +36,18 @@ const fn kanji(role: ShogiRole) -> &'static str {
     }
 }
 
-/// The end's word on its own move line, as Kakinoki writes it.
-const fn end_word(termination: Termination) -> &'static str {
+/// The end's word on its own move line, as Kakinoki writes it: `to_move_won` says whether the
+/// side the line belongs to (the one to move) won, which a foul's word names.
+const fn end_word(termination: Termination, to_move_won: bool) -> &'static str {
     match termination {
-        Termination::Checkmate | Termination::Stalemate => "詰み",
+        Termination::Checkmate | Termination::StalemateLoss => "詰み",
         Termination::Resignation => "投了",
-        Termination::Repetition => "千日手",
+        Termination::Repetition | Termination::RepetitionLoss => "千日手",
         Termination::TimeForfeit => "切れ負け",
+        Termination::Impasse => "入玉勝ち",
+        // Perpetual check is a foul: 反則勝ち when the side to move wins by the opponent's.
+        Termination::PerpetualCheck if to_move_won => "反則勝ち",
+        Termination::PerpetualCheck => "反則負け",
         _ => "中断",
     }
 }
@@ -111,7 +116,7 @@ pub fn write_kif(
             out,
             "{:>4} {}",
             moves.len() + 1,
-            end_word(outcome.termination)
+            end_word(outcome.termination, outcome.winner == Some(pos.turn()))
         );
         let verdict = match outcome.winner {
             Some(Color::White) => "先手の勝ち",

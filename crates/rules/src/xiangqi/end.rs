@@ -9,8 +9,7 @@ use crate::{Color, Outcome, Termination};
 
 impl XiangqiPosition {
     /// The end this position decides: the side to move without a legal move loses (by
-    /// [`Termination::Checkmate`] in check, else [`Termination::Stalemate`] with the opponent
-    /// as winner); with no attacking piece left on either side, a draw by
+    /// [`Termination::Checkmate`] in check, else [`Termination::StalemateLoss`]); with no attacking piece left on either side, a draw by
     /// [`Termination::InsufficientMaterial`].
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
@@ -18,7 +17,7 @@ impl XiangqiPosition {
             let termination = if self.is_check() {
                 Termination::Checkmate
             } else {
-                Termination::Stalemate
+                Termination::StalemateLoss
             };
             return Some(Outcome::win(!self.turn, termination));
         }
@@ -69,7 +68,7 @@ mod tests {
         // the ninth rank) and nothing else.
         assert_eq!(
             outcome("3k5/1R7/9/9/9/9/9/9/9/4K4 b - - 0 1"),
-            Some(Outcome::win(Color::White, Termination::Stalemate))
+            Some(Outcome::win(Color::White, Termination::StalemateLoss))
         );
     }
 

@@ -24,10 +24,10 @@
 //! Decisions where the text leaves room: "attacks" is a capture the attacker could legally make;
 //! "hit back" is a legal capture of the attacker by the target; "defends" is a legal recapture
 //! on the target's point after the attacker took it (so a pinned defender, or a general that
-//! would step into check, does not defend). A chased piece is followed as it moves. Perpetual
-//! check and chase are recorded as [`Termination::Repetition`] with a winner; the no-capture
-//! draw as [`Termination::FiftyMoveRule`] (the service's `Termination`s have no names of their
-//! own for them).
+//! would step into check, does not defend). A chased piece is followed as it moves. The ends are
+//! [`Termination::PerpetualCheck`] and [`Termination::PerpetualChase`] (the side at fault loses),
+//! [`Termination::Repetition`] (a draw), and the no-capture draw [`Termination::FiftyMoveRule`]
+//! (100 plies, the chess rule's count).
 
 use super::attacks::HALF;
 use super::mv::XiangqiMove;
@@ -93,8 +93,8 @@ fn repetition_outcome(positions: &[XiangqiPosition], moves: &[XiangqiMove]) -> O
         }
     }
     match all_check {
-        [true, false] => return Outcome::win(Color::Black, Termination::Repetition),
-        [false, true] => return Outcome::win(Color::White, Termination::Repetition),
+        [true, false] => return Outcome::win(Color::Black, Termination::PerpetualCheck),
+        [false, true] => return Outcome::win(Color::White, Termination::PerpetualCheck),
         [true, true] => return Outcome::draw(Termination::Repetition),
         [false, false] => {}
     }
@@ -114,8 +114,8 @@ fn repetition_outcome(positions: &[XiangqiPosition], moves: &[XiangqiMove]) -> O
     }
     let chasing = chased.map(|c| c.is_some_and(|t| t != 0));
     match chasing {
-        [true, false] => Outcome::win(Color::Black, Termination::Repetition),
-        [false, true] => Outcome::win(Color::White, Termination::Repetition),
+        [true, false] => Outcome::win(Color::Black, Termination::PerpetualChase),
+        [false, true] => Outcome::win(Color::White, Termination::PerpetualChase),
         _ => Outcome::draw(Termination::Repetition),
     }
 }
@@ -253,7 +253,7 @@ mod tests {
         let cycle = "a9a10 e10e9 a10a9 e9e10";
         assert_eq!(
             verdict(fen, &times(cycle, 2)),
-            Some(Outcome::win(Color::Black, Termination::Repetition))
+            Some(Outcome::win(Color::Black, Termination::PerpetualCheck))
         );
     }
 
@@ -265,7 +265,7 @@ mod tests {
         let cycle = "h5h7 b7c5 h7h5 c5b7";
         assert_eq!(
             verdict(fen, &times(cycle, 2)),
-            Some(Outcome::win(Color::Black, Termination::Repetition))
+            Some(Outcome::win(Color::Black, Termination::PerpetualChase))
         );
     }
 
