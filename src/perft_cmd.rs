@@ -1,52 +1,18 @@
 //! `chessd perft`: counts the legal-move tree of a position from the command line, to check the
 //! engine against published counts or another engine (`--divide` splits by first move). It
-//! takes the 8x8 games and the rules crate's wide family (`janus`, `grand`, ...), which the
-//! service does not play yet.
+//! takes every game chessd plays, by key (`chess`, `grand`, `shogi`, `xiangqi`, ...).
 
 use std::io::{self, Write};
 
-use chessd_rules::wide::{WidePosition, WideVariant};
-use chessd_rules::{Position, Variant};
+use chessd_rules::any::{AnyPosition, AnyVariant};
 
 /// The deepest perft accepted: deeper runs would take years on any position.
 pub const MAX_DEPTH: u32 = 20;
 
-/// The position perft starts from: one of the 8x8 engine's or one of the wide family's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PerftPosition {
-    Board(Position),
-    /// Boxed: a wide position (hands, 120 squares) is almost three times an 8x8 one.
-    Wide(Box<WidePosition>),
-}
-
-impl PerftPosition {
-    fn perft(&self, depth: u32) -> u64 {
-        match self {
-            PerftPosition::Board(p) => p.perft(depth),
-            PerftPosition::Wide(p) => p.perft(depth),
-        }
-    }
-
-    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        match self {
-            PerftPosition::Board(p) => p
-                .divide(depth)
-                .into_iter()
-                .map(|(m, n)| (m.to_string(), n))
-                .collect(),
-            PerftPosition::Wide(p) => p
-                .divide(depth)
-                .into_iter()
-                .map(|(m, n)| (m.to_string(), n))
-                .collect(),
-        }
-    }
-}
-
 /// What `chessd perft` was asked, after validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PerftRequest {
-    pub position: PerftPosition,
+    pub position: AnyPosition,
     pub depth: u32,
     pub divide: bool,
 }
@@ -59,17 +25,10 @@ impl PerftRequest {
         fen: Option<&str>,
         divide: bool,
     ) -> Result<PerftRequest, String> {
-        // The wide family's keys are tried first: none of them is an 8x8 game's name.
-        let game = match variant.parse::<WideVariant>() {
-            Ok(wide) => Err(wide),
-            Err(_) => Ok(variant.parse::<Variant>().map_err(|e| {
-                let keys: Vec<&str> = WideVariant::ALL.iter().map(|v| v.key()).collect();
-                format!(
-                    "--variant {variant:?}: {e}; wide-board games: {}",
-                    keys.join(", ")
-                )
-            })?),
-        };
+        let game = variant.parse::<AnyVariant>().map_err(|e| {
+            let keys: Vec<&str> = AnyVariant::all().map(AnyVariant::key).collect();
+            format!("--variant {variant:?}: {e}; the games: {}", keys.join(", "))
+        })?;
         let depth = depth
             .parse::<u32>()
             .ok()
@@ -78,15 +37,9 @@ impl PerftRequest {
                 format!("--depth {depth:?}: expected a whole number from 0 to {MAX_DEPTH}")
             })?;
         let bad_fen = |e: &dyn std::fmt::Display| format!("--fen {:?}: {e}", fen.unwrap_or(""));
-        let position = match (game, fen) {
-            (Ok(v), Some(fen)) => {
-                PerftPosition::Board(Position::from_fen(v, fen).map_err(|e| bad_fen(&e))?)
-            }
-            (Ok(v), None) => PerftPosition::Board(Position::new(v)),
-            (Err(v), Some(fen)) => PerftPosition::Wide(Box::new(
-                WidePosition::from_fen(v, fen).map_err(|e| bad_fen(&e))?,
-            )),
-            (Err(v), None) => PerftPosition::Wide(Box::new(WidePosition::new(v))),
+        let position = match fen {
+            Some(fen) => AnyPosition::from_fen(game, fen).map_err(|e| bad_fen(&e))?,
+            None => AnyPosition::new(game),
         };
         Ok(PerftRequest {
             position,
@@ -155,11 +108,28 @@ mod tests {
         assert!(err.contains("--fen") && !err.contains('\n'), "{err}");
     }
 
+    /// Shogi in USI's text as Fairy-Stockfish writes it, minishogi and xiangqi by their keys.
+    #[test]
+    fn shogi_and_xiangqi() {
+        let count = |variant, depth| {
+            let req = PerftRequest::parse(variant, depth, None, false).unwrap();
+            req.run(&mut Vec::new()).unwrap()
+        };
+        assert_eq!(count("shogi", "2"), 900);
+        assert_eq!(count("minishogi", "3"), 2512);
+        assert_eq!(count("xiangqi", "2"), 1920);
+        let mut out = Vec::new();
+        let req = PerftRequest::parse("xiangqi", "1", None, true).unwrap();
+        req.run(&mut out).unwrap();
+        assert!(String::from_utf8(out).unwrap().contains("h3e3: 1\n"));
+    }
+
     /// Bad variant, depth or FEN give a one-line reason.
     #[test]
     fn errors_are_one_line() {
         for (v, d, f) in [
-            ("shogi", "1", None),
+            ("checkers", "1", None),
+            ("xiangqi", "1", Some("9/9 w - - 0 1")),
             ("chess", "x", None),
             ("chess", "99", None),
             ("racingkings", "1", Some("8/8 w - -")),

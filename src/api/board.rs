@@ -7,7 +7,7 @@ use chessd_rules::any::{AnyPosition, AnyVariant};
 use chessd_rules::{self as rules, Rules};
 
 /// The board a game is played on: 8 by 8 for the 8x8 engine's games, the game's own size for
-/// the wide family's (6x6, 10x8, 10x10).
+/// the others (6x6, 10x8, 10x10; shogi 9x9, minishogi 5x5, xiangqi 9 files by 10 ranks).
 #[must_use]
 pub(crate) fn geometry(variant: AnyVariant) -> pb::BoardGeometry {
     let (files, ranks) = variant.size();
@@ -97,7 +97,7 @@ mod tests {
         assert!(hands(&rules::any::AnyPosition::new(rules::any::AnyVariant::CHESS)).is_none());
     }
 
-    /// The 8x8 engine's games are on 8 by 8 boards; the wide family's on their own.
+    /// The 8x8 engine's games are on 8 by 8 boards; the other families' on their own.
     #[test]
     fn every_board_has_its_size() {
         for variant in AnyVariant::all() {
@@ -105,6 +105,9 @@ mod tests {
                 "losalamos" => (6, 6),
                 "janus" | "embassy" | "capablanca" | "caparandom" => (10, 8),
                 "grand" => (10, 10),
+                "shogi" => (9, 9),
+                "minishogi" => (5, 5),
+                "xiangqi" => (9, 10),
                 _ => (8, 8),
             };
             assert_eq!(

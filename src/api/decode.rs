@@ -182,7 +182,8 @@ pub fn labels(map: &HashMap<String, String>) -> Result<Labels, ServiceError> {
     Ok(Labels::parse("labels", map.iter())?)
 }
 
-/// Move text: UCI first (`e2e4`), then SAN (`Nf3`); only the syntax is checked here.
+/// Move text: UCI first (`e2e4`), then SAN (`Nf3`), then another family's notation (`a10a9`,
+/// `P*5e`, `C2.5`); only the syntax is checked here.
 pub fn move_text(text: &str) -> Result<MoveText, ServiceError> {
     let text = text.trim();
     if let Ok(uci) = text.parse::<rules::UciMove>() {
@@ -191,10 +192,8 @@ pub fn move_text(text: &str) -> Result<MoveText, ServiceError> {
     if let Ok(san) = text.parse::<rules::San>() {
         return Ok(MoveText::San(san));
     }
-    let wide = text.parse::<rules::wide::WideUci>().is_ok()
-        || text.parse::<rules::wide::WideSan>().is_ok();
     match rules::WideText::from_ascii(text) {
-        Some(text) if wide => Ok(MoveText::Other(text)),
+        Some(text) if rules::any::is_move_syntax(text.as_str()) => Ok(MoveText::Other(text)),
         _ => Err(ServiceError::Input(InputError::MalformedMove {
             text: echo(text),
         })),

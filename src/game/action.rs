@@ -99,8 +99,8 @@ pub struct NewGame {
 pub enum MoveText {
     Uci(UciMove),
     San(San),
-    /// Neither 8x8 form, but UCI or SAN of the wide family's games (`a10a9`, `e7e8c`,
-    /// `Ca10`): read by the game it is played in.
+    /// Neither 8x8 form, but written like another family's move (`a10a9`, `Ca10`, `P*5e`,
+    /// `C2.5`): read by the game it is played in.
     Other(WideText),
 }
 

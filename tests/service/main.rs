@@ -21,6 +21,7 @@ mod labels;
 mod ops;
 mod players;
 mod presence;
+mod shogi_xiangqi;
 mod support;
 mod takebacks;
 mod variants;

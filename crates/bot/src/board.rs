@@ -223,6 +223,9 @@ pub struct Piece {
 pub struct PieceLetter(u8);
 
 impl PieceLetter {
+    /// Shogi's promotion, written `+` after the move (`b2h8+`): the piece keeps its letter.
+    pub const PROMOTE: PieceLetter = PieceLetter(b'+');
+
     /// The letter of `c`, either case; `None` for anything but an ASCII letter.
     #[must_use]
     pub const fn new(c: u8) -> Option<PieceLetter> {
@@ -253,8 +256,9 @@ impl PieceLetter {
 }
 
 /// A move in UCI notation: `e2e4`, `e7e8q`, `e1h1` (castling as Chess960 engines write it),
-/// `a7a8k` (antichess), a Crazyhouse drop `N@f3`, and on other boards `a10a9` (Grand) or
-/// `e7e8c` (Capablanca's chancellor). `0000` and `(none)` are not moves.
+/// `a7a8k` (antichess), a Crazyhouse drop `N@f3`, and on other boards `a10a9` (Grand or
+/// xiangqi), `e7e8c` (Capablanca's chancellor) or `b2h8+` (a shogi promotion, as
+/// Fairy-Stockfish writes it). `0000` and `(none)` are not moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UciMove {
     Normal {
@@ -284,7 +288,7 @@ impl fmt::Display for BadMove {
 impl std::error::Error for BadMove {}
 
 /// Which piece letters a move may carry.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Letters {
     /// Chess's: `pnbrqk` (promotions to a king exist in Antichess).
     Chess,
@@ -346,6 +350,7 @@ impl UciMove {
         let promotion = match &bytes[used + more..] {
             [] => None,
             [c] if c.is_ascii_lowercase() && *c != b'p' => Some(letters.read(*c).ok_or_else(bad)?),
+            [b'+'] if letters == Letters::Any => Some(PieceLetter::PROMOTE),
             _ => return Err(bad()),
         };
         if from == to {
@@ -483,6 +488,18 @@ mod tests {
             UciMove::parse_in("e7e8a", amazon).unwrap().to_string(),
             "e7e8a"
         );
+        // Shogi's promotion mark, as Fairy-Stockfish writes it, and xiangqi's tenth rank; a
+        // chess move never carries the mark.
+        let shogi = Geometry::new(9, 9).unwrap();
+        for text in ["b2h8+", "P@e5", "c3c4"] {
+            assert_eq!(UciMove::parse_on(text, shogi).unwrap().to_string(), text);
+        }
+        let xiangqi = Geometry::new(9, 10).unwrap();
+        assert_eq!(
+            UciMove::parse_on("b10c8", xiangqi).unwrap().to_string(),
+            "b10c8"
+        );
+        assert!("e7e8+".parse::<UciMove>().is_err());
     }
 
     /// A server without geometry means chess's board; sizes the bot cannot name are refused.

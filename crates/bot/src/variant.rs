@@ -53,7 +53,7 @@ const fn from_file(name: &'static str) -> Profile {
 }
 
 /// Every game: the API's enum value name where it has one, and its profile.
-const TABLE: [(Option<&str>, Profile); 26] = [
+const TABLE: [(Option<&str>, Profile); 29] = [
     (
         Some("VARIANT_CHESS"),
         Profile {
@@ -101,6 +101,9 @@ const TABLE: [(Option<&str>, Profile); 26] = [
     (None, keyed("maharajah")),
     (None, keyed("berolina")),
     (None, keyed("legan")),
+    (None, keyed("shogi")),
+    (None, keyed("minishogi")),
+    (None, keyed("xiangqi")),
 ];
 
 /// The profile of the game's `variant` (the API's enum number); `None` for unspecified,
@@ -144,17 +147,18 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use chessd_rules::any::AnyVariant;
-    use chessd_rules::wide::WideVariant;
 
     use super::*;
 
-    /// Names go to the API's numbers and back; the wide family's games have no number (the
-    /// server knows them by key only), and only they lack one.
+    /// Names go to the API's numbers and back; the games beyond the 8x8 engine's have no
+    /// number (the server knows them by key only), and only they lack one.
     #[test]
     fn api_values() {
-        let wide: Vec<&str> = WideVariant::ALL.iter().map(|v| v.key()).collect();
         for name in names() {
-            if wide.contains(&name) {
+            let Some(game) = AnyVariant::by_key(name) else {
+                panic!("{name} is no server game");
+            };
+            if game.std().is_none() {
                 assert_eq!(api_value(name), None, "{name}");
                 continue;
             }
@@ -190,8 +194,9 @@ mod tests {
             of_game(rk, "racingkings").map(|p| p.name),
             Some("racingkings")
         );
-        assert_eq!(of_game(rk, "shogi").map(|p| p.name), Some("racingkings"));
-        assert_eq!(of_game(unspecified, "shogi"), None);
+        assert_eq!(of_game(rk, "bughouse").map(|p| p.name), Some("racingkings"));
+        assert_eq!(of_game(unspecified, "bughouse"), None);
+        assert_eq!(of_game(unspecified, "shogi").map(|p| p.name), Some("shogi"));
         assert_eq!(of_game(unspecified, ""), None);
     }
 
@@ -319,7 +324,8 @@ mod tests {
         ] {
             assert_eq!(named(name).unwrap().uci_variant, Some(name));
         }
-        assert_eq!(names().len(), 26);
+        assert_eq!(names().len(), 29);
+        assert_eq!(named("xiangqi").unwrap().uci_variant, Some("xiangqi"));
         assert!(named("bughouse").is_none());
     }
 }

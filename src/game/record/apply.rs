@@ -313,14 +313,14 @@ impl GameRecord {
 fn resolve(pos: &AnyPosition, text: &MoveText) -> Result<AnyMove, GameError> {
     match pos {
         AnyPosition::Std(p) => resolve_among(p, text, &p.legal_moves()).map(AnyMove::Std),
-        AnyPosition::Wide(_) => pos.parse_move(&text.to_string()),
+        _ => pos.parse_move(&text.to_string()),
     }
     .map_err(play_error)
 }
 
 /// Plays the move `text` names in `game`. The 8x8 engine resolves the text parsed at the
-/// edge among the legal moves it generates once; the wide family reads the text itself (its
-/// squares and letters are not the 8x8 notation's).
+/// edge among the legal moves it generates once; the other families read the text themselves
+/// (their squares and letters are not the 8x8 notation's).
 fn play(game: &mut AnyGame, text: &MoveText) -> Result<PlayedMove<AnyMove>, rules::PlayError> {
     match game {
         AnyGame::Std(g) => g
@@ -330,7 +330,7 @@ fn play(game: &mut AnyGame, text: &MoveText) -> Result<PlayedMove<AnyMove>, rule
                 san: p.san,
                 ply: p.ply,
             }),
-        AnyGame::Wide(_) => game.play_text(&text.to_string()),
+        _ => game.play_text(&text.to_string()),
     }
 }
 

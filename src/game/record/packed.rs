@@ -265,12 +265,12 @@ fn latest_per_seat(ring: &AnsweredRing) -> Vec<Answered> {
     kept
 }
 
-/// An 8x8 move in the two bytes of [`move_code`]; a wide-family move (rarer, and of squares
-/// and letters a 16-bit code does not cover) as its UCI text after a length byte.
+/// An 8x8 move in the two bytes of [`move_code`]; another family's move (rarer, and of
+/// squares and letters the 8x8 code does not cover) as its UCI text after a length byte.
 fn pack_move(mv: AnyMove, out: &mut Vec<u8>) {
     match mv {
         AnyMove::Std(m) => out.extend_from_slice(&move_code(UciMove::from(m)).to_le_bytes()),
-        AnyMove::Wide(..) => {
+        _ => {
             let text = mv.uci();
             out.push(text.as_str().len() as u8);
             out.extend_from_slice(text.as_str().as_bytes());

@@ -1,32 +1,38 @@
-//! [`AnyGame`]: a game record of either engine family (the one generic [`Game`] over each
+//! [`AnyGame`]: a game record of any engine family (the one generic [`Game`] over each
 //! family's position), with the record's operations dispatched once per call and its moves
 //! and positions handed out in the family-neutral vocabulary.
 
 use crate::any::position::AnyStart;
-use crate::any::{AnyMove, AnyPosition, AnyVariant};
+use crate::any::{AnyMove, AnyPosition, AnyVariant, Member};
+use crate::shogi::ShogiGame;
 use crate::wide::WideGame;
+use crate::xiangqi::XiangqiGame;
 use crate::{
     ClaimError, Color, DrawClaim, DrawRule, Game, Outcome, PlayError, PlayedMove, TakeBackError,
 };
 
-/// A game of either family.
+/// A game of any family.
 // The 8x8 record inline: it is nearly every game, and boxing it would cost each one an
 // allocation and an indirection on every move.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Std(Game),
-    /// Boxed: a wide position is several times an 8x8 one, and most games are 8x8.
+    /// Boxed, as the other families' are: their positions are several times an 8x8 one, and
+    /// most games are 8x8.
     Wide(Box<WideGame>),
+    Shogi(Box<ShogiGame>),
+    Xiangqi(Box<XiangqiGame>),
 }
 
-/// Either family's iterator, as one.
-enum Either<A, B> {
+/// The 8x8 record's iterator, or another family's boxed: the 8x8 path, nearly every call,
+/// allocates nothing.
+enum Either<'a, A, T> {
     A(A),
-    B(B),
+    B(Box<dyn ExactSizeIterator<Item = T> + 'a>),
 }
 
-impl<T, A: Iterator<Item = T>, B: Iterator<Item = T>> Iterator for Either<A, B> {
+impl<T, A: Iterator<Item = T>> Iterator for Either<'_, A, T> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
@@ -44,10 +50,7 @@ impl<T, A: Iterator<Item = T>, B: Iterator<Item = T>> Iterator for Either<A, B> 
     }
 }
 
-impl<T, A: ExactSizeIterator<Item = T>, B: ExactSizeIterator<Item = T>> ExactSizeIterator
-    for Either<A, B>
-{
-}
+impl<T, A: ExactSizeIterator<Item = T>> ExactSizeIterator for Either<'_, A, T> {}
 
 fn any_played<M>(p: PlayedMove<M>, f: impl FnOnce(M) -> AnyMove) -> PlayedMove<AnyMove> {
     PlayedMove {
@@ -57,6 +60,48 @@ fn any_played<M>(p: PlayedMove<M>, f: impl FnOnce(M) -> AnyMove) -> PlayedMove<A
     }
 }
 
+/// A family's moves from index `from` on, in the neutral vocabulary.
+fn moves_of<P: Member>(
+    g: &Game<P>,
+    from: usize,
+) -> Box<dyn ExactSizeIterator<Item = AnyMove> + '_> {
+    let pos = g.position();
+    Box::new(
+        g.moves()
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(move |&m| pos.wrap(m)),
+    )
+}
+
+fn play_of<P: Member>(g: &mut Game<P>, m: AnyMove) -> Result<PlayedMove<AnyMove>, PlayError> {
+    match P::unwrap(m) {
+        Some(m) => {
+            let played = g.play(m)?;
+            Ok(any_played(played, |m| g.position().wrap(m)))
+        }
+        None if g.is_over() => Err(PlayError::GameOver),
+        None => Err(PlayError::Illegal(format!("{m} is a move of another game"))),
+    }
+}
+
+fn play_text_of<P: Member>(g: &mut Game<P>, text: &str) -> Result<PlayedMove<AnyMove>, PlayError> {
+    let played = g.play_text(text)?;
+    Ok(any_played(played, |m| g.position().wrap(m)))
+}
+
+fn take_back_of<P: Member>(g: &mut Game<P>, plies: usize) -> Result<Vec<AnyMove>, TakeBackError> {
+    let taken = g.take_back(plies)?;
+    let pos = g.position();
+    Ok(taken.into_iter().map(|m| pos.wrap(m)).collect())
+}
+
+/// A boxed record's bytes: the box and what the record keeps on the heap.
+fn boxed_bytes<P: crate::Family>(g: &Game<P>) -> usize {
+    size_of::<Game<P>>() + g.heap_bytes()
+}
+
 impl AnyGame {
     /// A game from `start`; a start already decided gives a finished game.
     #[must_use]
@@ -64,6 +109,8 @@ impl AnyGame {
         match start {
             AnyPosition::Std(p) => AnyGame::Std(Game::new(p, draw_rule)),
             AnyPosition::Wide(p) => AnyGame::Wide(Box::new(Game::new(p, draw_rule))),
+            AnyPosition::Shogi(p) => AnyGame::Shogi(Box::new(Game::new(p, draw_rule))),
+            AnyPosition::Xiangqi(p) => AnyGame::Xiangqi(Box::new(Game::new(p, draw_rule))),
         }
     }
 
@@ -72,15 +119,14 @@ impl AnyGame {
         match self {
             AnyGame::Std(g) => AnyVariant::Std(crate::Rules::variant(g.position())),
             AnyGame::Wide(g) => AnyVariant::Wide(g.position().variant()),
+            AnyGame::Shogi(g) => AnyVariant::Shogi(g.position().variant()),
+            AnyGame::Xiangqi(_) => AnyVariant::Xiangqi,
         }
     }
 
     #[must_use]
     pub fn start(&self) -> AnyPosition {
-        match self {
-            AnyGame::Std(g) => AnyPosition::Std(g.start()),
-            AnyGame::Wide(g) => AnyPosition::Wide(g.start()),
-        }
+        each!(AnyGame, self, g => AnyPosition::from(g.start()))
     }
 
     /// The start as kept: by name when it is the game's own.
@@ -89,15 +135,14 @@ impl AnyGame {
         match self {
             AnyGame::Std(g) => AnyStart::Std(g.start_position().clone()),
             AnyGame::Wide(g) => AnyStart::Wide(g.start_position().clone()),
+            AnyGame::Shogi(g) => AnyStart::Shogi(g.start_position().clone()),
+            AnyGame::Xiangqi(g) => AnyStart::Xiangqi(g.start_position().clone()),
         }
     }
 
     #[must_use]
     pub fn position(&self) -> AnyPosition {
-        match self {
-            AnyGame::Std(g) => AnyPosition::Std(*g.position()),
-            AnyGame::Wide(g) => AnyPosition::Wide(*g.position()),
-        }
+        each!(AnyGame, self, g => AnyPosition::from(*g.position()))
     }
 
     /// The 8x8 engine's record, if this is one.
@@ -105,29 +150,20 @@ impl AnyGame {
     pub fn std(&self) -> Option<&Game> {
         match self {
             AnyGame::Std(g) => Some(g),
-            AnyGame::Wide(_) => None,
+            _ => None,
         }
     }
 
     /// Half-moves played.
     #[must_use]
     pub fn ply(&self) -> u32 {
-        match self {
-            AnyGame::Std(g) => g.ply(),
-            AnyGame::Wide(g) => g.ply(),
-        }
+        each!(AnyGame, self, g => g.ply())
     }
 
     /// Move `index` (0 for the first), if played.
     #[must_use]
     pub fn move_at(&self, index: usize) -> Option<AnyMove> {
-        match self {
-            AnyGame::Std(g) => g.moves().get(index).map(|&m| AnyMove::Std(m)),
-            AnyGame::Wide(g) => {
-                let v = g.position().variant();
-                g.moves().get(index).map(|&m| AnyMove::Wide(v, m))
-            }
-        }
+        each!(AnyGame, self, g => g.moves().get(index).map(|&m| g.position().wrap(m)))
     }
 
     /// The moves from index `from` on (none past the end).
@@ -140,16 +176,9 @@ impl AnyGame {
                     .iter()
                     .map(|&m| AnyMove::Std(m)),
             ),
-            AnyGame::Wide(g) => {
-                let v = g.position().variant();
-                Either::B(
-                    g.moves()
-                        .get(from..)
-                        .unwrap_or_default()
-                        .iter()
-                        .map(move |&m| AnyMove::Wide(v, m)),
-                )
-            }
+            AnyGame::Wide(g) => Either::B(moves_of(g, from)),
+            AnyGame::Shogi(g) => Either::B(moves_of(g, from)),
+            AnyGame::Xiangqi(g) => Either::B(moves_of(g, from)),
         }
     }
 
@@ -162,7 +191,9 @@ impl AnyGame {
     pub fn sans_from(&self, from: usize) -> impl ExactSizeIterator<Item = &str> + '_ {
         match self {
             AnyGame::Std(g) => Either::A(g.sans_from(from)),
-            AnyGame::Wide(g) => Either::B(g.sans_from(from)),
+            AnyGame::Wide(g) => Either::B(Box::new(g.sans_from(from))),
+            AnyGame::Shogi(g) => Either::B(Box::new(g.sans_from(from))),
+            AnyGame::Xiangqi(g) => Either::B(Box::new(g.sans_from(from))),
         }
     }
 
@@ -173,18 +204,12 @@ impl AnyGame {
 
     #[must_use]
     pub fn draw_rule(&self) -> DrawRule {
-        match self {
-            AnyGame::Std(g) => g.draw_rule(),
-            AnyGame::Wide(g) => g.draw_rule(),
-        }
+        each!(AnyGame, self, g => g.draw_rule())
     }
 
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            AnyGame::Std(g) => g.outcome(),
-            AnyGame::Wide(g) => g.outcome(),
-        }
+        each!(AnyGame, self, g => g.outcome())
     }
 
     #[must_use]
@@ -194,93 +219,69 @@ impl AnyGame {
 
     #[must_use]
     pub fn repetitions(&self) -> usize {
-        match self {
-            AnyGame::Std(g) => g.repetitions(),
-            AnyGame::Wide(g) => g.repetitions(),
-        }
+        each!(AnyGame, self, g => g.repetitions())
     }
 
-    /// Plays a legal move; an illegal one, one of the other family or a finished game leaves
+    /// Plays a legal move; an illegal one, one of another family or a finished game leaves
     /// everything unchanged.
     pub fn play(&mut self, m: AnyMove) -> Result<PlayedMove<AnyMove>, PlayError> {
-        match (self, m) {
-            (AnyGame::Std(g), AnyMove::Std(m)) => g.play(m).map(|p| any_played(p, AnyMove::Std)),
-            (AnyGame::Wide(g), AnyMove::Wide(v, m)) => {
-                g.play(m).map(|p| any_played(p, |m| AnyMove::Wide(v, m)))
-            }
-            (g, m) => Err(if g.is_over() {
-                PlayError::GameOver
-            } else {
-                PlayError::Illegal(format!("{m} is a move of another game"))
-            }),
+        match self {
+            AnyGame::Std(g) => play_of(g, m),
+            AnyGame::Wide(g) => play_of(g, m),
+            AnyGame::Shogi(g) => play_of(g, m),
+            AnyGame::Xiangqi(g) => play_of(g, m),
         }
     }
 
-    /// Plays a move written in UCI or SAN.
+    /// Plays a move written in UCI or the game's SAN.
     pub fn play_text(&mut self, text: &str) -> Result<PlayedMove<AnyMove>, PlayError> {
         match self {
-            AnyGame::Std(g) => g.play_text(text).map(|p| any_played(p, AnyMove::Std)),
-            AnyGame::Wide(g) => {
-                let v = g.position().variant();
-                g.play_text(text)
-                    .map(|p| any_played(p, |m| AnyMove::Wide(v, m)))
-            }
+            AnyGame::Std(g) => play_text_of(g, text),
+            AnyGame::Wide(g) => play_text_of(g, text),
+            AnyGame::Shogi(g) => play_text_of(g, text),
+            AnyGame::Xiangqi(g) => play_text_of(g, text),
         }
     }
 
     #[must_use]
     pub fn can_claim(&self, claim: DrawClaim) -> bool {
-        match self {
-            AnyGame::Std(g) => g.can_claim(claim),
-            AnyGame::Wide(g) => g.can_claim(claim),
-        }
+        each!(AnyGame, self, g => g.can_claim(claim))
     }
 
     pub fn claim_draw(&mut self, claim: DrawClaim) -> Result<Outcome, ClaimError> {
-        match self {
-            AnyGame::Std(g) => g.claim_draw(claim),
-            AnyGame::Wide(g) => g.claim_draw(claim),
-        }
+        each!(AnyGame, self, g => g.claim_draw(claim))
     }
 
     /// Records an ending decided off the board; refused if the game is over.
     pub fn finish(&mut self, outcome: Outcome) -> Result<(), PlayError> {
-        match self {
-            AnyGame::Std(g) => g.finish(outcome),
-            AnyGame::Wide(g) => g.finish(outcome),
-        }
+        each!(AnyGame, self, g => g.finish(outcome))
     }
 
     /// Takes back the last `plies` moves; the moves taken back, the earliest first.
     pub fn take_back(&mut self, plies: usize) -> Result<Vec<AnyMove>, TakeBackError> {
         match self {
-            AnyGame::Std(g) => Ok(g.take_back(plies)?.into_iter().map(AnyMove::Std).collect()),
-            AnyGame::Wide(g) => {
-                let v = g.position().variant();
-                Ok(g.take_back(plies)?
-                    .into_iter()
-                    .map(|m| AnyMove::Wide(v, m))
-                    .collect())
-            }
+            AnyGame::Std(g) => take_back_of(g, plies),
+            AnyGame::Wide(g) => take_back_of(g, plies),
+            AnyGame::Shogi(g) => take_back_of(g, plies),
+            AnyGame::Xiangqi(g) => take_back_of(g, plies),
         }
     }
 
     /// The outcome when `loser`'s flag falls.
     #[must_use]
     pub fn flag_outcome(&self, loser: Color) -> Outcome {
-        match self {
-            AnyGame::Std(g) => g.flag_outcome(loser),
-            AnyGame::Wide(g) => g.flag_outcome(loser),
-        }
+        each!(AnyGame, self, g => g.flag_outcome(loser))
     }
 
-    /// Bytes this record keeps on the heap for its moves and repetition keys (a wide game's
-    /// boxed record too).
+    /// Bytes this record keeps on the heap for its moves and repetition keys (another
+    /// family's boxed record too).
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         match self {
             AnyGame::Std(g) => g.heap_bytes(),
-            AnyGame::Wide(g) => size_of::<WideGame>() + g.heap_bytes(),
+            AnyGame::Wide(g) => boxed_bytes(g),
+            AnyGame::Shogi(g) => boxed_bytes(g),
+            AnyGame::Xiangqi(g) => boxed_bytes(g),
         }
     }
 }
@@ -292,29 +293,33 @@ impl From<Game> for AnyGame {
 }
 
 impl AnyGame {
-    /// The game as PGN text: the 8x8 engine's games as [`crate::write_pgn`] writes them; a
-    /// wide-family game names its game in the `Variant` tag as Fairy-Stockfish's readers
+    /// The game as PGN text: the 8x8 engine's games as [`crate::write_pgn`] writes them;
+    /// another family's game names its game in the `Variant` tag as Fairy-Stockfish's readers
     /// spell it and always gives its start (`SetUp`, `FEN`): no chess reader knows its board.
     #[must_use]
     pub fn pgn(&self, tags: &crate::PgnTags) -> String {
-        match self {
-            AnyGame::Std(g) => crate::write_pgn(g, tags),
-            AnyGame::Wide(g) => {
-                let start = g.start();
-                let fen = start.fen();
-                crate::pgn::write_record(
-                    crate::pgn::Record {
-                        outcome: g.outcome(),
-                        variant: start.variant().pgn_name(),
-                        set_up: Some(&fen),
-                        turn: start.turn(),
-                        fullmoves: start.fullmoves(),
-                        sans: Box::new(g.sans()),
-                    },
-                    tags,
-                )
-            }
+        if let AnyGame::Std(g) = self {
+            return crate::write_pgn(g, tags);
         }
+        let start = self.start();
+        let fen = start.fen();
+        let fullmoves = match start {
+            AnyPosition::Std(p) => crate::Rules::fullmoves(&p),
+            AnyPosition::Wide(p) => p.fullmoves(),
+            AnyPosition::Shogi(p) => p.fullmoves(),
+            AnyPosition::Xiangqi(p) => p.fullmoves(),
+        };
+        crate::pgn::write_record(
+            crate::pgn::Record {
+                outcome: self.outcome(),
+                variant: self.variant().pgn_name(),
+                set_up: Some(&fen),
+                turn: start.turn(),
+                fullmoves,
+                sans: Box::new(self.sans()),
+            },
+            tags,
+        )
     }
 }
 

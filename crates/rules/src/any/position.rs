@@ -1,15 +1,17 @@
-//! [`AnyPosition`]: a position of either engine family, `Copy` like each family's own, with
+//! [`AnyPosition`]: a position of any engine family, `Copy` like each family's own, with
 //! what the service reads of it (FEN, side to move, legal moves and their notations, hands);
 //! and [`AnyStart`], a start as a game record keeps it.
 
-use crate::any::{AnyMove, AnyVariant};
+use crate::any::{AnyMove, AnyVariant, Member};
+use crate::shogi::{ShogiFenError, ShogiPosition, ShogiRole, ShogiStart};
 use crate::wide::{WideFenError, WidePosition, WideStart, wide_san_plus_among};
+use crate::xiangqi::{XiangqiFenError, XiangqiPosition, XiangqiStart, XiangqiUci};
 use crate::{
-    ByColor, Color, FenError, Outcome, PlayError, Position, Role, Rules, StartPosition,
-    san_plus_among,
+    ByColor, Color, Family, FenError, Outcome, PlayError, Position, Role, Rules, Start,
+    StartPosition, san_plus_among,
 };
 
-/// A position of a game of either family.
+/// A position of a game of any family.
 // Unboxed, so it stays `Copy` like each family's own position: positions are made and
 // dropped on every move, where a box would be an allocation each.
 #[allow(clippy::large_enum_variant)]
@@ -17,15 +19,17 @@ use crate::{
 pub enum AnyPosition {
     Std(Position),
     Wide(WidePosition),
+    Shogi(ShogiPosition),
+    Xiangqi(XiangqiPosition),
 }
 
 impl core::hash::Hash for AnyPosition {
-    /// The 8x8 engine's positions hash as they do; a wide one by its FEN, which says all
-    /// its equality compares.
+    /// The 8x8 engine's positions hash as they do; another family's by its FEN, which says
+    /// all its equality compares.
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         match self {
             AnyPosition::Std(p) => p.hash(state),
-            AnyPosition::Wide(p) => p.fen().hash(state),
+            other => other.fen().hash(state),
         }
     }
 }
@@ -45,23 +49,53 @@ impl From<WidePosition> for AnyPosition {
     }
 }
 
+impl From<ShogiPosition> for AnyPosition {
+    fn from(p: ShogiPosition) -> AnyPosition {
+        AnyPosition::Shogi(p)
+    }
+}
+
+impl From<XiangqiPosition> for AnyPosition {
+    fn from(p: XiangqiPosition) -> AnyPosition {
+        AnyPosition::Xiangqi(p)
+    }
+}
+
 /// Why a FEN is not a position of the game named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyFenError {
     Std(FenError),
     Wide(WideFenError),
+    Shogi(ShogiFenError),
+    Xiangqi(XiangqiFenError),
 }
 
 impl core::fmt::Display for AnyFenError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            AnyFenError::Std(e) => e.fmt(f),
-            AnyFenError::Wide(e) => e.fmt(f),
-        }
+        each!(AnyFenError, self, e => e.fmt(f))
     }
 }
 
 impl std::error::Error for AnyFenError {}
+
+/// `m`'s SAN among `legal` with the mark of the position it leads to, by the family's own
+/// notation.
+fn san_plus_of<P: Family>(p: &P, m: P::Move, legal: &[P::Move]) -> String {
+    let mut san = p.san_among(m, legal);
+    let mut after = *p;
+    after.play_unchecked(m);
+    after.mark(&mut san);
+    san.to_string()
+}
+
+/// Plays `m` if it is a move of `p`'s family; another family's is a bug in the caller, which
+/// must not corrupt the position.
+fn play_member<P: Member>(p: &mut P, m: AnyMove) {
+    match P::unwrap(m) {
+        Some(m) => p.play_unchecked(m),
+        None => debug_assert!(false, "a move of another engine family"),
+    }
+}
 
 impl AnyPosition {
     /// The game's start.
@@ -70,6 +104,8 @@ impl AnyPosition {
         match variant {
             AnyVariant::Std(v) => AnyPosition::Std(Position::new(v)),
             AnyVariant::Wide(v) => AnyPosition::Wide(WidePosition::new(v)),
+            AnyVariant::Shogi(v) => AnyPosition::Shogi(ShogiPosition::new(v)),
+            AnyVariant::Xiangqi => AnyPosition::Xiangqi(XiangqiPosition::new()),
         }
     }
 
@@ -129,6 +165,12 @@ impl AnyPosition {
             AnyVariant::Wide(v) => WidePosition::from_fen(v, fen)
                 .map(AnyPosition::Wide)
                 .map_err(AnyFenError::Wide),
+            AnyVariant::Shogi(v) => ShogiPosition::from_fen(v, fen)
+                .map(AnyPosition::Shogi)
+                .map_err(AnyFenError::Shogi),
+            AnyVariant::Xiangqi => XiangqiPosition::from_fen(fen)
+                .map(AnyPosition::Xiangqi)
+                .map_err(AnyFenError::Xiangqi),
         }
     }
 
@@ -137,54 +179,35 @@ impl AnyPosition {
         match self {
             AnyPosition::Std(p) => AnyVariant::Std(p.variant()),
             AnyPosition::Wide(p) => AnyVariant::Wide(p.variant()),
+            AnyPosition::Shogi(p) => AnyVariant::Shogi(p.variant()),
+            AnyPosition::Xiangqi(_) => AnyVariant::Xiangqi,
         }
     }
 
     #[must_use]
     pub fn turn(&self) -> Color {
-        match self {
-            AnyPosition::Std(p) => p.turn(),
-            AnyPosition::Wide(p) => p.turn(),
-        }
+        each!(AnyPosition, self, p => p.turn())
     }
 
     #[must_use]
     pub fn fen(&self) -> String {
-        match self {
-            AnyPosition::Std(p) => p.fen(),
-            AnyPosition::Wide(p) => p.fen(),
-        }
+        each!(AnyPosition, self, p => p.fen())
     }
 
     #[must_use]
     pub fn is_check(&self) -> bool {
-        match self {
-            AnyPosition::Std(p) => p.is_check(),
-            AnyPosition::Wide(p) => p.is_check(),
-        }
+        each!(AnyPosition, self, p => p.is_check())
     }
 
     /// The game's end that this position alone decides.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            AnyPosition::Std(p) => p.outcome(),
-            AnyPosition::Wide(p) => p.outcome(),
-        }
+        each!(AnyPosition, self, p => Family::outcome(p))
     }
 
     #[must_use]
     pub fn legal_moves(&self) -> Vec<AnyMove> {
-        match self {
-            AnyPosition::Std(p) => p.legal_moves().iter().map(|&m| AnyMove::Std(m)).collect(),
-            AnyPosition::Wide(p) => {
-                let v = p.variant();
-                p.legal_moves()
-                    .into_iter()
-                    .map(|m| AnyMove::Wide(v, m))
-                    .collect()
-            }
-        }
+        each!(AnyPosition, self, p => p.legal().iter().map(|&m| p.wrap(m)).collect())
     }
 
     /// Every legal move's UCI and SAN (with its mark), the legal moves generated once.
@@ -205,17 +228,15 @@ impl AnyPosition {
                     .map(|&m| (m.to_uci(p).to_string(), wide_san_plus_among(p, m, &legal)))
                     .collect()
             }
+            AnyPosition::Shogi(p) => notations_of(p),
+            AnyPosition::Xiangqi(p) => notations_of(p),
         }
     }
 
-    /// Plays `m`, a legal move of this position; a move of the other family is ignored
-    /// (a bug in the caller, which must not corrupt the position).
+    /// Plays `m`, a legal move of this position; a move of another family is ignored (a bug
+    /// in the caller, which must not corrupt the position).
     pub fn play_unchecked(&mut self, m: AnyMove) {
-        match (self, m) {
-            (AnyPosition::Std(p), AnyMove::Std(m)) => p.play_unchecked(m),
-            (AnyPosition::Wide(p), AnyMove::Wide(_, m)) => p.play_unchecked(m),
-            _ => debug_assert!(false, "a move of another engine family"),
-        }
+        each!(AnyPosition, self, p => play_member(p, m));
     }
 
     /// The SAN of legal move `m`, with its check or mate mark.
@@ -224,6 +245,8 @@ impl AnyPosition {
         match (self, m) {
             (AnyPosition::Std(p), AnyMove::Std(m)) => crate::san_plus(p, m).to_string(),
             (AnyPosition::Wide(p), AnyMove::Wide(_, m)) => crate::wide::wide_san_plus(p, m),
+            (AnyPosition::Shogi(p), AnyMove::Shogi(_, m)) => san_plus_of(p, m, &p.legal()),
+            (AnyPosition::Xiangqi(p), AnyMove::Xiangqi(m)) => san_plus_of(p, m, &p.legal()),
             _ => m.to_string(),
         }
     }
@@ -243,17 +266,31 @@ impl AnyPosition {
                 .to_move(p)
                 .map(|m| AnyMove::Wide(p.variant(), m))
                 .map_err(|e| PlayError::Illegal(e.to_string())),
+            AnyPosition::Shogi(p) => {
+                let m = crate::shogi::ShogiMove::parse_any(text, p.variant())
+                    .map_err(|e| PlayError::Malformed(e.to_string()))?;
+                if p.legal().contains(&m) {
+                    Ok(p.wrap(m))
+                } else {
+                    Err(p.illegal(m))
+                }
+            }
+            AnyPosition::Xiangqi(p) => text
+                .parse::<XiangqiUci>()
+                .map_err(|e| PlayError::Malformed(e.to_string()))?
+                .to_move(p)
+                .map(AnyMove::Xiangqi)
+                .map_err(|e| PlayError::Illegal(e.to_string())),
         }
     }
 
-    /// The legal move `text` (UCI or SAN) names.
+    /// The legal move `text` (UCI or the game's SAN) names.
     pub fn parse_move(&self, text: &str) -> Result<AnyMove, PlayError> {
-        use crate::Family;
         match self {
             AnyPosition::Std(p) => crate::parse_move(p, text).map(AnyMove::Std),
-            AnyPosition::Wide(p) => p
-                .parse_among(text, &p.legal_moves())
-                .map(|m| AnyMove::Wide(p.variant(), m)),
+            AnyPosition::Wide(p) => parse_member(p, text),
+            AnyPosition::Shogi(p) => parse_member(p, text),
+            AnyPosition::Xiangqi(p) => parse_member(p, text),
         }
     }
 
@@ -272,6 +309,18 @@ impl AnyPosition {
                 })
             }),
             AnyPosition::Wide(p) => p.hands_by_letter(),
+            AnyPosition::Shogi(p) => {
+                let hand = |color: Color| {
+                    ShogiRole::ALL
+                        .into_iter()
+                        .filter(|&role| role.promoted().is_some() || role == ShogiRole::Gold)
+                        .filter(|&role| p.in_hand(color, role) > 0)
+                        .map(|role| (role.letter(), u32::from(p.in_hand(color, role))))
+                        .collect()
+                };
+                Some(ByColor::new(hand(Color::White), hand(Color::Black)))
+            }
+            AnyPosition::Xiangqi(_) => None,
         }
     }
 
@@ -280,9 +329,23 @@ impl AnyPosition {
     pub fn std(&self) -> Option<&Position> {
         match self {
             AnyPosition::Std(p) => Some(p),
-            AnyPosition::Wide(_) => None,
+            _ => None,
         }
     }
+}
+
+/// Every legal move's UCI and SAN in a family whose SAN is the record's own.
+fn notations_of<P: Member>(p: &P) -> Vec<(String, String)> {
+    let legal = p.legal();
+    legal
+        .iter()
+        .map(|&m| (p.wrap(m).to_string(), san_plus_of(p, m, &legal)))
+        .collect()
+}
+
+/// The legal move `text` names, read by the family itself.
+fn parse_member<P: Member>(p: &P, text: &str) -> Result<AnyMove, PlayError> {
+    p.parse_among(text, &p.legal()).map(|m| p.wrap(m))
 }
 
 /// A start position as a record keeps it: by name when it is the game's own.
@@ -290,6 +353,8 @@ impl AnyPosition {
 pub enum AnyStart {
     Std(StartPosition),
     Wide(WideStart),
+    Shogi(ShogiStart),
+    Xiangqi(XiangqiStart),
 }
 
 impl From<AnyPosition> for AnyStart {
@@ -297,6 +362,8 @@ impl From<AnyPosition> for AnyStart {
         match p {
             AnyPosition::Std(p) => AnyStart::Std(p.into()),
             AnyPosition::Wide(p) => AnyStart::Wide(p.into()),
+            AnyPosition::Shogi(p) => AnyStart::Shogi(p.into()),
+            AnyPosition::Xiangqi(p) => AnyStart::Xiangqi(p.into()),
         }
     }
 }
@@ -304,10 +371,7 @@ impl From<AnyPosition> for AnyStart {
 impl AnyStart {
     #[must_use]
     pub fn position(&self) -> AnyPosition {
-        match self {
-            AnyStart::Std(s) => AnyPosition::Std(s.position()),
-            AnyStart::Wide(s) => AnyPosition::Wide(s.position()),
-        }
+        each!(AnyStart, self, s => AnyPosition::from(s.position()))
     }
 
     #[must_use]
@@ -315,15 +379,14 @@ impl AnyStart {
         match self {
             AnyStart::Std(s) => AnyVariant::Std(s.variant()),
             AnyStart::Wide(s) => AnyVariant::Wide(s.variant()),
+            AnyStart::Shogi(s) => AnyVariant::Shogi(s.variant()),
+            AnyStart::Xiangqi(_) => AnyVariant::Xiangqi,
         }
     }
 
     /// The game's own start, not a position set up.
     #[must_use]
     pub fn is_standard(&self) -> bool {
-        matches!(
-            self,
-            AnyStart::Std(StartPosition::Standard(_)) | AnyStart::Wide(WideStart::Standard(_))
-        )
+        each!(AnyStart, self, s => matches!(s, Start::Standard(_)))
     }
 }

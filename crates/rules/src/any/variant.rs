@@ -5,15 +5,20 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::Variant;
+use crate::shogi::ShogiVariant;
 use crate::wide::WideVariant;
 
-/// A game of either engine family.
+/// A game of any engine family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyVariant {
     /// A game of the 8x8 engine.
     Std(Variant),
     /// A game of the wide family (other boards, fairy pieces, other win rules).
     Wide(WideVariant),
+    /// Shogi or minishogi.
+    Shogi(ShogiVariant),
+    /// Xiangqi, a family of one game.
+    Xiangqi,
 }
 
 impl From<Variant> for AnyVariant {
@@ -28,12 +33,19 @@ impl From<WideVariant> for AnyVariant {
     }
 }
 
+impl From<ShogiVariant> for AnyVariant {
+    fn from(v: ShogiVariant) -> AnyVariant {
+        AnyVariant::Shogi(v)
+    }
+}
+
 impl AnyVariant {
     /// Standard chess: the default game.
     pub const CHESS: AnyVariant = AnyVariant::Std(Variant::Chess);
 
     /// How many games there are.
-    pub const COUNT: usize = Variant::ALL.len() + WideVariant::ALL.len();
+    pub const COUNT: usize =
+        Variant::ALL.len() + WideVariant::ALL.len() + ShogiVariant::ALL.len() + 1;
 
     /// The game's place in [`AnyVariant::all`]: a dense index for per-game tables.
     #[must_use]
@@ -41,6 +53,8 @@ impl AnyVariant {
         match self {
             AnyVariant::Std(v) => v as usize,
             AnyVariant::Wide(v) => Variant::ALL.len() + v as usize,
+            AnyVariant::Shogi(v) => Variant::ALL.len() + WideVariant::ALL.len() + v as usize,
+            AnyVariant::Xiangqi => AnyVariant::COUNT - 1,
         }
     }
 
@@ -50,6 +64,8 @@ impl AnyVariant {
             .into_iter()
             .map(AnyVariant::Std)
             .chain(WideVariant::ALL.into_iter().map(AnyVariant::Wide))
+            .chain(ShogiVariant::ALL.into_iter().map(AnyVariant::Shogi))
+            .chain([AnyVariant::Xiangqi])
     }
 
     /// The game's stable key: lichess's name for its games, Fairy-Stockfish's
@@ -59,6 +75,20 @@ impl AnyVariant {
         match self {
             AnyVariant::Std(v) => v.key(),
             AnyVariant::Wide(v) => v.key(),
+            AnyVariant::Shogi(v) => v.name(),
+            AnyVariant::Xiangqi => "xiangqi",
+        }
+    }
+
+    /// The game's name in a PGN `Variant` tag, as Fairy-Stockfish's GUIs write it.
+    #[must_use]
+    pub const fn pgn_name(self) -> &'static str {
+        match self {
+            AnyVariant::Std(v) => v.pgn_name(),
+            AnyVariant::Wide(v) => v.pgn_name(),
+            AnyVariant::Shogi(ShogiVariant::Shogi) => "Shogi",
+            AnyVariant::Shogi(ShogiVariant::Minishogi) => "Minishogi",
+            AnyVariant::Xiangqi => "Xiangqi",
         }
     }
 
@@ -74,6 +104,8 @@ impl AnyVariant {
         match self {
             AnyVariant::Std(_) => (8, 8),
             AnyVariant::Wide(v) => (v.width(), v.height()),
+            AnyVariant::Shogi(v) => (v.size(), v.size()),
+            AnyVariant::Xiangqi => (9, 10),
         }
     }
 
@@ -82,6 +114,8 @@ impl AnyVariant {
         match self {
             AnyVariant::Std(v) => v.start_fen(),
             AnyVariant::Wide(v) => v.start_fen(),
+            AnyVariant::Shogi(v) => v.start_fen(),
+            AnyVariant::Xiangqi => crate::xiangqi::START_FEN,
         }
     }
 
@@ -90,7 +124,7 @@ impl AnyVariant {
     pub const fn std(self) -> Option<Variant> {
         match self {
             AnyVariant::Std(v) => Some(v),
-            AnyVariant::Wide(_) => None,
+            _ => None,
         }
     }
 }
@@ -121,9 +155,16 @@ impl FromStr for AnyVariant {
         if let Ok(v) = s.parse::<Variant>() {
             return Ok(AnyVariant::Std(v));
         }
-        s.parse::<WideVariant>()
-            .map(AnyVariant::Wide)
-            .map_err(|_| ParseAnyVariantError(s.to_owned()))
+        if let Ok(v) = s.parse::<WideVariant>() {
+            return Ok(AnyVariant::Wide(v));
+        }
+        if let Ok(v) = s.parse::<ShogiVariant>() {
+            return Ok(AnyVariant::Shogi(v));
+        }
+        match s {
+            "xiangqi" => Ok(AnyVariant::Xiangqi),
+            _ => Err(ParseAnyVariantError(s.to_owned())),
+        }
     }
 }
 
@@ -148,5 +189,13 @@ mod tests {
         assert_eq!(AnyVariant::by_key("3check"), None);
         assert!("nonsense".parse::<AnyVariant>().is_err());
         assert_eq!(AnyVariant::Wide(WideVariant::Grand).size(), (10, 10));
+        assert_eq!(
+            AnyVariant::by_key("xiangqi").map(AnyVariant::size),
+            Some((9, 10))
+        );
+        assert_eq!(
+            AnyVariant::by_key("minishogi").map(AnyVariant::size),
+            Some((5, 5))
+        );
     }
 }

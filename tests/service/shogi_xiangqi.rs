@@ -1,0 +1,178 @@
+//! Shogi, minishogi and xiangqi through the service (issue 29): created by key with their
+//! boards, played in every notation their players write (USI, Fairy-Stockfish's coordinates,
+//! Western shogi notation; xiangqi's coordinates), drops with the hands on the answer, and
+//! each end with its own termination: impasse, perpetual check, minishogi's repetition loss,
+//! xiangqi's stalemate loss. On every store: these games are stored and read back as any other.
+
+use chessd::proto::{self as pb};
+use tonic::Code;
+
+use crate::support::*;
+
+/// Each game by its key alone, with its board; the first legal move played and read back.
+#[tokio::test]
+async fn each_game_is_created_and_played() {
+    let server = start().await;
+    let mut client = server.client().await;
+    for (key, files, ranks, moves) in [
+        ("shogi", 9, 9, 30),
+        ("minishogi", 5, 5, 14),
+        ("xiangqi", 9, 10, 44),
+    ] {
+        let (game, seats) = create_with(&mut client, by_key(key)).await;
+        assert_eq!(game.variant_key, key);
+        assert_eq!(game.variant, pb::Variant::Unspecified as i32, "{key}");
+        assert_eq!(
+            game.geometry,
+            Some(pb::BoardGeometry { files, ranks }),
+            "{key}"
+        );
+        assert_eq!(game.legal_moves.len(), moves, "{key}");
+        let first = game.legal_moves.first().expect("a legal move at the start");
+        let after = play(&mut client, &seats, 'w', &first.uci)
+            .await
+            .game
+            .unwrap();
+        assert_eq!(after.moves[0].uci, first.uci, "{key}");
+        assert_eq!(after.moves[0].san, first.san, "{key}");
+        let read = get(&mut client, &seats.id).await;
+        assert_eq!((read.fen, read.ply), (after.fen, 1), "{key}");
+    }
+}
+
+fn pieces(hand: Option<pb::Hand>) -> Vec<(String, u32)> {
+    hand.map(|h| h.pieces.into_iter().map(|p| (p.piece, p.count)).collect())
+        .unwrap_or_default()
+}
+
+/// Shogi in USI (`7g7f`), Fairy-Stockfish's text (`g7g6`) and Western notation (`Bx2b+`): each
+/// recorded in the common UCI-style text and in Western notation as its SAN; a capture goes
+/// to the hand, unpromoted, and comes back as a drop; an illegal drop (nifu) is refused.
+#[tokio::test]
+async fn shogi_is_played_in_its_notations_with_drops() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(&mut client, by_key("shogi")).await;
+    let after = play_all(&mut client, &seats, 'w', "7g7f g7g6 Bx2b+ 3a2b").await;
+    let ucis: Vec<&str> = after.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(ucis, ["c3c4", "g7g6", "b2h8+", "g9h8"]);
+    let sans: Vec<&str> = after.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["P-7f", "P-3d", "Bx2b+", "Sx2b"]);
+    let hands = after.hands.expect("shogi has hands");
+    assert_eq!(pieces(hands.white), [("B".to_owned(), 1)]);
+    assert_eq!(pieces(hands.black), [("B".to_owned(), 1)]);
+
+    let submit = |mv: &str| pb::SubmitMoveRequest {
+        game_id: seats.id.clone(),
+        r#move: mv.into(),
+        ..Default::default()
+    };
+    // A second unpromoted pawn on a file: refused, nothing played.
+    assert_refused(
+        client
+            .submit_move(authed(submit("P*7e"), &seats.white))
+            .await,
+        Code::FailedPrecondition,
+        "ILLEGAL_MOVE",
+    );
+    let dropped = play(&mut client, &seats, 'w', "B*4e").await.game.unwrap();
+    assert_eq!(
+        dropped
+            .moves
+            .last()
+            .map(|m| (m.uci.as_str(), m.san.as_str())),
+        Some(("B@f5", "B*4e"))
+    );
+    assert_eq!(pieces(dropped.hands.and_then(|h| h.white)), []);
+    let read = get(&mut client, &seats.id).await;
+    assert_eq!((read.fen, read.ply), (dropped.fen, 5));
+
+    let pgn = export_pgn(&mut client, &seats.id).await;
+    assert!(pgn.contains("[Variant \"Shogi\"]"), "{pgn}");
+    assert!(pgn.contains("1. P-7f P-3d 2. Bx2b+ Sx2b 3. B*4e"), "{pgn}");
+}
+
+/// The impasse rule is applied at the start of a turn: sente, its king and ten pieces in the
+/// zone with 37 points, wins as soon as gote has moved.
+#[tokio::test]
+async fn shogi_ends_by_impasse() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(
+        &mut client,
+        pb::CreateGameRequest {
+            start_fen: "RRBBGGGG1/SSSSK4/PPPPPPPPP/9/9/9/9/9/k8[] b - - 0 1".into(),
+            ..by_key("shogi")
+        },
+    )
+    .await;
+    let over = play(&mut client, &seats, 'b', "a1b1").await.game.unwrap();
+    assert_eq!(over.status, pb::GameStatus::Finished as i32);
+    assert_eq!(outcome(&over), ("1-0".to_owned(), pb::Termination::Impasse));
+}
+
+/// Minishogi's fourth occurrence of a position loses for sente (kings stepping out and back).
+#[tokio::test]
+async fn minishogi_repetition_loses_for_sente() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(&mut client, by_key("minishogi")).await;
+    let cycle = "a1b2 e5d4 b2a1 d4e5 ";
+    let over = play_all(&mut client, &seats, 'w', &cycle.repeat(3)).await;
+    assert_eq!(over.status, pb::GameStatus::Finished as i32);
+    assert_eq!(
+        outcome(&over),
+        ("0-1".to_owned(), pb::Termination::RepetitionLoss)
+    );
+}
+
+/// Xiangqi: coordinates as Fairy-Stockfish writes them (ranks to 10), a perpetual check that
+/// loses for the checking side at the third occurrence, and the PGN naming the game.
+#[tokio::test]
+async fn xiangqi_perpetual_check_loses() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(
+        &mut client,
+        pb::CreateGameRequest {
+            start_fen: "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1".into(),
+            ..by_key("xiangqi")
+        },
+    )
+    .await;
+    let over = play_all(
+        &mut client,
+        &seats,
+        'w',
+        &"a9a10 e10e9 a10a9 e9e10 ".repeat(2),
+    )
+    .await;
+    assert_eq!(over.status, pb::GameStatus::Finished as i32);
+    assert_eq!(
+        outcome(&over),
+        ("0-1".to_owned(), pb::Termination::PerpetualCheck)
+    );
+    let pgn = export_pgn(&mut client, &seats.id).await;
+    assert!(pgn.contains("[Variant \"Xiangqi\"]"), "{pgn}");
+    assert!(pgn.contains("[FEN \"4k4/R8/9/"), "{pgn}");
+}
+
+/// Xiangqi's stalemate loses for the side without a move, with its own termination.
+#[tokio::test]
+async fn xiangqi_stalemate_loses() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(
+        &mut client,
+        pb::CreateGameRequest {
+            start_fen: "3k5/9/9/9/9/9/9/9/1R7/4K4 w - - 0 1".into(),
+            ..by_key("xiangqi")
+        },
+    )
+    .await;
+    let over = play(&mut client, &seats, 'w', "b2b9").await.game.unwrap();
+    assert_eq!(
+        outcome(&over),
+        ("1-0".to_owned(), pb::Termination::StalemateLoss)
+    );
+}
