@@ -1,6 +1,7 @@
 //! The `chessd-bot` binary at the wide family's games, created by key (no `Variant` number):
 //! Fairy-Stockfish against itself at Capablanca (10x8) to the end, at Massacre from a
-//! variants file given with `--variants-file`, and at Loop (drops) for a few dozen plies.
+//! variants file given with `--variants-file`, at Loop (drops) for a few dozen plies, and at
+//! shogi, minishogi and xiangqi.
 
 mod support;
 
@@ -90,4 +91,28 @@ async fn fairy_stockfish_plays_loop() {
             .map(|m| m.uci.as_str())
             .collect::<Vec<_>>()
     );
+}
+
+/// Shogi, minishogi and xiangqi: Fairy-Stockfish asked for each by its key plays moves the
+/// server accepts (shogi's promotions `b2h8+` and drops `P@e5`, xiangqi's tenth rank);
+/// minishogi to the end.
+#[tokio::test]
+async fn fairy_stockfish_plays_shogi_minishogi_and_xiangqi() {
+    for (key, plies) in [
+        ("shogi", Some(60)),
+        ("xiangqi", Some(40)),
+        ("minishogi", None),
+    ] {
+        let (game, variant) = fairy_plays(key, &[], plies).await;
+        assert_eq!(variant, key);
+        match plies {
+            Some(n) => assert!(
+                game.ply >= n || game.status == pb::GameStatus::Finished as i32,
+                "{key}: {game:?}"
+            ),
+            None => assert_eq!(game.status, pb::GameStatus::Finished as i32, "{game:?}"),
+        }
+        let moves: Vec<&str> = game.moves.iter().map(|m| m.uci.as_str()).collect();
+        eprintln!("{key} moves: {moves:?}");
+    }
 }
