@@ -168,7 +168,7 @@ fn bad_arguments_exit_2_with_one_line() {
             "--fen",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         ],
-        &["perft", "--variant", "shogi", "--depth", "2"],
+        &["perft", "--variant", "bughouse", "--depth", "2"],
         &["perft", "--variant", "chess", "--depth", "-1"],
         &["perft", "--variant", "chess", "--depth", "two"],
         &["perft", "--variant", "chess"],

@@ -1,6 +1,6 @@
 //! ExportPgn: a game as PGN, with the Seven Tag Roster and the tags RULES.md lists (the
 //! engine writes the moves and the variant's tags; here the service's own: dates, players,
-//! time control, and the game's labels as tags of their own).
+//! time control, and the game's labels as tags of their own); and a shogi game as KIF.
 
 use std::time::{Duration, SystemTime};
 
@@ -36,6 +36,13 @@ pub(crate) fn pgn(view: &GameView) -> String {
             .collect(),
     };
     view.game.pgn(&tags)
+}
+
+/// The game as KIF, for a shogi-family game from its own start (empty for any other).
+#[must_use]
+pub(crate) fn kif(view: &GameView) -> String {
+    let players = [&*view.players.white, &*view.players.black];
+    view.game.kif(players).unwrap_or_default()
 }
 
 /// PGN's TimeControl seconds: whole seconds, or with a fraction when the time has one.

@@ -84,7 +84,7 @@ async fn key_and_number_together() {
 async fn bad_keys_are_refused() {
     let server = start().await;
     let mut client = server.client().await;
-    for bad in ["shogi", "3check", "Chess"] {
+    for bad in ["bughouse", "3check", "Chess"] {
         let status = assert_refused(
             client.create_game(by_key(bad)).await,
             Code::InvalidArgument,
@@ -204,7 +204,7 @@ async fn analysis_by_key() {
         assert!(by_key.hands.is_some(), "analysed as Crazyhouse: {by_key:?}");
         assert_eq!(by_key, by_number, "{variant:?}");
     }
-    for bad in ["shogi", "zh"] {
+    for bad in ["bughouse", "zh"] {
         let status = assert_refused(
             client
                 .analyze_position(analyze(pb::Variant::Unspecified, bad))

@@ -90,6 +90,19 @@ async fn shogi_is_played_in_its_notations_with_drops() {
     let pgn = export_pgn(&mut client, &seats.id).await;
     assert!(pgn.contains("[Variant \"Shogi\"]"), "{pgn}");
     assert!(pgn.contains("1. P-7f P-3d 2. Bx2b+ Sx2b 3. B*4e"), "{pgn}");
+    // And as KIF, the shogi programs' record: Japanese notation with each move's origin.
+    let kif = client
+        .export_pgn(pb::ExportPgnRequest {
+            game_id: seats.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .kif;
+    assert!(kif.contains("手合割：平手"), "{kif}");
+    assert!(kif.contains("   1 ７六歩(77)"), "{kif}");
+    assert!(kif.contains("   3 ２二角成(88)"), "{kif}");
+    assert!(kif.contains("   5 ４五角打"), "{kif}");
 }
 
 /// The impasse rule is applied at the start of a turn: sente, its king and ten pieces in the
@@ -154,6 +167,15 @@ async fn xiangqi_perpetual_check_loses() {
     );
     let pgn = export_pgn(&mut client, &seats.id).await;
     assert!(pgn.contains("[Variant \"Xiangqi\"]"), "{pgn}");
+    let kif = client
+        .export_pgn(pb::ExportPgnRequest {
+            game_id: seats.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .kif;
+    assert_eq!(kif, "", "KIF is shogi's alone");
     assert!(pgn.contains("[FEN \"4k4/R8/9/"), "{pgn}");
 }
 

@@ -96,7 +96,7 @@ def test_variant_key_names_the_game_and_hands_say_the_pockets(server):
         listed = [g.game_id for g in client.list_games(variant_key="crazyhouse")]
         assert listed == [house.game_id]
 
-        for bad in ({"variant_key": "shogi"},
+        for bad in ({"variant_key": "bughouse"},
                     {"variant": cc.Variant.HORDE, "variant_key": "atomic"}):
             with pytest.raises(cc.ChessdError) as refused:
                 client.create_game(**bad)
@@ -108,9 +108,23 @@ def test_variant_key_names_the_game_and_hands_say_the_pockets(server):
         assert analysis.variant_key == "crazyhouse"
         assert analysis == client.analyze_position(cc.Variant.CRAZYHOUSE, fen)
         with pytest.raises(cc.ChessdError) as refused:
-            client.analyze_position(None, fen, variant_key="shogi")
+            client.analyze_position(None, fen, variant_key="bughouse")
         assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
         assert refused.value.reason == "INVALID_FIELD"
+
+
+def test_shogi_is_played_in_usi_and_exported_as_kif(server):
+    """Shogi by its key: a 9x9 board, USI and Western moves, the hands, and the KIF record."""
+    with cc.Client(server.addr) as client:
+        shogi = client.create_game(variant_key="shogi")
+        assert (shogi.game.geometry.files, shogi.game.geometry.ranks) == (9, 9)
+        play(shogi, ["7g7f", "3c3d", "Bx2b+", "3a2b"])
+        game = client.get_game(shogi.game_id)
+        assert [m.san for m in game.moves] == ["P-7f", "P-3d", "Bx2b+", "Sx2b"]
+        assert [(p.piece, p.count) for p in game.hands.white.pieces] == [("B", 1)]
+        kif = client.export_kif(shogi.game_id)
+        assert "手合割：平手" in kif and "２二角成(88)" in kif
+        assert client.export_kif(client.create_game().game_id) == ""
 
 
 def test_expected_ply_refuses_a_stale_move_and_plays_nothing(server):

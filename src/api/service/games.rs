@@ -80,6 +80,7 @@ pub(super) async fn export_pgn<S: GameStore>(
         let view = api.store.get(id).await?;
         Ok(pb::ExportPgnResponse {
             pgn: pgn::pgn(&view),
+            kif: pgn::kif(&view),
         })
     })
     .await

@@ -313,7 +313,9 @@ impl GameRecord {
 fn resolve(pos: &AnyPosition, text: &MoveText) -> Result<AnyMove, GameError> {
     match pos {
         AnyPosition::Std(p) => resolve_among(p, text, &p.legal_moves()).map(AnyMove::Std),
-        _ => pos.parse_move(&text.to_string()),
+        _ => pos
+            .parse_move(&text.to_string())
+            .map_err(|e| as_typed(e, text)),
     }
     .map_err(play_error)
 }
@@ -330,7 +332,18 @@ fn play(game: &mut AnyGame, text: &MoveText) -> Result<PlayedMove<AnyMove>, rule
                 san: p.san,
                 ply: p.ply,
             }),
-        _ => game.play_text(&text.to_string()),
+        _ => game
+            .play_text(&text.to_string())
+            .map_err(|e| as_typed(e, text)),
+    }
+}
+
+/// A family's refusal of malformed text names the text as it was typed, as the 8x8 engine's
+/// does: the error table's one message then reads the same in every game.
+fn as_typed(e: rules::PlayError, text: &MoveText) -> rules::PlayError {
+    match e {
+        rules::PlayError::Malformed(_) => rules::PlayError::Malformed(text.to_string()),
+        other => other,
     }
 }
 
@@ -343,9 +356,7 @@ fn resolve_among(
     match text {
         MoveText::Uci(uci) => uci.to_move_among(pos, legal),
         MoveText::San(san) => san.to_move_among(pos, legal),
-        MoveText::Other(text) => Err(rules::PlayError::Malformed(format!(
-            "{text:?} is not a move of this game (expected UCI such as e2e4 or SAN such as Nf3)"
-        ))),
+        MoveText::Other(text) => Err(rules::PlayError::Malformed(text.to_string())),
     }
 }
 

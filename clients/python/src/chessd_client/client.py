@@ -359,6 +359,12 @@ class Client:
         request = pb.ExportPgnRequest(game_id=game_id)
         return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).pgn
 
+    def export_kif(self, game_id: str, *, token: Optional[str] = None) -> str:
+        """A shogi or minishogi game from its own start as KIF (Kakinoki's format); empty for
+        any other game."""
+        request = pb.ExportPgnRequest(game_id=game_id)
+        return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).kif
+
     def get_stats(self, labels: Optional[Mapping[str, str]] = None) -> List[pb.VariantStats]:
         """Results of finished games per variant; with ``labels``, of the finished games still
         kept that carry them all (a tournament's results)."""

@@ -293,6 +293,19 @@ impl From<Game> for AnyGame {
 }
 
 impl AnyGame {
+    /// The game as KIF (Kakinoki's format) with `players` (sente's, gote's name): a shogi or
+    /// minishogi game from its own start; `None` for any other game, and for a shogi game set
+    /// up from a position (KIF's board diagram for one is not written).
+    #[must_use]
+    pub fn kif(&self, players: [&str; 2]) -> Option<String> {
+        match self {
+            AnyGame::Shogi(g) if matches!(g.start_position(), crate::Start::Standard(_)) => {
+                crate::shogi::write_kif(g.position().variant(), g.moves(), g.outcome(), players)
+            }
+            _ => None,
+        }
+    }
+
     /// The game as PGN text: the 8x8 engine's games as [`crate::write_pgn`] writes them;
     /// another family's game names its game in the `Variant` tag as Fairy-Stockfish's readers
     /// spell it and always gives its start (`SetUp`, `FEN`): no chess reader knows its board.
