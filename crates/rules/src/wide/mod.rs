@@ -34,6 +34,7 @@
 //! ```
 
 mod attacks;
+mod difference;
 mod end;
 mod family;
 mod fen;

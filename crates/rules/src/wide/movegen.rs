@@ -64,7 +64,7 @@ struct Count(u64);
 /// the last two steps, which then run once (the counting sink calls this for every piece of
 /// every leaf's parent).
 #[inline(always)]
-fn popcount(bb: u128) -> u64 {
+pub(super) fn popcount(bb: u128) -> u64 {
     const M1: u64 = 0x5555_5555_5555_5555;
     const M2: u64 = 0x3333_3333_3333_3333;
     const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
@@ -202,6 +202,7 @@ impl WidePosition {
         match depth {
             0 => 1,
             1 => self.count_legal_moves(),
+            2 if self.counts_by_difference() => self.perft_by_difference(),
             _ => {
                 let mut moves = Vec::with_capacity(96);
                 self.generate(&mut moves);
