@@ -35,6 +35,16 @@ pub(super) trait Sink {
         }
     }
 
+    /// Chess pawns stepping to `single` (from `up` squares back) and `double` (twice that),
+    /// and capturing on `left` and `right` (`up - 1` and `up + 1` back), none promoting.
+    #[inline]
+    fn push_chess_pawns(&mut self, up: i32, single: u128, double: u128, left: u128, right: u128) {
+        self.push_pawns(single, up, WideMoveKind::Normal);
+        self.push_pawns(left, up - 1, WideMoveKind::Normal);
+        self.push_pawns(right, up + 1, WideMoveKind::Normal);
+        self.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
+    }
+
     /// Drops of `role` from the hand on each square of `targets`.
     #[inline]
     fn push_drops(&mut self, role: WideRole, targets: u128) {
@@ -95,6 +105,18 @@ impl Sink for Count {
         self.0 += popcount(targets);
     }
 
+    /// Steps land on empty squares and captures on enemies, a double step's square is never
+    /// a single step's (that pawn would stand on the square it skips), so only the two
+    /// captures can share a square: one popcount for all four sets where they do not.
+    #[inline]
+    fn push_chess_pawns(&mut self, _: i32, single: u128, double: u128, left: u128, right: u128) {
+        let both = left & right;
+        self.0 += popcount(single | double | left | right);
+        if both != 0 {
+            self.0 += popcount(both);
+        }
+    }
+
     #[inline]
     fn push_drops(&mut self, _: WideRole, targets: u128) {
         self.0 += popcount(targets);
@@ -115,6 +137,10 @@ impl Sink for Any {
 
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
         self.0 |= targets != 0;
+    }
+
+    fn push_chess_pawns(&mut self, _: i32, single: u128, double: u128, left: u128, right: u128) {
+        self.0 |= single | double | left | right != 0;
     }
 
     fn push_drops(&mut self, _: WideRole, targets: u128) {
@@ -325,7 +351,9 @@ impl WidePosition {
 
         let pawns = self.roles[WideRole::Pawn.index()] & ours;
         self.pawn_moves(sink, pawns & !pinned, target);
-        if let Some(king) = king {
+        if let Some(king) = king
+            && pawns & pinned != 0
+        {
             for pawn in squares(pawns & pinned) {
                 self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
             }
