@@ -15,7 +15,8 @@
 //!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
 //!   `position`, drop moves in `movegen` and `mv`).
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
-//!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it.
+//!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
+//!   last two plies counted by difference where no side has check (Extinction).
 //!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
 //!   `family`: what the shared game record (`Game<WidePosition>`, `WideGame`) needs of a
 //!   position: repetition keys, SAN with marks, reading UCI or SAN, the flag rule.
@@ -34,6 +35,7 @@
 //! ```
 
 mod attacks;
+mod difference;
 mod end;
 mod family;
 mod fen;

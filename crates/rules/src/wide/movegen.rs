@@ -35,6 +35,16 @@ pub(super) trait Sink {
         }
     }
 
+    /// Chess pawns stepping to `single` (from `up` squares back) and `double` (twice that),
+    /// and capturing on `left` and `right` (`up - 1` and `up + 1` back), none promoting.
+    #[inline]
+    fn push_chess_pawns(&mut self, up: i32, single: u128, double: u128, left: u128, right: u128) {
+        self.push_pawns(single, up, WideMoveKind::Normal);
+        self.push_pawns(left, up - 1, WideMoveKind::Normal);
+        self.push_pawns(right, up + 1, WideMoveKind::Normal);
+        self.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
+    }
+
     /// Drops of `role` from the hand on each square of `targets`.
     #[inline]
     fn push_drops(&mut self, role: WideRole, targets: u128) {
@@ -56,15 +66,48 @@ impl Sink for Vec<WideMove> {
     }
 }
 
-/// Counts moves without listing them.
-struct Count(u64);
+/// Counts moves without listing them. `FOLDED`: the board is at most 6 files by 6 ranks (Los
+/// Alamos), whose squares above the first 64 (e6 and f6) fold onto g1 and h1, which it lacks,
+/// so a set is counted in one 64-bit half.
+struct Count<const FOLDED: bool>(u64);
+
+impl<const FOLDED: bool> Count<FOLDED> {
+    #[inline(always)]
+    fn bits(bb: u128) -> u64 {
+        if FOLDED {
+            popcount64(bb as u64 | ((bb >> 64) as u64) << 6)
+        } else {
+            popcount(bb)
+        }
+    }
+}
+
+/// Whether `Count::<true>` counts every set of squares of `board` exactly: nothing above e6
+/// and f6 (the 66th square of the numbering), nothing on g1 or h1.
+#[inline]
+fn foldable(board: u128) -> bool {
+    board >> 66 == 0 && board & 0xC0 == 0
+}
+
+/// The number of set bits of `bb`, for the folded count.
+#[inline(always)]
+fn popcount64(x: u64) -> u64 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let x = x - ((x >> 1) & M1);
+    let x = (x & M2) + ((x >> 2) & M2);
+    let x = (x + (x >> 4)) & M4;
+    x.wrapping_mul(H01) >> 56
+}
 
 /// The number of set bits of `bb`. The default x86-64 target has no popcount instruction, and
 /// `u128::count_ones` counts each half to the end; here the halves' 4-bit sums are added before
 /// the last two steps, which then run once (the counting sink calls this for every piece of
 /// every leaf's parent).
 #[inline(always)]
-fn popcount(bb: u128) -> u64 {
+pub(super) fn popcount(bb: u128) -> u64 {
     const M1: u64 = 0x5555_5555_5555_5555;
     const M2: u64 = 0x3333_3333_3333_3333;
     const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
@@ -79,7 +122,7 @@ fn popcount(bb: u128) -> u64 {
     bytes.wrapping_mul(H01) >> 56
 }
 
-impl Sink for Count {
+impl<const FOLDED: bool> Sink for Count<FOLDED> {
     #[inline]
     fn push(&mut self, _: WideMove) {
         self.0 += 1;
@@ -87,17 +130,29 @@ impl Sink for Count {
 
     #[inline]
     fn push_targets(&mut self, _: WideSquare, targets: u128) {
-        self.0 += popcount(targets);
+        self.0 += Self::bits(targets);
     }
 
     #[inline]
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
-        self.0 += popcount(targets);
+        self.0 += Self::bits(targets);
+    }
+
+    /// Steps land on empty squares and captures on enemies, a double step's square is never
+    /// a single step's (that pawn would stand on the square it skips), so only the two
+    /// captures can share a square: one popcount for all four sets where they do not.
+    #[inline]
+    fn push_chess_pawns(&mut self, _: i32, single: u128, double: u128, left: u128, right: u128) {
+        let both = left & right;
+        self.0 += Self::bits(single | double | left | right);
+        if both != 0 {
+            self.0 += Self::bits(both);
+        }
     }
 
     #[inline]
     fn push_drops(&mut self, _: WideRole, targets: u128) {
-        self.0 += popcount(targets);
+        self.0 += Self::bits(targets);
     }
 }
 
@@ -115,6 +170,10 @@ impl Sink for Any {
 
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
         self.0 |= targets != 0;
+    }
+
+    fn push_chess_pawns(&mut self, _: i32, single: u128, double: u128, left: u128, right: u128) {
+        self.0 |= single | double | left | right != 0;
     }
 
     fn push_drops(&mut self, _: WideRole, targets: u128) {
@@ -177,9 +236,15 @@ impl WidePosition {
     /// How many legal moves there are, without listing them.
     #[must_use]
     pub fn count_legal_moves(&self) -> u64 {
-        let mut count = Count(0);
-        self.generate(&mut count);
-        count.0
+        if foldable(self.def.board) {
+            let mut count = Count::<true>(0);
+            self.generate(&mut count);
+            count.0
+        } else {
+            let mut count = Count::<false>(0);
+            self.generate(&mut count);
+            count.0
+        }
     }
 
     #[must_use]
@@ -202,6 +267,7 @@ impl WidePosition {
         match depth {
             0 => 1,
             1 => self.count_legal_moves(),
+            2 if self.counts_by_difference() => self.perft_by_difference(),
             _ => {
                 let mut moves = Vec::with_capacity(96);
                 self.generate(&mut moves);
@@ -324,7 +390,9 @@ impl WidePosition {
 
         let pawns = self.roles[WideRole::Pawn.index()] & ours;
         self.pawn_moves(sink, pawns & !pinned, target);
-        if let Some(king) = king {
+        if let Some(king) = king
+            && pawns & pinned != 0
+        {
             for pawn in squares(pawns & pinned) {
                 self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
             }

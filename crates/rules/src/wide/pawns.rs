@@ -42,22 +42,18 @@ impl WidePosition {
 
         let forced = self.def.promotion_forced[us.index()];
         let zone = forced | self.def.promotion_optional[us.index()];
-        let sets = [(single, up), (take_left, left), (take_right, right)];
         // Promotions are rare: one test for all three sets before walking any of them.
         if (single | take_left | take_right) & zone == 0 {
-            for (to, delta) in sets {
-                sink.push_pawns(to, delta, WideMoveKind::Normal);
-            }
-        } else {
-            for (to, delta) in sets {
-                sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
-                for to in squares(to & zone) {
-                    let from = WideSquare::at((to.index() as i32 - delta) as u32);
-                    if forced & to.bit() == 0 {
-                        sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
-                    }
-                    self.promotions(sink, from, to);
+            return sink.push_chess_pawns(up, single, double, take_left, take_right);
+        }
+        for (to, delta) in [(single, up), (take_left, left), (take_right, right)] {
+            sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
+            for to in squares(to & zone) {
+                let from = WideSquare::at((to.index() as i32 - delta) as u32);
+                if forced & to.bit() == 0 {
+                    sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
                 }
+                self.promotions(sink, from, to);
             }
         }
         sink.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
