@@ -27,13 +27,13 @@
 //! moves the moved piece attacks it (or a piece the move uncovers attacks it anew), and at
 //! least one of those moves attacked it anew (so a horse that runs along the chariot's line
 //! is still being chased, but a piece attacked before each move, whether standing or running
-//! within the attacker's reach, is not; an attack by a piece that did not move never counts);
-//! "hit back" is
-//! a legal capture of the attacker by the target; "defends" is a legal recapture on the target's
-//! point after the attacker took it (so a pinned defender, or a general that would step into
-//! check, does not defend), and FSF also counts as pinned the one piece of a side standing
-//! between the two generals on their file, however many enemy pieces stand there with it. A
-//! chased piece is followed as it moves. The ends are
+//! within the attacker's reach, is not, nor is one attacked only by a piece the move neither
+//! moved nor uncovered); "hit back" is a legal capture of the attacker by the target;
+//! "defends" is a legal recapture on the target's point after the attacker took it (so a
+//! pinned defender, or a general that would step into check, does not defend), and FSF also
+//! counts as pinned the one piece of a side standing between the two generals on their file,
+//! however many enemy pieces stand there with it. A chased piece is followed as it moves. The
+//! ends are
 //! [`Termination::PerpetualCheck`] and [`Termination::PerpetualChase`] (the side at fault loses),
 //! [`Termination::Repetition`] (a draw), and the no-capture draw [`Termination::FiftyMoveRule`]
 //! (100 plies, the chess rule's count).
