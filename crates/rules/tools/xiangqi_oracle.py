@@ -5,6 +5,7 @@ ships it; pyffish is GPL and used here as a black box).
   tools/xiangqi_oracle.py check --seed N --games G [--plies P] [--bias] [--chessd PATH]
   tools/xiangqi_oracle.py cycles --seed N --count K [--chessd PATH]
   tools/xiangqi_oracle.py quiet --seed N --games G [--chessd PATH]
+  tools/xiangqi_oracle.py chases --seed N --count K [--per-tag T] [--tags] [--chessd PATH]
   tools/xiangqi_oracle.py perft DEPTH --fen FEN [--id NAME]    # suite lines from `go perft`
   tools/xiangqi_oracle.py pick --seed N --count K              # busy middlegames from playouts
 
@@ -22,6 +23,16 @@ verdicts, and exits 1 if there was a difference.
 `quiet` plays G seeded games that avoid captures and often check, so they run into the
 no-capture rule (with its check adjustment) and repetitions, and compares at every ply the game
 record's end (`w`, `b` or `draw`) with pyffish's `is_optional_game_end` and board ends.
+`chases` tests the perpetual-chase rule, which random cycles almost never reach: from
+hand-made seeds (a lone, a defended and a pin-defended target, same-type pairs, soldiers
+before and after the river, a general, both sides attacking, checks), random sparse positions
+and playout positions, `xiangqi_chases.py` searches pyffish's legal moves for cycles [a, b, a',
+b'] (a' and b' the reverses) in which each of the starting side's moves makes a new capture
+possible, tags each by attacker and target type, defended, hits back, the target running,
+checks and both sides attacking, takes at most T of a tag (default K/20 + 1), and compares
+chessd's verdict after the cycle twice over with `is_optional_game_end`. It prints every
+difference, the tally of chessd's rule and verdict against FSF's (A is the side that starts
+the cycle), with `--tags` the count of each tag, and exits 1 if there was a difference.
 Needs: pip install pyffish; /usr/games/fairy-stockfish (or $FSF) for `perft`.
 """
 import argparse
@@ -31,6 +42,8 @@ import subprocess
 import sys
 
 import pyffish as sf
+
+import xiangqi_chases
 
 FSF = os.environ.get("FSF", "/usr/games/fairy-stockfish")
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -154,6 +167,49 @@ def cycles(args):
             diffs += 1
             print(f"{fen} moves {' '.join(line)}: ours {ours}, theirs {theirs}")
     print(f"{tested} cycles compared, verdicts {tally}, chessd's rules {rules}, {diffs} differences")
+    return 1 if diffs else 0
+
+
+def chases(args):
+    chessd = Chessd(args.chessd)
+    rng = random.Random(args.seed)
+    per_tag = args.per_tag or args.count // 20 + 1
+    tested = diffs = 0
+    tally, tags = {}, {}
+    for fen, tag, line in xiangqi_chases.cycles(rng, START):
+        if tested >= args.count:
+            break
+        if tags.get(tag, 0) >= per_tag:
+            continue
+        if any(sf.is_optional_game_end("xiangqi", fen, line[:k])[0] for k in range(1, 8)):
+            continue
+        over, result = sf.is_optional_game_end("xiangqi", fen, line)
+        if not over:
+            continue
+        # Verdicts as seen by the side that starts the cycle (the attacker A): FSF's score is for
+        # the side to move after eight plies, which is A.
+        turn = fen.split()[1]
+        theirs = "draw" if result == 0 else ("A loses" if result < 0 else "B loses")
+        _, _, verdict = chessd.ask(fen, " ".join(line))
+        if verdict.startswith("error: "):
+            print(f"{fen} moves {' '.join(line)}: chessd refused: {verdict}")
+            diffs += 1
+            continue
+        winner, _, rule = verdict.partition(" ")
+        ours = "draw" if winner == "draw" else ("B loses" if winner == turn else "A loses")
+        tested += 1
+        tags[tag] = tags.get(tag, 0) + 1
+        key = f"chessd {rule} {ours} / FSF {theirs}"
+        tally[key] = tally.get(key, 0) + 1
+        if ours != theirs:
+            diffs += 1
+            print(f"{fen} moves {' '.join(line)} [{tag}]: ours {verdict} ({ours}), theirs {theirs}")
+    for key, n in sorted(tally.items()):
+        print(f"  {n:4} {key}")
+    if args.tags:
+        for tag, n in sorted(tags.items()):
+            print(f"  {n:4} {tag}")
+    print(f"{tested} cycles compared, {len(tags)} kinds, {diffs} differences")
     return 1 if diffs else 0
 
 
@@ -297,11 +353,17 @@ def main():
     q.add_argument("--seed", type=int, default=1)
     q.add_argument("--games", type=int, default=10)
     q.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
+    h = sub.add_parser("chases")
+    h.add_argument("--seed", type=int, default=1)
+    h.add_argument("--count", type=int, default=200)
+    h.add_argument("--per-tag", type=int, default=0)
+    h.add_argument("--tags", action="store_true")
+    h.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
     k = sub.add_parser("pick")
     k.add_argument("--seed", type=int, default=1)
     k.add_argument("--count", type=int, default=6)
     args = ap.parse_args()
-    sys.exit({"check": check, "cycles": cycles, "quiet": quiet, "perft": perft, "pick": pick}[args.cmd](args) or 0)
+    sys.exit({"check": check, "cycles": cycles, "quiet": quiet, "chases": chases, "perft": perft, "pick": pick}[args.cmd](args) or 0)
 
 
 if __name__ == "__main__":

@@ -21,10 +21,19 @@
 //! > one side has given more than 10 checks in that stretch, the count is reduced by two plies
 //! > per extra check.
 //!
-//! Decisions where the text leaves room: "attacks" is a capture the attacker could legally make;
-//! "hit back" is a legal capture of the attacker by the target; "defends" is a legal recapture
-//! on the target's point after the attacker took it (so a pinned defender, or a general that
-//! would step into check, does not defend). A chased piece is followed as it moves. The ends are
+//! Decisions where the text leaves room, each checked against FSF as a black box
+//! (`tools/xiangqi_oracle.py chases`): "attacks" is a capture the attacker could legally make;
+//! "newly" is read over the whole cycle: a side chases a piece when after every one of its
+//! moves the moved piece attacks it (or a piece the move uncovers attacks it anew), and at
+//! least one of those moves attacked it anew (so a horse that runs along the chariot's line
+//! is still being chased, but a piece attacked before each move, whether standing or running
+//! within the attacker's reach, is not, nor is one attacked only by a piece the move neither
+//! moved nor uncovered); "hit back" is a legal capture of the attacker by the target;
+//! "defends" is a legal recapture on the target's point after the attacker took it (so a
+//! pinned defender, or a general that would step into check, does not defend), and FSF also
+//! counts as pinned the one piece of a side standing between the two generals on their file,
+//! however many enemy pieces stand there with it. A chased piece is followed as it moves. The
+//! ends are
 //! [`Termination::PerpetualCheck`] and [`Termination::PerpetualChase`] (the side at fault loses),
 //! [`Termination::Repetition`] (a draw), and the no-capture draw [`Termination::FiftyMoveRule`]
 //! (100 plies, the chess rule's count).
@@ -98,21 +107,28 @@ fn repetition_outcome(positions: &[XiangqiPosition], moves: &[XiangqiMove]) -> O
         [true, true] => return Outcome::draw(Termination::Repetition),
         [false, false] => {}
     }
-    // The enemy pieces each side has chased with every one of its moves so far, followed
-    // point by point as they move.
+    // The enemy pieces each side has attacked after every one of its moves so far, and those
+    // of them some move attacked anew, followed point by point as they move.
     let mut chased: [Option<u128>; 2] = [None, None];
+    let mut fresh = [0u128; 2];
     for (i, &m) in moves.iter().enumerate() {
         let side = mover(i).index();
-        let now = chases(&positions[i], m, &positions[i + 1]);
-        chased[side] = Some(chased[side].map_or(now, |before| before & now));
+        let (kept, new) = chases(&positions[i], m, &positions[i + 1]);
+        let all = chased[side].map_or(kept, |before| before & kept);
+        chased[side] = Some(all);
+        fresh[side] = (fresh[side] | new) & all;
         let other = 1 - side;
-        if let Some(targets) = chased[other]
-            && targets & m.from().bit() != 0
-        {
-            chased[other] = Some((targets & !m.from().bit()) | m.to().bit());
-        }
+        let follow = |targets: u128| {
+            if targets & m.from().bit() != 0 {
+                (targets & !m.from().bit()) | m.to().bit()
+            } else {
+                targets
+            }
+        };
+        chased[other] = chased[other].map(follow);
+        fresh[other] = follow(fresh[other]);
     }
-    let chasing = chased.map(|c| c.is_some_and(|t| t != 0));
+    let chasing = [0, 1].map(|s| chased[s].is_some_and(|t| t & fresh[s] != 0));
     match chasing {
         [true, false] => Outcome::win(Color::Black, Termination::PerpetualChase),
         [false, true] => Outcome::win(Color::White, Termination::PerpetualChase),
@@ -143,21 +159,23 @@ fn attacks(pos: &XiangqiPosition) -> Vec<(u128, u128)> {
 }
 
 /// The enemy pieces (as points of `after`) that the move `m`, played in `before` to reach
-/// `after`, chases.
-fn chases(before: &XiangqiPosition, m: XiangqiMove, after: &XiangqiPosition) -> u128 {
+/// `after`, keeps under a counting attack (by the moved piece, or anew by any piece), and
+/// those of them it attacks anew.
+fn chases(before: &XiangqiPosition, m: XiangqiMove, after: &XiangqiPosition) -> (u128, u128) {
     let us = before.turn();
     // The mover's attacks, as if it were to move again, before and after its move.
     let mut again = *after;
     again.turn = us;
-    // The moved piece's earlier attacks are filed under its new point, so that only what it
-    // attacks anew counts.
+    // The moved piece's earlier attacks are filed under its new point, so that what it
+    // attacked before its move is told apart from what it attacks anew.
     let old: Vec<(u128, u128)> = attacks(before)
         .into_iter()
         .map(|(a, t)| (if a == m.from().bit() { m.to().bit() } else { a }, t))
         .collect();
-    let mut chased = 0u128;
+    let (mut kept, mut new) = (0u128, 0u128);
     for (a, t) in attacks(&again) {
-        if old.contains(&(a, t)) {
+        let anew = !old.contains(&(a, t));
+        if !anew && a != m.to().bit() {
             continue;
         }
         let attacker = after.role_at(a);
@@ -165,9 +183,12 @@ fn chases(before: &XiangqiPosition, m: XiangqiMove, after: &XiangqiPosition) -> 
         if !counts(after, attacker, a, target, t, us) {
             continue;
         }
-        chased |= t;
+        kept |= t;
+        if anew {
+            new |= t;
+        }
     }
-    chased
+    (kept, new)
 }
 
 /// Whether an attack by `attacker` (on `a`, of side `us`) on `target` (on `t`) counts as a
@@ -197,9 +218,30 @@ fn counts(
             taken.turn = us;
             let capture = XiangqiMove::new(attacker, square(a), square(t));
             taken.play_unchecked(capture);
-            !taken.legal_moves().iter().any(|m| m.to().bit() == t)
+            let tied = tied_by_generals(after, them);
+            !taken
+                .legal_moves()
+                .iter()
+                .any(|m| m.to().bit() == t && m.from().bit() & tied == 0)
         }
     }
+}
+
+/// The piece of `color` that stands alone among its side's pieces between the two generals
+/// on a shared file, however many enemy pieces stand there too: it counts as pinned and
+/// defends nothing.
+fn tied_by_generals(pos: &XiangqiPosition, color: Color) -> u128 {
+    let (ours, theirs) = (pos.general(color), pos.general(!color));
+    if ours.file() != theirs.file() {
+        return 0;
+    }
+    let (low, high) = (
+        ours.index().min(theirs.index()),
+        ours.index().max(theirs.index()),
+    );
+    let between: u128 = (low + 9..high).step_by(9).map(|i| 1u128 << i).sum();
+    let mine = between & pos.side(color);
+    if mine.count_ones() == 1 { mine } else { 0 }
 }
 
 fn square(bit: u128) -> super::square::XiangqiSquare {
@@ -279,6 +321,73 @@ mod tests {
             verdict(fen, &times(cycle, 2)),
             Some(Outcome::draw(Termination::Repetition))
         );
+    }
+
+    /// A horse that runs along the chariot's file is still chased: the chariot attacks it
+    /// anew with one move and keeps attacking it with the other, though it already attacked
+    /// the point the horse ran to.
+    #[test]
+    fn a_target_running_into_the_line_is_chased_anew() {
+        let fen = "9/5k3/9/N8/9/9/1r7/3K5/9/9 b - - 0 1";
+        let cycle = "b4b7 a7b9 b7b4 b9a7";
+        assert_eq!(
+            verdict(fen, &times(cycle, 2)),
+            Some(Outcome::win(Color::White, Termination::PerpetualChase))
+        );
+    }
+
+    /// A cannon that runs to and fro along the rank of Black's chariot is attacked before
+    /// each of the chariot's moves and never anew: no chase. An advisor that stands still and
+    /// attacks the point a cannon runs to does not chase either.
+    #[test]
+    fn a_piece_never_attacked_anew_is_not_chased() {
+        let fen = "4k4/3C4r/9/9/9/9/9/9/5K3/9 w - - 9 16";
+        let cycle = "d9c9 i9h9 c9d9 h9i9";
+        assert_eq!(
+            verdict(fen, &times(cycle, 2)),
+            Some(Outcome::draw(Termination::Repetition))
+        );
+        let fen = "5a3/5k3/9/r8/9/4C4/9/9/4K4/9 b - - 3 38";
+        let cycle = "a7a5 e5e9 a5a7 e9e5";
+        assert_eq!(
+            verdict(fen, &times(cycle, 2)),
+            Some(Outcome::draw(Termination::Repetition))
+        );
+    }
+
+    /// A chariot stepping to and fro on a file, attacking a horse that stands still from both
+    /// points, attacks nothing anew: no chase.
+    #[test]
+    fn a_standing_attack_is_no_chase() {
+        let fen = "n2k5/9/9/9/R8/9/9/9/9/4K4 w - - 0 1";
+        let cycle = "a6a5 d10d9 a5a6 d9d10";
+        assert_eq!(
+            verdict(fen, &times(cycle, 2)),
+            Some(Outcome::draw(Termination::Repetition))
+        );
+    }
+
+    /// Red's advisor on e2 could take back on f3, but it is Red's only piece between the
+    /// generals (Black's soldier on e7 does not count): it defends nothing, and Black's chariot
+    /// chases the cannon. With a red soldier also between, or the generals on different files,
+    /// the advisor defends.
+    #[test]
+    fn the_lone_piece_between_the_generals_defends_nothing() {
+        let cycle = times("f9c9 c3f3 c9f9 f3c3", 2);
+        let lone = "4k4/5r3/9/4p4/9/9/9/2C6/4A4/4K4 b - - 0 1";
+        assert_eq!(
+            verdict(lone, &cycle),
+            Some(Outcome::win(Color::White, Termination::PerpetualChase))
+        );
+        let two = "4k4/5r3/9/9/4P4/9/9/2C6/4A4/4K4 b - - 0 1";
+        let apart = "3k5/5r3/9/9/9/9/9/2C6/4A4/4K4 b - - 0 1";
+        for fen in [two, apart] {
+            assert_eq!(
+                verdict(fen, &cycle),
+                Some(Outcome::draw(Termination::Repetition)),
+                "{fen}"
+            );
+        }
     }
 
     /// 100 plies without a capture draw; each check beyond ten by one side takes two plies
