@@ -111,11 +111,16 @@ fn game_ends_by_mate() {
     // The general may not step onto the file of the other.
     assert!(matches!(game.play_text("e1d1"), Err(PlayError::Illegal(_))));
     assert_eq!(game.ply(), 0);
-    assert_eq!(game.play_text("a9a8").unwrap().san, "a9a8");
-    assert_eq!(game.play_text("d10d9").unwrap().san, "d10d9");
-    assert_eq!(game.play_text("a8a9").unwrap().san, "a8a9+");
-    assert_eq!(game.play_text("d9d10").unwrap().san, "d9d10");
-    assert_eq!(game.play_text("i1i10").unwrap().san, "i1i10#");
+    // The record writes WXF, with no check mark; WXF is read as well as points.
+    assert_eq!(game.play_text("a9a8").unwrap().san, "R9-1");
+    assert_eq!(game.play_text("K4+1").unwrap().san, "K4+1");
+    assert_eq!(game.play_text("a8a9").unwrap().san, "R9+1");
+    assert_eq!(game.play_text("d9d10").unwrap().san, "K4-1");
+    assert!(matches!(
+        game.play_text("R1+10"),
+        Err(PlayError::Malformed(_))
+    ));
+    assert_eq!(game.play_text("R1+9").unwrap().san, "R1+9");
     assert_eq!(
         game.outcome(),
         Some(Outcome::win(Color::White, Termination::Checkmate))

@@ -6,6 +6,7 @@ ships it; pyffish is GPL and used here as a black box).
   tools/xiangqi_oracle.py cycles --seed N --count K [--chessd PATH]
   tools/xiangqi_oracle.py quiet --seed N --games G [--chessd PATH]
   tools/xiangqi_oracle.py chases --seed N --count K [--per-tag T] [--tags] [--chessd PATH]
+  tools/xiangqi_oracle.py wxf --seed N --games G [--plies P] [--fen FEN] [--chessd PATH]
   tools/xiangqi_oracle.py perft DEPTH --fen FEN [--id NAME]    # suite lines from `go perft`
   tools/xiangqi_oracle.py pick --seed N --count K              # busy middlegames from playouts
 
@@ -33,6 +34,12 @@ checks and both sides attacking, takes at most T of a tag (default K/20 + 1), an
 chessd's verdict after the cycle twice over with `is_optional_game_end`. It prints every
 difference, the tally of chessd's rule and verdict against FSF's (A is the side that starts
 the cycle), with `--tags` the count of each tag, and exits 1 if there was a difference.
+`wxf` plays G seeded random games (from FEN, default the start) and at every ply compares chessd's WXF text of every legal
+move with pyffish's (`get_san` with `NOTATION_XIANGQI_WXF`), after writing pyffish's `=` as
+`.` and its `R+`/`R-` as `+R`/`-R` (spellings, README: the xiangqi section). Where pyffish
+writes a tandem piece's file and chessd `+`/`-`, it counts a documented rule difference; every
+other mismatch is a difference. It also has chessd read pyffish's own text, which must give
+the same move. It prints every difference and a summary, and exits 1 if there was one.
 Needs: pip install pyffish; /usr/games/fairy-stockfish (or $FSF) for `perft`.
 """
 import argparse
@@ -289,6 +296,62 @@ def quiet(args):
     return 1 if diffs else 0
 
 
+def spelled(text):
+    """pyffish's WXF in chessd's spelling: `.` for `=`, `+R` for `R+`."""
+    text = text.replace("=", ".")
+    if text[0].isalpha() and text[1] in "+-":
+        text = text[1] + text[0] + text[2:]
+    return text
+
+
+def tandem_file(ours, theirs):
+    """chessd names a tandem piece front or rear where pyffish gives its file."""
+    return ours[0] in "+-" and ours[1] == theirs[0] and theirs[1].isdigit() and ours[2:] == theirs[2:]
+
+
+def wxf(args):
+    chessd = Chessd(args.chessd)
+    rng = random.Random(args.seed)
+    positions = moves = diffs = documented = 0
+    for game in range(args.games):
+        fen = args.fen
+        for ply in range(args.plies):
+            legal = sorted(sf.legal_moves("xiangqi", fen, []))
+            if not legal:
+                break
+            chessd.p.stdin.write(f"wxf\t{fen}\n")
+            chessd.p.stdin.flush()
+            line = chessd.p.stdout.readline().rstrip("\n")
+            positions += 1
+            if line.startswith("error: "):
+                diffs += 1
+                print(f"game {game} ply {ply} {fen}: {line}")
+                break
+            ours = dict(pair.split(":") for pair in line.split())
+            raw = [sf.get_san("xiangqi", fen, m, False, sf.NOTATION_XIANGQI_WXF) for m in legal]
+            chessd.p.stdin.write(f"read\t{fen}\t{' '.join(raw)}\n")
+            chessd.p.stdin.flush()
+            read = chessd.p.stdout.readline().split()
+            for m, text, back in zip(legal, raw, read):
+                moves += 1
+                theirs = spelled(text)
+                mine = ours.get(m)
+                if back != m:
+                    diffs += 1
+                    print(f"game {game} ply {ply} {fen}: {m}: pyffish's {text} reads as {back}")
+                elif mine == theirs:
+                    continue
+                elif mine and tandem_file(mine, theirs):
+                    documented += 1
+                else:
+                    diffs += 1
+                    print(f"game {game} ply {ply} {fen}: {m}: ours {mine}, theirs {text}")
+            fen = sf.get_fen("xiangqi", fen, [rng.choice(legal)])
+    print(f"{args.games} games, {positions} positions, {moves} moves compared, "
+          f"{documented} tandem pieces named by file in pyffish (documented), {diffs} differences")
+    return 1 if diffs else 0
+
+
 def reverse(move):
     """`h3e3` -> `e3h3`, `b10c8` -> `c8b10`."""
     for i in range(2, len(move) - 1):
@@ -359,11 +422,17 @@ def main():
     h.add_argument("--per-tag", type=int, default=0)
     h.add_argument("--tags", action="store_true")
     h.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
+    w = sub.add_parser("wxf")
+    w.add_argument("--seed", type=int, default=1)
+    w.add_argument("--games", type=int, default=10)
+    w.add_argument("--plies", type=int, default=200)
+    w.add_argument("--fen", default=START)
+    w.add_argument("--chessd", default=os.path.join(target, "release", "examples", "xiangqi_lines"))
     k = sub.add_parser("pick")
     k.add_argument("--seed", type=int, default=1)
     k.add_argument("--count", type=int, default=6)
     args = ap.parse_args()
-    sys.exit({"check": check, "cycles": cycles, "quiet": quiet, "chases": chases, "perft": perft, "pick": pick}[args.cmd](args) or 0)
+    sys.exit({"check": check, "cycles": cycles, "quiet": quiet, "chases": chases, "perft": perft, "pick": pick, "wxf": wxf}[args.cmd](args) or 0)
 
 
 if __name__ == "__main__":

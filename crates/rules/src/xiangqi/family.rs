@@ -1,11 +1,12 @@
 //! Xiangqi as a game record plays it: `XiangqiPosition`'s [`Family`] implementation (its
-//! repetition key, its move text with marks, reading moves) and [`XiangqiStart`], a start as a
+//! repetition key, its move text in WXF, reading moves as points or WXF) and [`XiangqiStart`], a start as a
 //! record keeps it. `Game<XiangqiPosition>` ([`XiangqiGame`]) is the record.
 
 use super::movegen::XiangqiMoves;
 use super::mv::{XiangqiMove, XiangqiUci};
 use super::position::XiangqiPosition;
 use super::repetition::{NO_CAPTURE_PLIES, history_outcome};
+use super::wxf::{parse_wxf, wxf};
 use crate::family::mix;
 use crate::{Color, Family, Game, Outcome, PlayError, StandardStart, Start, WideText};
 
@@ -43,7 +44,7 @@ impl XiangqiPosition {
 impl Family for XiangqiPosition {
     type Move = XiangqiMove;
     type Legal = XiangqiMoves;
-    /// The move's coordinates (`h3e3`) with `+` or `#`, until WXF notation is written.
+    /// WXF notation (`C2.5`, `H8+7`, `+R-1`), without a check mark.
     type San = WideText;
     type Start = XiangqiStart;
 
@@ -83,31 +84,32 @@ impl Family for XiangqiPosition {
         true
     }
 
+    /// WXF names a piece by where its kind stands, not by which other moves share a
+    /// destination, so the legal moves are not needed.
     fn san_among(&self, m: XiangqiMove, _legal: &[XiangqiMove]) -> WideText {
-        let mut text = WideText::new();
-        text.push_str(&m.to_string());
-        text
+        wxf(self, m)
     }
 
-    fn mark(&self, san: &mut WideText) {
-        if self.is_check() {
-            san.push(if self.has_legal_move() { '+' } else { '#' });
-        }
-    }
+    /// WXF marks no check (nor does Fairy-Stockfish's WXF): `+` there is an operator, so a
+    /// mark would read as one.
+    fn mark(&self, _san: &mut WideText) {}
 
     fn illegal(&self, m: XiangqiMove) -> PlayError {
         PlayError::Illegal(format!("{m} in this xiangqi position"))
     }
 
+    /// The two points (`h3e3`), or WXF (`C2.5`).
     fn parse_among(&self, text: &str, legal: &[XiangqiMove]) -> Result<XiangqiMove, PlayError> {
         let text = text.trim();
-        let text = text.trim_end_matches(['+', '#']);
-        let uci = text.parse::<XiangqiUci>().map_err(|_| {
-            let shown: String = text.chars().take(16).collect();
-            PlayError::Malformed(format!(
-                "{shown:?} is not a xiangqi move (two points, such as h3e3 or b10c8)"
-            ))
-        })?;
+        let Ok(uci) = text.trim_end_matches(['+', '#']).parse::<XiangqiUci>() else {
+            return parse_wxf(self, text, legal).unwrap_or_else(|| {
+                let shown: String = text.chars().take(16).collect();
+                Err(PlayError::Malformed(format!(
+                    "{shown:?} is not a xiangqi move (two points such as h3e3, or WXF such as \
+                     C2.5, H8+7 or +R-1)"
+                )))
+            });
+        };
         legal
             .iter()
             .copied()

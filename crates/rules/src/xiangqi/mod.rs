@@ -12,7 +12,8 @@
 //!   moves and perft. `fen`: FEN both ways and the checks of a position. `mv`: `XiangqiMove`
 //!   and its text `XiangqiUci`. `end`: what the board alone decides (mate, stalemate loses,
 //!   dead position). `repetition`: what the history decides (perpetual check and chase, the
-//!   no-capture rule), a pure function over the positions since the last capture.
+//!   no-capture rule), a pure function over the positions since the last capture. `wxf`: WXF
+//!   notation (`C2.5`, `+R-1`), the family's SAN, both ways.
 //! - `family`: what the game record (`Game<XiangqiPosition>`, `XiangqiGame`) needs.
 //!
 //! ```
@@ -38,6 +39,7 @@ mod position;
 mod repetition;
 mod role;
 mod square;
+mod wxf;
 
 pub use family::{XiangqiGame, XiangqiStart};
 pub use fen::XiangqiFenError;
@@ -47,6 +49,7 @@ pub use position::{START_FEN, XiangqiPosition};
 pub use repetition::{FREE_CHECKS, NO_CAPTURE_PLIES, history_outcome};
 pub use role::{XiangqiPiece, XiangqiRole};
 pub use square::{ParseXiangqiSquareError, XiangqiSquare};
+pub use wxf::{parse_wxf, wxf};
 
 impl XiangqiPosition {
     /// Plays a move given as text (`h3e3`); an illegal or malformed one changes nothing.
