@@ -17,6 +17,7 @@ use crate::config::file::{
     DEFAULT_ADDR, DEFAULT_DRAW_MOVES, DEFAULT_RESIGN_MOVES, DrawScore, EngineFile, file_path,
 };
 use crate::declare::settings;
+use crate::uci::Protocol;
 
 /// Log line format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
@@ -92,6 +93,11 @@ settings! {
         /// The engine's executable (a path, or a name looked up in PATH).
         #[arg(long)]
         cli engine: Option<PathBuf>,
+
+        /// The engine's protocol: uci, or usi for a shogi engine (shogi and minishogi only)
+        /// (default: uci).
+        #[arg(long, value_enum)]
+        cli protocol: Option<Protocol>,
 
         /// An argument for the engine's command line (repeatable).
         #[arg(long = "engine-arg", value_name = "ARG", allow_hyphen_values = true)]

@@ -25,7 +25,7 @@ use crate::book::BookChoice;
 use crate::cli::{Chosen, Cli, FileConfig, LogFormat};
 use crate::clock::Limits;
 use crate::judge::{Rules, Threshold};
-use crate::uci::EngineSpec;
+use crate::uci::{EngineSpec, Protocol};
 use crate::variant;
 
 pub(crate) mod file;
@@ -161,6 +161,7 @@ fn engine_spec(
     command: Option<PathBuf>,
     args: Vec<String>,
     options: Vec<(String, String)>,
+    protocol: Protocol,
 ) -> Result<EngineSpec, ConfigError> {
     let Some(command) = command else {
         return err(format!(
@@ -171,6 +172,7 @@ fn engine_spec(
         command,
         args,
         options,
+        protocol,
     })
 }
 
@@ -232,6 +234,7 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
         command,
         args,
         merged(pairs(&file.engine.engine_options), cli_options),
+        cli.protocol.or(file.engine.protocol).unwrap_or_default(),
     )?;
     let mut variant_engines = BTreeMap::new();
     for (name, section) in file.variants {
@@ -248,11 +251,13 @@ fn resolve(cli: &Cli, file: FileConfig, base: &Path) -> Result<Settings, ConfigE
                 Some(from_file(base, path)),
                 section.engine_args.unwrap_or_default(),
                 pairs(&section.engine_options),
+                section.protocol.unwrap_or_default(),
             )?,
             None => EngineSpec {
                 command: engine.command.clone(),
                 args: section.engine_args.unwrap_or_else(|| engine.args.clone()),
                 options: merged(engine.options.clone(), pairs(&section.engine_options)),
+                protocol: section.protocol.unwrap_or(engine.protocol),
             },
         };
         variant_engines.insert(profile.name, spec);
@@ -446,6 +451,35 @@ mod tests {
         let c960 = s.engine_for("chess960");
         assert_eq!(c960.command, PathBuf::from("/usr/games/stockfish"));
         assert_eq!(c960.options.len(), 2);
+    }
+
+    /// UCI unless told otherwise; the flag over the file; a variant section with its own
+    /// engine speaks its own protocol (UCI unless given), one without keeps the main engine's.
+    #[test]
+    fn protocols() {
+        let file = r#"
+            engine = "/usr/games/fairy-stockfish"
+            [variants.shogi]
+            engine = "/opt/usi-engine"
+            protocol = "usi"
+            [variants.minishogi]
+            engine = "/opt/other"
+            [variants.xiangqi.engine-options]
+            Threads = 2
+            "#;
+        let s = with_file(&[], file).unwrap();
+        assert_eq!(s.engine.protocol, Protocol::Uci);
+        assert_eq!(s.engine_for("shogi").protocol, Protocol::Usi);
+        assert_eq!(s.engine_for("minishogi").protocol, Protocol::Uci);
+        let s = with_file(&["--protocol", "usi"], file).unwrap();
+        assert_eq!(s.engine.protocol, Protocol::Usi);
+        assert_eq!(s.engine_for("xiangqi").protocol, Protocol::Usi);
+        assert_eq!(s.engine_for("minishogi").protocol, Protocol::Uci);
+        let s = with_file(&[], "engine = \"e\"\nprotocol = \"usi\"").unwrap();
+        assert_eq!(s.engine.protocol, Protocol::Usi);
+        let s = with_file(&["--protocol", "uci"], "engine = \"e\"\nprotocol = \"usi\"").unwrap();
+        assert_eq!(s.engine.protocol, Protocol::Uci);
+        assert!(with_file(&[], "engine = \"e\"\nprotocol = \"xboard\"").is_err());
     }
 
     /// Mistakes are named: unknown keys and variants, bad durations, half an identity, a

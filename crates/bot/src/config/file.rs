@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::uci::Protocol;
+
 pub const DEFAULT_ADDR: &str = "http://127.0.0.1:50051";
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(100);
 pub const DEFAULT_UNTIMED_MOVETIME: Duration = Duration::from_secs(5);
@@ -49,6 +51,7 @@ pub(crate) enum DrawScore {
 pub(crate) struct EngineFile {
     pub(crate) engine: Option<PathBuf>,
     pub(crate) engine_args: Option<Vec<String>>,
+    pub(crate) protocol: Option<Protocol>,
     #[serde(default)]
     pub(crate) engine_options: BTreeMap<String, OptionValue>,
 }

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::actions;
 use crate::board::UciMove;
 use crate::runner::{GameError, MAX_ENGINE_FAILURES, Runner, Search};
 use crate::uci::{Engine, EngineError, EngineEvent, EngineMessage};
@@ -61,6 +62,17 @@ impl Runner<'_> {
             EngineEvent::Message(EngineMessage::BestMove { mv, ponder }) => {
                 self.on_bestmove(mv, ponder).await?;
             }
+            EngineEvent::Message(EngineMessage::Resign) => self.on_resign().await?,
+            EngineEvent::Message(EngineMessage::DeclareWin) => {
+                // The server applies the impasse rule itself when a turn starts: had the
+                // declaration held, the game would be over and the answer unwanted.
+                if self.wanted_answer().is_some() {
+                    tracing::warn!(
+                        "the engine declared an impasse win (bestmove win) in a game that goes on; the server's impasse rule does not grant it"
+                    );
+                }
+                self.on_bestmove(None, None).await?;
+            }
             EngineEvent::Message(EngineMessage::BadBestMove(text)) => {
                 if matches!(self.search, Search::Thinking { .. }) {
                     self.engine_failed(format!("bestmove {text:?} is not a move"))
@@ -111,6 +123,31 @@ impl Runner<'_> {
         };
         self.judge.record(score);
         self.decide(mv, ponder, score).await
+    }
+
+    /// The ply whose move the running search was asked for, if the game still waits for it.
+    fn wanted_answer(&self) -> Option<u32> {
+        match self.search {
+            Search::Thinking { ply, .. } if ply == self.state.ply && !self.state.is_over() => {
+                Some(ply)
+            }
+            _ => None,
+        }
+    }
+
+    /// USI's `bestmove resign`: the engine gives the game up, whatever the bot's own
+    /// resign threshold.
+    async fn on_resign(&mut self) -> Result<(), GameError> {
+        let ply = self.wanted_answer();
+        self.search = Search::Idle;
+        if let Some(ply) = ply {
+            tracing::info!("resigning: the engine resigned (bestmove resign)");
+            self.acted_at = Some(ply);
+            actions::resign(&self.api, &self.seat)
+                .await
+                .map_err(GameError::Refused)?;
+        }
+        Ok(())
     }
 
     pub(super) async fn on_deadline(&mut self) -> Result<(), GameError> {

@@ -34,7 +34,7 @@ use crate::config::Settings;
 use crate::game::{Change, GameState, StateError};
 use crate::judge::Judge;
 use crate::proto;
-use crate::uci::{Engine, EngineError, EngineEvent, EngineSpec, Score, Setup};
+use crate::uci::{Engine, EngineError, EngineEvent, EngineSpec, GameOver, Score, Setup};
 use crate::variant;
 use crate::variants_file::VariantsFile;
 use crate::watch::{self, Feed};
@@ -269,7 +269,13 @@ pub async fn play(settings: &Settings, api: Api, seat: Seat) -> Result<GameEnd, 
         resumes,
     };
     let result = runner.run(&mut feed, &mut task).await;
-    if let Some(engine) = runner.engine.take() {
+    if let Some(mut engine) = runner.engine.take() {
+        if let Ok(end) = &result
+            && let Some(over) = GameOver::of(end.side == Side::White, &end.result)
+        {
+            // Quitting follows whatever happens to this courtesy.
+            let _ = engine.game_over(over).await;
+        }
         engine.quit().await;
     }
     result

@@ -1,6 +1,7 @@
 //! One engine process: spawned on `tokio::process`, set up (the UCI handshake, the user's
 //! options checked against what the engine offers, the variant's options), then driven by
-//! the game runner with plain UCI commands.
+//! the game runner with plain UCI commands. A USI engine gets the same commands rewritten by
+//! its dialect (`usi`) on their way out, and its lines read by it on their way in.
 //!
 //! A reader task turns stdout into [`EngineEvent`]s on a bounded channel, one line at a time
 //! with a bounded length; when the runner is busy, the channel fills and the engine blocks on
@@ -19,6 +20,7 @@ use tokio::time::timeout;
 
 use super::line::{self, Read};
 use super::message::{self, EngineMessage, OptionKind, UciOption};
+use super::usi::{GameOver, Protocol, Usi};
 use crate::board::Notation;
 use crate::variants_file::VariantsFile;
 
@@ -41,6 +43,7 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// `setoption` pairs, in order.
     pub options: Vec<(String, String)>,
+    pub protocol: Protocol,
 }
 
 /// What the game asks of the engine besides the user's options.
@@ -62,7 +65,7 @@ pub struct Setup {
 }
 
 /// Options the bot sets itself from the game: the user may not set them.
-const MANAGED: [&str; 3] = ["UCI_Variant", "UCI_Chess960", "Ponder"];
+const MANAGED: [&str; 4] = ["UCI_Variant", "UCI_Chess960", "Ponder", "USI_Ponder"];
 
 /// What the reader task reports.
 #[derive(Debug)]
@@ -113,6 +116,8 @@ pub enum EngineError {
         file: String,
         error: String,
     },
+    /// A command USI cannot carry (the server's position is not the game's).
+    Usi(String),
 }
 
 impl fmt::Display for EngineError {
@@ -144,6 +149,7 @@ impl fmt::Display for EngineError {
             EngineError::VariantsFile { file, error } => {
                 write!(f, "cannot hand {file} to the engine: {error}")
             }
+            EngineError::Usi(why) => f.write_str(why),
         }
     }
 }
@@ -160,12 +166,25 @@ pub struct Engine {
     pub pid: Option<u32>,
     /// `go ponder` will be used (asked for, and the engine offers `Ponder`).
     pub ponders: bool,
+    protocol: Protocol,
+    /// The dialect a USI engine's commands and lines go through.
+    usi: Option<Usi>,
 }
 
 impl Engine {
     /// Starts the engine and sets it up for `setup`; a clear error when the engine lacks what
     /// the game or the user's options need.
     pub async fn start(spec: &EngineSpec, setup: &Setup) -> Result<Engine, EngineError> {
+        let usi = match spec.protocol {
+            Protocol::Uci => None,
+            Protocol::Usi => Some(Usi::for_variant(setup.variant).ok_or_else(|| {
+                EngineError::VariantUnsupported {
+                    variant: setup.variant,
+                    engine: spec.command.display().to_string(),
+                    why: "it speaks USI, which plays shogi and minishogi only (give this game a UCI engine: [variants.NAME] in --config)",
+                }
+            })?),
+        };
         let mut child = Command::new(&spec.command)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -186,7 +205,7 @@ impl Engine {
                 _ => return Err(EngineError::Exited { during: "start" }),
             };
         let (tx, events) = mpsc::channel(EVENT_BUFFER);
-        tokio::spawn(read_stdout(stdout, tx, setup.notation));
+        tokio::spawn(read_stdout(stdout, tx, setup.notation, usi.clone()));
         tokio::spawn(log_stderr(stderr, pid));
         let mut engine = Engine {
             child,
@@ -195,6 +214,8 @@ impl Engine {
             name: spec.command.display().to_string(),
             pid,
             ponders: false,
+            protocol: spec.protocol,
+            usi,
         };
         let mut offered = engine.handshake().await?;
         if let Some(file) = &setup.variants_file
@@ -208,20 +229,21 @@ impl Engine {
             engine.send(&command).await?;
         }
         engine.sync("isready").await?;
-        tracing::info!(engine = %engine.name, pid = pid.unwrap_or_default(), variant = setup.variant, ponder = engine.ponders, "engine ready");
+        tracing::info!(engine = %engine.name, pid = pid.unwrap_or_default(), variant = setup.variant, protocol = %engine.protocol, ponder = engine.ponders, "engine ready");
         Ok(engine)
     }
 
-    /// `uci` until `uciok`: the name and the options.
+    /// `uci` until `uciok` (`usi` until `usiok`): the name and the options.
     async fn handshake(&mut self) -> Result<Vec<UciOption>, EngineError> {
-        self.send("uci").await?;
+        let hello = self.protocol.hello();
+        self.send(hello).await?;
         let mut offered = Vec::new();
         let deadline = tokio::time::Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
             let event = tokio::time::timeout_at(deadline, self.next())
                 .await
                 .map_err(|_| EngineError::Timeout {
-                    during: "uci",
+                    during: hello,
                     after: HANDSHAKE_TIMEOUT,
                 })?;
             match event {
@@ -230,7 +252,7 @@ impl Engine {
                     self.name = name;
                 }
                 EngineEvent::Message(EngineMessage::Option(o)) => offered.push(o),
-                EngineEvent::Exited => return Err(EngineError::Exited { during: "uci" }),
+                EngineEvent::Exited => return Err(EngineError::Exited { during: hello }),
                 _ => {}
             }
         }
@@ -308,6 +330,8 @@ impl Engine {
                     "its UCI_Variant option does not offer it (`chessd random-engine` plays every game chessd has)",
                 ));
             }
+            // USI is shogi's protocol: an engine that speaks it plays shogi unless told other.
+            (Some("shogi"), None) if self.usi.is_some() => {}
             (Some(_), None) => return Err(unsupported("it has no UCI_Variant option")),
             // A variant engine left on another variant by a previous game would play it.
             (None, Some(o)) if o.vars.iter().any(|v| v == "chess") => {
@@ -322,8 +346,8 @@ impl Engine {
             (false, None) => {}
         }
         if setup.ponder {
-            if find("Ponder").is_some() {
-                commands.push("setoption name Ponder value true".to_owned());
+            if let Some(o) = find("USI_Ponder").or_else(|| find("Ponder")) {
+                commands.push(format!("setoption name {} value true", o.name));
                 self.ponders = true;
             } else {
                 tracing::warn!(engine = %self.name, "--ponder: the engine offers no Ponder option; not pondering");
@@ -332,8 +356,16 @@ impl Engine {
         Ok(commands)
     }
 
-    /// Writes one command line.
+    /// Writes one command line (a UCI command, rewritten for a USI engine).
     pub async fn send(&mut self, command: &str) -> Result<(), EngineError> {
+        let translated = match &self.usi {
+            Some(usi) => Some(
+                usi.command(command)
+                    .map_err(|e| EngineError::Usi(e.to_string()))?,
+            ),
+            None => None,
+        };
+        let command = translated.as_deref().unwrap_or(command);
         tracing::debug!(command, "to engine");
         let write = async {
             self.stdin.write_all(command.as_bytes()).await?;
@@ -378,6 +410,14 @@ impl Engine {
     pub async fn new_game(&mut self) -> Result<(), EngineError> {
         self.send("ucinewgame").await?;
         self.sync("isready").await
+    }
+
+    /// Tells a USI engine how the game ended (`gameover`); UCI has no such command.
+    pub async fn game_over(&mut self, over: GameOver) -> Result<(), EngineError> {
+        if self.usi.is_some() {
+            self.send(over.command()).await?;
+        }
+        Ok(())
     }
 
     /// Kills the process at once (a hung or misbehaving engine).
@@ -445,6 +485,7 @@ async fn read_stdout(
     stdout: tokio::process::ChildStdout,
     tx: mpsc::Sender<EngineEvent>,
     notation: Notation,
+    usi: Option<Usi>,
 ) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::with_capacity(256);
@@ -452,7 +493,10 @@ async fn read_stdout(
         let event = match line::read_line(&mut reader, &mut buf, MAX_LINE).await {
             Ok(Read::Line(text)) => {
                 tracing::trace!(line = %text, "from engine");
-                EngineEvent::Message(message::parse_in(&text, notation))
+                EngineEvent::Message(match &usi {
+                    Some(usi) => usi.parse(&text),
+                    None => message::parse_in(&text, notation),
+                })
             }
             Ok(Read::TooLong(bytes)) => EngineEvent::TooLong(bytes),
             Ok(Read::Eof) | Err(_) => {
@@ -497,6 +541,41 @@ mod tests {
             EngineMessage::Option(o) => o,
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A USI engine is refused a game outside the shogi family before it is even started.
+    #[tokio::test]
+    async fn usi_plays_the_shogi_family_only() {
+        let spec = EngineSpec {
+            command: PathBuf::from("/nonexistent/usi-engine"),
+            args: vec![],
+            options: vec![],
+            protocol: Protocol::Usi,
+        };
+        let mut setup = Setup {
+            variant: "xiangqi",
+            uci_variant: Some("xiangqi"),
+            chess960: false,
+            variants_file: None,
+            notation: Notation::Chess,
+            ponder: false,
+        };
+        let refused = Engine::start(&spec, &setup)
+            .await
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            refused
+                .as_deref()
+                .is_some_and(|e| e.contains("cannot play xiangqi: it speaks USI")),
+            "{refused:?}"
+        );
+        setup.variant = "shogi";
+        setup.uci_variant = Some("shogi");
+        assert!(matches!(
+            Engine::start(&spec, &setup).await,
+            Err(EngineError::Spawn { .. })
+        ));
     }
 
     /// Values are checked against the option's type: spins within bounds, checks as

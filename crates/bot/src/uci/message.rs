@@ -13,6 +13,7 @@ use crate::board::{Notation, UciMove};
 pub enum EngineMessage {
     /// `id name ...`.
     Name(String),
+    /// `uciok`, or USI's `usiok`.
     UciOk,
     ReadyOk,
     Option(UciOption),
@@ -24,6 +25,10 @@ pub enum EngineMessage {
     },
     /// `bestmove` followed by something that is not a move.
     BadBestMove(String),
+    /// USI's `bestmove resign`.
+    Resign,
+    /// USI's `bestmove win`: the engine declares it wins by the impasse rule.
+    DeclareWin,
     /// Anything else (`id author`, `info string`, `copyprotection`, garbage).
     Unknown(String),
 }

@@ -14,6 +14,8 @@ behaves.
   lies-once    answers `bestmove (none)` at the third `go`, `bestmove banana` at the fifth
                and an illegal move at the seventh (counted across restarts)
   always-exit  exits at the first `go`, every time
+  usi-resign   (a USI engine) answers `bestmove resign` at the third `go`
+  usi-win      (a USI engine) answers `bestmove win`, the impasse declaration, to every `go`
 """
 
 import os
@@ -80,6 +82,9 @@ for raw in sys.stdin.buffer:
         if mode == "slow" and gos in (2, 4):
             # Thinks until told to stop, whatever time it was given.
             command = b"go infinite"
+        if mode == "usi-resign" and gos == 3 or mode == "usi-win":
+            say(b"bestmove resign\n" if mode == "usi-resign" else b"bestmove win\n")
+            continue
         if mode == "lies-once" and n in (3, 5, 7):
             answer = {3: b"bestmove (none)", 5: b"bestmove banana", 7: b"bestmove a1h8"}[n]
             say(answer + b"\n")
