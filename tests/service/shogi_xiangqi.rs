@@ -179,6 +179,32 @@ async fn xiangqi_perpetual_check_loses() {
     assert!(pgn.contains("[FEN \"4k4/R8/9/"), "{pgn}");
 }
 
+/// Xiangqi in WXF notation as its players write it (`C2.5`: the cannon on Red's second file
+/// to the fifth), recorded as its coordinates and its WXF SAN; a WXF move no piece can make
+/// is refused as illegal.
+#[tokio::test]
+async fn xiangqi_is_played_in_wxf() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(&mut client, by_key("xiangqi")).await;
+    let after = play_all(&mut client, &seats, 'w', "C2.5 H8+7 h1g3").await;
+    let ucis: Vec<&str> = after.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(ucis, ["h3e3", "h10g8", "h1g3"]);
+    let sans: Vec<&str> = after.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["C2.5", "H8+7", "H2+3"]);
+    let refused = client
+        .submit_move(authed(
+            pb::SubmitMoveRequest {
+                game_id: seats.id.clone(),
+                r#move: "R1+9".into(),
+                ..Default::default()
+            },
+            &seats.black,
+        ))
+        .await;
+    assert_refused(refused, Code::FailedPrecondition, "ILLEGAL_MOVE");
+}
+
 /// Xiangqi's stalemate loses for the side without a move, with its own termination.
 #[tokio::test]
 async fn xiangqi_stalemate_loses() {

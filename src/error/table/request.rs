@@ -64,7 +64,10 @@ pub(super) fn input_row_of(error: &InputError) -> Row {
             Layer::Request,
             InvalidArgument,
             "MALFORMED_MOVE",
-            format!("malformed move {text:?}: expected uci (e2e4, e7e8q) or san (Nf3, exd5, O-O)"),
+            format!(
+                "malformed move {text:?}: expected uci (e2e4, e7e8q) or the game's san (Nf3, \
+                 exd5, O-O; shogi P-7f, xiangqi C2.5)"
+            ),
         )
         .field("move"),
         E::InvalidField { field, message } => row(
