@@ -190,7 +190,10 @@ pub fn move_text(text: &str) -> Result<MoveText, ServiceError> {
         return Ok(MoveText::Uci(uci));
     }
     if let Ok(san) = text.parse::<rules::San>() {
-        return Ok(MoveText::San(san));
+        let typed = rules::WideText::from_ascii(text)
+            .or_else(|| rules::WideText::from_ascii(&san.to_string()))
+            .unwrap_or_default();
+        return Ok(MoveText::San(san, typed));
     }
     match rules::WideText::from_ascii(text) {
         Some(text) if rules::any::is_move_syntax(text.as_str()) => Ok(MoveText::Other(text)),
@@ -351,8 +354,8 @@ mod tests {
     #[test]
     fn move_texts() {
         assert!(matches!(move_text("e2e4"), Ok(MoveText::Uci(_))));
-        assert!(matches!(move_text(" Nf3 "), Ok(MoveText::San(_))));
-        assert!(matches!(move_text("O-O"), Ok(MoveText::San(_))));
+        assert!(matches!(move_text(" Nf3 "), Ok(MoveText::San(..))));
+        assert!(matches!(move_text("O-O"), Ok(MoveText::San(..))));
         let Err(ServiceError::Input(InputError::MalformedMove { text })) =
             move_text(&"x".repeat(1000))
         else {
@@ -446,5 +449,23 @@ mod tests {
             panic!()
         };
         assert!(message.contains("already decided"), "{message}");
+    }
+}
+
+#[cfg(test)]
+mod other_families {
+    use super::*;
+
+    /// Another family's move text reaches its game as it was typed: a form the 8x8 parsers
+    /// read but print otherwise (a shogi promotion `b2h8+`) must not be rewritten on the way.
+    #[test]
+    fn text_reaches_the_game_as_typed() {
+        for text in [
+            "b2h8+", "g7h7+", "P@e5", "+R-1", "C2.5", "H8+7", "c3c4", "P*5e", "7g7f", "Bx2b+",
+            "S-4h=", "a10a9", "e7e8c",
+        ] {
+            let parsed = move_text(text).map(|t| t.to_string()).ok();
+            assert_eq!(parsed.as_deref(), Some(text), "{text}");
+        }
     }
 }

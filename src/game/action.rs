@@ -98,7 +98,10 @@ pub struct NewGame {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveText {
     Uci(UciMove),
-    San(San),
+    /// SAN, and the text as typed: another family's game reads the text itself, and SAN's
+    /// own rendering drops what the 8x8 notation ignores (`b2h8+`, a shogi promotion, reads
+    /// as SAN with a check mark and prints without it).
+    San(San, WideText),
     /// Neither 8x8 form, but written like another family's move (`a10a9`, `Ca10`, `P*5e`,
     /// `C2.5`): read by the game it is played in.
     Other(WideText),
@@ -108,7 +111,7 @@ impl std::fmt::Display for MoveText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MoveText::Uci(uci) => uci.fmt(f),
-            MoveText::San(san) => san.fmt(f),
+            MoveText::San(_, typed) => typed.fmt(f),
             MoveText::Other(text) => text.fmt(f),
         }
     }

@@ -103,6 +103,17 @@ async fn shogi_is_played_in_its_notations_with_drops() {
     assert!(kif.contains("   1 ７六歩(77)"), "{kif}");
     assert!(kif.contains("   3 ２二角成(88)"), "{kif}");
     assert!(kif.contains("   5 ４五角打"), "{kif}");
+
+    // The promotion typed in the common UCI-style text is a promotion (`+` is not a check
+    // mark here), and the same move without it is the move that declines.
+    let (_, seats) = create_with(&mut client, by_key("shogi")).await;
+    let after = play_all(&mut client, &seats, 'w', "c3c4 g7g6 b2h8+").await;
+    let last = after.moves.last().map(|m| (m.uci.as_str(), m.san.as_str()));
+    assert_eq!(last, Some(("b2h8+", "Bx2b+")));
+    let (_, seats) = create_with(&mut client, by_key("shogi")).await;
+    let after = play_all(&mut client, &seats, 'w', "c3c4 g7g6 b2h8").await;
+    let last = after.moves.last().map(|m| (m.uci.as_str(), m.san.as_str()));
+    assert_eq!(last, Some(("b2h8", "Bx2b=")));
 }
 
 /// The impasse rule is applied at the start of a turn: sente, its king and ten pieces in the

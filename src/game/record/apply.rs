@@ -355,7 +355,7 @@ fn resolve_among(
 ) -> Result<rules::Move, rules::PlayError> {
     match text {
         MoveText::Uci(uci) => uci.to_move_among(pos, legal),
-        MoveText::San(san) => san.to_move_among(pos, legal),
+        MoveText::San(san, _) => san.to_move_among(pos, legal),
         MoveText::Other(text) => Err(rules::PlayError::Malformed(text.to_string())),
     }
 }
