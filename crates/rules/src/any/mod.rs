@@ -3,7 +3,7 @@
 //! `Variant`/`Move`/`Position`/`Game`, the wide family's, the shogi family's and xiangqi's),
 //! dispatched once per call. This is the vocabulary the service speaks: it stores, replays and
 //! encodes games without knowing which engine plays them, and a family added later is one arm
-//! more in [`each!`] and a [`Member`] implementation.
+//! more in `each!` and a `Member` implementation.
 
 /// Evaluates `$body` with `$x` bound to the value in whichever family's arm `$value` holds:
 /// the one list of the families, for code that reads the same in each.
