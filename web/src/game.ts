@@ -13,7 +13,7 @@ import { client } from "./api.js";
 import { type BoardMarks, drawBoard } from "./board.js";
 import { renderClock } from "./clock.js";
 import { type Position, moveSquares, parseFen, sketch } from "./chess.js";
-import { handRoles, pieceSet, promotionOrder } from "./games.js";
+import { boardStyle, handRoles, pieceSet, promotionOrder, sanChecks } from "./games.js";
 import { STANDARD } from "./geometry.js";
 import {
   Color,
@@ -352,6 +352,7 @@ export async function showGame(
     pocketStrips.update({
       pockets: displayed().position?.pockets ?? null,
       roles: handRoles(state.variantKey || state.variant),
+      set: pieceSet(state.variantKey || state.variant),
       geo: state.geo,
       bottomWhite: !blackBelow(),
       own: seat && color !== null ? color === Color.WHITE : null,
@@ -383,8 +384,9 @@ export async function showGame(
     const { position, highlight, san } = displayed();
     const board = position?.board ?? new Array<string>(state.geo.size).fill("");
     // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
-    const check =
-      /[+#]$/.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
+    // Shogi's SAN marks no check: its `+` is a promotion.
+    const marked = sanChecks(state.variantKey || state.variant) ? /[+#]$/ : /#$/;
+    const check = marked.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
     const picked = input?.marks();
     const marks: BoardMarks = {
       highlight,
@@ -418,7 +420,8 @@ export async function showGame(
     if (key === boardKey) return;
     boardKey = key;
     const set = pieceSet(state.variantKey || state.variant);
-    const svg = drawBoard(board, state.geo, blackBelow(), marks, set);
+    const style = boardStyle(state.variantKey || state.variant);
+    const svg = drawBoard(board, state.geo, blackBelow(), marks, set, style);
     const old = boardBox.querySelector("svg.board");
     if (old) old.replaceWith(svg);
     else boardBox.prepend(svg);
