@@ -18,6 +18,7 @@ import {
   Variant,
 } from "../src/gen/chessd/v1/chessd_pb.js";
 import { MoveInput } from "../src/input.js";
+import { renderMarkdown } from "../src/markdown.js";
 import { movesOf, targetKinds, typedMove } from "../src/moves.js";
 import { PocketStrips, pocketText } from "../src/pocket.js";
 
@@ -455,6 +456,17 @@ test("xiangqi drawn: pieces on the points of a grid, the river, the palaces, eac
   eq(kinds.get(G910.parse("d6")), "move", "a soldier's step aside takes nothing");
   const stepped = sketch(parseFen("4k4/9/9/9/4P4/3p5/9/9/9/4K4 w - - 0 1", G910), "e6d6", "e6d6");
   eq(stepped.board[G910.parse("d5")], "p", "and the sketch leaves the piece behind it");
+});
+
+test("a rules page's table (xiangqi's and shogi's pieces) rendered as a table", () => {
+  const els = renderMarkdown("Before:\n\n| letter | piece |\n| --- | --- |\n| `K` | **king** |\n| `G` | gold |\n\nAfter.");
+  eq(els.map((e) => e.tagName), ["P", "TABLE", "P"], "a paragraph, a table, a paragraph");
+  const t = els[1];
+  eq(Array.from(t?.querySelectorAll("th") ?? []).map((c) => c.textContent), ["letter", "piece"], "header");
+  eq(t?.querySelectorAll("tbody tr").length, 2, "two rows, the rule skipped");
+  eq(t?.querySelector("tbody td code")?.textContent, "K", "inline marks in cells");
+  const inPara = renderMarkdown("a | b\nc");
+  eq(inPara.map((e) => e.tagName), ["P"], "a | inside a paragraph is text");
 });
 
 /** Mounts a playable 10x10 board at the page's top left; moves picked land in `played`. */
