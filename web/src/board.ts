@@ -29,8 +29,8 @@ function drawCharacter(g: SVGElement, c: CharacterPiece, white: boolean, turned:
   if (c.shape === "disc") {
     g.classList.add("xiangqi");
     inner.append(
-      el("circle", { cx: 50, cy: 50, r: 38, class: "body" }),
-      el("circle", { cx: 50, cy: 50, r: 31, class: "ring" }),
+      el("circle", { cx: 50, cy: 50, r: 36, class: "body" }),
+      el("circle", { cx: 50, cy: 50, r: 30, class: "ring" }),
     );
   } else {
     g.classList.add("shogi");
@@ -38,8 +38,8 @@ function drawCharacter(g: SVGElement, c: CharacterPiece, white: boolean, turned:
   }
   // Two characters (成銀) are written one above the other, as on the piece.
   const lines = [...chars];
-  const size = lines.length > 1 ? 28 : c.shape === "disc" ? 42 : 44;
-  const first = c.shape === "disc" ? 65 : lines.length > 1 ? 52 : 70;
+  const size = lines.length > 1 ? 28 : c.shape === "disc" ? 40 : 44;
+  const first = c.shape === "disc" ? 64 : lines.length > 1 ? 52 : 70;
   lines.forEach((ch, i) => {
     const t = el("text", {
       x: 50,

@@ -116,8 +116,8 @@ export function edgeLabels(
       const [x] = at(f);
       const red = CHINESE_NUMERALS[geo.files - 1 - f] ?? "";
       const black = String(f + 1);
-      const redY = flipped ? 11 : height - 2;
-      const blackY = flipped ? height - 2 : 11;
+      const redY = flipped ? 13 : height - 1;
+      const blackY = flipped ? height - 1 : 13;
       const file = FILE_LETTERS[f] ?? "";
       out.push(
         label({ x: x + HALF, y: redY, "text-anchor": "middle", "data-file": file, "data-side": "red" }, red),

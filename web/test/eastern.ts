@@ -59,7 +59,8 @@ async function shogi(api: Api, w: Player, b: Player, artifacts: string): Promise
   if (offered !== "+-") fail(`the picker offers ${offered}, not promote then not`);
   await w.page.locator('#promotion button[data-promotion="+"]').click();
   let game = await synced(api, g.id, [w, b], 3);
-  if (game.moves[2]?.uci !== "b2h8+") fail(`the server played ${game.moves[2]?.uci}`);
+  if (game.moves[2]?.uci !== "b2h8+")
+    fail(`the server played ${game.moves[2]?.uci} (${game.moves[2]?.san}); the page sent ${w.submits.map((s) => s.move).join(", ")}`);
   for (const p of [w, b]) {
     if ((await glyphs(p, "h8")) !== "馬") fail(`${p.name}: h8 shows ${await glyphs(p, "h8")}`);
     const red = await p.page.locator('#board .piece[data-square="h8"] text.glyph.promoted').count();
