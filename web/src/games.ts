@@ -34,7 +34,7 @@ export interface GameInfo {
   summary: string;
   /** The board's ground and edge names: chess's squares, shogi's ruled cells, xiangqi's points. */
   style: BoardStyle;
-  /** A SAN ending in `+` gives check (shogi's marks a promotion instead). */
+  /** A SAN ending in `+` gives check (shogi's marks a promotion, xiangqi's WXF a move forward). */
   sanChecks: boolean;
   /** The move box's example moves, for a game without a `Variant` (text.ts has the others'). */
   examples?: string;
@@ -318,6 +318,8 @@ export const GAMES: readonly GameInfo[] = [
       roles: XIANGQI_SET,
       promotions: "",
       style: "points",
+      // WXF, xiangqi's SAN, writes `+` for a move forward and marks no check.
+      sanChecks: false,
     },
   ),
   wide(
@@ -378,7 +380,7 @@ export function boardStyle(v: Variant | string): BoardStyle {
   return gameInfo(v)?.style ?? "squares";
 }
 
-/** Whether a SAN's `+` in a game gives check (not in shogi, where it promotes). */
+/** Whether a SAN's `+` in a game gives check (not in shogi or xiangqi, whose SANs mark none). */
 export function sanChecks(v: Variant | string): boolean {
   return gameInfo(v)?.sanChecks ?? true;
 }
