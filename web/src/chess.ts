@@ -1,8 +1,9 @@
 // Positions as the server's FEN gives them, for drawing: the placement (shogi's promoted pieces
-// written `+P`), Crazyhouse's pockets and shogi's hands, Three-check's counters, the side to move and the half-move clock; and what a UCI move names
-// (its squares, a drop, a castling's king and rook). The page applies no rules: every position
-// it draws is a FEN the server sent, except two sketches named as such (`sketch`). Every board
-// has its game's geometry (geometry.ts): up to 10 files and 10 ranks, "10" an empty run.
+// written `+P`), Crazyhouse's pockets and shogi's hands, Three-check's counters, the side to move
+// and the half-move clock; and what a UCI move names (its squares, a drop, a castling's king and
+// rook). The page applies no rules: every position it draws is a FEN the server sent, except two
+// sketches named as such (`sketch`). Every board has its game's geometry (geometry.ts): up to 10
+// files and 10 ranks, "10" an empty run.
 
 import { type Geometry, STANDARD } from "./geometry.js";
 

@@ -118,13 +118,10 @@ export function edgeLabels(
       const black = String(f + 1);
       const redY = flipped ? 13 : height - 1;
       const blackY = flipped ? height - 1 : 13;
-      const file = FILE_LETTERS[f] ?? "";
+      const named = { "text-anchor": "middle", "data-file": FILE_LETTERS[f] ?? "" };
       out.push(
-        label({ x: x + HALF, y: redY, "text-anchor": "middle", "data-file": file, "data-side": "red" }, red),
-        label(
-          { x: x + HALF, y: blackY, "text-anchor": "middle", "data-file": file, "data-side": "black" },
-          black,
-        ),
+        label({ ...named, x: x + HALF, y: redY, "data-side": "red" }, red),
+        label({ ...named, x: x + HALF, y: blackY, "data-side": "black" }, black),
       );
     }
     return out;
@@ -135,33 +132,23 @@ export function edgeLabels(
     const topRank = flipped ? 0 : geo.ranks - 1;
     for (let f = 0; f < geo.files; f++) {
       const [x, y] = at(topRank * geo.files + f);
-      out.push(
-        label(
-          { x: x + SQUARE_UNITS - 4, y: y + 16, "text-anchor": "end", "data-file": FILE_LETTERS[f] ?? "" },
-          String(geo.files - f),
-        ),
-      );
+      const named = { "text-anchor": "end", "data-file": FILE_LETTERS[f] ?? "" };
+      out.push(label({ ...named, x: x + SQUARE_UNITS - 4, y: y + 16 }, String(geo.files - f)));
     }
     const rightFile = flipped ? 0 : geo.files - 1;
     for (let r = 0; r < geo.ranks; r++) {
       const [x, y] = at(r * geo.files + rightFile);
-      out.push(
-        label(
-          { x: x + SQUARE_UNITS - 4, y: y + SQUARE_UNITS - 4, "text-anchor": "end", "data-rank": r + 1 },
-          FILE_LETTERS[geo.ranks - 1 - r] ?? "",
-        ),
-      );
+      const named = { "text-anchor": "end", "data-rank": r + 1 };
+      const corner = { x: x + SQUARE_UNITS - 4, y: y + SQUARE_UNITS - 4 };
+      out.push(label({ ...named, ...corner }, FILE_LETTERS[geo.ranks - 1 - r] ?? ""));
     }
     return out;
   }
   for (let f = 0; f < geo.files; f++) {
     const [x] = at(f);
-    out.push(
-      label(
-        { x: x + SQUARE_UNITS - 8, y: height - 6, "text-anchor": "end", "data-file": FILE_LETTERS[f] ?? "" },
-        FILE_LETTERS[f] ?? "",
-      ),
-    );
+    const letter = FILE_LETTERS[f] ?? "";
+    const named = { "text-anchor": "end", "data-file": letter };
+    out.push(label({ ...named, x: x + SQUARE_UNITS - 8, y: height - 6 }, letter));
   }
   for (let r = 0; r < geo.ranks; r++) {
     const [, y] = at(r * geo.files);

@@ -1,8 +1,8 @@
-// The rules pages' Markdown (docs/games/<key>.md, bundled as text) turned into elements: the
-// small subset those files use, headings, paragraphs, bullet lists, tables (xiangqi's and
-// shogi's pieces), **bold**, `code` and links to another game's rules. Built with DOM calls, never innerHTML, so the text can hold nothing
-// that runs; a link to anything but another rules page keeps its text and loses its target,
-// as the page fetches nothing from elsewhere.
+// The rules pages' Markdown (docs/games/<key>.md, bundled as text) turned into elements: the small
+// subset those files use, headings, paragraphs, bullet lists, tables (xiangqi's and shogi's
+// pieces), **bold**, `code` and links to another game's rules. Built with DOM calls, never
+// innerHTML, so the text can hold nothing that runs; a link to anything but another rules page
+// keeps its text and loses its target, as the page fetches nothing from elsewhere.
 
 import { h } from "./dom.js";
 

@@ -1,8 +1,8 @@
-// The hands beside the board (Crazyhouse's and Loop's pockets, shogi's komadai), each on its
-// side's edge: the pieces a side holds to drop, with their counts, from the FEN of the position
-// shown, drawn as the game draws them (a shogi piece turned toward its owner), and a sentence
-// for screen readers. The seat's own pieces are buttons to pick a piece from (see input.ts), enabled for
-// the drops the server lists as legal.
+// The hands beside the board (Crazyhouse's and Loop's pockets, shogi's komadai), each on its side's
+// edge: the pieces a side holds to drop, with their counts, from the FEN of the position shown,
+// drawn as the game draws them (a shogi piece turned toward its owner), and a sentence for screen
+// readers. The seat's own pieces are buttons to pick a piece from (see input.ts), enabled for the
+// drops the server lists as legal.
 
 import { pieceIcon, roleName } from "./board.js";
 import { type Pocket, type PocketRole, type Sides, parseUci } from "./chess.js";

@@ -30,7 +30,8 @@ async function expectHand(p: Player, where: "top" | "bottom", role: string, coun
       return n === String(count);
     });
   } catch {
-    fail(`${p.name}: the ${where} hand holds ${await p.page.locator(sel).getAttribute("data-count")} ${role}`);
+    const held = await p.page.locator(sel).getAttribute("data-count");
+    fail(`${p.name}: the ${where} hand holds ${held} ${role}`);
   }
 }
 
@@ -60,7 +61,10 @@ async function shogi(api: Api, w: Player, b: Player, artifacts: string): Promise
   await w.page.locator('#promotion button[data-promotion="+"]').click();
   let game = await synced(api, g.id, [w, b], 3);
   if (game.moves[2]?.uci !== "b2h8+")
-    fail(`the server played ${game.moves[2]?.uci} (${game.moves[2]?.san}); the page sent ${w.submits.map((s) => s.move).join(", ")}`);
+    fail(
+      `the server played ${game.moves[2]?.uci} (${game.moves[2]?.san}); ` +
+        `the page sent ${w.submits.map((s) => s.move).join(", ")}`,
+    );
   for (const p of [w, b]) {
     if ((await glyphs(p, "h8")) !== "馬") fail(`${p.name}: h8 shows ${await glyphs(p, "h8")}`);
     const red = await p.page.locator('#board .piece[data-square="h8"] text.glyph.promoted').count();
