@@ -2,11 +2,14 @@
 // picked piece, its targets, the keyboard's square); and the square under a pointer. The
 // pieces are drawn from pieces.ts, read through the game's `PieceSet` (what each letter is in
 // that game); a letter the set does not know (a game the page does not know yet) is drawn as a
-// disc with its letter. The board takes its shape from its geometry: any number of files and
-// ranks up to 10.
+// disc with its letter; xiangqi's and shogi's as their characters (characters.ts). The board
+// takes its shape from its geometry (any number of files and ranks up to 10) and its ground
+// from the game's custom (grid.ts): squares, shogi's ruled cells, or xiangqi's points.
 
 import type { Board } from "./chess.js";
-import { FILE_LETTERS, type Geometry, SQUARE_UNITS } from "./geometry.js";
+import { type CharacterPiece, characterOf, pentagonPath } from "./characters.js";
+import type { Geometry } from "./geometry.js";
+import { type BoardStyle, cellMark, edgeLabels, ground } from "./grid.js";
 import { CHESS_SET, type PieceSet, roleName, roleOf, shapesOf } from "./pieces.js";
 
 export { roleName };
@@ -19,12 +22,48 @@ function el(tag: string, attrs: Record<string, string | number>): SVGElement {
   return e;
 }
 
-/** One piece as a group positioned at (x, y) in board units (100 per square). */
+/** A xiangqi disc or a shogi pentagon with its characters, into `g`. */
+function drawCharacter(g: SVGElement, c: CharacterPiece, white: boolean, turned: boolean): void {
+  const chars = white ? c.white : c.black;
+  const inner = turned ? el("g", { transform: "rotate(180 50 50)" }) : g;
+  if (c.shape === "disc") {
+    g.classList.add("xiangqi");
+    inner.append(
+      el("circle", { cx: 50, cy: 50, r: 36, class: "body" }),
+      el("circle", { cx: 50, cy: 50, r: 30, class: "ring" }),
+    );
+  } else {
+    g.classList.add("shogi");
+    inner.append(el("path", { d: pentagonPath(chars === "歩" || chars === "と"), class: "body" }));
+  }
+  // Two characters (成銀) are written one above the other, as on the piece.
+  const lines = [...chars];
+  const size = lines.length > 1 ? 28 : c.shape === "disc" ? 40 : 44;
+  const first = c.shape === "disc" ? 64 : lines.length > 1 ? 52 : 70;
+  lines.forEach((ch, i) => {
+    const t = el("text", {
+      x: 50,
+      y: first + i * (size + 2),
+      "text-anchor": "middle",
+      "font-size": size,
+      class: c.promoted ? "glyph promoted" : "glyph",
+    });
+    t.textContent = ch;
+    inner.append(t);
+  });
+  if (inner !== g) g.append(inner);
+}
+
+/**
+ * One piece as a group positioned at (x, y) in board units (100 per square). A shogi piece
+ * points away from its owner: up for the side drawn at the bottom (White unless `flipped`).
+ */
 export function pieceNode(
   piece: string,
   x: number,
   y: number,
   set: PieceSet = CHESS_SET,
+  flipped = false,
 ): SVGElement {
   const kind = piece.toLowerCase();
   const white = piece !== kind;
@@ -34,6 +73,12 @@ export function pieceNode(
     "data-piece": piece,
   });
   const role = roleOf(kind, set);
+  const character = characterOf(kind, set);
+  if (character) {
+    if (role) g.setAttribute("data-piece-role", role);
+    drawCharacter(g, character, white, character.shape === "pentagon" && white === flipped);
+    return g;
+  }
   const shapes = role ? shapesOf(role) : null;
   if (!shapes) {
     g.append(el("circle", { cx: 50, cy: 50, r: 38, class: "body" }));
@@ -58,7 +103,7 @@ export function pieceName(piece: string, set: PieceSet = CHESS_SET): string {
 export function describeBoard(board: Board, geo: Geometry, set: PieceSet = CHESS_SET): string {
   const sides: string[] = [];
   const others = [...new Set(board.map((p) => p.toLowerCase()))].filter(
-    (k) => k !== "" && !"kqrbnp".includes(k),
+    (k) => k !== "" && !["k", "q", "r", "b", "n", "p"].includes(k),
   );
   for (const white of [true, false]) {
     const parts: string[] = [];
@@ -105,16 +150,16 @@ export function squareAt(
   return geo.at((clientX - box.left) / box.width, (clientY - box.top) / box.height, flipped);
 }
 
-/** A piece on its own, for buttons (the promotion picker, the pockets). */
-export function pieceIcon(piece: string, set: PieceSet = CHESS_SET): SVGElement {
+/** A piece on its own, for buttons (the promotion picker, the pockets); turned as on the board. */
+export function pieceIcon(piece: string, set: PieceSet = CHESS_SET, flipped = false): SVGElement {
   const svg = el("svg", { viewBox: "0 0 100 100", class: "piece-icon", "aria-hidden": "true" });
-  svg.append(pieceNode(piece, 0, 0, set));
+  svg.append(pieceNode(piece, 0, 0, set, flipped));
   return svg;
 }
 
 /**
- * Draws `board` (of `geo`, its letters `set`'s) into a fresh SVG element, White at the bottom
- * unless `flipped`. a1 is dark on every board, as on chess's.
+ * Draws `board` (of `geo`, its letters `set`'s, on the ground `style`) into a fresh SVG element,
+ * White at the bottom unless `flipped`. a1 is dark on every checkered board, as on chess's.
  */
 export function drawBoard(
   board: Board,
@@ -122,11 +167,13 @@ export function drawBoard(
   flipped: boolean,
   marks: BoardMarks = {},
   set: PieceSet = CHESS_SET,
+  style: BoardStyle = "squares",
 ): SVGElement {
   const [width, height] = geo.extent;
   const svg = el("svg", {
     viewBox: `0 0 ${width} ${height}`,
-    class: "board",
+    class: `board ${style}`,
+    "data-style": style,
     role: "img",
     "aria-label": describeBoard(board, geo, set),
     "data-files": geo.files,
@@ -135,53 +182,28 @@ export function drawBoard(
   const squareName = (i: number) => geo.name(i);
   const at = (index: number) => geo.origin(index, flipped);
   const highlight = marks.highlight ?? [];
+  svg.append(...ground(style, geo));
   for (let i = 0; i < geo.size; i++) {
     const [x, y] = at(i);
     const light = geo.fileOf(i) % 2 !== geo.rankOf(i) % 2;
-    svg.append(
-      el("rect", {
-        x,
-        y,
-        width: 100,
-        height: 100,
-        class: light ? "sq light" : "sq dark",
-        "data-square": squareName(i),
-      }),
-    );
+    // Shogi's cells and xiangqi's points are one colour: the ground shows through.
+    const kind = style === "squares" ? (light ? "light" : "dark") : "cell";
+    svg.append(cellMark(style, x, y, { class: `sq ${kind}`, "data-square": squareName(i) }));
     if (highlight.includes(i)) {
-      svg.append(
-        el("rect", { x, y, width: 100, height: 100, class: "sq last", "data-last": squareName(i) }),
-      );
+      svg.append(cellMark(style, x, y, { class: "sq last", "data-last": squareName(i) }));
     }
     if (i === marks.selected) {
-      svg.append(el("rect", { x, y, width: 100, height: 100, class: "sq selected" }));
+      svg.append(cellMark(style, x, y, { class: "sq selected" }));
     }
     if (marks.check && board[i] === marks.check) {
       svg.append(el("circle", { cx: x + 50, cy: y + 50, r: 46, class: "check" }));
     }
   }
-  for (let f = 0; f < geo.files; f++) {
-    const [x] = at(f);
-    const t = el("text", {
-      x: x + SQUARE_UNITS - 8,
-      y: height - 6,
-      class: "coord",
-      "text-anchor": "end",
-      "data-file": FILE_LETTERS[f] ?? "",
-    });
-    t.textContent = FILE_LETTERS[f] ?? "";
-    svg.append(t);
-  }
-  for (let r = 0; r < geo.ranks; r++) {
-    const [, y] = at(r * geo.files);
-    const t = el("text", { x: 4, y: y + 20, class: "coord", "data-rank": r + 1 });
-    t.textContent = String(r + 1);
-    svg.append(t);
-  }
+  svg.append(...edgeLabels(style, geo, flipped, at));
   board.forEach((piece, i) => {
     if (piece === "") return;
     const [x, y] = at(i);
-    const node = pieceNode(piece, x, y, set);
+    const node = pieceNode(piece, x, y, set, flipped);
     node.setAttribute("data-square", squareName(i));
     svg.append(node);
   });

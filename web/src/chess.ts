@@ -1,12 +1,13 @@
-// Positions as the server's FEN gives them, for drawing: the placement, Crazyhouse's pockets,
-// Three-check's counters, the side to move and the half-move clock; and what a UCI move names
-// (its squares, a drop, a castling's king and rook). The page applies no rules: every position
-// it draws is a FEN the server sent, except two sketches named as such (`sketch`). Every board
-// has its game's geometry (geometry.ts): up to 10 files and 10 ranks, "10" an empty run.
+// Positions as the server's FEN gives them, for drawing: the placement (shogi's promoted pieces
+// written `+P`), Crazyhouse's pockets and shogi's hands, Three-check's counters, the side to move
+// and the half-move clock; and what a UCI move names (its squares, a drop, a castling's king and
+// rook). The page applies no rules: every position it draws is a FEN the server sent, except two
+// sketches named as such (`sketch`). Every board has its game's geometry (geometry.ts): up to 10
+// files and 10 ranks, "10" an empty run.
 
 import { type Geometry, STANDARD } from "./geometry.js";
 
-/** A piece as FEN writes it: "K", "q", ... (upper case White). */
+/** A piece as FEN writes it: "K", "q", shogi's promoted "+P" ... (upper case White). */
 export type Piece = string;
 
 /** files x ranks squares, index = rank * files + file (see geometry.ts); "" for empty. */
@@ -62,7 +63,8 @@ export function emptyPocket(): Pocket {
 /**
  * The board field of a FEN: the placement, with Crazyhouse's pockets in brackets
  * (`.../RNBQKBNR[Qp]`) or as a ninth rank (`.../RNBQKBNR/Qp`), and promoted pieces marked `~`
- * (a promoted piece captured joins a pocket as a pawn). Throws on a malformed field.
+ * (a promoted piece captured joins a pocket as a pawn); shogi's promoted pieces are one piece,
+ * `+` and the letter (`+P`). Throws on a malformed field.
  */
 function parseBoardField(
   field: string,
@@ -93,12 +95,12 @@ function parseBoardField(
     let file = 0;
     let last = "";
     // An empty run is a number, up to the board's width ("10" on a 10-file board).
-    for (const [token] of row.matchAll(/\d+|./g)) {
+    for (const [token] of row.matchAll(/\d+|\+[a-zA-Z]|./g)) {
       if (/^\d+$/.test(token)) {
         const run = Number(token);
         if (run < 1 || run > geo.files) throw new Error(`bad FEN rank: ${row}`);
         file += run;
-      } else if (/^[a-zA-Z]$/.test(token)) {
+      } else if (/^\+?[a-zA-Z]$/.test(token)) {
         if (file >= geo.files) throw new Error(`bad FEN rank: ${row}`);
         board[rank * geo.files + file] = token;
         file += 1;
@@ -158,19 +160,22 @@ export function parseFen(fen: string, geo: Geometry = STANDARD): Position {
   };
 }
 
-/** What a UCI move names: a piece's squares ("e2e4", "e7e8q"), or a drop ("N@f3"). */
+/**
+ * What a UCI move names: a piece's squares ("e2e4", "e7e8q"), or a drop ("N@f3"). A shogi
+ * promotion is marked `+` ("b2h8+"): its `promotion` is "+".
+ */
 export type UciParts =
   | { kind: "move"; from: number; to: number; promotion: string }
   | { kind: "drop"; role: PocketRole; to: number };
 
-/** On `geo`'s board: squares "a1" to "j10", a promotion's piece after them. */
+/** On `geo`'s board: squares "a1" to "j10", a promotion's piece (or shogi's `+`) after them. */
 export function parseUci(uci: string, geo: Geometry = STANDARD): UciParts | null {
   const drop = /^([A-Z])@([a-j](?:10|[1-9]))$/.exec(uci);
   if (drop?.[1] && drop[2]) {
     const to = geo.parse(drop[2]);
     return to < 0 ? null : { kind: "drop", role: drop[1].toLowerCase(), to };
   }
-  const m = /^([a-j](?:10|[1-9]))([a-j](?:10|[1-9]))([a-z]?)$/.exec(uci);
+  const m = /^([a-j](?:10|[1-9]))([a-j](?:10|[1-9]))([a-z+]?)$/.exec(uci);
   if (!m?.[1] || !m[2]) return null;
   const from = geo.parse(m[1]);
   const to = geo.parse(m[2]);
@@ -280,7 +285,9 @@ export function sketch(pos: Position, uci: string, san: string): Position {
       board[from] = "";
       let taken = board[to] ?? "";
       if (taken !== "" && isWhite(taken) === white) taken = "";
-      const sideways = geo.fileOf(from) !== geo.fileOf(to);
+      // Diagonally: a xiangqi soldier's sideways step across the river takes nothing behind it.
+      const sideways =
+        geo.fileOf(from) !== geo.fileOf(to) && geo.rankOf(from) !== geo.rankOf(to);
       const behind = to + (isWhite(piece) ? -geo.files : geo.files);
       // Berolina's and Legan's pawns step sideways without taking: only an enemy pawn behind
       // the empty square makes it en passant.
@@ -292,12 +299,23 @@ export function sketch(pos: Position, uci: string, san: string): Position {
       }
       const mine = pockets?.[white ? "white" : "black"];
       if (mine && taken !== "") {
-        const role = promoted.includes(to) ? "p" : taken.toLowerCase();
+        // A shogi piece goes to the hand unpromoted.
+        const role = promoted.includes(to) ? "p" : taken.toLowerCase().replace("+", "");
         mine[role] = (mine[role] ?? 0) + 1;
       }
-      board[to] = promotion ? (isWhite(piece) ? promotion.toUpperCase() : promotion) : piece;
+      board[to] =
+        promotion === "+"
+          ? `+${piece}`
+          : promotion
+            ? isWhite(piece)
+              ? promotion.toUpperCase()
+              : promotion
+            : piece;
       // Crazyhouse marks a promoted piece, wherever it goes.
-      const marked = pockets !== null && (promotion !== "" || promoted.includes(from));
+      const marked =
+        pockets !== null &&
+        promotion !== "+" &&
+        (promotion !== "" || promoted.includes(from));
       promoted = promoted.filter((sq) => sq !== from && sq !== to);
       if (marked) promoted = [...promoted, to].sort((a, b) => a - b);
     }

@@ -13,7 +13,7 @@ import { client } from "./api.js";
 import { type BoardMarks, drawBoard } from "./board.js";
 import { renderClock } from "./clock.js";
 import { type Position, moveSquares, parseFen, sketch } from "./chess.js";
-import { handRoles, pieceSet, promotionOrder } from "./games.js";
+import { boardStyle, handRoles, pieceSet, promotionOrder, sanChecks } from "./games.js";
 import { STANDARD } from "./geometry.js";
 import {
   Color,
@@ -160,7 +160,7 @@ export async function showGame(
         pieces: () => pieceSet(state ? state.variantKey || state.variant : ""),
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
-        play: (m) => void submit(m, m.uci),
+        play: (m) => void submit(m, sentText(m)),
         redraw: (moved) => {
           if (moved) boardKey = "";
           renderBoard();
@@ -227,7 +227,7 @@ export async function showGame(
     // server as typed: it plays it, or its refusal says what is wrong.
     const legal = state.legal?.ply === plies() ? state.legal.moves : [];
     const m = typedMove(text, legal, current(state).board, state.geo);
-    void submit(m, m ? m.uci : text);
+    void submit(m, m ? sentText(m) : text);
   });
   const onKey = (e: KeyboardEvent) => {
     const target = e.target as HTMLElement;
@@ -257,6 +257,15 @@ export async function showGame(
    * Sends the player's move: `move` is the legal move picked (shown at once), or null for a
    * typed text that names none (shown only if the server plays it).
    */
+  /**
+   * What the page sends for a legal move: its UCI, but a shogi promotion's SAN (`Bx2b+`), as
+   * chessd's SubmitMove reads the UCI `b2h8+` as the move without the promotion.
+   */
+  function sentText(m: MoveNotation): string {
+    const shogi = !!state && !sanChecks(state.variantKey || state.variant);
+    return shogi && m.uci.endsWith("+") && m.san ? m.san : m.uci;
+  }
+
   async function submit(move: MoveNotation | null, text: string): Promise<void> {
     if (!state || !seat) return;
     const ply = plies();
@@ -352,6 +361,7 @@ export async function showGame(
     pocketStrips.update({
       pockets: displayed().position?.pockets ?? null,
       roles: handRoles(state.variantKey || state.variant),
+      set: pieceSet(state.variantKey || state.variant),
       geo: state.geo,
       bottomWhite: !blackBelow(),
       own: seat && color !== null ? color === Color.WHITE : null,
@@ -383,8 +393,9 @@ export async function showGame(
     const { position, highlight, san } = displayed();
     const board = position?.board ?? new Array<string>(state.geo.size).fill("");
     // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
-    const check =
-      /[+#]$/.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
+    // Shogi's SAN marks no check: its `+` is a promotion.
+    const marked = sanChecks(state.variantKey || state.variant) ? /[+#]$/ : /#$/;
+    const check = marked.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
     const picked = input?.marks();
     const marks: BoardMarks = {
       highlight,
@@ -418,7 +429,8 @@ export async function showGame(
     if (key === boardKey) return;
     boardKey = key;
     const set = pieceSet(state.variantKey || state.variant);
-    const svg = drawBoard(board, state.geo, blackBelow(), marks, set);
+    const style = boardStyle(state.variantKey || state.variant);
+    const svg = drawBoard(board, state.geo, blackBelow(), marks, set, style);
     const old = boardBox.querySelector("svg.board");
     if (old) old.replaceWith(svg);
     else boardBox.prepend(svg);

@@ -1,13 +1,16 @@
 // What the page knows of each game chessd plays: its key, name, family, board (files and
 // ranks), the pieces it uses and what each letter is in it, the pieces a pawn may promote to,
-// the pieces a hand holds, and a one-line summary for the lobby. The wide family's games have
+// the pieces a hand holds, how its board is drawn (chess's squares, shogi's ruled cells,
+// xiangqi's points), and a one-line summary for the lobby. The wide family's games have
 // no `Variant` number (they are `Variant.UNSPECIFIED` on the wire): the page finds them, and
 // asks the server for them, by key. The board, the move input, the pockets and the promotion
 // picker read these, so a game on another board or with other pieces needs only its entry
 // here (and its rules page, docs/games/<key>.md). A game the server plays that the page does
 // not know yet is drawn from the server's `Game.geometry` with the fallbacks below.
 
+import { SHOGI_SET, XIANGQI_SET } from "./characters.js";
 import { Geometry, STANDARD } from "./geometry.js";
+import type { BoardStyle } from "./grid.js";
 import { Variant } from "./gen/chessd/v1/chessd_pb.js";
 import { CHESS_SET, type PieceSet } from "./pieces.js";
 
@@ -29,6 +32,10 @@ export interface GameInfo {
   hand: string;
   /** One sentence for the lobby. */
   summary: string;
+  /** The board's ground and edge names: chess's squares, shogi's ruled cells, xiangqi's points. */
+  style: BoardStyle;
+  /** A SAN ending in `+` gives check (shogi's marks a promotion, xiangqi's WXF a move forward). */
+  sanChecks: boolean;
   /** The move box's example moves, for a game without a `Variant` (text.ts has the others'). */
   examples?: string;
 }
@@ -44,6 +51,7 @@ export const FAMILIES = [
   "New pieces",
   "Larger and smaller boards",
   "Drop games",
+  "Xiangqi and shogi",
 ] as const;
 
 function chessLike(
@@ -65,11 +73,13 @@ function chessLike(
     promotions: CHESS_PROMOTIONS,
     hand: "",
     summary,
+    style: "squares",
+    sanChecks: true,
     ...extra,
   };
 }
 
-const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS] = FAMILIES;
+const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS, EAST] = FAMILIES;
 
 /** A game of the wide family: no `Variant` number, known by its key alone. */
 function wide(
@@ -296,6 +306,54 @@ export const GAMES: readonly GameInfo[] = [
     "e4, Nf3, P@e4",
     { hand: "pnbrq" },
   ),
+  wide(
+    "xiangqi",
+    "Xiangqi",
+    EAST,
+    "Chinese chess on the points of a 9x10 board: the generals keep to their palaces, the river stops the elephants.",
+    "h3e3, b1c3",
+    {
+      geometry: new Geometry(9, 10),
+      pieces: "kabnrcp",
+      roles: XIANGQI_SET,
+      promotions: "",
+      style: "points",
+      // WXF, xiangqi's SAN, writes `+` for a move forward and marks no check.
+      sanChecks: false,
+    },
+  ),
+  wide(
+    "shogi",
+    "Shogi",
+    EAST,
+    "Japanese chess on 9x9: captured pieces change sides and are dropped back; most promote in the far three ranks.",
+    "P-7f, c3c4, b2h8+, P@e5",
+    {
+      geometry: new Geometry(9, 9),
+      pieces: "krbgsnlp",
+      roles: SHOGI_SET,
+      promotions: "",
+      hand: "rbgsnlp",
+      style: "ruled",
+      sanChecks: false,
+    },
+  ),
+  wide(
+    "minishogi",
+    "Minishogi",
+    EAST,
+    "Shogi on 5x5 with a king, gold, silver, bishop, rook and pawn a side; the last rank promotes.",
+    "a2a3, P@c3",
+    {
+      geometry: new Geometry(5, 5),
+      pieces: "krbgsp",
+      roles: SHOGI_SET,
+      promotions: "",
+      hand: "rbgsp",
+      style: "ruled",
+      sanChecks: false,
+    },
+  ),
 ];
 
 /**
@@ -315,6 +373,16 @@ export function pieceSet(v: Variant | string): PieceSet {
 /** The pieces a hand holds in a game (the page's order), for any game: Crazyhouse's by default. */
 export function handRoles(v: Variant | string): string {
   return gameInfo(v)?.hand || "pnbrq";
+}
+
+/** How a game's board is drawn: chess's squares for a game the page does not know. */
+export function boardStyle(v: Variant | string): BoardStyle {
+  return gameInfo(v)?.style ?? "squares";
+}
+
+/** Whether a SAN's `+` in a game gives check (not in shogi or xiangqi, whose SANs mark none). */
+export function sanChecks(v: Variant | string): boolean {
+  return gameInfo(v)?.sanChecks ?? true;
 }
 
 /** A pawn's promotions in a game, in the picker's order. */

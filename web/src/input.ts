@@ -2,7 +2,8 @@
 // the keyboard, arrows move a cursor and Enter or Space pick; a picker offers the promotions.
 // In Crazyhouse a piece is picked from the player's pocket the same ways (click, drag, or
 // Enter on it) and put on a square. Only the server's legal moves can be picked (moves.ts
-// says which a pick makes), and their targets are marked.
+// says which a pick makes), and their targets are marked. Where a shogi piece may promote or
+// not (both `x` and `x+` are legal), the picker asks which.
 
 import { type TargetKind, pieceIcon, pieceName, pieceNode, roleName, squareAt } from "./board.js";
 import { type Board, type PocketRole, parseUci } from "./chess.js";
@@ -221,14 +222,24 @@ export class MoveInput {
       return at < 0 ? order.length : at;
     };
     const sorted = [...options].sort((a, b) => rank(a) - rank(b));
+    // Shogi's choice is to turn the piece over or not: the piece itself, promoted or as it is.
+    const turning = options.some((m) => roleOf(m) === "+");
+    const from = this.#picked?.kind === "square" ? this.#picked.square : -1;
+    const mover = (this.#src.board()?.[from] ?? "").toLowerCase();
     const buttons = sorted.map((m) => {
       const role = roleOf(m);
-      const shown = role || "p";
-      const name = role ? roleName(role, 1, set) : "stay a pawn";
+      const shown = turning ? (role === "+" ? `+${mover}` : mover) : role || "p";
+      const name = turning
+        ? role === "+"
+          ? `promote to ${roleName(shown, 1, set)}`
+          : `stay a ${roleName(shown, 1, set)}`
+        : role
+          ? roleName(role, 1, set)
+          : "stay a pawn";
       const b = h(
         "button",
         { type: "button", "data-promotion": role },
-        pieceIcon(white ? shown.toUpperCase() : shown, set),
+        pieceIcon(white ? shown.toUpperCase() : shown, set, this.#src.flipped()),
         h("span", {}, name[0]?.toUpperCase() + name.slice(1)),
       );
       b.addEventListener("click", () => {
@@ -240,15 +251,16 @@ export class MoveInput {
     });
     const cancel = h("button", { type: "button", class: "cancel" }, "Cancel");
     cancel.addEventListener("click", () => this.#cancelPicker());
+    const question = turning ? `Promote on ${this.#name(to)}?` : `Promote on ${this.#name(to)} to`;
     const picker = h(
       "div",
       {
         class: "promotion",
         id: "promotion",
         role: "dialog",
-        "aria-label": `Promote on ${this.#name(to)} to`,
+        "aria-label": question,
       },
-      h("p", {}, `Promote on ${this.#name(to)} to`),
+      h("p", {}, question),
       h("div", { class: "choices" }, ...buttons),
       cancel,
     );
@@ -327,6 +339,7 @@ export class MoveInput {
               0,
               0,
               this.#src.pieces(),
+              this.#src.flipped(),
             );
       if (piece) {
         piece.classList.add("dragging");

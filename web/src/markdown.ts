@@ -1,8 +1,8 @@
-// The rules pages' Markdown (docs/games/<key>.md, bundled as text) turned into elements: the
-// small subset those files use, headings, paragraphs, bullet lists, **bold**, `code` and links
-// to another game's rules. Built with DOM calls, never innerHTML, so the text can hold nothing
-// that runs; a link to anything but another rules page keeps its text and loses its target,
-// as the page fetches nothing from elsewhere.
+// The rules pages' Markdown (docs/games/<key>.md, bundled as text) turned into elements: the small
+// subset those files use, headings, paragraphs, bullet lists, tables (xiangqi's and shogi's
+// pieces), **bold**, `code` and links to another game's rules. Built with DOM calls, never
+// innerHTML, so the text can hold nothing that runs; a link to anything but another rules page
+// keeps its text and loses its target, as the page fetches nothing from elsewhere.
 
 import { h } from "./dom.js";
 
@@ -25,16 +25,38 @@ function inline(text: string): (Node | string)[] {
   return out.filter((x) => x !== "");
 }
 
+/** A table's cells in one `| a | b |` line. */
+const cells = (line: string) =>
+  line
+    .replace(/^\|/, "")
+    .replace(/\|$/, "")
+    .split("|")
+    .map((c) => c.trim());
+
+/** A table from its lines: the header, the `| --- |` rule, then the rows. */
+function table(lines: string[]): HTMLElement {
+  const [head = "", , ...rows] = lines;
+  const row = (line: string, tag: "th" | "td") =>
+    h("tr", {}, ...cells(line).map((c) => h(tag, {}, ...inline(c))));
+  return h(
+    "table",
+    {},
+    h("thead", {}, row(head, "th")),
+    h("tbody", {}, ...rows.map((r) => row(r, "td"))),
+  );
+}
+
 /**
  * The elements of a Markdown text: `# ` and `## ` headings (drawn one level lower, under the
- * page's own), paragraphs of consecutive lines, and `- ` lists whose items continue on
- * indented lines.
+ * page's own), paragraphs of consecutive lines, `- ` lists whose items continue on indented
+ * lines, and tables of `|` lines with a header.
  */
 export function renderMarkdown(text: string): HTMLElement[] {
   const out: HTMLElement[] = [];
   let para: string[] = [];
   let list: HTMLUListElement | null = null;
   let item: string[] | null = null;
+  let rows: string[] = [];
   const flushItem = () => {
     if (item && list) list.append(h("li", {}, ...inline(item.join(" "))));
     item = null;
@@ -42,6 +64,8 @@ export function renderMarkdown(text: string): HTMLElement[] {
   const flush = () => {
     if (para.length) out.push(h("p", {}, ...inline(para.join(" "))));
     para = [];
+    if (rows.length) out.push(table(rows));
+    rows = [];
     flushItem();
     if (list) out.push(list);
     list = null;
@@ -55,6 +79,8 @@ export function renderMarkdown(text: string): HTMLElement[] {
       out.push(h(`h${level}` as "h2", {}, ...inline(heading[2])));
     } else if (line === "") {
       flush();
+    } else if (line.startsWith("|") && (rows.length || (!para.length && !list))) {
+      rows.push(line);
     } else if (line.startsWith("- ")) {
       if (para.length) flush();
       flushItem();

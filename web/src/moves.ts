@@ -66,11 +66,12 @@ export function targetKinds(
     const castle = ms.some((m) => castlingOf(board, m.uci, m.san, geo));
     if (castle) kinds.set(to, there === "" ? "move" : "castle");
     else if (there !== "" && isWhite(there) !== isWhite(piece)) kinds.set(to, "capture");
-    // En passant takes on an empty square.
+    // En passant takes on an empty square diagonally (a xiangqi soldier's step aside does not).
     else if (
       piece.toLowerCase() === "p" &&
       pick.kind === "square" &&
-      geo.fileOf(to) !== geo.fileOf(pick.square)
+      geo.fileOf(to) !== geo.fileOf(pick.square) &&
+      geo.rankOf(to) !== geo.rankOf(pick.square)
     )
       kinds.set(to, "capture");
     else kinds.set(to, "move");
@@ -104,8 +105,11 @@ export function typedMove(
   geo: Geometry,
 ): MoveNotation | null {
   const t = text.trim();
-  // UCI is lower case but for a drop's piece ("P@e4"); either case is taken.
-  const uci = /^[pnbrq]@/i.test(t)
+  // Shogi's SAN ends in `+` for a promotion, not a check: its exact text is taken first.
+  const asWritten = legal.find((m) => m.san === t);
+  if (asWritten) return asWritten;
+  // UCI is lower case but for a drop's piece ("P@e4", shogi's "G@e5"); either case is taken.
+  const uci = /^[a-z]@/i.test(t)
     ? t[0]?.toUpperCase() + t.slice(1).toLowerCase()
     : t.toLowerCase();
   const exact = legal.find((m) => m.uci === uci);

@@ -1,19 +1,25 @@
-// Crazyhouse's pockets beside the board, each on its side's edge: the pieces a side holds to
-// drop, with their counts, from the FEN of the position shown, and a sentence for screen
-// readers. The seat's own pieces are buttons to pick a piece from (see input.ts), enabled for
-// the drops the server lists as legal.
+// The hands beside the board (Crazyhouse's and Loop's pockets, shogi's komadai), each on its side's
+// edge: the pieces a side holds to drop, with their counts, from the FEN of the position shown,
+// drawn as the game draws them (a shogi piece turned toward its owner), and a sentence for screen
+// readers. The seat's own pieces are buttons to pick a piece from (see input.ts), enabled for the
+// drops the server lists as legal.
 
 import { pieceIcon, roleName } from "./board.js";
 import { type Pocket, type PocketRole, type Sides, parseUci } from "./chess.js";
 import { h } from "./dom.js";
 import type { Geometry } from "./geometry.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
+import { CHESS_SET, type PieceSet } from "./pieces.js";
 
 export interface PocketView {
   white: boolean;
   pocket: Pocket;
   /** The pieces a hand holds in this game, in the order shown (games.ts). */
   roles: string;
+  /** What the game's letters are, for drawing and naming them. */
+  set?: PieceSet;
+  /** This hand is at the top of the board (its shogi pieces point down). */
+  top?: boolean;
   /** The player's own pocket: its pieces are buttons. */
   own: boolean;
   /** The roles the player can drop now (empty when it is not their move). */
@@ -23,11 +29,16 @@ export interface PocketView {
 }
 
 /** "White's pocket: 2 pawns, 1 knight", "Black's pocket: empty". */
-export function pocketText(white: boolean, pocket: Pocket, roles: string): string {
+export function pocketText(
+  white: boolean,
+  pocket: Pocket,
+  roles: string,
+  set: PieceSet = CHESS_SET,
+): string {
   const count = (r: string) => pocket[r] ?? 0;
   const held = allRoles(pocket, roles)
     .filter((r) => count(r) > 0)
-    .map((r) => `${count(r)} ${roleName(r, count(r))}`);
+    .map((r) => `${count(r)} ${roleName(r, count(r), set)}`);
   return `${white ? "White" : "Black"}'s pocket: ${held.join(", ") || "empty"}`;
 }
 
@@ -37,12 +48,15 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
   node.dataset.color = side;
   node.setAttribute("role", "group");
   node.setAttribute("aria-label", `${v.white ? "White" : "Black"}'s pocket`);
+  const set = v.set ?? CHESS_SET;
   const items = allRoles(v.pocket, v.roles).map((role) => {
     const count = v.pocket[role] ?? 0;
     const piece = v.white ? role.toUpperCase() : role;
-    const label = `${count} ${roleName(role, count)}`;
+    const label = `${count} ${roleName(role, count, set)}`;
+    // Drawn as the board would draw it with this hand's owner at the top or the bottom.
+    const flipped = (v.top ?? false) === v.white;
     const content = [
-      pieceIcon(piece),
+      pieceIcon(piece, set, flipped),
       h("span", { class: "count", "aria-hidden": "true" }, String(count)),
     ];
     const attrs = { class: "pocket-piece", "data-role": role, "data-count": String(count) };
@@ -52,7 +66,7 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
       {
         ...attrs,
         type: "button",
-        "aria-label": `Drop a ${roleName(role)} (${count} in your pocket)`,
+        "aria-label": `Drop a ${roleName(role, 1, set)} (${count} in your pocket)`,
         "aria-pressed": String(v.picked === role),
       },
       ...content,
@@ -64,7 +78,7 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
     h(
       "span",
       { class: "visually-hidden", "data-pocket-text": side },
-      pocketText(v.white, v.pocket, v.roles),
+      pocketText(v.white, v.pocket, v.roles, set),
     ),
     ...items,
   );
@@ -82,6 +96,8 @@ export interface PocketsView {
   pockets: Sides<Pocket> | null;
   /** The pieces a hand holds in this game, in the order shown. */
   roles: string;
+  /** What the game's letters are. */
+  set: PieceSet;
   /** The game's board, for the drops' squares. */
   geo: Geometry;
   /** White's pocket is below the board. */
@@ -114,6 +130,7 @@ export class PocketStrips {
     const key = JSON.stringify([
       v.pockets,
       v.roles,
+      Object.keys(v.set),
       v.bottomWhite,
       v.own,
       [...droppable],
@@ -122,9 +139,9 @@ export class PocketStrips {
     if (key === this.#key) return;
     this.#key = key;
     const pockets = v.pockets;
-    for (const [node, white] of [
-      [this.#bottom, v.bottomWhite],
-      [this.#top, !v.bottomWhite],
+    for (const [node, white, top] of [
+      [this.#bottom, v.bottomWhite, false],
+      [this.#top, !v.bottomWhite, true],
     ] as const) {
       node.hidden = !pockets;
       if (!pockets) continue;
@@ -136,6 +153,8 @@ export class PocketStrips {
         white,
         pocket: white ? pockets.white : pockets.black,
         roles: v.roles,
+        set: v.set,
+        top,
         own,
         droppable: own ? droppable : new Set(),
         picked: own ? v.picked : null,

@@ -26,8 +26,11 @@ import loop from "../../docs/games/loop.md";
 import losalamos from "../../docs/games/losalamos.md";
 import maharajah from "../../docs/games/maharajah.md";
 import massacre from "../../docs/games/massacre.md";
+import minishogi from "../../docs/games/minishogi.md";
 import racingkings from "../../docs/games/racingkings.md";
+import shogi from "../../docs/games/shogi.md";
 import threecheck from "../../docs/games/threecheck.md";
+import xiangqi from "../../docs/games/xiangqi.md";
 
 export const RULES: Readonly<Record<string, string>> = {
   amazon,
@@ -54,6 +57,9 @@ export const RULES: Readonly<Record<string, string>> = {
   losalamos,
   maharajah,
   massacre,
+  minishogi,
   racingkings,
+  shogi,
   threecheck,
+  xiangqi,
 };

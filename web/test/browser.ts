@@ -5,7 +5,8 @@
 // and the variants' (watchvariants.ts: Three-check, King of the Hill,
 // Atomic, Antichess and Horde watched to their ends; variants.ts: Crazyhouse drops, Chess960
 // castling and an Antichess promotion played; wide.ts: Grand, Capablanca and Loop played by
-// clicks on their own boards), then the lobby's (lobby.ts: every game, its
+// clicks on their own boards; eastern.ts: shogi's promotion choice and drop, and xiangqi on its
+// points, played by clicks), then the lobby's (lobby.ts: every game, its
 // statistics, a rules page; newgame.ts: a game started from the page under --page-create and
 // played from the friend's link). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.

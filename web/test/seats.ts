@@ -88,7 +88,8 @@ export async function noTokenInPage(p: Player): Promise<void> {
 }
 
 export async function centre(p: Player, square: string): Promise<{ x: number; y: number }> {
-  const box = await p.page.locator(`#board rect[data-square="${square}"]`).boundingBox();
+  // A square, a shogi cell or a xiangqi point.
+  const box = await p.page.locator(`#board .sq[data-square="${square}"]`).boundingBox();
   if (!box) fail(`${p.name}: no square ${square} on the board`);
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }

@@ -53,6 +53,8 @@ async function main(): Promise<void> {
       want: string[];
       /** The picker's buttons' promotions in order ("-": stay a pawn), and the one clicked. */
       pick?: { offered: string; choose: string };
+      /** The game, for its pieces and board (Grand's unless told). */
+      key?: string;
     }[] = [
       {
         name: "10x10: a click on the pawn on j3, then on j5",
@@ -87,6 +89,30 @@ async function main(): Promise<void> {
         pick: { offered: "qc-", choose: "" },
       },
       {
+        name: "shogi: the bishop into the far ranks may promote or not; the picker asks",
+        fen: "4k4/9/9/9/9/9/9/1B7/4K4[] w - - 0 1",
+        files: 9,
+        ranks: 9,
+        legal: ["b2h8", "b2h8+", "b2c3"],
+        flipped: false,
+        clicks: ["b2", "h8"],
+        want: ["b2h8+"],
+        pick: { offered: "+-", choose: "+" },
+        key: "shogi",
+      },
+      {
+        name: "shogi as gote: declining the promotion",
+        fen: "4k4/7b1/9/9/9/9/9/9/4K4[] b - - 0 1",
+        files: 9,
+        ranks: 9,
+        legal: ["h8b2", "h8b2+"],
+        flipped: true,
+        clicks: ["h8", "b2"],
+        want: ["h8b2"],
+        pick: { offered: "+-", choose: "" },
+        key: "shogi",
+      },
+      {
         name: "6x6: a click on the knight on b1, then on c3",
         fen: "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
         files: 6,
@@ -99,16 +125,17 @@ async function main(): Promise<void> {
     ];
     for (const s of scenarios) {
       await page.evaluate(
-        ([fen, files, ranks, legal, flipped]) => {
+        ([fen, files, ranks, legal, flipped, key]) => {
           (window as unknown as { played: string[] }).played = window.mountInput(
             fen,
             files,
             ranks,
             legal,
             flipped,
+            key,
           );
         },
-        [s.fen, s.files, s.ranks, s.legal, s.flipped] as const,
+        [s.fen, s.files, s.ranks, s.legal, s.flipped, s.key ?? "grand"] as const,
       );
       for (const sq of s.clicks) await click(page, sq);
       if (s.pick) {

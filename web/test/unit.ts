@@ -5,8 +5,9 @@
 // on a drawn board are driven from unit-run.ts with a real mouse, through `mountInput`.
 
 import { drawBoard, squareAt } from "../src/board.js";
+import { characterOf } from "../src/characters.js";
 import { castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
-import { FAMILIES, GAMES, gameInfo, pieceSet } from "../src/games.js";
+import { FAMILIES, GAMES, boardStyle, gameInfo, pieceSet, promotionOrder } from "../src/games.js";
 import { Geometry, STANDARD } from "../src/geometry.js";
 import { CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
 import { create } from "@bufbuild/protobuf";
@@ -17,7 +18,9 @@ import {
   Variant,
 } from "../src/gen/chessd/v1/chessd_pb.js";
 import { MoveInput } from "../src/input.js";
-import { movesOf } from "../src/moves.js";
+import { renderMarkdown } from "../src/markdown.js";
+import { movesOf, targetKinds, typedMove } from "../src/moves.js";
+import { PocketStrips, pocketText } from "../src/pocket.js";
 
 /** Grand chess's start: 10x10, with the archbishop (a) and chancellor (c), "10" runs. */
 export const GRAND_FEN =
@@ -230,6 +233,9 @@ const WIDE_STARTS: Record<string, string> = {
   berolina: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
   legan: "knbrp3/bqpp4/npp5/rp1p3P/p3P1PR/5PPN/4PPQB/3PRBNK w - - 0 1",
   loop: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+  xiangqi: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+  shogi: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1",
+  minishogi: "rbsgk/4p/5/P4/KGSBR[] w - - 0 1",
 };
 
 test("every game's entry: its family listed, its letters drawn and named, its promotions and hand among them", () => {
@@ -241,7 +247,8 @@ test("every game's entry: its family listed, its letters drawn and named, its pr
     for (const letter of g.pieces) {
       const role = g.roles[letter];
       if (!role) throw new Error(`${g.key}: no role for ${letter}`);
-      if (!shapesOf(role)) throw new Error(`${g.key}: no drawing of the ${role}`);
+      if (!shapesOf(role) && !characterOf(letter, g.roles))
+        throw new Error(`${g.key}: no drawing of the ${role}`);
     }
     for (const letter of g.promotions + g.hand)
       if (!g.pieces.includes(letter)) throw new Error(`${g.key}: ${letter} is not one of its pieces`);
@@ -265,8 +272,8 @@ test("each wide game's start fits its board, and every piece on it is drawn as i
     for (const piece of p.board)
       if (piece !== "" && !g.pieces.includes(piece.toLowerCase()))
         throw new Error(`${key}: ${piece} is not among its pieces ${g.pieces}`);
-    const svg = drawBoard(p.board, g.geometry, false, {}, g.roles);
-    eq(svg.querySelectorAll("rect.sq.light, rect.sq.dark").length, g.geometry.size, `${key} squares`);
+    const svg = drawBoard(p.board, g.geometry, false, {}, g.roles, g.style);
+    eq(svg.querySelectorAll(".sq[data-square]").length, g.geometry.size, `${key} squares`);
     eq(svg.querySelectorAll(".piece text.letter").length, 0, `${key}: no lettered disc`);
   }
   eq(gameInfo("grand")?.geometry.size, 100, "Grand is 10x10");
@@ -310,8 +317,167 @@ test("castling's squares: the king's own move on 10 files, and king takes rook",
   eq(squares(chess, STANDARD, "e1c1", "O-O-O"), ["e1", "c1", "a1", "d1"], "chess long");
 });
 
+const G9 = new Geometry(9, 9);
+const G910 = new Geometry(9, 10);
+const SHOGI_MID =
+  "+Rnsgkg1nl/9/ppppppp+pp/9/9/9/PPPPPPPPP/1B7/LNSGKGSNL[RPp] b - - 0 1";
+const shogiPiece = (svg: Element, sq: string) => svg.querySelector(`.piece[data-square="${sq}"]`);
+const glyphs = (node: Element | null) =>
+  Array.from(node?.querySelectorAll("text.glyph") ?? []).map((t) => t.textContent).join("");
+const moves = (...ucis: string[]) =>
+  ucis.map((u) => {
+    const [uci, san] = u.split(" ");
+    return create(MoveNotationSchema, { uci, san: san ?? uci });
+  });
+
+test("a shogi FEN: a promoted piece is one piece, `+` and its letter; the hands in brackets", () => {
+  const p = parseFen(SHOGI_MID, G9);
+  eq(p.board[G9.parse("a9")], "+R", "sente's dragon on a9 (9a)");
+  eq(p.board[G9.parse("h7")], "+p", "gote's tokin on h7");
+  eq(p.board[G9.parse("i9")], "l", "the rank still has nine points");
+  eq([p.pockets?.white.r, p.pockets?.white.p, p.pockets?.black.p], [1, 1, 1], "hands");
+  eq(p.whiteToMove, false, "gote to move");
+  throws(() => parseFen("+9/9/9/9/9/9/9/9/9[] w - - 0 1", G9), "a + on no piece");
+  throws(() => parseFen("++P8/9/9/9/9/9/9/9/9[] w - - 0 1", G9), "a doubled +");
+});
+
+test("shogi's moves: `+` promotes, a drop names its piece, a piece taken joins the hand unpromoted", () => {
+  eq(parseUci("b2h8+", G9), { kind: "move", from: 10, to: 70, promotion: "+" }, "b2h8+");
+  eq(parseUci("G@e5", G9), { kind: "drop", role: "g", to: 40 }, "G@e5");
+  eq(parseUci("b2h8=", G9), null, "= is SAN's, not UCI's");
+  const p = parseFen("4k4/9/6+p2/9/9/9/9/1B7/4K4[] w - - 0 1", G9);
+  const took = sketch(p, "b2g7+", "Bx3c+");
+  eq(took.board[G9.parse("g7")], "+B", "the bishop turned over on g7");
+  eq(took.pockets?.white, { p: 1, n: 0, b: 0, r: 0, q: 0 }, "the tokin taken is a pawn in hand");
+  eq(took.promoted, [], "no Crazyhouse mark");
+  const dropped = sketch(took, "P@e5", "P*5e");
+  eq(dropped.board[G9.parse("e5")], "p", "gote has no pawn: the sketch drops what the move names");
+});
+
+test("shogi's promotion choice, drops and typed moves among the legal moves", () => {
+  const p = parseFen("4k4/9/9/9/9/9/9/1B7/4K4[P] w - - 0 1", G9);
+  const legal = moves("b2h8 B-2b=", "b2h8+ B-2b+", "P@e5 P*5e", "P@e6 P*5d");
+  const by = movesOf(p.board, legal, { kind: "square", square: G9.parse("b2") }, G9);
+  eq(by.get(G9.parse("h8"))?.map((m) => m.uci), ["b2h8", "b2h8+"], "both choices on h8");
+  const drops = movesOf(p.board, legal, { kind: "pocket", role: "p" }, G9);
+  eq([...drops.keys()].map((s) => G9.name(s)), ["e5", "e6"], "the pawn's drops");
+  eq(typedMove("B-2b+", legal, p.board, G9)?.uci, "b2h8+", "SAN + promotes");
+  eq(typedMove("B-2b=", legal, p.board, G9)?.uci, "b2h8", "SAN = declines");
+  eq(typedMove("b2h8+", legal, p.board, G9)?.uci, "b2h8+", "UCI with +");
+  eq(typedMove("p@e6", legal, p.board, G9)?.uci, "P@e6", "a drop in lower case");
+  eq(promotionOrder("shogi"), "", "no chess promotions");
+});
+
+test("shogi's hands: both shown, the seat's own pieces droppable as the legal moves say", () => {
+  const top = document.createElement("div");
+  const bottom = document.createElement("div");
+  const strips = new PocketStrips(top, bottom);
+  const p = parseFen(SHOGI_MID, G9);
+  strips.update({
+    pockets: p.pockets,
+    roles: "rbgsnlp",
+    set: pieceSet("shogi"),
+    geo: G9,
+    bottomWhite: true,
+    own: true,
+    legal: moves("P@e5"),
+    picked: null,
+  });
+  const button = (r: string) => bottom.querySelector<HTMLButtonElement>(`button[data-role="${r}"]`);
+  eq(Array.from(bottom.querySelectorAll("[data-role]")).map((b) => b.getAttribute("data-role")).join(""), "rbgsnlp", "sente's hand in order");
+  eq([button("p")?.disabled, button("r")?.disabled, button("g")?.disabled], [false, true, true], "only the legal drop enabled");
+  eq(button("p")?.getAttribute("aria-label"), "Drop a pawn (1 in your pocket)", "named");
+  eq(glyphs(button("r")), "飛", "the rook in hand is 飛");
+  eq(top.querySelectorAll("button").length, 0, "gote's hand is not the seat's");
+  eq(top.querySelector('[data-role="p"]')?.getAttribute("data-count"), "1", "gote holds a pawn");
+  // Gote's hand is at the top: its pieces point down, at sente.
+  eq(top.querySelector('[data-role="p"] g.piece g')?.getAttribute("transform"), "rotate(180 50 50)", "gote's turned");
+  eq(button("p")?.querySelector("g.piece g"), null, "sente's upright");
+  eq(pocketText(false, p.pockets?.black ?? {}, "rbgsnlp", pieceSet("shogi")), "Black's pocket: 1 pawn", "spoken");
+});
+
+test("shogi drawn: ruled cells, kanji on pentagons, gote's turned, promoted in red, USI's edges", () => {
+  const p = parseFen(SHOGI_MID, G9);
+  const svg = drawBoard(p.board, G9, false, { highlight: [G9.parse("e5")] }, pieceSet("shogi"), boardStyle("shogi"));
+  eq(svg.querySelectorAll("rect.sq.cell").length, 81, "81 cells");
+  eq(svg.querySelectorAll("rect.sq.light, rect.sq.dark").length, 0, "not checkered");
+  eq(svg.querySelectorAll("line.grid").length, 16, "eight lines each way inside the edge");
+  eq(svg.querySelectorAll("circle.star").length, 4, "four star points");
+  eq(glyphs(shogiPiece(svg, "e1")), "王", "sente's king");
+  eq(glyphs(shogiPiece(svg, "e9")), "玉", "gote's king");
+  eq(glyphs(shogiPiece(svg, "a9")), "龍", "the dragon");
+  eq(shogiPiece(svg, "a9")?.querySelector("text.glyph.promoted") !== null, true, "promoted in red");
+  eq(glyphs(shogiPiece(svg, "h7")), "と", "the tokin");
+  eq(glyphs(shogiPiece(svg, "b2")), "角", "the bishop");
+  eq(shogiPiece(svg, "a1")?.querySelector("path.body") !== null, true, "a pentagon");
+  eq(shogiPiece(svg, "a1")?.querySelector("g[transform]"), null, "sente's lance upright");
+  eq(shogiPiece(svg, "a9")?.querySelector("g[transform]"), null, "sente's dragon upright");
+  eq(shogiPiece(svg, "i9")?.querySelector("g")?.getAttribute("transform"), "rotate(180 50 50)", "gote's lance turned");
+  eq(shogiPiece(svg, "i9")?.getAttribute("data-piece-role"), "lance", "its role");
+  const flipped = drawBoard(p.board, G9, true, {}, pieceSet("shogi"), "ruled");
+  eq(shogiPiece(flipped, "a1")?.querySelector("g")?.getAttribute("transform"), "rotate(180 50 50)", "flipped: sente's turned");
+  eq(shogiPiece(flipped, "i9")?.querySelector("g[transform]"), null, "flipped: gote's upright");
+  const file = (f: string) => svg.querySelector(`.coord[data-file="${f}"]`)?.textContent;
+  const rank = (r: number) => svg.querySelector(`.coord[data-rank="${r}"]`)?.textContent;
+  eq([file("a"), file("i"), rank(9), rank(1)], ["9", "1", "a", "i"], "a9 is 9a, i1 is 1i");
+  const promo = new Set(["成銀", "成桂", "成香"]);
+  const all = drawBoard(parseFen("+S+N+L+B+P4/9/9/9/9/9/9/9/9[] w - - 0 1", G9).board, G9, false, {}, pieceSet("shogi"), "ruled");
+  const seen = Array.from(all.querySelectorAll(".piece")).map((n) => glyphs(n));
+  eq(seen.filter((g) => promo.has(g)).length, 3, "the promoted silver, knight and lance: two characters");
+  eq(seen.includes("馬"), true, "the horse");
+});
+
+test("xiangqi drawn: pieces on the points of a grid, the river, the palaces, each side's characters", () => {
+  const fen = WIDE_STARTS.xiangqi ?? "";
+  const p = parseFen(fen, G910);
+  const svg = drawBoard(p.board, G910, false, { highlight: [G910.parse("e2")] }, pieceSet("xiangqi"), boardStyle("xiangqi"));
+  eq(svg.querySelectorAll("circle.sq.cell").length, 90, "90 points");
+  eq(svg.querySelector("circle.sq.last")?.getAttribute("data-last"), "e2", "the last move on a point");
+  // Ten ranks across, the two edge files whole, seven files cut by the river, two crossings.
+  eq(svg.querySelectorAll("line.grid").length, 10 + 2 + 7 * 2 + 4, "grid lines");
+  eq(svg.querySelector(".river")?.textContent?.includes("楚 河"), true, "the river");
+  const piece = (sq: string) => svg.querySelector(`.piece[data-square="${sq}"]`);
+  eq(glyphs(piece("e1")), "帥", "Red's general");
+  eq(glyphs(piece("e10")), "將", "Black's general");
+  eq([glyphs(piece("b3")), glyphs(piece("b8"))], ["炮", "砲"], "the cannons");
+  eq([glyphs(piece("a4")), glyphs(piece("a7"))], ["兵", "卒"], "the soldiers");
+  eq([glyphs(piece("c1")), glyphs(piece("c10"))], ["相", "象"], "the elephants");
+  eq([glyphs(piece("a1")), glyphs(piece("b10")), glyphs(piece("d1"))], ["俥", "馬", "仕"], "chariot, horse, advisor");
+  eq(piece("e1")?.classList.contains("xiangqi"), true, "a disc");
+  eq(piece("e10")?.querySelector("g[transform]"), null, "Black's upright");
+  // The general stands on the point's centre: its square's origin, as for every piece.
+  eq(piece("e1")?.getAttribute("transform"), "translate(400 900)", "e1's point");
+  const label = (side: string, f: string) =>
+    svg.querySelector(`.coord[data-side="${side}"][data-file="${f}"]`)?.textContent;
+  eq([label("red", "a"), label("red", "i"), label("black", "a"), label("black", "i")], ["九", "一", "1", "9"], "files from each side's right");
+  const soldier = parseFen("4k4/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1", G910);
+  const from = G910.parse("e6");
+  const kinds = targetKinds(soldier.board, { kind: "square", square: from }, movesOf(soldier.board, moves("e6d6", "e6e7"), { kind: "square", square: from }, G910), G910);
+  eq(kinds.get(G910.parse("d6")), "move", "a soldier's step aside takes nothing");
+  const stepped = sketch(parseFen("4k4/9/9/9/4P4/3p5/9/9/9/4K4 w - - 0 1", G910), "e6d6", "e6d6");
+  eq(stepped.board[G910.parse("d5")], "p", "and the sketch leaves the piece behind it");
+});
+
+test("a rules page's table (xiangqi's and shogi's pieces) rendered as a table", () => {
+  const els = renderMarkdown("Before:\n\n| letter | piece |\n| --- | --- |\n| `K` | **king** |\n| `G` | gold |\n\nAfter.");
+  eq(els.map((e) => e.tagName), ["P", "TABLE", "P"], "a paragraph, a table, a paragraph");
+  const t = els[1];
+  eq(Array.from(t?.querySelectorAll("th") ?? []).map((c) => c.textContent), ["letter", "piece"], "header");
+  eq(t?.querySelectorAll("tbody tr").length, 2, "two rows, the rule skipped");
+  eq(t?.querySelector("tbody td code")?.textContent, "K", "inline marks in cells");
+  const inPara = renderMarkdown("a | b\nc");
+  eq(inPara.map((e) => e.tagName), ["P"], "a | inside a paragraph is text");
+});
+
 /** Mounts a playable 10x10 board at the page's top left; moves picked land in `played`. */
-function mountInput(fen: string, files: number, ranks: number, uci: string[], flipped: boolean) {
+function mountInput(
+  fen: string,
+  files: number,
+  ranks: number,
+  uci: string[],
+  flipped: boolean,
+  key = "grand",
+) {
   const geo = new Geometry(files, ranks);
   const box = document.createElement("div");
   box.className = "board-box";
@@ -325,19 +491,19 @@ function mountInput(fen: string, files: number, ranks: number, uci: string[], fl
     shown: () => board,
     legal: () => legal,
     geometry: () => geo,
-    promotions: () => "qrbnca",
-    pieces: () => pieceSet("grand"),
+    promotions: () => (key === "grand" ? "qrbnca" : promotionOrder(key)),
+    pieces: () => pieceSet(key),
     flipped: () => flipped,
     white: () => true,
     play: (m) => played.push(m.uci),
     redraw: () => {
       const marks = input.marks();
       box.querySelector("svg.board")?.remove();
-      box.prepend(drawBoard(board, geo, flipped, marks));
+      box.prepend(drawBoard(board, geo, flipped, marks, pieceSet(key), boardStyle(key)));
     },
     announce: () => {},
   });
-  box.prepend(drawBoard(board, geo, flipped));
+  box.prepend(drawBoard(board, geo, flipped, {}, pieceSet(key), boardStyle(key)));
   return played;
 }
 

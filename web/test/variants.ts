@@ -2,8 +2,9 @@
 // game with captures filling the pockets and four drops through the page (dragged, typed,
 // clicked, keyboard), a Chess960 game from start 300 (named in the title) castled on both sides
 // through the page (the king onto its landing square, the king onto its rook), and an
-// Antichess promotion to king from the picker; then the wide family's (wide.ts). Every board
-// and pocket is checked against the server's FEN and Game fields.
+// Antichess promotion to king from the picker; then the wide family's (wide.ts), and xiangqi
+// and shogi (eastern.ts). Every board and pocket is checked against the server's FEN and Game
+// fields.
 
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
@@ -30,6 +31,7 @@ import {
   serverGame,
 } from "./variantkit.js";
 import { watched } from "./watchvariants.js";
+import { easternScenarios } from "./eastern.js";
 import { wideScenarios } from "./wide.js";
 
 /** Chess960's start 300 (Scharnagl): QBNRKRBN, the king between its rooks on d1 and f1. */
@@ -235,6 +237,7 @@ export async function variantScenarios(
       await chess960(api, w, b, artifacts),
       await antichess(api, w),
       await wideScenarios(api, w, b, artifacts),
+      await easternScenarios(api, w, b, artifacts),
     ];
     return [seen, ...played].join("; ");
   } finally {

@@ -39,7 +39,7 @@ async function shown(page: Page): Promise<string> {
 }
 
 /** Waits until the server is at `plies` and every page draws its position; returns the game. */
-async function synced(api: Api, id: string, players: Player[], plies: number): Promise<Game> {
+export async function synced(api: Api, id: string, players: Player[], plies: number): Promise<Game> {
   const g = await waitFor(`the server at ply ${plies}`, async () => {
     const game = await serverGame(api, id);
     if (game.ply > plies) fail(`the server is at ply ${game.ply}, the script at ${plies}`);
@@ -65,12 +65,12 @@ async function synced(api: Api, id: string, players: Player[], plies: number): P
   return g;
 }
 
-/** The board's size and drawing: every square, every piece by its role, none as a letter. */
-async function expectDrawn(p: Player, key: string, files: number, ranks: number): Promise<void> {
+/** The board's size and drawing: every square (or point), every piece by its role, none as a letter. */
+export async function expectDrawn(p: Player, key: string, files: number, ranks: number): Promise<void> {
   const board = p.page.locator("#board svg.board");
   const size = [await board.getAttribute("data-files"), await board.getAttribute("data-ranks")];
   if (size.join("x") !== `${files}x${ranks}`) fail(`${p.name}: a ${size.join("x")} board for ${key}`);
-  const squares = await p.page.locator("#board rect.sq.light, #board rect.sq.dark").count();
+  const squares = await p.page.locator("#board .sq[data-square]").count();
   if (squares !== files * ranks) fail(`${p.name}: ${squares} squares for ${key}`);
   if (await p.page.locator("#board .piece text.letter").count())
     fail(`${p.name}: a ${key} piece drawn as a lettered disc`);
