@@ -91,14 +91,7 @@ async fn shogi_is_played_in_its_notations_with_drops() {
     assert!(pgn.contains("[Variant \"Shogi\"]"), "{pgn}");
     assert!(pgn.contains("1. P-7f P-3d 2. Bx2b+ Sx2b 3. B*4e"), "{pgn}");
     // And as KIF, the shogi programs' record: Japanese notation with each move's origin.
-    let kif = client
-        .export_pgn(pb::ExportPgnRequest {
-            game_id: seats.id.clone(),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .kif;
+    let kif = export_kif(&mut client, &seats.id).await;
     assert!(kif.contains("手合割：平手"), "{kif}");
     assert!(kif.contains("   1 ７六歩(77)"), "{kif}");
     assert!(kif.contains("   3 ２二角成(88)"), "{kif}");
@@ -122,17 +115,9 @@ async fn shogi_is_played_in_its_notations_with_drops() {
 async fn shogi_ends_by_impasse() {
     let server = start().await;
     let mut client = server.client().await;
-    let (_, seats) = create_with(
-        &mut client,
-        pb::CreateGameRequest {
-            start_fen: "RRBBGGGG1/SSSSK4/PPPPPPPPP/9/9/9/9/9/k8[] b - - 0 1".into(),
-            ..by_key("shogi")
-        },
-    )
-    .await;
-    let over = play(&mut client, &seats, 'b', "a1b1").await.game.unwrap();
-    assert_eq!(over.status, pb::GameStatus::Finished as i32);
-    assert_eq!(outcome(&over), ("1-0".to_owned(), pb::Termination::Impasse));
+    let fen = "RRBBGGGG1/SSSSK4/PPPPPPPPP/9/9/9/9/9/k8[] b - - 0 1";
+    let end = end_after(&mut client, "shogi", fen, 'b', "a1b1").await;
+    assert_eq!(end, ("1-0".to_owned(), pb::Termination::Impasse));
 }
 
 /// Minishogi's fourth occurrence of a position loses for sente (kings stepping out and back).
@@ -140,14 +125,10 @@ async fn shogi_ends_by_impasse() {
 async fn minishogi_repetition_loses_for_sente() {
     let server = start().await;
     let mut client = server.client().await;
-    let (_, seats) = create_with(&mut client, by_key("minishogi")).await;
-    let cycle = "a1b2 e5d4 b2a1 d4e5 ";
-    let over = play_all(&mut client, &seats, 'w', &cycle.repeat(3)).await;
-    assert_eq!(over.status, pb::GameStatus::Finished as i32);
-    assert_eq!(
-        outcome(&over),
-        ("0-1".to_owned(), pb::Termination::RepetitionLoss)
-    );
+    let start = "rbsgk/4p/5/P4/KGSBR[] w - - 0 1";
+    let cycle = "a1b2 e5d4 b2a1 d4e5 ".repeat(3);
+    let end = end_after(&mut client, "minishogi", start, 'w', &cycle).await;
+    assert_eq!(end, ("0-1".to_owned(), pb::Termination::RepetitionLoss));
 }
 
 /// Xiangqi: coordinates as Fairy-Stockfish writes them (ranks to 10), a perpetual check that
@@ -156,38 +137,21 @@ async fn minishogi_repetition_loses_for_sente() {
 async fn xiangqi_perpetual_check_loses() {
     let server = start().await;
     let mut client = server.client().await;
-    let (_, seats) = create_with(
-        &mut client,
-        pb::CreateGameRequest {
-            start_fen: "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1".into(),
-            ..by_key("xiangqi")
-        },
-    )
-    .await;
-    let over = play_all(
-        &mut client,
-        &seats,
-        'w',
-        &"a9a10 e10e9 a10a9 e9e10 ".repeat(2),
-    )
-    .await;
-    assert_eq!(over.status, pb::GameStatus::Finished as i32);
-    assert_eq!(
-        outcome(&over),
-        ("0-1".to_owned(), pb::Termination::PerpetualCheck)
-    );
+    let fen = "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    let cycle = "a9a10 e10e9 a10a9 e9e10 ".repeat(2);
+    let end = end_after(&mut client, "xiangqi", fen, 'w', &cycle).await;
+    assert_eq!(end, ("0-1".to_owned(), pb::Termination::PerpetualCheck));
+    let (_, seats) = create_with(&mut client, by_key("xiangqi")).await;
+    play(&mut client, &seats, 'w', "h3e3").await;
     let pgn = export_pgn(&mut client, &seats.id).await;
     assert!(pgn.contains("[Variant \"Xiangqi\"]"), "{pgn}");
-    let kif = client
-        .export_pgn(pb::ExportPgnRequest {
-            game_id: seats.id.clone(),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .kif;
-    assert_eq!(kif, "", "KIF is shogi's alone");
-    assert!(pgn.contains("[FEN \"4k4/R8/9/"), "{pgn}");
+    assert!(pgn.contains("[FEN \"rnbakabnr/9/1c5c1/"), "{pgn}");
+    assert!(pgn.contains("1. C2.5"), "{pgn}");
+    assert_eq!(
+        export_kif(&mut client, &seats.id).await,
+        "",
+        "KIF is shogi's alone"
+    );
 }
 
 /// Xiangqi in WXF notation as its players write it (`C2.5`: the cannon on Red's second file
@@ -221,17 +185,7 @@ async fn xiangqi_is_played_in_wxf() {
 async fn xiangqi_stalemate_loses() {
     let server = start().await;
     let mut client = server.client().await;
-    let (_, seats) = create_with(
-        &mut client,
-        pb::CreateGameRequest {
-            start_fen: "3k5/9/9/9/9/9/9/9/1R7/4K4 w - - 0 1".into(),
-            ..by_key("xiangqi")
-        },
-    )
-    .await;
-    let over = play(&mut client, &seats, 'w', "b2b9").await.game.unwrap();
-    assert_eq!(
-        outcome(&over),
-        ("1-0".to_owned(), pb::Termination::StalemateLoss)
-    );
+    let fen = "3k5/9/9/9/9/9/9/9/1R7/4K4 w - - 0 1";
+    let end = end_after(&mut client, "xiangqi", fen, 'w', "b2b9").await;
+    assert_eq!(end, ("1-0".to_owned(), pb::Termination::StalemateLoss));
 }

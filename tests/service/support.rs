@@ -264,12 +264,43 @@ pub fn by_key(key: &str) -> pb::CreateGameRequest {
 
 /// The game's PGN (ExportPgn); panics on refusal.
 pub async fn export_pgn(client: &mut Client, id: &str) -> String {
+    export(client, id).await.pgn
+}
+
+/// The game's KIF (ExportPgn's `kif`: empty but for shogi); panics on refusal.
+pub async fn export_kif(client: &mut Client, id: &str) -> String {
+    export(client, id).await.kif
+}
+
+async fn export(client: &mut Client, id: &str) -> pb::ExportPgnResponse {
     client
         .export_pgn(pb::ExportPgnRequest { game_id: id.into() })
         .await
         .unwrap_or_else(|s| panic!("export {id}: {}", s.message()))
         .into_inner()
-        .pgn
+}
+
+/// How a game of `key` from `fen` ends after `moves` (the first by `first`, 'w' or 'b'): its
+/// result and termination; panics unless it is over.
+pub async fn end_after(
+    client: &mut Client,
+    key: &str,
+    fen: &str,
+    first: char,
+    moves: &str,
+) -> (String, pb::Termination) {
+    let request = pb::CreateGameRequest {
+        start_fen: fen.into(),
+        ..by_key(key)
+    };
+    let (_, seats) = create_with(client, request).await;
+    let over = play_all(client, &seats, first, moves).await;
+    assert_eq!(
+        over.status,
+        pb::GameStatus::Finished as i32,
+        "{key} {fen} {moves}"
+    );
+    outcome(&over)
 }
 
 pub async fn create_with(client: &mut Client, request: pb::CreateGameRequest) -> (pb::Game, Seats) {

@@ -235,20 +235,9 @@ async fn a_late_watcher_replays_a_wide_game() {
 async fn extinction_ends_with_its_own_reason() {
     let server = start().await;
     let mut client = server.client().await;
-    let (_, seats) = create_with(
-        &mut client,
-        pb::CreateGameRequest {
-            start_fen: "r1bqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1".into(),
-            ..by_key("extinction")
-        },
-    )
-    .await;
-    let over = play(&mut client, &seats, 'w', "dxe5").await.game.unwrap();
-    assert_eq!(over.status, pb::GameStatus::Finished as i32);
-    assert_eq!(
-        outcome(&over),
-        ("1-0".to_owned(), pb::Termination::Extinction)
-    );
+    let fen = "r1bqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1";
+    let end = end_after(&mut client, "extinction", fen, 'w', "dxe5").await;
+    assert_eq!(end, ("1-0".to_owned(), pb::Termination::Extinction));
 }
 
 /// Capablanca Random, Corner and Fortress start from a numbered array (`chess960_start`), or

@@ -47,14 +47,7 @@ impl WidePosition {
             return sink.push_chess_pawns(up, single, double, take_left, take_right);
         }
         for (to, delta) in [(single, up), (take_left, left), (take_right, right)] {
-            sink.push_pawns(to & !zone, delta, WideMoveKind::Normal);
-            for to in squares(to & zone) {
-                let from = WideSquare::at((to.index() as i32 - delta) as u32);
-                if forced & to.bit() == 0 {
-                    sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
-                }
-                self.promotions(sink, from, to);
-            }
+            self.pawn_targets(sink, to, delta);
         }
         sink.push_pawns(double, 2 * up, WideMoveKind::DoubleStep);
     }
