@@ -160,7 +160,7 @@ export async function showGame(
         pieces: () => pieceSet(state ? state.variantKey || state.variant : ""),
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
-        play: (m) => void submit(m, sentText(m)),
+        play: (m) => void submit(m, m.uci),
         redraw: (moved) => {
           if (moved) boardKey = "";
           renderBoard();
@@ -227,7 +227,7 @@ export async function showGame(
     // server as typed: it plays it, or its refusal says what is wrong.
     const legal = state.legal?.ply === plies() ? state.legal.moves : [];
     const m = typedMove(text, legal, current(state).board, state.geo);
-    void submit(m, m ? sentText(m) : text);
+    void submit(m, m ? m.uci : text);
   });
   const onKey = (e: KeyboardEvent) => {
     const target = e.target as HTMLElement;
@@ -257,15 +257,6 @@ export async function showGame(
    * Sends the player's move: `move` is the legal move picked (shown at once), or null for a
    * typed text that names none (shown only if the server plays it).
    */
-  /**
-   * What the page sends for a legal move: its UCI, but a shogi promotion's SAN (`Bx2b+`), as
-   * chessd's SubmitMove reads the UCI `b2h8+` as the move without the promotion.
-   */
-  function sentText(m: MoveNotation): string {
-    const shogi = !!state && !sanChecks(state.variantKey || state.variant);
-    return shogi && m.uci.endsWith("+") && m.san ? m.san : m.uci;
-  }
-
   async function submit(move: MoveNotation | null, text: string): Promise<void> {
     if (!state || !seat) return;
     const ply = plies();
