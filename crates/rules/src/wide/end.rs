@@ -19,6 +19,9 @@ impl WidePosition {
         match self.def.end {
             End::Checkmate => {}
             End::BareRoyals => return self.occupied() == r[WideRole::Knight.index()],
+            End::KnightRelay => {
+                return !self.relay_can_mate(Color::White) && !self.relay_can_mate(Color::Black);
+            }
             _ => return false,
         }
         let (knights, bishops) = (r[WideRole::Knight.index()], r[WideRole::Bishop.index()]);
@@ -97,7 +100,7 @@ impl WidePosition {
 
 /// The light squares of the shared numbering (a1 is dark; a square is light when file + rank
 /// is odd).
-const fn light_squares() -> u128 {
+pub(super) const fn light_squares() -> u128 {
     let mut bb = 0u128;
     let mut sq = 0;
     while sq < SQUARES {

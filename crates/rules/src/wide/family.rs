@@ -73,6 +73,9 @@ impl Family for WidePosition {
         for hand in &self.hands {
             add(hand.iter().fold(0u64, |acc, &n| (acc << 8) | u64::from(n)));
         }
+        add(self.vanished as u64);
+        add((self.vanished >> 64) as u64);
+        add(u64::from(self.fresh_kings[0]) | u64::from(self.fresh_kings[1]) << 1);
         h
     }
 
@@ -143,6 +146,7 @@ impl Family for WidePosition {
                 ours & !(of(WideRole::King) | minors) == 0 && minors.count_ones() <= 1
             }
             End::BareRoyals => ours == of(WideRole::Knight),
+            End::KnightRelay => !self.relay_can_mate(color),
             _ => false,
         }
     }

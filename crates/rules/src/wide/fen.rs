@@ -8,7 +8,7 @@ use core::fmt;
 use super::position::{KING_SIDE, QUEEN_SIDE, WidePosition};
 use super::role::{WidePiece, WideRole};
 use super::square::WideSquare;
-use super::variant::{End, WideVariant};
+use super::variant::{End, Site, WideVariant};
 use crate::Color;
 
 /// Why a FEN was refused.
@@ -61,11 +61,34 @@ impl WidePosition {
             Some("b") => Color::Black,
             Some(other) => return Err(WideFenError::Turn(other.into())),
         };
+        // Cheshire Cat's kings' queen-move rights come before the check test, which they
+        // change: read the third field now (and again below, where it is validated).
+        if def.site == Site::CheshireCat {
+            let mut ahead = fen.split_whitespace().skip(2);
+            read_fresh_kings(&mut pos, ahead.next().unwrap_or("-"))?;
+        }
         validate_pieces(&pos)?;
         pos.extinct = pos.def.end == End::Extinction
             && (pos.is_extinct(Color::White) || pos.is_extinct(Color::Black));
-        read_castling(&mut pos, fields.next().unwrap_or("-"))?;
-        read_ep(&mut pos, fields.next().unwrap_or("-"))?;
+        let castling = fields.next().unwrap_or("-");
+        let ep = fields.next().unwrap_or("-");
+        match def.site {
+            Site::CheshireCat => {
+                read_fresh_kings(&mut pos, castling)?;
+                read_ep(&mut pos, ep)?;
+                // No en passant across a vanished square.
+                if pos.ep.is_some_and(|sq| pos.vanished & sq.bit() != 0) {
+                    pos.ep = None;
+                    pos.ep_victim = None;
+                }
+            }
+            // Knight Relay has no en passant: a square in the field is accepted and ignored.
+            Site::KnightRelay => read_castling(&mut pos, castling)?,
+            _ => {
+                read_castling(&mut pos, castling)?;
+                read_ep(&mut pos, ep)?;
+            }
+        }
         for (i, field) in fields.by_ref().take(2).enumerate() {
             // Larger values are typos, not games, and would overflow as moves are played.
             let n = field
@@ -97,6 +120,13 @@ impl WidePosition {
             for file in 0..def.width {
                 let sq = WideSquare::at(u32::from(rank) * 12 + u32::from(file));
                 match self.piece_at(sq) {
+                    None if self.vanished & sq.bit() != 0 => {
+                        if empty > 0 {
+                            out += &empty.to_string();
+                            empty = 0;
+                        }
+                        out.push('*');
+                    }
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
@@ -149,6 +179,13 @@ impl WidePosition {
             " b "
         });
         let mut rights = String::new();
+        if def.site == Site::CheshireCat {
+            for (color, letter) in [(Color::White, 'K'), (Color::Black, 'k')] {
+                if self.fresh_kings[color.index()] {
+                    rights.push(letter);
+                }
+            }
+        }
         for color in Color::ALL {
             for side in [KING_SIDE, QUEEN_SIDE] {
                 let Some(rook) = self.castles[color.index()][side] else {
@@ -269,6 +306,15 @@ fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
                 at += run;
                 continue;
             }
+            if c == b'*' && def.site == Site::CheshireCat {
+                let sq = WideSquare::new(file, rank)
+                    .filter(|_| file < def.width)
+                    .ok_or_else(too_wide)?;
+                pos.vanished |= sq.bit();
+                file += 1;
+                at += 1;
+                continue;
+            }
             let role = def.role_of(c).ok_or_else(|| {
                 WideFenError::Board(format!("{:?} is no piece of {}", c as char, def.key))
             })?;
@@ -327,6 +373,28 @@ fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
     }
     if pos.checkers().count_ones() > 2 {
         return Err(WideFenError::Position("more than two pieces give check"));
+    }
+    Ok(())
+}
+
+/// Cheshire Cat's third field: `K` or `k` while that king has not moved (and may move as a
+/// queen), `-` for neither. The game has no castling: `Q` and `q` are accepted and ignored.
+fn read_fresh_kings(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
+    pos.fresh_kings = [false; 2];
+    if field == "-" {
+        return Ok(());
+    }
+    for c in field.chars() {
+        match c {
+            'K' => pos.fresh_kings[Color::White.index()] = true,
+            'k' => pos.fresh_kings[Color::Black.index()] = true,
+            'Q' | 'q' => {}
+            _ => {
+                return Err(WideFenError::Castling(format!(
+                    "{c:?} is no king's right of cheshirecat (K, k or -)"
+                )));
+            }
+        }
     }
     Ok(())
 }

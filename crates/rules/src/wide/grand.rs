@@ -11,7 +11,7 @@
 
 use super::role::WideRole;
 use super::square::{board_mask, rank_mask};
-use super::variant::{CAPABLANCA_LETTERS, End, GameDef, Pawn, WideVariant};
+use super::variant::{CAPABLANCA_LETTERS, End, GameDef, Pawn, Site, WideVariant};
 
 const BOARD: u128 = board_mask(10, 10);
 
@@ -42,4 +42,5 @@ pub(crate) const DEF: GameDef = GameDef {
     pawn: Pawn::Chess,
     pawn_captures: super::attacks::CHESS_PAWN,
     drops: false,
+    site: Site::None,
 };

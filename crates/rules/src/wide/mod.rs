@@ -2,7 +2,8 @@
 //! with Capablanca's compound pieces: Los Alamos (6x6), Janus, Embassy, Capablanca and
 //! Capablanca Random (10x8), Grand (10x10); and the 8x8 games whose pieces, royalty or win
 //! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
-//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop. A second engine beside the 8x8
+//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop; and the seed site's own
+//! Cylinder, Knight Relay and Cheshire Cat. A second engine beside the 8x8
 //! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
 //! 64-bit speed.
 //!
@@ -13,7 +14,8 @@
 //!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
 //!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
 //!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
-//!   `position`, drop moves in `movegen` and `mv`).
+//!   `position`, drop moves in `movegen` and `mv`), `cylinder`, `knightrelay`, `cheshirecat`
+//!   (moved by `site`, their own generator).
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
 //!   last two plies counted by difference where no side has check (Extinction).
@@ -45,6 +47,7 @@ mod pawns;
 mod position;
 mod role;
 mod san;
+mod site;
 mod square;
 mod variant;
 
@@ -65,6 +68,10 @@ mod r#loop;
 mod losalamos;
 mod maharajah;
 mod massacre;
+
+mod cheshirecat;
+mod cylinder;
+mod knightrelay;
 
 pub use attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,

@@ -13,6 +13,7 @@ use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::{Enemy, WidePosition};
 use super::role::WideRole;
 use super::square::{WideSquare, rank_mask, squares};
+use super::variant::Site;
 
 /// Where generated moves go.
 pub(super) trait Sink {
@@ -319,6 +320,10 @@ impl WidePosition {
     }
 
     fn generate<S: Sink>(&self, sink: &mut S) {
+        if self.def.site != Site::None {
+            self.site_generate(sink);
+            return;
+        }
         let us = self.turn;
         let them = !us;
         let ours = self.colors[us.index()];

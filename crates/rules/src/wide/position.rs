@@ -11,7 +11,7 @@ use super::attacks::{
 use super::mv::{WideMove, WideMoveKind};
 use super::role::{ROLES, WidePiece, WideRole};
 use super::square::{SQUARES, WideSquare};
-use super::variant::{End, GameDef, WideVariant};
+use super::variant::{End, GameDef, Site, WideVariant};
 use crate::Color;
 
 /// Castling sides, as indices: toward the higher files, toward the a-file.
@@ -43,6 +43,10 @@ pub struct WidePosition {
     /// set by the moves that remove a type's last piece (a capture, a promotion), where
     /// testing the six types of both sides at every node cost the generator more.
     pub(crate) extinct: bool,
+    /// Cheshire Cat: the squares that have vanished (a piece left them); never occupied.
+    pub(crate) vanished: u128,
+    /// Cheshire Cat: per colour, whether its king has not moved yet, so may move as a queen.
+    pub(crate) fresh_kings: [bool; 2],
 }
 
 /// One side's pieces grouped by how they attack, gathered once per node: the generator asks
@@ -68,6 +72,8 @@ impl PartialEq for WidePosition {
             && self.castles == other.castles
             && self.ep == other.ep
             && self.hands == other.hands
+            && self.vanished == other.vanished
+            && self.fresh_kings == other.fresh_kings
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
     }
@@ -125,6 +131,8 @@ impl WidePosition {
             fullmoves: 1,
             hands: [[0; ROLES]; 2],
             extinct: false,
+            vanished: 0,
+            fresh_kings: [false; 2],
         }
     }
 
@@ -268,6 +276,9 @@ impl WidePosition {
     /// The pieces of `by` attacking `sq` when the board holds `occupied`.
     #[inline]
     pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
+        if self.def.site != Site::None {
+            return self.site_attackers(sq, occupied, self.colors[by.index()], by);
+        }
         self.attackers_of(sq, occupied, &self.enemy(by))
     }
 
@@ -452,6 +463,9 @@ impl WidePosition {
             self.fullmoves += 1;
         }
         self.turn = them;
+        if self.def.site == Site::CheshireCat {
+            self.vanish(m, us);
+        }
     }
 
     /// Extinction: `piece` has left the board (taken, or a pawn promoted); its side has lost

@@ -13,6 +13,7 @@ use super::{
     amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
     grand, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre,
 };
+use super::{cheshirecat, cylinder, knightrelay};
 use crate::Color;
 
 /// A game of the wide family: boards other than 8x8 with Capablanca-style compound pieces,
@@ -36,10 +37,13 @@ pub enum WideVariant {
     Berolina,
     Legan,
     Loop,
+    Cylinder,
+    KnightRelay,
+    CheshireCat,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 17] = [
+    pub const ALL: [WideVariant; 20] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -57,6 +61,9 @@ impl WideVariant {
         WideVariant::Berolina,
         WideVariant::Legan,
         WideVariant::Loop,
+        WideVariant::Cylinder,
+        WideVariant::KnightRelay,
+        WideVariant::CheshireCat,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -80,6 +87,9 @@ impl WideVariant {
             WideVariant::Berolina => "berolina",
             WideVariant::Legan => "legan",
             WideVariant::Loop => "loop",
+            WideVariant::Cylinder => "cylinder",
+            WideVariant::KnightRelay => "knightrelay",
+            WideVariant::CheshireCat => "cheshirecat",
         }
     }
 
@@ -104,6 +114,9 @@ impl WideVariant {
             WideVariant::Berolina => "Berolina",
             WideVariant::Legan => "Legan",
             WideVariant::Loop => "Loop",
+            WideVariant::Cylinder => "Cylinder",
+            WideVariant::KnightRelay => "Knight Relay",
+            WideVariant::CheshireCat => "Cheshire Cat",
         }
     }
 
@@ -144,6 +157,9 @@ impl WideVariant {
             WideVariant::Berolina => &berolina::DEF,
             WideVariant::Legan => &legan::DEF,
             WideVariant::Loop => &r#loop::DEF,
+            WideVariant::Cylinder => &cylinder::DEF,
+            WideVariant::KnightRelay => &knightrelay::DEF,
+            WideVariant::CheshireCat => &cheshirecat::DEF,
         }
     }
 }
@@ -234,6 +250,22 @@ pub(crate) struct GameDef {
     pub pawn_captures: &'static [[u128; SQUARES]; 2],
     /// Loop Chess: a captured piece goes to the captor's hand, from which it may be dropped.
     pub drops: bool,
+    /// The games only the seed site plays, whose moves `site` makes instead of the shared
+    /// generator (tested once per node).
+    pub site: Site,
+}
+
+/// Which of the seed site's own games a definition is, if any: each bends a rule the shared
+/// generator takes for granted (the board's edge, who may capture, which squares exist).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Site {
+    None,
+    /// The a- and h-files are joined.
+    Cylinder,
+    /// Pieces a friendly knight defends also move as knights; knights never capture.
+    KnightRelay,
+    /// A square a piece leaves vanishes; a king's first move may be a queen's.
+    CheshireCat,
 }
 
 /// How a game's pawns move. Black's steps are White's turned through 180 degrees.
@@ -282,6 +314,10 @@ pub(crate) enum End {
     Extinction,
     /// Massacre: the side that cannot capture loses.
     Massacre,
+    /// Knight Relay: as chess, but with its own test of mating material (knights never
+    /// check, so only a queen, rook, pawn, two bishops of both colours or bishop and knight
+    /// can mate).
+    KnightRelay,
     /// BrainKing's horde: White wins by taking every black unit, Black by checkmate.
     Horde,
 }
@@ -327,6 +363,7 @@ impl GameDef {
             pawn: Pawn::Chess,
             pawn_captures: super::attacks::CHESS_PAWN,
             drops: false,
+            site: Site::None,
         }
     }
 

@@ -1,0 +1,242 @@
+//! Cylinder Chess (`cylinder`), as `GAMES.md` gives it, and its wrapping geometry:
+//!
+//! > **The a-file and h-file are adjacent**: every horizontal or diagonal step that leaves the
+//! > board on one side re-enters on the other (file index taken modulo 8). Ranks do not wrap.
+//! > **Sliders** follow their ray across the seam until blocked; a ray ends just before it
+//! > would return to the moving piece's own square, so a move never ends where it began (no
+//! > null moves). [...] A diagonal ray stops at rank 1 or 8. Knights, kings and pawn captures
+//! > also wrap (a knight on h2 reaches a4 and b3; `a5h6` is a pawn capture).
+//! > **En passant** works across the seam (white a5, `h7h5`, then `a5h6`).
+//! > **Attack and check** use the same wrapping geometry.
+//! > **Castling** is allowed with the standard squares and conditions and only with the rook
+//! > on the same side, never across the seam **(decision)**. Attacked squares are tested with
+//! > wrapping.
+//! > Insufficient material: the chess cases apply (with an even width the bishops stay
+//! > colour-bound).
+//!
+//! The moves themselves are made by `site`; this file owns the tables it reads.
+
+use super::square::{SQUARES, STRIDE, WideSquare};
+use super::variant::{CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, GameDef, Site, WideVariant};
+
+pub(crate) const DEF: GameDef = GameDef {
+    site: Site::Cylinder,
+    pawn_captures: &PAWN,
+    ..GameDef::standard(
+        WideVariant::Cylinder,
+        (8, 8),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        CHESS_LETTERS,
+        &CHESS_PROMOTIONS,
+        true,
+        Some(CHESS_CASTLING),
+    )
+};
+
+/// The bit of `(file, rank)` with the file taken modulo 8, or 0 off the ranks.
+const fn wrapped(file: i8, rank: i8) -> u128 {
+    if rank < 0 || rank >= 8 {
+        return 0;
+    }
+    1 << (rank as u32 * STRIDE as u32 + file.rem_euclid(8) as u32)
+}
+
+/// Per square of the 8x8 board, the squares one leap of each of `deltas` reaches, wrapping.
+const fn leaper(deltas: &[(i8, i8)]) -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut rank = 0;
+    while rank < 8 {
+        let mut file = 0;
+        while file < 8 {
+            let mut i = 0;
+            while i < deltas.len() {
+                let (df, dr) = deltas[i];
+                t[rank as usize * STRIDE as usize + file as usize] |= wrapped(file + df, rank + dr);
+                i += 1;
+            }
+            file += 1;
+        }
+        rank += 1;
+    }
+    t
+}
+
+pub(crate) static KNIGHT: [u128; SQUARES] = leaper(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+pub(crate) static KING: [u128; SQUARES] = leaper(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+static PAWN: [[u128; SQUARES]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
+
+const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const DIAGONAL: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// The squares a slider on `from` reaches along `dirs` with the board holding `occupied`:
+/// each ray wraps at the seam and stops on the first piece, at the top or bottom rank, or
+/// just before coming back to `from`.
+#[inline]
+fn slide(from: WideSquare, occupied: u128, dirs: &[(i8, i8); 4]) -> u128 {
+    let (file, rank) = (from.file() as i8, from.rank() as i8);
+    let mut reach = 0;
+    for &(df, dr) in dirs {
+        let (mut f, mut r) = (file + df, rank + dr);
+        loop {
+            let bit = wrapped(f, r);
+            if bit == 0 || bit == from.bit() {
+                break;
+            }
+            reach |= bit;
+            if occupied & bit != 0 {
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    reach
+}
+
+/// A rook's reach on the cylinder.
+#[inline]
+pub(crate) fn rook(from: WideSquare, occupied: u128) -> u128 {
+    slide(from, occupied, &ORTHOGONAL)
+}
+
+/// A bishop's reach on the cylinder.
+#[inline]
+pub(crate) fn bishop(from: WideSquare, occupied: u128) -> u128 {
+    slide(from, occupied, &DIAGONAL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{WidePosition, WideVariant};
+    use super::*;
+
+    fn sq(name: &str) -> WideSquare {
+        name.parse().unwrap()
+    }
+
+    fn pos(fen: &str) -> WidePosition {
+        WidePosition::from_fen(WideVariant::Cylinder, fen).unwrap()
+    }
+
+    fn ucis(p: &WidePosition) -> Vec<String> {
+        p.legal_moves()
+            .iter()
+            .map(|m| m.to_uci(p).to_string())
+            .collect()
+    }
+
+    /// A rook on an otherwise empty rank reaches the other seven squares, and never its own.
+    #[test]
+    fn a_ray_ends_before_its_own_square() {
+        let reach = rook(sq("a4"), 0);
+        assert_eq!(reach & super::super::square::rank_mask(3), 0xFE << 36);
+        assert_eq!(reach & sq("a4").bit(), 0);
+        // Blocked on b4 going right, the ray going left still reaches c4 round the seam.
+        assert_ne!(rook(sq("a4"), sq("b4").bit()) & sq("c4").bit(), 0);
+    }
+
+    /// Knights, kings and pawn captures wrap: a knight on h2 reaches a4 and b3.
+    #[test]
+    fn leapers_wrap_at_the_seam() {
+        assert_ne!(KNIGHT[sq("h2").index()] & sq("a4").bit(), 0);
+        assert_ne!(KNIGHT[sq("h2").index()] & sq("b3").bit(), 0);
+        assert_ne!(KING[sq("a1").index()] & sq("h2").bit(), 0);
+        assert_ne!(PAWN[0][sq("a5").index()] & sq("h6").bit(), 0);
+    }
+
+    /// A diagonal ray wraps and stops at the last rank.
+    #[test]
+    fn diagonals_wrap_and_stop_at_the_edge_ranks() {
+        let reach = bishop(sq("g1"), 0);
+        for s in [
+            "h2", "a3", "b4", "c5", "d6", "e7", "f8", "f2", "e3", "d4", "b6", "a7", "h8",
+        ] {
+            assert_ne!(reach & sq(s).bit(), 0, "{s}");
+        }
+        assert_eq!(reach.count_ones(), 13);
+    }
+
+    /// En passant across the seam: white a5, `h7h5`, then `a5h6`.
+    #[test]
+    fn en_passant_across_the_seam() {
+        let mut p = pos("4k3/7p/8/P7/8/8/8/4K3 b - - 0 1");
+        p.play("h7h5").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/P6p/8/8/8/4K3 w - h6 0 2");
+        p.play("a5h6").unwrap();
+        assert_eq!(p.fen(), "4k3/8/7P/8/8/8/8/4K3 b - - 0 2");
+    }
+
+    /// Castling uses the standard squares only: the rook beyond the seam does not castle
+    /// with the king the short way round, and a square attacked across the seam forbids it.
+    #[test]
+    fn castling_on_its_own_side_with_wrapping_attacks() {
+        let p = pos("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+        let moves = ucis(&p);
+        assert!(moves.contains(&"e1g1".to_string()) && moves.contains(&"e1c1".to_string()));
+        // A bishop on a3 reaches g1 across the seam (a3, h2, g1): no short castling.
+        let p = pos("4k3/8/8/8/8/b7/8/R3K2R w KQ - 0 1");
+        let moves = ucis(&p);
+        assert!(!moves.contains(&"e1g1".to_string()), "{moves:?}");
+        assert!(moves.contains(&"e1f1".to_string()), "{moves:?}");
+    }
+
+    /// A king left on a rank a rook sweeps round the seam is in check: the landing square is
+    /// tested on the board after castling, where the rook has left h1.
+    #[test]
+    fn castling_never_lands_in_check_across_the_seam() {
+        let p = pos("4k3/8/8/8/8/8/8/r3K2R w K - 0 1");
+        assert!(p.is_check(), "a1's rook reaches e1 along the open rank");
+        let p = pos("4k3/8/8/8/8/8/8/rN2K2R w K - 0 1");
+        // a1 attacks h1 across the seam, not g1: after castling h1 is empty and g1 is hit.
+        assert!(!ucis(&p).contains(&"e1g1".to_string()));
+    }
+
+    /// Check across the seam: a queen on a4 checks a king on h5.
+    #[test]
+    fn check_wraps() {
+        let p = pos("8/8/8/7K/q7/8/8/k7 w - - 0 1");
+        assert!(p.is_check());
+    }
+
+    /// Two rooks reaching the same square from both sides of the seam are told apart by file.
+    #[test]
+    fn san_tells_rooks_across_the_seam_apart() {
+        let p = pos("4k3/8/8/8/R5R1/8/8/4K3 w - - 0 1");
+        let m = "a4h4"
+            .parse::<super::super::WideUci>()
+            .unwrap()
+            .to_move(&p)
+            .unwrap();
+        assert_eq!(super::super::wide_san(&p, m).to_string(), "Rah4");
+        let g = "g4h4"
+            .parse::<super::super::WideUci>()
+            .unwrap()
+            .to_move(&p)
+            .unwrap();
+        assert_eq!(super::super::wide_san(&p, g).to_string(), "Rgh4");
+    }
+
+    /// The start position: 20 moves, as chess (nothing reaches across the seam yet).
+    #[test]
+    fn start_counts() {
+        assert_eq!(WidePosition::new(WideVariant::Cylinder).perft(1), 20);
+    }
+}
