@@ -22,7 +22,8 @@ pub struct PlayArgs {
     /// The game, by its key: chess, chess960, crazyhouse, antichess, atomic, horde,
     /// kingofthehill, racingkings, threecheck, or one of the wide family's (losalamos, janus,
     /// embassy, capablanca, caparandom, grand, corner, fortress, bkhorde, extinction,
-    /// massacre, maharajah, amazon, knightmate, berolina, legan, loop).
+    /// massacre, maharajah, amazon, knightmate, berolina, legan, loop, cylinder, knightrelay,
+    /// cheshirecat).
     #[arg(long, default_value = "chess")]
     pub variant: String,
     /// Your side: white, black or random.

@@ -9,7 +9,7 @@ use tonic::Code;
 use crate::support::*;
 
 /// Every wide-family game, its key and its board (files, ranks).
-const GAMES: [(&str, u32, u32); 17] = [
+const GAMES: [(&str, u32, u32); 20] = [
     ("losalamos", 6, 6),
     ("janus", 10, 8),
     ("embassy", 10, 8),
@@ -27,6 +27,9 @@ const GAMES: [(&str, u32, u32); 17] = [
     ("berolina", 8, 8),
     ("legan", 8, 8),
     ("loop", 8, 8),
+    ("cylinder", 8, 8),
+    ("knightrelay", 8, 8),
+    ("cheshirecat", 8, 8),
 ];
 
 /// Every wide game is created by its key alone, says its key and board back (it has no
@@ -80,6 +83,52 @@ async fn every_wide_game_is_created_and_played() {
             files: 10,
             ranks: 10
         })
+    );
+}
+
+/// The seed site's own games (issue 30) through the service, in UCI and SAN: a knight that
+/// leaps across the cylinder's seam, a Knight Relay pawn's leap named by its file, and Cheshire
+/// Cat's vanished square in the FEN, refused as a destination.
+#[tokio::test]
+async fn the_seed_sites_games_are_played() {
+    let server = start().await;
+    let mut client = server.client().await;
+
+    let (_, seats) = create_with(&mut client, by_key("cylinder")).await;
+    let after = play_all(&mut client, &seats, 'w', "Nh3 a6 Na5").await;
+    let ucis: Vec<&str> = after.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(ucis, ["g1h3", "a7a6", "h3a5"]);
+    assert_eq!(
+        after.fen,
+        "rnbqkbnr/1ppppppp/p7/N7/8/8/PPPPPPPP/RNBQKB1R b KQkq - 1 2"
+    );
+
+    let (_, seats) = create_with(&mut client, by_key("knightrelay")).await;
+    let after = play_all(&mut client, &seats, 'w', "ef4 d7d5").await;
+    let sans: Vec<&str> = after.moves.iter().map(|m| m.san.as_str()).collect();
+    // Black's e7 pawn, defended by g8's knight, could leap to d5 too: the step names its file.
+    assert_eq!(sans, ["ef4", "dd5"]);
+    assert_eq!(after.moves[0].uci, "e2f4");
+    assert_eq!(
+        after.fen,
+        "rnbqkbnr/ppp1pppp/8/3p4/5P2/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+
+    let (_, seats) = create_with(&mut client, by_key("cheshirecat")).await;
+    let after = play_all(&mut client, &seats, 'w', "Nf3 e7e5").await;
+    assert_eq!(
+        after.fen,
+        "rnbqkbnr/pppp*ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB*R w Kk - 0 2"
+    );
+    let back = pb::SubmitMoveRequest {
+        game_id: seats.id.clone(),
+        r#move: "f3g1".into(),
+        ..Default::default()
+    };
+    assert_refused(
+        client.submit_move(authed(back, &seats.white)).await,
+        Code::FailedPrecondition,
+        "ILLEGAL_MOVE",
     );
 }
 

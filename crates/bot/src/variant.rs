@@ -101,6 +101,10 @@ const TABLE: [(Option<&str>, Profile); 29] = [
     (None, keyed("maharajah")),
     (None, keyed("berolina")),
     (None, keyed("legan")),
+    // The seed site's own games: no engine anywhere plays them.
+    (None, keyed("cylinder")),
+    (None, keyed("knightrelay")),
+    (None, keyed("cheshirecat")),
     (None, keyed("shogi")),
     (None, keyed("minishogi")),
     (None, keyed("xiangqi")),

@@ -163,12 +163,33 @@ mod tests {
         assert!(!has(&p, "e1g1"), "{:?}", ucis(&p));
     }
 
-    /// The start: chess's 20 moves (no piece is a knight's move from its knight yet but the
-    /// pawns d2 and e2, a knight's move from b1 and g1... which leap to rank 3 squares
-    /// already reached, or are blocked).
+    /// SAN tells a pawn's leap from another pawn's step to the same square by file, and
+    /// reads it back.
+    #[test]
+    fn san_names_a_leaping_pawns_file() {
+        let p = WidePosition::new(WideVariant::KnightRelay);
+        for (uci, san) in [("e2f4", "ef4"), ("f2f4", "ff4"), ("h2h4", "h4")] {
+            let m = uci
+                .parse::<super::super::WideUci>()
+                .unwrap()
+                .to_move(&p)
+                .unwrap();
+            assert_eq!(super::super::wide_san(&p, m).to_string(), san);
+            let read = san
+                .parse::<super::super::WideSan>()
+                .unwrap()
+                .to_move(&p)
+                .unwrap();
+            assert_eq!(read, m);
+        }
+    }
+
+    /// The start: chess's 20 moves and eight leaps: b1's knight defends d2 (to b3, c4, e4,
+    /// f3), g1's defends e2 (to c3, d4, f4, g3).
     #[test]
     fn start_counts() {
         let p = WidePosition::new(WideVariant::KnightRelay);
-        assert_eq!(p.perft(1), ucis(&p).len() as u64);
+        assert_eq!(p.perft(1), 28);
+        assert!(has(&p, "d2f3") && has(&p, "e2c3"));
     }
 }

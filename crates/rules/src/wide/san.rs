@@ -298,16 +298,6 @@ pub fn wide_san_among(position: &WidePosition, m: WideMove, legal: &[WideMove]) 
             promotion,
         };
     };
-    if moving.role == WideRole::Pawn {
-        return WideSan::Normal {
-            piece: None,
-            file: capture.then(|| m.from().file()),
-            rank: None,
-            capture,
-            to: m.to(),
-            promotion,
-        };
-    }
     // The other pieces of the same kind that may also go to `to`.
     let rivals: Vec<WideSquare> = legal
         .iter()
@@ -322,6 +312,20 @@ pub fn wide_san_among(position: &WidePosition, m: WideMove, legal: &[WideMove]) 
         })
         .map(WideMove::from)
         .collect();
+    if moving.role == WideRole::Pawn {
+        // A capture names its file; so does a quiet step another pawn could also make (a
+        // Knight Relay pawn's leap), and its rank too where that pawn shares the file.
+        let named = capture || !rivals.is_empty();
+        let same_file = rivals.iter().any(|s| s.file() == m.from().file());
+        return WideSan::Normal {
+            piece: None,
+            file: named.then(|| m.from().file()),
+            rank: (!rivals.is_empty() && same_file).then(|| m.from().rank()),
+            capture,
+            to: m.to(),
+            promotion,
+        };
+    }
     let (file, rank) = if rivals.is_empty() {
         (None, None)
     } else if rivals.iter().all(|s| s.file() != m.from().file()) {

@@ -6,7 +6,9 @@
 //! are the same but for the one taken (a knight, the relay's source, is never taken), so the
 //! test needs only the new occupancy and the king's new square.
 
-use super::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use super::attacks::{
+    bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
+};
 use super::cylinder;
 use super::movegen::Sink;
 use super::mv::{WideMove, WideMoveKind};
@@ -29,6 +31,9 @@ struct Node {
     /// Knight Relay: the squares our relayed pieces may leap from (a knight's move from one
     /// of our knights).
     relay: u128,
+    /// Out of check, the only squares a piece may leave and so expose its king: the lines
+    /// through the king on an empty board (every square when in check).
+    exposed: u128,
 }
 
 impl WidePosition {
@@ -144,6 +149,9 @@ impl WidePosition {
     #[inline]
     fn site_moves<S: Sink>(&self, sink: &mut S, at: &Node, from: WideSquare, targets: u128) {
         let is_king = from == at.king;
+        // Off every line through a king not in check: nothing it does exposes the king (a
+        // capture only removes an attacker, and leaps and relays ignore what stands between).
+        let safe = !is_king && at.exposed & from.bit() == 0;
         let promotes = self.pieces(at.us, WideRole::Pawn) & from.bit() != 0;
         for to in squares(targets) {
             let after = (
@@ -152,11 +160,13 @@ impl WidePosition {
                 if is_king { to } else { at.king },
             );
             if promotes && self.def.promotion_forced[at.us.index()] & to.bit() != 0 {
-                if self.site_attackers(after.2, after.0, after.1, at.them) == 0 {
+                if safe || self.site_attackers(after.2, after.0, after.1, at.them) == 0 {
                     for &role in self.def.promotions {
                         sink.push(WideMove::new(from, to, Some(role), WideMoveKind::Normal));
                     }
                 }
+            } else if safe {
+                sink.push(WideMove::new(from, to, None, WideMoveKind::Normal));
             } else {
                 self.site_try(
                     sink,
@@ -183,6 +193,14 @@ impl WidePosition {
         if relay {
             target &= !their_knights;
         }
+        let checked = self.site_attackers(king, occupied, theirs, them) != 0;
+        let exposed = if checked {
+            u128::MAX
+        } else if self.def.site == Site::Cylinder {
+            cylinder::rook(king, 0) | cylinder::bishop(king, 0)
+        } else {
+            rook_rays(king) | bishop_rays(king)
+        };
         let at = Node {
             us,
             them,
@@ -198,6 +216,7 @@ impl WidePosition {
             } else {
                 0
             },
+            exposed,
         };
         for from in squares(ours & !self.roles[WideRole::Pawn.index()]) {
             let Some(piece) = self.piece_at(from) else {
@@ -224,9 +243,7 @@ impl WidePosition {
         if self.ep.is_some() {
             self.site_en_passant(sink, &at);
         }
-        if self.castles[us.index()] != [None; 2]
-            && self.site_attackers(king, occupied, theirs, them) == 0
-        {
+        if self.castles[us.index()] != [None; 2] && !checked {
             self.site_castling(sink, &at);
         }
     }
@@ -253,12 +270,17 @@ impl WidePosition {
                         } else {
                             WideMoveKind::Normal
                         };
-                        self.site_try(
-                            sink,
-                            at,
-                            WideMove::new(from, two, None, kind),
-                            ((at.occupied & !from.bit()) | two.bit(), at.theirs, at.king),
-                        );
+                        let m = WideMove::new(from, two, None, kind);
+                        if at.exposed & from.bit() == 0 {
+                            sink.push(m);
+                        } else {
+                            self.site_try(
+                                sink,
+                                at,
+                                m,
+                                ((at.occupied & !from.bit()) | two.bit(), at.theirs, at.king),
+                            );
+                        }
                     }
                 }
             }
