@@ -53,7 +53,7 @@ const fn from_file(name: &'static str) -> Profile {
 }
 
 /// Every game: the API's enum value name where it has one, and its profile.
-const TABLE: [(Option<&str>, Profile); 29] = [
+const TABLE: [(Option<&str>, Profile); 32] = [
     (
         Some("VARIANT_CHESS"),
         Profile {

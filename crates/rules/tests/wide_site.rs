@@ -2,14 +2,19 @@
 //! independent reference, `tools/ref_site.py` (no other program plays them): perft suites from
 //! the start and three middlegames (`tests/data/wide-KEY.perft`), and seeded random games
 //! (`tests/data/wide-KEY.moves`: `moves KEY --seed 1 --games 4`, then `--seed 5 --games 3
-//! --bias`, which takes a move of the game's own rules whenever there is one). At every ply
+//! --bias`, which takes a move of the game's own rules whenever there is one; Cheshire Cat's
+//! games are short, so 12 and 8 of them; Cylinder and Knight Relay then `--seed 9 --games 3
+//! --plies 400` and `--seed 3 --games 4 --plies 150 --fen` an endgame, to reach the material
+//! rule: Cylinder `4k3/8/8/2n5/8/5B2/1r6/R3K3 w Q - 0 1`, Knight Relay
+//! `4k3/8/2n1b3/8/8/3N4/1B6/4K3 w - - 0 1`). At every ply
 //! of those games the legal-move set, the FEN and the game's end must be the reference's; the
 //! move it played is played here and must reach the next line's FEN.
 
 use std::collections::BTreeSet;
 
+use chessd_rules::Family;
 use chessd_rules::Termination;
-use chessd_rules::wide::{WidePosition, WideVariant};
+use chessd_rules::wide::{WidePosition, WideVariant, wide_san_plus_among};
 
 mod suite;
 
@@ -148,5 +153,29 @@ fn live_games_match_the_reference() {
         );
         let positions = compare(variant, &String::from_utf8_lossy(&out.stdout));
         println!("{variant}: {positions} positions agree (seed {seed}, {games} games)");
+    }
+}
+
+/// With no program to compare SAN with, every legal move's SAN (marks included) in every
+/// position of the seeded games reads back, as a player's text is read, to that move and no
+/// other: two rooks across the seam, a relayed pawn's leap beside another pawn's step (named
+/// by file, or by its square where both pawns share the file: `e2g3`, read as the move it is).
+#[test]
+fn san_reads_back_to_its_move() {
+    for (variant, _, moves) in SUITES {
+        let mut count = 0;
+        for line in moves.lines().filter(|l| !l.is_empty()) {
+            let fen = line.split('\t').next().expect("a FEN");
+            let pos = WidePosition::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                let san = wide_san_plus_among(&pos, m, &legal);
+                let read = Family::parse_among(&pos, &san, &legal)
+                    .unwrap_or_else(|e| panic!("{fen} {san}: {e:?}"));
+                assert_eq!(read, m, "{fen}: {san}");
+                count += 1;
+            }
+        }
+        assert!(count > 10_000, "{variant}: {count} moves");
     }
 }

@@ -10,7 +10,7 @@ small subclass: Cylinder (`cylinder`), Knight Relay (`knightrelay`), Cheshire Ca
 (`cheshirecat`).
 
   tools/ref_site.py perft GAME DEPTH [--fen FEN]...   >> tests/data/wide-GAME.perft
-  tools/ref_site.py moves GAME --seed N --games G [--plies P] [--bias] > tests/data/wide-GAME.moves
+  tools/ref_site.py moves GAME --seed N --games G [--plies P] [--bias] [--fen FEN] > tests/data/wide-GAME.moves
   tools/ref_site.py check GAME --seed N --games G --chessd PATH [--depth D] [--bias]
 
 `perft` prints suite lines (id / epd / perft DEPTH NODES). `moves` plays seeded random games
@@ -20,7 +20,8 @@ its last ply was reached), so
 tests/wide_site.rs compares the legal-move set, plays the move and compares the FEN it reaches
 with the next line's, and compares the end. `--bias` takes, whenever it can, a move of the
 game's own rules (a move across the seam, a relayed leap, a king's queen move, castling, en
-passant, promotion). `check` plays the same games live and compares, at every position, the
+passant, promotion); `--fen` starts every game from FEN (an endgame, to reach the material
+rule's draws). `check` plays the same games live and compares, at every position, the
 per-move counts at depth D (default 2) with `chessd perft --divide`; it exits 1 on a
 difference.
 """
@@ -432,10 +433,10 @@ def perft(pos, depth):
     return total
 
 
-def playouts(game, seed, games, plies, bias):
+def playouts(game, seed, games, plies, bias, fen=None):
     rng = random.Random(seed)
     for _ in range(games):
-        pos = Pos(GAMES[game].start, GAMES[game])
+        pos = Pos(fen or GAMES[game].start, GAMES[game])
         for ply in range(plies):
             moves = sorted(pos.legal(), key=uci)
             end = pos.end(moves)
@@ -462,7 +463,7 @@ def main():
             for d in range(1, depth + 1):
                 print(f"perft {d} {perft(Pos(fen, GAMES[game]), d)}", flush=True)
     elif cmd == "moves":
-        for pos, moves, end, m in playouts(game, seed, games, plies, bias):
+        for pos, moves, end, m in playouts(game, seed, games, plies, bias, opt("--fen", None)):
             print(f"{pos.fen()}\t{' '.join(uci(x) for x in moves)}\t{end}\t{uci(m) if m else '-'}")
     elif cmd == "check":
         depth, chessd, bad, n = int(opt("--depth", "2")), opt("--chessd", "chessd"), 0, 0

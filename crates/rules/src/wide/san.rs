@@ -136,8 +136,10 @@ impl FromStr for WideSan {
             }
             _ => return Err(err()),
         };
-        // A pawn names at most its file (when it captures; `ed5` reads as `exd5`).
-        if piece.is_none() && rank.is_some() {
+        // A pawn names at most its file (when it captures; `ed5` reads as `exd5`), or its
+        // square in a capture another pawn on its file could also make (a Knight Relay
+        // pawn's leap: `c6xb5`; a quiet one, `e2g3`, is its UCI text and read as such).
+        if piece.is_none() && rank.is_some() && !(capture && file.is_some()) {
             return Err(err());
         }
         Ok(WideSan::Normal {
@@ -374,7 +376,7 @@ mod tests {
     fn san_text_round_trips() {
         for text in [
             "e4", "exd5", "Nf3", "Jji6", "Rcg10", "R1a3", "Qh4e1", "bxc8=N", "e10=C", "O-O",
-            "O-O-O", "Mxe10", "a10", "P@e5", "Q@h10",
+            "O-O-O", "Mxe10", "a10", "P@e5", "Q@h10", "c6xb5",
         ] {
             assert_eq!(text.parse::<WideSan>().unwrap().to_string(), text);
         }
