@@ -153,6 +153,11 @@ impl WidePosition {
         // capture only removes an attacker, and leaps and relays ignore what stands between).
         let safe = !is_king && at.exposed & from.bit() == 0;
         let promotes = self.pieces(at.us, WideRole::Pawn) & from.bit() != 0;
+        if safe && !(promotes && self.def.promotion_forced[at.us.index()] & targets != 0) {
+            // Every target is legal: one set, which perft's last ply counts at once.
+            sink.push_targets(from, targets);
+            return;
+        }
         for to in squares(targets) {
             let after = (
                 (at.occupied & !from.bit()) | to.bit(),
