@@ -89,6 +89,7 @@ impl WidePosition {
     /// `occupied`, by the game's own rule: wrapping on the cylinder; in Knight Relay knights
     /// attack nothing and a relayed piece also attacks as a knight (a pawn never onto the
     /// first or last rank); in Cheshire Cat a king that has not moved attacks as a queen.
+    #[inline(never)]
     pub(crate) fn site_attackers(
         &self,
         sq: WideSquare,
@@ -183,7 +184,9 @@ impl WidePosition {
         }
     }
 
-    /// Every legal move of a `Site` game.
+    /// Every legal move of a `Site` game. Never inlined: in the shared generator's body it
+    /// would cost the other games registers and code size at every node.
+    #[inline(never)]
     pub(super) fn site_generate<S: Sink>(&self, sink: &mut S) {
         let us = self.turn;
         let them = !us;
@@ -346,6 +349,7 @@ impl WidePosition {
 
     /// Cheshire Cat, after `us` played `m`: the square it left vanishes, a king that moved
     /// loses its queen move, and no en passant crosses a vanished square.
+    #[inline(never)]
     pub(crate) fn vanish(&mut self, m: WideMove, us: Color) {
         self.vanished |= m.from().bit();
         if self.pieces(us, WideRole::King) & m.to().bit() != 0 {
