@@ -427,6 +427,20 @@ async fn the_random_engine_plays_berolina_and_legan() {
     }
 }
 
+/// The seed site's own games, which no engine anywhere plays: `chessd random-engine` plays
+/// them through chessd-bot like any UCI engine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_random_engine_plays_the_seed_sites_games() {
+    let chessd = env!("CARGO_BIN_EXE_chessd");
+    for key in ["cylinder", "knightrelay", "cheshirecat"] {
+        let game = bots_play_by_key(key, chessd, &["random-engine"], 60).await;
+        assert!(
+            game.ply >= 60 || game.status == pb::GameStatus::Finished as i32,
+            "{key}: {game:?}"
+        );
+    }
+}
+
 /// Fairy-Stockfish does not have Berolina: the bot says so, naming the engine and the game,
 /// before a move is played.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
