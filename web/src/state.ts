@@ -31,11 +31,16 @@ import {
 import { colorName, moveLabel, outcomeText } from "./text.js";
 
 export interface ClockState {
+  /** Each side's time to its flag (with byoyomi: main time and periods together), in ms. */
   white: number;
   black: number;
   running: Color;
   /** Server time (ms since the epoch) the values were read at. */
   readAt: number;
+  /** A byoyomi period in ms (0: a Fischer clock), and the periods each side had left. */
+  period: number;
+  whitePeriods: number;
+  blackPeriods: number;
 }
 
 /** The server's legal moves for the position after `ply` plies. */
@@ -111,13 +116,16 @@ export function tsMs(t: Timestamp | undefined): number {
   return t ? timestampMs(t) : Date.now();
 }
 
-function clockState(c: Clocks | undefined): ClockState | null {
+function clockState(c: Clocks | undefined, period: number): ClockState | null {
   if (!c) return null;
   return {
     white: durationMs(c.whiteRemaining),
     black: durationMs(c.blackRemaining),
     running: c.running,
     readAt: tsMs(c.readAt),
+    period,
+    whitePeriods: c.whitePeriods,
+    blackPeriods: c.blackPeriods,
   };
 }
 
@@ -177,7 +185,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     fen: g.fen,
     status: g.status,
     outcome: g.outcome ?? null,
-    clocks: clockState(g.clocks),
+    clocks: clockState(g.clocks, durationMs(g.timeControl?.byoyomi)),
     drawOffer: g.drawOffer,
     drawRule: g.drawRule,
     legal: { ply: g.ply, moves: g.legalMoves },
@@ -264,11 +272,19 @@ function frozen(c: ClockState, at: number): ClockState {
     const base = color === Color.WHITE ? c.white : c.black;
     return c.running === color ? Math.max(0, base - (at - c.readAt)) : base;
   };
+  // The running side's periods may have passed since the reading: count them from what is left.
+  const periods = (color: Color, had: number) => {
+    const t = left(color);
+    return c.period && t <= had * c.period ? Math.ceil(t / c.period) : had;
+  };
   return {
     white: left(Color.WHITE),
     black: left(Color.BLACK),
     running: Color.UNSPECIFIED,
     readAt: at,
+    period: c.period,
+    whitePeriods: periods(Color.WHITE, c.whitePeriods),
+    blackPeriods: periods(Color.BLACK, c.blackPeriods),
   };
 }
 
@@ -305,7 +321,7 @@ export function applyEvent(
       state.ucis.push(m.uci);
       state.positions.push(parseFen(ev.value.fen, state.geo));
       state.fen = ev.value.fen;
-      state.clocks = clockState(ev.value.clocks);
+      state.clocks = clockState(ev.value.clocks, state.clocks?.period ?? 0);
       state.drawOffer = ev.value.drawOffer;
       state.takebackOffer = Color.UNSPECIFIED;
       // The first-move timer of the side to move now, if any, is in the next GetGame.
@@ -340,7 +356,7 @@ export function applyEvent(
       state.positions[ply] = parseFen(ev.value.fen, state.geo);
       state.sketched.delete(ply);
       state.fen = ev.value.fen;
-      state.clocks = clockState(ev.value.clocks);
+      state.clocks = clockState(ev.value.clocks, state.clocks?.period ?? 0);
       state.drawOffer = Color.UNSPECIFIED;
       state.takebackOffer = Color.UNSPECIFIED;
       state.firstMoveDeadline = null;
@@ -352,7 +368,7 @@ export function applyEvent(
       break;
     }
     case "clockChanged": {
-      state.clocks = clockState(ev.value.clocks);
+      state.clocks = clockState(ev.value.clocks, state.clocks?.period ?? 0);
       const c = ev.value;
       const side = colorName(c.side);
       state.note =

@@ -5,6 +5,8 @@
 // on a drawn board are driven from unit-run.ts with a real mouse, through `mountInput`.
 
 import { drawBoard, squareAt } from "../src/board.js";
+import { clockText } from "../src/clock.js";
+import { timeControlName, timeControlOf } from "../src/deployment.js";
 import { characterOf } from "../src/characters.js";
 import { castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
 import { FAMILIES, GAMES, boardStyle, gameInfo, pieceSet, promotionOrder } from "../src/games.js";
@@ -13,6 +15,7 @@ import { CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
 import { create } from "@bufbuild/protobuf";
 
 import {
+  Color,
   type MoveNotation,
   MoveNotationSchema,
   Variant,
@@ -48,6 +51,28 @@ function throws(f: () => unknown, what: string): void {
 
 const cases: [string, () => void][] = [];
 const test = (name: string, f: () => void) => cases.push([name, f]);
+
+test("byoyomi clocks read as main time, then the period and the periods left", () => {
+  const c = {
+    white: 72_000,
+    black: 50_000,
+    running: Color.BLACK,
+    readAt: 1_000_000,
+    period: 30_000,
+    whitePeriods: 2,
+    blackPeriods: 2,
+  };
+  eq(clockText(c, Color.WHITE, 1_000_000), "0:12 + 2 × 0:30", "main time");
+  eq(clockText(c, Color.BLACK, 1_000_000), "0:20 · 2 periods", "in a period");
+  eq(clockText(c, Color.BLACK, 1_025_000), "0:25 · last period", "one period gone");
+  eq(clockText(c, Color.BLACK, 1_060_000), "0:00.0", "flag");
+  eq(clockText({ ...c, period: 0 }, Color.WHITE, 1_000_000), "1:12", "Fischer");
+  eq(timeControlOf("10+3x30b"), { minutes: 10, seconds: 30, periods: 3 }, "byoyomi");
+  eq(timeControlOf("10+30b"), { minutes: 10, seconds: 30, periods: 1 }, "one period");
+  eq(timeControlOf("5+3"), { minutes: 5, seconds: 3, periods: 0 }, "Fischer");
+  eq(timeControlOf("10+3x30"), null, "periods without b");
+  eq(timeControlName("10+3x30b"), "10 min + 3 × 30 s byoyomi", "name");
+});
 
 const G10 = new Geometry(10, 10);
 const G6 = new Geometry(6, 6);
