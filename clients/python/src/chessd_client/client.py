@@ -368,8 +368,8 @@ class Client:
         return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).pgn
 
     def export_kif(self, game_id: str, *, token: Optional[str] = None) -> str:
-        """A shogi or minishogi game from its own start as KIF (Kakinoki's format); empty for
-        any other game."""
+        """A shogi or minishogi game as KIF (Kakinoki's format; one set up from a position opens
+        with its board diagram); empty for any other game."""
         request = pb.ExportPgnRequest(game_id=game_id)
         return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).kif
 

@@ -33,6 +33,17 @@ pub(crate) const ROLES: usize = 14;
 pub(crate) const HAND_ROLES: usize = 7;
 
 impl ShogiRole {
+    /// The kinds a hand holds, weakest first (pawn to rook).
+    pub const HAND: [ShogiRole; HAND_ROLES] = [
+        ShogiRole::Pawn,
+        ShogiRole::Lance,
+        ShogiRole::Knight,
+        ShogiRole::Silver,
+        ShogiRole::Gold,
+        ShogiRole::Bishop,
+        ShogiRole::Rook,
+    ];
+
     pub const ALL: [ShogiRole; ROLES] = [
         ShogiRole::Pawn,
         ShogiRole::Lance,
