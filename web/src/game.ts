@@ -56,10 +56,8 @@ import {
   outcomeText,
   seatText,
 } from "./text.js";
+import { FIRST_BOARD } from "./timing.js";
 import { type Connection, follow } from "./watch.js";
-
-/** The performance mark the page sets when it first draws a game's position. */
-export const FIRST_BOARD = "chessd:first-board";
 
 /** The connection line and its `data-state` (the stylesheet colours "Reconnecting…"). */
 const CONNECTION_TEXT: Record<Connection["kind"], [string, string]> = {
