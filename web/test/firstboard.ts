@@ -7,6 +7,7 @@
 
 import type { BrowserContext } from "playwright-core";
 
+import { Variant } from "../src/gen/chessd/v1/chessd_pb.js";
 import { FIRST_BOARD } from "../src/timing.js";
 import { fail, waitFor } from "./harness.js";
 import { type Api, create, playApi } from "./variantkit.js";
@@ -48,7 +49,7 @@ export async function firstBoardScenarios(
   api: Api,
   addr: string,
 ): Promise<string> {
-  const chess = await create(api, {});
+  const chess = await create(api, { variant: Variant.CHESS });
   await playApi(api, chess, ["e4", "e5", "Nf3", "Nc6"]);
   const shogi = await create(api, { variantKey: "shogi" });
   await playApi(api, shogi, ["P-7f", "P-3d", "P-2f", "P-8d"]);
