@@ -11,6 +11,7 @@ import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 
 import { type Position, parseFen, sameStanding, sketch } from "./chess.js";
+import { houseRules } from "./games.js";
 import { type Geometry, geometryOf } from "./geometry.js";
 import {
   ClockChangeReason,
@@ -167,7 +168,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
   // was something else), which for a variant's usual start is that position exactly.
   const first = g.moves[0];
   if (g.moves.length >= 2 && first && positions[0]) {
-    positions[1] = sketch(positions[0], first.uci, first.san);
+    positions[1] = sketch(positions[0], first.uci, first.san, houseRules(g.variantKey || g.variant));
     sketched.add(1);
   }
   return {

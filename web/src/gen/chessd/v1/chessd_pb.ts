@@ -2124,9 +2124,9 @@ export type ExportPgnResponse = Message<"chessd.v1.ExportPgnResponse"> & {
   pgn: string;
 
   /**
-   * Shogi and minishogi from their own start: the game as KIF (Kakinoki's format, as shogi
-   * programs read it, in UTF-8): the players, each move in Japanese notation with its origin,
-   * and the end. Empty for every other game, and for a shogi game set up from a FEN.
+   * Shogi and minishogi: the game as KIF (Kakinoki's format, as shogi programs read it, in
+   * UTF-8): the players, the board diagram of a game set up from a position, each move in
+   * Japanese notation with its origin, and the end. Empty for every other game.
    *
    * @generated from field: string kif = 2;
    */
