@@ -166,19 +166,6 @@ impl ShogiPiece {
             role: ShogiRole::ALL[i % ROLES],
         })
     }
-
-    /// The piece as FEN writes it: `+` for a promoted piece, then its letter in its side's case.
-    pub(crate) fn push_fen(self, out: &mut String) {
-        if self.role.is_promoted() {
-            out.push('+');
-        }
-        let c = self.role.letter();
-        out.push(if self.color.is_white() {
-            c
-        } else {
-            c.to_ascii_lowercase()
-        });
-    }
 }
 
 #[cfg(test)]
