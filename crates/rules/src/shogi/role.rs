@@ -33,16 +33,16 @@ pub(crate) const ROLES: usize = 14;
 pub(crate) const HAND_ROLES: usize = 7;
 
 impl ShogiRole {
-    /// The kinds a hand holds, weakest first (pawn to rook).
-    pub const HAND: [ShogiRole; HAND_ROLES] = [
-        ShogiRole::Pawn,
-        ShogiRole::Lance,
-        ShogiRole::Knight,
-        ShogiRole::Silver,
-        ShogiRole::Gold,
-        ShogiRole::Bishop,
-        ShogiRole::Rook,
-    ];
+    /// The kinds a hand holds, weakest first (pawn to rook): the first of [`ShogiRole::ALL`].
+    pub const HAND: [ShogiRole; HAND_ROLES] = {
+        let mut hand = [ShogiRole::Pawn; HAND_ROLES];
+        let mut i = 0;
+        while i < HAND_ROLES {
+            hand[i] = ShogiRole::ALL[i];
+            i += 1;
+        }
+        hand
+    };
 
     pub const ALL: [ShogiRole; ROLES] = [
         ShogiRole::Pawn,
