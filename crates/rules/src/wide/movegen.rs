@@ -329,9 +329,15 @@ impl WidePosition {
             return;
         }
         let royal = self.def.royal[us.index()];
+        // Recycle Chess: our pieces but the king may be captured too.
+        let kept = if self.def.self_capture {
+            ours & self.roles[WideRole::King.index()]
+        } else {
+            ours
+        };
         // Massacre: only captures are moves.
         let mut target = self.def.board
-            & !ours
+            & !kept
             & if self.def.must_capture {
                 self.colors[them.index()]
             } else {

@@ -31,7 +31,13 @@ impl WidePosition {
     fn chess_pawn_moves<S: Sink, const UP: i32>(&self, sink: &mut S, pawns: u128, target: u128) {
         let us = self.turn;
         let up = UP;
-        let theirs = self.colors[(!us).index()];
+        // What a capture may land on: the enemy and the ice (Ice Age), or in Recycle Chess
+        // any piece, `target` keeping our king out.
+        let theirs = if self.def.self_capture {
+            self.occupied()
+        } else {
+            self.colors[(!us).index()] | self.ice
+        };
         let empty = !self.occupied() & self.def.board;
         let single = shift(pawns, up) & empty;
         let double = shift(single & self.def.double_step_via[us.index()], up) & empty & target;
