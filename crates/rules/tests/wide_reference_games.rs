@@ -3,9 +3,11 @@
 //! `wide-iceage.moves`, one line per position: FEN, legal moves, the position's end, the move
 //! played) are replayed here from the start, and at every ply our FEN must be the reference's
 //! text exactly and our end on the board the same (or none on both sides). The legal-move sets
-//! are compared by `wide.rs`.
+//! are compared by `wide.rs`. With no other program to write their SAN, every legal move's SAN
+//! in those positions must read back as that move (self-captures as `Kxd1`, ice captures as
+//! `hxg3`, drops as `Q@e4`).
 
-use chessd_rules::wide::{WidePosition, WideVariant};
+use chessd_rules::wide::{WidePosition, WideSan, WideVariant, wide_san_plus};
 use chessd_rules::{Color, Outcome};
 
 /// An end as the reference writes it: the termination's key and the PGN result.
@@ -71,4 +73,29 @@ fn ice_age_games_match_the_reference() {
         replay(WideVariant::IceAge, include_str!("data/wide-iceage.moves"));
     assert!(games >= 4 && plies >= 300, "{games} games, {plies} plies");
     assert!(deepest > 40, "the deepest game reached move {deepest}");
+}
+
+/// Every legal move's SAN in every position of the reference's games reads back as that move.
+#[test]
+fn san_reads_back_in_every_reference_position() {
+    for (variant, data) in [
+        (
+            WideVariant::Recycle,
+            include_str!("data/wide-recycle.moves"),
+        ),
+        (WideVariant::IceAge, include_str!("data/wide-iceage.moves")),
+    ] {
+        let mut moves = 0;
+        for line in data.lines().filter(|l| !l.is_empty()) {
+            let fen = line.split('\t').next().unwrap_or_default();
+            let pos = WidePosition::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            for m in pos.legal_moves() {
+                let san = wide_san_plus(&pos, m);
+                let read: WideSan = san.parse().unwrap_or_else(|e| panic!("{fen}: {san}: {e}"));
+                assert_eq!(read.to_move(&pos), Ok(m), "{variant} {fen}: {san}");
+                moves += 1;
+            }
+        }
+        assert!(moves > 10_000, "{variant}: {moves} moves");
+    }
 }
