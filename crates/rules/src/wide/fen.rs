@@ -333,7 +333,14 @@ fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
             super::square::rank_mask(def.back_rank(color))
         }
     };
-    let last = |color: Color| def.promotion_forced[color.index()] | def.pawn_exit[color.index()];
+    let last = |color: Color| {
+        let leaves = if def.pawns_leave {
+            super::square::rank_mask(def.back_rank(!color)) & def.board
+        } else {
+            0
+        };
+        def.promotion_forced[color.index()] | leaves
+    };
     if pos.pieces(Color::White, WideRole::Pawn) & (first(Color::White) | last(Color::White)) != 0
         || pos.pieces(Color::Black, WideRole::Pawn) & (first(Color::Black) | last(Color::Black))
             != 0

@@ -43,6 +43,6 @@ pub(crate) const DEF: GameDef = GameDef {
     pawn_captures: super::attacks::CHESS_PAWN,
     drops: false,
     self_capture: false,
-    pawn_exit: [0, 0],
+    pawns_leave: false,
     ice: false,
 };

@@ -50,7 +50,9 @@ pub(crate) const DEF: GameDef = GameDef {
 impl WidePosition {
     /// The Ice Age, after a Black move whose number is a multiple of 20: both tests read the
     /// board as it stands, then the empty squares that are not enclosed and the isolated
-    /// pieces become ice.
+    /// pieces become ice. Kept out of line: `play_unchecked` of every game passes by it.
+    #[cold]
+    #[inline(never)]
     pub(super) fn ice_age(&mut self) {
         let board = self.def.board;
         let pieces = self.colors[0] | self.colors[1];

@@ -387,7 +387,7 @@ impl WidePosition {
             self.hands[us.index()][role.index()] -= 1;
             self.put(m.to(), WidePiece { color: us, role });
         } else {
-            if self.ice & m.to().bit() != 0 {
+            if self.def.ice && self.ice & m.to().bit() != 0 {
                 // Ice Age: taking ice is a capture for the fifty-move count (GAMES.md).
                 self.ice ^= m.to().bit();
                 self.halfmoves = 0;
@@ -461,7 +461,10 @@ impl WidePosition {
             }
             let role = m.promotion().unwrap_or(piece.role);
             // Recycle Chess: a pawn reaching the last rank leaves the game.
-            if role != WideRole::Pawn || self.def.pawn_exit[us.index()] & m.to().bit() == 0 {
+            if !(self.def.pawns_leave
+                && role == WideRole::Pawn
+                && m.to().rank() == self.def.back_rank(them))
+            {
                 self.put(m.to(), WidePiece { color: us, role });
             }
             if role != piece.role {

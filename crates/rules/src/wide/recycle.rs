@@ -21,7 +21,6 @@
 //! (`...RNBQKBNR[Qp]`); the generator lets every move that could capture land on our own
 //! pieces but the king, and `play_unchecked` keeps only our own captured pieces.
 
-use super::square::{board_mask, rank_mask};
 use super::variant::{CHESS_CASTLING, CHESS_LETTERS, GameDef, WideVariant};
 
 pub(crate) const DEF: GameDef = GameDef {
@@ -29,10 +28,7 @@ pub(crate) const DEF: GameDef = GameDef {
     self_capture: true,
     promotions: &[],
     promotion_forced: [0, 0],
-    pawn_exit: [
-        rank_mask(7) & board_mask(8, 8),
-        rank_mask(0) & board_mask(8, 8),
-    ],
+    pawns_leave: true,
     ..GameDef::standard(
         WideVariant::Recycle,
         (8, 8),

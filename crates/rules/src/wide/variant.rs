@@ -247,9 +247,8 @@ pub(crate) struct GameDef {
     /// Recycle Chess: a side may capture its own pieces (never its king), which go to its
     /// hand; the enemy's captured pieces leave the game.
     pub self_capture: bool,
-    /// Per colour: squares where a pawn that arrives leaves the game (Recycle Chess's last
-    /// rank, where pawns do not promote).
-    pub pawn_exit: [u128; 2],
+    /// Recycle Chess: a pawn that reaches the last rank leaves the game (it does not promote).
+    pub pawns_leave: bool,
     /// Ice Age: the board holds ice cubes, refreezes after every 20th Black move, and a side
     /// may lose its king to the frost.
     pub ice: bool,
@@ -350,7 +349,7 @@ impl GameDef {
             pawn_captures: super::attacks::CHESS_PAWN,
             drops: false,
             self_capture: false,
-            pawn_exit: [0, 0],
+            pawns_leave: false,
             ice: false,
         }
     }
