@@ -63,7 +63,7 @@ fn state(game: &pb::Game) -> State {
 }
 
 /// The wide family's games, by key (they have no `Variant` number).
-const WIDE_KEYS: [&str; 17] = [
+const WIDE_KEYS: [&str; 19] = [
     "losalamos",
     "janus",
     "embassy",
@@ -81,6 +81,8 @@ const WIDE_KEYS: [&str; 17] = [
     "berolina",
     "legan",
     "loop",
+    "recycle",
+    "iceage",
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

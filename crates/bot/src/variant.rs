@@ -53,7 +53,7 @@ const fn from_file(name: &'static str) -> Profile {
 }
 
 /// Every game: the API's enum value name where it has one, and its profile.
-const TABLE: [(Option<&str>, Profile); 29] = [
+const TABLE: [(Option<&str>, Profile); 31] = [
     (
         Some("VARIANT_CHESS"),
         Profile {
@@ -101,6 +101,9 @@ const TABLE: [(Option<&str>, Profile); 29] = [
     (None, keyed("maharajah")),
     (None, keyed("berolina")),
     (None, keyed("legan")),
+    // No program plays these at all (GAMES.md section 2).
+    (None, keyed("recycle")),
+    (None, keyed("iceage")),
     (None, keyed("shogi")),
     (None, keyed("minishogi")),
     (None, keyed("xiangqi")),
@@ -237,7 +240,7 @@ mod tests {
                 "{key}"
             );
         }
-        for key in ["maharajah", "berolina", "legan"] {
+        for key in ["maharajah", "berolina", "legan", "recycle", "iceage"] {
             let p = named(key).unwrap();
             assert_eq!(
                 (p.uci_variant, p.in_variants_file),
@@ -324,7 +327,7 @@ mod tests {
         ] {
             assert_eq!(named(name).unwrap().uci_variant, Some(name));
         }
-        assert_eq!(names().len(), 29);
+        assert_eq!(names().len(), 31);
         assert_eq!(named("xiangqi").unwrap().uci_variant, Some("xiangqi"));
         assert!(named("bughouse").is_none());
     }

@@ -110,6 +110,7 @@ pub(super) fn termination(t: rules::Termination) -> i32 {
         T::PerpetualChase => pb::Termination::PerpetualChase,
         T::RepetitionLoss => pb::Termination::RepetitionLoss,
         T::Impasse => pb::Termination::Impasse,
+        T::KingFrozen => pb::Termination::KingFrozen,
         T::NoStart => pb::Termination::NoStart,
     }) as i32
 }

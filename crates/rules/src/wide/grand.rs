@@ -42,4 +42,7 @@ pub(crate) const DEF: GameDef = GameDef {
     pawn: Pawn::Chess,
     pawn_captures: super::attacks::CHESS_PAWN,
     drops: false,
+    self_capture: false,
+    pawns_leave: false,
+    ice: false,
 };

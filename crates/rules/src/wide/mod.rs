@@ -2,7 +2,7 @@
 //! with Capablanca's compound pieces: Los Alamos (6x6), Janus, Embassy, Capablanca and
 //! Capablanca Random (10x8), Grand (10x10); and the 8x8 games whose pieces, royalty or win
 //! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
-//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop. A second engine beside the 8x8
+//! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop, Recycle, Ice Age. A second engine beside the 8x8
 //! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
 //! 64-bit speed.
 //!
@@ -13,7 +13,8 @@
 //!   each quoting its rule: `losalamos`, `janus`, `embassy`, `capablanca`, `caparandom`,
 //!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
 //!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
-//!   `position`, drop moves in `movegen` and `mv`).
+//!   `position`, drop moves in `movegen` and `mv`), `recycle` (captures of one's own pieces),
+//!   `iceage` (ice cubes and the refreeze).
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
 //!   last two plies counted by difference where no side has check (Extinction).
@@ -58,6 +59,7 @@ mod embassy;
 mod extinction;
 mod fortress;
 mod grand;
+mod iceage;
 mod janus;
 mod knightmate;
 mod legan;
@@ -65,6 +67,7 @@ mod r#loop;
 mod losalamos;
 mod maharajah;
 mod massacre;
+mod recycle;
 
 pub use attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,

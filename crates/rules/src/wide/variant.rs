@@ -11,7 +11,7 @@ use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
     amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
-    grand, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre,
+    grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre, recycle,
 };
 use crate::Color;
 
@@ -36,10 +36,12 @@ pub enum WideVariant {
     Berolina,
     Legan,
     Loop,
+    Recycle,
+    IceAge,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 17] = [
+    pub const ALL: [WideVariant; 19] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -57,6 +59,8 @@ impl WideVariant {
         WideVariant::Berolina,
         WideVariant::Legan,
         WideVariant::Loop,
+        WideVariant::Recycle,
+        WideVariant::IceAge,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -80,6 +84,8 @@ impl WideVariant {
             WideVariant::Berolina => "berolina",
             WideVariant::Legan => "legan",
             WideVariant::Loop => "loop",
+            WideVariant::Recycle => "recycle",
+            WideVariant::IceAge => "iceage",
         }
     }
 
@@ -104,6 +110,8 @@ impl WideVariant {
             WideVariant::Berolina => "Berolina",
             WideVariant::Legan => "Legan",
             WideVariant::Loop => "Loop",
+            WideVariant::Recycle => "Recycle",
+            WideVariant::IceAge => "Ice Age",
         }
     }
 
@@ -144,6 +152,8 @@ impl WideVariant {
             WideVariant::Berolina => &berolina::DEF,
             WideVariant::Legan => &legan::DEF,
             WideVariant::Loop => &r#loop::DEF,
+            WideVariant::Recycle => &recycle::DEF,
+            WideVariant::IceAge => &iceage::DEF,
         }
     }
 }
@@ -234,6 +244,14 @@ pub(crate) struct GameDef {
     pub pawn_captures: &'static [[u128; SQUARES]; 2],
     /// Loop Chess: a captured piece goes to the captor's hand, from which it may be dropped.
     pub drops: bool,
+    /// Recycle Chess: a side may capture its own pieces (never its king), which go to its
+    /// hand; the enemy's captured pieces leave the game.
+    pub self_capture: bool,
+    /// Recycle Chess: a pawn that reaches the last rank leaves the game (it does not promote).
+    pub pawns_leave: bool,
+    /// Ice Age: the board holds ice cubes, refreezes after every 20th Black move, and a side
+    /// may lose its king to the frost.
+    pub ice: bool,
 }
 
 /// How a game's pawns move. Black's steps are White's turned through 180 degrees.
@@ -284,6 +302,9 @@ pub(crate) enum End {
     Massacre,
     /// BrainKing's horde: White wins by taking every black unit, Black by checkmate.
     Horde,
+    /// Ice Age: a side whose king froze has lost (both frozen: a draw); otherwise checkmate
+    /// and stalemate as in chess, and material never ends the game.
+    IceAge,
 }
 
 impl GameDef {
@@ -327,6 +348,9 @@ impl GameDef {
             pawn: Pawn::Chess,
             pawn_captures: super::attacks::CHESS_PAWN,
             drops: false,
+            self_capture: false,
+            pawns_leave: false,
+            ice: false,
         }
     }
 
