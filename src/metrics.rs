@@ -394,6 +394,7 @@ pub const fn termination_name(t: Termination) -> &'static str {
         Termination::PerpetualChase => "perpetual_chase",
         Termination::RepetitionLoss => "repetition_loss",
         Termination::Impasse => "impasse",
+        Termination::KingFrozen => "king_frozen",
     }
 }
 

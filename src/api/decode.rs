@@ -15,7 +15,7 @@ use crate::api::{start, variant_key};
 use crate::error::ServiceError;
 use crate::game::error::InputError;
 use crate::game::{
-    Action, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
+    Action, Byoyomi, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
     RequestId, Revoke, TakebackPolicy, TimeControl, TokenId, whole_ms_duration,
 };
 use crate::store::{FeedCursor, GameFilter, ListQuery};
@@ -32,6 +32,12 @@ pub const MAX_INITIAL_TIME: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The longest increment of a time control.
 pub const MAX_INCREMENT: Duration = Duration::from_secs(60 * 60);
+
+/// The shortest byoyomi period.
+pub const MIN_BYOYOMI: Duration = Duration::from_secs(1);
+
+/// The longest byoyomi period.
+pub const MAX_BYOYOMI: Duration = Duration::from_secs(60 * 60);
 
 pub use crate::api::fen::{MAX_FEN_LEN, position};
 pub use crate::api::variant_key::{variant, variant_filter};
@@ -51,21 +57,57 @@ fn player(field: &'static str, name: &str) -> Result<Box<str>, ServiceError> {
     Ok(name.into())
 }
 
-/// An initial time in (0, 24 h].
+/// An initial time in (0, 24 h], or [0, 24 h] when `periods_follow` (byoyomi).
 fn initial_time(
     field: &'static str,
     d: Option<prost_types::Duration>,
+    periods_follow: bool,
 ) -> Result<Duration, ServiceError> {
     // Whole milliseconds, as the game's header and every store keep it.
     let initial = whole_ms_duration(duration(field, d)?);
-    if initial.is_zero() || initial > MAX_INITIAL_TIME {
+    if (initial.is_zero() && !periods_follow) || initial > MAX_INITIAL_TIME {
         return Err(InputError::InvalidField {
             field,
-            message: "expected more than zero and at most 24 hours".into(),
+            message: if periods_follow {
+                "expected at most 24 hours".into()
+            } else {
+                "expected more than zero and at most 24 hours".into()
+            },
         }
         .into());
     }
     Ok(initial)
+}
+
+/// A byoyomi's periods: `period` in [1 s, 1 h], 1 to 60 of them (0: one); none when `period`
+/// is unset, and then `periods` must be 0 too.
+fn byoyomi(
+    period: Option<prost_types::Duration>,
+    periods: u32,
+) -> Result<Option<Byoyomi>, ServiceError> {
+    let Some(period) = period else {
+        if periods != 0 {
+            return Err(InputError::InvalidField {
+                field: "time_control.periods",
+                message: "periods need a byoyomi (time_control.byoyomi)".into(),
+            }
+            .into());
+        }
+        return Ok(None);
+    };
+    let period = whole_ms_duration(duration("time_control.byoyomi", Some(period))?);
+    if period < MIN_BYOYOMI || period > MAX_BYOYOMI {
+        return Err(InputError::InvalidField {
+            field: "time_control.byoyomi",
+            message: "expected at least one second and at most one hour".into(),
+        }
+        .into());
+    }
+    let byoyomi = Byoyomi::new(period, periods.max(1)).ok_or_else(|| InputError::InvalidField {
+        field: "time_control.periods",
+        message: format!("expected at most {} periods", Byoyomi::MAX_PERIODS),
+    })?;
+    Ok(Some(byoyomi))
 }
 
 /// An increment in [0, 1 h].
@@ -84,22 +126,43 @@ fn increment(
     Ok(increment)
 }
 
-/// A time control: initial times in (0, 24 h], increments in [0, 1 h]; Black's, when unset,
-/// the same as White's.
+/// A time control: initial times in (0, 24 h] (or from zero, with byoyomi), increments in
+/// [0, 1 h] (none with byoyomi); Black's, when unset, the same as White's.
 fn time_control(tc: Option<pb::TimeControl>) -> Result<Option<TimeControl>, ServiceError> {
     let Some(tc) = tc else { return Ok(None) };
-    Ok(Some(TimeControl {
-        initial: initial_time("time_control.initial", tc.initial)?,
+    let byoyomi = byoyomi(tc.byoyomi, tc.periods)?;
+    let periods_follow = byoyomi.is_some();
+    let tc = TimeControl {
+        initial: initial_time("time_control.initial", tc.initial, periods_follow)?,
         increment: increment("time_control.increment", tc.increment)?,
         black_initial: tc
             .black_initial
-            .map(|d| initial_time("time_control.black_initial", Some(d)))
+            .map(|d| initial_time("time_control.black_initial", Some(d), periods_follow))
             .transpose()?,
         black_increment: tc
             .black_increment
             .map(|d| increment("time_control.black_increment", Some(d)))
             .transpose()?,
-    }))
+        byoyomi,
+    };
+    if periods_follow
+        && let Some((field, _)) = [
+            ("time_control.increment", tc.increment),
+            (
+                "time_control.black_increment",
+                tc.black_increment.unwrap_or_default(),
+            ),
+        ]
+        .into_iter()
+        .find(|(_, d)| !d.is_zero())
+    {
+        return Err(InputError::InvalidField {
+            field,
+            message: "a byoyomi time control has no increment".into(),
+        }
+        .into());
+    }
+    Ok(Some(tc))
 }
 
 fn draw_rule(value: i32) -> Result<rules::DrawRule, ServiceError> {
@@ -392,6 +455,44 @@ mod tests {
                 ..
             }))
         ));
+    }
+
+    /// Byoyomi: main time may be zero; the period within 1 s to 1 h, 1 to 60 periods (0 read
+    /// as one); no increment beside it; no periods without it. Each refusal names its field.
+    #[test]
+    fn byoyomi_time_controls() {
+        let secs = |seconds: i64| Some(prost_types::Duration { seconds, nanos: 0 });
+        let tc = |main: i64, inc: i64, period: Option<i64>, periods: u32| {
+            time_control(Some(pb::TimeControl {
+                initial: secs(main),
+                increment: secs(inc),
+                byoyomi: period.and_then(secs),
+                periods,
+                ..Default::default()
+            }))
+        };
+        let ok = tc(600, 0, Some(30), 3).unwrap().unwrap();
+        assert_eq!(ok.byoyomi, Byoyomi::new(Duration::from_secs(30), 3));
+        let one = tc(0, 0, Some(10), 0).unwrap().unwrap();
+        assert_eq!(one.initial, Duration::ZERO);
+        assert_eq!(one.byoyomi.map(Byoyomi::periods), Some(1));
+        let refused = |r: Result<Option<TimeControl>, ServiceError>| match r {
+            Err(ServiceError::Input(InputError::InvalidField { field, .. })) => field,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(refused(tc(0, 0, None, 0)), "time_control.initial");
+        assert_eq!(refused(tc(600, 2, Some(30), 1)), "time_control.increment");
+        assert_eq!(refused(tc(600, 0, Some(0), 1)), "time_control.byoyomi");
+        assert_eq!(refused(tc(600, 0, Some(3601), 1)), "time_control.byoyomi");
+        assert_eq!(refused(tc(600, 0, Some(30), 61)), "time_control.periods");
+        assert_eq!(refused(tc(600, 0, None, 3)), "time_control.periods");
+        let odds = time_control(Some(pb::TimeControl {
+            initial: secs(600),
+            black_increment: secs(1),
+            byoyomi: secs(30),
+            ..Default::default()
+        }));
+        assert_eq!(refused(odds), "time_control.black_increment");
     }
 
     #[test]

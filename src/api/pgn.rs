@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use chessd_rules as rules;
 
-use crate::game::{GameView, epoch_ms};
+use crate::game::{GameView, TimeControl, epoch_ms};
 
 /// The game as PGN.
 #[must_use]
@@ -25,9 +25,7 @@ pub(crate) fn pgn(view: &GameView) -> String {
         round: "-".into(),
         white: name(&view.players.white),
         black: name(&view.players.black),
-        time_control: view
-            .time_control
-            .map(|tc| format!("{}+{}", pgn_seconds(tc.initial), pgn_seconds(tc.increment))),
+        time_control: view.time_control.map(pgn_time_control),
         // Label keys are PGN tag names that no standard tag has (see `game::labels`).
         extra: view
             .labels
@@ -43,6 +41,21 @@ pub(crate) fn pgn(view: &GameView) -> String {
 pub(crate) fn kif(view: &GameView) -> String {
     let players = [&*view.players.white, &*view.players.black];
     view.game.kif(players).unwrap_or_default()
+}
+
+/// PGN's TimeControl: `initial+increment` in seconds (`300+3`); byoyomi, which PGN has no
+/// form for, as `main+periods x period` with a `b` (`600+3x30b`: ten minutes, then three
+/// periods of 30 seconds), the form the page's time controls use too.
+fn pgn_time_control(tc: TimeControl) -> String {
+    match tc.byoyomi {
+        Some(b) => format!(
+            "{}+{}x{}b",
+            pgn_seconds(tc.initial),
+            b.periods(),
+            pgn_seconds(b.period())
+        ),
+        None => format!("{}+{}", pgn_seconds(tc.initial), pgn_seconds(tc.increment)),
+    }
 }
 
 /// PGN's TimeControl seconds: whole seconds, or with a fraction when the time has one.

@@ -1,5 +1,5 @@
 //! Chess clocks: [`TimeControl`], the running [`Clock`] (Fischer: a fixed increment after each
-//! move) and a [`ClockReading`] taken at one moment.
+//! move; or [`Byoyomi`]: main time, then periods) and a [`ClockReading`] taken at one moment.
 //!
 //! Time is measured on tokio's monotonic clock (`tokio::time::Instant`), so it never jumps with
 //! the wall clock and tests can pause and advance it. The side to move's clock runs from the
@@ -7,13 +7,20 @@
 //! or armed from a later instant (nothing is charged before it). The increment is added to the
 //! mover's clock after each move made while the clocks run. The sides may have different
 //! initial times and increments (odds, Armageddon).
+//!
+//! A byoyomi clock is kept as one duration per side like a Fischer one: main time and the
+//! periods left together, the time to the flag. After a move made in byoyomi it is rounded up
+//! to a whole number of periods, which is the rule "a period is used up only when exceeded";
+//! so the flag's deadline, the stores and a restart need nothing of their own for it.
 
+use std::num::NonZeroU32;
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color};
 use tokio::time::Instant;
 
-/// A Fischer time control: White's initial time and increment, and Black's when they differ.
+/// A time control: White's initial (main) time and increment, and Black's when they differ;
+/// with [`Byoyomi`], periods after the main time (and no increment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimeControl {
     pub initial: Duration,
@@ -22,6 +29,82 @@ pub struct TimeControl {
     pub black_initial: Option<Duration>,
     /// Black's increment; `None`: the same as White's.
     pub black_increment: Option<Duration>,
+    /// The periods after the main time, the same for both sides.
+    pub byoyomi: Option<Byoyomi>,
+}
+
+/// Byoyomi: once a side's main time is spent, it has `periods` periods of `period` each. A
+/// move made within a period uses none of it; a period is used up only when exceeded; the
+/// flag falls when the last one runs out.
+///
+/// Kept in whole milliseconds and a byte (the API's bounds: an hour, sixty periods), so a
+/// time control with it is no larger than one without.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Byoyomi {
+    period_ms: NonZeroU32,
+    periods: u8,
+}
+
+impl Byoyomi {
+    /// The most periods a side may have.
+    pub const MAX_PERIODS: u32 = 60;
+
+    /// `periods` periods of `period` (to the whole millisecond); `None` unless `period` is at
+    /// least a millisecond and at most 49 days, and `periods` within 1 to
+    /// [`Byoyomi::MAX_PERIODS`].
+    #[must_use]
+    pub fn new(period: Duration, periods: u32) -> Option<Byoyomi> {
+        let ms = u32::try_from(period.as_millis()).ok()?;
+        let periods = u8::try_from(periods)
+            .ok()
+            .filter(|&n| (1..=Byoyomi::MAX_PERIODS).contains(&u32::from(n)))?;
+        Some(Byoyomi {
+            period_ms: NonZeroU32::new(ms)?,
+            periods,
+        })
+    }
+
+    /// One period's length.
+    #[must_use]
+    pub fn period(self) -> Duration {
+        Duration::from_millis(u64::from(self.period_ms.get()))
+    }
+
+    /// How many periods each side has.
+    #[must_use]
+    pub fn periods(self) -> u32 {
+        u32::from(self.periods)
+    }
+
+    /// All the periods together.
+    #[must_use]
+    pub fn total(self) -> Duration {
+        self.period() * self.periods()
+    }
+
+    /// The periods a side with `left` to its flag has, the one it may be in counted: all of
+    /// them while it has main time, none once the flag fell.
+    #[must_use]
+    pub fn periods_left(self, left: Duration) -> u32 {
+        if left > self.total() {
+            return self.periods();
+        }
+        let period = u128::from(self.period_ms.get());
+        // At most `periods`, so the cast cannot truncate.
+        left.as_millis().div_ceil(period) as u32
+    }
+
+    /// A side's time after a move it made with `left` to its flag: in byoyomi, rounded up to
+    /// its whole periods left (the period it moved in is not used up); in main time, as it
+    /// is.
+    #[must_use]
+    pub fn after_move(self, left: Duration) -> Duration {
+        if left > self.total() {
+            left
+        } else {
+            self.period() * self.periods_left(left)
+        }
+    }
 }
 
 impl TimeControl {
@@ -33,6 +116,16 @@ impl TimeControl {
             increment,
             black_initial: None,
             black_increment: None,
+            byoyomi: None,
+        }
+    }
+
+    /// The same main time for both sides, then `byoyomi`.
+    #[must_use]
+    pub const fn byoyomi(main: Duration, byoyomi: Byoyomi) -> TimeControl {
+        TimeControl {
+            byoyomi: Some(byoyomi),
+            ..TimeControl::even(main, Duration::ZERO)
         }
     }
 
@@ -53,6 +146,22 @@ impl TimeControl {
             Color::Black => self.black_increment.unwrap_or(self.increment),
         }
     }
+
+    /// `side`'s time to its flag at the start: its main time and its periods.
+    #[must_use]
+    pub fn start_of(&self, side: Color) -> Duration {
+        let periods = self.byoyomi.map_or(Duration::ZERO, Byoyomi::total);
+        self.initial_of(side).saturating_add(periods)
+    }
+
+    /// `side`'s time after a move it made with `left` on its clock.
+    #[must_use]
+    pub fn after_move(&self, side: Color, left: Duration) -> Duration {
+        match self.byoyomi {
+            Some(b) => b.after_move(left),
+            None => left.saturating_add(self.increment_of(side)),
+        }
+    }
 }
 
 /// Clocks as read at one moment.
@@ -64,6 +173,17 @@ pub struct ClockReading {
     pub running: Option<Color>,
     /// The server time of the reading.
     pub read_at: SystemTime,
+    /// The game's byoyomi, to tell the periods each side has left.
+    pub byoyomi: Option<Byoyomi>,
+}
+
+impl ClockReading {
+    /// The byoyomi periods `side` has left (0 without byoyomi).
+    #[must_use]
+    pub fn periods(&self, side: Color) -> u32 {
+        self.byoyomi
+            .map_or(0, |b| b.periods_left(self.remaining[side]))
+    }
 }
 
 /// A running or stopped pair of clocks.
@@ -85,7 +205,7 @@ impl Clock {
     pub fn start(control: TimeControl, turn: Color, from: Instant) -> Clock {
         Clock {
             control,
-            remaining: ByColor::new_with(|side| control.initial_of(side)),
+            remaining: ByColor::new_with(|side| control.start_of(side)),
             running: Some((turn, from)),
         }
     }
@@ -95,7 +215,7 @@ impl Clock {
     pub fn idle(control: TimeControl) -> Clock {
         Clock {
             control,
-            remaining: ByColor::new_with(|side| control.initial_of(side)),
+            remaining: ByColor::new_with(|side| control.start_of(side)),
             running: None,
         }
     }
@@ -177,8 +297,8 @@ impl Clock {
         (self.remaining(side, now).is_zero()).then_some(side)
     }
 
-    /// The running side moved at `now`: stop its clock, add its increment, start the other
-    /// one. A move before an armed clock's start is free: no increment, and the other side's
+    /// The running side moved at `now`: stop its clock, add its increment (or keep the period
+    /// it moved in), start the other one. A move before an armed clock's start is free: no increment, and the other side's
     /// clock is armed from the same start.
     pub fn switch(&mut self, now: Instant) {
         if let Some((side, since)) = self.running {
@@ -187,7 +307,7 @@ impl Clock {
                 return;
             }
             let left = self.remaining(side, now);
-            self.remaining[side] = left.saturating_add(self.control.increment_of(side));
+            self.remaining[side] = self.control.after_move(side, left);
             self.running = Some((!side, now));
         }
     }
@@ -298,6 +418,93 @@ mod tests {
         assert_eq!(
             clock.remaining(Color::Black, t0 + Duration::from_secs(9)),
             Duration::ZERO
+        );
+    }
+
+    fn byoyomi(main: u64, period: u64, periods: u32) -> TimeControl {
+        TimeControl::byoyomi(
+            Duration::from_secs(main),
+            Byoyomi::new(Duration::from_secs(period), periods).unwrap(),
+        )
+    }
+
+    /// Byoyomi: a move within a period uses none of it; a period is used up only when
+    /// exceeded; main time runs first, and a move that spends the rest of it and part of a
+    /// period keeps every period.
+    #[test]
+    fn byoyomi_periods_used_only_when_exceeded() {
+        let t0 = Instant::now();
+        let s = Duration::from_secs;
+        let mut clock = Clock::start(byoyomi(60, 30, 3), Color::White, t0);
+        assert_eq!(clock.remaining(Color::White, t0), s(150));
+        // 70 s: the 60 s of main time and 10 s of the first period, which is not used up.
+        let t1 = t0 + s(70);
+        clock.switch(t1);
+        assert_eq!(clock.remaining(Color::White, t1), s(90));
+        let t2 = t1 + s(1);
+        clock.switch(t2);
+        // 29.999 s in a period: still three.
+        let t3 = t2 + Duration::from_millis(29_999);
+        clock.switch(t3);
+        assert_eq!(clock.remaining(Color::White, t3), s(90));
+        // 31 s: one period used up, the move made in the next.
+        let t4 = t3 + s(1);
+        clock.switch(t4);
+        let t5 = t4 + s(31);
+        clock.switch(t5);
+        assert_eq!(clock.remaining(Color::White, t5), s(60));
+        // The flag falls when the last period runs out, not before.
+        let t6 = t5 + s(1);
+        clock.switch(t6);
+        assert_eq!(clock.deadline(), Some(t6 + s(60)));
+        assert_eq!(clock.flagged(t6 + Duration::from_millis(59_999)), None);
+        assert_eq!(clock.flagged(t6 + s(60)), Some(Color::White));
+    }
+
+    /// The periods a side has left, as a reading tells them: all of them in main time, the
+    /// one it is in counted, none once its flag fell; none without byoyomi.
+    #[test]
+    fn periods_left() {
+        let b = Byoyomi::new(Duration::from_secs(10), 5).unwrap();
+        let s = Duration::from_secs;
+        assert_eq!(b.periods_left(s(51)), 5);
+        assert_eq!(b.periods_left(s(50)), 5);
+        assert_eq!(b.periods_left(s(49)), 5);
+        assert_eq!(b.periods_left(s(40)), 4);
+        assert_eq!(b.periods_left(Duration::from_millis(1)), 1);
+        assert_eq!(b.periods_left(Duration::ZERO), 0);
+        assert_eq!(b.after_move(s(75)), s(75));
+        assert_eq!(b.after_move(Duration::from_millis(40_001)), s(50));
+        let reading = ClockReading {
+            remaining: ByColor::new(s(45), s(3)),
+            running: None,
+            read_at: SystemTime::UNIX_EPOCH,
+            byoyomi: Some(b),
+        };
+        assert_eq!(
+            (reading.periods(Color::White), reading.periods(Color::Black)),
+            (5, 1)
+        );
+        assert_eq!(
+            ClockReading {
+                byoyomi: None,
+                ..reading
+            }
+            .periods(Color::White),
+            0
+        );
+    }
+
+    /// Out of bounds, a byoyomi is refused rather than cut: no period, no periods, too many.
+    #[test]
+    fn byoyomi_bounds() {
+        assert!(Byoyomi::new(Duration::ZERO, 1).is_none());
+        assert!(Byoyomi::new(Duration::from_secs(30), 0).is_none());
+        assert!(Byoyomi::new(Duration::from_secs(30), 61).is_none());
+        assert!(Byoyomi::new(Duration::from_secs(30), 256).is_none());
+        assert_eq!(
+            Byoyomi::new(Duration::from_secs(30), 60).map(Byoyomi::total),
+            Some(Duration::from_secs(1800))
         );
     }
 

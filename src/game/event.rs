@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 use chessd_rules::any::{AnyMove, AnyPosition};
 use chessd_rules::{ByColor, Color, Outcome};
 
-use crate::game::clock::ClockReading;
+use crate::game::clock::{Byoyomi, ClockReading, TimeControl};
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::start::ClockChange;
 use crate::game::view::{GameView, MoveInfo};
@@ -120,21 +120,25 @@ pub struct EventRow {
 pub(crate) fn move_event(
     seq: u64,
     entry: &LogEntry,
-    timed: bool,
+    time_control: Option<TimeControl>,
     mut played: MoveInfo,
     position: AnyPosition,
     draw_offer: Option<Color>,
 ) -> Event {
     let at = entry.at();
     played.seq = seq;
-    let clocks = match entry.kind {
-        LogKind::Move {
-            clocks_ms,
-            clocks_stopped,
-        } if timed => Some(ClockReading {
+    let clocks = match (entry.kind, time_control) {
+        (
+            LogKind::Move {
+                clocks_ms,
+                clocks_stopped,
+            },
+            Some(tc),
+        ) => Some(ClockReading {
             remaining: clocks_ms.map(|ms| Duration::from_millis(u64::from(ms))),
             running: (!clocks_stopped).then_some(!played.color),
             read_at: at,
+            byoyomi: tc.byoyomi,
         }),
         _ => None,
     };
@@ -188,9 +192,14 @@ pub(crate) fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
 }
 
 /// The event of a clock-change entry (`None` for other kinds); `turn` is the side to move
-/// when it was made.
+/// when it was made, `byoyomi` the game's.
 #[must_use]
-pub(crate) fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Event> {
+pub(crate) fn clock_event(
+    seq: u64,
+    entry: &LogEntry,
+    turn: Color,
+    byoyomi: Option<Byoyomi>,
+) -> Option<Event> {
     let LogKind::ClockChanged {
         clocks_ms,
         change,
@@ -209,6 +218,7 @@ pub(crate) fn clock_event(seq: u64, entry: &LogEntry, turn: Color) -> Option<Eve
                 remaining: clocks_ms.map(|ms| Duration::from_millis(u64::from(ms))),
                 running: running.then_some(turn),
                 read_at: at,
+                byoyomi,
             },
         },
     })
@@ -239,12 +249,12 @@ pub(crate) fn takeback_proposed_event(
 }
 
 /// The event of a takeback entry: the game is back at ply `ply` in `position` (`None` for
-/// other kinds). `timed` says whether the game has clocks.
+/// other kinds). `time_control` is the game's, if it has clocks.
 #[must_use]
 pub(crate) fn taken_back_event(
     seq: u64,
     entry: &LogEntry,
-    timed: bool,
+    time_control: Option<TimeControl>,
     position: AnyPosition,
     ply: u32,
 ) -> Option<Event> {
@@ -258,10 +268,11 @@ pub(crate) fn taken_back_event(
         return None;
     };
     let at = entry.at();
-    let clocks = timed.then(|| ClockReading {
+    let clocks = time_control.map(|tc| ClockReading {
         remaining: clocks_ms.map(|ms| Duration::from_millis(u64::from(ms))),
         running: running.then_some(position.turn()),
         read_at: at,
+        byoyomi: tc.byoyomi,
     });
     Some(Event {
         seq,

@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 use chessd_rules::any::{AnyVariant, UciText};
 use chessd_rules::{ByColor, Color, Outcome};
 
-use crate::game::clock::ClockReading;
+use crate::game::clock::{Byoyomi, ClockReading};
 use crate::game::event::{Event, EventKind};
 use crate::game::header::GameHeader;
 use crate::game::labels::Labels;
@@ -102,15 +102,16 @@ impl From<&ClockReading> for FeedClocks {
 }
 
 impl FeedClocks {
-    /// The reading these clocks were kept from, to the millisecond.
+    /// The reading these clocks were kept from, to the millisecond, in a game with `byoyomi`.
     #[must_use]
-    pub fn reading(&self) -> ClockReading {
+    pub fn reading(&self, byoyomi: Option<Byoyomi>) -> ClockReading {
         ClockReading {
             remaining: self
                 .remaining_ms
                 .map(|ms| Duration::from_millis(u64::from(ms))),
             running: self.running,
             read_at: from_epoch_ms(self.read_at_ms),
+            byoyomi,
         }
     }
 }

@@ -9,7 +9,7 @@ pub use chessd_rules::any::AnyStart;
 use chessd_rules::{DrawRule, any::AnyVariant};
 
 use crate::game::action::{NewGame, Players};
-use crate::game::clock::TimeControl;
+use crate::game::clock::{Byoyomi, TimeControl};
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
 use crate::game::start::{ClockStart, StartRules};
@@ -47,8 +47,10 @@ pub struct GameHeader {
     /// `ClockStart`: 0 on creation, 1 after the first moves, 2 at `clock_start_ms`.
     clock_start: u8,
     clock_start_ms: u64,
-    /// The time control; `initial` 0: untimed (an initial time is never zero).
+    /// The time control: initial, increment, Black's initial and increment; `initial`
+    /// [`NONE`]: untimed.
     time_control: [u32; 4],
+    byoyomi: Option<Byoyomi>,
     first_move_ms: u32,
     claim_ms: u32,
 }
@@ -74,12 +76,12 @@ impl GameHeader {
     pub fn new(parts: HeaderParts) -> GameHeader {
         let time_control = match parts.time_control {
             Some(tc) => [
-                kept_ms(tc.initial).max(1),
+                kept_ms(tc.initial),
                 kept_ms(tc.increment),
                 kept_opt(tc.black_initial),
                 kept_opt(tc.black_increment),
             ],
-            None => [0, 0, NONE, NONE],
+            None => [NONE, 0, NONE, NONE],
         };
         let (clock_start, clock_start_ms) = match parts.start_rules.clock_start {
             ClockStart::OnCreation => (0, 0),
@@ -96,6 +98,7 @@ impl GameHeader {
             clock_start,
             clock_start_ms,
             time_control,
+            byoyomi: parts.time_control.and_then(|tc| tc.byoyomi),
             first_move_ms: kept_opt(parts.start_rules.first_move_timeout),
             claim_ms: kept_ms(parts.claim_after),
         }
@@ -126,11 +129,12 @@ impl GameHeader {
     #[must_use]
     pub fn time_control(&self) -> Option<TimeControl> {
         let [initial, increment, black_initial, black_increment] = self.time_control;
-        (initial != 0).then(|| TimeControl {
+        (initial != NONE).then(|| TimeControl {
             initial: Duration::from_millis(u64::from(initial)),
             increment: Duration::from_millis(u64::from(increment)),
             black_initial: read_opt(black_initial),
             black_increment: read_opt(black_increment),
+            byoyomi: self.byoyomi,
         })
     }
 

@@ -46,7 +46,7 @@ pub(crate) mod token;
 pub(crate) mod view;
 
 pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
-pub use clock::{Clock, ClockReading, TimeControl};
+pub use clock::{Byoyomi, Clock, ClockReading, TimeControl};
 pub use error::{GameError, InputError, PlayError, SeatError};
 pub use event::{Event, EventKind, EventRow, ends_game};
 pub use feed::{FeedClocks, FeedEvent, FeedFilter, FeedKind, FeedMove};

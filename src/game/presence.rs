@@ -51,7 +51,8 @@ impl SeatPresence {
 }
 
 /// The grace period of a game with time control `tc` that did not choose one: a twelfth of
-/// the game's estimated length (lichess's estimate: initial time plus 40 increments) within
+/// the game's estimated length (lichess's estimate: initial time plus 40 increments; 40
+/// periods for a byoyomi clock, whose moves in byoyomi take a period at most) within
 /// 10 to 60 seconds, so a bullet game waits 10 seconds and a rapid one a minute; an untimed
 /// game waits 2 minutes.
 #[must_use]
@@ -59,7 +60,8 @@ pub(crate) fn default_claim_after(tc: Option<TimeControl>) -> Duration {
     match tc {
         None => UNTIMED_CLAIM_AFTER,
         Some(tc) => {
-            let estimate = tc.initial.saturating_add(tc.increment.saturating_mul(40));
+            let per_move = tc.byoyomi.map_or(tc.increment, |b| b.period());
+            let estimate = tc.initial.saturating_add(per_move.saturating_mul(40));
             (estimate / 12).clamp(TIMED_CLAIM_AFTER.0, TIMED_CLAIM_AFTER.1)
         }
     }
@@ -104,6 +106,7 @@ mod tests {
             increment: Duration::from_secs(increment),
             black_initial: None,
             black_increment: None,
+            byoyomi: None,
         })
     }
 

@@ -8,6 +8,7 @@ use chessd_rules::{
     any::{AnyGame, AnyMove, AnyPosition},
 };
 
+use crate::game::clock::TimeControl;
 use crate::game::event::{
     Event, EventKind, clock_event, game_over_event, move_event, move_info, offer_event,
     takeback_proposed_event, taken_back_event,
@@ -33,7 +34,8 @@ pub struct Replay {
     /// The log entries still to send, with the seq of the first.
     entries: std::vec::IntoIter<LogEntry>,
     next_seq: u64,
-    timed: bool,
+    /// The game's time control, for its events' clocks.
+    time_control: Option<TimeControl>,
     /// The position after `played` plies: with the standing source, played from the start
     /// only when an event needs a position other than the game's current one; after a
     /// rewind, always the position after `ply`.
@@ -69,7 +71,7 @@ impl Replay {
         game: &Arc<AnyGame>,
         log: &[LogEntry],
         undone: &[AnyMove],
-        timed: bool,
+        time_control: Option<TimeControl>,
         after_seq: u64,
     ) -> Replay {
         let seen = (after_seq as usize).min(log.len());
@@ -101,7 +103,7 @@ impl Replay {
             game: Arc::clone(game),
             entries: Vec::from(rest).into_iter(),
             next_seq: seen as u64 + 1,
-            timed,
+            time_control,
             position: game.start(),
             played: 0,
             source,
@@ -126,7 +128,7 @@ impl Replay {
             game,
             entries: Vec::new().into_iter(),
             next_seq: seq + 1,
-            timed: false,
+            time_control: None,
             source: Source::Standing,
             ply: 0,
             draw_offer: None,
@@ -310,7 +312,7 @@ impl Iterator for Replay {
                 Some(move_event(
                     seq,
                     &entry,
-                    self.timed,
+                    self.time_control,
                     played,
                     after,
                     self.draw_offer,
@@ -324,7 +326,12 @@ impl Iterator for Replay {
                 self.draw_offer = None;
                 offer_event(seq, &entry)
             }
-            LogKind::ClockChanged { .. } => clock_event(seq, &entry, self.current().turn()),
+            LogKind::ClockChanged { .. } => clock_event(
+                seq,
+                &entry,
+                self.current().turn(),
+                self.time_control.and_then(|tc| tc.byoyomi),
+            ),
             LogKind::TakebackDeclined(_) | LogKind::TakebackWithdrawn(_) => {
                 offer_event(seq, &entry)
             }
@@ -339,7 +346,13 @@ impl Iterator for Replay {
                 self.ply = line.len();
                 self.position = line_position(&self.game, line);
                 self.draw_offer = None;
-                taken_back_event(seq, &entry, self.timed, self.position, self.ply as u32)
+                taken_back_event(
+                    seq,
+                    &entry,
+                    self.time_control,
+                    self.position,
+                    self.ply as u32,
+                )
             }
             // A game-over entry is only logged once the outcome is set.
             LogKind::GameOver => Some(game_over_event(

@@ -31,6 +31,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use crate::error::ServiceError;
+use crate::game::{Byoyomi, TimeControl};
 use crate::security::error::AccessError;
 use crate::security::error::LimitError;
 use crate::security::limits::peer_key;
@@ -57,8 +58,10 @@ pub struct PageCreateArgs {
     #[arg(long, env = "CHESSD_PAGE_CREATE")]
     pub page_create: bool,
 
-    /// The time controls the page offers and a page's creation may use, comma-separated
-    /// `minutes+increment seconds` (`5+3`), and `untimed` for a game without clocks.
+    /// The time controls the page offers and a page's creation may use, comma-separated:
+    /// Fischer as `minutes+increment seconds` (`5+3`), byoyomi as `minutes+period seconds`
+    /// and a `b` (`10+30b`), with several periods `minutes+periods x seconds b`
+    /// (`10+3x30b`), and `untimed` for a game without clocks.
     #[arg(long, env = "CHESSD_PAGE_CREATE_TIME_CONTROLS", default_value = DEFAULT_TIME_CONTROLS, value_parser = time_controls)]
     pub page_create_time_controls: TimeChoices,
 
@@ -100,18 +103,26 @@ impl PageCreateArgs {
     }
 }
 
-/// One time control the page may use: `None` is a game without clocks.
+/// One time control the page may use (the same for both sides): `None` is a game without
+/// clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeChoice(pub Option<(Duration, Duration)>);
+pub struct TimeChoice(pub Option<TimeControl>);
 
 impl TimeChoice {
-    /// `5+3`, or `untimed`.
+    /// `5+3`, `10+30b`, `10+3x30b`, or `untimed`.
     #[must_use]
     pub fn text(self) -> String {
         match self.0 {
             None => "untimed".to_owned(),
-            Some((initial, increment)) => {
-                format!("{}+{}", initial.as_secs() / 60, increment.as_secs())
+            Some(tc) => {
+                let minutes = tc.initial.as_secs() / 60;
+                match tc.byoyomi {
+                    Some(b) if b.periods() == 1 => {
+                        format!("{minutes}+{}b", b.period().as_secs())
+                    }
+                    Some(b) => format!("{minutes}+{}x{}b", b.periods(), b.period().as_secs()),
+                    None => format!("{minutes}+{}", tc.increment.as_secs()),
+                }
             }
         }
     }
@@ -130,17 +141,37 @@ fn time_controls(text: &str) -> Result<TimeChoices, String> {
             if t == "untimed" {
                 return Ok(TimeChoice(None));
             }
-            let bad = || format!("expected minutes+seconds such as 5+3, or untimed, got {t:?}");
+            let bad = || {
+                format!(
+                    "expected minutes+seconds such as 5+3, byoyomi such as 10+30b or 10+3x30b, \
+                     or untimed, got {t:?}"
+                )
+            };
             let (m, s) = t.split_once('+').ok_or_else(bad)?;
             let minutes: u64 = m.parse().map_err(|_| bad())?;
+            let main = Duration::from_secs(minutes * 60);
+            if let Some(b) = s.strip_suffix('b') {
+                let (periods, seconds) = b.split_once('x').unwrap_or(("1", b));
+                let periods: u32 = periods.parse().map_err(|_| bad())?;
+                let seconds: u64 = seconds.parse().map_err(|_| bad())?;
+                if minutes > 180 || !(1..=180).contains(&seconds) || !(1..=10).contains(&periods) {
+                    return Err(format!(
+                        "time control {t:?} out of range: 0 to 180 minutes, 1 to 10 periods \
+                         of 1 to 180 seconds"
+                    ));
+                }
+                let byoyomi =
+                    Byoyomi::new(Duration::from_secs(seconds), periods).ok_or_else(bad)?;
+                return Ok(TimeChoice(Some(TimeControl::byoyomi(main, byoyomi))));
+            }
             let seconds: u64 = s.parse().map_err(|_| bad())?;
             if minutes == 0 || minutes > 180 || seconds > 180 {
                 return Err(format!(
                     "time control {t:?} out of range: 1 to 180 minutes, 0 to 180 seconds"
                 ));
             }
-            Ok(TimeChoice(Some((
-                Duration::from_secs(minutes * 60),
+            Ok(TimeChoice(Some(TimeControl::even(
+                main,
                 Duration::from_secs(seconds),
             ))))
         })
@@ -318,10 +349,14 @@ impl PageCreate {
             }
         }
         let asked = TimeChoice(r.time_control.as_ref().map(|t| {
-            (
-                duration_of(t.initial.as_ref()).unwrap_or(Duration::MAX),
-                duration_of(t.increment.as_ref()).unwrap_or(Duration::ZERO),
-            )
+            TimeControl {
+                byoyomi: duration_of(t.byoyomi.as_ref())
+                    .and_then(|period| Byoyomi::new(period, t.periods.max(1))),
+                ..TimeControl::even(
+                    duration_of(t.initial.as_ref()).unwrap_or(Duration::MAX),
+                    duration_of(t.increment.as_ref()).unwrap_or(Duration::ZERO),
+                )
+            }
         }));
         if !self.config.time_controls.contains(&asked) {
             let offered: Vec<String> = self.config.time_controls.iter().map(|t| t.text()).collect();
@@ -382,6 +417,27 @@ mod tests {
             ..ok.clone()
         };
         p.admit(&untimed, None, true).unwrap();
+        // A byoyomi is a time control of its own: not offered here, so refused by name.
+        let byoyomi = pb::CreateGameRequest {
+            time_control: timed(5, 0).map(|t| pb::TimeControl {
+                byoyomi: Some(prost_types::Duration {
+                    seconds: 3,
+                    nanos: 0,
+                }),
+                ..t
+            }),
+            ..ok.clone()
+        };
+        assert_eq!(
+            reason(&p.admit(&byoyomi, None, true).unwrap_err()).0,
+            tonic::Code::PermissionDenied
+        );
+        let shogi = PageCreate::new(PageCreateConfig {
+            time_controls: time_controls("5+3b").unwrap().0,
+            per_minute: 100,
+            bot: None,
+        });
+        shogi.admit(&byoyomi, None, true).unwrap();
         let against_bot = pb::CreateGameRequest {
             black_player_id: "robot".into(),
             ..ok.clone()
@@ -505,6 +561,18 @@ mod tests {
             "{\"create\":{\"timeControls\":[\"3+2\",\"untimed\"],\"bot\":\"stock-fish_1\"}}\n"
         );
         assert!(bot_id("a b").is_err());
+        // Byoyomi choices: one period or several; the main time may be zero.
+        let byoyomi = time_controls("10+30b,0+3x10b").unwrap().0;
+        assert_eq!(
+            byoyomi.iter().map(|t| t.text()).collect::<Vec<_>>(),
+            ["10+30b", "0+3x10b"]
+        );
+        let shogi = byoyomi[0].0.unwrap();
+        assert_eq!(shogi.initial, Duration::from_secs(600));
+        assert_eq!(shogi.byoyomi, Byoyomi::new(Duration::from_secs(30), 1));
+        for bad in ["10+0b", "10+11x30b", "10+x30b", "10+3x30", "181+30b"] {
+            assert!(time_controls(bad).is_err(), "{bad}");
+        }
         assert!(bot_id("x\"y").is_err());
         assert!(bot_id("").is_err());
         assert_eq!(page_json(None), "{\"create\":null}\n");

@@ -63,7 +63,7 @@ fn state(game: &pb::Game) -> State {
 }
 
 /// The wide family's games, by key (they have no `Variant` number).
-const WIDE_KEYS: [&str; 20] = [
+const WIDE_KEYS: [&str; 22] = [
     "losalamos",
     "janus",
     "embassy",
@@ -84,6 +84,8 @@ const WIDE_KEYS: [&str; 20] = [
     "cylinder",
     "knightrelay",
     "cheshirecat",
+    "recycle",
+    "iceage",
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -96,6 +96,21 @@ async fn shogi_is_played_in_its_notations_with_drops() {
     assert!(kif.contains("   1 ７六歩(77)"), "{kif}");
     assert!(kif.contains("   3 ２二角成(88)"), "{kif}");
     assert!(kif.contains("   5 ４五角打"), "{kif}");
+    // A game set up from an SFEN opens with its board diagram (gote to move, a rook in hand).
+    let (_, set_up) = create_with(
+        &mut client,
+        pb::CreateGameRequest {
+            start_fen: "4k4/9/4G4/9/9/9/9/9/4K4 w R 1".into(),
+            ..by_key("shogi")
+        },
+    )
+    .await;
+    play(&mut client, &set_up, 'b', "5a4a").await;
+    let kif = export_kif(&mut client, &set_up.id).await;
+    assert!(!kif.contains("手合割"), "{kif}");
+    assert!(kif.contains("| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n"), "{kif}");
+    assert!(kif.contains("先手の持駒：飛\n後手番\n"), "{kif}");
+    assert!(kif.contains("   1 ４一玉(51)"), "{kif}");
 
     // The promotion typed in the common UCI-style text is a promotion (`+` is not a check
     // mark here), and the same move without it is the move that declines.

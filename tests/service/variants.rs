@@ -340,12 +340,13 @@ async fn stats_per_variant() {
         .into_inner();
     let variants: Vec<i32> = stats.variants.iter().map(|v| v.variant).collect();
     assert_eq!(variants[..9], (1..=9).collect::<Vec<i32>>());
-    assert_eq!(stats.variants.len(), 9 + 20 + 3);
+    assert_eq!(stats.variants.len(), 9 + 22 + 3);
     assert!(variants[9..].iter().all(|&v| v == 0), "{variants:?}");
     assert_eq!(stats.variants[9].variant_key, "losalamos");
     assert_eq!(stats.variants[25].variant_key, "loop");
     assert_eq!(stats.variants[28].variant_key, "cheshirecat");
-    let keys: Vec<&str> = stats.variants[29..]
+    assert_eq!(stats.variants[30].variant_key, "iceage");
+    let keys: Vec<&str> = stats.variants[31..]
         .iter()
         .map(|v| v.variant_key.as_str())
         .collect();

@@ -9,7 +9,7 @@ use tonic::Code;
 use crate::support::*;
 
 /// Every wide-family game, its key and its board (files, ranks).
-const GAMES: [(&str, u32, u32); 20] = [
+const GAMES: [(&str, u32, u32); 22] = [
     ("losalamos", 6, 6),
     ("janus", 10, 8),
     ("embassy", 10, 8),
@@ -30,6 +30,8 @@ const GAMES: [(&str, u32, u32); 20] = [
     ("cylinder", 8, 8),
     ("knightrelay", 8, 8),
     ("cheshirecat", 8, 8),
+    ("recycle", 8, 8),
+    ("iceage", 8, 8),
 ];
 
 /// Every wide game is created by its key alone, says its key and board back (it has no
@@ -287,6 +289,27 @@ async fn extinction_ends_with_its_own_reason() {
     let fen = "r1bqkb1r/pppppppp/8/4n3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1";
     let end = end_after(&mut client, "extinction", fen, 'w', "dxe5").await;
     assert_eq!(end, ("1-0".to_owned(), pb::Termination::Extinction));
+}
+
+/// Recycle Chess: the queen takes its own pawn into White's hand (SAN `Qxd2`), which comes
+/// back as a drop; Ice Age: a first move takes ice, and a king frozen on Black's 40th move
+/// loses with its own termination on the wire.
+#[tokio::test]
+async fn recycle_and_ice_age_are_played_by_key() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create_with(&mut client, by_key("recycle")).await;
+    let after = play_all(&mut client, &seats, 'w', "e4 e5 Qxd2 Nc6 P@d3").await;
+    assert_eq!(
+        after.fen,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/3P4/PPPQ1PPP/RNB1KBNR[] b KQkq - 2 3"
+    );
+    let (_, seats) = create_with(&mut client, by_key("iceage")).await;
+    let after = play_all(&mut client, &seats, 'w', "hxg3 Nf6").await;
+    assert_eq!(after.moves[0].uci, "h2g3");
+    let fen = "7k/6p1/8/8/8/8/1P6/K7 b - - 0 40";
+    let end = end_after(&mut client, "iceage", fen, 'b', "g6").await;
+    assert_eq!(end, ("1-0".to_owned(), pb::Termination::KingFrozen));
 }
 
 /// Capablanca Random, Corner and Fortress start from a numbered array (`chess960_start`), or

@@ -4,13 +4,24 @@
 // that game); a letter the set does not know (a game the page does not know yet) is drawn as a
 // disc with its letter; xiangqi's and shogi's as their characters (characters.ts). The board
 // takes its shape from its geometry (any number of files and ranks up to 10) and its ground
-// from the game's custom (grid.ts): squares, shogi's ruled cells, or xiangqi's points.
+// from the game's custom (grid.ts): squares, shogi's ruled cells, or xiangqi's points. A `*`
+// is drawn as its game names it: an ice cube standing on its square like a piece, or a vanished
+// square, a hole with no square's colour. Cylinder's board marks its a- and h-file edges as one
+// seam; a move across it is highlighted square by square, so no mark crosses the board.
 
-import type { Board } from "./chess.js";
+import { type Board, NEUTRAL } from "./chess.js";
 import { type CharacterPiece, characterOf, pentagonPath } from "./characters.js";
-import type { Geometry } from "./geometry.js";
+import { FILE_LETTERS, type Geometry } from "./geometry.js";
 import { type BoardStyle, cellMark, edgeLabels, ground } from "./grid.js";
-import { CHESS_SET, type PieceSet, roleName, roleOf, shapesOf } from "./pieces.js";
+import {
+  CHESS_SET,
+  HOLE,
+  ICE_SHAPES,
+  type PieceSet,
+  roleName,
+  roleOf,
+  shapesOf,
+} from "./pieces.js";
 
 export { roleName };
 
@@ -67,12 +78,18 @@ export function pieceNode(
 ): SVGElement {
   const kind = piece.toLowerCase();
   const white = piece !== kind;
+  const neutral = piece === NEUTRAL;
   const g = el("g", {
     transform: `translate(${x} ${y})`,
-    class: `piece ${white ? "white" : "black"}`,
+    class: `piece ${neutral ? "neutral" : white ? "white" : "black"}`,
     "data-piece": piece,
   });
   const role = roleOf(kind, set);
+  if (neutral) {
+    if (role) g.setAttribute("data-piece-role", role);
+    for (const [tag, attrs] of ICE_SHAPES) g.append(el(tag, attrs));
+    return g;
+  }
   const character = characterOf(kind, set);
   if (character) {
     if (role) g.setAttribute("data-piece-role", role);
@@ -103,7 +120,7 @@ export function pieceName(piece: string, set: PieceSet = CHESS_SET): string {
 export function describeBoard(board: Board, geo: Geometry, set: PieceSet = CHESS_SET): string {
   const sides: string[] = [];
   const others = [...new Set(board.map((p) => p.toLowerCase()))].filter(
-    (k) => k !== "" && !["k", "q", "r", "b", "n", "p"].includes(k),
+    (k) => k !== "" && k !== NEUTRAL && !["k", "q", "r", "b", "n", "p"].includes(k),
   );
   for (const white of [true, false]) {
     const parts: string[] = [];
@@ -117,6 +134,11 @@ export function describeBoard(board: Board, geo: Geometry, set: PieceSet = CHESS
       if (squares.length) parts.push(`${roleName(kind, 1, set)} ${squares.join(" ")}`);
     }
     sides.push(`${white ? "White" : "Black"}: ${parts.join(", ") || "nothing"}`);
+  }
+  const neutral = board.flatMap((p, i) => (p === NEUTRAL ? [geo.name(i)] : []));
+  if (neutral.length) {
+    const name = roleName(NEUTRAL, neutral.length, set);
+    sides.push(`${name[0]?.toUpperCase()}${name.slice(1)}: ${neutral.join(" ")}`);
   }
   return sides.join(". ");
 }
@@ -157,9 +179,23 @@ export function pieceIcon(piece: string, set: PieceSet = CHESS_SET, flipped = fa
   return svg;
 }
 
+/** The seam where Cylinder's edge files meet: a dashed line down each side edge. */
+function seam(geo: Geometry, flipped: boolean): SVGElement[] {
+  const [width, height] = geo.extent;
+  const last = FILE_LETTERS[geo.files - 1] ?? "";
+  const edges: [number, string][] = [
+    [3, flipped ? last : "a"],
+    [width - 3, flipped ? "a" : last],
+  ];
+  return edges.map(([x, file]) =>
+    el("line", { x1: x, y1: 0, x2: x, y2: height, class: "seam", "data-seam": file }),
+  );
+}
+
 /**
  * Draws `board` (of `geo`, its letters `set`'s, on the ground `style`) into a fresh SVG element,
  * White at the bottom unless `flipped`. a1 is dark on every checkered board, as on chess's.
+ * `wraps`: the edge files are joined (Cylinder), and the board says so.
  */
 export function drawBoard(
   board: Board,
@@ -168,17 +204,20 @@ export function drawBoard(
   marks: BoardMarks = {},
   set: PieceSet = CHESS_SET,
   style: BoardStyle = "squares",
+  wraps = false,
 ): SVGElement {
   const [width, height] = geo.extent;
+  const spoken = describeBoard(board, geo, set);
   const svg = el("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: `board ${style}`,
     "data-style": style,
     role: "img",
-    "aria-label": describeBoard(board, geo, set),
+    "aria-label": wraps ? `${spoken}. The a- and ${FILE_LETTERS[geo.files - 1]}-files join` : spoken,
     "data-files": geo.files,
     "data-ranks": geo.ranks,
   });
+  const hole = roleOf(NEUTRAL, set) === HOLE;
   const squareName = (i: number) => geo.name(i);
   const at = (index: number) => geo.origin(index, flipped);
   const highlight = marks.highlight ?? [];
@@ -188,7 +227,10 @@ export function drawBoard(
     const light = geo.fileOf(i) % 2 !== geo.rankOf(i) % 2;
     // Shogi's cells and xiangqi's points are one colour: the ground shows through.
     const kind = style === "squares" ? (light ? "light" : "dark") : "cell";
-    svg.append(cellMark(style, x, y, { class: `sq ${kind}`, "data-square": squareName(i) }));
+    // A vanished square is a hole: no square's colour, nothing to land on.
+    const gone = hole && board[i] === NEUTRAL;
+    const attrs = { class: `sq ${gone ? "hole" : kind}`, "data-square": squareName(i) };
+    svg.append(cellMark(style, x, y, gone ? { ...attrs, "data-hole": squareName(i) } : attrs));
     if (highlight.includes(i)) {
       svg.append(cellMark(style, x, y, { class: "sq last", "data-last": squareName(i) }));
     }
@@ -199,9 +241,10 @@ export function drawBoard(
       svg.append(el("circle", { cx: x + 50, cy: y + 50, r: 46, class: "check" }));
     }
   }
+  if (wraps) svg.append(...seam(geo, flipped));
   svg.append(...edgeLabels(style, geo, flipped, at));
   board.forEach((piece, i) => {
-    if (piece === "") return;
+    if (piece === "" || (hole && piece === NEUTRAL)) return;
     const [x, y] = at(i);
     const node = pieceNode(piece, x, y, set, flipped);
     node.setAttribute("data-square", squareName(i));

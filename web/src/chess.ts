@@ -3,7 +3,8 @@
 // and the half-move clock; and what a UCI move names (its squares, a drop, a castling's king and
 // rook). The page applies no rules: every position it draws is a FEN the server sent, except two
 // sketches named as such (`sketch`). Every board has its game's geometry (geometry.ts): up to 10
-// files and 10 ranks, "10" an empty run.
+// files and 10 ranks, "10" an empty run. A `*` is a square that belongs to no side (Ice Age's ice
+// cube, Cheshire Cat's vanished square: the game says which, games.ts).
 
 import { type Geometry, STANDARD } from "./geometry.js";
 
@@ -53,7 +54,11 @@ export function squareName(index: number, geo: Geometry = STANDARD): string {
   return geo.name(index);
 }
 
-export const isWhite = (piece: Piece) => piece !== "" && piece === piece.toUpperCase();
+/** What a FEN's `*` stands for: a square of neither side (an ice cube, a vanished square). */
+export const NEUTRAL = "*";
+
+/** White's pieces are upper case; a neutral square is neither side's. */
+export const isWhite = (piece: Piece) => piece !== piece.toLowerCase();
 
 /** A pocket with Crazyhouse's pieces at zero (their order keeps pockets comparable as JSON). */
 export function emptyPocket(): Pocket {
@@ -96,6 +101,14 @@ function parseBoardField(
     let last = "";
     // An empty run is a number, up to the board's width ("10" on a 10-file board).
     for (const [token] of row.matchAll(/\d+|\+[a-zA-Z]|./g)) {
+      // A neutral square takes its place on the board like a piece.
+      if (token === NEUTRAL) {
+        if (file >= geo.files) throw new Error(`bad FEN rank: ${row}`);
+        board[rank * geo.files + file] = token;
+        file += 1;
+        last = token;
+        continue;
+      }
       if (/^\d+$/.test(token)) {
         const run = Number(token);
         if (run < 1 || run > geo.files) throw new Error(`bad FEN rank: ${row}`);
@@ -248,6 +261,17 @@ function copyPockets(p: Sides<Pocket> | null): Sides<Pocket> | null {
   return p ? { white: { ...p.white }, black: { ...p.black } } : null;
 }
 
+/** What a move leaves behind in the games whose moves do more than chess's. */
+export interface HouseRules {
+  /**
+   * Recycle: a hand holds the side's own pieces it captured (an enemy piece taken is gone), and
+   * a pawn reaching the last rank with no promotion named leaves the board.
+   */
+  ownHands?: boolean;
+  /** Cheshire Cat: the square a piece moves away from vanishes. */
+  vanishing?: boolean;
+}
+
 /**
  * A sketch of the position after `uci` (SAN `san`), drawn from the move alone: the piece moves
  * (promoted if the move says so), a dropped piece leaves its pocket for its square, a castling
@@ -256,9 +280,10 @@ function copyPockets(p: Sides<Pocket> | null): Sides<Pocket> | null {
  * counts where checks are counted. Nothing else: no Atomic explosion. The page draws it only
  * where the server has sent no position: the player's own move until the server answers (its
  * FEN replaces the sketch), and the first move of a game the page joined later, which no call
- * of the API returns (for a variant's usual start, the sketch is that position exactly).
+ * of the API returns (for a variant's usual start, the sketch is that position exactly). A game's
+ * `rules` change what a move leaves behind (Recycle's hands, Cheshire Cat's vanished squares).
  */
-export function sketch(pos: Position, uci: string, san: string): Position {
+export function sketch(pos: Position, uci: string, san: string, rules: HouseRules = {}): Position {
   const geo = pos.geo;
   const parts = parseUci(uci, geo);
   if (!parts) return pos;
@@ -282,19 +307,22 @@ export function sketch(pos: Position, uci: string, san: string): Position {
     } else {
       const { from, to, promotion } = parts;
       const piece = board[from] ?? "";
-      board[from] = "";
+      board[from] = rules.vanishing ? NEUTRAL : "";
       let taken = board[to] ?? "";
-      if (taken !== "" && isWhite(taken) === white) taken = "";
-      // Diagonally: a xiangqi soldier's sideways step across the river takes nothing behind it.
+      // An ice cube taken goes nowhere; an own piece only in Recycle, to its owner's hand.
+      const own = taken !== "" && taken !== NEUTRAL && isWhite(taken) === white;
+      if (taken === NEUTRAL || (own !== !!rules.ownHands)) taken = "";
+      // One rank on, aside: a xiangqi soldier's step aside, or a pawn's knight move in Knight
+      // Relay, takes nothing behind it.
       const sideways =
-        geo.fileOf(from) !== geo.fileOf(to) && geo.rankOf(from) !== geo.rankOf(to);
+        geo.fileOf(from) !== geo.fileOf(to) && Math.abs(geo.rankOf(from) - geo.rankOf(to)) === 1;
       const behind = to + (isWhite(piece) ? -geo.files : geo.files);
       // Berolina's and Legan's pawns step sideways without taking: only an enemy pawn behind
       // the empty square makes it en passant.
       const passed = board[behind] ?? "";
       const enemyPawn = passed.toLowerCase() === "p" && isWhite(passed) !== isWhite(piece);
       if (piece.toLowerCase() === "p" && sideways && board[to] === "" && enemyPawn) {
-        taken = "p";
+        taken = rules.ownHands ? "" : "p";
         board[behind] = "";
       }
       const mine = pockets?.[white ? "white" : "black"];
@@ -303,8 +331,11 @@ export function sketch(pos: Position, uci: string, san: string): Position {
         const role = promoted.includes(to) ? "p" : taken.toLowerCase().replace("+", "");
         mine[role] = (mine[role] ?? 0) + 1;
       }
+      const lastRank = geo.rankOf(to) === (isWhite(piece) ? geo.ranks - 1 : 0);
       board[to] =
-        promotion === "+"
+        rules.ownHands && piece.toLowerCase() === "p" && lastRank && !promotion
+          ? ""
+          : promotion === "+"
           ? `+${piece}`
           : promotion
             ? isWhite(piece)

@@ -37,6 +37,24 @@ export function clockMs(c: ClockState, side: Color, serverNow: number): number {
   return Math.max(0, base - (serverNow - c.readAt));
 }
 
+/**
+ * `side`'s clock as shown at `serverNow`: its time left; with byoyomi, the main time and the
+ * periods after it ("9:42 + 3 × 0:30"), then the current period's time and the periods left
+ * ("0:25 · 2 periods", "0:07.3 · last period").
+ */
+export function clockText(c: ClockState, side: Color, serverNow: number): string {
+  const left = clockMs(c, side, serverNow);
+  if (!c.period) return formatClock(left);
+  const periods = side === Color.WHITE ? c.whitePeriods : c.blackPeriods;
+  const main = left - periods * c.period;
+  if (main > 0) return `${formatClock(main)} + ${periods} × ${formatClock(c.period)}`;
+  // Periods pass while the clock runs: the one it is in now, counted from what is left.
+  const now = Math.ceil(left / c.period);
+  if (now <= 0) return formatClock(0);
+  const current = left - (now - 1) * c.period;
+  return `${formatClock(current)} · ${now === 1 ? "last period" : `${now} periods`}`;
+}
+
 /** "Checks 1/3" on the strip; "White has given 1 of 3 checks" for screen readers. */
 export function renderChecks(node: HTMLElement, white: boolean, left: number): void {
   const given = Math.max(0, CHECKS_TO_WIN - left);
@@ -78,7 +96,7 @@ export function renderClock(node: HTMLElement, v: ClockView): void {
     h(
       "span",
       { class: "time", "data-clock": white ? "white" : "black" },
-      c ? formatClock(clockMs(c, v.side, v.serverNow)) : "–",
+      c ? clockText(c, v.side, v.serverNow) : "–",
     ),
   );
 }

@@ -17,7 +17,7 @@ function parse(json: unknown): Deployment {
   const list = create?.timeControls;
   if (!Array.isArray(list)) return { create: null };
   const timeControls = list.filter(
-    (t): t is string => typeof t === "string" && /^(untimed|\d+\+\d+)$/.test(t),
+    (t): t is string => typeof t === "string" && (t === "untimed" || timeControlOf(t) !== null),
   );
   const bot = typeof create?.bot === "string" && /^[\w.-]{1,64}$/.test(create.bot) ? create.bot : null;
   return { create: timeControls.length ? { timeControls, bot } : null };
@@ -31,14 +31,28 @@ export function deployment(): Promise<Deployment> {
   return loaded;
 }
 
-/** "5+3" as minutes and seconds; null for "untimed". */
-export function timeControlOf(text: string): { minutes: number; seconds: number } | null {
-  const m = /^(\d+)\+(\d+)$/.exec(text);
-  return m ? { minutes: Number(m[1]), seconds: Number(m[2]) } : null;
+/** A time control the page offers: minutes of (main) time, then an increment or byoyomi. */
+export interface OfferedTime {
+  minutes: number;
+  /** The increment, or with `periods` the byoyomi period, in seconds. */
+  seconds: number;
+  /** Byoyomi periods (0: a Fischer clock). */
+  periods: number;
 }
 
-/** "5 min + 3 s", "Untimed". */
+/** "5+3" (Fischer), "10+30b" or "10+3x30b" (byoyomi); null for "untimed" and anything else. */
+export function timeControlOf(text: string): OfferedTime | null {
+  const m = /^(\d+)\+(?:(\d+)x)?(\d+)(b?)$/.exec(text);
+  if (!m || (m[2] !== undefined && !m[4])) return null;
+  const periods = m[4] ? Number(m[2] ?? 1) : 0;
+  return { minutes: Number(m[1]), seconds: Number(m[3]), periods };
+}
+
+/** "5 min + 3 s", "10 min + 3 × 30 s byoyomi", "Untimed". */
 export function timeControlName(text: string): string {
   const t = timeControlOf(text);
-  return t ? `${t.minutes} min + ${t.seconds} s` : "Untimed";
+  if (!t) return "Untimed";
+  if (!t.periods) return `${t.minutes} min + ${t.seconds} s`;
+  const times = t.periods > 1 ? `${t.periods} × ` : "";
+  return `${t.minutes} min + ${times}${t.seconds} s byoyomi`;
 }

@@ -1,18 +1,21 @@
 // What the page knows of each game chessd plays: its key, name, family, board (files and
 // ranks), the pieces it uses and what each letter is in it, the pieces a pawn may promote to,
 // the pieces a hand holds, how its board is drawn (chess's squares, shogi's ruled cells,
-// xiangqi's points), and a one-line summary for the lobby. The wide family's games have
+// xiangqi's points), what a FEN's `*` is (an ice cube, a vanished square), what a move leaves
+// behind where it is not chess's (Recycle's hands, Cheshire Cat's vanished squares), whether the
+// edge files join (Cylinder), and a one-line summary for the lobby. The wide family's games have
 // no `Variant` number (they are `Variant.UNSPECIFIED` on the wire): the page finds them, and
 // asks the server for them, by key. The board, the move input, the pockets and the promotion
 // picker read these, so a game on another board or with other pieces needs only its entry
 // here (and its rules page, docs/games/<key>.md). A game the server plays that the page does
 // not know yet is drawn from the server's `Game.geometry` with the fallbacks below.
 
+import type { HouseRules } from "./chess.js";
 import { SHOGI_SET, XIANGQI_SET } from "./characters.js";
 import { Geometry, STANDARD } from "./geometry.js";
 import type { BoardStyle } from "./grid.js";
 import { Variant } from "./gen/chessd/v1/chessd_pb.js";
-import { CHESS_SET, type PieceSet } from "./pieces.js";
+import { CHESS_SET, HOLE, ICE, type PieceSet } from "./pieces.js";
 
 export interface GameInfo {
   /** The variant's stable key, as the server spells it ("crazyhouse"). */
@@ -38,6 +41,10 @@ export interface GameInfo {
   sanChecks: boolean;
   /** The move box's example moves, for a game without a `Variant` (text.ts has the others'). */
   examples?: string;
+  /** What a move leaves behind where it differs from chess (for the page's own sketches). */
+  rules?: HouseRules;
+  /** The edge files are joined (Cylinder): the board marks the seam. */
+  wraps?: boolean;
 }
 
 const CHESS_PIECES = "kqrbnp";
@@ -52,6 +59,7 @@ export const FAMILIES = [
   "Larger and smaller boards",
   "Drop games",
   "Xiangqi and shogi",
+  "Boards and moves of their own",
 ] as const;
 
 function chessLike(
@@ -79,7 +87,7 @@ function chessLike(
   };
 }
 
-const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS, EAST] = FAMILIES;
+const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS, EAST, OWN] = FAMILIES;
 
 /** A game of the wide family: no `Variant` number, known by its key alone. */
 function wide(
@@ -307,6 +315,14 @@ export const GAMES: readonly GameInfo[] = [
     { hand: "pnbrq" },
   ),
   wide(
+    "recycle",
+    "Recycle Chess",
+    DROPS,
+    "Capture your own piece to put it in your hand and drop it later; a pawn on the last rank leaves the game.",
+    "e4, g1e2, N@f3",
+    { hand: "pnbrq", promotions: "", rules: { ownHands: true } },
+  ),
+  wide(
     "xiangqi",
     "Xiangqi",
     EAST,
@@ -354,6 +370,37 @@ export const GAMES: readonly GameInfo[] = [
       sanChecks: false,
     },
   ),
+  wide(
+    "cylinder",
+    "Cylinder Chess",
+    OWN,
+    "Chess on a board rolled into a cylinder: the a- and h-files are neighbours, and pieces cross the seam.",
+    "e4, Nf3, O-O",
+    { wraps: true },
+  ),
+  wide(
+    "knightrelay",
+    "Knight Relay Chess",
+    OWN,
+    "A piece a knight's move from a friendly knight may also move as a knight; knights never capture or are captured.",
+    "e4, Nf3",
+  ),
+  wide(
+    "iceage",
+    "Ice Age Chess",
+    OWN,
+    "Every empty square starts as an ice cube to capture; every twentieth move, empty squares and lonely pieces freeze.",
+    "h2g3, g1f3",
+    { roles: { ...CHESS_SET, "*": ICE } },
+  ),
+  wide(
+    "cheshirecat",
+    "Cheshire Cat Chess",
+    OWN,
+    "Each square a piece leaves vanishes; no castling, but a king's first move may be a queen's.",
+    "e4, Nf3",
+    { roles: { ...CHESS_SET, "*": HOLE }, rules: { vanishing: true } },
+  ),
 ];
 
 /**
@@ -388,4 +435,14 @@ export function sanChecks(v: Variant | string): boolean {
 /** A pawn's promotions in a game, in the picker's order. */
 export function promotionOrder(v: Variant | string): string {
   return gameInfo(v)?.promotions ?? CHESS_PROMOTIONS + "k";
+}
+
+/** What a move leaves behind in a game, where it is not chess's. */
+export function houseRules(v: Variant | string): HouseRules {
+  return gameInfo(v)?.rules ?? {};
+}
+
+/** Whether a game's edge files join (Cylinder). */
+export function wraps(v: Variant | string): boolean {
+  return gameInfo(v)?.wraps ?? false;
 }

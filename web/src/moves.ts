@@ -5,7 +5,7 @@
 // one of the list the server sent.
 
 import type { TargetKind } from "./board.js";
-import { type Board, type PocketRole, castlingOf, isWhite, parseUci } from "./chess.js";
+import { type Board, type PocketRole, castlingOf, parseUci } from "./chess.js";
 import type { Geometry } from "./geometry.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
 
@@ -65,13 +65,15 @@ export function targetKinds(
     const there = board[to] ?? "";
     const castle = ms.some((m) => castlingOf(board, m.uci, m.san, geo));
     if (castle) kinds.set(to, there === "" ? "move" : "castle");
-    else if (there !== "" && isWhite(there) !== isWhite(piece)) kinds.set(to, "capture");
-    // En passant takes on an empty square diagonally (a xiangqi soldier's step aside does not).
+    // Any other move onto a piece takes it: an enemy's, an ice cube, or Recycle's own piece.
+    else if (there !== "") kinds.set(to, "capture");
+    // En passant takes on an empty square one rank on, aside (a xiangqi soldier's step aside,
+    // on its rank, and Knight Relay's pawn jumping as a knight do not).
     else if (
       piece.toLowerCase() === "p" &&
       pick.kind === "square" &&
       geo.fileOf(to) !== geo.fileOf(pick.square) &&
-      geo.rankOf(to) !== geo.rankOf(pick.square)
+      Math.abs(geo.rankOf(to) - geo.rankOf(pick.square)) === 1
     )
       kinds.set(to, "capture");
     else kinds.set(to, "move");

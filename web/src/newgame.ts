@@ -98,7 +98,13 @@ export async function showNewGame(main: HTMLElement, key: string, signal: AbortS
           {
             variantKey: g.key,
             timeControl: tc
-              ? { initial: { seconds: BigInt(tc.minutes * 60) }, increment: { seconds: BigInt(tc.seconds) } }
+              ? tc.periods
+                ? {
+                    initial: { seconds: BigInt(tc.minutes * 60) },
+                    byoyomi: { seconds: BigInt(tc.seconds) },
+                    periods: tc.periods,
+                  }
+                : { initial: { seconds: BigInt(tc.minutes * 60) }, increment: { seconds: BigInt(tc.seconds) } }
               : undefined,
             whitePlayer: white ? me : them,
             blackPlayer: white ? them : me,

@@ -4,7 +4,9 @@
 // games.ts), since one letter means different pieces in different games: `A` is Capablanca's
 // archbishop but Amazon's amazon, `M` Knightmate's commoner but Maharajah's Maharajah. Every
 // shape is drawn here from scratch (simple geometric figures on a 100 x 100 square), so the
-// page ships no third-party artwork and fetches nothing.
+// page ships no third-party artwork and fetches nothing. A FEN's `*` is no side's piece: Ice
+// Age's ice cube (drawn here, as it can be taken) or Cheshire Cat's vanished square (a hole in
+// the board, board.ts).
 
 /** What each FEN letter (lower case) of a game is, by the role's name ("knight"). */
 export type PieceSet = Readonly<Record<string, string>>;
@@ -18,6 +20,10 @@ export const CHESS_SET: PieceSet = {
   q: "queen",
   k: "king",
 };
+
+/** The roles a game may give the FEN's `*`. */
+export const ICE = "ice cube";
+export const HOLE = "vanished square";
 
 export type Shape = [tag: string, attrs: Record<string, string | number>];
 
@@ -109,6 +115,18 @@ const DETAIL: Record<string, Shape[]> = {
   "royal knight": placed([KNIGHT_EYE], "translate(8 12) scale(0.85)"),
   commoner: [path("M36 60 H64")],
 };
+
+/**
+ * The ice cube: a pale-blue tile filling its square, a cube on it and a highlight on the cube's
+ * face, each shape with its own class (the tile, the faces lit from above, the shine).
+ */
+export const ICE_SHAPES: Shape[] = [
+  ["rect", { x: 4, y: 4, width: 92, height: 92, rx: 8, class: "tile" }],
+  ["path", { d: "M24 40 L38 26 H78 L64 40 Z", class: "top" }],
+  ["path", { d: "M64 40 L78 26 V64 L64 78 Z", class: "side" }],
+  ["rect", { x: 24, y: 40, width: 40, height: 38, class: "face" }],
+  ["path", { d: "M30 70 V47 H46", class: "shine" }],
+];
 
 /** The pieces a game names its own way but draws as another role. */
 const DRAWN_AS: Record<string, string> = {

@@ -11,6 +11,7 @@ import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 
 import { type Position, parseFen, sameStanding, sketch } from "./chess.js";
+import { houseRules } from "./games.js";
 import { type Geometry, geometryOf } from "./geometry.js";
 import {
   ClockChangeReason,
@@ -31,11 +32,16 @@ import {
 import { colorName, moveLabel, outcomeText } from "./text.js";
 
 export interface ClockState {
+  /** Each side's time to its flag (with byoyomi: main time and periods together), in ms. */
   white: number;
   black: number;
   running: Color;
   /** Server time (ms since the epoch) the values were read at. */
   readAt: number;
+  /** A byoyomi period in ms (0: a Fischer clock), and the periods each side had left. */
+  period: number;
+  whitePeriods: number;
+  blackPeriods: number;
 }
 
 /** The server's legal moves for the position after `ply` plies. */
@@ -111,13 +117,16 @@ export function tsMs(t: Timestamp | undefined): number {
   return t ? timestampMs(t) : Date.now();
 }
 
-function clockState(c: Clocks | undefined): ClockState | null {
+function clockState(c: Clocks | undefined, period: number): ClockState | null {
   if (!c) return null;
   return {
     white: durationMs(c.whiteRemaining),
     black: durationMs(c.blackRemaining),
     running: c.running,
     readAt: tsMs(c.readAt),
+    period,
+    whitePeriods: c.whitePeriods,
+    blackPeriods: c.blackPeriods,
   };
 }
 
@@ -159,7 +168,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
   // was something else), which for a variant's usual start is that position exactly.
   const first = g.moves[0];
   if (g.moves.length >= 2 && first && positions[0]) {
-    positions[1] = sketch(positions[0], first.uci, first.san);
+    positions[1] = sketch(positions[0], first.uci, first.san, houseRules(g.variantKey || g.variant));
     sketched.add(1);
   }
   return {
@@ -177,7 +186,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     fen: g.fen,
     status: g.status,
     outcome: g.outcome ?? null,
-    clocks: clockState(g.clocks),
+    clocks: clockState(g.clocks, durationMs(g.timeControl?.byoyomi)),
     drawOffer: g.drawOffer,
     drawRule: g.drawRule,
     legal: { ply: g.ply, moves: g.legalMoves },
@@ -264,11 +273,19 @@ function frozen(c: ClockState, at: number): ClockState {
     const base = color === Color.WHITE ? c.white : c.black;
     return c.running === color ? Math.max(0, base - (at - c.readAt)) : base;
   };
+  // The running side's periods may have passed since the reading: count them from what is left.
+  const periods = (color: Color, had: number) => {
+    const t = left(color);
+    return c.period && t <= had * c.period ? Math.ceil(t / c.period) : had;
+  };
   return {
     white: left(Color.WHITE),
     black: left(Color.BLACK),
     running: Color.UNSPECIFIED,
     readAt: at,
+    period: c.period,
+    whitePeriods: periods(Color.WHITE, c.whitePeriods),
+    blackPeriods: periods(Color.BLACK, c.blackPeriods),
   };
 }
 
@@ -305,7 +322,7 @@ export function applyEvent(
       state.ucis.push(m.uci);
       state.positions.push(parseFen(ev.value.fen, state.geo));
       state.fen = ev.value.fen;
-      state.clocks = clockState(ev.value.clocks);
+      state.clocks = clockState(ev.value.clocks, state.clocks?.period ?? 0);
       state.drawOffer = ev.value.drawOffer;
       state.takebackOffer = Color.UNSPECIFIED;
       // The first-move timer of the side to move now, if any, is in the next GetGame.
@@ -340,7 +357,7 @@ export function applyEvent(
       state.positions[ply] = parseFen(ev.value.fen, state.geo);
       state.sketched.delete(ply);
       state.fen = ev.value.fen;
-      state.clocks = clockState(ev.value.clocks);
+      state.clocks = clockState(ev.value.clocks, state.clocks?.period ?? 0);
       state.drawOffer = Color.UNSPECIFIED;
       state.takebackOffer = Color.UNSPECIFIED;
       state.firstMoveDeadline = null;
@@ -352,7 +369,7 @@ export function applyEvent(
       break;
     }
     case "clockChanged": {
-      state.clocks = clockState(ev.value.clocks);
+      state.clocks = clockState(ev.value.clocks, state.clocks?.period ?? 0);
       const c = ev.value;
       const side = colorName(c.side);
       state.note =

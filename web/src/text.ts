@@ -120,6 +120,7 @@ const TERMINATION_TEXT: Record<Termination, Reason> = {
   [Termination.PERPETUAL_CHASE]: { win: "as the opponent chased perpetually", draw: null },
   [Termination.REPETITION_LOSS]: { win: "by the fourth repetition", draw: null },
   [Termination.IMPASSE]: { win: "by impasse (entering king)", draw: null },
+  [Termination.KING_FROZEN]: { win: "as the opponent's king froze", draw: "Draw: both kings froze" },
 };
 
 /**

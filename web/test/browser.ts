@@ -6,9 +6,10 @@
 // Atomic, Antichess and Horde watched to their ends; variants.ts: Crazyhouse drops, Chess960
 // castling and an Antichess promotion played; wide.ts: Grand, Capablanca and Loop played by
 // clicks on their own boards; eastern.ts: shogi's promotion choice and drop, and xiangqi on its
-// points, played by clicks), then the lobby's (lobby.ts: every game, its
-// statistics, a rules page; newgame.ts: a game started from the page under --page-create and
-// played from the friend's link). Every page must ask nothing of another origin and hit no
+// points, played by clicks; site.ts: an Ice Age game whose first move takes ice, once the
+// server plays it), then the lobby's (lobby.ts: every game, its statistics, a rules page;
+// newgame.ts: a game started from the page under --page-create and played from the friend's
+// link), then the time to first board (firstboard.ts). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.
 //
 // Usage (web/test/run.sh bundles and runs it): node browser.mjs <path-to-chessd>
@@ -23,8 +24,10 @@ import { type Page, chromium } from "playwright-core";
 import { GameService } from "../src/gen/chessd/v1/chessd_pb.js";
 import { fail, startChessd, startProxy } from "./harness.js";
 import { controlScenarios } from "./controls.js";
+import { firstBoardScenarios } from "./firstboard.js";
 import { lobbyScenarios } from "./lobby.js";
 import { newGameScenarios } from "./newgame.js";
+import { siteScenarios } from "./site.js";
 import { playScenarios } from "./play.js";
 import { spectatorScenarios } from "./spectator.js";
 import { variantScenarios } from "./variants.js";
@@ -87,17 +90,20 @@ async function main(): Promise<void> {
     const controls = await controlScenarios(browser, api, addr);
     const t2 = Date.now();
     const variants = await variantScenarios(browser, api, addr, ARTIFACTS);
+    const site = await siteScenarios(browser, api, addr, ARTIFACTS);
     const t3 = Date.now();
     const lobby = await lobbyScenarios(browser, api, addr, ARTIFACTS);
     const started = await newGameScenarios(browser, binary, addr, ARTIFACTS);
     stopSecond = started.stop;
     const t4 = Date.now();
+    const firstBoard = await firstBoardScenarios(browser, api, addr);
     if (problems.length) fail(`page problems:\n${problems.join("\n")}`);
     const took = (a: number, b: number) => `${((b - a) / 1000).toFixed(1)} s`;
     console.log(
       `browser test passed: watching: ${watched} (${took(t0, t1)}); ` +
-        `playing: ${played}; ${controls} (${took(t1, t2)}); variants: ${variants} (${took(t2, t3)}); ` +
-        `lobby: ${lobby}; ${started.summary} (${took(t3, t4)}); ` +
+        `playing: ${played}; ${controls} (${took(t1, t2)}); ` +
+        `variants: ${variants}; ${site} (${took(t2, t3)}); ` +
+        `lobby: ${lobby}; ${started.summary} (${took(t3, t4)}); ${firstBoard}; ` +
         `screenshots in ${ARTIFACTS}`,
     );
   } finally {

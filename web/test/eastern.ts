@@ -4,11 +4,12 @@
 // its hand onto e5; each page shows the promoted horse (馬, in red), both hands with their
 // counts, gote's pieces turned toward gote, and the pieces of the server's FEN. Xiangqi: Red's
 // cannon to the centre and Black's horse out, on the points of the grid with the river; each
-// page shows the characters of the pieces moved and the server's FEN.
+// page shows the characters of the pieces moved and the server's FEN. Minishogi: sente's rook
+// takes a pawn by clicks, which joins sente's hand on both pages.
 
 import path from "node:path";
 
-import { fail, waitFor } from "./harness.js";
+import { boardShot, fail, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, ready, sit } from "./seats.js";
 import { type Api, create, playApi } from "./variantkit.js";
 import { expectDrawn, synced } from "./wide.js";
@@ -91,6 +92,7 @@ async function shogi(api: Api, w: Player, b: Player, artifacts: string): Promise
   const moves = await b.page.locator("#moves").textContent();
   if (!moves?.includes("B*5e")) fail(`gote's move list lacks the drop: ${moves}`);
   await w.page.screenshot({ path: path.join(artifacts, "shogi.png"), fullPage: true });
+  await boardShot(w.page, artifacts, "shogi");
   return "shogi: a promotion chosen, a capture and a drop, by clicks";
 }
 
@@ -116,7 +118,27 @@ async function xiangqi(api: Api, w: Player, b: Player, artifacts: string): Promi
     if (seen.join(" ") !== "炮 馬 帥") fail(`${p.name}: e3, g8 and e1 show ${seen.join(" ")}`);
   }
   await b.page.screenshot({ path: path.join(artifacts, "xiangqi.png"), fullPage: true });
+  await boardShot(b.page, artifacts, "xiangqi");
   return "xiangqi: two moves on the points by clicks";
+}
+
+/** Minishogi: a pawn taken by the rook goes to sente's hand, drawn beside the 5x5 board. */
+async function minishogi(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
+  const g = await create(api, { variantKey: "minishogi" });
+  await sit(w, g.id, g.whiteToken, "White");
+  await sit(b, g.id, g.blackToken, "Black");
+  await playApi(api, g, ["a2a3", "e4e3"]);
+  await synced(api, g.id, [w, b], 2);
+  await expectDrawn(w, "minishogi", 5, 5);
+  // 2. R x e3 (e1e3), clicked: the pawn joins sente's hand.
+  await clickMove(w, "e1", "e3");
+  const game = await synced(api, g.id, [w, b], 3);
+  if (game.moves[2]?.uci !== "e1e3") fail(`the server played ${game.moves[2]?.uci}`);
+  await expectHand(w, "bottom", "p", 1);
+  await expectHand(b, "top", "p", 1);
+  if ((await glyphs(w, "e3")) !== "飛") fail(`sente's page shows ${await glyphs(w, "e3")} on e3`);
+  await boardShot(w.page, artifacts, "minishogi");
+  return "minishogi: a capture by clicks into the hand";
 }
 
 export async function easternScenarios(
@@ -125,5 +147,9 @@ export async function easternScenarios(
   b: Player,
   artifacts: string,
 ): Promise<string> {
-  return [await shogi(api, w, b, artifacts), await xiangqi(api, w, b, artifacts)].join("; ");
+  return [
+    await shogi(api, w, b, artifacts),
+    await xiangqi(api, w, b, artifacts),
+    await minishogi(api, w, b, artifacts),
+  ].join("; ");
 }

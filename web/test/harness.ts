@@ -1,8 +1,10 @@
 // What the browser test's scenarios share: chessd on a free port, a cuttable proxy in front
-// of it per page, waiting for the page, and reading the board the page draws.
+// of it per page, waiting for the page, reading the board the page draws, and the board's
+// screenshot for the docs.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
+import path from "node:path";
 import type { Page } from "playwright-core";
 
 import { parseFen, squareName } from "../src/chess.js";
@@ -249,4 +251,42 @@ export async function placeholder(
     const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     return { text: el.placeholder, width: ctx.measureText(el.placeholder).width, room };
   });
+}
+
+/** The width the docs' board screenshots are taken at: a board about 450 px wide. */
+const SHOT_WIDTH = 480;
+
+/**
+ * Saves `board-<name>.png` in `artifacts`: the board with its clocks and hands, cropped to
+ * them, at a narrow window so the file stays small (docs/web.md shows these; web/test/shots.sh
+ * copies them to docs/). The window's size is restored afterwards.
+ */
+export async function boardShot(page: Page, artifacts: string, name: string): Promise<void> {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: SHOT_WIDTH, height: 1000 });
+  try {
+    // Two frames: the layout settles at the new width before the boxes are read.
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+    const parts = ["#clock-top", "#pocket-top", "#board", "#pocket-bottom", "#clock-bottom"];
+    const boxes = [];
+    for (const selector of parts) {
+      const box = await page.locator(selector).boundingBox();
+      if (box && box.width > 0 && box.height > 0) boxes.push(box);
+    }
+    if (!boxes.some((b) => b.height > 100)) fail(`${name}: no board to photograph`);
+    const scroll = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
+    const x = Math.floor(Math.min(...boxes.map((b) => b.x)));
+    const y = Math.floor(Math.min(...boxes.map((b) => b.y)));
+    const right = Math.ceil(Math.max(...boxes.map((b) => b.x + b.width)));
+    const bottom = Math.ceil(Math.max(...boxes.map((b) => b.y + b.height)));
+    await page.screenshot({
+      path: path.join(artifacts, `board-${name}.png`),
+      fullPage: true,
+      clip: { x: x + scroll.x, y: y + scroll.y, width: right - x, height: bottom - y },
+    });
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
 }

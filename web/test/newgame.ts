@@ -22,7 +22,7 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import type { BrowserContext } from "playwright-core";
 
 import { GameService } from "../src/gen/chessd/v1/chessd_pb.js";
-import { fail, startChessd, startProxy, text, waitFor } from "./harness.js";
+import { boardShot, fail, startChessd, startProxy, text, waitFor } from "./harness.js";
 import { type Player, clickMove, noTokenInPage, player } from "./seats.js";
 
 /** The refusal a call meets, [code, message], or null when it succeeds. */
@@ -166,6 +166,12 @@ export async function newGameScenarios(
     });
     if (janus.variantKey !== "janus" || janus.moves[0]?.uci !== "e2e4")
       fail(`the server has ${janus.variantKey} ${janus.moves[0]?.uci}`);
+    // The 10x8 family's picture in the docs: the januses at their start, 1. e4 played.
+    await waitFor("the Janus page at ply 1", async () => {
+      const board = c.locator("#board");
+      return (await board.getAttribute("data-ply")) === "1" && !(await board.getAttribute("data-pending"));
+    });
+    await boardShot(c, artifacts, "janus");
 
     // The computer opponent: chessd-bot in player mode for "robot".
     const botBinary = path.join(path.dirname(binary), "chessd-bot");

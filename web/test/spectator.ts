@@ -19,6 +19,7 @@ import {
 import {
   type Proxy,
   boardInSight,
+  boardShot,
   expectMoves,
   fail,
   fenPieces,
@@ -148,6 +149,7 @@ export async function spectatorScenarios(
   await waitFor("game over", async () => (await text(page, "#connection")) === "Game over");
   if (played.join(" ") !== "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#") fail(`played ${played.join(" ")}`);
   await page.screenshot({ path: path.join(artifacts, "chess.png"), fullPage: true });
+  await boardShot(page, artifacts, "chess");
 
   // Step through the finished game with the keyboard.
   const ply = () => page.locator("#board").getAttribute("data-ply");

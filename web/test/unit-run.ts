@@ -113,6 +113,17 @@ async function main(): Promise<void> {
         key: "shogi",
       },
       {
+        name: "Ice Age: a click on the pawn on h2, then on the ice cube on g3, takes it",
+        fen: "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        files: 8,
+        ranks: 8,
+        legal: ["h2g3", "g1f3", "g1h3"],
+        flipped: false,
+        clicks: ["h2", "g3"],
+        want: ["h2g3"],
+        key: "iceage",
+      },
+      {
         name: "6x6: a click on the knight on b1, then on c3",
         fen: "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
         files: 6,

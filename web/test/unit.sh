@@ -8,7 +8,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 tsc --noEmit -p test/tsconfig.json
-esbuild test/unit.ts --bundle --format=iife --target=es2022 --log-level=warning \
+esbuild test/unit.ts --bundle --format=iife --target=es2022 --log-level=warning --loader:.md=text \
   --outfile="$out/unit.js"
 esbuild test/unit-run.ts --bundle --platform=node --format=esm --target=node20 \
   --packages=external --log-level=warning --outfile="$out/unit-run.mjs"

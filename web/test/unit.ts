@@ -5,14 +5,20 @@
 // on a drawn board are driven from unit-run.ts with a real mouse, through `mountInput`.
 
 import { drawBoard, squareAt } from "../src/board.js";
+import { clockText } from "../src/clock.js";
+import { timeControlName, timeControlOf } from "../src/deployment.js";
 import { characterOf } from "../src/characters.js";
-import { castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
+import { NEUTRAL, castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
 import { FAMILIES, GAMES, boardStyle, gameInfo, pieceSet, promotionOrder } from "../src/games.js";
 import { Geometry, STANDARD } from "../src/geometry.js";
 import { CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
 import { create } from "@bufbuild/protobuf";
 
+import { eq, throws } from "./check.js";
+import { SITE_CASES, SITE_STARTS } from "./unit-site.js";
+
 import {
+  Color,
   type MoveNotation,
   MoveNotationSchema,
   Variant,
@@ -31,23 +37,30 @@ export const LOS_ALAMOS_FEN = "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1";
 export const CAPABLANCA_FEN =
   "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
 
-function eq<T>(actual: T, expected: T, what: string): void {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${what}: got ${a}, want ${e}`);
-}
-
-function throws(f: () => unknown, what: string): void {
-  try {
-    f();
-  } catch {
-    return;
-  }
-  throw new Error(`${what}: did not throw`);
-}
-
 const cases: [string, () => void][] = [];
 const test = (name: string, f: () => void) => cases.push([name, f]);
+
+test("byoyomi clocks read as main time, then the period and the periods left", () => {
+  const c = {
+    white: 72_000,
+    black: 50_000,
+    running: Color.BLACK,
+    readAt: 1_000_000,
+    period: 30_000,
+    whitePeriods: 2,
+    blackPeriods: 2,
+  };
+  eq(clockText(c, Color.WHITE, 1_000_000), "0:12 + 2 × 0:30", "main time");
+  eq(clockText(c, Color.BLACK, 1_000_000), "0:20 · 2 periods", "in a period");
+  eq(clockText(c, Color.BLACK, 1_025_000), "0:25 · last period", "one period gone");
+  eq(clockText(c, Color.BLACK, 1_060_000), "0:00.0", "flag");
+  eq(clockText({ ...c, period: 0 }, Color.WHITE, 1_000_000), "1:12", "Fischer");
+  eq(timeControlOf("10+3x30b"), { minutes: 10, seconds: 30, periods: 3 }, "byoyomi");
+  eq(timeControlOf("10+30b"), { minutes: 10, seconds: 30, periods: 1 }, "one period");
+  eq(timeControlOf("5+3"), { minutes: 5, seconds: 3, periods: 0 }, "Fischer");
+  eq(timeControlOf("10+3x30"), null, "periods without b");
+  eq(timeControlName("10+3x30b"), "10 min + 3 × 30 s byoyomi", "name");
+});
 
 const G10 = new Geometry(10, 10);
 const G6 = new Geometry(6, 6);
@@ -236,6 +249,7 @@ const WIDE_STARTS: Record<string, string> = {
   xiangqi: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
   shogi: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1",
   minishogi: "rbsgk/4p/5/P4/KGSBR[] w - - 0 1",
+  ...SITE_STARTS,
 };
 
 test("every game's entry: its family listed, its letters drawn and named, its promotions and hand among them", () => {
@@ -270,7 +284,7 @@ test("each wide game's start fits its board, and every piece on it is drawn as i
     if (!g) throw new Error(`no game ${key}`);
     const p = parseFen(fen, g.geometry);
     for (const piece of p.board)
-      if (piece !== "" && !g.pieces.includes(piece.toLowerCase()))
+      if (piece !== "" && piece !== NEUTRAL && !g.pieces.includes(piece.toLowerCase()))
         throw new Error(`${key}: ${piece} is not among its pieces ${g.pieces}`);
     const svg = drawBoard(p.board, g.geometry, false, {}, g.roles, g.style);
     eq(svg.querySelectorAll(".sq[data-square]").length, g.geometry.size, `${key} squares`);
@@ -514,7 +528,7 @@ declare global {
   }
 }
 
-window.unitResults = cases.map(([name, f]) => {
+window.unitResults = [...cases, ...SITE_CASES].map(([name, f]) => {
   try {
     f();
     return { name, error: null };

@@ -10,7 +10,15 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 
 import { type Game, Variant } from "../src/gen/chessd/v1/chessd_pb.js";
-import { expectBoard, fail, placeholder, startProxy, text, waitFor } from "./harness.js";
+import {
+  boardShot,
+  expectBoard,
+  fail,
+  placeholder,
+  startProxy,
+  text,
+  waitFor,
+} from "./harness.js";
 import {
   type Player,
   centre,
@@ -130,6 +138,7 @@ async function crazyhouse(api: Api, w: Player, b: Player, artifacts: string): Pr
   await waitFor("d5 marked", () => w.page.locator('#board [data-target="d5"]').count());
   // docs/crazyhouse.png: both pockets filled, the pawn picked, its drop squares marked.
   await w.page.screenshot({ path: path.join(artifacts, "crazyhouse-pick.png"), fullPage: true });
+  await boardShot(w.page, artifacts, "crazyhouse");
   await clickSquare(w, "d5");
   plies = 13;
   game = await synced(api, zh.id, [w, b], plies);

@@ -3,7 +3,8 @@
 // clicks. A Grand Chess game (10x10: 100 squares, the marshal and cardinal drawn as such, no
 // lettered disc) opened with a pawn's double step clicked on the board; a Capablanca game
 // (10x8) castled by clicking the king onto i1; a Loop game's captured pawn dropped from the
-// hand. Every board is checked against the server's FEN read on the game's own geometry.
+// hand; a Los Alamos game (6x6) whose pawn takes by clicks. Every board is checked against the
+// server's FEN read on the game's own geometry, and each family's board is photographed.
 
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -12,7 +13,7 @@ import { parseFen } from "../src/chess.js";
 import { gameInfo } from "../src/games.js";
 import { geometryOf } from "../src/geometry.js";
 import type { Game } from "../src/gen/chessd/v1/chessd_pb.js";
-import { fail, text, waitFor } from "./harness.js";
+import { boardShot, fail, text, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, ready, sit } from "./seats.js";
 import { type Api, create, playApi, serverGame } from "./variantkit.js";
 
@@ -96,6 +97,7 @@ async function grand(api: Api, w: Player, b: Player, artifacts: string): Promise
   const game = await synced(api, g.id, [w, b], 1);
   if (game.moves[0]?.uci !== "e3e5") fail(`the server played ${game.moves[0]?.uci}`);
   await w.page.screenshot({ path: path.join(artifacts, "grand.png"), fullPage: true });
+  await boardShot(w.page, artifacts, "grand");
   return "Grand Chess (10x10) opened by a click";
 }
 
@@ -115,6 +117,21 @@ async function capablanca(api: Api, w: Player, b: Player, artifacts: string): Pr
     fail(`the server played ${game.moves[0]?.uci} (${game.moves[0]?.san})`);
   await w.page.screenshot({ path: path.join(artifacts, "capablanca.png"), fullPage: true });
   return "Capablanca (10x8) castled by a click";
+}
+
+async function losAlamos(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
+  const g = await create(api, { variantKey: "losalamos" });
+  await sit(w, g.id, g.whiteToken, "White");
+  await sit(b, g.id, g.blackToken, "Black");
+  // 1. c3 d4 2. cxd4: a pawn's one-square step, and a capture clicked.
+  await playApi(api, g, ["c3", "d4"]);
+  await synced(api, g.id, [w, b], 2);
+  await expectDrawn(w, "losalamos", 6, 6);
+  await clickMove(w, "c3", "d4");
+  const game = await synced(api, g.id, [w, b], 3);
+  if (game.moves[2]?.uci !== "c3d4") fail(`the server played ${game.moves[2]?.uci}`);
+  await boardShot(w.page, artifacts, "losalamos");
+  return "Los Alamos (6x6) captured by clicks";
 }
 
 async function loop(api: Api, w: Player, b: Player): Promise<string> {
@@ -143,6 +160,7 @@ export async function wideScenarios(
   return [
     await grand(api, w, b, artifacts),
     await capablanca(api, w, b, artifacts),
+    await losAlamos(api, w, b, artifacts),
     await loop(api, w, b),
   ].join("; ");
 }

@@ -215,6 +215,22 @@ def test_clock_controls(server):
             client.adjust_clock(game.game_id, cc.Color.WHITE)
 
 
+def test_a_byoyomi_clock_tells_the_periods_left(server):
+    """Main time, then periods: the game's clocks carry both and the periods left."""
+    from datetime import timedelta
+    with cc.Client(server.addr) as client:
+        game = client.create_game(
+            variant_key="shogi", initial=timedelta(minutes=10), byoyomi=timedelta(seconds=30),
+            periods=3)
+        tc = game.game.time_control
+        assert (tc.byoyomi.ToTimedelta(), tc.periods) == (timedelta(seconds=30), 3)
+        clocks = game.game.clocks
+        assert clocks.black_remaining.ToTimedelta() == timedelta(minutes=11, seconds=30)
+        assert (clocks.white_periods, clocks.black_periods) == (3, 3)
+        pgn = client.export_pgn(game.game_id)
+        assert '[TimeControl "600+3x30b"]' in pgn
+
+
 def test_watch_replays_after_a_seq_and_ends_at_game_over(server):
     """watch_game(after_seq=n) sends exactly the events after n, then stops after game over."""
     with cc.Client(server.addr) as client:

@@ -1,6 +1,11 @@
 //! Clock management: the server's `Clocks` turned into `go wtime btime winc binc`, and the
 //! deadlines after which a silent engine is stopped, then killed.
 //!
+//! A byoyomi clock is planned on the time before a period would be used up (main time and
+//! one period): the bot never spends a period on purpose. A USI engine is told it in its own
+//! terms (main time and `byoyomi`); a UCI engine, which has none, as that time with the period
+//! as its increment, so its own time management keeps each move within one period.
+//!
 //! The server reads the clocks at `read_at` (its wall time). The running side's clock has run
 //! since then for the message's transit plus the time since the bot received it. The bot
 //! counts the time since `read_at` by its own wall clock, but never less than the time since
@@ -36,6 +41,9 @@ pub struct ClockReading {
     pub running: Option<Side>,
     pub read_at: SystemTime,
     pub received: Instant,
+    /// Byoyomi periods left per side at `read_at` (0 without byoyomi).
+    pub white_periods: u32,
+    pub black_periods: u32,
 }
 
 fn duration(d: Option<&prost_types::Duration>) -> Duration {
@@ -54,7 +62,27 @@ impl ClockReading {
             running: Side::from_proto(clocks.running),
             read_at,
             received,
+            white_periods: clocks.white_periods,
+            black_periods: clocks.black_periods,
         })
+    }
+
+    /// `side`'s time before a byoyomi period of length `period` would be used up (its main
+    /// time and the period it may be in), as of (`wall`, `now`).
+    #[must_use]
+    pub fn before_a_period_is_used(
+        &self,
+        side: Side,
+        period: Duration,
+        wall: SystemTime,
+        now: Instant,
+    ) -> Duration {
+        let periods = match side {
+            Side::White => self.white_periods,
+            Side::Black => self.black_periods,
+        };
+        self.remaining(side, wall, now)
+            .saturating_sub(period * periods.saturating_sub(1))
     }
 
     /// How long the running clock has run since `read_at`, as of (`wall`, `now`).
@@ -109,6 +137,10 @@ pub struct Ask<'a> {
     pub increment: Duration,
     /// The opponent's (a time control may give the sides different ones).
     pub their_increment: Duration,
+    /// The byoyomi period of a byoyomi clock.
+    pub byoyomi: Option<Duration>,
+    /// Whether the engine is told the byoyomi in its own terms (USI's `byoyomi`).
+    pub native_byoyomi: bool,
     pub us: Side,
     pub overhead: Duration,
     pub limits: &'a Limits,
@@ -129,30 +161,56 @@ pub fn plan(ask: Ask<'_>, wall: SystemTime, now: Instant) -> Plan {
     let limits = ask.limits;
     let (stop_after, kill_after) = match ask.clocks {
         Some(clocks) => {
-            let ours = clocks
-                .remaining(ask.us, wall, now)
+            let usable = |side: Side| match ask.byoyomi {
+                Some(period) => clocks.before_a_period_is_used(side, period, wall, now),
+                None => clocks.remaining(side, wall, now),
+            };
+            let ours = usable(ask.us)
                 .saturating_sub(ask.overhead)
                 .max(MIN_ENGINE_TIME);
-            let theirs = clocks
-                .remaining(ask.us.opposite(), wall, now)
-                .max(MIN_ENGINE_TIME);
-            let (white, black, winc, binc) = match ask.us {
-                Side::White => (ours, theirs, ask.increment, ask.their_increment),
-                Side::Black => (theirs, ours, ask.their_increment, ask.increment),
+            let theirs = usable(ask.us.opposite()).max(MIN_ENGINE_TIME);
+            let (white, black) = match ask.us {
+                Side::White => (ours, theirs),
+                Side::Black => (theirs, ours),
             };
-            go.push_str(&format!(
-                " wtime {} btime {} winc {} binc {}",
-                ms(white),
-                ms(black),
-                ms(winc),
-                ms(binc)
-            ));
+            match ask.byoyomi {
+                Some(period) if ask.native_byoyomi => {
+                    // USI: main time, then one byoyomi for both, cut to what our move has.
+                    let main = |t: Duration| t.saturating_sub(period);
+                    go.push_str(&format!(
+                        " wtime {} btime {} byoyomi {}",
+                        ms(main(white)),
+                        ms(main(black)),
+                        ms(ours - main(ours))
+                    ));
+                }
+                Some(period) => go.push_str(&format!(
+                    " wtime {} btime {} winc {} binc {}",
+                    ms(white),
+                    ms(black),
+                    ms(period),
+                    ms(period)
+                )),
+                None => {
+                    let (winc, binc) = match ask.us {
+                        Side::White => (ask.increment, ask.their_increment),
+                        Side::Black => (ask.their_increment, ask.increment),
+                    };
+                    go.push_str(&format!(
+                        " wtime {} btime {} winc {} binc {}",
+                        ms(white),
+                        ms(black),
+                        ms(winc),
+                        ms(binc)
+                    ));
+                }
+            }
             if let Some(t) = limits.movetime {
                 go.push_str(&format!(" movetime {}", ms(t)));
             }
             // No sane engine spends more than half its clock (plus the increment) on one move:
             // past that it is stopped, and if it does not answer in a tenth more, killed.
-            let mut stop = (ours / 2 + ask.increment).min(ours);
+            let mut stop = (ours / 2 + ask.byoyomi.unwrap_or(ask.increment)).min(ours);
             if let Some(t) = limits.movetime {
                 stop = stop.min(t + MOVETIME_SLACK);
             }
@@ -202,6 +260,8 @@ mod tests {
             running: Some(running),
             read_at: at,
             received: got,
+            white_periods: 0,
+            black_periods: 0,
         }
     }
 
@@ -250,6 +310,39 @@ mod tests {
         );
     }
 
+    /// Byoyomi: the engine plans on its main time and one period, never more. In main time
+    /// (White: 10 s and three periods of 5 s left; Black, to move, with 8 s: 2 s into the
+    /// first of its two periods), a USI engine hears the main times and the period it may use; a UCI
+    /// engine, the time before a period is used up with the period as increment.
+    #[test]
+    fn go_with_byoyomi() {
+        let (wall, now) = (SystemTime::now(), Instant::now());
+        let r = ClockReading {
+            white_periods: 3,
+            black_periods: 2,
+            ..reading(25_000, 8_000, Side::Black, wall, now)
+        };
+        let mut ask = Ask {
+            clocks: Some(&r),
+            increment: Duration::ZERO,
+            their_increment: Duration::ZERO,
+            us: Side::Black,
+            overhead: Duration::from_millis(500),
+            byoyomi: Some(Duration::from_secs(5)),
+            native_byoyomi: true,
+            limits: &NO_LIMITS,
+            ponder: false,
+        };
+        let p = plan(ask, wall, now);
+        assert_eq!(p.go, "go wtime 10000 btime 0 byoyomi 2500");
+        assert_eq!(p.stop_after, Duration::from_millis(2_500));
+        ask.native_byoyomi = false;
+        assert_eq!(
+            plan(ask, wall, now).go,
+            "go wtime 15000 btime 2500 winc 5000 binc 5000"
+        );
+    }
+
     /// `go` carries both clocks, the overhead off the engine's side only, and each side's own
     /// increment.
     #[test]
@@ -262,6 +355,8 @@ mod tests {
             their_increment: Duration::from_millis(2_000),
             us: Side::Black,
             overhead: Duration::from_millis(250),
+            byoyomi: None,
+            native_byoyomi: false,
             limits: &NO_LIMITS,
             ponder: false,
         };
@@ -289,6 +384,8 @@ mod tests {
             their_increment: Duration::ZERO,
             us: Side::White,
             overhead: Duration::from_millis(100),
+            byoyomi: None,
+            native_byoyomi: false,
             limits: &limits,
             ponder: true,
         };
@@ -315,6 +412,8 @@ mod tests {
             their_increment: Duration::ZERO,
             us: Side::White,
             overhead: Duration::from_millis(100),
+            byoyomi: None,
+            native_byoyomi: false,
             limits: &NO_LIMITS,
             ponder: false,
         };

@@ -87,6 +87,8 @@ pub struct GameState {
     pub clocks: Option<ClockReading>,
     /// White's increment.
     pub increment: Duration,
+    /// The byoyomi period of a byoyomi clock.
+    pub byoyomi: Option<Duration>,
     /// Black's (its own when the time control gives it one).
     pub black_increment: Duration,
     pub draw_offer: Option<Side>,
@@ -121,6 +123,7 @@ impl GameState {
         let increment = own(tc.and_then(|tc| tc.increment.as_ref())).unwrap_or(Duration::ZERO);
         let black_increment =
             own(tc.and_then(|tc| tc.black_increment.as_ref())).unwrap_or(increment);
+        let byoyomi = own(tc.and_then(|tc| tc.byoyomi.as_ref())).filter(|p| !p.is_zero());
         Ok(GameState {
             variant: game.variant,
             variant_key: game.variant_key,
@@ -136,6 +139,7 @@ impl GameState {
                 .and_then(|c| ClockReading::from_proto(c, received)),
             increment,
             black_increment,
+            byoyomi,
             draw_offer: Side::from_proto(game.draw_offer),
             outcome: if over {
                 Some(game.outcome.unwrap_or_default())

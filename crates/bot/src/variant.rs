@@ -53,7 +53,7 @@ const fn from_file(name: &'static str) -> Profile {
 }
 
 /// Every game: the API's enum value name where it has one, and its profile.
-const TABLE: [(Option<&str>, Profile); 32] = [
+const TABLE: [(Option<&str>, Profile); 34] = [
     (
         Some("VARIANT_CHESS"),
         Profile {
@@ -105,6 +105,9 @@ const TABLE: [(Option<&str>, Profile); 32] = [
     (None, keyed("cylinder")),
     (None, keyed("knightrelay")),
     (None, keyed("cheshirecat")),
+    // No program plays these at all (GAMES.md section 2).
+    (None, keyed("recycle")),
+    (None, keyed("iceage")),
     (None, keyed("shogi")),
     (None, keyed("minishogi")),
     (None, keyed("xiangqi")),
@@ -241,7 +244,7 @@ mod tests {
                 "{key}"
             );
         }
-        for key in ["maharajah", "berolina", "legan"] {
+        for key in ["maharajah", "berolina", "legan", "recycle", "iceage"] {
             let p = named(key).unwrap();
             assert_eq!(
                 (p.uci_variant, p.in_variants_file),
@@ -328,7 +331,7 @@ mod tests {
         ] {
             assert_eq!(named(name).unwrap().uci_variant, Some(name));
         }
-        assert_eq!(names().len(), 32);
+        assert_eq!(names().len(), 34);
         assert_eq!(named("xiangqi").unwrap().uci_variant, Some("xiangqi"));
         assert!(named("bughouse").is_none());
     }

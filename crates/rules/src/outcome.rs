@@ -61,12 +61,14 @@ pub enum Termination {
     RepetitionLoss,
     /// Shogi: a side met the impasse (jishogi) rule's points at the start of its turn, and won.
     Impasse,
+    /// Ice Age: a king was frozen, and its side lost (both frozen: a draw).
+    KingFrozen,
 }
 
 impl Termination {
     /// Every reason. Stores write [`Termination::key`], never a position in this list, so it
     /// may be reordered.
-    pub const ALL: [Termination; 25] = [
+    pub const ALL: [Termination; 26] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -92,6 +94,7 @@ impl Termination {
         Termination::PerpetualChase,
         Termination::RepetitionLoss,
         Termination::Impasse,
+        Termination::KingFrozen,
     ];
 
     /// Whether the game was called off without a result (an abort, or the first-move timer).
@@ -128,6 +131,7 @@ impl Termination {
             Termination::PerpetualChase => "perpetual chase",
             Termination::RepetitionLoss => "repetition loss",
             Termination::Impasse => "impasse",
+            Termination::KingFrozen => "king frozen",
         }
     }
 
@@ -161,6 +165,7 @@ impl Termination {
             Termination::PerpetualChase => "perpetual-chase",
             Termination::RepetitionLoss => "repetition-loss",
             Termination::Impasse => "impasse",
+            Termination::KingFrozen => "king-frozen",
         }
     }
 

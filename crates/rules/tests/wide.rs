@@ -5,7 +5,8 @@
 //! `--seed 5 --games 2 --bias`, which castles and promotes whenever it can). Both were written
 //! by `tools/fsf_oracle.py`, its header says how; for Maharajah, Berolina and Legan, which
 //! the Fairy-Stockfish here cannot play, by the independent reference `tools/ref_8x8.py`
-//! (whose start counts agree with GAMES.md's Fairy-Stockfish counts).
+//! (whose start counts agree with GAMES.md's Fairy-Stockfish counts); for Recycle and Ice Age,
+//! which no program plays, by `tools/ref_recycle_iceage.py` (`moves GAME --seed 1 --games 4`).
 
 use std::collections::BTreeSet;
 
@@ -18,7 +19,7 @@ use suite::check;
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
-const SUITES: [(WideVariant, &str, &str); 17] = [
+const SUITES: [(WideVariant, &str, &str); 19] = [
     (
         WideVariant::LosAlamos,
         include_str!("data/wide-losalamos.perft"),
@@ -104,6 +105,16 @@ const SUITES: [(WideVariant, &str, &str); 17] = [
         include_str!("data/wide-loop.perft"),
         include_str!("data/wide-loop.moves"),
     ),
+    (
+        WideVariant::Recycle,
+        include_str!("data/wide-recycle.perft"),
+        include_str!("data/wide-recycle.moves"),
+    ),
+    (
+        WideVariant::IceAge,
+        include_str!("data/wide-iceage.perft"),
+        include_str!("data/wide-iceage.moves"),
+    ),
 ];
 
 fn run(variant: WideVariant, text: &str, keep: impl Fn(u64) -> bool) -> usize {
@@ -139,7 +150,12 @@ fn legal_moves_match_fairy_stockfish() {
     for (variant, _, moves) in SUITES {
         let mut positions = 0;
         for line in moves.lines().filter(|l| !l.is_empty()) {
-            let (fen, expected) = line.split_once('\t').expect("FEN<TAB>moves");
+            // Recycle's and Ice Age's lines carry two more columns (the end, the move played):
+            // `wide_reference_games.rs` reads those.
+            let mut columns = line.split('\t');
+            let (Some(fen), Some(expected)) = (columns.next(), columns.next()) else {
+                panic!("FEN<TAB>moves: {line}");
+            };
             let pos = WidePosition::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             let ours: BTreeSet<String> = pos
                 .legal_moves()

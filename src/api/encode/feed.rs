@@ -48,6 +48,7 @@ pub fn feed_event(
     seat: Option<rules::Color>,
 ) -> pb::WatchGamesResponse {
     use pb::watch_games_response::Event as E;
+    let byoyomi = e.game.time_control().and_then(|tc| tc.byoyomi);
     let seat = maybe_color(seat);
     let body = match &e.kind {
         FeedKind::Created => E::GameCreated(pb::GameCreated {
@@ -69,7 +70,7 @@ pub fn feed_event(
                 seq: played.seq,
             }),
             fen: fen.to_string(),
-            clocks: c.as_ref().map(|c| clocks(&c.reading())),
+            clocks: c.as_ref().map(|c| clocks(&c.reading(byoyomi))),
             draw_offer: maybe_color(*draw_offer),
             seat,
         }),
@@ -82,7 +83,7 @@ pub fn feed_event(
             game_id: e.game.id.to_string(),
             ply: *ply,
             fen: fen.to_string(),
-            clocks: c.as_ref().map(|c| clocks(&c.reading())),
+            clocks: c.as_ref().map(|c| clocks(&c.reading(byoyomi))),
             seq: *seq,
             seat,
         }),

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 use chessd_rules as rules;
 
 use crate::game::{
-    ClockReading, ClockStart, GameStatus, Labels, Players, TakebackPolicy, TimeControl,
+    Byoyomi, ClockReading, ClockStart, GameStatus, Labels, Players, TakebackPolicy, TimeControl,
 };
 use chessd_proto::wire as pb;
 
@@ -110,6 +110,7 @@ pub(super) fn termination(t: rules::Termination) -> i32 {
         T::PerpetualChase => pb::Termination::PerpetualChase,
         T::RepetitionLoss => pb::Termination::RepetitionLoss,
         T::Impasse => pb::Termination::Impasse,
+        T::KingFrozen => pb::Termination::KingFrozen,
         T::NoStart => pb::Termination::NoStart,
     }) as i32
 }
@@ -137,6 +138,8 @@ pub(super) fn clocks(c: &ClockReading) -> pb::Clocks {
         black_remaining: Some(proto_duration(*c.remaining.black())),
         running: maybe_color(c.running),
         read_at: Some(timestamp(c.read_at)),
+        white_periods: c.periods(rules::Color::White),
+        black_periods: c.periods(rules::Color::Black),
     }
 }
 
@@ -153,6 +156,8 @@ pub(super) fn proto_time_control(tc: TimeControl) -> pb::TimeControl {
         increment: Some(proto_duration(tc.increment)),
         black_initial: tc.black_initial.map(proto_duration),
         black_increment: tc.black_increment.map(proto_duration),
+        byoyomi: tc.byoyomi.map(|b| proto_duration(b.period())),
+        periods: tc.byoyomi.map_or(0, Byoyomi::periods),
     }
 }
 

@@ -8,7 +8,8 @@
 //! (`DrawRule::key`), `created_ms`, `claim_after_ms`; when they are not the default,
 //! `white_id`, `black_id`, `labels` (`Labels::to_stored`), `initial_ms` and `increment_ms`
 //! (timed games; no `increment_ms`: none), `black_initial_ms`, `black_increment_ms`,
-//! `clock_start` (`ClockStart`'s text), `first_move_ms`. A store's game adds `white_digest`,
+//! `clock_start` (`ClockStart`'s text), `first_move_ms`, `byoyomi_ms` and `periods` (a byoyomi
+//! time control: one period's length and how many). A store's game adds `white_digest`,
 //! `black_digest` (hex; empty: no seat token) and `takebacks` ([`takebacks_key`]). Numbers
 //! are whole milliseconds, times since the Unix epoch.
 //!
@@ -30,8 +31,8 @@ use chessd_rules::{
 
 use crate::game::presence::default_claim_after;
 use crate::game::{
-    ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, Seats, StartRules,
-    TakebackPolicy, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
+    Byoyomi, ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, Seats,
+    StartRules, TakebackPolicy, TimeControl, TokenDigest, epoch_ms, from_epoch_ms,
 };
 
 /// What a store keeps of a game besides its events: the header, and what only the store may
@@ -86,6 +87,10 @@ pub(crate) fn header_fields(h: &GameHeader) -> Vec<(&'static str, String)> {
         }
         if let Some(d) = tc.black_increment {
             f.push(("black_increment_ms", ms(d)));
+        }
+        if let Some(b) = tc.byoyomi {
+            f.push(("byoyomi_ms", ms(b.period())));
+            f.push(("periods", b.periods().to_string()));
         }
     }
     let rules = h.start_rules();
@@ -163,6 +168,16 @@ pub(crate) fn decode_header(id: GameId, map: &HashMap<&str, &str>) -> Result<Gam
             increment: duration("increment_ms")?.unwrap_or_default(),
             black_initial: duration("black_initial_ms")?,
             black_increment: duration("black_increment_ms")?,
+            byoyomi: match duration("byoyomi_ms")? {
+                None => None,
+                Some(period) => {
+                    let periods = number(get("periods").unwrap_or("1"), "periods")?;
+                    let periods = u32::try_from(periods).unwrap_or(u32::MAX);
+                    Some(Byoyomi::new(period, periods).ok_or_else(|| {
+                        format!("byoyomi of {periods} periods of {period:?} is out of bounds")
+                    })?)
+                }
+            },
         }),
     };
     let start_rules = StartRules {

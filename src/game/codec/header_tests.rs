@@ -14,8 +14,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::game::{
-    ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, Seats, StartRules,
-    TakebackPolicy, TimeControl, TokenDigest, from_epoch_ms,
+    Byoyomi, ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, Seats,
+    StartRules, TakebackPolicy, TimeControl, TokenDigest, from_epoch_ms,
 };
 
 /// A start: the variant's own, Chess960's numbered ones, or a few moves into the variant.
@@ -44,20 +44,27 @@ fn kept_ms() -> impl Strategy<Value = Duration> {
     (0u64..u64::from(u32::MAX - 1)).prop_map(Duration::from_millis)
 }
 
+fn byoyomi() -> impl Strategy<Value = Option<Byoyomi>> {
+    proptest::option::of((1u64..u64::from(u32::MAX), 1..=Byoyomi::MAX_PERIODS))
+        .prop_map(|b| b.and_then(|(ms, n)| Byoyomi::new(Duration::from_millis(ms), n)))
+}
+
 fn time_control() -> impl Strategy<Value = Option<TimeControl>> {
     proptest::option::of((
-        (1u64..u64::from(u32::MAX - 1)).prop_map(Duration::from_millis),
+        kept_ms(),
         kept_ms(),
         proptest::option::of(kept_ms()),
         proptest::option::of(kept_ms()),
+        byoyomi(),
     ))
     .prop_map(|tc| {
         tc.map(
-            |(initial, increment, black_initial, black_increment)| TimeControl {
+            |(initial, increment, black_initial, black_increment, byoyomi)| TimeControl {
                 initial,
                 increment,
                 black_initial,
                 black_increment,
+                byoyomi,
             },
         )
     })
@@ -211,6 +218,8 @@ fn absent_fields_read_as_defaults_and_damage_is_named() {
         ("clock_start", "soon", "clock start"),
         ("white_digest", "00", "white_digest"),
         ("takebacks", "1", "takebacks"),
+        ("byoyomi_ms", "0", "byoyomi"),
+        ("byoyomi_ms", "-5", "byoyomi_ms"),
     ] {
         let mut damaged = map.clone();
         damaged.insert(name, bad);

@@ -6,6 +6,7 @@ use chessd_rules::any::{AnyGame, AnyMove, AnyPosition};
 use chessd_rules::{self as rules, ByColor, Color, Outcome, PlayedMove, Rules, Termination};
 
 use crate::game::action::{Action, MoveText};
+use crate::game::clock::Clock;
 use crate::game::error::GameError;
 use crate::game::error::InputError;
 use crate::game::error::PlayError;
@@ -224,7 +225,7 @@ impl GameRecord {
         let event = move_event(
             info.seq,
             &entry,
-            self.timing.clock.is_some(),
+            self.timing.clock.as_ref().map(Clock::control),
             info.clone(),
             self.history.game.position(),
             self.offers.draw,

@@ -203,6 +203,7 @@ impl GameRecord {
             seq,
             &entry,
             self.history.game.position().turn(),
+            clock.control().byoyomi,
         ));
     }
 }

@@ -11,6 +11,7 @@ use chessd_rules::{
 
 use super::answered::AnsweredRing;
 use crate::game::action::RequestId;
+use crate::game::clock::TimeControl;
 use crate::game::event::EventRow;
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::replay::{Replay, mover_of};
@@ -151,9 +152,9 @@ impl History {
             .collect()
     }
 
-    /// The events after `after_seq` (at most `last_seq`), for a game `timed` or not.
-    pub(super) fn replay_after(&self, timed: bool, after_seq: u64) -> Replay {
-        Replay::after(&self.game, &self.log, &self.undone, timed, after_seq)
+    /// The events after `after_seq` (at most `last_seq`), for a game with `time_control`.
+    pub(super) fn replay_after(&self, time_control: Option<TimeControl>, after_seq: u64) -> Replay {
+        Replay::after(&self.game, &self.log, &self.undone, time_control, after_seq)
     }
 
     /// Bytes on the heap.

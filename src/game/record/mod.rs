@@ -276,6 +276,7 @@ impl GameRecord {
                     c.running_at(now.mono)
                 },
                 read_at: now.wall,
+                byoyomi: c.control().byoyomi,
             }),
             start_rules: self.timing.start_rules,
             first_move_deadline: self.first_move_deadline(),
@@ -293,7 +294,7 @@ impl GameRecord {
     #[must_use]
     pub fn replay_after(&self, after_seq: u64) -> Replay {
         self.history
-            .replay_after(self.timing.clock.is_some(), after_seq)
+            .replay_after(self.timing.clock.as_ref().map(Clock::control), after_seq)
     }
 
     /// The takeback policy, for fingerprints of retried creations.

@@ -107,7 +107,7 @@ impl GameRecord {
         out.extend(taken_back_event(
             seq,
             &entry,
-            self.timing.clock.is_some(),
+            self.timing.clock.as_ref().map(Clock::control),
             self.history.game.position(),
             self.history.game.ply(),
         ));
@@ -189,12 +189,7 @@ mod tests {
     }
 
     fn timed() -> TimeControl {
-        TimeControl {
-            initial: Duration::from_secs(60),
-            increment: Duration::from_secs(2),
-            black_initial: None,
-            black_increment: None,
-        }
+        TimeControl::even(Duration::from_secs(60), Duration::from_secs(2))
     }
 
     /// Plays `script` one step every 300 ms, collecting live events and the rows a store

@@ -8,18 +8,16 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use chessd_rules::ByColor;
 
 use crate::game::codec::{outcome_text, parse_outcome, parse_side, side};
 use crate::game::{
-    ClockReading, FeedClocks, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms,
-    from_epoch_ms,
+    FeedClocks, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms, from_epoch_ms,
 };
 use crate::store::feed::header;
 pub(crate) use crate::store::feed::text::join;
-use crate::store::feed::text::{field, ms, number, split};
+use crate::store::feed::text::{field, number, split};
 
 /// Headers decoded so far, by game, so the events of one game share one header (and its
 /// start position is parsed once).
@@ -85,7 +83,7 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             f.push(("seq", played.seq.to_string()));
             f.push(("fen", fen.to_string()));
             if let Some(c) = clocks {
-                f.push(("clk", clock_text(&c.reading())));
+                f.push(("clk", clock_text(c)));
             }
             if let Some(by) = draw_offer {
                 f.push(("do", side(*by).to_owned()));
@@ -101,7 +99,7 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             f.push(("seq", seq.to_string()));
             f.push(("fen", fen.to_string()));
             if let Some(c) = clocks {
-                f.push(("clk", clock_text(&c.reading())));
+                f.push(("clk", clock_text(c)));
             }
         }
         FeedKind::Finished { outcome, fen, ply } => {
@@ -112,14 +110,14 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
     }
 }
 
-/// A clock reading as the `clk` field holds it.
-fn clock_text(c: &ClockReading) -> String {
+/// A clock reading as the `clk` field holds it (no byoyomi: a reader has the header's).
+fn clock_text(c: &FeedClocks) -> String {
     format!(
         "{},{},{},{}",
-        ms(*c.remaining.white()),
-        ms(*c.remaining.black()),
+        c.remaining_ms.white(),
+        c.remaining_ms.black(),
         c.running.map_or("-", side),
-        epoch_ms(c.read_at)
+        c.read_at_ms
     )
 }
 
@@ -157,7 +155,7 @@ pub(crate) fn decode(
         "m" => {
             let clocks = match map.get("clk") {
                 None => None,
-                Some(text) => Some(FeedClocks::from(&clock_reading(text)?)),
+                Some(text) => Some(clock_reading(text)?),
             };
             FeedKind::Moved {
                 played: FeedMove {
@@ -177,10 +175,7 @@ pub(crate) fn decode(
         "t" => FeedKind::TakenBack {
             ply: ply(map)?,
             fen: field(map, "fen")?.into(),
-            clocks: map
-                .get("clk")
-                .map(|t| clock_reading(t).map(|c| FeedClocks::from(&c)))
-                .transpose()?,
+            clocks: map.get("clk").map(|t| clock_reading(t)).transpose()?,
             seq: number(map, "seq")?,
         },
         "f" => {
@@ -197,20 +192,20 @@ pub(crate) fn decode(
     Ok(FeedEvent { game, at, kind })
 }
 
-fn clock_reading(text: &str) -> Result<ClockReading, String> {
+fn clock_reading(text: &str) -> Result<FeedClocks, String> {
     let bad = || format!("feed event: clocks {text:?}");
     let parts: Vec<&str> = text.split(',').collect();
     let [w, b, running, read] = parts.as_slice() else {
         return Err(bad());
     };
-    let ms = |t: &str| t.parse::<u64>().map_err(|_| bad());
-    Ok(ClockReading {
-        remaining: ByColor::new(Duration::from_millis(ms(w)?), Duration::from_millis(ms(b)?)),
+    let clock = |t: &str| t.parse::<u32>().map_err(|_| bad());
+    Ok(FeedClocks {
+        remaining_ms: ByColor::new(clock(w)?, clock(b)?),
         running: match *running {
             "-" => None,
             side => Some(parse_side(side)?),
         },
-        read_at: from_epoch_ms(ms(read)?),
+        read_at_ms: read.parse::<u64>().map_err(|_| bad())?,
     })
 }
 
@@ -223,9 +218,12 @@ mod tests {
         any::{AnyPosition, AnyVariant},
     };
 
+    use std::time::Duration;
+
     use super::*;
     use crate::game::{
-        ClockStart, HeaderParts, Labels, PlayerId, Players, StartRules, TimeControl, whole_ms,
+        ClockReading, ClockStart, HeaderParts, Labels, PlayerId, Players, StartRules, TimeControl,
+        whole_ms,
     };
 
     fn sample_header() -> Arc<GameHeader> {
@@ -282,6 +280,7 @@ mod tests {
                         ),
                         running: Some(Color::Black),
                         read_at: at,
+                        byoyomi: None,
                     })),
                     draw_offer: Some(Color::White),
                 },
@@ -299,6 +298,7 @@ mod tests {
                         ),
                         running: Some(Color::White),
                         read_at: at,
+                        byoyomi: None,
                     })),
                     seq: 3,
                 },

@@ -143,6 +143,7 @@ mod tests {
                 increment: Duration::from_millis(1500),
                 black_initial: Some(Duration::from_secs(120)),
                 black_increment: Some(Duration::from_secs(1)),
+                byoyomi: None,
             }),
             start_rules: StartRules {
                 clock_start: ClockStart::AfterFirstMoves,

@@ -4,7 +4,6 @@
 //! that both use it without using each other.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 pub(crate) use crate::game::codec::{join, split};
 
@@ -20,9 +19,4 @@ pub(crate) fn number(map: &HashMap<&str, &str>, name: &str) -> Result<u64, Strin
     field(map, name)?
         .parse()
         .map_err(|_| format!("feed event: field {name} is not a number"))
-}
-
-/// A duration in whole milliseconds, saturating.
-pub(crate) fn ms(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

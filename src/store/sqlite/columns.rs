@@ -217,12 +217,24 @@ mod tests {
             prop_assert_eq!(draw_rule, h.draw_rule.key());
         }
 
-        /// Every field the codec writes today has a column: `more_fields` stays empty until
-        /// one is added.
+        /// Every field schema 7 knew has a column: `more_fields` holds only the fields added
+        /// since (a byoyomi's), and stays empty for a game without them.
         #[test]
         fn more_fields_holds_only_new_fields(stored in stored_header()) {
             let values = row_values(&stored.header, &stored.seats, stored.takebacks, None);
-            prop_assert_eq!(&values[FIRST - 1], &Value::Text(String::new()));
+            let byoyomi = stored.header.time_control().and_then(|tc| tc.byoyomi);
+            let Value::Text(more) = &values[FIRST - 1] else {
+                panic!("more_fields is text");
+            };
+            prop_assert_eq!(more.is_empty(), byoyomi.is_none());
+            if let Some(b) = byoyomi {
+                let fields = split(more).unwrap();
+                let period = b.period().as_millis().to_string();
+                let periods = b.periods().to_string();
+                prop_assert_eq!(fields.len(), 2);
+                prop_assert_eq!(fields.get("byoyomi_ms"), Some(&period.as_str()));
+                prop_assert_eq!(fields.get("periods"), Some(&periods.as_str()));
+            }
         }
     }
 }

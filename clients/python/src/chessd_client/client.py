@@ -203,6 +203,8 @@ class Client:
         clock_start_at: Optional[datetime] = None,
         first_move_timeout: Optional[timedelta] = None,
         claim_after: Optional[timedelta] = None,
+        byoyomi: Optional[timedelta] = None,
+        periods: int = 0,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
@@ -211,6 +213,9 @@ class Client:
         ``variant_key`` says it back). Given both, they must name the same variant.
 
         ``black_initial``/``black_increment`` give Black its own time (odds, Armageddon).
+        ``byoyomi`` (with ``initial`` the main time, which may be zero) makes it a byoyomi
+        clock: ``periods`` periods (0: one) of that length after the main time, no increment;
+        the game's ``clocks`` then say the periods each side has left.
         ``clock_start`` says when the clocks run (``AFTER_FIRST_MOVES``, as lichess; ``AT``
         with ``clock_start_at``); ``first_move_timeout`` is the first-move timer (the server's
         default when None: 30 seconds in a timed game; ``timedelta(0)``: none).
@@ -260,6 +265,9 @@ class Client:
                 request.time_control.black_initial.CopyFrom(_duration(black_initial))
             if black_increment is not None:
                 request.time_control.black_increment.CopyFrom(_duration(black_increment))
+            if byoyomi is not None:
+                request.time_control.byoyomi.CopyFrom(_duration(byoyomi))
+                request.time_control.periods = periods
         request.clock_start = _wire(clock_start)
         if clock_start_at is not None:
             request.clock_start_at.FromDatetime(clock_start_at)
@@ -360,8 +368,8 @@ class Client:
         return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).pgn
 
     def export_kif(self, game_id: str, *, token: Optional[str] = None) -> str:
-        """A shogi or minishogi game from its own start as KIF (Kakinoki's format); empty for
-        any other game."""
+        """A shogi or minishogi game as KIF (Kakinoki's format; one set up from a position opens
+        with its board diagram); empty for any other game."""
         request = pb.ExportPgnRequest(game_id=game_id)
         return self.call(self._stub.ExportPgn, request, token=token, idempotent=True).kif
 

@@ -95,6 +95,7 @@ mod tests {
                 seconds: 1_000,
                 nanos: 0,
             }),
+            ..Default::default()
         }
     }
 

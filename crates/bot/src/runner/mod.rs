@@ -34,7 +34,7 @@ use crate::config::Settings;
 use crate::game::{Change, GameState, StateError};
 use crate::judge::Judge;
 use crate::proto;
-use crate::uci::{Engine, EngineError, EngineEvent, EngineSpec, GameOver, Score, Setup};
+use crate::uci::{Engine, EngineError, EngineEvent, EngineSpec, GameOver, Protocol, Score, Setup};
 use crate::variant;
 use crate::variants_file::VariantsFile;
 use crate::watch::{self, Feed};
@@ -379,6 +379,8 @@ impl Runner<'_> {
             clocks: self.state.clocks.as_ref(),
             increment: self.state.increment_of(self.side),
             their_increment: self.state.increment_of(self.side.opposite()),
+            byoyomi: self.state.byoyomi,
+            native_byoyomi: self.spec.protocol == Protocol::Usi,
             us: self.side,
             overhead: self.settings.move_overhead,
             limits: &self.settings.limits,

@@ -294,13 +294,14 @@ impl From<Game> for AnyGame {
 
 impl AnyGame {
     /// The game as KIF (Kakinoki's format) with `players` (sente's, gote's name): a shogi or
-    /// minishogi game from its own start; `None` for any other game, and for a shogi game set
-    /// up from a position (KIF's board diagram for one is not written).
+    /// minishogi game (one set up from another position opens with its board diagram);
+    /// `None` for any other game.
     #[must_use]
     pub fn kif(&self, players: [&str; 2]) -> Option<String> {
         match self {
-            AnyGame::Shogi(g) if matches!(g.start_position(), crate::Start::Standard(_)) => {
-                crate::shogi::write_kif(g.position().variant(), g.moves(), g.outcome(), players)
+            AnyGame::Shogi(g) => {
+                let start = g.start_position().position();
+                crate::shogi::write_kif(&start, g.moves(), g.outcome(), players)
             }
             _ => None,
         }

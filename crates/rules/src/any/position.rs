@@ -311,9 +311,8 @@ impl AnyPosition {
             AnyPosition::Wide(p) => p.hands_by_letter(),
             AnyPosition::Shogi(p) => {
                 let hand = |color: Color| {
-                    ShogiRole::ALL
+                    ShogiRole::HAND
                         .into_iter()
-                        .filter(|&role| role.promoted().is_some() || role == ShogiRole::Gold)
                         .filter(|&role| p.in_hand(color, role) > 0)
                         .map(|role| (role.letter(), u32::from(p.in_hand(color, role))))
                         .collect()

@@ -12,7 +12,7 @@
 use core::fmt;
 
 use super::position::ShogiPosition;
-use super::role::{HAND_ROLES, ShogiPiece, ShogiRole};
+use super::role::{HAND_ROLES, ROLES, ShogiPiece, ShogiRole};
 use super::variant::ShogiVariant;
 use crate::Color;
 
@@ -165,6 +165,13 @@ fn number(text: &str) -> Result<u32, ShogiFenError> {
     text.parse::<u32>().map_err(|_| ShogiFenError::Clock)
 }
 
+/// Each square code's FEN text (`ShogiPiece::code`: 0 empty, then sente's kinds in
+/// `ShogiRole::ALL`'s order, then gote's), so the board is written without decoding pieces.
+const CODE_TEXT: [&str; 1 + 2 * ROLES] = [
+    "", "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R", "p", "l", "n",
+    "s", "g", "b", "r", "k", "+p", "+l", "+n", "+s", "+b", "+r",
+];
+
 impl ShogiPosition {
     /// Reads FSF's FEN or USI's SFEN (see the module doc).
     pub fn from_fen(variant: ShogiVariant, text: &str) -> Result<ShogiPosition, ShogiFenError> {
@@ -240,28 +247,29 @@ impl ShogiPosition {
         Ok(())
     }
 
+    /// The board field, read from the square codes through [`CODE_TEXT`]: every move's answer
+    /// and feed event writes it.
     fn board_text(&self) -> String {
         let size = self.variant.size() as usize;
         let mut out = String::with_capacity(96);
-        for i in 0..size {
-            let rank = size - 1 - i;
+        for rank in (0..size).rev() {
             let mut empty = 0;
-            for file in 0..size {
-                match ShogiPiece::from_code(self.board[rank * 9 + file]) {
-                    None => empty += 1,
-                    Some(piece) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        piece.push_fen(&mut out);
-                    }
+            for &code in &self.board[rank * 9..rank * 9 + size] {
+                let text = CODE_TEXT[usize::from(code)];
+                if text.is_empty() {
+                    empty += 1;
+                    continue;
                 }
+                if empty > 0 {
+                    out.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                out.push_str(text);
             }
             if empty > 0 {
                 out.push(char::from(b'0' + empty));
             }
-            if i + 1 < size {
+            if rank > 0 {
                 out.push('/');
             }
         }
@@ -345,6 +353,25 @@ impl ShogiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The board's text table says what each piece's FEN is: `+` for a promoted piece, then
+    /// its unpromoted letter in its side's case.
+    #[test]
+    fn code_text_is_each_piece_fen() {
+        assert_eq!(CODE_TEXT[0], "");
+        for color in [Color::White, Color::Black] {
+            for role in ShogiRole::ALL {
+                let piece = ShogiPiece { color, role };
+                let plus = if role.is_promoted() { "+" } else { "" };
+                let letter = match color {
+                    Color::White => role.letter(),
+                    Color::Black => role.letter().to_ascii_lowercase(),
+                };
+                let fen = format!("{plus}{letter}");
+                assert_eq!(CODE_TEXT[usize::from(piece.code())], fen, "{piece:?}");
+            }
+        }
+    }
 
     const START_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 

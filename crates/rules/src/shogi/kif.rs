@@ -3,14 +3,16 @@
 //! move (`   1 ７六歩(77)`: destination as a full-width file and a kanji rank, the piece, `成`
 //! or `不成` where promotion was chosen or declined, `打` for a drop, the origin in digits;
 //! `同　` when the move lands where the last one did), then the end and `まで N手で...`.
-//! Only games from the game's own start: a KIF of any other start needs a board diagram,
-//! which this writer does not draw (it returns `None`).
+//! A game set up from another position opens with its board diagram (局面図: both hands, the
+//! board with gote's pieces marked `v`, `後手番` when gote moves first) in place of shogi's
+//! handicap line.
 
 use core::fmt::Write;
 
 use super::mv::ShogiMove;
 use super::position::ShogiPosition;
 use super::role::ShogiRole;
+use super::square::{ShogiSquare, UsiSquare};
 use super::variant::ShogiVariant;
 use crate::{Color, Outcome, Termination};
 
@@ -52,27 +54,119 @@ const fn end_word(termination: Termination, to_move_won: bool) -> &'static str {
     }
 }
 
-/// The game as KIF: `moves` played from `variant`'s start, and how it ended if it did. `None`
-/// when a move is not legal where it is played.
+/// A piece's one character in a board diagram (a promoted lance, knight or silver has one of
+/// its own there).
+const fn diagram_kanji(role: ShogiRole) -> char {
+    match role {
+        ShogiRole::ProLance => '杏',
+        ShogiRole::ProKnight => '圭',
+        ShogiRole::ProSilver => '全',
+        ShogiRole::Pawn => '歩',
+        ShogiRole::Lance => '香',
+        ShogiRole::Knight => '桂',
+        ShogiRole::Silver => '銀',
+        ShogiRole::Gold => '金',
+        ShogiRole::Bishop => '角',
+        ShogiRole::Rook => '飛',
+        ShogiRole::King => '玉',
+        ShogiRole::ProPawn => 'と',
+        ShogiRole::Horse => '馬',
+        ShogiRole::Dragon => '龍',
+    }
+}
+
+/// A count in kanji numerals, as hands write them (2 to 18).
+fn kanji_count(n: u8) -> String {
+    const DIGITS: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    match n {
+        0..=9 => DIGITS[usize::from(n)].to_owned(),
+        10 => "十".to_owned(),
+        _ => format!("十{}", DIGITS[usize::from(n % 10)]),
+    }
+}
+
+/// `color`'s hand as a diagram's line names it: `飛　金二　歩三`, strongest first, or `なし`.
+fn hand_line(pos: &ShogiPosition, color: Color) -> String {
+    let held: Vec<String> = ShogiRole::HAND
+        .iter()
+        .rev()
+        .filter_map(|&role| match pos.in_hand(color, role) {
+            0 => None,
+            1 => Some(kanji(role).to_owned()),
+            n => Some(format!("{}{}", kanji(role), kanji_count(n))),
+        })
+        .collect();
+    if held.is_empty() {
+        "なし".to_owned()
+    } else {
+        held.join("　")
+    }
+}
+
+/// The board diagram of `pos`: gote's hand, the board from gote's side (files numbered from
+/// sente's right, gote's pieces marked `v`), sente's hand, and `後手番` when gote is to move.
+fn write_diagram(out: &mut String, pos: &ShogiPosition) {
+    let size = pos.variant().size();
+    let _ = writeln!(out, "後手の持駒：{}", hand_line(pos, Color::Black));
+    out.push(' ');
+    for file in (1..=size).rev() {
+        out.push(' ');
+        out.push(FILES[usize::from(file) - 1]);
+    }
+    out.push('\n');
+    let border = format!("+{}+\n", "-".repeat(usize::from(size) * 3));
+    out.push_str(&border);
+    for rank in 1..=size {
+        out.push('|');
+        for file in (1..=size).rev() {
+            let piece = ShogiSquare::from_usi(UsiSquare { file, rank }, size)
+                .and_then(|sq| pos.piece_at(sq));
+            match piece {
+                None => out.push_str(" ・"),
+                Some(p) => {
+                    out.push(if p.color == Color::Black { 'v' } else { ' ' });
+                    out.push(diagram_kanji(p.role));
+                }
+            }
+        }
+        out.push('|');
+        out.push(RANKS[usize::from(rank) - 1]);
+        out.push('\n');
+    }
+    out.push_str(&border);
+    let _ = writeln!(out, "先手の持駒：{}", hand_line(pos, Color::White));
+    if pos.turn() == Color::Black {
+        out.push_str("後手番\n");
+    }
+}
+
+/// The game as KIF: `moves` played from `start`, and how it ended if it did. `None` when a
+/// move is not legal where it is played.
 #[must_use]
 pub fn write_kif(
-    variant: ShogiVariant,
+    start: &ShogiPosition,
     moves: &[ShogiMove],
     outcome: Option<Outcome>,
     players: [&str; 2],
 ) -> Option<String> {
+    let variant = start.variant();
     let size = variant.size();
     let mut out = String::new();
-    let handicap = match variant {
-        ShogiVariant::Shogi => "平手",
-        ShogiVariant::Minishogi => "5五将棋",
-    };
+    let standard = *start == ShogiPosition::new(variant);
     // Writing to a String never fails.
-    let _ = writeln!(out, "手合割：{handicap}");
+    match variant {
+        ShogiVariant::Shogi if standard => out.push_str("手合割：平手\n"),
+        ShogiVariant::Shogi => {}
+        // The line says which game it is, so minishogi writes it before a diagram too.
+        ShogiVariant::Minishogi => out.push_str("手合割：5五将棋\n"),
+    }
     let _ = writeln!(out, "先手：{}", players[0]);
     let _ = writeln!(out, "後手：{}", players[1]);
+    if !standard {
+        write_diagram(&mut out, start);
+    }
     out.push_str("手数----指手---------消費時間--\n");
-    let mut pos = ShogiPosition::new(variant);
+    let mut pos = *start;
     let mut last_to = None;
     for (i, &m) in moves.iter().enumerate() {
         let legal = pos.legal_moves();
@@ -142,7 +236,7 @@ mod tests {
             .map(|m| ShogiMove::parse_any(m, v).unwrap())
             .collect();
         let kif = write_kif(
-            v,
+            &ShogiPosition::new(v),
             &moves,
             Some(Outcome::win(Color::White, Termination::Resignation)),
             ["sente", "gote"],
@@ -156,6 +250,51 @@ mod tests {
     #[test]
     fn illegal_move() {
         let m = ShogiMove::parse_any("7g7e", ShogiVariant::Shogi).unwrap();
-        assert_eq!(write_kif(ShogiVariant::Shogi, &[m], None, ["", ""]), None);
+        let start = ShogiPosition::new(ShogiVariant::Shogi);
+        assert_eq!(write_kif(&start, &[m], None, ["", ""]), None);
+    }
+
+    /// A set-up position opens with its diagram: hands strongest first with kanji counts,
+    /// gote's pieces marked, promoted pieces by their one character, gote to move said.
+    #[test]
+    fn set_up_position_diagram() {
+        let v = ShogiVariant::Shogi;
+        let fen = "4k4/9/4G4/9/9/9/9/+S8/4K4[RGppp] b - - 0 1";
+        let start = ShogiPosition::from_fen(v, fen).unwrap();
+        let m = ShogiMove::parse_any("5a4a", v).unwrap();
+        let kif = write_kif(&start, &[m], None, ["sente", "gote"]).unwrap();
+        let expected = "先手：sente\n後手：gote\n後手の持駒：歩三\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n\
++---------------------------+\n\
+| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n\
+| ・ ・ ・ ・ 金 ・ ・ ・ ・|三\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n\
+| 全 ・ ・ ・ ・ ・ ・ ・ ・|八\n\
+| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n\
++---------------------------+\n\
+先手の持駒：飛　金\n後手番\n手数----指手---------消費時間--\n   1 ４一玉(51)\n";
+        assert_eq!(kif, expected);
+        assert_eq!(kanji_count(12), "十二");
+        assert_eq!(kanji_count(10), "十");
+    }
+
+    /// Minishogi names its game before the diagram, on a 5x5 board.
+    #[test]
+    fn minishogi_diagram() {
+        let start =
+            ShogiPosition::from_fen(ShogiVariant::Minishogi, "rbsgk/5/4p/P4/KGSBR[] w - - 0 1")
+                .unwrap();
+        let kif = write_kif(&start, &[], None, ["a", "b"]).unwrap();
+        assert!(
+            kif.starts_with("手合割：5五将棋\n先手：a\n後手：b\n後手の持駒：なし\n  ５ ４ ３ ２ １\n+---------------+\n|v飛v角v銀v金v玉|一\n"),
+            "{kif}"
+        );
+        assert!(
+            kif.contains("| ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・v歩|三\n| 歩 ・ ・ ・ ・|四\n"),
+            "{kif}"
+        );
     }
 }

@@ -33,6 +33,17 @@ pub(crate) const ROLES: usize = 14;
 pub(crate) const HAND_ROLES: usize = 7;
 
 impl ShogiRole {
+    /// The kinds a hand holds, weakest first (pawn to rook): the first of [`ShogiRole::ALL`].
+    pub const HAND: [ShogiRole; HAND_ROLES] = {
+        let mut hand = [ShogiRole::Pawn; HAND_ROLES];
+        let mut i = 0;
+        while i < HAND_ROLES {
+            hand[i] = ShogiRole::ALL[i];
+            i += 1;
+        }
+        hand
+    };
+
     pub const ALL: [ShogiRole; ROLES] = [
         ShogiRole::Pawn,
         ShogiRole::Lance,
@@ -154,19 +165,6 @@ impl ShogiPiece {
             },
             role: ShogiRole::ALL[i % ROLES],
         })
-    }
-
-    /// The piece as FEN writes it: `+` for a promoted piece, then its letter in its side's case.
-    pub(crate) fn push_fen(self, out: &mut String) {
-        if self.role.is_promoted() {
-            out.push('+');
-        }
-        let c = self.role.letter();
-        out.push(if self.color.is_white() {
-            c
-        } else {
-            c.to_ascii_lowercase()
-        });
     }
 }
 

@@ -29,8 +29,17 @@ impl WidePosition {
         if self.occupied() & !(kings | knights | bishops) != 0 {
             return false;
         }
+        // Recycle Chess: the hands count with the board, and a bishop in hand may be dropped
+        // on either colour.
+        let held = |role: WideRole| {
+            u32::from(self.hands[0][role.index()]) + u32::from(self.hands[1][role.index()])
+        };
+        if held(WideRole::Queen) + held(WideRole::Rook) + held(WideRole::Pawn) != 0 {
+            return false;
+        }
+        let held_minors = held(WideRole::Knight) + held(WideRole::Bishop);
         let minors = knights | bishops;
-        if knights == 0 {
+        if knights == 0 && held_minors == 0 {
             // Bishops only: none can ever reach the other colour, so no mate if all share one.
             let light = light_squares();
             if bishops & light == 0 || bishops & !light == 0 {
@@ -38,7 +47,7 @@ impl WidePosition {
             }
         }
         // With a knight on the board, only a lone minor piece is no mate.
-        minors.count_ones() <= 1
+        minors.count_ones() + held_minors <= 1
     }
 
     /// Extinction: whether `color` has lost every piece of one of the six chess types (a
@@ -63,7 +72,8 @@ impl WidePosition {
     /// record: `WideGame::outcome`.
     ///
     /// Extinction ends as `Extinction`, Massacre's side with no capture loses by
-    /// `NoCapture`, and the horde taken is `HordeDestroyed`.
+    /// `NoCapture`, the horde taken is `HordeDestroyed`, and a king frozen in the Ice Age is
+    /// `KingFrozen`.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         let (us, mover) = (self.turn, !self.turn);
@@ -80,6 +90,19 @@ impl WidePosition {
             }
             End::Horde if self.colors[Color::Black.index()] == 0 => {
                 return Some(Outcome::win(Color::White, Termination::HordeDestroyed));
+            }
+            End::IceAge => {
+                let frozen = |color| self.royal(color).is_none();
+                match (frozen(Color::White), frozen(Color::Black)) {
+                    (true, true) => return Some(Outcome::draw(Termination::KingFrozen)),
+                    (true, false) => {
+                        return Some(Outcome::win(Color::Black, Termination::KingFrozen));
+                    }
+                    (false, true) => {
+                        return Some(Outcome::win(Color::White, Termination::KingFrozen));
+                    }
+                    (false, false) => {}
+                }
             }
             End::Massacre if !self.has_legal_move() => {
                 return Some(Outcome::win(mover, Termination::NoCapture));

@@ -53,7 +53,8 @@ impl Family for WidePosition {
     }
 
     /// Pieces, side, castling rights, the en passant square only when a capture there is
-    /// legal (a pinned pawn's is no difference), and the hands (Loop Chess).
+    /// legal (a pinned pawn's is no difference), the hands (Loop and Recycle Chess) and the
+    /// ice (Ice Age).
     fn repetition_key(&self) -> u64 {
         let ep = self.ep.filter(|_| {
             self.legal_moves()
@@ -76,6 +77,8 @@ impl Family for WidePosition {
         add(self.vanished as u64);
         add((self.vanished >> 64) as u64);
         add(u64::from(self.fresh_kings[0]) | u64::from(self.fresh_kings[1]) << 1);
+        add(self.ice as u64);
+        add((self.ice >> 64) as u64);
         h
     }
 
@@ -89,6 +92,11 @@ impl Family for WidePosition {
 
     fn irreversible_moves(&self) -> bool {
         !self.def.drops
+    }
+
+    /// Ice Age has no repetition draws: its own rule is that there is none.
+    fn has_own_repetition_rule(&self) -> bool {
+        self.def.ice
     }
 
     fn san_among(&self, m: WideMove, legal: &[WideMove]) -> WideText {
@@ -142,8 +150,13 @@ impl Family for WidePosition {
         let of = |role: WideRole| self.roles[role.index()] & ours;
         match self.def.end {
             End::Checkmate => {
+                // Recycle Chess: the hand counts with the board.
+                let hand = &self.hands[color.index()];
+                let held = |role: WideRole| u32::from(hand[role.index()]);
                 let minors = of(WideRole::Knight) | of(WideRole::Bishop);
-                ours & !(of(WideRole::King) | minors) == 0 && minors.count_ones() <= 1
+                ours & !(of(WideRole::King) | minors) == 0
+                    && held(WideRole::Queen) + held(WideRole::Rook) + held(WideRole::Pawn) == 0
+                    && minors.count_ones() + held(WideRole::Knight) + held(WideRole::Bishop) <= 1
             }
             End::BareRoyals => ours == of(WideRole::Knight),
             End::KnightRelay => !self.relay_can_mate(color),

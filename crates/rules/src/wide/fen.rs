@@ -68,8 +68,12 @@ impl WidePosition {
             read_fresh_kings(&mut pos, ahead.next().unwrap_or("-"))?;
         }
         validate_pieces(&pos)?;
-        pos.extinct = pos.def.end == End::Extinction
-            && (pos.is_extinct(Color::White) || pos.is_extinct(Color::Black));
+        pos.extinct = match pos.def.end {
+            End::Extinction => pos.is_extinct(Color::White) || pos.is_extinct(Color::Black),
+            // A finished Ice Age game: a king froze.
+            End::IceAge => Color::ALL.into_iter().any(|c| pos.royal(c).is_none()),
+            _ => false,
+        };
         let castling = fields.next().unwrap_or("-");
         let ep = fields.next().unwrap_or("-");
         match def.site {
@@ -120,7 +124,7 @@ impl WidePosition {
             for file in 0..def.width {
                 let sq = WideSquare::at(u32::from(rank) * 12 + u32::from(file));
                 match self.piece_at(sq) {
-                    None if self.vanished & sq.bit() != 0 => {
+                    None if (self.vanished | self.ice) & sq.bit() != 0 => {
                         if empty > 0 {
                             out += &empty.to_string();
                             empty = 0;
@@ -306,11 +310,16 @@ fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
                 at += run;
                 continue;
             }
-            if c == b'*' && def.site == Site::CheshireCat {
+            // Ice Age's ice cube, Cheshire Cat's vanished square.
+            if c == b'*' && (def.ice || def.site == Site::CheshireCat) {
                 let sq = WideSquare::new(file, rank)
                     .filter(|_| file < def.width)
                     .ok_or_else(too_wide)?;
-                pos.vanished |= sq.bit();
+                if def.ice {
+                    pos.ice |= sq.bit();
+                } else {
+                    pos.vanished |= sq.bit();
+                }
                 file += 1;
                 at += 1;
                 continue;
@@ -340,8 +349,10 @@ fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
 fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
     let def = pos.def;
     for color in Color::ALL {
+        // Ice Age: a king may have frozen, which ends the game.
+        let kings = if def.ice { 0..=1 } else { 1..=1 };
         if let Some(royal) = def.royal[color.index()]
-            && pos.pieces(color, royal).count_ones() != 1
+            && !kings.contains(&pos.pieces(color, royal).count_ones())
         {
             return Err(WideFenError::Position(if royal == WideRole::King {
                 "each side needs exactly one king"
@@ -357,10 +368,16 @@ fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
             super::square::rank_mask(def.back_rank(color))
         }
     };
-    if pos.pieces(Color::White, WideRole::Pawn) & (first(Color::White) | def.promotion_forced[0])
-        != 0
-        || pos.pieces(Color::Black, WideRole::Pawn)
-            & (first(Color::Black) | def.promotion_forced[1])
+    let last = |color: Color| {
+        let leaves = if def.pawns_leave {
+            super::square::rank_mask(def.back_rank(!color)) & def.board
+        } else {
+            0
+        };
+        def.promotion_forced[color.index()] | leaves
+    };
+    if pos.pieces(Color::White, WideRole::Pawn) & (first(Color::White) | last(Color::White)) != 0
+        || pos.pieces(Color::Black, WideRole::Pawn) & (first(Color::Black) | last(Color::Black))
             != 0
     {
         return Err(WideFenError::Position("a pawn on its first or last rank"));

@@ -341,9 +341,16 @@ impl WidePosition {
             return;
         }
         let royal = self.def.royal[us.index()];
+        // What a capture may land on, and which of our own pieces no move may: Recycle Chess
+        // captures any piece but our king, Ice Age the ice too.
+        let (kept, prey) = if self.def.self_capture {
+            (ours & self.roles[WideRole::King.index()], occupied)
+        } else {
+            (ours, self.colors[them.index()] | self.ice)
+        };
         // Massacre: only captures are moves.
         let mut target = self.def.board
-            & !ours
+            & !kept
             & if self.def.must_capture {
                 self.colors[them.index()]
             } else {
@@ -401,12 +408,12 @@ impl WidePosition {
         }
 
         let pawns = self.roles[WideRole::Pawn.index()] & ours;
-        self.pawn_moves(sink, pawns & !pinned, target);
+        self.pawn_moves(sink, pawns & !pinned, target, occupied, prey);
         if let Some(king) = king
             && pawns & pinned != 0
         {
             for pawn in squares(pawns & pinned) {
-                self.pawn_moves(sink, pawn.bit(), target & line(king, pawn));
+                self.pawn_moves(sink, pawn.bit(), target & line(king, pawn), occupied, prey);
             }
         }
         if let Some(ep) = self.ep {

@@ -11,28 +11,47 @@ use super::variant::Pawn;
 use crate::Color;
 
 impl WidePosition {
-    /// Pushes, double steps and captures of `pawns`, landing only on `target`.
+    /// Pushes, double steps and captures of `pawns`, landing only on `target`; steps stop at
+    /// `occupied`, captures land on `prey` (the enemy; Ice Age's ice; in Recycle Chess any
+    /// piece, `target` keeping our king out).
     #[inline(always)]
-    pub(super) fn pawn_moves<S: Sink>(&self, sink: &mut S, pawns: u128, target: u128) {
+    pub(super) fn pawn_moves<S: Sink>(
+        &self,
+        sink: &mut S,
+        pawns: u128,
+        target: u128,
+        occupied: u128,
+        prey: u128,
+    ) {
         if self.def.pawn != Pawn::Chess {
             return self.other_pawn_moves(sink, pawns, target);
         }
         // The direction as a constant, so each shift is a fixed one rather than a branch on
         // its sign and a variable 128-bit shift (perft counts pawns at every leaf's parent).
         if self.turn == Color::White {
-            self.chess_pawn_moves::<S, { Self::forward(Color::White) }>(sink, pawns, target);
+            self.chess_pawn_moves::<S, { Self::forward(Color::White) }>(
+                sink, pawns, target, occupied, prey,
+            );
         } else {
-            self.chess_pawn_moves::<S, { Self::forward(Color::Black) }>(sink, pawns, target);
+            self.chess_pawn_moves::<S, { Self::forward(Color::Black) }>(
+                sink, pawns, target, occupied, prey,
+            );
         }
     }
 
     /// Chess pawns of the side to move, whose forward step is `UP` squares.
     #[inline(always)]
-    fn chess_pawn_moves<S: Sink, const UP: i32>(&self, sink: &mut S, pawns: u128, target: u128) {
+    fn chess_pawn_moves<S: Sink, const UP: i32>(
+        &self,
+        sink: &mut S,
+        pawns: u128,
+        target: u128,
+        occupied: u128,
+        theirs: u128,
+    ) {
         let us = self.turn;
         let up = UP;
-        let theirs = self.colors[(!us).index()];
-        let empty = !self.occupied() & self.def.board;
+        let empty = !occupied & self.def.board;
         let single = shift(pawns, up) & empty;
         let double = shift(single & self.def.double_step_via[us.index()], up) & empty & target;
         let (left, right) = (up - 1, up + 1);

@@ -37,11 +37,13 @@ pub struct WidePosition {
     pub(crate) ep_victim: Option<WideSquare>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
-    /// Loop Chess: the pieces each side holds in hand, counted by role.
+    /// Loop and Recycle Chess: the pieces each side holds in hand, counted by role.
     pub(crate) hands: [[u8; ROLES]; 2],
-    /// Extinction: a side has lost every piece of a type, so the game is over. Kept here and
-    /// set by the moves that remove a type's last piece (a capture, a promotion), where
-    /// testing the six types of both sides at every node cost the generator more.
+    /// Ice Age: the squares holding an ice cube (no piece stands on one).
+    pub(crate) ice: u128,
+    /// The game is over on the board, so no move is left. Extinction: a side has lost every
+    /// piece of a type; Ice Age: a king froze. Kept here and set by the moves that bring it
+    /// about, where testing the pieces of both sides at every node cost the generator more.
     pub(crate) extinct: bool,
     /// Cheshire Cat: the squares that have vanished (a piece left them); never occupied.
     pub(crate) vanished: u128,
@@ -74,6 +76,7 @@ impl PartialEq for WidePosition {
             && self.hands == other.hands
             && self.vanished == other.vanished
             && self.fresh_kings == other.fresh_kings
+            && self.ice == other.ice
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
     }
@@ -130,6 +133,7 @@ impl WidePosition {
             halfmoves: 0,
             fullmoves: 1,
             hands: [[0; ROLES]; 2],
+            ice: 0,
             extinct: false,
             vanished: 0,
             fresh_kings: [false; 2],
@@ -157,9 +161,16 @@ impl WidePosition {
         self.roles[role.index()] & self.colors[color.index()]
     }
 
+    /// The squares that block a slider or a pawn's step: every piece, and Ice Age's ice.
     #[must_use]
     pub fn occupied(&self) -> u128 {
-        self.colors[0] | self.colors[1]
+        self.colors[0] | self.colors[1] | self.ice
+    }
+
+    /// Ice Age: the squares holding an ice cube.
+    #[must_use]
+    pub fn ice(&self) -> u128 {
+        self.ice
     }
 
     #[must_use]
@@ -355,7 +366,7 @@ impl WidePosition {
         self.squares[sq.index()] = piece.code();
     }
 
-    fn remove(&mut self, sq: WideSquare) -> Option<WidePiece> {
+    pub(super) fn remove(&mut self, sq: WideSquare) -> Option<WidePiece> {
         let piece = WidePiece::from_code(self.squares[sq.index()])?;
         self.roles[piece.role.index()] &= !sq.bit();
         self.colors[piece.color.index()] &= !sq.bit();
@@ -387,10 +398,16 @@ impl WidePosition {
             self.hands[us.index()][role.index()] -= 1;
             self.put(m.to(), WidePiece { color: us, role });
         } else {
+            if self.def.ice && self.ice & m.to().bit() != 0 {
+                // Ice Age: taking ice is a capture for the fifty-move count (GAMES.md).
+                self.ice ^= m.to().bit();
+                self.halfmoves = 0;
+            }
             if let Some(captured) = self.remove(m.to()) {
                 self.halfmoves = 0;
                 self.lost(captured);
-                if self.def.drops {
+                // Recycle Chess keeps only its own pieces; the enemy's leave the game.
+                if self.def.drops && (!self.def.self_capture || captured.color == us) {
                     self.hands[us.index()][captured.role.index()] += 1;
                 }
                 let rights = &mut self.castles[captured.color.index()];
@@ -417,7 +434,7 @@ impl WidePosition {
                                 && let Some(captured) = self.remove(victim)
                             {
                                 self.lost(captured);
-                                if self.def.drops {
+                                if self.def.drops && !self.def.self_capture {
                                     self.hands[us.index()][WideRole::Pawn.index()] += 1;
                                 }
                             }
@@ -454,12 +471,21 @@ impl WidePosition {
                 }
             }
             let role = m.promotion().unwrap_or(piece.role);
-            self.put(m.to(), WidePiece { color: us, role });
+            // Recycle Chess: a pawn reaching the last rank leaves the game.
+            if !(self.def.pawns_leave
+                && role == WideRole::Pawn
+                && m.to().rank() == self.def.back_rank(them))
+            {
+                self.put(m.to(), WidePiece { color: us, role });
+            }
             if role != piece.role {
                 self.lost(piece);
             }
         }
         if us == Color::Black {
+            if self.def.ice && self.fullmoves.is_multiple_of(20) {
+                self.ice_age();
+            }
             self.fullmoves += 1;
         }
         self.turn = them;

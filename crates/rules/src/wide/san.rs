@@ -259,7 +259,10 @@ fn is_capture(position: &WidePosition, m: WideMove) -> bool {
     match m.kind() {
         WideMoveKind::EnPassant => true,
         WideMoveKind::Castle | WideMoveKind::Drop => false,
-        WideMoveKind::Normal | WideMoveKind::DoubleStep => position.piece_at(m.to()).is_some(),
+        WideMoveKind::Normal | WideMoveKind::DoubleStep => {
+            // Ice Age: taking an ice cube is a capture too.
+            position.piece_at(m.to()).is_some() || position.ice & m.to().bit() != 0
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
     amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
-    grand, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre,
+    grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre, recycle,
 };
 use super::{cheshirecat, cylinder, knightrelay};
 use crate::Color;
@@ -40,10 +40,12 @@ pub enum WideVariant {
     Cylinder,
     KnightRelay,
     CheshireCat,
+    Recycle,
+    IceAge,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 20] = [
+    pub const ALL: [WideVariant; 22] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -64,6 +66,8 @@ impl WideVariant {
         WideVariant::Cylinder,
         WideVariant::KnightRelay,
         WideVariant::CheshireCat,
+        WideVariant::Recycle,
+        WideVariant::IceAge,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -90,6 +94,8 @@ impl WideVariant {
             WideVariant::Cylinder => "cylinder",
             WideVariant::KnightRelay => "knightrelay",
             WideVariant::CheshireCat => "cheshirecat",
+            WideVariant::Recycle => "recycle",
+            WideVariant::IceAge => "iceage",
         }
     }
 
@@ -117,6 +123,8 @@ impl WideVariant {
             WideVariant::Cylinder => "Cylinder",
             WideVariant::KnightRelay => "Knight Relay",
             WideVariant::CheshireCat => "Cheshire Cat",
+            WideVariant::Recycle => "Recycle",
+            WideVariant::IceAge => "Ice Age",
         }
     }
 
@@ -160,6 +168,8 @@ impl WideVariant {
             WideVariant::Cylinder => &cylinder::DEF,
             WideVariant::KnightRelay => &knightrelay::DEF,
             WideVariant::CheshireCat => &cheshirecat::DEF,
+            WideVariant::Recycle => &recycle::DEF,
+            WideVariant::IceAge => &iceage::DEF,
         }
     }
 }
@@ -250,13 +260,21 @@ pub(crate) struct GameDef {
     pub pawn_captures: &'static [[u128; SQUARES]; 2],
     /// Loop Chess: a captured piece goes to the captor's hand, from which it may be dropped.
     pub drops: bool,
-    /// The games only the seed site plays, whose moves `site` makes instead of the shared
-    /// generator (tested once per node).
+    /// Recycle Chess: a side may capture its own pieces (never its king), which go to its
+    /// hand; the enemy's captured pieces leave the game.
+    pub self_capture: bool,
+    /// Recycle Chess: a pawn that reaches the last rank leaves the game (it does not promote).
+    pub pawns_leave: bool,
+    /// Ice Age: the board holds ice cubes, refreezes after every 20th Black move, and a side
+    /// may lose its king to the frost.
+    pub ice: bool,
+    /// Cylinder, Knight Relay and Cheshire Cat, whose moves `site` makes instead of the
+    /// shared generator (tested once per node).
     pub site: Site,
 }
 
-/// Which of the seed site's own games a definition is, if any: each bends a rule the shared
-/// generator takes for granted (the board's edge, who may capture, which squares exist).
+/// Which of the seed site's games with a generator of their own a definition is, if any: each
+/// bends a rule the shared generator takes for granted (the board's edge, who may capture, which squares exist).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Site {
     None,
@@ -320,6 +338,9 @@ pub(crate) enum End {
     KnightRelay,
     /// BrainKing's horde: White wins by taking every black unit, Black by checkmate.
     Horde,
+    /// Ice Age: a side whose king froze has lost (both frozen: a draw); otherwise checkmate
+    /// and stalemate as in chess, and material never ends the game.
+    IceAge,
 }
 
 impl GameDef {
@@ -364,6 +385,9 @@ impl GameDef {
             pawn_captures: super::attacks::CHESS_PAWN,
             drops: false,
             site: Site::None,
+            self_capture: false,
+            pawns_leave: false,
+            ice: false,
         }
     }
 

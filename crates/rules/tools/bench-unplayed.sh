@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The perft speed of the wide games no other program plays (Recycle, Ice Age), beside chess's
+# (the 8x8 engine, the yardstick issue 30 names: at least half its nodes per second) in the
+# same run: for each case, RUNS (default 3) alternating runs of the `perft` example on the case
+# and on chess's start at depth 5, as Markdown rows `| variant | position | depth | nodes |
+# Mnps | chess Mnps | ratio |` (medians). Positions are the committed perft suites'.
+#
+# Usage (from the repository root, after `cargo build --release -p chessd-rules --example perft`):
+#   crates/rules/tools/bench-unplayed.sh
+set -euo pipefail
+RUNS=${RUNS:-3}
+OURS=${OURS:-${CARGO_TARGET_DIR:-target}/release/examples/perft}
+
+# The last case is chess itself from Corner Chess's example array on the wide engine, the
+# engine these games run on, for comparison.
+CASES=(
+    "recycle|start|5|rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
+    "recycle|mid-1|4|r3k2r/ppp2ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPP2PPP/R3K2R[QBnp] w KQkq - 0 10"
+    "recycle|mid-2|4|4k3/1P4P1/8/3q4/8/8/p5p1/4K2R[Rr] w K - 0 40"
+    "iceage|start|6|rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    "iceage|mid-1|5|r3k2r/p1p**ppp/1*2*3/2p5/3**3/8/PPP**PPP/R3K2R w KQkq - 0 12"
+    "iceage|mid-2|5|r1bqkb1r/pppp1ppp/2n2n2/4p*2/2B1P3/2N2N2/PPPP1PPP/R1BQK2R b KQkq - 4 20"
+    "corner|start|5|krnbqnbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQBNRK w - - 0 1"
+)
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+mnps() { sed -n 's/.*nodes=\([0-9]*\) secs=\([0-9.]*\).*/\1 \2/p' | awk '{ printf "%.1f", $1 / $2 / 1e6 }'; }
+nodes() { sed -n 's/.*nodes=\([0-9]*\).*/\1/p'; }
+
+echo "| variant | position | depth | nodes | Mnps | chess Mnps | ratio |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+for case in "${CASES[@]}"; do
+    IFS='|' read -r variant name depth fen <<<"$case"
+    ours=() chess=() n=
+    for _ in $(seq "$RUNS"); do
+        out=$("$OURS" --variant "$variant" --depth "$depth" --fen "$fen")
+        n=$(nodes <<<"$out") ours+=("$(mnps <<<"$out")")
+        chess+=("$("$OURS" --variant chess --depth 5 | mnps)")
+    done
+    a=$(printf '%s\n' "${ours[@]}" | median) b=$(printf '%s\n' "${chess[@]}" | median)
+    echo "| $variant | $name | $depth | $n | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }') |"
+done
