@@ -69,7 +69,7 @@ impl Inner {
             live: AtomicUsize::new(0),
             finished: Mutex::default(),
             creations: Mutex::default(),
-            results: Default::default(),
+            results: std::array::from_fn(|_| ResultCounters::default()),
             deadlines: Arc::default(),
             hasher: RandomState::new(),
             durable,
