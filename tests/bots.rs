@@ -432,7 +432,13 @@ async fn the_random_engine_plays_berolina_and_legan() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_random_engine_plays_the_seed_sites_games() {
     let chessd = env!("CARGO_BIN_EXE_chessd");
-    for key in ["cylinder", "knightrelay", "cheshirecat", "recycle", "iceage"] {
+    for key in [
+        "cylinder",
+        "knightrelay",
+        "cheshirecat",
+        "recycle",
+        "iceage",
+    ] {
         let game = bots_play_by_key(key, chessd, &["random-engine"], 60).await;
         assert!(
             game.ply >= 60 || game.status == pb::GameStatus::Finished as i32,

@@ -25,6 +25,7 @@
 //! events into protobuf.
 
 pub(crate) mod action;
+pub(crate) mod byoyomi;
 pub(crate) mod clock;
 pub(crate) mod codec;
 pub(crate) mod error;
