@@ -82,15 +82,10 @@ impl Byoyomi {
 
 #[cfg(test)]
 mod tests {
-    use std::time::SystemTime;
-
-    use chessd_rules::{ByColor, Color};
-
     use super::*;
-    use crate::game::clock::ClockReading;
 
-    /// The periods a side has left, as a reading tells them: all of them in main time, the
-    /// one it is in counted, none once its flag fell; none without byoyomi.
+    /// The periods a side has left: all of them in main time, the one it is in counted, none
+    /// once its flag fell; a move in byoyomi rounds the time up to whole periods.
     #[test]
     fn periods_left() {
         let b = Byoyomi::new(Duration::from_secs(10), 5).unwrap();
@@ -103,24 +98,6 @@ mod tests {
         assert_eq!(b.periods_left(Duration::ZERO), 0);
         assert_eq!(b.after_move(s(75)), s(75));
         assert_eq!(b.after_move(Duration::from_millis(40_001)), s(50));
-        let reading = ClockReading {
-            remaining: ByColor::new(s(45), s(3)),
-            running: None,
-            read_at: SystemTime::UNIX_EPOCH,
-            byoyomi: Some(b),
-        };
-        assert_eq!(
-            (reading.periods(Color::White), reading.periods(Color::Black)),
-            (5, 1)
-        );
-        assert_eq!(
-            ClockReading {
-                byoyomi: None,
-                ..reading
-            }
-            .periods(Color::White),
-            0
-        );
     }
 
     /// Out of bounds, a byoyomi is refused rather than cut: no period, no periods, too many.

@@ -386,6 +386,31 @@ mod tests {
         assert_eq!(clock.flagged(t6 + s(60)), Some(Color::White));
     }
 
+    /// A reading tells the periods each side has left; none without byoyomi.
+    #[test]
+    fn readings_tell_the_periods() {
+        let b = Byoyomi::new(Duration::from_secs(10), 5).unwrap();
+        let s = Duration::from_secs;
+        let reading = ClockReading {
+            remaining: ByColor::new(s(45), s(3)),
+            running: None,
+            read_at: SystemTime::UNIX_EPOCH,
+            byoyomi: Some(b),
+        };
+        assert_eq!(
+            (reading.periods(Color::White), reading.periods(Color::Black)),
+            (5, 1)
+        );
+        assert_eq!(
+            ClockReading {
+                byoyomi: None,
+                ..reading
+            }
+            .periods(Color::White),
+            0
+        );
+    }
+
     /// A stopped clock keeps its times and has no deadline.
     #[test]
     fn stop_freezes() {
