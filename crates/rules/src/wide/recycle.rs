@@ -141,6 +141,14 @@ mod tests {
         assert!(!pos("4k3/8/8/8/8/8/8/4K3[R] w - - 0 1").has_insufficient_material(Color::White));
     }
 
+    /// The hand is written queen, rook, bishop, knight, pawn, White's first; read in any
+    /// order.
+    #[test]
+    fn the_hand_is_written_q_r_b_n_p_whites_first_and_read_in_any_order() {
+        let p = pos("4k3/8/8/8/8/8/8/4K3[pNbPQnrRqB] w - - 0 1");
+        assert_eq!(p.fen(), "4k3/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1");
+    }
+
     #[test]
     fn repetition_compares_the_hands() {
         let a = pos("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
