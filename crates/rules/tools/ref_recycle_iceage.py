@@ -80,6 +80,9 @@ class Pos:
         self.ep = None if fields[3] == "-" else parse_sq(fields[3])
         self.half = int(fields[4])
         self.full = int(fields[5])
+        # Either form of the field is read; the square is kept only where it is usable.
+        if self.ep is not None and not self.ep_legal():
+            self.ep = None
 
     def copy(self):
         p = Pos.__new__(Pos)
@@ -257,6 +260,26 @@ class Pos:
                 self.ice_age()
             self.full += 1
         self.turn = other(c)
+        if self.ep is not None and not self.ep_legal():
+            self.ep = None
+
+    def ep_legal(self):
+        """Whether an en passant capture is legal here: chessd writes the square only then,
+        as it does for chess."""
+        c = self.turn
+        if self.king(c) is None:
+            return False
+        for m in self.pseudo():
+            frm, to, _, drop = m
+            if drop or to != self.ep or to in self.board or frm[0] == to[0]:
+                continue
+            if self.board[frm].upper() != "P":
+                continue
+            after = self.copy()
+            after.board_only_play(m)
+            if not after.attacked(after.king(c), other(c)):
+                return True
+        return False
 
     def ice_age(self):
         """GAMES.md: empty squares freeze unless every orthogonal neighbour on the board holds a

@@ -253,6 +253,9 @@ class Pos:
             self.ep = square(parts[3])
         self.half = int(parts[4]) if len(parts) > 4 else 0
         self.full = int(parts[5]) if len(parts) > 5 else 1
+        # Either form of the field is read; the square is kept only where it is usable.
+        if self.ep and not (game.ep_allowed(self, self.ep) and self.ep_legal()):
+            self.ep = None
 
     def copy(self):
         p = Pos.__new__(Pos)
@@ -349,7 +352,7 @@ class Pos:
         if kind == "double" and g.en_passant:
             skipped = (frm[0], (frm[1] + to[1]) // 2)
             pawn = "p" if us == "w" else "P"
-            # Written only where an enemy pawn stands to take, as chessd writes it.
+            # Written only where an enemy pawn stands to take (and, below, can take legally).
             takers = [s for s, q in self.board.items() if q == pawn and skipped in g.reach(self, s)]
             if takers and g.ep_allowed(self, skipped):
                 self.ep = skipped
@@ -370,6 +373,19 @@ class Pos:
         if us == "b":
             self.full += 1
         self.turn = other(us)
+        if self.ep and not self.ep_legal():
+            self.ep = None
+
+    def ep_legal(self):
+        """Whether an en passant capture is legal here: chessd writes the square only then,
+        as it does for chess."""
+        for m in self.pseudo():
+            if m[3] == "ep":
+                after = self.copy()
+                after.play(m)
+                if not after.attacked(after.king(self.turn), after.turn):
+                    return True
+        return False
 
     def legal(self):
         out = []

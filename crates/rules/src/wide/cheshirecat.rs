@@ -101,6 +101,26 @@ mod tests {
         );
     }
 
+    /// The unmoved king's first queen move may capture, and leaves a vanished square.
+    #[test]
+    fn an_unmoved_kings_first_queen_move_may_capture() {
+        let mut p = pos("4k3/8/8/8/3r4/8/8/K7 w K - 0 1");
+        assert!(has(&p, "a1d4"));
+        p.play("a1d4").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/8/3K4/8/8/*7 b - - 0 1");
+    }
+
+    /// The third field's `K`/`k` is read as that king's queen-move right, whatever the king's
+    /// square: without it the king steps, with it the king has its queen move.
+    #[test]
+    fn a_k_flag_is_read_as_the_kings_queen_move_right() {
+        let p = pos("4k3/8/8/8/8/8/8/K7 w k - 0 1");
+        assert!(!has(&p, "a1a3") && has(&p, "a1a2"));
+        let p = pos("4k3/8/8/8/8/8/8/K7 w K - 0 1");
+        assert!(has(&p, "a1a3") && has(&p, "a1h8"));
+        assert_eq!(p.fen(), "4k3/8/8/8/8/8/8/K7 w K - 0 1");
+    }
+
     /// A pawn double-steps over a vanished square, but no en passant lands on it.
     #[test]
     fn an_en_passant_over_a_vanished_square_refused() {
@@ -135,5 +155,25 @@ mod tests {
     fn bare_kings_play_on() {
         let p = pos("4k3/8/8/8/8/8/8/3K4 w - - 0 1");
         assert!(!p.is_insufficient_material());
+        assert_eq!(p.outcome(), None);
+        // Nor does a flag fall to a draw: a lone king can still be mated.
+        assert!(!crate::Family::has_insufficient_material(
+            &p,
+            crate::Color::White
+        ));
+    }
+
+    /// The en passant square is written as chessd writes chess's: only when a capture there
+    /// is legal (here the pawn on b5 is pinned by the capture); a FEN that writes it after
+    /// every double step is read to the same position.
+    #[test]
+    fn an_en_passant_square_is_written_only_when_the_capture_is_legal() {
+        let mut p = pos("4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/2*5/8/KPp4r/8/8/8/8 w - - 0 2");
+        assert_eq!(pos("4k3/2*5/8/KPp4r/8/8/8/8 w - c6 0 2"), p);
+        let mut p = pos("4k3/2p5/8/KP6/8/8/8/8 b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/2*5/8/KPp5/8/8/8/8 w - c6 0 2");
     }
 }

@@ -239,4 +239,18 @@ mod tests {
     fn start_counts() {
         assert_eq!(WidePosition::new(WideVariant::Cylinder).perft(1), 20);
     }
+
+    /// The en passant square is written as chessd writes chess's: only when a capture there
+    /// is legal (here the pawn on d5 is pinned by the capture); a FEN that writes it after
+    /// every double step is read to the same position.
+    #[test]
+    fn an_en_passant_square_is_written_only_when_the_capture_is_legal() {
+        let mut p = pos("4k3/2p5/8/r2PKP2/8/8/8/8 b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/r1pPKP2/8/8/8/8 w - - 0 2");
+        assert_eq!(pos("4k3/8/8/r1pPKP2/8/8/8/8 w - c6 0 2"), p);
+        let mut p = pos("4k3/2p5/8/3PKP2/8/8/8/8 b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/2pPKP2/8/8/8/8 w - c6 0 2");
+    }
 }

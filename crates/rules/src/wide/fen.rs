@@ -110,6 +110,7 @@ impl WidePosition {
         if !rest.is_empty() {
             return Err(WideFenError::Trailing(rest.join(" ")));
         }
+        pos.drop_unusable_ep();
         Ok(pos)
     }
 

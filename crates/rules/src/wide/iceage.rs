@@ -212,14 +212,87 @@ mod tests {
         assert_eq!(p.outcome(), None);
     }
 
+    /// The skipped square of a double step on Black's 20th move freezes: no en passant onto
+    /// it, but White may take the ice there.
     #[test]
     fn a_double_step_whose_skipped_square_freezes_allows_no_en_passant() {
-        let mut p = pos("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 20");
+        let mut p = pos("4k3/3p1p2/8/4P3/8/8/3P4/4K3 b - - 0 20");
         p.play("d7d5").unwrap();
         assert_eq!(p.ep_square(), None);
-        let mut p = pos("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 19");
+        assert_eq!(
+            p.fen(),
+            "****k***/*****p**/********/***pP***/********/********/***P****/****K*** w - - 0 21"
+        );
+        let mut moves = ucis(&p);
+        moves.sort();
+        assert_eq!(
+            moves,
+            [
+                "d2c3", "d2e3", "e1d1", "e1e2", "e1f1", "e1f2", "e5d6", "e5f6"
+            ]
+        );
+        p.play("e5d6").unwrap();
+        assert_eq!(
+            p.piece_at("d5".parse().unwrap()).map(|x| x.color),
+            Some(Color::Black)
+        );
+        let mut p = pos("4k3/3p1p2/8/4P3/8/8/3P4/4K3 b - - 0 19");
         p.play("d7d5").unwrap();
         assert!(p.ep_square().is_some());
+    }
+
+    /// Black's 20th move is legal by the board it is played on, before the Ice Age: a rook
+    /// pinned by a white rook that the Ice Age will freeze still may not leave the file.
+    #[test]
+    fn black_20th_move_is_legal_by_the_board_before_the_ice_age() {
+        let p = pos("4k3/3pr3/8/8/8/8/1P2R3/K7 b - - 0 20");
+        let mut moves = ucis(&p);
+        moves.sort();
+        assert_eq!(
+            moves,
+            [
+                "d7d5", "d7d6", "e7e2", "e7e3", "e7e4", "e7e5", "e7e6", "e8d8", "e8f7", "e8f8"
+            ]
+        );
+        let mut p = p;
+        p.play("e8d8").unwrap();
+        assert!(
+            p.ice() & "e2".parse::<WideSquare>().unwrap().bit() != 0,
+            "{}",
+            p.fen()
+        );
+    }
+
+    /// Insufficient material never draws: a freeze wins with any material, and a flag falls
+    /// to a loss even against a lone king.
+    #[test]
+    fn never_drawn_by_material() {
+        let p = pos("4k3/8/8/8/8/8/8/4K3 w - - 0 5");
+        assert!(!p.is_insufficient_material());
+        assert_eq!(p.outcome(), None);
+        assert!(!crate::Family::has_insufficient_material(&p, Color::White));
+    }
+
+    /// A frozen rook or king takes its castling rights along; the others stay.
+    #[test]
+    fn freezing_takes_castling_rights_along() {
+        let mut p = pos("r3k2r/pp1p4/8/8/8/8/3P2P1/R3K2R b KQkq - 7 20");
+        p.play("b7b6").unwrap();
+        assert_eq!(
+            p.fen(),
+            "r***k***/p**p****/*p******/********/********/********/***P**P*/****K**R w Kq - 0 21"
+        );
+    }
+
+    /// Freezing is no capture: the fifty-move count goes on from the move that caused it.
+    #[test]
+    fn freezing_leaves_the_fifty_move_count() {
+        let mut p = pos("4k3/3p4/8/8/8/8/1P4r1/K7 b - - 7 20");
+        p.play("e8d8").unwrap();
+        assert_eq!(
+            p.fen(),
+            "***k****/***p****/********/********/********/********/*P******/K******* w - - 8 21"
+        );
     }
 
     #[test]
@@ -234,5 +307,19 @@ mod tests {
             }
         }
         assert_eq!(game.outcome(), None);
+    }
+
+    /// The en passant square is written as chessd writes chess's: only when a capture there
+    /// is legal (here the pawn on b5 is pinned by the capture); a FEN that writes it after
+    /// every double step is read to the same position.
+    #[test]
+    fn an_en_passant_square_is_written_only_when_the_capture_is_legal() {
+        let mut p = pos("4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/KPp4r/8/8/8/8 w - - 0 2");
+        assert_eq!(pos("4k3/8/8/KPp4r/8/8/8/8 w - c6 0 2"), p);
+        let mut p = pos("4k3/2p5/8/KP6/8/8/8/8 b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/KPp5/8/8/8/8 w - c6 0 2");
     }
 }

@@ -125,6 +125,16 @@ mod tests {
     fn a_relayed_pawn_gives_no_check_on_the_last_rank() {
         let p = pos("3k4/8/4P3/8/3N4/8/8/7K b - - 0 1");
         assert!(!p.is_check(), "e6 may not leap to d8");
+        // It still attacks c7 by its leap and d7, f7 as a pawn.
+        assert_eq!(ucis(&p), ["d8c8", "d8e7", "d8e8"]);
+    }
+
+    /// A pawn's relayed knight move is a pawn move: it resets the fifty-move count.
+    #[test]
+    fn a_relayed_pawns_leap_resets_the_fifty_move_count() {
+        let mut p = pos("4k3/8/8/8/8/8/3P4/4KN2 w - - 9 1");
+        p.play("d2e4").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/8/4P3/8/8/4KN2 b - - 0 1");
     }
 
     /// A pawn back on its second rank double-steps again, and leaves no en passant square.

@@ -7,7 +7,7 @@ use super::mv::{WideMove, WideMoveKind};
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::{WideSquare, squares};
-use super::variant::Pawn;
+use super::variant::{Pawn, Site};
 use crate::Color;
 
 impl WidePosition {
@@ -149,6 +149,30 @@ impl WidePosition {
             if king.is_none_or(|king| self.attackers(king, after, !us) & !victim.bit() == 0) {
                 sink.push(WideMove::new(from, ep, None, WideMoveKind::EnPassant));
             }
+        }
+    }
+}
+
+impl WidePosition {
+    /// The five games only the seed site plays write (and key) an en passant square as
+    /// chessd writes chess's: only when a capture there is legal (`GAMES.md`, settled). The
+    /// other games keep the square whenever a pawn attacks it, as their oracles write it.
+    fn ep_only_if_legal(&self) -> bool {
+        self.def.site != Site::None || self.def.ice || self.def.self_capture
+    }
+
+    /// Forgets an en passant square no legal capture can use, in the games that write it
+    /// only then; called after a move and after a FEN is read.
+    pub(super) fn drop_unusable_ep(&mut self) {
+        if self.ep.is_some()
+            && self.ep_only_if_legal()
+            && !self
+                .legal_moves()
+                .iter()
+                .any(|m| m.kind() == WideMoveKind::EnPassant)
+        {
+            self.ep = None;
+            self.ep_victim = None;
         }
     }
 }

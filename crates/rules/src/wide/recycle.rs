@@ -141,11 +141,33 @@ mod tests {
         assert!(!pos("4k3/8/8/8/8/8/8/4K3[R] w - - 0 1").has_insufficient_material(Color::White));
     }
 
+    /// The hand is written queen, rook, bishop, knight, pawn, White's first; read in any
+    /// order.
+    #[test]
+    fn the_hand_is_written_q_r_b_n_p_whites_first_and_read_in_any_order() {
+        let p = pos("4k3/8/8/8/8/8/8/4K3[pNbPQnrRqB] w - - 0 1");
+        assert_eq!(p.fen(), "4k3/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1");
+    }
+
     #[test]
     fn repetition_compares_the_hands() {
         let a = pos("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
         let b = pos("4k3/8/8/8/8/8/8/4K3[n] w - - 0 1");
         assert_ne!(a.repetition_key(), b.repetition_key());
         assert_eq!(a.hand(Color::White)[WideRole::Knight.index()], 1);
+    }
+
+    /// The en passant square is written as chessd writes chess's: only when a capture there
+    /// is legal (here the pawn on b5 is pinned by the capture); a FEN that writes it after
+    /// every double step is read to the same position.
+    #[test]
+    fn an_en_passant_square_is_written_only_when_the_capture_is_legal() {
+        let mut p = pos("4k3/2p5/8/KP5r/8/8/8/8[] b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/KPp4r/8/8/8/8[] w - - 0 2");
+        assert_eq!(pos("4k3/8/8/KPp4r/8/8/8/8[] w - c6 0 2"), p);
+        let mut p = pos("4k3/2p5/8/KP6/8/8/8/8[] b - - 0 1");
+        p.play("c7c5").unwrap();
+        assert_eq!(p.fen(), "4k3/8/8/KPp5/8/8/8/8[] w - c6 0 2");
     }
 }
