@@ -110,7 +110,6 @@ impl WidePosition {
         if !rest.is_empty() {
             return Err(WideFenError::Trailing(rest.join(" ")));
         }
-        pos.drop_unusable_ep();
         Ok(pos)
     }
 
@@ -209,7 +208,7 @@ impl WidePosition {
             }
         }
         out += if rights.is_empty() { "-" } else { &rights };
-        match self.ep {
+        match self.written_ep() {
             Some(ep) => out += &format!(" {ep}"),
             None => out += " -",
         }

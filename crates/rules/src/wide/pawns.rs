@@ -161,18 +161,17 @@ impl WidePosition {
         self.def.site != Site::None || self.def.ice || self.def.self_capture
     }
 
-    /// Forgets an en passant square no legal capture can use, in the games that write it
-    /// only then; called after a move and after a FEN is read.
-    pub(super) fn drop_unusable_ep(&mut self) {
-        if self.ep.is_some()
-            && self.ep_only_if_legal()
-            && !self
-                .legal_moves()
-                .iter()
-                .any(|m| m.kind() == WideMoveKind::EnPassant)
-        {
-            self.ep = None;
-            self.ep_victim = None;
-        }
+    /// The en passant square as the FEN writes it: in the games that write it only when a
+    /// capture there is legal, `None` when none is. Worked out here, where a FEN is written,
+    /// rather than after every move: the generator makes only legal captures from the square
+    /// either way, and the repetition key filters it the same way.
+    pub(super) fn written_ep(&self) -> Option<WideSquare> {
+        self.ep.filter(|_| {
+            !self.ep_only_if_legal()
+                || self
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.kind() == WideMoveKind::EnPassant)
+        })
     }
 }

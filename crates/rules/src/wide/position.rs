@@ -492,9 +492,6 @@ impl WidePosition {
         if self.def.site == Site::CheshireCat {
             self.vanish(m, us);
         }
-        if self.ep.is_some() {
-            self.drop_unusable_ep();
-        }
     }
 
     /// Extinction: `piece` has left the board (taken, or a pawn promoted); its side has lost
