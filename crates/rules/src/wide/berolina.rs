@@ -31,17 +31,8 @@ pub(crate) const DEF: GameDef = GameDef {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::sorted_ucis as ucis;
     use super::super::{WidePosition, WideVariant};
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        let mut v: Vec<String> = p
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect();
-        v.sort();
-        v
-    }
 
     /// The rule's example: after `d7b5` White's c5 pawn takes en passant on c6, removing b5;
     /// the FEN names the skipped square only.

@@ -125,6 +125,7 @@ pub(crate) fn bishop(from: WideSquare, occupied: u128) -> u128 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ucis;
     use super::super::{WidePosition, WideVariant};
     use super::*;
 
@@ -134,13 +135,6 @@ mod tests {
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::Cylinder, fen).unwrap()
-    }
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        p.legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect()
     }
 
     /// A rook on an otherwise empty rank reaches the other seven squares, and never its own.

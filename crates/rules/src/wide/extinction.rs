@@ -38,18 +38,12 @@ pub(crate) const DEF: GameDef = GameDef {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ucis;
     use super::super::{WidePosition, WideVariant};
     use crate::{Color, Termination};
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::Extinction, fen).unwrap()
-    }
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        p.legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect()
     }
 
     /// No check: the king may step into attack and be taken, and castling crosses attacked

@@ -91,18 +91,12 @@ impl WidePosition {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ucis;
     use super::super::{WideGame, WidePosition, WideSquare, WideVariant};
     use crate::{Color, DrawRule, Outcome, Termination};
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::IceAge, fen).unwrap()
-    }
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        p.legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect()
     }
 
     #[test]

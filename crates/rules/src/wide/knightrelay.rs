@@ -38,20 +38,11 @@ pub(crate) const DEF: GameDef = GameDef {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::sorted_ucis as ucis;
     use super::super::{WidePosition, WideVariant};
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::KnightRelay, fen).unwrap()
-    }
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        let mut v: Vec<String> = p
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect();
-        v.sort();
-        v
     }
 
     fn has(p: &WidePosition, m: &str) -> bool {

@@ -31,15 +31,9 @@ pub(crate) const DEF: GameDef = GameDef {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ucis;
     use super::super::{WidePosition, WideVariant};
     use crate::Color;
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        p.legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect()
-    }
 
     /// A capture fills the hand, a promoted queen stays a queen there, pawns are not dropped
     /// on the first or last rank, and a drop may block a check.

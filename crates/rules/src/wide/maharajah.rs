@@ -34,18 +34,12 @@ pub(crate) const DEF: GameDef = GameDef {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ucis;
     use super::super::{WidePosition, WideVariant};
     use crate::{Color, Termination};
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::Maharajah, fen).unwrap()
-    }
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        p.legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect()
     }
 
     /// A black pawn steps onto rank 1 without promoting and stays; the maharajah may not step

@@ -50,6 +50,8 @@ mod role;
 mod san;
 mod site;
 mod square;
+#[cfg(test)]
+mod testing;
 mod variant;
 
 mod amazon;

@@ -42,18 +42,12 @@ pub(crate) const DEF: GameDef = GameDef {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ucis;
     use super::super::{WidePosition, WideRole, WideVariant};
     use crate::{Color, Family};
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::Recycle, fen).unwrap()
-    }
-
-    fn ucis(p: &WidePosition) -> Vec<String> {
-        p.legal_moves()
-            .iter()
-            .map(|m| m.to_uci(p).to_string())
-            .collect()
     }
 
     #[test]
