@@ -12,7 +12,6 @@ import { GAMES, gameInfo } from "../src/games.js";
 import { type GameService, Variant } from "../src/gen/chessd/v1/chessd_pb.js";
 import { statsText } from "../src/stats.js";
 import { fail, startProxy, text, waitFor } from "./harness.js";
-import { SITE_ONLY } from "./site.js";
 
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
@@ -34,14 +33,11 @@ export async function lobbyScenarios(
     await page.goto(`${proxy.url}/#/`);
     const stats = await api.getStats({});
     const byKey = new Map(stats.variants.map((v) => [v.variantKey, v]));
-    // Every game the server plays is one the lobby knows; the lobby may know the site-only
-    // games (site.ts) before this chessd plays them, and no other game.
+    // Every game the server plays is one the lobby knows, and the lobby lists no other.
     const unknown = [...byKey.keys()].filter((k) => !gameInfo(k));
     if (unknown.length) fail(`GetStats lists games the lobby does not know: ${unknown.join(", ")}`);
     const unplayed = GAMES.map((g) => g.key).filter((k) => !byKey.has(k));
-    const early = unplayed.filter((k) => !SITE_ONLY.includes(k));
-    if (early.length) fail(`GetStats lacks ${early.join(", ")}, which the lobby lists`);
-    if (unplayed.length) console.log(`lobby.ts: not played by this chessd yet: ${unplayed.join(", ")}`);
+    if (unplayed.length) fail(`GetStats lacks ${unplayed.join(", ")}, which the lobby lists`);
     for (const g of GAMES) {
       const card = page.locator(`#lobby .game-card[data-game="${g.key}"]`);
       await waitFor(`${g.name}'s card`, () => card.isVisible());

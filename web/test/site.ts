@@ -1,5 +1,4 @@
-// The site-only games (issue 30) played from two seat pages by clicks, each skipped with a
-// message while the server does not play it yet (CreateGame answers "unknown variant key").
+// The site-only games (issue 30) played from two seat pages by clicks.
 // Ice Age: the board's 32 ice cubes drawn, White's pawn clicked onto the ice on g3 (marked as a
 // capture, and taken: 31 cubes on both pages), then Black's g7 onto f6's ice. Recycle: White's
 // knight clicked onto its own pawn on e2 (a capture: the pawn joins White's hand on both pages),
@@ -10,22 +9,9 @@ import type { BrowserContext } from "playwright-core";
 import { NEUTRAL } from "../src/chess.js";
 import { boardShot, fail, startProxy, waitFor } from "./harness.js";
 import { type Player, clickSquare, player, ready, sit } from "./seats.js";
-import { type Api, type Created, create, playApi } from "./variantkit.js";
+import { type Api, create, playApi } from "./variantkit.js";
 import { expectDrawn, synced } from "./wide.js";
 
-/** The games of issue 30, which the page knows before the server plays them. */
-export const SITE_ONLY = ["recycle", "cylinder", "knightrelay", "iceage", "cheshirecat"];
-
-/** The game created, or null (said on the console) when the server does not play `key` yet. */
-async function createOrSkip(api: Api, key: string): Promise<Created | null> {
-  try {
-    return await create(api, { variantKey: key });
-  } catch (e) {
-    if (!/unknown variant key/.test(String(e))) throw e;
-    console.log(`site.ts: SKIPPED ${key}: this chessd does not play it yet (${String(e)})`);
-    return null;
-  }
-}
 
 const cubes = (p: Player) => p.page.locator(`#board .piece.neutral[data-piece="${NEUTRAL}"]`).count();
 
@@ -55,8 +41,7 @@ async function handCount(p: Player, where: "top" | "bottom", role: string, n: nu
 }
 
 async function iceAge(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
-  const g = await createOrSkip(api, "iceage");
-  if (!g) return "Ice Age skipped (unknown to this chessd)";
+  const g = await create(api, { variantKey: "iceage" });
   await sit(w, g.id, g.whiteToken, "White");
   await sit(b, g.id, g.blackToken, "Black");
   await synced(api, g.id, [w, b], 0);
@@ -76,8 +61,7 @@ async function iceAge(api: Api, w: Player, b: Player, artifacts: string): Promis
 }
 
 async function recycle(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
-  const g = await createOrSkip(api, "recycle");
-  if (!g) return "Recycle skipped (unknown to this chessd)";
+  const g = await create(api, { variantKey: "recycle" });
   await sit(w, g.id, g.whiteToken, "White");
   await sit(b, g.id, g.blackToken, "Black");
   await synced(api, g.id, [w, b], 0);
