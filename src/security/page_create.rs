@@ -149,7 +149,8 @@ fn time_controls(text: &str) -> Result<TimeChoices, String> {
             };
             let (m, s) = t.split_once('+').ok_or_else(bad)?;
             let minutes: u64 = m.parse().map_err(|_| bad())?;
-            let main = Duration::from_secs(minutes * 60);
+            // Checked below; saturating so a huge number is refused, not an overflow.
+            let main = Duration::from_secs(minutes.saturating_mul(60));
             if let Some(b) = s.strip_suffix('b') {
                 let (periods, seconds) = b.split_once('x').unwrap_or(("1", b));
                 let periods: u32 = periods.parse().map_err(|_| bad())?;
@@ -570,7 +571,15 @@ mod tests {
         let shogi = byoyomi[0].0.unwrap();
         assert_eq!(shogi.initial, Duration::from_secs(600));
         assert_eq!(shogi.byoyomi, Byoyomi::new(Duration::from_secs(30), 1));
-        for bad in ["10+0b", "10+11x30b", "10+x30b", "10+3x30", "181+30b"] {
+        for bad in [
+            "10+0b",
+            "10+11x30b",
+            "10+x30b",
+            "10+3x30",
+            "181+30b",
+            "18446744073709551615+30b",
+            "18446744073709551615+3",
+        ] {
             assert!(time_controls(bad).is_err(), "{bad}");
         }
         assert!(bot_id("x\"y").is_err());
