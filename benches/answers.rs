@@ -69,6 +69,7 @@ fn view(game: Game) -> GameView {
         created_at: SystemTime::UNIX_EPOCH,
         claim_after: std::time::Duration::from_secs(60),
         turn_began: SystemTime::UNIX_EPOCH,
+        chance: None,
     }
 }
 

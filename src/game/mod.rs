@@ -26,6 +26,7 @@
 
 pub(crate) mod action;
 pub(crate) mod byoyomi;
+pub(crate) mod chance;
 pub(crate) mod clock;
 pub(crate) mod codec;
 pub(crate) mod error;

@@ -14,6 +14,7 @@ use crate::game::error::SeatError;
 
 use core::fmt;
 
+use crate::game::chance::Seed;
 use chessd_rules::{ByColor, Color};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -132,27 +133,48 @@ impl fmt::Debug for TokenDigest {
     }
 }
 
-/// The digests of a game's seat tokens: what decides who may act for White and for Black with
-/// a seat token. A seat bound to a player id may have none (its player's token acts for it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Seats(ByColor<Option<TokenDigest>>);
+/// What a store keeps of a game and shows nobody: the digests of its seat tokens, which decide
+/// who may act for White and for Black with a seat token (a seat bound to a player id may have
+/// none: its player's token acts for it), and in a game of chance its secret seed (see
+/// `game::chance`), boxed since most games have none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seats {
+    digests: ByColor<Option<TokenDigest>>,
+    seed: Option<Box<Seed>>,
+}
 
 impl Seats {
     #[must_use]
     pub fn new(digests: ByColor<Option<TokenDigest>>) -> Seats {
-        Seats(digests)
+        Seats {
+            digests,
+            seed: None,
+        }
     }
 
     /// The seats of these tokens (`None`: the seat has no token).
     #[must_use]
     pub fn of(tokens: &ByColor<Option<SeatToken>>) -> Seats {
-        Seats(tokens.map(|t| t.map(|t| t.digest())))
+        Seats::new(tokens.map(|t| t.map(|t| t.digest())))
+    }
+
+    /// The same seats, in a game of chance played with `seed`.
+    #[must_use]
+    pub fn with_seed(mut self, seed: Option<Seed>) -> Seats {
+        self.seed = seed.map(Box::new);
+        self
     }
 
     /// The digest of `color`'s token (for storage); `None` when the seat has no token.
     #[must_use]
     pub fn digest(&self, color: Color) -> Option<&TokenDigest> {
-        self.0[color].as_ref()
+        self.digests[color].as_ref()
+    }
+
+    /// The game's secret seed, in a game of chance.
+    #[must_use]
+    pub fn seed(&self) -> Option<&Seed> {
+        self.seed.as_deref()
     }
 
     /// The seat `token` belongs to. Its digest is compared with both seats' in constant time,
@@ -161,11 +183,11 @@ impl Seats {
     pub fn seat_of(&self, token: &SeatToken) -> Result<Color, SeatError> {
         let digest = token.digest();
         let none = TokenDigest([0; 32]);
-        let white = self.0[Color::White]
+        let white = self.digests[Color::White]
             .as_ref()
             .unwrap_or(&none)
             .matches(&digest);
-        let black = self.0[Color::Black]
+        let black = self.digests[Color::Black]
             .as_ref()
             .unwrap_or(&none)
             .matches(&digest);

@@ -10,6 +10,7 @@ use chessd_rules::{
 };
 
 use crate::game::action::Players;
+use crate::game::chance::Seed;
 use crate::game::clock::{ClockReading, TimeControl};
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
@@ -76,6 +77,17 @@ pub struct GameView {
     pub claim_after: std::time::Duration,
     /// When the side to move's turn began, as the claim rule counts it (see `presence`).
     pub turn_began: SystemTime,
+    /// A game of chance: the commitment to its seed, and the seed once the game is over.
+    pub chance: Option<ChanceView>,
+}
+
+/// What a game of chance shows of its seed (see `game::chance`).
+#[derive(Clone, Debug)]
+pub struct ChanceView {
+    /// SHA-256 of the seed, published from creation on.
+    pub commitment: [u8; 32],
+    /// The seed, revealed once the game is over.
+    pub seed: Option<Seed>,
 }
 
 impl GameView {

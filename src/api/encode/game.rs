@@ -11,6 +11,7 @@ use crate::api::encode::values::{
 };
 use crate::api::move_lists::{self, MoveLists};
 use crate::api::variant_key;
+use crate::game::codec::hex;
 use crate::game::{Acted, ClockStart, Created, GameStatus, GameSummary, GameView, MoveInfo};
 use crate::store::GamePage;
 use chessd_proto::wire as pb;
@@ -94,6 +95,17 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         geometry: Some(geometry(pos.variant())),
         variant_key: variant_key::key(pos.variant()),
         hands: hands(pos),
+        seed_sha256: view
+            .chance
+            .as_ref()
+            .map(|c| hex(&c.commitment))
+            .unwrap_or_default(),
+        seed: view
+            .chance
+            .as_ref()
+            .and_then(|c| c.seed.as_ref())
+            .map(|s| hex(s.as_bytes()))
+            .unwrap_or_default(),
     };
     pb::Game {
         fields,

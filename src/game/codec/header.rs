@@ -10,7 +10,8 @@
 //! (timed games; no `increment_ms`: none), `black_initial_ms`, `black_increment_ms`,
 //! `clock_start` (`ClockStart`'s text), `first_move_ms`, `byoyomi_ms` and `periods` (a byoyomi
 //! time control: one period's length and how many). A store's game adds `white_digest`,
-//! `black_digest` (hex; empty: no seat token) and `takebacks` ([`takebacks_key`]). Numbers
+//! `black_digest` (hex; empty: no seat token), `takebacks` ([`takebacks_key`]) and, in a game of
+//! chance only, `seed` (hex: the secret of `game::chance`, never in a feed event). Numbers
 //! are whole milliseconds, times since the Unix epoch.
 //!
 //! Fields left out at their default keep a feed entry, written on every move, short; and a
@@ -29,6 +30,7 @@ use chessd_rules::{
     any::{AnyPosition, AnyVariant},
 };
 
+use crate::game::chance::{SEED_BYTES, Seed};
 use crate::game::presence::default_claim_after;
 use crate::game::{
     Byoyomi, ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, Seats,
@@ -124,6 +126,11 @@ pub(crate) fn game_fields(
         ));
     }
     f.push(("takebacks", takebacks_key(takebacks).to_owned()));
+    // Only a game of chance has a seed; the field's absence keeps other games' rows as they
+    // were.
+    if let Some(seed) = seats.seed() {
+        f.push(("seed", hex(seed.as_bytes())));
+    }
     f
 }
 
@@ -226,12 +233,19 @@ pub(crate) fn decode_game(id: GameId, map: &HashMap<&str, &str>) -> Result<Store
         Some("on-request") => TakebackPolicy::OnRequest,
         Some(other) => return Err(format!("takebacks {other:?}")),
     };
+    let seed = match map.get("seed").copied() {
+        None | Some("") => None,
+        Some(text) => Some(Seed::from_bytes(
+            unhex::<SEED_BYTES>(text).ok_or("field seed is not 64 hex digits")?,
+        )),
+    };
     Ok(StoredHeader {
         header: decode_header(id, map)?,
         seats: Seats::new(ByColor::new(
             digest("white_digest")?,
             digest("black_digest")?,
-        )),
+        ))
+        .with_seed(seed),
         takebacks,
     })
 }

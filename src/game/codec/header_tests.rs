@@ -13,6 +13,7 @@ use chessd_rules::{
 use proptest::prelude::*;
 
 use super::*;
+use crate::game::chance::Seed;
 use crate::game::{
     Byoyomi, ClockStart, GameHeader, GameId, HeaderParts, Labels, PlayerId, Players, Seats,
     StartRules, TakebackPolicy, TimeControl, TokenDigest, from_epoch_ms,
@@ -108,7 +109,9 @@ fn players() -> impl Strategy<Value = Players> {
 fn seats() -> impl Strategy<Value = Seats> {
     let digest = proptest::option::of(any::<[u8; 32]>())
         .prop_map(|d| d.map(|d| TokenDigest::from_slice(&d).unwrap()));
-    (digest.clone(), digest).prop_map(|(w, b)| Seats::new(ByColor::new(w, b)))
+    let seed = proptest::option::of(any::<[u8; 32]>()).prop_map(|s| s.map(Seed::from_bytes));
+    (digest.clone(), digest, seed)
+        .prop_map(|(w, b, seed)| Seats::new(ByColor::new(w, b)).with_seed(seed))
 }
 
 /// A random game header with its store-only parts.

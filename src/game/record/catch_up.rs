@@ -292,7 +292,7 @@ mod tests {
             time_control: Some(tc),
             start_rules: crate::game::StartRules::default(),
             takebacks: crate::game::TakebackPolicy::Off,
-            seats,
+            seats: seats.clone(),
             created_at: rec.timing.created_at,
             events,
             charged: Duration::ZERO,

@@ -58,7 +58,7 @@ use super::start::StartRules;
 use super::takeback::TakebackPolicy;
 use super::time::{Now, epoch_ms, from_epoch_ms, whole_ms};
 use super::token::Seats;
-use super::view::GameView;
+use super::view::{ChanceView, GameView};
 
 /// A game as storage gives it back (see [`GameRecord::restore`]).
 #[derive(Debug)]
@@ -287,6 +287,10 @@ impl GameRecord {
             created_at: self.timing.created_at,
             claim_after: self.timing.claim_after,
             turn_began: self.turn_began(now),
+            chance: self.seats.seed().map(|seed| ChanceView {
+                commitment: seed.commitment(),
+                seed: self.history.game.is_over().then(|| seed.clone()),
+            }),
         }
     }
 

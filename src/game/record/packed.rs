@@ -5,8 +5,8 @@
 //! ([`PackedRecord::unpack`], the restore path every durable store already takes).
 //!
 //! The bytes, in order:
-//! - the seats' token digests: a byte of flags (bit 0 White's, bit 1 Black's), then 32 bytes
-//!   for each digest present;
+//! - the seats' token digests and the seed: a byte of flags (bit 0 White's digest, bit 1
+//!   Black's, bit 2 a seed), then 32 bytes for each present;
 //! - the clocks at the end (timed games): a byte 0 or 1, then White's and Black's remaining
 //!   milliseconds as varints;
 //! - the events, each led by a varint whose low bit says its form. A move (bit 0 clear): the
@@ -31,6 +31,7 @@ use prost::encoding::{decode_varint, encode_varint};
 
 use super::answered::{Answered, AnsweredRing};
 use super::{GameRecord, Stored};
+use crate::game::chance::{SEED_BYTES, Seed};
 use crate::game::codec::{decode_event, write_event};
 use crate::game::event::EventRow;
 use crate::game::header::GameHeader;
@@ -58,12 +59,16 @@ impl GameRecord {
         let mut out = Vec::with_capacity(80 + 5 * rows.len());
         let seats = self.seats();
         let flags = u8::from(seats.digest(Color::White).is_some())
-            | u8::from(seats.digest(Color::Black).is_some()) << 1;
+            | u8::from(seats.digest(Color::Black).is_some()) << 1
+            | u8::from(seats.seed().is_some()) << 2;
         out.push(flags);
         for color in Color::ALL {
             if let Some(digest) = seats.digest(color) {
                 out.extend_from_slice(digest.as_bytes());
             }
+        }
+        if let Some(seed) = seats.seed() {
+            out.extend_from_slice(seed.as_bytes());
         }
         match clocks {
             Some(ms) => {
@@ -364,7 +369,13 @@ fn read_seats(bytes: &mut &[u8]) -> Option<Seats> {
             *bytes = rest;
         }
     }
-    Some(Seats::new(digests))
+    let mut seed = None;
+    if flags & 4 != 0 {
+        let (first, rest) = bytes.split_first_chunk::<SEED_BYTES>()?;
+        seed = Some(Seed::from_bytes(*first));
+        *bytes = rest;
+    }
+    Some(Seats::new(digests).with_seed(seed))
 }
 
 #[cfg(test)]

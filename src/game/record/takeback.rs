@@ -503,7 +503,7 @@ mod tests {
             start_rules: crate::game::StartRules::default(),
             takebacks: TakebackPolicy::OnRequest,
             claim_after: Duration::from_secs(60),
-            seats,
+            seats: seats.clone(),
             created_at: rec.timing.created_at,
             events,
             charged: Duration::ZERO,

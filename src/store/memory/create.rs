@@ -174,7 +174,8 @@ impl Inner {
     ) -> Result<(Created, u64), ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
         let seats = Seats::of(&tokens);
-        let record = GameRecord::new(new, seats, now).abandoned_after(self.limits.abandon_after);
+        let record =
+            GameRecord::new(new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let mut record = Some(record);
         loop {
             let random = getrandom::u64().map_err(|e| ServiceError::Internal(Box::new(e)))?;
@@ -199,7 +200,7 @@ impl Inner {
                 Some(place) => {
                     let created = CreatedGame {
                         header: header.clone(),
-                        seats,
+                        seats: seats.clone(),
                         request_id: new.request_id.as_ref().map(|r| r.as_str().to_owned()),
                         takebacks: new.takebacks,
                     };

@@ -73,7 +73,7 @@ impl Held {
     #[must_use]
     pub(super) fn seats_and_turn(&self) -> (Seats, Option<Color>) {
         match self {
-            Held::Live(record) => (*record.seats(), record.turn()),
+            Held::Live(record) => (record.seats().clone(), record.turn()),
             Held::Packed(packed) => (packed.seats(), None),
         }
     }

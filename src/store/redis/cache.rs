@@ -247,7 +247,7 @@ fn rebuild(
         time_control: h.time_control(),
         start_rules: h.start_rules(),
         takebacks: meta.takebacks,
-        seats: meta.seats,
+        seats: meta.seats.clone(),
         created_at: h.created_at(),
         events: rows,
         charged,

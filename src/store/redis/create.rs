@@ -66,11 +66,12 @@ impl Inner {
                 .map_err(|e| ServiceError::Internal(Box::new(e)))?
                 .to_be_bytes(),
         );
-        let record = GameRecord::new(&new, seats, now).abandoned_after(self.limits.abandon_after);
+        let record =
+            GameRecord::new(&new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         // The fingerprint and the request record do not depend on the id drawn.
         let fingerprint = codec::fingerprint(&Meta {
             header: Arc::new(GameHeader::of(GameId::new(now.wall, 0), &new, now.wall)),
-            seats,
+            seats: seats.clone(),
             takebacks: new.takebacks,
             feed_header: OnceLock::new(),
             append_names: OnceLock::new(),
@@ -87,7 +88,7 @@ impl Inner {
             let bucket = keys::bucket_of(id);
             let meta = Arc::new(Meta {
                 header: Arc::new(GameHeader::of(id, &new, now.wall)),
-                seats,
+                seats: seats.clone(),
                 takebacks: new.takebacks,
                 feed_header: OnceLock::new(),
                 append_names: OnceLock::new(),

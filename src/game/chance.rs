@@ -1,0 +1,173 @@
+//! Chance that anyone can check: a game's secret [`Seed`], the commitment to it published at
+//! creation, and the one derivation of every draw from it ([`Seed::draw`]).
+//!
+//! A game of chance (a die, a random step) gets 32 random bytes from the operating system when
+//! it is created. Its SHA-256 is part of the game from the first answer on; the seed itself is
+//! kept by the store beside the seats' digests and shown only once the game is over. Every
+//! draw is a pure function of the seed, the ply the draw belongs to and its purpose, so a
+//! retry, a restore, a replica or a takeback that comes back to the same ply can only draw the
+//! same value, and a player who knows the seed at the end can recompute each one with standard
+//! tools (`docs/fairness.md` spells the derivation out; `scripts/verify-draws` does it).
+
+use core::fmt;
+
+use hmac::{Hmac, Mac};
+use sha2::{Digest, Sha256};
+
+/// The bytes of a seed: 256 bits, as many as the SHA-256 that commits to it.
+pub(crate) const SEED_BYTES: usize = 32;
+
+/// A game's secret seed. `Debug` never prints it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Seed([u8; SEED_BYTES]);
+
+/// What a draw is for: part of the derivation, so no two kinds of draw of one ply share a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Dice Chess: the face for the player to move.
+    Roll,
+    /// Behemoth Chess: the direction and distance of the Behemoth's step.
+    Step,
+}
+
+impl Purpose {
+    /// The purpose's word in the derivation's message.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Roll => "roll",
+            Purpose::Step => "step",
+        }
+    }
+}
+
+impl Seed {
+    /// A fresh seed from the operating system's entropy source.
+    pub fn generate() -> Result<Seed, getrandom::Error> {
+        let mut bytes = [0; SEED_BYTES];
+        getrandom::fill(&mut bytes)?;
+        Ok(Seed(bytes))
+    }
+
+    #[must_use]
+    pub fn from_bytes(bytes: [u8; SEED_BYTES]) -> Seed {
+        Seed(bytes)
+    }
+
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8; SEED_BYTES] {
+        &self.0
+    }
+
+    /// SHA-256 of the seed: published when the game is created, so the seed revealed at the
+    /// end can be checked to be the one the game was played with.
+    #[must_use]
+    pub fn commitment(&self) -> [u8; 32] {
+        Sha256::digest(self.0).into()
+    }
+
+    /// A uniform value in `0..n` (`n` at least 1): draw number `index` of `purpose` for the
+    /// position at `ply` (a die thrown again is the next index; a step's direction and
+    /// distance are two).
+    ///
+    /// The k-th candidate (k = 0, 1, ...) is the first eight bytes, big-endian, of
+    /// HMAC-SHA256 keyed with the seed over the ASCII text `chessd draw v1 PURPOSE PLY INDEX K`
+    /// (decimal numbers, single spaces). A candidate at or above the largest multiple of `n`
+    /// that fits in 64 bits is rejected and the next one tried, so every value is equally
+    /// likely; the first accepted candidate modulo `n` is the draw.
+    #[must_use]
+    pub fn draw(&self, ply: u32, purpose: Purpose, index: u32, n: u32) -> u32 {
+        let n = u64::from(n.max(1));
+        // The largest multiple of n a u64 holds is 2^64 - (2^64 mod n).
+        let limit = u64::MAX - (u64::MAX % n + 1) % n;
+        for k in 0u64.. {
+            let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.0)
+                .expect("HMAC takes a key of any length");
+            mac.update(format!("chessd draw v1 {} {ply} {index} {k}", purpose.as_str()).as_bytes());
+            let out = mac.finalize().into_bytes();
+            let mut first = [0; 8];
+            first.copy_from_slice(&out[..8]);
+            let x = u64::from_be_bytes(first);
+            if x <= limit {
+                return (x % n) as u32;
+            }
+        }
+        unreachable!("a candidate is rejected with probability below one half")
+    }
+}
+
+impl fmt::Debug for Seed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Seed(..)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed() -> Seed {
+        Seed::from_bytes(core::array::from_fn(|i| i as u8))
+    }
+
+    /// The derivation is the documented one: these values were computed apart from this code,
+    /// with Python's `hmac` and `hashlib` (`docs/fairness.md` shows the commands).
+    #[test]
+    fn draws_follow_the_documented_derivation() {
+        let s = seed();
+        assert_eq!(
+            crate::game::codec::hex(&s.commitment()),
+            "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+        );
+        assert_eq!(s.draw(0, Purpose::Roll, 0, 6), 0);
+        assert_eq!(s.draw(1, Purpose::Roll, 1, 6), 1);
+        assert_eq!(s.draw(1, Purpose::Step, 0, 8), 0);
+        let rolls: Vec<u32> = (0..12).map(|p| s.draw(p, Purpose::Roll, 0, 6)).collect();
+        assert_eq!(rolls, [0, 3, 0, 4, 4, 3, 1, 1, 1, 5, 3, 4]);
+        let directions: Vec<u32> = (0..12).map(|p| s.draw(p, Purpose::Step, 0, 8)).collect();
+        assert_eq!(directions, [3, 0, 2, 4, 7, 5, 4, 2, 5, 6, 6, 4]);
+        let distances: Vec<u32> = (0..12).map(|p| s.draw(p, Purpose::Step, 1, 4)).collect();
+        assert_eq!(distances, [2, 1, 2, 3, 2, 2, 3, 2, 3, 3, 3, 2]);
+        assert_eq!(s.draw(5, Purpose::Roll, 2, u32::MAX), 2_873_517_211);
+    }
+
+    /// The same seed, ply and purpose always draw the same value; another ply or purpose draws
+    /// independently (over many plies, every value of a die comes up about equally often).
+    #[test]
+    fn draws_are_fixed_and_uniform() {
+        let s = seed();
+        assert_eq!(
+            s.draw(7, Purpose::Roll, 0, 6),
+            s.draw(7, Purpose::Roll, 0, 6)
+        );
+        let mut counts = [0u32; 6];
+        for ply in 0..6000 {
+            counts[s.draw(ply, Purpose::Roll, 0, 6) as usize] += 1;
+        }
+        // Each face 1000 times expected; 4 standard deviations (about 116) either way.
+        for c in counts {
+            assert!((884..=1116).contains(&c), "{counts:?}");
+        }
+        let differ = (0..100)
+            .filter(|&ply| s.draw(ply, Purpose::Roll, 0, 32) != s.draw(ply, Purpose::Step, 0, 32))
+            .count();
+        assert!(differ > 80, "{differ}");
+    }
+
+    /// A draw among one value is that value; a draw never reaches `n`.
+    #[test]
+    fn draws_stay_in_range() {
+        let s = seed();
+        for n in [1, 2, 3, 5, 6, 32, 1000, u32::MAX] {
+            for ply in 0..50 {
+                assert!(s.draw(ply, Purpose::Step, 1, n) < n);
+            }
+        }
+        assert_eq!(s.draw(3, Purpose::Roll, 0, 0), 0);
+    }
+
+    #[test]
+    fn debug_hides_the_seed() {
+        assert_eq!(format!("{:?}", seed()), "Seed(..)");
+    }
+}
