@@ -63,12 +63,17 @@ pub enum Termination {
     Impasse,
     /// Ice Age: a king was frozen, and its side lost (both frozen: a draw).
     KingFrozen,
+    /// The king-capture games (Dark, Dice, Behemoth): a king was taken, and its side lost
+    /// (in Dice 10x10, its last king).
+    KingCaptured,
+    /// Behemoth: the Behemoth trampled a king, and its side lost (both at once: a draw).
+    KingDestroyed,
 }
 
 impl Termination {
     /// Every reason. Stores write [`Termination::key`], never a position in this list, so it
     /// may be reordered.
-    pub const ALL: [Termination; 26] = [
+    pub const ALL: [Termination; 28] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::InsufficientMaterial,
@@ -95,6 +100,8 @@ impl Termination {
         Termination::RepetitionLoss,
         Termination::Impasse,
         Termination::KingFrozen,
+        Termination::KingCaptured,
+        Termination::KingDestroyed,
     ];
 
     /// Whether the game was called off without a result (an abort, or the first-move timer).
@@ -132,6 +139,8 @@ impl Termination {
             Termination::RepetitionLoss => "repetition loss",
             Termination::Impasse => "impasse",
             Termination::KingFrozen => "king frozen",
+            Termination::KingCaptured => "king captured",
+            Termination::KingDestroyed => "king destroyed",
         }
     }
 
@@ -166,6 +175,8 @@ impl Termination {
             Termination::RepetitionLoss => "repetition-loss",
             Termination::Impasse => "impasse",
             Termination::KingFrozen => "king-frozen",
+            Termination::KingCaptured => "king-captured",
+            Termination::KingDestroyed => "king-destroyed",
         }
     }
 

@@ -5,7 +5,8 @@
 //! `--seed 5 --games 2 --bias`, which castles and promotes whenever it can). Both were written
 //! by `tools/fsf_oracle.py`, its header says how; for Maharajah, Berolina and Legan, which
 //! the Fairy-Stockfish here cannot play, by the independent reference `tools/ref_8x8.py`
-//! (whose start counts agree with GAMES.md's Fairy-Stockfish counts); for Recycle and Ice Age,
+//! (whose start counts agree with GAMES.md's Fairy-Stockfish counts); Dark Chess's moves by the
+//! `dark` definition of `tools/fsf_variants.ini` (GAMES.md's `[fogofwar:chess]`); for Recycle and Ice Age,
 //! which no program plays, by `tools/ref_recycle_iceage.py` (`moves GAME --seed 1 --games 4`).
 
 use std::collections::BTreeSet;
@@ -19,7 +20,7 @@ use suite::check;
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
-const SUITES: [(WideVariant, &str, &str); 19] = [
+const SUITES: [(WideVariant, &str, &str); 20] = [
     (
         WideVariant::LosAlamos,
         include_str!("data/wide-losalamos.perft"),
@@ -114,6 +115,11 @@ const SUITES: [(WideVariant, &str, &str); 19] = [
         WideVariant::IceAge,
         include_str!("data/wide-iceage.perft"),
         include_str!("data/wide-iceage.moves"),
+    ),
+    (
+        WideVariant::Dark,
+        include_str!("data/wide-dark.perft"),
+        include_str!("data/wide-dark.moves"),
     ),
 ];
 

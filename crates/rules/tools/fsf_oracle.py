@@ -13,7 +13,7 @@ reached, `FEN<TAB>sorted moves` (its `go perft 1` list), so the Rust test compar
 legal-move sets. `check` compares, on the fly, every playout position's per-move counts at
 depth D (default 2; Massacre 1, see `chessd_moves`) with `chessd perft --divide` (the service
 binary) and prints each difference; it exits 1 if there was one. Corner, Fortress and
-Massacre start from random draws; bkhorde and massacre load tools/fsf_variants.ini. FSF: /usr/games/fairy-stockfish, or $FSF.
+Massacre start from random draws; bkhorde, massacre and dark load tools/fsf_variants.ini. FSF: /usr/games/fairy-stockfish, or $FSF.
 """
 import os
 import random
@@ -37,13 +37,14 @@ START = {
     "amazon": "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1",
     "knightmate": "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1",
     "loop": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+    "dark": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 }
 
 # chessd's game -> the Fairy-Stockfish variant that plays it: Corner and Fortress are chess
-# from their own start; bkhorde and massacre come from tools/fsf_variants.ini (VariantPath).
+# from their own start; bkhorde, massacre and dark come from tools/fsf_variants.ini (VariantPath).
 FSF_NAME = {"corner": "chess", "fortress": "chess"}
 INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsf_variants.ini")
-INI_GAMES = {"bkhorde", "massacre"}
+INI_GAMES = {"bkhorde", "massacre", "dark"}
 
 
 class Engine:

@@ -5,7 +5,7 @@
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::SQUARES;
-use super::variant::End;
+use super::variant::{End, WideVariant};
 use crate::{Color, Outcome, Termination};
 
 impl WidePosition {
@@ -72,8 +72,8 @@ impl WidePosition {
     /// record: `WideGame::outcome`.
     ///
     /// Extinction ends as `Extinction`, Massacre's side with no capture loses by
-    /// `NoCapture`, the horde taken is `HordeDestroyed`, and a king frozen in the Ice Age is
-    /// `KingFrozen`.
+    /// `NoCapture`, the horde taken is `HordeDestroyed`, a king frozen in the Ice Age is
+    /// `KingFrozen`, a king taken in a king-capture game `KingCaptured`.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         let (us, mover) = (self.turn, !self.turn);
@@ -104,6 +104,11 @@ impl WidePosition {
                     (false, false) => {}
                 }
             }
+            End::KingCapture => {
+                if let Some(outcome) = self.king_capture_outcome() {
+                    return Some(outcome);
+                }
+            }
             End::Massacre if !self.has_legal_move() => {
                 return Some(Outcome::win(mover, Termination::NoCapture));
             }
@@ -118,6 +123,22 @@ impl WidePosition {
         }
         self.is_insufficient_material()
             .then_some(Outcome::draw(Termination::InsufficientMaterial))
+    }
+}
+
+impl WidePosition {
+    /// The king-capture games' own ends: a side without a king has lost (Dice 10x10: without
+    /// its last one); Dark Chess's two bare kings draw.
+    fn king_capture_outcome(&self) -> Option<Outcome> {
+        let kingless = |color| self.pieces(color, WideRole::King) == 0;
+        match (kingless(Color::White), kingless(Color::Black)) {
+            (true, _) => return Some(Outcome::win(Color::Black, Termination::KingCaptured)),
+            (_, true) => return Some(Outcome::win(Color::White, Termination::KingCaptured)),
+            _ => {}
+        }
+        (self.def.variant == WideVariant::Dark
+            && self.occupied() == self.roles[WideRole::King.index()])
+        .then_some(Outcome::draw(Termination::InsufficientMaterial))
     }
 }
 

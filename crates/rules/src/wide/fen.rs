@@ -72,6 +72,10 @@ impl WidePosition {
             End::Extinction => pos.is_extinct(Color::White) || pos.is_extinct(Color::Black),
             // A finished Ice Age game: a king froze.
             End::IceAge => Color::ALL.into_iter().any(|c| pos.royal(c).is_none()),
+            // A finished king-capture game: a side has lost its last king.
+            End::KingCapture => Color::ALL
+                .into_iter()
+                .any(|c| pos.pieces(c, WideRole::King) == 0),
             _ => false,
         };
         let castling = fields.next().unwrap_or("-");

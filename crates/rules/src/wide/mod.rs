@@ -3,7 +3,8 @@
 //! Capablanca Random (10x8), Grand (10x10); and the 8x8 games whose pieces, royalty or win
 //! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
 //! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop; and the seed site's own
-//! Cylinder, Knight Relay, Cheshire Cat, Recycle, Ice Age. A second engine beside the 8x8
+//! Cylinder, Knight Relay, Cheshire Cat, Recycle, Ice Age; and the king-capture games
+//! of chance and hidden information: Dark Chess. A second engine beside the 8x8
 //! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
 //! 64-bit speed.
 //!
@@ -16,7 +17,8 @@
 //!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
 //!   `position`, drop moves in `movegen` and `mv`), `cylinder`, `knightrelay`, `cheshirecat`
 //!   (moved by `site`, their own generator), `recycle` (captures of one's own pieces),
-//!   `iceage` (ice cubes and the refreeze).
+//!   `iceage` (ice cubes and the refreeze); the king-capture games: `dark` (Dark Chess's
+//!   moves; what each side sees is the service's).
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
 //!   last two plies counted by difference where no side has check (Extinction).
@@ -60,6 +62,7 @@ mod bkhorde;
 mod capablanca;
 mod caparandom;
 mod corner;
+mod dark;
 mod embassy;
 mod extinction;
 mod fortress;

@@ -42,7 +42,7 @@ pub struct WidePosition {
     /// Ice Age: the squares holding an ice cube (no piece stands on one).
     pub(crate) ice: u128,
     /// The game is over on the board, so no move is left. Extinction: a side has lost every
-    /// piece of a type; Ice Age: a king froze. Kept here and set by the moves that bring it
+    /// piece of a type; Ice Age: a king froze; king-capture games: a side has no king. Kept here and set by the moves that bring it
     /// about, where testing the pieces of both sides at every node cost the generator more.
     pub(crate) extinct: bool,
     /// Cheshire Cat: the squares that have vanished (a piece left them); never occupied.
@@ -495,11 +495,16 @@ impl WidePosition {
     }
 
     /// Extinction: `piece` has left the board (taken, or a pawn promoted); its side has lost
-    /// if it was the last of its type. The only moves that can end the game, so the generator
+    /// if it was the last of its type. King-capture games: if it was the last king. The only moves that can end the game, so the generator
     /// reads a flag where it would test six types of both sides at every node.
     #[inline]
     fn lost(&mut self, piece: WidePiece) {
-        if self.def.end == End::Extinction && self.pieces(piece.color, piece.role) == 0 {
+        let ends = match self.def.end {
+            End::Extinction => true,
+            End::KingCapture => piece.role == WideRole::King,
+            _ => false,
+        };
+        if ends && self.pieces(piece.color, piece.role) == 0 {
             self.extinct = true;
         }
     }

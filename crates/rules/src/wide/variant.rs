@@ -10,7 +10,7 @@ use super::position::{KING_SIDE, QUEEN_SIDE};
 use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
-    amazon, berolina, bkhorde, capablanca, caparandom, corner, embassy, extinction, fortress,
+    amazon, berolina, bkhorde, capablanca, caparandom, corner, dark, embassy, extinction, fortress,
     grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre, recycle,
 };
 use super::{cheshirecat, cylinder, knightrelay};
@@ -42,10 +42,11 @@ pub enum WideVariant {
     CheshireCat,
     Recycle,
     IceAge,
+    Dark,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 22] = [
+    pub const ALL: [WideVariant; 23] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -68,6 +69,7 @@ impl WideVariant {
         WideVariant::CheshireCat,
         WideVariant::Recycle,
         WideVariant::IceAge,
+        WideVariant::Dark,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -96,6 +98,7 @@ impl WideVariant {
             WideVariant::CheshireCat => "cheshirecat",
             WideVariant::Recycle => "recycle",
             WideVariant::IceAge => "iceage",
+            WideVariant::Dark => "dark",
         }
     }
 
@@ -125,6 +128,7 @@ impl WideVariant {
             WideVariant::CheshireCat => "Cheshire Cat",
             WideVariant::Recycle => "Recycle",
             WideVariant::IceAge => "Ice Age",
+            WideVariant::Dark => "Dark",
         }
     }
 
@@ -170,6 +174,7 @@ impl WideVariant {
             WideVariant::CheshireCat => &cheshirecat::DEF,
             WideVariant::Recycle => &recycle::DEF,
             WideVariant::IceAge => &iceage::DEF,
+            WideVariant::Dark => &dark::DEF,
         }
     }
 }
@@ -341,6 +346,9 @@ pub(crate) enum End {
     /// Ice Age: a side whose king froze has lost (both frozen: a draw); otherwise checkmate
     /// and stalemate as in chess, and material never ends the game.
     IceAge,
+    /// The king-capture games: no check, a side that has lost its (last) king has lost, no
+    /// legal move draws, material never ends the game.
+    KingCapture,
 }
 
 impl GameDef {
