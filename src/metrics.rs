@@ -395,6 +395,8 @@ pub const fn termination_name(t: Termination) -> &'static str {
         Termination::RepetitionLoss => "repetition_loss",
         Termination::Impasse => "impasse",
         Termination::KingFrozen => "king_frozen",
+        Termination::KingCaptured => "king_captured",
+        Termination::KingDestroyed => "king_destroyed",
     }
 }
 

@@ -15,7 +15,8 @@
 //!   one stored text of events and outcomes, which every store writes and reads.
 //! - `takeback`: takeback policies, what a proposal takes back, and the moves of a log with
 //!   takebacks.
-//! - `feed`: the deployment-wide feed's events and filters.
+//! - `feed`: the deployment-wide feed's events and filters. `served`: which of the rules
+//!   engine's games chessd serves.
 //! - `view`: what the domain hands out (views, summaries, answers, result counts).
 //! - `record`: [`GameRecord`], one game's rules of play: seats, moves, clocks, draw offers,
 //!   idempotent retries, events; and its one way back from stored events (a new record that
@@ -41,6 +42,7 @@ pub(crate) mod player;
 pub(crate) mod presence;
 pub(crate) mod record;
 pub(crate) mod replay;
+pub(crate) mod served;
 pub(crate) mod start;
 pub(crate) mod takeback;
 pub(crate) mod time;

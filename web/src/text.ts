@@ -121,6 +121,8 @@ const TERMINATION_TEXT: Record<Termination, Reason> = {
   [Termination.REPETITION_LOSS]: { win: "by the fourth repetition", draw: null },
   [Termination.IMPASSE]: { win: "by impasse (entering king)", draw: null },
   [Termination.KING_FROZEN]: { win: "as the opponent's king froze", draw: "Draw: both kings froze" },
+  [Termination.KING_CAPTURED]: { win: "by capturing the king", draw: null },
+  [Termination.KING_DESTROYED]: { win: "as the Behemoth destroyed the opponent's king", draw: "Draw: the Behemoth destroyed both kings" },
 };
 
 /**

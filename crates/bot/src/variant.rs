@@ -53,7 +53,7 @@ const fn from_file(name: &'static str) -> Profile {
 }
 
 /// Every game: the API's enum value name where it has one, and its profile.
-const TABLE: [(Option<&str>, Profile); 34] = [
+const TABLE: [(Option<&str>, Profile); 35] = [
     (
         Some("VARIANT_CHESS"),
         Profile {
@@ -111,6 +111,9 @@ const TABLE: [(Option<&str>, Profile); 34] = [
     (None, keyed("shogi")),
     (None, keyed("minishogi")),
     (None, keyed("xiangqi")),
+    // Hidden information: a seat knows its own view and legal moves, never the position an
+    // engine needs, so only `chessd random-engine` plays it.
+    (None, keyed("dark")),
 ];
 
 /// The profile of the game's `variant` (the API's enum number); `None` for unspecified,
@@ -331,7 +334,7 @@ mod tests {
         ] {
             assert_eq!(named(name).unwrap().uci_variant, Some(name));
         }
-        assert_eq!(names().len(), 34);
+        assert_eq!(names().len(), 35);
         assert_eq!(named("xiangqi").unwrap().uci_variant, Some("xiangqi"));
         assert!(named("bughouse").is_none());
     }

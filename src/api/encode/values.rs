@@ -111,6 +111,8 @@ pub(super) fn termination(t: rules::Termination) -> i32 {
         T::RepetitionLoss => pb::Termination::RepetitionLoss,
         T::Impasse => pb::Termination::Impasse,
         T::KingFrozen => pb::Termination::KingFrozen,
+        T::KingCaptured => pb::Termination::KingCaptured,
+        T::KingDestroyed => pb::Termination::KingDestroyed,
         T::NoStart => pb::Termination::NoStart,
     }) as i32
 }

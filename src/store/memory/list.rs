@@ -118,7 +118,7 @@ impl Inner {
             }
         }
         Stats {
-            variants: AnyVariant::all()
+            variants: crate::game::served::served()
                 .map(|variant| {
                     counts.get(&variant).copied().unwrap_or(VariantStats {
                         variant,

@@ -47,7 +47,6 @@ use std::hash::BuildHasher;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
-use chessd_rules::any::AnyVariant;
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 
@@ -311,7 +310,7 @@ impl Games for MemoryStore {
         if !labels.is_empty() {
             return Ok(self.inner.labelled_stats(labels));
         }
-        let variants = AnyVariant::all()
+        let variants = crate::game::served::served()
             .map(|variant| {
                 let c = self.inner.results(variant);
                 VariantStats {

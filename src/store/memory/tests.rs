@@ -1,7 +1,10 @@
 //! The memory store's own checks: what an idle game costs, retention, and the watch channel's
 //! life.
 
-use chessd_rules::{Color, DrawRule, any::AnyPosition};
+use chessd_rules::{
+    Color, DrawRule,
+    any::{AnyPosition, AnyVariant},
+};
 
 use super::*;
 use crate::game::error::PlayError;

@@ -177,7 +177,7 @@ impl Inner {
                 .unwrap_or(0)
         };
         Ok(Stats {
-            variants: AnyVariant::all()
+            variants: crate::game::served::served()
                 .map(|variant| VariantStats {
                     variant,
                     white_wins: count(variant, "w"),

@@ -218,7 +218,8 @@ mod tests {
         }
 
         /// Every field schema 7 knew has a column: `more_fields` holds only the fields added
-        /// since (a byoyomi's), and stays empty for a game without them.
+        /// since (a byoyomi's, a game of chance's seed), and stays empty for a game without
+        /// them.
         #[test]
         fn more_fields_holds_only_new_fields(stored in stored_header()) {
             let values = row_values(&stored.header, &stored.seats, stored.takebacks, None);
@@ -226,15 +227,23 @@ mod tests {
             let Value::Text(more) = &values[FIRST - 1] else {
                 panic!("more_fields is text");
             };
-            prop_assert_eq!(more.is_empty(), byoyomi.is_none());
+            let seed = stored.seats.seed();
+            prop_assert_eq!(more.is_empty(), byoyomi.is_none() && seed.is_none());
+            let fields = if more.is_empty() { Default::default() } else { split(more).unwrap() };
+            let mut expected = 0;
             if let Some(b) = byoyomi {
-                let fields = split(more).unwrap();
                 let period = b.period().as_millis().to_string();
                 let periods = b.periods().to_string();
-                prop_assert_eq!(fields.len(), 2);
+                expected += 2;
                 prop_assert_eq!(fields.get("byoyomi_ms"), Some(&period.as_str()));
                 prop_assert_eq!(fields.get("periods"), Some(&periods.as_str()));
             }
+            if let Some(seed) = seed {
+                expected += 1;
+                let hex = hex(seed.as_bytes());
+                prop_assert_eq!(fields.get("seed"), Some(&hex.as_str()));
+            }
+            prop_assert_eq!(fields.len(), expected);
         }
     }
 }
