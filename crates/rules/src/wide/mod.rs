@@ -55,6 +55,7 @@ mod square;
 #[cfg(test)]
 mod testing;
 mod variant;
+mod visibility;
 
 mod amazon;
 mod berolina;
