@@ -2,13 +2,16 @@
 // Ice Age: the board's 32 ice cubes drawn, White's pawn clicked onto the ice on g3 (marked as a
 // capture, and taken: 31 cubes on both pages), then Black's g7 onto f6's ice. Recycle: White's
 // knight clicked onto its own pawn on e2 (a capture: the pawn joins White's hand on both pages),
-// then that pawn dropped from the hand on d3. Every board is the server's FEN, ice included.
+// then that pawn dropped from the hand on d3. Cylinder: a bishop's capture across the seam
+// (f1 to h7 by way of a6). Knight Relay: a pawn a knight defends leaps as a knight. Cheshire Cat:
+// the square a piece leaves is drawn as a hole on both pages. Every board is the server's FEN,
+// ice and vanished squares included.
 
 import type { BrowserContext } from "playwright-core";
 
 import { NEUTRAL } from "../src/chess.js";
 import { boardShot, fail, startProxy, waitFor } from "./harness.js";
-import { type Player, clickSquare, player, ready, sit } from "./seats.js";
+import { type Player, clickMove, clickSquare, player, ready, sit } from "./seats.js";
 import { type Api, create, playApi } from "./variantkit.js";
 import { expectDrawn, synced } from "./wide.js";
 
@@ -87,6 +90,48 @@ async function recycle(api: Api, w: Player, b: Player, artifacts: string): Promi
   return "Recycle: a self-capture and its drop by clicks";
 }
 
+/** A new game of `key` with both pages seated and its board drawn. */
+async function seated(api: Api, key: string, w: Player, b: Player): Promise<Awaited<ReturnType<typeof create>>> {
+  const g = await create(api, { variantKey: key });
+  await sit(w, g.id, g.whiteToken, "White");
+  await sit(b, g.id, g.blackToken, "Black");
+  await synced(api, g.id, [w, b], 0);
+  await expectDrawn(w, key, 8, 8);
+  return g;
+}
+
+async function cylinder(api: Api, w: Player, b: Player): Promise<string> {
+  const g = await seated(api, "cylinder", w, b);
+  await playApi(api, g, ["e4", "e5"]);
+  await synced(api, g.id, [w, b], 2);
+  // 3. Bxh7: the bishop leaves f1 up the long diagonal to a6 and crosses the seam onto h7.
+  await clickCapture(w, "f1", "h7");
+  const game = await synced(api, g.id, [w, b], 3);
+  if (game.moves[2]?.uci !== "f1h7") fail(`the server played ${game.moves[2]?.uci}`);
+  return "Cylinder: a capture across the seam by clicks";
+}
+
+async function knightRelay(api: Api, w: Player, b: Player): Promise<string> {
+  const g = await seated(api, "knightrelay", w, b);
+  // 1. e2-d4: the pawn the g1 knight defends leaps as a knight.
+  await clickMove(w, "e2", "d4");
+  const game = await synced(api, g.id, [w, b], 1);
+  if (game.moves[0]?.uci !== "e2d4") fail(`the server played ${game.moves[0]?.uci}`);
+  return "Knight Relay: a relayed leap by clicks";
+}
+
+async function cheshireCat(api: Api, w: Player, b: Player): Promise<string> {
+  const g = await seated(api, "cheshirecat", w, b);
+  if (await w.page.locator("#board [data-hole]").count()) fail("a hole before any move");
+  // 1. e4: the square the pawn left vanishes, on both pages.
+  await clickMove(w, "e2", "e4");
+  await synced(api, g.id, [w, b], 1);
+  for (const p of [w, b]) {
+    await waitFor(`${p.name}: e2 drawn as a hole`, () => p.page.locator('#board [data-hole="e2"]').count());
+  }
+  return "Cheshire Cat: a vanished square on both pages";
+}
+
 export async function siteScenarios(
   context: BrowserContext,
   api: Api,
@@ -98,7 +143,13 @@ export async function siteScenarios(
   try {
     const w = player(pages[0], proxies[0], "White's page");
     const b = player(pages[1], proxies[1], "Black's page");
-    return [await iceAge(api, w, b, artifacts), await recycle(api, w, b, artifacts)].join("; ");
+    return [
+      await iceAge(api, w, b, artifacts),
+      await recycle(api, w, b, artifacts),
+      await cylinder(api, w, b),
+      await knightRelay(api, w, b),
+      await cheshireCat(api, w, b),
+    ].join("; ");
   } finally {
     for (const p of pages) await p.close();
     for (const p of proxies) await p.close();

@@ -9,7 +9,7 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 
-import { parseFen } from "../src/chess.js";
+import { NEUTRAL, parseFen } from "../src/chess.js";
 import { gameInfo } from "../src/games.js";
 import { geometryOf } from "../src/geometry.js";
 import type { Game } from "../src/gen/chessd/v1/chessd_pb.js";
@@ -17,11 +17,15 @@ import { boardShot, fail, text, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, ready, sit } from "./seats.js";
 import { type Api, create, playApi, serverGame } from "./variantkit.js";
 
-/** "a1R b1N ..." for a FEN on `game`'s board: what the page must draw. */
+/**
+ * "a1R b1N ..." for a FEN on `game`'s board: what the page must draw as pieces. Cheshire Cat's
+ * `*` is a vanished square, drawn as a hole rather than a piece (its scenario checks the holes).
+ */
 function widePieces(game: Game): string {
   const geo = geometryOf(game.geometry);
+  const holes = game.variantKey === "cheshirecat";
   return parseFen(game.fen, geo)
-    .board.map((piece, i) => (piece ? `${geo.name(i)}${piece}` : ""))
+    .board.map((piece, i) => (piece && !(holes && piece === NEUTRAL) ? `${geo.name(i)}${piece}` : ""))
     .filter(Boolean)
     .sort()
     .join(" ");
