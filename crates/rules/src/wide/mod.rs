@@ -24,7 +24,8 @@
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
 //!   last two plies counted by difference where no side has check (Extinction).
-//!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
+//!   `fen`: FEN both ways. `nature`: the games of chance's draws as one value, and a move
+//!   played with the draw that follows it. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
 //!   `family`: what the shared game record (`Game<WidePosition>`, `WideGame`) needs of a
 //!   position: repetition keys, SAN with marks, reading UCI or SAN, the flag rule.
 //!
@@ -48,6 +49,7 @@ mod family;
 mod fen;
 mod movegen;
 mod mv;
+mod nature;
 mod pawns;
 mod position;
 mod role;
@@ -96,6 +98,7 @@ pub use family::{WideGame, WideStart};
 pub use fen::WideFenError;
 pub use massacre::massacre_fen;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
+pub use nature::{Nature, NatureError, ParseNatureError};
 pub use position::WidePosition;
 pub use role::{Movement, WidePiece, WideRole};
 pub use san::{
