@@ -6,7 +6,10 @@
 //! by `tools/fsf_oracle.py`, its header says how; for Maharajah, Berolina and Legan, which
 //! the Fairy-Stockfish here cannot play, by the independent reference `tools/ref_8x8.py`
 //! (whose start counts agree with GAMES.md's Fairy-Stockfish counts); Dark Chess's moves by the
-//! `dark` definition of `tools/fsf_variants.ini` (GAMES.md's `[fogofwar:chess]`); for Recycle and Ice Age,
+//! `dark` definition of `tools/fsf_variants.ini` (GAMES.md's `[fogofwar:chess]`); Dice Chess's
+//! and Dice Chess 10x10's by those moves filtered by the die (`tools/fsf_dice.py`: its perft,
+//! and `moves GAME --seed 1 --games 4`, one line per position and face that can come up, the
+//! FEN carrying the roll); for Recycle and Ice Age,
 //! which no program plays, by `tools/ref_recycle_iceage.py` (`moves GAME --seed 1 --games 4`).
 
 use std::collections::BTreeSet;
@@ -20,7 +23,7 @@ use suite::check;
 /// Lines above this many nodes are left to the ignored test so the default run stays quick.
 const NODE_LIMIT: u64 = 2_000_000;
 
-const SUITES: [(WideVariant, &str, &str); 20] = [
+const SUITES: [(WideVariant, &str, &str); 22] = [
     (
         WideVariant::LosAlamos,
         include_str!("data/wide-losalamos.perft"),
@@ -120,6 +123,16 @@ const SUITES: [(WideVariant, &str, &str); 20] = [
         WideVariant::Dark,
         include_str!("data/wide-dark.perft"),
         include_str!("data/wide-dark.moves"),
+    ),
+    (
+        WideVariant::Dice,
+        include_str!("data/wide-dice.perft"),
+        include_str!("data/wide-dice.moves"),
+    ),
+    (
+        WideVariant::Dice10x10,
+        include_str!("data/wide-dice10x10.perft"),
+        include_str!("data/wide-dice10x10.moves"),
     ),
 ];
 

@@ -3,8 +3,8 @@
 //! game's castling notation, every Capablanca Random array, and refusals of bad input.
 
 use chessd_rules::wide::{
-    CAPARANDOM_ARRAYS, WideFenError, WideGame, WidePosition, WideUciError, WideVariant,
-    caparandom_arrays,
+    BehemothStep, CAPARANDOM_ARRAYS, WideFenError, WideGame, WidePosition, WideUciError,
+    WideVariant, caparandom_arrays,
 };
 use chessd_rules::{Color, DrawRule, Outcome, PlayError, Termination};
 
@@ -379,7 +379,8 @@ fn unusable_en_passant_square_repeats() {
     assert_eq!(game.outcome(), Some(Outcome::draw(Termination::Repetition)));
 }
 
-/// Over seeded random games in every game: the counting generator agrees with the listing one,
+/// Over seeded random games in every game (the games of chance with rolls and steps drawn
+/// here): the counting generator agrees with the listing one,
 /// every move's UCI text reads back to it, no move leaves the mover's king attacked, and every
 /// FEN reads back to its position.
 #[test]
@@ -396,6 +397,16 @@ fn random_games_are_consistent() {
         for _ in 0..6 {
             let mut p = WidePosition::new(variant);
             for _ in 0..150 {
+                // The games of chance: the test draws what the server would.
+                if p.awaits_roll() {
+                    let faces = p.rollable_faces();
+                    p.set_roll(faces[next(faces.len())]).unwrap();
+                }
+                if p.awaits_step() {
+                    let steps: Vec<BehemothStep> = BehemothStep::all().collect();
+                    p.apply_step(steps[next(steps.len())]).unwrap();
+                    assert_eq!(WidePosition::from_fen(variant, &p.fen()), Ok(p));
+                }
                 let moves = p.legal_moves();
                 assert_eq!(moves.len() as u64, p.count_legal_moves(), "{}", p.fen());
                 assert_eq!(!moves.is_empty(), p.has_legal_move());

@@ -44,8 +44,9 @@ fn check(variant: WideVariant) {
 fn every_game_with_an_oracle() {
     // Fairy-Stockfish does not play Maharajah's royal amazon, Berolina's or Legan's pawns; and
     // pyffish's Massacre lets a side without a capture move quietly where chessd's loses. No
-    // program plays Cylinder, Knight Relay, Cheshire Cat, Recycle or Ice Age: `wide_site.rs`
-    // and `wide_reference_games.rs` read their SAN back instead.
+    // program plays Cylinder, Knight Relay, Cheshire Cat, Recycle, Ice Age or Behemoth:
+    // `wide_site.rs`, `wide_reference_games.rs` and `wide_behemoth.rs` read their SAN back
+    // instead.
     let no_oracle = [
         WideVariant::Maharajah,
         WideVariant::Berolina,
@@ -56,6 +57,7 @@ fn every_game_with_an_oracle() {
         WideVariant::CheshireCat,
         WideVariant::Recycle,
         WideVariant::IceAge,
+        WideVariant::Behemoth,
     ];
     for variant in WideVariant::ALL {
         if !no_oracle.contains(&variant) {

@@ -331,6 +331,33 @@ impl AnyPosition {
             _ => None,
         }
     }
+
+    /// The wide family's position, if this is one: where the games of chance are set
+    /// (`WidePosition::set_roll`, `WidePosition::apply_step`).
+    #[must_use]
+    pub fn wide(&self) -> Option<&WidePosition> {
+        match self {
+            AnyPosition::Wide(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The wide family's position to change, if this is one (to roll Dice Chess's die or
+    /// step the Behemoth).
+    pub fn wide_mut(&mut self) -> Option<&mut WidePosition> {
+        match self {
+            AnyPosition::Wide(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Whether the position waits for the server's draw before the side to move may act
+    /// (Dice Chess's roll, the Behemoth's step): it has no legal move until then.
+    #[must_use]
+    pub fn awaits_chance(&self) -> bool {
+        self.wide()
+            .is_some_and(|p| p.awaits_roll() || p.awaits_step())
+    }
 }
 
 /// Every legal move's UCI and SAN in a family whose SAN is the record's own.

@@ -17,7 +17,7 @@ use super::mv::WideMoveKind;
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::{WideSquare, squares};
-use super::variant::Pawn;
+use super::variant::{Chance, Pawn};
 
 #[inline(always)]
 fn bits(bb: u128) -> i64 {
@@ -33,6 +33,7 @@ impl WidePosition {
             && !self.def.must_capture
             && !self.def.drops
             && self.def.pawn == Pawn::Chess
+            && self.def.chance == Chance::None
     }
 
     /// `perft(2)` where `counts_by_difference` holds.

@@ -5,7 +5,7 @@
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::SQUARES;
-use super::variant::{End, WideVariant};
+use super::variant::{Chance, End, WideVariant};
 use crate::{Color, Outcome, Termination};
 
 impl WidePosition {
@@ -105,7 +105,12 @@ impl WidePosition {
                 }
             }
             End::KingCapture => {
-                if let Some(outcome) = self.king_capture_outcome() {
+                let ended = if self.def.chance == Chance::Behemoth {
+                    self.behemoth_outcome()
+                } else {
+                    self.king_capture_outcome()
+                };
+                if let Some(outcome) = ended {
                     return Some(outcome);
                 }
             }
@@ -114,7 +119,7 @@ impl WidePosition {
             }
             _ => {}
         }
-        if !self.has_legal_move() {
+        if !self.can_move() {
             return Some(if self.is_check() {
                 Outcome::win(mover, Termination::Checkmate)
             } else {

@@ -53,8 +53,8 @@ impl Family for WidePosition {
     }
 
     /// Pieces, side, castling rights, the en passant square only when a capture there is
-    /// legal (a pinned pawn's is no difference), the hands (Loop and Recycle Chess) and the
-    /// ice (Ice Age).
+    /// legal (a pinned pawn's is no difference), the hands (Loop and Recycle Chess), the
+    /// ice (Ice Age) and the Behemoth's square; never Dice Chess's roll.
     fn repetition_key(&self) -> u64 {
         let ep = self.ep.filter(|_| {
             self.legal_moves()
@@ -79,6 +79,7 @@ impl Family for WidePosition {
         add(u64::from(self.fresh_kings[0]) | u64::from(self.fresh_kings[1]) << 1);
         add(self.ice as u64);
         add((self.ice >> 64) as u64);
+        add(self.behemoth as u64 | u64::from(self.step_pending) << 63);
         h
     }
 

@@ -5,10 +5,11 @@
 
 use core::fmt;
 
+use super::dice::Face;
 use super::position::{KING_SIDE, QUEEN_SIDE, WidePosition};
 use super::role::{WidePiece, WideRole};
 use super::square::WideSquare;
-use super::variant::{End, Site, WideVariant};
+use super::variant::{Chance, End, Site, WideVariant};
 use crate::Color;
 
 /// Why a FEN was refused.
@@ -20,8 +21,10 @@ pub enum WideFenError {
     Castling(String),
     EnPassant(String),
     Counter(String),
-    /// More than six fields.
+    /// More fields than the game has.
     Trailing(String),
+    /// The seventh field of a game of chance: Dice Chess's roll, Behemoth's awaited step.
+    Chance(String),
     /// The fields parse but the position breaks a rule of the game.
     Position(&'static str),
 }
@@ -35,6 +38,7 @@ impl fmt::Display for WideFenError {
             WideFenError::EnPassant(why) => write!(f, "invalid fen en passant square: {why}"),
             WideFenError::Counter(s) => write!(f, "invalid fen move counter {s:?}"),
             WideFenError::Trailing(s) => write!(f, "unexpected text after the fen: {s:?}"),
+            WideFenError::Chance(why) => write!(f, "invalid fen chance field: {why}"),
             WideFenError::Position(why) => write!(f, "invalid position: {why}"),
         }
     }
@@ -110,6 +114,11 @@ impl WidePosition {
                 pos.fullmoves = n.max(1);
             }
         }
+        if def.chance != Chance::None
+            && let Some(field) = fields.next()
+        {
+            read_chance(&mut pos, field)?;
+        }
         let rest: Vec<&str> = fields.collect();
         if !rest.is_empty() {
             return Err(WideFenError::Trailing(rest.join(" ")));
@@ -128,7 +137,7 @@ impl WidePosition {
             for file in 0..def.width {
                 let sq = WideSquare::at(u32::from(rank) * 12 + u32::from(file));
                 match self.piece_at(sq) {
-                    None if (self.vanished | self.ice) & sq.bit() != 0 => {
+                    None if (self.vanished | self.ice | self.behemoth) & sq.bit() != 0 => {
                         if empty > 0 {
                             out += &empty.to_string();
                             empty = 0;
@@ -217,6 +226,15 @@ impl WidePosition {
             None => out += " -",
         }
         out += &format!(" {} {}", self.halfmoves, self.fullmoves);
+        match def.chance {
+            Chance::Dice => match self.roll {
+                Some(face) => out += &format!(" {face}"),
+                None => out += " -",
+            },
+            Chance::Behemoth if self.step_pending => out += " ~",
+            Chance::Behemoth if self.destroyed => out += " x",
+            _ => {}
+        }
         out
     }
 
@@ -314,13 +332,20 @@ fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
                 at += run;
                 continue;
             }
-            // Ice Age's ice cube, Cheshire Cat's vanished square.
-            if c == b'*' && (def.ice || def.site == Site::CheshireCat) {
+            // Ice Age's ice cube, Cheshire Cat's vanished square, the Behemoth.
+            if c == b'*'
+                && (def.ice || def.site == Site::CheshireCat || def.chance == Chance::Behemoth)
+            {
                 let sq = WideSquare::new(file, rank)
                     .filter(|_| file < def.width)
                     .ok_or_else(too_wide)?;
                 if def.ice {
                     pos.ice |= sq.bit();
+                } else if def.chance == Chance::Behemoth {
+                    if pos.behemoth != 0 {
+                        return Err(WideFenError::Board("more than one Behemoth (*)".into()));
+                    }
+                    pos.behemoth = sq.bit();
                 } else {
                     pos.vanished |= sq.bit();
                 }
@@ -346,6 +371,9 @@ fn read_board(pos: &mut WidePosition, board: &str) -> Result<(), WideFenError> {
         if file != def.width {
             return Err(too_wide());
         }
+    }
+    if def.chance == Chance::Behemoth && pos.behemoth == 0 {
+        return Err(WideFenError::Board("the Behemoth (*) is missing".into()));
     }
     Ok(())
 }
@@ -418,6 +446,45 @@ fn read_fresh_kings(pos: &mut WidePosition, field: &str) -> Result<(), WideFenEr
         }
     }
     Ok(())
+}
+
+/// The seventh field of a game of chance: Dice Chess's roll, `-` before it, or a face that
+/// can come up in the position; Behemoth's `~` (its step awaited) or `x` (its last step
+/// destroyed a king).
+fn read_chance(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    if pos.def.chance == Chance::Behemoth {
+        let kingless = Color::ALL
+            .into_iter()
+            .any(|c| pos.pieces(c, WideRole::King) == 0);
+        match (field, kingless) {
+            ("~", false) => pos.step_pending = true,
+            ("x", true) => pos.destroyed = true,
+            ("~" | "x", _) => {
+                return Err(WideFenError::Chance(format!(
+                    "{field}: {}",
+                    if kingless {
+                        "no step follows a captured king"
+                    } else {
+                        "no king was destroyed"
+                    }
+                )));
+            }
+            _ => {
+                return Err(WideFenError::Chance(format!(
+                    "{field:?} is no Behemoth state (~ a step awaited, x a king destroyed, -)"
+                )));
+            }
+        }
+        return Ok(());
+    }
+    let face: Face = field
+        .parse()
+        .map_err(|e: super::dice::ParseFaceError| WideFenError::Chance(e.to_string()))?;
+    pos.set_roll(face)
+        .map_err(|e| WideFenError::Chance(e.to_string()))
 }
 
 fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {

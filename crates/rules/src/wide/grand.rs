@@ -11,7 +11,7 @@
 
 use super::role::WideRole;
 use super::square::{board_mask, rank_mask};
-use super::variant::{CAPABLANCA_LETTERS, End, GameDef, Pawn, Site, WideVariant};
+use super::variant::{CAPABLANCA_LETTERS, Chance, End, GameDef, Pawn, Site, WideVariant};
 
 const BOARD: u128 = board_mask(10, 10);
 
@@ -46,4 +46,5 @@ pub(crate) const DEF: GameDef = GameDef {
     self_capture: false,
     pawns_leave: false,
     ice: false,
+    chance: Chance::None,
 };

@@ -4,7 +4,7 @@
 //! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
 //! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop; and the seed site's own
 //! Cylinder, Knight Relay, Cheshire Cat, Recycle, Ice Age; and the king-capture games
-//! of chance and hidden information: Dark Chess. A second engine beside the 8x8
+//! of chance and hidden information: Dark Chess, Dice Chess, Dice Chess 10x10, Behemoth. A second engine beside the 8x8
 //! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
 //! 64-bit speed.
 //!
@@ -18,11 +18,14 @@
 //!   `position`, drop moves in `movegen` and `mv`), `cylinder`, `knightrelay`, `cheshirecat`
 //!   (moved by `site`, their own generator), `recycle` (captures of one's own pieces),
 //!   `iceage` (ice cubes and the refreeze); the king-capture games: `dark` (Dark Chess's
-//!   moves; what each side sees is the service's).
+//!   moves; what each side sees is the service's), `dice` (Dice Chess and Dice Chess 10x10: the
+//!   die's roll is position state the server sets), `behemoth` (its obstacle and its step,
+//!   which the server draws).
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
 //!   last two plies counted by difference where no side has check (Extinction).
-//!   `fen`: FEN both ways. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
+//!   `fen`: FEN both ways. `nature`: the games of chance's draws as one value, and a move
+//!   played with the draw that follows it. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
 //!   `family`: what the shared game record (`Game<WidePosition>`, `WideGame`) needs of a
 //!   position: repetition keys, SAN with marks, reading UCI or SAN, the flag rule.
 //!
@@ -46,6 +49,7 @@ mod family;
 mod fen;
 mod movegen;
 mod mv;
+mod nature;
 mod pawns;
 mod position;
 mod role;
@@ -58,12 +62,14 @@ mod variant;
 mod visibility;
 
 mod amazon;
+mod behemoth;
 mod berolina;
 mod bkhorde;
 mod capablanca;
 mod caparandom;
 mod corner;
 mod dark;
+mod dice;
 mod embassy;
 mod extinction;
 mod fortress;
@@ -85,12 +91,15 @@ mod knightrelay;
 pub use attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
+pub use behemoth::{BehemothStep, Direction, ParseStepError, StepError};
 pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, caparandom_arrays, is_caparandom_array};
 pub use corner::{CORNER_ARRAYS, corner_array};
+pub use dice::{Face, ParseFaceError, RollError};
 pub use family::{WideGame, WideStart};
 pub use fen::WideFenError;
 pub use massacre::massacre_fen;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};
+pub use nature::{Nature, NatureError, ParseNatureError};
 pub use position::WidePosition;
 pub use role::{Movement, WidePiece, WideRole};
 pub use san::{

@@ -13,7 +13,7 @@ use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::{Enemy, WidePosition};
 use super::role::WideRole;
 use super::square::{WideSquare, rank_mask, squares};
-use super::variant::Site;
+use super::variant::{Chance, Site};
 
 /// Where generated moves go.
 pub(super) trait Sink {
@@ -262,9 +262,14 @@ impl WidePosition {
         Ok(m)
     }
 
-    /// The number of leaf nodes `depth` plies down (the last ply counted, not played).
+    /// The number of leaf nodes `depth` plies down (the last ply counted, not played). In the
+    /// games of chance, every draw the server could make between the moves counts as a branch
+    /// (`chance_perft`).
     #[must_use]
     pub fn perft(&self, depth: u32) -> u64 {
+        if self.def.chance != Chance::None {
+            return self.chance_perft(depth);
+        }
         match depth {
             0 => 1,
             1 => self.count_legal_moves(),
@@ -323,11 +328,44 @@ impl WidePosition {
     /// generator's body, whose code it would otherwise change for every other game.
     #[inline(always)]
     fn generate<S: Sink>(&self, sink: &mut S) {
-        if self.def.site == Site::None {
-            self.generate_shared(sink);
-        } else {
+        if self.def.site != Site::None {
             self.site_generate(sink);
+        } else if self.def.chance != Chance::None {
+            self.chance_generate(sink);
+        } else {
+            self.generate_shared(sink);
         }
+    }
+
+    /// The games of chance: the shared generator's moves, then what the chance allows of
+    /// them (Dice: only the rolled face's, none before the roll; Behemoth: none while its
+    /// step is awaited).
+    #[inline(never)]
+    fn chance_generate<S: Sink>(&self, sink: &mut S) {
+        if self.def.chance == Chance::Behemoth {
+            if !self.step_pending {
+                self.generate_shared(sink);
+            }
+            return;
+        }
+        let Some(face) = self.roll else {
+            return;
+        };
+        let mut all = Vec::with_capacity(64);
+        self.generate_shared(&mut all);
+        for m in all.into_iter().filter(|m| self.on_face(*m, face)) {
+            sink.push(m);
+            if sink.done() {
+                return;
+            }
+        }
+    }
+
+    /// Every move the board allows, whatever the chance (Dice: the die not consulted).
+    pub(crate) fn moves_before_chance(&self) -> Vec<WideMove> {
+        let mut all = Vec::with_capacity(64);
+        self.generate_shared(&mut all);
+        all
     }
 
     fn generate_shared<S: Sink>(&self, sink: &mut S) {
@@ -351,6 +389,7 @@ impl WidePosition {
         // Massacre: only captures are moves.
         let mut target = self.def.board
             & !kept
+            & !self.behemoth
             & if self.def.must_capture {
                 self.colors[them.index()]
             } else {

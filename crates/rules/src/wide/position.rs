@@ -49,6 +49,14 @@ pub struct WidePosition {
     pub(crate) vanished: u128,
     /// Cheshire Cat: per colour, whether its king has not moved yet, so may move as a queen.
     pub(crate) fresh_kings: [bool; 2],
+    /// Dice Chess: the face rolled for the side to move, `None` until the server rolls.
+    pub(crate) roll: Option<super::dice::Face>,
+    /// Behemoth: its square (one bit; none in other games), an obstacle to every piece.
+    pub(crate) behemoth: u128,
+    /// Behemoth: a move was made and its step is awaited.
+    pub(crate) step_pending: bool,
+    /// Behemoth: a step destroyed a king, which ended the game.
+    pub(crate) destroyed: bool,
 }
 
 /// One side's pieces grouped by how they attack, gathered once per node: the generator asks
@@ -77,6 +85,10 @@ impl PartialEq for WidePosition {
             && self.vanished == other.vanished
             && self.fresh_kings == other.fresh_kings
             && self.ice == other.ice
+            && self.roll == other.roll
+            && self.behemoth == other.behemoth
+            && self.step_pending == other.step_pending
+            && self.destroyed == other.destroyed
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
     }
@@ -137,6 +149,10 @@ impl WidePosition {
             extinct: false,
             vanished: 0,
             fresh_kings: [false; 2],
+            roll: None,
+            behemoth: 0,
+            step_pending: false,
+            destroyed: false,
         }
     }
 
@@ -161,10 +177,11 @@ impl WidePosition {
         self.roles[role.index()] & self.colors[color.index()]
     }
 
-    /// The squares that block a slider or a pawn's step: every piece, and Ice Age's ice.
+    /// The squares that block a slider or a pawn's step: every piece, Ice Age's ice and the
+    /// Behemoth.
     #[must_use]
     pub fn occupied(&self) -> u128 {
-        self.colors[0] | self.colors[1] | self.ice
+        self.colors[0] | self.colors[1] | self.ice | self.behemoth
     }
 
     /// Ice Age: the squares holding an ice cube.
@@ -390,6 +407,7 @@ impl WidePosition {
         let ep_victim = self.ep_victim;
         self.ep = None;
         self.ep_victim = None;
+        self.roll = None;
         self.halfmoves += 1;
         if m.kind() == WideMoveKind::Castle {
             self.castle(m.from(), m.to());
@@ -489,6 +507,8 @@ impl WidePosition {
             self.fullmoves += 1;
         }
         self.turn = them;
+        // Behemoth: its step follows every move but one that took the last king.
+        self.step_pending = self.def.chance == super::variant::Chance::Behemoth && !self.extinct;
         if self.def.site == Site::CheshireCat {
             self.vanish(m, us);
         }

@@ -10,8 +10,9 @@ use super::position::{KING_SIDE, QUEEN_SIDE};
 use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
-    amazon, berolina, bkhorde, capablanca, caparandom, corner, dark, embassy, extinction, fortress,
-    grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah, massacre, recycle,
+    amazon, behemoth, berolina, bkhorde, capablanca, caparandom, corner, dark, dice, embassy,
+    extinction, fortress, grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah,
+    massacre, recycle,
 };
 use super::{cheshirecat, cylinder, knightrelay};
 use crate::Color;
@@ -43,10 +44,13 @@ pub enum WideVariant {
     Recycle,
     IceAge,
     Dark,
+    Dice,
+    Dice10x10,
+    Behemoth,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 23] = [
+    pub const ALL: [WideVariant; 26] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -70,6 +74,9 @@ impl WideVariant {
         WideVariant::Recycle,
         WideVariant::IceAge,
         WideVariant::Dark,
+        WideVariant::Dice,
+        WideVariant::Dice10x10,
+        WideVariant::Behemoth,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -99,6 +106,9 @@ impl WideVariant {
             WideVariant::Recycle => "recycle",
             WideVariant::IceAge => "iceage",
             WideVariant::Dark => "dark",
+            WideVariant::Dice => "dice",
+            WideVariant::Dice10x10 => "dice10x10",
+            WideVariant::Behemoth => "behemoth",
         }
     }
 
@@ -129,6 +139,9 @@ impl WideVariant {
             WideVariant::Recycle => "Recycle",
             WideVariant::IceAge => "Ice Age",
             WideVariant::Dark => "Dark",
+            WideVariant::Dice => "Dice",
+            WideVariant::Dice10x10 => "Dice 10x10",
+            WideVariant::Behemoth => "Behemoth",
         }
     }
 
@@ -175,6 +188,9 @@ impl WideVariant {
             WideVariant::Recycle => &recycle::DEF,
             WideVariant::IceAge => &iceage::DEF,
             WideVariant::Dark => &dark::DEF,
+            WideVariant::Dice => &dice::DEF,
+            WideVariant::Dice10x10 => &dice::DEF_10X10,
+            WideVariant::Behemoth => &behemoth::DEF,
         }
     }
 }
@@ -276,6 +292,20 @@ pub(crate) struct GameDef {
     /// Cylinder, Knight Relay and Cheshire Cat, whose moves `site` makes instead of the
     /// shared generator (tested once per node).
     pub site: Site,
+    /// Whether the game waits for chance between moves (Dice Chess's roll, the Behemoth's
+    /// step).
+    pub chance: Chance,
+}
+
+/// What a game waits for, set from outside the rules (the server draws it), before the side
+/// to move may act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Chance {
+    None,
+    /// Dice Chess: a die names the piece type that must move.
+    Dice,
+    /// Behemoth Chess: after every move, the Behemoth's step.
+    Behemoth,
 }
 
 /// Which of the seed site's games with a generator of their own a definition is, if any: each
@@ -396,6 +426,7 @@ impl GameDef {
             self_capture: false,
             pawns_leave: false,
             ice: false,
+            chance: Chance::None,
         }
     }
 

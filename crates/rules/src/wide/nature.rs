@@ -1,0 +1,250 @@
+//! `Nature`: what the server draws in the games of chance, as one value (Dice Chess's roll,
+//! the Behemoth's step) with the record's token (`~3`, `~SE4`), and the calls that let a record
+//! keep a player's move and the draw that follows it together: the draws possible after a
+//! move, and playing a move with its draw, so that no position between two records' entries
+//! is left waiting.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::behemoth::{BehemothStep, StepError};
+use super::dice::{Face, RollError};
+use super::mv::WideMove;
+use super::position::WidePosition;
+
+/// A draw of chance, fixed by the server before the player it concerns may act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Nature {
+    /// Dice Chess: the face rolled for the side to move.
+    Roll(Face),
+    /// Behemoth Chess: the step after a move.
+    Step(BehemothStep),
+}
+
+impl fmt::Display for Nature {
+    /// The record's token: `~` and the face or the step (`~3`, `~SE4`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Nature::Roll(face) => write!(f, "~{face}"),
+            Nature::Step(step) => write!(f, "~{step}"),
+        }
+    }
+}
+
+/// A text that is no record token of chance (`~1` to `~6`, `~SE4`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseNatureError(pub String);
+
+impl fmt::Display for ParseNatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is no draw of chance (a roll ~1 to ~6, or a Behemoth step such as ~SE4)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseNatureError {}
+
+impl FromStr for Nature {
+    type Err = ParseNatureError;
+
+    fn from_str(s: &str) -> Result<Nature, ParseNatureError> {
+        let err = || ParseNatureError(s.to_string());
+        let body = s.strip_prefix('~').ok_or_else(err)?;
+        if let Ok(face) = body.parse::<Face>() {
+            return Ok(Nature::Roll(face));
+        }
+        body.parse::<BehemothStep>()
+            .map(Nature::Step)
+            .map_err(|_| err())
+    }
+}
+
+/// Why a draw, or a move with its draw, was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NatureError {
+    /// The move is not legal here.
+    IllegalMove(String),
+    /// A draw is due after the move and none was given.
+    Missing,
+    /// No draw follows the move (it ended the game, or the game has no chance).
+    Unexpected(Nature),
+    /// The draw is not one the server may make here.
+    NotAmong(Nature),
+}
+
+impl fmt::Display for NatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NatureError::IllegalMove(m) => write!(f, "{m} is not legal here"),
+            NatureError::Missing => f.write_str("a draw of chance is due after this move"),
+            NatureError::Unexpected(n) => write!(f, "no draw follows this move, yet {n} was given"),
+            NatureError::NotAmong(n) => write!(f, "{n} cannot be drawn here"),
+        }
+    }
+}
+
+impl std::error::Error for NatureError {}
+
+impl WidePosition {
+    /// The draws the server may make now, for a position that waits for one (every face
+    /// that can come up, or all 32 Behemoth steps); empty for one that waits for nothing.
+    #[must_use]
+    pub fn nature_options(&self) -> Vec<Nature> {
+        if self.awaits_step() {
+            BehemothStep::all().map(Nature::Step).collect()
+        } else if self.awaits_roll() {
+            self.rollable_faces()
+                .into_iter()
+                .map(Nature::Roll)
+                .collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The draws possible once legal move `m` is played: Dice Chess's rolls for the next
+    /// player, or the Behemoth's 32 steps; none when the move ends the game or the game has
+    /// no chance. (Dice Chess: none also when the next player has no piece that can move,
+    /// which is a draw.)
+    #[must_use]
+    pub fn natures_after(&self, m: WideMove) -> Vec<Nature> {
+        let mut after = *self;
+        after.play_unchecked(m);
+        after.nature_options()
+    }
+
+    /// Applies `nature`, the draw this position waits for.
+    pub fn apply_nature(&mut self, nature: Nature) -> Result<(), NatureError> {
+        let refused = || NatureError::NotAmong(nature);
+        match nature {
+            Nature::Roll(face) => self.set_roll(face).map_err(|e| match e {
+                RollError::NoDie | RollError::AlreadyRolled(_) => NatureError::Unexpected(nature),
+                RollError::NotRollable(_) => refused(),
+            }),
+            Nature::Step(step) => self.apply_step(step).map_err(|e| match e {
+                StepError::NoBehemoth | StepError::NotAwaited => NatureError::Unexpected(nature),
+            }),
+        }
+    }
+
+    /// Plays legal move `m` and then `nature`, the draw that follows it: required when one is
+    /// due, refused when none is. The position is unchanged on a refusal.
+    pub fn play_with_nature(
+        &mut self,
+        m: WideMove,
+        nature: Option<Nature>,
+    ) -> Result<(), NatureError> {
+        if !self.legal_moves().contains(&m) {
+            return Err(NatureError::IllegalMove(m.to_uci(self).to_string()));
+        }
+        let mut after = *self;
+        after.play_unchecked(m);
+        let options = after.nature_options();
+        match nature {
+            None if options.is_empty() => {}
+            None => return Err(NatureError::Missing),
+            Some(n) if options.is_empty() => return Err(NatureError::Unexpected(n)),
+            Some(n) if !options.contains(&n) => return Err(NatureError::NotAmong(n)),
+            Some(n) => after.apply_nature(n)?,
+        }
+        *self = after;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{WidePosition, WideVariant};
+    use super::{Nature, NatureError};
+    use crate::wide::{BehemothStep, Face, WideMove};
+
+    fn nature(text: &str) -> Nature {
+        text.parse().unwrap()
+    }
+
+    fn find(p: &WidePosition, uci: &str) -> WideMove {
+        p.legal_moves()
+            .into_iter()
+            .find(|m| m.to_uci(p).to_string() == uci)
+            .unwrap()
+    }
+
+    #[test]
+    fn tokens_read_and_write_as_the_record_does() {
+        assert_eq!(nature("~3"), Nature::Roll(Face::Bishop));
+        assert_eq!(
+            nature("~SE4"),
+            Nature::Step("SE4".parse::<BehemothStep>().unwrap())
+        );
+        for t in ["~3", "~SE4", "~N1"] {
+            assert_eq!(nature(t).to_string(), t);
+        }
+        for bad in ["3", "SE4", "~", "~7", "~SE5", "~~3"] {
+            assert!(bad.parse::<Nature>().is_err(), "{bad}");
+        }
+    }
+
+    /// A Dice Chess move is played with the roll for the next player, and only with one that
+    /// can come up.
+    #[test]
+    fn a_dice_move_takes_the_next_players_roll() {
+        let mut p = WidePosition::new(WideVariant::Dice);
+        assert_eq!(
+            p.nature_options(),
+            [Nature::Roll(Face::Pawn), Nature::Roll(Face::Knight)]
+        );
+        p.apply_nature(nature("~1")).unwrap();
+        let m = find(&p, "e2e4");
+        assert_eq!(
+            p.natures_after(m),
+            [Nature::Roll(Face::Pawn), Nature::Roll(Face::Knight)]
+        );
+        let before = p;
+        assert_eq!(p.play_with_nature(m, None), Err(NatureError::Missing));
+        assert_eq!(
+            p.play_with_nature(m, Some(nature("~5"))),
+            Err(NatureError::NotAmong(nature("~5")))
+        );
+        assert_eq!(p, before);
+        p.play_with_nature(m, Some(nature("~2"))).unwrap();
+        assert_eq!(p.roll(), Some(Face::Knight));
+        assert!(!p.legal_moves().is_empty());
+    }
+
+    /// A Behemoth move is played with its step, except one that takes the king.
+    #[test]
+    fn a_behemoth_move_takes_its_step_unless_it_takes_the_king() {
+        let mut p = WidePosition::new(WideVariant::Behemoth);
+        let m = find(&p, "e2e4");
+        assert_eq!(p.natures_after(m).len(), 32);
+        p.play_with_nature(m, Some(nature("~W2"))).unwrap();
+        assert_eq!(p.behemoth(), Some("b4".parse().unwrap()));
+        let mut p =
+            WidePosition::from_fen(WideVariant::Behemoth, "4k3/8/8/8/*7/8/4r3/4K3 b - - 0 1")
+                .unwrap();
+        let m = find(&p, "e2e1");
+        assert!(p.natures_after(m).is_empty());
+        assert_eq!(
+            p.play_with_nature(m, Some(nature("~N1"))),
+            Err(NatureError::Unexpected(nature("~N1")))
+        );
+        p.play_with_nature(m, None).unwrap();
+        assert!(p.outcome().is_some());
+    }
+
+    /// Games without chance take no draw.
+    #[test]
+    fn other_games_take_none() {
+        let mut p = WidePosition::new(WideVariant::Dark);
+        let m = find(&p, "e2e4");
+        assert!(p.natures_after(m).is_empty());
+        assert_eq!(
+            p.play_with_nature(m, Some(nature("~3"))),
+            Err(NatureError::Unexpected(nature("~3")))
+        );
+        p.play_with_nature(m, None).unwrap();
+    }
+}
