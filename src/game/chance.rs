@@ -11,6 +11,7 @@
 
 use core::fmt;
 
+use chessd_rules::wide::{BehemothStep, Direction, Face, Nature};
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
@@ -96,6 +97,32 @@ impl Seed {
     }
 }
 
+/// The draw due at `ply` among `options`, the draws a position allows (`nature_options`, or
+/// `natures_after` a move): `None` when nothing is due.
+///
+/// Dice Chess: throw `index` 0, 1, ... of the die ([`Purpose::Roll`], six values) until one
+/// shows a face in `options`, as the rule's "a fair die re-rolled until it shows one" says.
+/// Behemoth Chess: the direction ([`Purpose::Step`] index 0, eight values, in
+/// [`Direction::ALL`]'s order) and the distance less one (index 1, four values).
+#[must_use]
+pub(crate) fn draw_among(seed: &Seed, ply: u32, options: &[Nature]) -> Option<Nature> {
+    match options.first()? {
+        Nature::Roll(_) => (0..u32::MAX).find_map(|throw| {
+            let number = seed.draw(ply, Purpose::Roll, throw, 6) as u8 + 1;
+            let face = Nature::Roll(Face::from_number(number)?);
+            options.contains(&face).then_some(face)
+        }),
+        Nature::Step(_) => {
+            let direction = Direction::ALL[seed.draw(ply, Purpose::Step, 0, 8) as usize];
+            let distance = seed.draw(ply, Purpose::Step, 1, 4) as u8 + 1;
+            let step = Nature::Step(BehemothStep::new(direction, distance)?);
+            // Every step is always among the options; a list without it is not the
+            // Behemoth's, and nothing is drawn from it.
+            options.contains(&step).then_some(step)
+        }
+    }
+}
+
 impl fmt::Debug for Seed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Seed(..)")
@@ -164,6 +191,46 @@ mod tests {
             }
         }
         assert_eq!(s.draw(3, Purpose::Roll, 0, 0), 0);
+    }
+
+    /// A die is thrown again until it shows a face some piece can move with; the first such
+    /// throw is the roll (here ply 0's throws are 1, 2, ... by the vector above: 1 first).
+    #[test]
+    fn a_roll_is_the_first_throw_among_the_faces_that_can_move() {
+        let s = seed();
+        let faces = |numbers: &[u8]| -> Vec<Nature> {
+            numbers
+                .iter()
+                .map(|&n| Nature::Roll(Face::from_number(n).unwrap()))
+                .collect()
+        };
+        let throws: Vec<u32> = (0..20)
+            .map(|t| s.draw(0, Purpose::Roll, t, 6) + 1)
+            .collect();
+        let all = faces(&[1, 2, 3, 4, 5, 6]);
+        assert_eq!(
+            draw_among(&s, 0, &all),
+            Some(Nature::Roll(Face::from_number(throws[0] as u8).unwrap()))
+        );
+        // Leave out the first throw's face: the roll is the first later throw of another.
+        let without: Vec<u8> = (1..=6).filter(|&n| u32::from(n) != throws[0]).collect();
+        let expected = throws.iter().find(|&&t| t != throws[0]).unwrap();
+        assert_eq!(
+            draw_among(&s, 0, &faces(&without)),
+            Some(Nature::Roll(Face::from_number(*expected as u8).unwrap()))
+        );
+        assert_eq!(draw_among(&s, 0, &[]), None);
+    }
+
+    /// The Behemoth's step: direction from index 0, distance from index 1, as
+    /// `scripts/verify-draws` recomputes them (ply 1: N2, ply 2: E3 for this seed).
+    #[test]
+    fn a_step_is_a_direction_and_a_distance() {
+        let s = seed();
+        let all: Vec<Nature> = BehemothStep::all().map(Nature::Step).collect();
+        let at = |ply| draw_among(&s, ply, &all).unwrap().to_string();
+        assert_eq!(at(1), "~N2");
+        assert_eq!(at(2), "~E3");
     }
 
     #[test]

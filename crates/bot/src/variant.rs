@@ -53,7 +53,7 @@ const fn from_file(name: &'static str) -> Profile {
 }
 
 /// Every game: the API's enum value name where it has one, and its profile.
-const TABLE: [(Option<&str>, Profile); 35] = [
+const TABLE: [(Option<&str>, Profile); 38] = [
     (
         Some("VARIANT_CHESS"),
         Profile {
@@ -114,6 +114,11 @@ const TABLE: [(Option<&str>, Profile); 35] = [
     // Hidden information: a seat knows its own view and legal moves, never the position an
     // engine needs, so only `chessd random-engine` plays it.
     (None, keyed("dark")),
+    // The die decides which piece type moves, and the Behemoth moves between turns: no
+    // engine knows either, so only `chessd random-engine` plays them.
+    (None, keyed("dice")),
+    (None, keyed("dice10x10")),
+    (None, keyed("behemoth")),
 ];
 
 /// The profile of the game's `variant` (the API's enum number); `None` for unspecified,
@@ -334,7 +339,7 @@ mod tests {
         ] {
             assert_eq!(named(name).unwrap().uci_variant, Some(name));
         }
-        assert_eq!(names().len(), 35);
+        assert_eq!(names().len(), 38);
         assert_eq!(named("xiangqi").unwrap().uci_variant, Some("xiangqi"));
         assert!(named("bughouse").is_none());
     }
