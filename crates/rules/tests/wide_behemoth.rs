@@ -8,8 +8,10 @@
 
 use std::collections::BTreeSet;
 
-use chessd_rules::wide::{BehemothStep, WidePosition, WideSan, WideVariant, wide_san_plus};
-use chessd_rules::{Color, Outcome};
+use chessd_rules::wide::{
+    BehemothStep, WideGame, WidePosition, WideSan, WideVariant, wide_san_plus,
+};
+use chessd_rules::{Color, DrawRule, Outcome};
 
 mod suite;
 
@@ -92,6 +94,41 @@ fn games_match_the_reference() {
         ends.contains("king-captured") && ends.contains("king-destroyed"),
         "{ends:?}"
     );
+}
+
+/// The same games kept as a record keeps them, one entry a ply: the move and the step that
+/// follows it (`e2e4~SE4`), so no recorded position waits; each reaches the reference's next
+/// FEN.
+#[test]
+fn games_replay_as_records() {
+    let mut game: Option<WideGame> = None;
+    let mut entries = 0;
+    for line in include_str!("data/wide-behemoth.moves").lines() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let g = game.get_or_insert_with(|| {
+            WideGame::new(
+                WidePosition::new(WideVariant::Behemoth),
+                DrawRule::Automatic,
+            )
+        });
+        assert_eq!(g.position().fen(), cols[0]);
+        let (played, step) = (cols[3], cols[4]);
+        if played == "-" {
+            assert_eq!(end_text(g.outcome()), cols[2], "{}", cols[0]);
+            game = None;
+            continue;
+        }
+        let entry = if step == "-" {
+            played.to_string()
+        } else {
+            format!("{played}~{step}")
+        };
+        g.play_text(&entry)
+            .unwrap_or_else(|e| panic!("{}: {entry}: {e}", cols[0]));
+        assert!(!g.position().awaits_step());
+        entries += 1;
+    }
+    assert!(entries >= 800, "{entries} entries");
 }
 
 #[test]

@@ -457,15 +457,23 @@ mod tests {
         assert!(!Family::has_insufficient_material(&p, Color::White));
     }
 
-    /// Repetition compares positions without the roll.
+    /// Repetition compares positions without the roll: the start recurs with another face
+    /// showing and still counts.
     #[test]
     fn repetition_ignores_the_roll() {
         let a = rolled(WideVariant::Dice.start_fen(), Face::Pawn);
         let b = rolled(WideVariant::Dice.start_fen(), Face::Knight);
         assert_eq!(a.repetition_key(), b.repetition_key());
-        let mut game = WideGame::new(a, DrawRule::Automatic);
-        game.play_text("e2e4").unwrap();
-        assert_eq!(game.outcome(), None);
+        let mut game = WideGame::new(b, DrawRule::Automatic);
+        for m in [
+            "g1f3~2", "g8f6~2", "f3g1~2", "f6g8~2", "g1f3~2", "g8f6~2", "f3g1~2",
+        ] {
+            game.play_text(m).unwrap();
+            assert_eq!(game.outcome(), None, "{m}");
+        }
+        // The third time, White's die shows a pawn instead of a knight.
+        game.play_text("f6g8~1").unwrap();
+        assert_eq!(game.outcome(), Some(Outcome::draw(Termination::Repetition)));
     }
 
     /// Perft counts the die's branches: from the start with no roll, depth 1 is the sum over

@@ -4,10 +4,11 @@
 //! the 8x8 engine's, with the same draw rules, claims, takebacks and flag rule.
 
 use super::mv::{WideMove, WideMoveKind, WideUci};
+use super::nature::Nature;
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::san::{WideSan, wide_san_among};
-use super::variant::{End, WideVariant};
+use super::variant::{Chance, End, WideVariant};
 use crate::family::mix;
 use crate::{Color, Family, Game, Outcome, PlayError, StandardStart, Start, WideText};
 
@@ -17,6 +18,69 @@ pub type WideGame = Game<WidePosition>;
 /// A start position: the game's own by name (Capablanca Random's, Corner's and Fortress's
 /// default array), any other boxed.
 pub type WideStart = Start<WidePosition>;
+
+/// `legal` without their draws of chance, each move once, in order.
+fn bare_moves(legal: &[WideMove]) -> Vec<WideMove> {
+    let mut bare: Vec<WideMove> = Vec::with_capacity(legal.len());
+    for m in legal.iter().map(|m| m.with_nature(None)) {
+        if bare.last() != Some(&m) && !bare.contains(&m) {
+            bare.push(m);
+        }
+    }
+    bare
+}
+
+impl WidePosition {
+    /// A record's move of a game of chance, UCI or SAN, with the draw that follows it
+    /// (`e2e4~3`, `e4~3`): the move is read among the moves without draws, then must carry
+    /// exactly the draw given, one of those that may follow it.
+    fn parse_with_nature(&self, text: &str, legal: &[WideMove]) -> Result<WideMove, PlayError> {
+        let (body, nature) = match text.find('~') {
+            Some(at) => (
+                &text[..at],
+                Some(
+                    text[at..]
+                        .parse::<Nature>()
+                        .map_err(|e| PlayError::Malformed(e.to_string()))?,
+                ),
+            ),
+            None => (text, None),
+        };
+        let bare = bare_moves(legal);
+        let base = self.parse_plain(body, &bare)?;
+        let m = base.with_nature(nature);
+        if legal.contains(&m) {
+            return Ok(m);
+        }
+        Err(PlayError::Illegal(match nature {
+            None => format!("{body} needs the draw that follows it (such as ~3 or ~SE4)"),
+            Some(n) => format!("{body}{n}: {n} cannot follow {body} here"),
+        }))
+    }
+
+    /// A move's UCI or SAN text among `legal`, with no draw of chance.
+    fn parse_plain(&self, text: &str, legal: &[WideMove]) -> Result<WideMove, PlayError> {
+        if let Ok(uci) = text.parse::<WideUci>() {
+            return legal
+                .iter()
+                .copied()
+                .find(|m| m.to_uci(self) == uci)
+                .ok_or_else(|| {
+                    PlayError::Illegal(format!("{uci} in this {} position", self.variant()))
+                });
+        }
+        let san = text.parse::<WideSan>().map_err(|_| {
+            let shown: String = text.chars().take(16).collect();
+            PlayError::Malformed(format!(
+                "{shown:?} is neither UCI (such as e2e4 or a9a10) nor SAN (such as Nf3 or Ca10)"
+            ))
+        })?;
+        san.to_move_among(self, legal).map_err(|e| match e {
+            super::WideSanError::Ambiguous(why) => PlayError::Ambiguous(why),
+            other => PlayError::Illegal(other.to_string()),
+        })
+    }
+}
 
 impl StandardStart for WidePosition {
     type Variant = WideVariant;
@@ -40,8 +104,23 @@ impl Family for WidePosition {
         start.position()
     }
 
+    /// The legal moves; in the games of chance, each with every draw that may follow it (a
+    /// move that ends the game, or after which no face can come up, alone), so that a record
+    /// never leaves a position waiting.
     fn legal(&self) -> Vec<WideMove> {
-        self.legal_moves()
+        let moves = self.legal_moves();
+        if self.def.chance == Chance::None {
+            return moves;
+        }
+        let mut out = Vec::with_capacity(moves.len());
+        for m in moves {
+            let natures = self.natures_after(m);
+            if natures.is_empty() {
+                out.push(m);
+            }
+            out.extend(natures.into_iter().map(|n| m.with_nature(Some(n))));
+        }
+        out
     }
 
     fn play_unchecked(&mut self, m: WideMove) {
@@ -100,9 +179,19 @@ impl Family for WidePosition {
         self.def.ice
     }
 
+    /// A move carrying a draw of chance is its SAN among the moves without draws, then the
+    /// draw's token (`e4~3`).
     fn san_among(&self, m: WideMove, legal: &[WideMove]) -> WideText {
         let mut text = WideText::new();
-        text.push_str(&wide_san_among(self, m, legal).to_string());
+        if self.def.chance == Chance::None {
+            text.push_str(&wide_san_among(self, m, legal).to_string());
+        } else {
+            let bare = bare_moves(legal);
+            text.push_str(&wide_san_among(self, m.with_nature(None), &bare).to_string());
+            if let Some(n) = m.nature() {
+                text.push_str(&n.to_string());
+            }
+        }
         text
     }
 
@@ -122,25 +211,10 @@ impl Family for WidePosition {
 
     fn parse_among(&self, text: &str, legal: &[WideMove]) -> Result<WideMove, PlayError> {
         let text = text.trim();
-        if let Ok(uci) = text.parse::<WideUci>() {
-            return legal
-                .iter()
-                .copied()
-                .find(|m| m.to_uci(self) == uci)
-                .ok_or_else(|| {
-                    PlayError::Illegal(format!("{uci} in this {} position", self.variant()))
-                });
+        if self.def.chance != Chance::None {
+            return self.parse_with_nature(text, legal);
         }
-        let san = text.parse::<WideSan>().map_err(|_| {
-            let shown: String = text.chars().take(16).collect();
-            PlayError::Malformed(format!(
-                "{shown:?} is neither UCI (such as e2e4 or a9a10) nor SAN (such as Nf3 or Ca10)"
-            ))
-        })?;
-        san.to_move_among(self, legal).map_err(|e| match e {
-            super::WideSanError::Ambiguous(why) => PlayError::Ambiguous(why),
-            other => PlayError::Illegal(other.to_string()),
-        })
+        self.parse_plain(text, legal)
     }
 
     /// With the chess material rule (`End::Checkmate`), a lone king, or a king and one

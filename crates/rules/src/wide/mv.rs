@@ -7,6 +7,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::nature::Nature;
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::WideSquare;
@@ -25,13 +26,16 @@ pub enum WideMoveKind {
     Drop,
 }
 
-/// A move: four bytes, `Copy`.
+/// A move: seven bytes, `Copy`. In the games of chance a record's move may carry the draw
+/// that follows it (`nature`: the next player's roll, the Behemoth's step), written after the
+/// move (`e2e4~3`, `e2e4~SE4`); the position's own legal moves never do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WideMove {
     from: WideSquare,
     to: WideSquare,
     promotion: Option<WideRole>,
     kind: WideMoveKind,
+    nature: Option<Nature>,
 }
 
 impl WideMove {
@@ -47,7 +51,20 @@ impl WideMove {
             to,
             promotion,
             kind,
+            nature: None,
         }
+    }
+
+    /// The draw of chance that follows the move, when the move carries one.
+    #[must_use]
+    pub const fn nature(self) -> Option<Nature> {
+        self.nature
+    }
+
+    /// The same move carrying `nature` (or none).
+    #[must_use]
+    pub const fn with_nature(self, nature: Option<Nature>) -> WideMove {
+        WideMove { nature, ..self }
     }
 
     #[must_use]
@@ -89,6 +106,7 @@ impl WideMove {
                 to: self.to,
                 promotion: None,
                 drop: self.promotion.map(|r| def.letter(r).to_ascii_uppercase()),
+                nature: self.nature,
             };
         }
         let to = if self.kind == WideMoveKind::Castle
@@ -103,29 +121,36 @@ impl WideMove {
             to,
             promotion: self.promotion.map(|r| def.letter(r)),
             drop: None,
+            nature: self.nature,
         }
     }
 }
 
 /// A move in UCI text, not yet checked against a position: two squares and an optional
 /// lower-case promotion letter (whose role depends on the game), or a drop (`P@e5`: the
-/// upper-case letter in `drop`, the square in both `from` and `to`).
+/// upper-case letter in `drop`, the square in both `from` and `to`), and in the games of
+/// chance the draw that follows (`e2e4~3`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WideUci {
     pub from: WideSquare,
     pub to: WideSquare,
     pub promotion: Option<char>,
     pub drop: Option<char>,
+    pub nature: Option<Nature>,
 }
 
 impl fmt::Display for WideUci {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(letter) = self.drop {
-            return write!(f, "{letter}@{}", self.to);
+            write!(f, "{letter}@{}", self.to)?;
+        } else {
+            write!(f, "{}{}", self.from, self.to)?;
+            if let Some(c) = self.promotion {
+                write!(f, "{c}")?;
+            }
         }
-        write!(f, "{}{}", self.from, self.to)?;
-        match self.promotion {
-            Some(c) => write!(f, "{c}"),
+        match self.nature {
+            Some(n) => write!(f, "{n}"),
             None => Ok(()),
         }
     }
@@ -159,11 +184,18 @@ impl std::error::Error for WideUciError {}
 impl FromStr for WideUci {
     type Err = WideUciError;
 
-    fn from_str(s: &str) -> Result<WideUci, WideUciError> {
-        let err = || WideUciError::Syntax(s.to_string());
-        if !s.is_ascii() {
+    fn from_str(text: &str) -> Result<WideUci, WideUciError> {
+        let err = || WideUciError::Syntax(text.to_string());
+        if !text.is_ascii() {
             return Err(err());
         }
+        let (s, nature) = match text.find('~') {
+            Some(at) => (
+                &text[..at],
+                Some(text[at..].parse::<Nature>().map_err(|_| err())?),
+            ),
+            None => (text, None),
+        };
         if let Some((letter, square)) = s.split_once('@') {
             let mut letters = letter.chars();
             let (Some(letter), None) = (letters.next(), letters.next()) else {
@@ -178,6 +210,7 @@ impl FromStr for WideUci {
                 to,
                 promotion: None,
                 drop: Some(letter),
+                nature,
             });
         }
         let promotion = s
@@ -200,17 +233,28 @@ impl FromStr for WideUci {
             to,
             promotion,
             drop: None,
+            nature,
         })
     }
 }
 
 impl WideUci {
     /// The legal move of `position` this text names.
+    /// With a draw of chance, the move carries it, if that draw may follow the move.
     pub fn to_move(&self, position: &WidePosition) -> Result<WideMove, WideUciError> {
+        let bare = WideUci {
+            nature: None,
+            ..*self
+        };
         position
             .legal_moves()
             .into_iter()
-            .find(|m| m.to_uci(position) == *self)
+            .find(|m| m.to_uci(position) == bare)
+            .filter(|m| {
+                self.nature
+                    .is_none_or(|n| position.natures_after(*m).contains(&n))
+            })
+            .map(|m| m.with_nature(self.nature))
             .ok_or_else(|| WideUciError::Illegal {
                 uci: self.to_string(),
                 variant: position.variant(),
@@ -225,11 +269,21 @@ mod tests {
     /// Rank 10 and promotion letters split right; junk is refused, not a panic.
     #[test]
     fn parse_uci_text() {
-        for text in ["a10a9", "b9b10q", "e7e8c", "b7b8j", "a2a4", "j10j9"] {
+        for text in [
+            "a10a9",
+            "b9b10q",
+            "e7e8c",
+            "b7b8j",
+            "a2a4",
+            "j10j9",
+            "e2e4~3",
+            "a7a8b~SE4",
+        ] {
             assert_eq!(text.parse::<WideUci>().unwrap().to_string(), text);
         }
         for bad in [
-            "", "e2", "e2e", "e2e4qq", "e2e11", "é2e4", "E2E4", "e2-e4", "a10",
+            "", "e2", "e2e", "e2e4qq", "e2e11", "é2e4", "E2E4", "e2-e4", "a10", "e2e4~", "e2e4~7",
+            "~3",
         ] {
             assert!(bad.parse::<WideUci>().is_err(), "{bad}");
         }

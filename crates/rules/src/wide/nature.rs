@@ -137,6 +137,7 @@ impl WidePosition {
         m: WideMove,
         nature: Option<Nature>,
     ) -> Result<(), NatureError> {
+        let m = m.with_nature(None);
         if !self.legal_moves().contains(&m) {
             return Err(NatureError::IllegalMove(m.to_uci(self).to_string()));
         }
@@ -159,7 +160,8 @@ impl WidePosition {
 mod tests {
     use super::super::{WidePosition, WideVariant};
     use super::{Nature, NatureError};
-    use crate::wide::{BehemothStep, Face, WideMove};
+    use crate::wide::{BehemothStep, Face, WideGame, WideMove, WideUci};
+    use crate::{DrawRule, Family, PlayError};
 
     fn nature(text: &str) -> Nature {
         text.parse().unwrap()
@@ -233,6 +235,53 @@ mod tests {
         );
         p.play_with_nature(m, None).unwrap();
         assert!(p.outcome().is_some());
+    }
+
+    /// A game record keeps each move with its draw: one entry a ply, no position left
+    /// waiting; a move without its due draw, or with one that cannot follow, is refused; a
+    /// takeback restores the draw.
+    #[test]
+    fn a_record_keeps_each_move_with_its_draw() {
+        let start = WidePosition::from_fen(
+            WideVariant::Dice,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1",
+        )
+        .unwrap();
+        let mut game = WideGame::new(start, DrawRule::Automatic);
+        let legal = Family::legal(game.position());
+        assert_eq!(legal.len(), 16 * 2, "each pawn move with Black's two faces");
+        assert!(matches!(game.play_text("e2e4"), Err(PlayError::Illegal(_))));
+        assert!(matches!(
+            game.play_text("e2e4~5"),
+            Err(PlayError::Illegal(_))
+        ));
+        let played = game.play_text("e2e4~2").unwrap();
+        assert_eq!(played.san, "e4~2");
+        assert_eq!(played.mv.to_uci(&start).to_string(), "e2e4~2");
+        assert_eq!(game.position().roll(), Some(Face::Knight));
+        game.play_text("Nf6~1").unwrap();
+        game.take_back(1).unwrap();
+        assert_eq!(game.position().roll(), Some(Face::Knight));
+        // A stored move's text reads back to the same move.
+        let text = played.mv.to_uci(&start).to_string();
+        let read: WideUci = text.parse().unwrap();
+        assert_eq!(read.to_move(&start), Ok(played.mv));
+
+        let mut game = WideGame::new(
+            WidePosition::new(WideVariant::Behemoth),
+            DrawRule::Automatic,
+        );
+        assert_eq!(Family::legal(game.position()).len(), 19 * 32);
+        assert_eq!(game.play_text("e2e4~W2").unwrap().san, "e4~W2");
+        assert_eq!(game.position().behemoth(), Some("b4".parse().unwrap()));
+        assert!(!game.position().awaits_step());
+        let start =
+            WidePosition::from_fen(WideVariant::Behemoth, "4k3/8/8/8/*7/8/4r3/4K3 b - - 0 1")
+                .unwrap();
+        let mut game = WideGame::new(start, DrawRule::Automatic);
+        assert!(game.play_text("e2e1~N1").is_err());
+        game.play_text("Rxe1").unwrap();
+        assert!(game.is_over());
     }
 
     /// Games without chance take no draw.

@@ -509,6 +509,10 @@ impl WidePosition {
         self.turn = them;
         // Behemoth: its step follows every move but one that took the last king.
         self.step_pending = self.def.chance == super::variant::Chance::Behemoth && !self.extinct;
+        // A record's move of a game of chance carries the draw that follows it.
+        if let Some(nature) = m.nature() {
+            let _ = self.apply_nature(nature);
+        }
         if self.def.site == Site::CheshireCat {
             self.vanish(m, us);
         }
