@@ -27,7 +27,19 @@ pub(crate) fn position(
         }
         .into()),
         (Some(n), v) => numbered(v, n),
-        (None, _) if fen_given => fen::position(variant, fen),
+        (None, _) if fen_given => {
+            let pos = fen::position(variant, fen)?;
+            // The first roll is the server's draw, like every later one (docs/fairness.md).
+            if pos.wide().and_then(|p| p.roll()).is_some() {
+                return Err(InputError::InvalidField {
+                    field: "start_fen",
+                    message: "the die is the server's to roll: give the FEN's seventh field as -"
+                        .into(),
+                }
+                .into());
+            }
+            Ok(pos)
+        }
         (None, v) => match AnyPosition::numbered_starts(v) {
             Some(count) => numbered(v, random_below(request_id, count)?),
             None => {

@@ -11,8 +11,11 @@
 
 use core::fmt;
 
-use chessd_rules::wide::{BehemothStep, Direction, Face, Nature};
+use chessd_rules::any::AnyPosition;
+use chessd_rules::wide::{BehemothStep, Direction, Face, Nature, WidePosition};
 use hmac::{Hmac, Mac};
+
+use crate::game::action::NewGame;
 use sha2::{Digest, Sha256};
 
 /// The bytes of a seed: 256 bits, as many as the SHA-256 that commits to it.
@@ -94,6 +97,45 @@ impl Seed {
             }
         }
         unreachable!("a candidate is rejected with probability below one half")
+    }
+}
+
+/// A new game as it is played, in a game of chance: a fresh seed, and the game with its start
+/// given the draw it waits for (Dice Chess's first roll, the draw of ply 0). `None` for any
+/// other game.
+pub(crate) fn for_new_game(new: &NewGame) -> Result<Option<(Seed, NewGame)>, getrandom::Error> {
+    if !new.start.wide().is_some_and(WidePosition::has_chance) {
+        return Ok(None);
+    }
+    let seed = Seed::generate()?;
+    let mut settled = new.start;
+    if let Some(p) = settled.wide_mut()
+        && let Some(nature) = draw_among(&seed, 0, &p.nature_options())
+    {
+        // The nature was drawn among the position's own options: it applies.
+        let _ = p.apply_nature(nature);
+    }
+    let new = NewGame {
+        start: settled,
+        ..new.clone()
+    };
+    Ok(Some((seed, new)))
+}
+
+/// `start` as a creation request gave it: a game of chance's start without the first roll
+/// the server drew into it, so a retried request fingerprints as the first did.
+#[must_use]
+pub(crate) fn as_requested(start: &AnyPosition) -> AnyPosition {
+    match start.wide() {
+        Some(p) if p.has_chance() && p.roll().is_some() => {
+            let fen = p.fen();
+            let mut fields: Vec<&str> = fen.split(' ').collect();
+            if let Some(roll) = fields.get_mut(6) {
+                *roll = "-";
+            }
+            WidePosition::from_fen(p.variant(), &fields.join(" ")).map_or(*start, AnyPosition::Wide)
+        }
+        _ => *start,
     }
 }
 

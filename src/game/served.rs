@@ -5,18 +5,10 @@
 use chessd_rules::any::AnyVariant;
 
 /// The rules engine's games chessd does not serve yet, by key, with the missing part.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "dark",
-        "each player must see only its own view of the board, which chessd does not build yet",
-    ),
-    ("dice", CHANCE),
-    ("dice10x10", CHANCE),
-    ("behemoth", CHANCE),
-];
-
-/// Why the games of chance wait.
-const CHANCE: &str = "its draws of chance are not made by the server yet";
+const NOT_YET: &[(&str, &str)] = &[(
+    "dark",
+    "each player must see only its own view of the board, which chessd does not build yet",
+)];
 
 /// Why chessd does not serve `variant` yet; `None` for a game it serves.
 #[must_use]

@@ -8,6 +8,7 @@
 //! each. A test whose expectations depend on the store says so where it checks them.
 
 mod byoyomi;
+mod chance;
 mod clocks;
 #[path = "../common/mod.rs"]
 mod common;

@@ -60,6 +60,18 @@ pub(super) fn input_row_of(error: &InputError) -> Row {
     use Code::InvalidArgument;
     use InputError as E;
     match error {
+        // A client that writes a draw of chance after its move (as the record does) is told
+        // why that is never a player's to send.
+        E::MalformedMove { text } if text.contains('~') => row(
+            Layer::Request,
+            InvalidArgument,
+            "MALFORMED_MOVE",
+            format!(
+                "malformed move {text:?}: a draw of chance (~3, ~SE4) follows a move only in the \
+                 record, and is the server's to make: send the move alone"
+            ),
+        )
+        .field("move"),
         E::MalformedMove { text } => row(
             Layer::Request,
             InvalidArgument,

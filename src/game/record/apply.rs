@@ -3,9 +3,11 @@
 //! itself (flag, first-move timer, abandonment).
 
 use chessd_rules::any::{AnyGame, AnyMove, AnyPosition};
+use chessd_rules::wide::{WideMove, WidePosition};
 use chessd_rules::{self as rules, ByColor, Color, Outcome, PlayedMove, Rules, Termination};
 
 use crate::game::action::{Action, MoveText};
+use crate::game::chance::{Seed, draw_among};
 use crate::game::clock::Clock;
 use crate::game::error::GameError;
 use crate::game::error::InputError;
@@ -186,7 +188,10 @@ impl GameRecord {
         if seat != turn {
             return Err(PlayError::NotYourTurn { turn }.into());
         }
-        let played = play(self.history.game_mut(), text).map_err(play_error)?;
+        let played = match self.seats.seed() {
+            Some(seed) => play_with_draw(self.history.game_mut(), text, seed)?,
+            None => play(self.history.game_mut(), text).map_err(play_error)?,
+        };
         self.timing.moved(now);
         let over = self.history.game.is_over();
         if let Some(clock) = &mut self.timing.clock {
@@ -253,7 +258,18 @@ impl GameRecord {
         let Some(mv) = self.history.game.move_at(index) else {
             return Err(InputError::RequestIdReused.into());
         };
-        if resolve(&before, text).ok() != Some(mv) {
+        // In a game of chance the player named the move without the draw the server joined
+        // to it.
+        let asked = match (before.wide().filter(|p| p.has_chance()), mv) {
+            (Some(p), AnyMove::Wide(variant, played)) => player_move(p, text).ok().map(|m| {
+                (
+                    AnyMove::Wide(variant, m),
+                    AnyMove::Wide(variant, played.with_nature(None)),
+                )
+            }),
+            _ => resolve(&before, text).ok().map(|m| (m, mv)),
+        };
+        if !asked.is_some_and(|(asked, played)| asked == played) {
             return Err(InputError::RequestIdReused.into());
         }
         let mut info = move_info(&before, mv, ply);
@@ -337,6 +353,35 @@ fn play(game: &mut AnyGame, text: &MoveText) -> Result<PlayedMove<AnyMove>, rule
             .play_text(&text.to_string())
             .map_err(|e| as_typed(e, text)),
     }
+}
+
+/// Plays the move `text` names in a game of chance, joined to the draw that follows it: the
+/// one `seed` gives for the ply the move reaches (see `game::chance`), so a retry, a replica
+/// or a takeback that comes back to this ply meets the same draw.
+fn play_with_draw(
+    game: &mut AnyGame,
+    text: &MoveText,
+    seed: &Seed,
+) -> Result<PlayedMove<AnyMove>, GameError> {
+    let pos = game.position();
+    let Some(p) = pos.wide().filter(|p| p.has_chance()) else {
+        return play(game, text).map_err(play_error);
+    };
+    let m = player_move(p, text)?;
+    let nature = draw_among(seed, game.ply() + 1, &p.natures_after(m));
+    game.play(AnyMove::Wide(p.variant(), m.with_nature(nature)))
+        .map_err(play_error)
+}
+
+/// The player's move `text` names in a game of chance: without a draw, which is the server's.
+fn player_move(p: &WidePosition, text: &MoveText) -> Result<WideMove, GameError> {
+    let typed = text.to_string();
+    // The edge refuses such text before it gets here; a draw is never a player's to name.
+    if typed.contains('~') {
+        return Err(InputError::MalformedMove { text: typed }.into());
+    }
+    p.parse_player_move(&typed)
+        .map_err(|e| play_error(as_typed(e, text)))
 }
 
 /// A family's refusal of malformed text names the text as it was typed, as the 8x8 engine's

@@ -9,6 +9,7 @@ use std::sync::{Arc, PoisonError};
 use chessd_rules::ByColor;
 
 use crate::error::ServiceError;
+use crate::game::chance;
 use crate::game::error::InputError;
 use crate::game::{
     Created, FeedEvent, GameHeader, GameId, GameRecord, Labels, NewGame, Now, Players, SeatToken,
@@ -46,7 +47,7 @@ impl Inner {
     ) {
         let key = self.hasher.hash_one(request_id);
         let fingerprint = self.fingerprint_of(&Asked {
-            start: &header.start.position(),
+            start: &chance::as_requested(&header.start.position()),
             time_control: header.time_control(),
             start_rules: header.start_rules(),
             players: &header.players,
@@ -173,7 +174,13 @@ impl Inner {
         mut place: Option<Place>,
     ) -> Result<(Created, u64), ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
-        let seats = Seats::of(&tokens);
+        let (seed, settled) =
+            match chance::for_new_game(new).map_err(|e| ServiceError::Internal(Box::new(e)))? {
+                Some((seed, settled)) => (Some(seed), Some(settled)),
+                None => (None, None),
+            };
+        let new = settled.as_ref().unwrap_or(new);
+        let seats = Seats::of(&tokens).with_seed(seed);
         let record =
             GameRecord::new(new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let mut record = Some(record);

@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock, PoisonError};
 use chessd_rules::ByColor;
 
 use crate::error::ServiceError;
+use crate::game::chance;
 use crate::game::error::InputError;
 use crate::game::{
     Created, FeedEvent, GameHeader, GameId, GameRecord, NewGame, Now, SeatToken, Seats,
@@ -66,9 +67,8 @@ impl Inner {
                 .map_err(|e| ServiceError::Internal(Box::new(e)))?
                 .to_be_bytes(),
         );
-        let record =
-            GameRecord::new(&new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
-        // The fingerprint and the request record do not depend on the id drawn.
+        // The fingerprint and the request record do not depend on the id drawn, nor on a game
+        // of chance's seed and first roll: they are the request's, made again by a retry.
         let fingerprint = codec::fingerprint(&Meta {
             header: Arc::new(GameHeader::of(GameId::new(now.wall, 0), &new, now.wall)),
             seats: seats.clone(),
@@ -76,6 +76,13 @@ impl Inner {
             feed_header: OnceLock::new(),
             append_names: OnceLock::new(),
         });
+        let (new, seats) =
+            match chance::for_new_game(&new).map_err(|e| ServiceError::Internal(Box::new(e)))? {
+                Some((seed, settled)) => (settled, seats.with_seed(Some(seed))),
+                None => (new, seats),
+            };
+        let record =
+            GameRecord::new(&new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
         let request_key = rid.as_deref().map(keys::create_key).unwrap_or_default();
         // A retry must meet the first creation's request record, so a request id fixes the

@@ -58,6 +58,20 @@ impl WidePosition {
         }))
     }
 
+    /// Whether the game is one of chance (Dice Chess, Dice Chess 10x10, Behemoth Chess),
+    /// whose moves carry the server's draws.
+    #[must_use]
+    pub fn has_chance(&self) -> bool {
+        self.def.chance != Chance::None
+    }
+
+    /// A player's move, UCI or SAN, as a player sends it in a game of chance: without the
+    /// draw that follows it, which is the server's to make (`natures_after` lists what may
+    /// follow; `WideMove::with_nature` joins the draw to the move).
+    pub fn parse_player_move(&self, text: &str) -> Result<WideMove, PlayError> {
+        self.parse_plain(text.trim(), &self.legal_moves())
+    }
+
     /// A move's UCI or SAN text among `legal`, with no draw of chance.
     fn parse_plain(&self, text: &str, legal: &[WideMove]) -> Result<WideMove, PlayError> {
         if let Ok(uci) = text.parse::<WideUci>() {
