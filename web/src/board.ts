@@ -14,6 +14,8 @@ import { type CharacterPiece, characterOf, pentagonPath } from "./characters.js"
 import { FILE_LETTERS, type Geometry } from "./geometry.js";
 import { type BoardStyle, cellMark, edgeLabels, ground } from "./grid.js";
 import {
+  BEHEMOTH,
+  BEHEMOTH_SHAPES,
   CHESS_SET,
   HOLE,
   ICE_SHAPES,
@@ -87,7 +89,9 @@ export function pieceNode(
   const role = roleOf(kind, set);
   if (neutral) {
     if (role) g.setAttribute("data-piece-role", role);
-    for (const [tag, attrs] of ICE_SHAPES) g.append(el(tag, attrs));
+    for (const [tag, attrs] of role === BEHEMOTH ? BEHEMOTH_SHAPES : ICE_SHAPES) {
+      g.append(el(tag, attrs));
+    }
     return g;
   }
   const character = characterOf(kind, set);

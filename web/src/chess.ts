@@ -42,6 +42,8 @@ export interface Position {
   whiteToMove: boolean;
   /** Plies since the last capture or pawn move. */
   halfmoves: number;
+  /** Dice Chess: the face the server rolled for the side to move (the FEN's seventh field). */
+  roll: number | null;
 }
 
 /** The square index of "e4" on an 8x8 board, or -1 (`Geometry.parse` for any board). */
@@ -162,6 +164,7 @@ export function parseFen(fen: string, geo: Geometry = STANDARD): Position {
     else clocks.push(f);
   }
   const halfmoves = Number(clocks[0]);
+  const roll = /^[1-6]$/.test(fields[6] ?? "") ? Number(fields[6]) : null;
   return {
     geo,
     board,
@@ -170,6 +173,7 @@ export function parseFen(fen: string, geo: Geometry = STANDARD): Position {
     promoted,
     whiteToMove: fields[1] !== "b",
     halfmoves: Number.isInteger(halfmoves) && halfmoves >= 0 ? halfmoves : 0,
+    roll,
   };
 }
 
@@ -182,7 +186,10 @@ export type UciParts =
   | { kind: "drop"; role: PocketRole; to: number };
 
 /** On `geo`'s board: squares "a1" to "j10", a promotion's piece (or shogi's `+`) after them. */
-export function parseUci(uci: string, geo: Geometry = STANDARD): UciParts | null {
+export function parseUci(text: string, geo: Geometry = STANDARD): UciParts | null {
+  // A game of chance's record writes the draw after the move (`e2e4~3`, `e2e4~SE4`): the
+  // move's squares are the part before it.
+  const uci = text.split("~")[0] ?? "";
   const drop = /^([A-Z])@([a-j](?:10|[1-9]))$/.exec(uci);
   if (drop?.[1] && drop[2]) {
     const to = geo.parse(drop[2]);

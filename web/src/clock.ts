@@ -20,7 +20,12 @@ export interface ClockView {
   checksLeft: number | null;
   /** The player's presence (null: the server has said nothing, e.g. a finished game). */
   presence: PresenceState | null;
+  /** Dice Chess: the face the server rolled for this side, while it is to move; else null. */
+  roll: number | null;
 }
+
+/** The die's faces: the piece type each one moves. */
+const FACES = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
 /** "online", "away" or "away · can be claimed in 0:12" (the last for the claim's countdown). */
 export function presenceText(p: PresenceState, serverNow: number): string {
@@ -93,6 +98,13 @@ export function renderClock(node: HTMLElement, v: ClockView): void {
         : "",
     ),
     v.checksLeft !== null ? checks : "",
+    v.roll !== null
+      ? h(
+          "span",
+          { class: "die", "data-die": String(v.roll) },
+          `Die ${v.roll}: ${FACES[v.roll - 1] ?? "?"} to move`,
+        )
+      : "",
     h(
       "span",
       { class: "time", "data-clock": white ? "white" : "black" },

@@ -323,7 +323,8 @@ export async function showGame(
     if (!state) return;
     const s = state;
     const bottomColor = blackBelow() ? Color.BLACK : Color.WHITE;
-    const left = displayed().position?.checksLeft ?? null;
+    const shown = displayed().position;
+    const left = shown?.checksLeft ?? null;
     for (const [node, side] of [
       [clockBottom, bottomColor],
       [clockTop, bottomColor === Color.WHITE ? Color.BLACK : Color.WHITE],
@@ -336,6 +337,7 @@ export async function showGame(
         clocks: s.clocks,
         serverNow: Date.now() + offset,
         checksLeft: left ? (white ? left.white : left.black) : null,
+        roll: shown && shown.whiteToMove === white ? shown.roll : null,
         presence: s.status === GameStatus.ONGOING ? presenceOf(s, side) : null,
       });
     }

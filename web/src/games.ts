@@ -15,7 +15,7 @@ import { SHOGI_SET, XIANGQI_SET } from "./characters.js";
 import { Geometry, STANDARD } from "./geometry.js";
 import type { BoardStyle } from "./grid.js";
 import { Variant } from "./gen/chessd/v1/chessd_pb.js";
-import { CHESS_SET, HOLE, ICE, type PieceSet } from "./pieces.js";
+import { BEHEMOTH, CHESS_SET, HOLE, ICE, type PieceSet } from "./pieces.js";
 
 export interface GameInfo {
   /** The variant's stable key, as the server spells it ("crazyhouse"). */
@@ -60,6 +60,7 @@ export const FAMILIES = [
   "Drop games",
   "Xiangqi and shogi",
   "Boards and moves of their own",
+  "Games of chance",
 ] as const;
 
 function chessLike(
@@ -87,7 +88,7 @@ function chessLike(
   };
 }
 
-const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS, EAST, OWN] = FAMILIES;
+const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS, EAST, OWN, CHANCE] = FAMILIES;
 
 /** A game of the wide family: no `Variant` number, known by its key alone. */
 function wide(
@@ -400,6 +401,29 @@ export const GAMES: readonly GameInfo[] = [
     "Each square a piece leaves vanishes; no castling, but a king's first move may be a queen's.",
     "e4, Nf3",
     { roles: { ...CHESS_SET, "*": HOLE }, rules: { vanishing: true } },
+  ),
+  wide(
+    "dice",
+    "Dice Chess",
+    CHANCE,
+    "The server rolls a die for each turn: the piece type it shows must move; capture the king to win.",
+    "e4, Nf3",
+  ),
+  wide(
+    "dice10x10",
+    "Dice Chess 10x10",
+    CHANCE,
+    "Dice Chess on 10x10 with two kings and two queens a side; take both kings to win.",
+    "e4, Nf3",
+    { geometry: new Geometry(10, 10) },
+  ),
+  wide(
+    "behemoth",
+    "Behemoth Chess",
+    CHANCE,
+    "After every move a neutral Behemoth strides up to four squares in a random direction, destroying all in its path.",
+    "e4, Nf3",
+    { roles: { ...CHESS_SET, "*": BEHEMOTH } },
   ),
 ];
 

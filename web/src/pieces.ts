@@ -24,6 +24,7 @@ export const CHESS_SET: PieceSet = {
 /** The roles a game may give the FEN's `*`. */
 export const ICE = "ice cube";
 export const HOLE = "vanished square";
+export const BEHEMOTH = "Behemoth";
 
 export type Shape = [tag: string, attrs: Record<string, string | number>];
 
@@ -126,6 +127,17 @@ export const ICE_SHAPES: Shape[] = [
   ["path", { d: "M64 40 L78 26 V64 L64 78 Z", class: "side" }],
   ["rect", { x: 24, y: 40, width: 40, height: 38, class: "face" }],
   ["path", { d: "M30 70 V47 H46", class: "shine" }],
+];
+
+/**
+ * Behemoth Chess's Behemoth: a dark, horned bulk filling most of its square, with pale eyes,
+ * drawn apart from both sides' pieces (it belongs to neither).
+ */
+export const BEHEMOTH_SHAPES: Shape[] = [
+  ["path", { d: "M18 84 C14 60 20 40 34 32 L26 12 L42 28 C47 26 53 26 58 28 L74 12 L66 32 C80 40 86 60 82 84 Z", class: "hide" }],
+  ["circle", { cx: 40, cy: 50, r: 5, class: "eye" }],
+  ["circle", { cx: 60, cy: 50, r: 5, class: "eye" }],
+  ["path", { d: "M38 68 Q50 76 62 68", class: "mouth" }],
 ];
 
 /** The pieces a game names its own way but draws as another role. */

@@ -12,7 +12,7 @@ import type { BrowserContext } from "playwright-core";
 import { NEUTRAL } from "../src/chess.js";
 import { boardShot, fail, startProxy, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, player, ready, sit } from "./seats.js";
-import { type Api, create, playApi } from "./variantkit.js";
+import { type Api, create, playApi, serverGame } from "./variantkit.js";
 import { expectDrawn, synced } from "./wide.js";
 
 
@@ -132,6 +132,46 @@ async function cheshireCat(api: Api, w: Player, b: Player): Promise<string> {
   return "Cheshire Cat: a vanished square on both pages";
 }
 
+/** Dice Chess: the die the server rolled shows on the strip of the side to move, and a move the
+ * die allows, clicked, comes back from the server with the next roll. */
+async function dice(api: Api, w: Player, b: Player): Promise<string> {
+  const g = await seated(api, "dice", w, b);
+  const start = await serverGame(api, g.id);
+  const roll = start.fen.split(" ")[6] ?? "";
+  if (!/^[1-6]$/.test(roll)) fail(`the start has no roll: ${start.fen}`);
+  if (start.seedSha256.length !== 64) fail(`no seed commitment: "${start.seedSha256}"`);
+  for (const p of [w, b]) {
+    await waitFor(`${p.name}: the die ${roll} shown`, () =>
+      p.page.locator(`.clock .die[data-die="${roll}"]`).count(),
+    );
+  }
+  const first = start.legalMoves[0]?.uci ?? fail("no legal move");
+  await clickMove(w, first.slice(0, 2), first.slice(2, 4));
+  const game = await synced(api, g.id, [w, b], 1);
+  const played = game.moves[0]?.uci ?? "";
+  if (!played.startsWith(`${first.slice(0, 4)}~`)) fail(`the server played ${played}, not ${first} with a roll`);
+  const next = game.fen.split(" ")[6] ?? "";
+  await waitFor(`${b.name}: the next die ${next} shown`, () =>
+    b.page.locator(`.clock .die[data-die="${next}"]`).count(),
+  );
+  return `Dice Chess: the die shown, ${played} by a click`;
+}
+
+/** Behemoth Chess: the Behemoth drawn on d4, then wherever the server's step took it. */
+async function behemoth(api: Api, w: Player, b: Player): Promise<string> {
+  const g = await seated(api, "behemoth", w, b);
+  const beast = (p: Player) =>
+    p.page.locator('#board .piece.neutral[data-piece-role="Behemoth"]').getAttribute("data-square");
+  for (const p of [w, b]) {
+    await waitFor(`${p.name}: the Behemoth on d4`, async () => (await beast(p)) === "d4");
+  }
+  await clickMove(w, "g1", "f3");
+  const game = await synced(api, g.id, [w, b], 1);
+  const played = game.moves[0]?.uci ?? "";
+  if (!/^g1f3~(N|NE|E|SE|S|SW|W|NW)[1-4]$/.test(played)) fail(`the server played ${played}`);
+  return `Behemoth Chess: the Behemoth drawn and moved (${played})`;
+}
+
 export async function siteScenarios(
   context: BrowserContext,
   api: Api,
@@ -149,6 +189,8 @@ export async function siteScenarios(
       await cylinder(api, w, b),
       await knightRelay(api, w, b),
       await cheshireCat(api, w, b),
+      await dice(api, w, b),
+      await behemoth(api, w, b),
     ].join("; ");
   } finally {
     for (const p of pages) await p.close();
