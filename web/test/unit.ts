@@ -5,13 +5,13 @@
 // on a drawn board are driven from unit-run.ts with a real mouse, through `mountInput`.
 
 import { drawBoard, squareAt } from "../src/board.js";
-import { clockText } from "../src/clock.js";
+import { clockText, renderClock } from "../src/clock.js";
 import { timeControlName, timeControlOf } from "../src/deployment.js";
 import { characterOf } from "../src/characters.js";
 import { NEUTRAL, castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
 import { FAMILIES, GAMES, boardStyle, gameInfo, pieceSet, promotionOrder } from "../src/games.js";
 import { Geometry, STANDARD } from "../src/geometry.js";
-import { CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
+import { BEHEMOTH, CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
 import { create } from "@bufbuild/protobuf";
 
 import { eq, throws } from "./check.js";
@@ -250,7 +250,30 @@ const WIDE_STARTS: Record<string, string> = {
   shogi: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1",
   minishogi: "rbsgk/4p/5/P4/KGSBR[] w - - 0 1",
   ...SITE_STARTS,
+  dice: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 4",
+  dice10x10: "rnbqkkqbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKQBNR w - - 0 1 2",
+  behemoth: "rnbqkbnr/pppppppp/8/8/3*4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 };
+
+test("games of chance: the die read from the FEN and shown to the side to move; the Behemoth drawn; a move's draw read past", () => {
+  eq(parseFen(WIDE_STARTS.dice ?? "").roll, 4, "Dice Chess's seventh field");
+  eq(parseFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").roll, null, "no die in chess");
+  eq(parseFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +0+0").roll, null, "Three-check's counters are no die");
+  const strip = document.createElement("div");
+  renderClock(strip, { side: Color.WHITE, name: "", you: false, clocks: null, serverNow: 0, checksLeft: null, presence: null, roll: 3 });
+  eq(strip.querySelector(".die")?.textContent, "Die 3: bishop to move", "the strip's die");
+  renderClock(strip, { side: Color.WHITE, name: "", you: false, clocks: null, serverNow: 0, checksLeft: null, presence: null, roll: null });
+  eq(strip.querySelector(".die"), null, "no die when none is rolled");
+  eq(pieceSet("behemoth")[NEUTRAL], BEHEMOTH, "Behemoth Chess's *");
+  const g = gameInfo("behemoth");
+  const svg = drawBoard(parseFen(WIDE_STARTS.behemoth ?? "").board, STANDARD, false, {}, g?.roles, g?.style);
+  const beast = svg.querySelector('.piece.neutral[data-piece-role="Behemoth"]');
+  eq(beast?.getAttribute("data-square"), "d4", "the Behemoth on d4");
+  eq(beast?.querySelectorAll(".hide").length, 1, "drawn as the beast, not as ice");
+  const uci = parseUci("e2e4~SE4");
+  eq(uci?.kind === "move" ? [uci.from, uci.to, uci.promotion] : null, [STANDARD.parse("e2"), STANDARD.parse("e4"), ""], "e2e4~SE4 read as e2e4");
+  eq(parseUci("e7e8b~3")?.kind === "move", true, "a promotion with a roll");
+});
 
 test("every game's entry: its family listed, its letters drawn and named, its promotions and hand among them", () => {
   eq(new Set(GAMES.map((g) => g.key)).size, GAMES.length, "keys unique");
