@@ -49,6 +49,7 @@ type State = (
     Option<pb::CheckCounts>,
     Option<pb::Hands>,
     i32,
+    String,
 );
 
 fn state(game: &pb::Game) -> State {
@@ -59,11 +60,12 @@ fn state(game: &pb::Game) -> State {
         game.checks_given,
         game.hands.clone(),
         game.status,
+        game.seed_sha256.clone(),
     )
 }
 
 /// The wide family's games, by key (they have no `Variant` number).
-const WIDE_KEYS: [&str; 22] = [
+const WIDE_KEYS: [&str; 25] = [
     "losalamos",
     "janus",
     "embassy",
@@ -86,6 +88,11 @@ const WIDE_KEYS: [&str; 22] = [
     "cheshirecat",
     "recycle",
     "iceage",
+    // The games of chance: their seed comes back, so the draws after the restart are the
+    // ones the seed committed to.
+    "dice",
+    "dice10x10",
+    "behemoth",
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
