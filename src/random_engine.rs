@@ -62,16 +62,18 @@ pub fn run(input: impl BufRead, mut out: impl Write) -> io::Result<()> {
                 Err(why) => writeln!(out, "info string {why}")?,
             },
             Some("go") => {
-                let moves = position.legal_moves();
+                // The moves a player chooses among, as the server lists them: in a game of
+                // chance without the draw the server joins to each in its record.
+                let moves = position.notations();
                 let pick = match moves.len() {
                     0 => None,
                     n => {
                         let r = getrandom::u64().unwrap_or(0);
-                        Some(moves[(r % n as u64) as usize])
+                        moves.get((r % n as u64) as usize)
                     }
                 };
                 match pick {
-                    Some(m) => writeln!(out, "bestmove {m}")?,
+                    Some((uci, _)) => writeln!(out, "bestmove {uci}")?,
                     None => writeln!(out, "bestmove 0000")?,
                 }
             }
