@@ -231,6 +231,21 @@ def test_a_byoyomi_clock_tells_the_periods_left(server):
         assert '[TimeControl "600+3x30b"]' in pgn
 
 
+def test_a_game_of_chance_commits_to_its_seed_and_reveals_it(server):
+    """A Behemoth game: the seed's SHA-256 from the start, each move with the server's step,
+    the seed at the end, and its SHA-256 the commitment (docs/fairness.md)."""
+    import hashlib
+    with cc.Client(server.addr) as client:
+        game = client.create_game(variant_key="behemoth")
+        commitment = game.game.seed_sha256
+        assert len(commitment) == 64 and game.game.seed == ""
+        answer = game.white.submit_move("Nf3")
+        assert answer.move.uci.startswith("g1f3~"), answer.move.uci
+        over = game.black.resign()
+        assert over.seed_sha256 == commitment
+        assert hashlib.sha256(bytes.fromhex(over.seed)).hexdigest() == commitment
+
+
 def test_watch_replays_after_a_seq_and_ends_at_game_over(server):
     """watch_game(after_seq=n) sends exactly the events after n, then stops after game over."""
     with cc.Client(server.addr) as client:
