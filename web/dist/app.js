@@ -73,7 +73,8 @@ move, destroying everything in its path; the king is not checked but captured.
 ## Board and pieces
 
 Chess's board, pieces and start, and the Behemoth on d4, written \`*\` in the FEN:
-\`rnbqkbnr/pppppppp/8/8/3*4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\`.
+\`rnbqkbnr/pppppppp/8/8/3*4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\`. The FEN of a game whose last
+step destroyed a king has a seventh field \`x\` (without it, a missing king was captured).
 
 ## The Behemoth
 
