@@ -301,33 +301,6 @@ impl WidePosition {
             (false, false) => None,
         }
     }
-
-    /// Perft with the step's branches: after each move but the last, all 32 steps.
-    pub(crate) fn behemoth_perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if self.step_pending {
-            return BehemothStep::all()
-                .map(|step| {
-                    let mut after = *self;
-                    let _ = after.apply_step(step);
-                    after.behemoth_perft(depth)
-                })
-                .sum();
-        }
-        if depth == 1 {
-            return self.count_legal_moves();
-        }
-        self.legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut child = *self;
-                child.play_unchecked(m);
-                child.behemoth_perft(depth - 1)
-            })
-            .sum()
-    }
 }
 
 #[cfg(test)]

@@ -256,39 +256,6 @@ impl WidePosition {
             Chance::None => self.has_legal_move(),
         }
     }
-
-    /// Perft with the die's branches, as this file's header defines it (Behemoth: the
-    /// step's, as `behemoth` defines them).
-    pub(crate) fn chance_perft(&self, depth: u32) -> u64 {
-        if self.def.chance == Chance::Behemoth {
-            return self.behemoth_perft(depth);
-        }
-        if depth == 0 {
-            return 1;
-        }
-        let Some(_) = self.roll else {
-            return self
-                .rollable_faces()
-                .into_iter()
-                .map(|face| {
-                    let mut rolled = *self;
-                    rolled.roll = Some(face);
-                    rolled.chance_perft(depth)
-                })
-                .sum();
-        };
-        if depth == 1 {
-            return self.count_legal_moves();
-        }
-        self.legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut child = *self;
-                child.play_unchecked(m);
-                child.chance_perft(depth - 1)
-            })
-            .sum()
-    }
 }
 
 #[cfg(test)]

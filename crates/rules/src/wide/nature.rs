@@ -89,6 +89,38 @@ impl fmt::Display for NatureError {
 impl std::error::Error for NatureError {}
 
 impl WidePosition {
+    /// Perft in a game of chance: a position that waits for a draw counts every draw that may
+    /// come as a branch at the same depth (Dice Chess's faces, the Behemoth's 32 steps), as
+    /// `dice` and `behemoth` define it; any other position as perft always does.
+    pub(crate) fn chance_perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let options = self.nature_options();
+        if !options.is_empty() {
+            return options
+                .into_iter()
+                .map(|nature| {
+                    let mut after = *self;
+                    // Drawn from the position's own options: it applies.
+                    let _ = after.apply_nature(nature);
+                    after.chance_perft(depth)
+                })
+                .sum();
+        }
+        if depth == 1 {
+            return self.count_legal_moves();
+        }
+        self.legal_moves()
+            .into_iter()
+            .map(|m| {
+                let mut child = *self;
+                child.play_unchecked(m);
+                child.chance_perft(depth - 1)
+            })
+            .sum()
+    }
+
     /// The draws the server may make now, for a position that waits for one (every face
     /// that can come up, or all 32 Behemoth steps); empty for one that waits for nothing.
     #[must_use]
