@@ -1,14 +1,14 @@
 //! Moves and attacks of the games only the seed site plays (`Site`): Cylinder, Knight Relay
 //! and Cheshire Cat. Each bends something the shared generator's pin and check tables assume
 //! (a straight edge, every piece capturing, every square existing), so these games take a
-//! generator of their own: moves by the pieces' movement, each kept if the side's king is not
-//! attacked on the board it leaves. The board after a move is never built: the enemy's pieces
+//! generator of their own: moves by the pieces' movement. Out of check, a piece no enemy
+//! slider may pin moves freely; a move of the king, of a piece that may be pinned, any move
+//! in check, en passant and castling are kept if the side's king is not attacked on the board
+//! they leave. The board after a move is never built: the enemy's pieces
 //! are the same but for the one taken (a knight, the relay's source, is never taken), so the
 //! test needs only the new occupancy and the king's new square.
 
-use super::attacks::{
-    bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
-};
+use super::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use super::cylinder;
 use super::movegen::Sink;
 use super::mv::{WideMove, WideMoveKind};
@@ -31,8 +31,8 @@ struct Node {
     /// Knight Relay: the squares our relayed pieces may leap from (a knight's move from one
     /// of our knights).
     relay: u128,
-    /// Out of check, the only squares a piece may leave and so expose its king: the lines
-    /// through the king on an empty board (every square when in check).
+    /// The pieces whose moves are tested on the board they leave: in check every piece,
+    /// else those that may be pinned (a superset of the pinned ones, see `site_pinned`).
     exposed: u128,
 }
 
@@ -73,16 +73,14 @@ impl WidePosition {
         }
     }
 
-    /// Knight Relay: the pieces of `pieces` that a knight of `knights` defends.
+    /// Knight Relay: the squares a knight of `knights` defends, where a piece is relayed.
     #[inline]
-    fn relayed(pieces: u128, knights: u128) -> u128 {
-        let mut out = 0;
-        for sq in squares(pieces) {
-            if knight_attacks(sq) & knights != 0 {
-                out |= sq.bit();
-            }
+    fn knight_cover(knights: u128) -> u128 {
+        let mut cover = 0;
+        for sq in squares(knights) {
+            cover |= knight_attacks(sq);
         }
-        out
+        cover
     }
 
     /// The pieces among `theirs` (of colour `by`) that attack `sq` when the board holds
@@ -112,7 +110,9 @@ impl WidePosition {
                 if sq.rank() == 0 || sq.rank() == 7 {
                     leapers &= !pawns;
                 }
-                attackers |= Self::relayed(leapers, knights);
+                if leapers != 0 {
+                    attackers |= leapers & Self::knight_cover(knights);
+                }
             }
             Site::CheshireCat if self.fresh_kings[by.index()] => {
                 attackers |= self.site_knight(sq) & knights;
@@ -150,8 +150,8 @@ impl WidePosition {
     #[inline]
     fn site_moves<S: Sink>(&self, sink: &mut S, at: &Node, from: WideSquare, targets: u128) {
         let is_king = from == at.king;
-        // Off every line through a king not in check: nothing it does exposes the king (a
-        // capture only removes an attacker, and leaps and relays ignore what stands between).
+        // Unpinned, out of check: nothing it does exposes the king (a capture only removes an
+        // attacker, and leaps and relays ignore what stands between).
         let safe = !is_king && at.exposed & from.bit() == 0;
         let promotes = self.pieces(at.us, WideRole::Pawn) & from.bit() != 0;
         if safe && !(promotes && self.def.promotion_forced[at.us.index()] & targets != 0) {
@@ -204,10 +204,8 @@ impl WidePosition {
         let checked = self.site_attackers(king, occupied, theirs, them) != 0;
         let exposed = if checked {
             u128::MAX
-        } else if self.def.site == Site::Cylinder {
-            cylinder::rook(king, 0) | cylinder::bishop(king, 0)
         } else {
-            rook_rays(king) | bishop_rays(king)
+            self.site_pinned(king, ours, theirs, occupied, them)
         };
         let at = Node {
             us,
@@ -217,10 +215,9 @@ impl WidePosition {
             king,
             target,
             relay: if relay {
-                Self::relayed(
-                    ours & !our_knights & !self.pieces(us, WideRole::King),
-                    our_knights,
-                )
+                ours & !our_knights
+                    & !self.pieces(us, WideRole::King)
+                    & Self::knight_cover(our_knights)
             } else {
                 0
             },
@@ -254,6 +251,50 @@ impl WidePosition {
         if self.castles[us.index()] != [None; 2] && !checked {
             self.site_castling(sink, &at);
         }
+    }
+
+    /// Our pieces that may be pinned to our king (not in check) by an enemy slider: every
+    /// piece first on a line from the king with an enemy slider next on it beyond, which the
+    /// slider sees. Lines wrap on the cylinder, and there one slider may pin along two lines
+    /// (round either side of a rank, or along both diagonals four ranks away); a piece found
+    /// so is in the set whichever line pins it, and no piece outside the set can leave one.
+    /// In Cheshire Cat a king that has not moved slides as a queen, and vanished squares
+    /// block nothing. Leaps (knights, Knight Relay's relays) pass over every piece: no move
+    /// but the king's opens or closes them.
+    #[inline]
+    fn site_pinned(
+        &self,
+        king: WideSquare,
+        ours: u128,
+        theirs: u128,
+        occupied: u128,
+        them: Color,
+    ) -> u128 {
+        let r = &self.roles;
+        let queens = r[WideRole::Queen.index()];
+        let royal = if self.def.site == Site::CheshireCat && self.fresh_kings[them.index()] {
+            r[WideRole::King.index()]
+        } else {
+            0
+        };
+        let orthogonal = (r[WideRole::Rook.index()] | queens | royal) & theirs;
+        let diagonal = (r[WideRole::Bishop.index()] | queens | royal) & theirs;
+        let mut pinned = 0;
+        if orthogonal != 0 {
+            let near = self.site_rook(king, occupied) & ours;
+            let far = self.site_rook(king, occupied & !near);
+            for sniper in squares(far & orthogonal) {
+                pinned |= self.site_rook(sniper, occupied) & near;
+            }
+        }
+        if diagonal != 0 {
+            let near = self.site_bishop(king, occupied) & ours;
+            let far = self.site_bishop(king, occupied & !near);
+            for sniper in squares(far & diagonal) {
+                pinned |= self.site_bishop(sniper, occupied) & near;
+            }
+        }
+        pinned
     }
 
     /// Pawn steps (a double step from the second rank over an empty or vanished square),
