@@ -144,6 +144,31 @@ static RANK: [[u8; 256]; 8] = {
     t
 };
 
+/// `RAYS[sq]`: a rook's and a bishop's reach from `sq` on an empty board.
+pub(crate) static RAYS: [(u128, u128); SQUARES] = {
+    let mut t = [(0u128, 0u128); SQUARES];
+    let mut rank = 0;
+    while rank < 8 {
+        let mut file = 0;
+        while file < 8 {
+            let (mut orthogonal, mut diagonal, mut k) = (0u128, 0u128, 1);
+            while k < 8 {
+                orthogonal |=
+                    wrapped(file + k, rank) | wrapped(file, rank + k) | wrapped(file, rank - k);
+                diagonal |= wrapped(file + k, rank + k)
+                    | wrapped(file - k, rank + k)
+                    | wrapped(file + k, rank - k)
+                    | wrapped(file - k, rank - k);
+                k += 1;
+            }
+            t[rank as usize * STRIDE as usize + file as usize] = (orthogonal, diagonal);
+            file += 1;
+        }
+        rank += 1;
+    }
+    t
+};
+
 /// The 8x8 board in the shared numbering.
 const BOARD: u128 = board_mask(8, 8);
 
@@ -216,6 +241,9 @@ mod tests {
                 let diagonal = slide(from, occupied, &[(1, 1), (-1, 1), (1, -1), (-1, -1)]);
                 assert_eq!(rook(from, occupied), orthogonal, "{from} {occupied:x}");
                 assert_eq!(bishop(from, occupied), diagonal, "{from} {occupied:x}");
+                if occupied == 0 {
+                    assert_eq!(RAYS[from.index()], (orthogonal, diagonal), "{from}");
+                }
             }
         }
     }
