@@ -9,7 +9,7 @@
 //! test needs only the new occupancy and the king's new square.
 
 use super::attacks::{
-    bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
 };
 use super::cylinder;
 use super::movegen::{FILE_A, Sink, shift};
@@ -327,12 +327,12 @@ impl WidePosition {
         }
     }
 
-    /// Our pieces that may be pinned to our king (not in check) by an enemy slider: every
+    /// Our pieces that may be pinned to our king (not in check) by an enemy slider. On a
+    /// straight board, the one piece between the king and a slider. On the cylinder, every
     /// piece first on a line from the king with an enemy slider next on it beyond, which the
-    /// slider sees. Lines wrap on the cylinder, and there one slider may pin along two lines
-    /// (round either side of a rank, or along both diagonals four ranks away); a piece found
-    /// so is in the set whichever line pins it, and no piece outside the set can leave one.
-    /// In Cheshire Cat a king that has not moved slides as a queen, and vanished squares
+    /// slider sees: lines wrap, and one slider may pin along two lines (round either side of
+    /// a rank, or along both diagonals four ranks away); a piece found so is in the set
+    /// whichever line pins it, and no piece outside the set can leave one. In Cheshire Cat a king that has not moved slides as a queen, and vanished squares
     /// block nothing. Leaps (knights, Knight Relay's relays) pass over every piece: no move
     /// but the king's opens or closes them.
     #[inline(always)]
@@ -355,6 +355,16 @@ impl WidePosition {
         let orthogonal = (r[WideRole::Rook.index()] | queens | royal) & theirs & rook_rays;
         let diagonal = (r[WideRole::Bishop.index()] | queens | royal) & theirs & bishop_rays;
         let mut pinned = 0;
+        if G != CYLINDER {
+            // Straight lines: a slider pins the one piece between it and the king.
+            for sniper in squares(orthogonal | diagonal) {
+                let blockers = between(king, sniper) & occupied;
+                if blockers & blockers.wrapping_sub(1) == 0 {
+                    pinned |= blockers;
+                }
+            }
+            return pinned & ours;
+        }
         if orthogonal != 0 {
             let near = rook_of::<G>(king, occupied) & ours;
             let far = rook_of::<G>(king, occupied & !near);
@@ -380,7 +390,13 @@ impl WidePosition {
         let pawns = self.pieces(at.us, WideRole::Pawn);
         let loose = pawns & !at.exposed;
         if loose != 0 {
-            self.site_loose_pawns::<S, G>(sink, at, loose);
+            // The step a constant: each shift below is then one instruction pair, not a
+            // branch on its sign.
+            if at.us == Color::White {
+                self.site_loose_pawns::<S, G, { Self::forward(Color::White) }>(sink, at, loose);
+            } else {
+                self.site_loose_pawns::<S, G, { Self::forward(Color::Black) }>(sink, at, loose);
+            }
         }
         for from in squares(pawns & at.exposed) {
             self.site_pawn::<S, G>(sink, at, from);
@@ -389,8 +405,13 @@ impl WidePosition {
 
     /// The moves of `loose`, pawns no move of which exposes the king.
     #[inline(always)]
-    fn site_loose_pawns<S: Sink, const G: u8>(&self, sink: &mut S, at: &Node, loose: u128) {
-        let up = Self::forward(at.us);
+    fn site_loose_pawns<S: Sink, const G: u8, const UP: i32>(
+        &self,
+        sink: &mut S,
+        at: &Node,
+        loose: u128,
+    ) {
+        let up = UP;
         let free = self.def.board & !at.occupied;
         let last = self.def.promotion_forced[at.us.index()];
         let one = shift(loose, up) & free;
@@ -501,11 +522,11 @@ impl WidePosition {
             return;
         };
         for rook in self.castles[at.us.index()].into_iter().flatten() {
-            if super::attacks::between(king, rook) & at.occupied != 0 {
+            if between(king, rook) & at.occupied != 0 {
                 continue;
             }
             let (king_to, rook_to) = self.castling_targets(king, rook);
-            let path = super::attacks::between(king, king_to) | king_to.bit();
+            let path = between(king, king_to) | king_to.bit();
             if squares(path).any(|sq| !self.site_safe::<G>(at, (at.occupied, at.theirs, sq))) {
                 continue;
             }
