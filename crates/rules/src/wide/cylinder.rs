@@ -169,6 +169,61 @@ pub(crate) static RAYS: [(u128, u128); SQUARES] = {
     t
 };
 
+/// The squares of the 8x8 board numbered 0 to 63 (`rank * 8 + file`), for `PATHS`.
+static DENSE: [u8; SQUARES] = {
+    let mut t = [0u8; SQUARES];
+    let mut i = 0;
+    while i < 64 {
+        t[(i / 8) * STRIDE as usize + i % 8] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `PATHS[a][b]`: for each line along which a slider on `b` would reach `a` on an empty
+/// board, the squares strictly between them; `u128::MAX` where there is no such line. Two
+/// squares of one rank are joined both ways round; two squares four files and four ranks
+/// apart, along both diagonals; no pair by more than two lines.
+static PATHS: [[[u128; 2]; 64]; 64] = {
+    const DIRS: [(i8, i8); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+        (-1, -1),
+    ];
+    let mut t = [[[u128::MAX; 2]; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let (file, rank) = ((a % 8) as i8, (a / 8) as i8);
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRS[d];
+            let (mut f, mut r, mut between) = (file + df, rank + dr, 0u128);
+            while r >= 0 && r < 8 && !(f.rem_euclid(8) == file && r == rank) {
+                let b = (r * 8 + f.rem_euclid(8)) as usize;
+                let slot = if t[a][b][0] == u128::MAX { 0 } else { 1 };
+                t[a][b][slot] = between;
+                between |= wrapped(f, r);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The paths between `a` and `b` (see `PATHS`).
+#[inline]
+pub(crate) fn paths(a: WideSquare, b: WideSquare) -> &'static [u128; 2] {
+    &PATHS[DENSE[a.index()] as usize][DENSE[b.index()] as usize]
+}
+
 /// The 8x8 board in the shared numbering.
 const BOARD: u128 = board_mask(8, 8);
 
@@ -250,6 +305,39 @@ mod tests {
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::Cylinder, fen).unwrap()
+    }
+
+    /// A slider on one square reaches another exactly when one of the paths between them
+    /// is empty, and no other pair of squares has a path.
+    #[test]
+    fn paths_join_what_sliders_reach() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..200 {
+            let mut occupied = 0u128;
+            for s in squares(BOARD) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                if seed % 8 < round % 8 {
+                    occupied |= s.bit();
+                }
+            }
+            for a in squares(BOARD) {
+                for b in squares(BOARD & !a.bit()) {
+                    let reach = (rook(b, occupied) | bishop(b, occupied)) & a.bit() != 0;
+                    let open = paths(a, b)
+                        .iter()
+                        .any(|&p| p != u128::MAX && p & occupied == 0);
+                    assert_eq!(reach, open, "{a} {b} {occupied:x}");
+                    let lines = (RAYS[b.index()].0 | RAYS[b.index()].1) & a.bit() != 0;
+                    assert_eq!(lines, paths(a, b)[0] != u128::MAX, "{a} {b}");
+                }
+            }
+        }
+        // Both ways round a rank, and both diagonals four files and four ranks apart.
+        assert!(paths(sq("a1"), sq("e1")).iter().all(|&p| p != u128::MAX));
+        assert!(paths(sq("e1"), sq("a5")).iter().all(|&p| p != u128::MAX));
+        assert_eq!(paths(sq("e1"), sq("b4"))[1], u128::MAX);
     }
 
     /// A rook on an otherwise empty rank reaches the other seven squares, and never its own.

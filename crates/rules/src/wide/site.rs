@@ -43,7 +43,7 @@ struct Node {
     /// are never taken), so the tests of a node share it.
     their_cover: u128,
     /// The pieces whose moves are tested on the board they leave: in check every piece,
-    /// else those that may be pinned (a superset of the pinned ones, see `site_pinned`).
+    /// else the pinned ones (`site_pinned`).
     exposed: u128,
 }
 
@@ -162,6 +162,17 @@ impl WidePosition {
             }
         }
         let (rook_rays, bishop_rays) = rays_of::<G>(sq);
+        if G == CYLINDER {
+            // A wrapped line has no single lookup as cheap as a straight one's: each slider
+            // on a line through the square is tested along its one or two paths.
+            for slider in squares((orthogonal & rook_rays) | (diagonal & bishop_rays)) {
+                let [a, b] = *cylinder::paths(sq, slider);
+                if a & occupied == 0 || b & occupied == 0 {
+                    attackers |= slider.bit();
+                }
+            }
+            return attackers;
+        }
         if orthogonal & rook_rays != 0 {
             attackers |= rook_of::<G>(sq, occupied) & orthogonal;
         }
@@ -327,14 +338,13 @@ impl WidePosition {
         }
     }
 
-    /// Our pieces that may be pinned to our king (not in check) by an enemy slider. On a
-    /// straight board, the one piece between the king and a slider. On the cylinder, every
-    /// piece first on a line from the king with an enemy slider next on it beyond, which the
-    /// slider sees: lines wrap, and one slider may pin along two lines (round either side of
-    /// a rank, or along both diagonals four ranks away); a piece found so is in the set
-    /// whichever line pins it, and no piece outside the set can leave one. In Cheshire Cat a king that has not moved slides as a queen, and vanished squares
-    /// block nothing. Leaps (knights, Knight Relay's relays) pass over every piece: no move
-    /// but the king's opens or closes them.
+    /// Our pieces pinned to our king (not in check) by an enemy slider: the one piece
+    /// between them on a line joining them. On the cylinder lines wrap, and two lines may join
+    /// a slider to the king (round either side of a rank, or along both diagonals four files
+    /// and four ranks away): a piece alone on either is pinned. In Cheshire Cat a king that
+    /// has not moved slides as a queen, and vanished squares block nothing. Leaps (knights,
+    /// Knight Relay's relays) pass over every piece: no move but the king's opens or closes
+    /// them.
     #[inline(always)]
     fn site_pinned<const G: u8>(
         &self,
@@ -355,31 +365,23 @@ impl WidePosition {
         let orthogonal = (r[WideRole::Rook.index()] | queens | royal) & theirs & rook_rays;
         let diagonal = (r[WideRole::Bishop.index()] | queens | royal) & theirs & bishop_rays;
         let mut pinned = 0;
-        if G != CYLINDER {
-            // Straight lines: a slider pins the one piece between it and the king.
-            for sniper in squares(orthogonal | diagonal) {
+        // A slider pins the one piece between it and the king along a line joining them.
+        for sniper in squares(orthogonal | diagonal) {
+            if G == CYLINDER {
+                for path in cylinder::paths(king, sniper) {
+                    let blockers = path & occupied;
+                    if blockers & blockers.wrapping_sub(1) == 0 {
+                        pinned |= blockers;
+                    }
+                }
+            } else {
                 let blockers = between(king, sniper) & occupied;
                 if blockers & blockers.wrapping_sub(1) == 0 {
                     pinned |= blockers;
                 }
             }
-            return pinned & ours;
         }
-        if orthogonal != 0 {
-            let near = rook_of::<G>(king, occupied) & ours;
-            let far = rook_of::<G>(king, occupied & !near);
-            for sniper in squares(far & orthogonal) {
-                pinned |= rook_of::<G>(sniper, occupied) & near;
-            }
-        }
-        if diagonal != 0 {
-            let near = bishop_of::<G>(king, occupied) & ours;
-            let far = bishop_of::<G>(king, occupied & !near);
-            for sniper in squares(far & diagonal) {
-                pinned |= bishop_of::<G>(sniper, occupied) & near;
-            }
-        }
-        pinned
+        pinned & ours
     }
 
     /// Pawn steps (a double step from the second rank over an empty or vanished square),
