@@ -162,22 +162,18 @@ impl WidePosition {
             }
         }
         let (rook_rays, bishop_rays) = rays_of::<G>(sq);
-        if G == CYLINDER {
-            // A wrapped line has no single lookup as cheap as a straight one's: each slider
-            // on a line through the square is tested along its one or two paths.
-            for slider in squares((orthogonal & rook_rays) | (diagonal & bishop_rays)) {
+        // Each slider on a line through the square is tested by the squares between (on the
+        // cylinder, along either of the paths that may join them), not by a lookup per line.
+        for slider in squares((orthogonal & rook_rays) | (diagonal & bishop_rays)) {
+            let open = if G == CYLINDER {
                 let [a, b] = *cylinder::paths(sq, slider);
-                if a & occupied == 0 || b & occupied == 0 {
-                    attackers |= slider.bit();
-                }
+                a & occupied == 0 || b & occupied == 0
+            } else {
+                between(sq, slider) & occupied == 0
+            };
+            if open {
+                attackers |= slider.bit();
             }
-            return attackers;
-        }
-        if orthogonal & rook_rays != 0 {
-            attackers |= rook_of::<G>(sq, occupied) & orthogonal;
-        }
-        if diagonal & bishop_rays != 0 {
-            attackers |= bishop_of::<G>(sq, occupied) & diagonal;
         }
         attackers
     }
