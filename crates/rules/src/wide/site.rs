@@ -271,8 +271,13 @@ impl WidePosition {
             relay =
                 ours & !our_knights & !self.pieces(us, WideRole::King) & knight_cover(our_knights);
         }
-        let checked = self.attackers_in::<G>(king, occupied, theirs, them, their_cover) != 0;
+        let checkers = self.attackers_in::<G>(king, occupied, theirs, them, their_cover);
+        let checked = checkers != 0;
+        let king_target = target;
         let exposed = if checked {
+            // In check every move is tested, but a piece's can only stand if it takes the
+            // checker or stands on a line between it and the king (none in double check).
+            target &= self.site_evasions::<G>(king, checkers);
             u128::MAX
         } else {
             self.site_pinned::<G>(king, ours, theirs, occupied, them)
@@ -322,8 +327,8 @@ impl WidePosition {
         } else {
             king_of::<G>(king)
         };
-        if to & target != 0 {
-            self.site_moves_tested::<S, G>(sink, &at, king, to & target, false);
+        if to & king_target != 0 {
+            self.site_moves_tested::<S, G>(sink, &at, king, to & king_target, false);
         }
         self.site_pawns::<S, G>(sink, &at);
         if self.ep.is_some() {
@@ -332,6 +337,24 @@ impl WidePosition {
         if self.castles[us.index()] != [None; 2] && !checked {
             self.site_castling::<S, G>(sink, &at);
         }
+    }
+
+    /// In check by `checkers`, a superset of the squares where a move of a piece but the
+    /// king may end it: a single checker's square and the squares between it and the king on
+    /// any line joining them (a leap has none); nothing in double check.
+    #[inline(never)]
+    fn site_evasions<const G: u8>(&self, king: WideSquare, checkers: u128) -> u128 {
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            return 0;
+        }
+        let checker = WideSquare::at(checkers.trailing_zeros());
+        let lines = if G == CYLINDER {
+            let [a, b] = *cylinder::paths(king, checker);
+            (if a == u128::MAX { 0 } else { a }) | (if b == u128::MAX { 0 } else { b })
+        } else {
+            between(king, checker)
+        };
+        checkers | lines
     }
 
     /// Our pieces pinned to our king (not in check) by an enemy slider: the one piece
