@@ -206,7 +206,9 @@ impl WidePosition {
             && !(pawn && self.def.promotion_forced[at.us.index()] & targets != 0)
         {
             // Every target is legal: one set, which perft's last ply counts at once.
-            sink.push_targets(from, targets);
+            if targets != 0 {
+                sink.push_targets(from, targets);
+            }
         } else if targets != 0 {
             self.site_moves_tested::<S, G>(sink, at, from, targets, pawn);
         }
