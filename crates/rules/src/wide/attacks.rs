@@ -16,10 +16,22 @@ const N: usize = SQUARES;
 /// lower-numbered squares, `upper` the higher ones, and `both` their union (stored, as the
 /// lookup masks with it: an AND from memory where the union cost two ORs).
 #[derive(Clone, Copy)]
-struct Line {
+pub(crate) struct Line {
     lower: u128,
     upper: u128,
     both: u128,
+}
+
+impl Line {
+    /// A line through a square from its two halves: every square of `lower` numbered below
+    /// every square of `upper`, each half ordered outward from the square by number.
+    pub(crate) const fn new(lower: u128, upper: u128) -> Line {
+        Line {
+            lower,
+            upper,
+            both: lower | upper,
+        }
+    }
 }
 
 /// The four line directions as (file step, rank step), each pointing to higher numbers:
@@ -162,11 +174,17 @@ static FROM_HIGHEST: [u128; 128] = {
     t
 };
 
-/// The squares one line attacks from `sq`: from the nearest blocker below to the nearest one
-/// above, both included (obstruction difference).
+/// The squares one line of `LINES` attacks from `sq`.
 #[inline(always)]
 fn line_attacks(sq: WideSquare, occupied: u128, line: usize) -> u128 {
-    let Line { lower, upper, both } = LINES[sq.index()][line];
+    along(&LINES[sq.index()][line], occupied)
+}
+
+/// The squares `line` attacks from its square with the board holding `occupied`: from the
+/// nearest blocker below to the nearest one above, both included (obstruction difference).
+#[inline(always)]
+pub(crate) fn along(line: &Line, occupied: u128) -> u128 {
+    let Line { lower, upper, both } = *line;
     let lower_blockers = lower & occupied;
     let upper_blockers = upper & occupied;
     // Every square from the highest lower blocker up (from square 0 when there is none).
@@ -179,6 +197,12 @@ fn line_attacks(sq: WideSquare, occupied: u128, line: usize) -> u128 {
 #[inline]
 pub fn rook_attacks(sq: WideSquare, occupied: u128) -> u128 {
     line_attacks(sq, occupied, 0) | line_attacks(sq, occupied, 1)
+}
+
+/// The squares a rook on `sq` attacks along its file.
+#[inline]
+pub(crate) fn file_attacks(sq: WideSquare, occupied: u128) -> u128 {
+    line_attacks(sq, occupied, 1)
 }
 
 #[must_use]

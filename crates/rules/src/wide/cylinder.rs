@@ -16,7 +16,8 @@
 //!
 //! The moves themselves are made by `site`; this file owns the tables it reads.
 
-use super::square::{SQUARES, STRIDE, WideSquare};
+use super::attacks::{Line, along, file_attacks};
+use super::square::{SQUARES, STRIDE, WideSquare, board_mask};
 use super::variant::{CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, GameDef, Site, WideVariant};
 
 pub(crate) const DEF: GameDef = GameDef {
@@ -83,48 +84,167 @@ pub(crate) static KING: [u128; SQUARES] = leaper(&[
 ]);
 static PAWN: [[u128; SQUARES]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
 
-const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAGONAL: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-
-/// The squares a slider on `from` reaches along `dirs` with the board holding `occupied`:
-/// each ray wraps at the seam and stops on the first piece, at the top or bottom rank, or
-/// just before coming back to `from`.
-#[inline]
-fn slide(from: WideSquare, occupied: u128, dirs: &[(i8, i8); 4]) -> u128 {
-    let (file, rank) = (from.file() as i8, from.rank() as i8);
-    let mut reach = 0;
-    for &(df, dr) in dirs {
-        let (mut f, mut r) = (file + df, rank + dr);
-        loop {
-            let bit = wrapped(f, r);
-            if bit == 0 || bit == from.bit() {
-                break;
+/// Per square, its two diagonals wrapped round the seam. Each climbs one rank a step, so it
+/// meets every rank once and never comes back to its square: a straight line in the shared
+/// numbering's order (lower ranks, lower numbers), which the obstruction-difference lookup
+/// of `attacks` reads as it reads a straight one.
+static DIAGONALS: [[Line; 2]; SQUARES] = {
+    let mut t = [[Line::new(0, 0); 2]; SQUARES];
+    let mut rank = 0;
+    while rank < 8 {
+        let mut file = 0;
+        while file < 8 {
+            let mut d = 0;
+            while d < 2 {
+                let df = if d == 0 { 1 } else { -1 };
+                let (mut lower, mut upper, mut k) = (0u128, 0u128, 1);
+                while k < 8 {
+                    lower |= wrapped(file - k * df, rank - k);
+                    upper |= wrapped(file + k * df, rank + k);
+                    k += 1;
+                }
+                t[rank as usize * STRIDE as usize + file as usize][d] = Line::new(lower, upper);
+                d += 1;
             }
-            reach |= bit;
-            if occupied & bit != 0 {
-                break;
-            }
-            f += df;
-            r += dr;
+            file += 1;
         }
+        rank += 1;
     }
-    reach
+    t
+};
+
+/// `RANK[file][occupied]`: the files a rook on `file` reaches along a rank whose occupied
+/// files are the bits of `occupied`, each way round the seam to the first piece, and never
+/// back to its own file.
+static RANK: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut file = 0;
+    while file < 8 {
+        let mut occupied = 0;
+        while occupied < 256 {
+            let mut reach = 0u8;
+            let mut way = 0;
+            while way < 2 {
+                let step = if way == 0 { 1 } else { 7 };
+                let mut f = (file + step) % 8;
+                while f != file {
+                    reach |= 1 << f;
+                    if occupied & (1 << f) != 0 {
+                        break;
+                    }
+                    f = (f + step) % 8;
+                }
+                way += 1;
+            }
+            t[file][occupied] = reach;
+            occupied += 1;
+        }
+        file += 1;
+    }
+    t
+};
+
+/// `RAYS[sq]`: a rook's and a bishop's reach from `sq` on an empty board.
+pub(crate) static RAYS: [(u128, u128); SQUARES] = {
+    let mut t = [(0u128, 0u128); SQUARES];
+    let mut rank = 0;
+    while rank < 8 {
+        let mut file = 0;
+        while file < 8 {
+            let (mut orthogonal, mut diagonal, mut k) = (0u128, 0u128, 1);
+            while k < 8 {
+                orthogonal |=
+                    wrapped(file + k, rank) | wrapped(file, rank + k) | wrapped(file, rank - k);
+                diagonal |= wrapped(file + k, rank + k)
+                    | wrapped(file - k, rank + k)
+                    | wrapped(file + k, rank - k)
+                    | wrapped(file - k, rank - k);
+                k += 1;
+            }
+            t[rank as usize * STRIDE as usize + file as usize] = (orthogonal, diagonal);
+            file += 1;
+        }
+        rank += 1;
+    }
+    t
+};
+
+/// The squares of the 8x8 board numbered 0 to 63 (`rank * 8 + file`), for `PATHS`.
+static DENSE: [u8; SQUARES] = {
+    let mut t = [0u8; SQUARES];
+    let mut i = 0;
+    while i < 64 {
+        t[(i / 8) * STRIDE as usize + i % 8] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `PATHS[a][b]`: for each line along which a slider on `b` would reach `a` on an empty
+/// board, the squares strictly between them; `u128::MAX` where there is no such line. Two
+/// squares of one rank are joined both ways round; two squares four files and four ranks
+/// apart, along both diagonals; no pair by more than two lines.
+static PATHS: [[[u128; 2]; 64]; 64] = {
+    const DIRS: [(i8, i8); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+        (-1, -1),
+    ];
+    let mut t = [[[u128::MAX; 2]; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let (file, rank) = ((a % 8) as i8, (a / 8) as i8);
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRS[d];
+            let (mut f, mut r, mut between) = (file + df, rank + dr, 0u128);
+            while r >= 0 && r < 8 && !(f.rem_euclid(8) == file && r == rank) {
+                let b = (r * 8 + f.rem_euclid(8)) as usize;
+                let slot = if t[a][b][0] == u128::MAX { 0 } else { 1 };
+                t[a][b][slot] = between;
+                between |= wrapped(f, r);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The paths between `a` and `b` (see `PATHS`).
+#[inline]
+pub(crate) fn paths(a: WideSquare, b: WideSquare) -> &'static [u128; 2] {
+    &PATHS[DENSE[a.index()] as usize][DENSE[b.index()] as usize]
 }
 
-/// A rook's reach on the cylinder.
+/// The 8x8 board in the shared numbering.
+const BOARD: u128 = board_mask(8, 8);
+
+/// A rook's reach on the cylinder: its file as on a flat board, its rank round the seam.
 #[inline]
 pub(crate) fn rook(from: WideSquare, occupied: u128) -> u128 {
-    slide(from, occupied, &ORTHOGONAL)
+    let shift = from.rank() as u32 * STRIDE as u32;
+    let rank = RANK[from.file() as usize][(occupied >> shift) as u8 as usize];
+    (file_attacks(from, occupied) & BOARD) | (rank as u128) << shift
 }
 
 /// A bishop's reach on the cylinder.
 #[inline]
 pub(crate) fn bishop(from: WideSquare, occupied: u128) -> u128 {
-    slide(from, occupied, &DIAGONAL)
+    let [a, b] = &DIAGONALS[from.index()];
+    along(a, occupied) | along(b, occupied)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::square::squares;
     use super::super::testing::ucis;
     use super::super::{WidePosition, WideVariant};
     use super::*;
@@ -133,8 +253,91 @@ mod tests {
         name.parse().unwrap()
     }
 
+    /// A slider's reach walked square by square from the rule text: each ray wraps at the
+    /// seam and stops on the first piece, at the top or bottom rank, or just before coming
+    /// back to `from`.
+    fn slide(from: WideSquare, occupied: u128, dirs: &[(i8, i8)]) -> u128 {
+        let (file, rank) = (from.file() as i8, from.rank() as i8);
+        let mut reach = 0;
+        for &(df, dr) in dirs {
+            let (mut f, mut r) = (file + df, rank + dr);
+            loop {
+                let bit = wrapped(f, r);
+                if bit == 0 || bit == from.bit() {
+                    break;
+                }
+                reach |= bit;
+                if occupied & bit != 0 {
+                    break;
+                }
+                f += df;
+                r += dr;
+            }
+        }
+        reach
+    }
+
+    /// The tables agree with the walk on every square, over boards of every density.
+    #[test]
+    fn slider_tables_match_the_walk() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..4000 {
+            let mut occupied = 0u128;
+            for s in squares(BOARD) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                if seed % 8 < round % 8 {
+                    occupied |= s.bit();
+                }
+            }
+            for from in squares(BOARD) {
+                let orthogonal = slide(from, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+                let diagonal = slide(from, occupied, &[(1, 1), (-1, 1), (1, -1), (-1, -1)]);
+                assert_eq!(rook(from, occupied), orthogonal, "{from} {occupied:x}");
+                assert_eq!(bishop(from, occupied), diagonal, "{from} {occupied:x}");
+                if occupied == 0 {
+                    assert_eq!(RAYS[from.index()], (orthogonal, diagonal), "{from}");
+                }
+            }
+        }
+    }
+
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::Cylinder, fen).unwrap()
+    }
+
+    /// A slider on one square reaches another exactly when one of the paths between them
+    /// is empty, and no other pair of squares has a path.
+    #[test]
+    fn paths_join_what_sliders_reach() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..200 {
+            let mut occupied = 0u128;
+            for s in squares(BOARD) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                if seed % 8 < round % 8 {
+                    occupied |= s.bit();
+                }
+            }
+            for a in squares(BOARD) {
+                for b in squares(BOARD & !a.bit()) {
+                    let reach = (rook(b, occupied) | bishop(b, occupied)) & a.bit() != 0;
+                    let open = paths(a, b)
+                        .iter()
+                        .any(|&p| p != u128::MAX && p & occupied == 0);
+                    assert_eq!(reach, open, "{a} {b} {occupied:x}");
+                    let lines = (RAYS[b.index()].0 | RAYS[b.index()].1) & a.bit() != 0;
+                    assert_eq!(lines, paths(a, b)[0] != u128::MAX, "{a} {b}");
+                }
+            }
+        }
+        // Both ways round a rank, and both diagonals four files and four ranks apart.
+        assert!(paths(sq("a1"), sq("e1")).iter().all(|&p| p != u128::MAX));
+        assert!(paths(sq("e1"), sq("a5")).iter().all(|&p| p != u128::MAX));
+        assert_eq!(paths(sq("e1"), sq("b4"))[1], u128::MAX);
     }
 
     /// A rook on an otherwise empty rank reaches the other seven squares, and never its own.

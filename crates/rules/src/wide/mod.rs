@@ -55,6 +55,7 @@ mod position;
 mod role;
 mod san;
 mod site;
+mod site_attacks;
 mod square;
 #[cfg(test)]
 mod testing;

@@ -1,0 +1,213 @@
+//! The attacks of the games `site` moves, per game: which enemy pieces attack a square, the
+//! pieces pinned to the king, and where a move may end a check. Lines wrap on the cylinder;
+//! in Knight Relay knights attack nothing and a relayed piece also attacks as a knight; in
+//! Cheshire Cat an unmoved king attacks as a queen and vanished squares block nothing.
+
+use super::attacks::{
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
+};
+use super::cylinder;
+use super::position::WidePosition;
+use super::role::WideRole;
+use super::square::{WideSquare, squares};
+use super::variant::Site;
+use crate::Color;
+
+/// The game a generator is built for: each is its own copy of the code, with the other
+/// games' tests folded away.
+pub(super) const CYLINDER: u8 = 0;
+pub(super) const RELAY: u8 = 1;
+pub(super) const CHESHIRE: u8 = 2;
+
+/// The squares a knight of `knights` defends (Knight Relay's relayed squares).
+#[inline]
+pub(super) fn knight_cover(knights: u128) -> u128 {
+    let mut cover = 0;
+    for sq in squares(knights) {
+        cover |= knight_attacks(sq);
+    }
+    cover
+}
+
+#[inline(always)]
+pub(super) fn knight_of<const G: u8>(sq: WideSquare) -> u128 {
+    if G == CYLINDER {
+        cylinder::KNIGHT[sq.index()]
+    } else {
+        knight_attacks(sq)
+    }
+}
+
+#[inline(always)]
+pub(super) fn king_of<const G: u8>(sq: WideSquare) -> u128 {
+    if G == CYLINDER {
+        cylinder::KING[sq.index()]
+    } else {
+        king_attacks(sq)
+    }
+}
+
+#[inline(always)]
+pub(super) fn rook_of<const G: u8>(sq: WideSquare, occupied: u128) -> u128 {
+    if G == CYLINDER {
+        cylinder::rook(sq, occupied)
+    } else {
+        rook_attacks(sq, occupied)
+    }
+}
+
+#[inline(always)]
+pub(super) fn bishop_of<const G: u8>(sq: WideSquare, occupied: u128) -> u128 {
+    if G == CYLINDER {
+        cylinder::bishop(sq, occupied)
+    } else {
+        bishop_attacks(sq, occupied)
+    }
+}
+
+/// The rook and bishop lines through `sq` on an empty board.
+#[inline(always)]
+pub(super) fn rays_of<const G: u8>(sq: WideSquare) -> (u128, u128) {
+    if G == CYLINDER {
+        cylinder::RAYS[sq.index()]
+    } else {
+        (rook_rays(sq), bishop_rays(sq))
+    }
+}
+
+impl WidePosition {
+    /// The pieces among `theirs` (of colour `by`) that attack `sq` when the board holds
+    /// `occupied`, by the game's own rule: wrapping on the cylinder; in Knight Relay knights
+    /// attack nothing and a relayed piece also attacks as a knight (a pawn never onto the
+    /// first or last rank); in Cheshire Cat a king that has not moved attacks as a queen.
+    pub(crate) fn site_attackers(
+        &self,
+        sq: WideSquare,
+        occupied: u128,
+        theirs: u128,
+        by: Color,
+    ) -> u128 {
+        match self.def.site {
+            Site::Cylinder => self.attackers_in::<CYLINDER>(sq, occupied, theirs, by, 0),
+            Site::KnightRelay => {
+                let cover = knight_cover(self.pieces(by, WideRole::Knight));
+                self.attackers_in::<RELAY>(sq, occupied, theirs, by, cover)
+            }
+            _ => self.attackers_in::<CHESHIRE>(sq, occupied, theirs, by, 0),
+        }
+    }
+
+    /// `site_attackers` for game `G`; `cover` is Knight Relay's squares `by`'s knights
+    /// defend.
+    #[inline(never)]
+    pub(super) fn attackers_in<const G: u8>(
+        &self,
+        sq: WideSquare,
+        occupied: u128,
+        theirs: u128,
+        by: Color,
+        cover: u128,
+    ) -> u128 {
+        let r = &self.roles;
+        let pawns = r[WideRole::Pawn.index()] & theirs;
+        let knights = r[WideRole::Knight.index()] & theirs;
+        let kings = r[WideRole::King.index()] & theirs;
+        let queens = r[WideRole::Queen.index()];
+        let mut orthogonal = (r[WideRole::Rook.index()] | queens) & theirs;
+        let mut diagonal = (r[WideRole::Bishop.index()] | queens) & theirs;
+        let mut attackers = (self.def.pawn_captures[(!by).index()][sq.index()] & pawns)
+            | (king_of::<G>(sq) & kings);
+        if G == RELAY {
+            let mut leapers = knight_attacks(sq) & theirs & !knights & !kings;
+            if sq.rank() == 0 || sq.rank() == 7 {
+                leapers &= !pawns;
+            }
+            attackers |= leapers & cover;
+        } else {
+            attackers |= knight_of::<G>(sq) & knights;
+            if G == CHESHIRE && self.fresh_kings[by.index()] {
+                orthogonal |= kings;
+                diagonal |= kings;
+            }
+        }
+        let (rook_rays, bishop_rays) = rays_of::<G>(sq);
+        // Each slider on a line through the square is tested by the squares between (on the
+        // cylinder, along either of the paths that may join them), not by a lookup per line.
+        for slider in squares((orthogonal & rook_rays) | (diagonal & bishop_rays)) {
+            let open = if G == CYLINDER {
+                let [a, b] = *cylinder::paths(sq, slider);
+                a & occupied == 0 || b & occupied == 0
+            } else {
+                between(sq, slider) & occupied == 0
+            };
+            if open {
+                attackers |= slider.bit();
+            }
+        }
+        attackers
+    }
+
+    /// In check by `checkers`, a superset of the squares where a move of a piece but the
+    /// king may end it: a single checker's square and the squares between it and the king on
+    /// any line joining them (a leap has none); nothing in double check.
+    #[inline(never)]
+    pub(super) fn site_evasions<const G: u8>(&self, king: WideSquare, checkers: u128) -> u128 {
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            return 0;
+        }
+        let checker = WideSquare::at(checkers.trailing_zeros());
+        let lines = if G == CYLINDER {
+            let [a, b] = *cylinder::paths(king, checker);
+            (if a == u128::MAX { 0 } else { a }) | (if b == u128::MAX { 0 } else { b })
+        } else {
+            between(king, checker)
+        };
+        checkers | lines
+    }
+
+    /// Our pieces pinned to our king (not in check) by an enemy slider: the one piece
+    /// between them on a line joining them. On the cylinder lines wrap, and two lines may join
+    /// a slider to the king (round either side of a rank, or along both diagonals four files
+    /// and four ranks away): a piece alone on either is pinned. In Cheshire Cat a king that
+    /// has not moved slides as a queen, and vanished squares block nothing. Leaps (knights,
+    /// Knight Relay's relays) pass over every piece: no move but the king's opens or closes
+    /// them.
+    #[inline(always)]
+    pub(super) fn site_pinned<const G: u8>(
+        &self,
+        king: WideSquare,
+        ours: u128,
+        theirs: u128,
+        occupied: u128,
+        them: Color,
+    ) -> u128 {
+        let r = &self.roles;
+        let queens = r[WideRole::Queen.index()];
+        let royal = if G == CHESHIRE && self.fresh_kings[them.index()] {
+            r[WideRole::King.index()]
+        } else {
+            0
+        };
+        let (rook_rays, bishop_rays) = rays_of::<G>(king);
+        let orthogonal = (r[WideRole::Rook.index()] | queens | royal) & theirs & rook_rays;
+        let diagonal = (r[WideRole::Bishop.index()] | queens | royal) & theirs & bishop_rays;
+        let mut pinned = 0;
+        // A slider pins the one piece between it and the king along a line joining them.
+        for sniper in squares(orthogonal | diagonal) {
+            if G == CYLINDER {
+                for path in cylinder::paths(king, sniper) {
+                    let blockers = path & occupied;
+                    if blockers & blockers.wrapping_sub(1) == 0 {
+                        pinned |= blockers;
+                    }
+                }
+            } else {
+                let blockers = between(king, sniper) & occupied;
+                if blockers & blockers.wrapping_sub(1) == 0 {
+                    pinned |= blockers;
+                }
+            }
+        }
+        pinned & ours
+    }
+}
