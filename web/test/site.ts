@@ -134,7 +134,7 @@ async function cheshireCat(api: Api, w: Player, b: Player): Promise<string> {
 
 /** Dice Chess: the die the server rolled shows on the strip of the side to move, and a move the
  * die allows, clicked, comes back from the server with the next roll. */
-async function dice(api: Api, w: Player, b: Player): Promise<string> {
+async function dice(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
   const g = await seated(api, "dice", w, b);
   const start = await serverGame(api, g.id);
   const roll = start.fen.split(" ")[6] ?? "";
@@ -154,11 +154,12 @@ async function dice(api: Api, w: Player, b: Player): Promise<string> {
   await waitFor(`${b.name}: the next die ${next} shown`, () =>
     b.page.locator(`.clock .die[data-die="${next}"]`).count(),
   );
+  await boardShot(b.page, artifacts, "dice");
   return `Dice Chess: the die shown, ${played} by a click`;
 }
 
 /** Behemoth Chess: the Behemoth drawn on d4, then wherever the server's step took it. */
-async function behemoth(api: Api, w: Player, b: Player): Promise<string> {
+async function behemoth(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
   const g = await seated(api, "behemoth", w, b);
   const beast = (p: Player) =>
     p.page.locator('#board .piece.neutral[data-piece-role="Behemoth"]').getAttribute("data-square");
@@ -169,6 +170,7 @@ async function behemoth(api: Api, w: Player, b: Player): Promise<string> {
   const game = await synced(api, g.id, [w, b], 1);
   const played = game.moves[0]?.uci ?? "";
   if (!/^g1f3~(N|NE|E|SE|S|SW|W|NW)[1-4]$/.test(played)) fail(`the server played ${played}`);
+  await boardShot(w.page, artifacts, "behemoth");
   return `Behemoth Chess: the Behemoth drawn and moved (${played})`;
 }
 
@@ -189,8 +191,8 @@ export async function siteScenarios(
       await cylinder(api, w, b),
       await knightRelay(api, w, b),
       await cheshireCat(api, w, b),
-      await dice(api, w, b),
-      await behemoth(api, w, b),
+      await dice(api, w, b, artifacts),
+      await behemoth(api, w, b, artifacts),
     ].join("; ");
   } finally {
     for (const p of pages) await p.close();
