@@ -104,7 +104,7 @@ mod tests {
             let size = match variant.key() {
                 "losalamos" => (6, 6),
                 "janus" | "embassy" | "capablanca" | "caparandom" => (10, 8),
-                "grand" => (10, 10),
+                "grand" | "dice10x10" => (10, 10),
                 "shogi" => (9, 9),
                 "minishogi" => (5, 5),
                 "xiangqi" => (9, 10),
