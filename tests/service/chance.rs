@@ -14,7 +14,7 @@ use tonic::Code;
 use crate::common::authed;
 use crate::common::takebacks::{propose, respond};
 use crate::support::{
-    Client, Seats, TestServer, assert_refused, by_key, create_with, get, play, start,
+    Client, Seats, TestServer, assert_refused, by_key, create_with, export_pgn, get, play, start,
 };
 
 /// docs/fairness.md's draw: a uniform value in `0..n`.
@@ -241,4 +241,8 @@ async fn draws_are_fixed() {
         played,
         "a takeback drew again"
     );
+    // The record's PGN writes each move with its draw, in the game's own notation.
+    let pgn = export_pgn(&mut client, &seats.id).await;
+    let step = played.split_once('~').expect("a step").1;
+    assert!(pgn.contains(&format!("1. e4~{step}")), "{pgn}");
 }
