@@ -340,7 +340,9 @@ async fn stats_per_variant() {
         .into_inner();
     let variants: Vec<i32> = stats.variants.iter().map(|v| v.variant).collect();
     assert_eq!(variants[..9], (1..=9).collect::<Vec<i32>>());
-    assert_eq!(stats.variants.len(), 9 + 22 + 3);
+    // The nine, the wide family's 22 open games and its 3 games of chance (Dark Chess is not
+    // served yet), shogi, minishogi and xiangqi.
+    assert_eq!(stats.variants.len(), 9 + 22 + 3 + 3);
     assert!(variants[9..].iter().all(|&v| v == 0), "{variants:?}");
     assert_eq!(stats.variants[9].variant_key, "losalamos");
     assert_eq!(stats.variants[25].variant_key, "loop");
@@ -350,7 +352,10 @@ async fn stats_per_variant() {
         .iter()
         .map(|v| v.variant_key.as_str())
         .collect();
-    assert_eq!(keys, ["shogi", "minishogi", "xiangqi"]);
+    assert_eq!(
+        keys,
+        ["dice", "dice10x10", "behemoth", "shogi", "minishogi", "xiangqi"]
+    );
     let koth = &stats.variants[(pb::Variant::KingOfTheHill as usize) - 1];
     assert_eq!((koth.white_wins, koth.finished_games), (1, 1));
     server.shutdown().await.unwrap();
