@@ -420,7 +420,10 @@ fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
     {
         return Err(WideFenError::Position("the side not to move is in check"));
     }
-    if pos.checkers().count_ones() > 2 {
+    // Screen Chess's start is the players' free placement, not a game's history: any
+    // number of pieces may attack White's king there.
+    let placed = matches!(def.variant, WideVariant::Screen | WideVariant::CrazyScreen);
+    if !placed && pos.checkers().count_ones() > 2 {
         return Err(WideFenError::Position("more than two pieces give check"));
     }
     Ok(())
@@ -592,6 +595,17 @@ fn read_ep(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
 }
 
 impl WidePosition {
+    /// `board`'s pieces alone, unchecked, White to move: for testing a start that no FEN may
+    /// give (Screen Chess's decided at once).
+    pub(crate) fn board_only(
+        variant: WideVariant,
+        board: &str,
+    ) -> Result<WidePosition, WideFenError> {
+        let mut pos = WidePosition::empty(variant.def());
+        read_board(&mut pos, board)?;
+        Ok(pos)
+    }
+
     /// The start board only, for comparing a FEN's king and rooks with it.
     fn new_unchecked_start(variant: WideVariant) -> WidePosition {
         let def = variant.def();

@@ -12,7 +12,7 @@ use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
     amazon, behemoth, berolina, bkhorde, capablanca, caparandom, corner, dark, dice, embassy,
     extinction, fortress, grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah,
-    massacre, recycle,
+    massacre, recycle, screen,
 };
 use super::{cheshirecat, cylinder, knightrelay};
 use crate::Color;
@@ -47,10 +47,12 @@ pub enum WideVariant {
     Dice,
     Dice10x10,
     Behemoth,
+    Screen,
+    CrazyScreen,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 26] = [
+    pub const ALL: [WideVariant; 28] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -77,6 +79,8 @@ impl WideVariant {
         WideVariant::Dice,
         WideVariant::Dice10x10,
         WideVariant::Behemoth,
+        WideVariant::Screen,
+        WideVariant::CrazyScreen,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -109,6 +113,8 @@ impl WideVariant {
             WideVariant::Dice => "dice",
             WideVariant::Dice10x10 => "dice10x10",
             WideVariant::Behemoth => "behemoth",
+            WideVariant::Screen => "screen",
+            WideVariant::CrazyScreen => "crazyscreen",
         }
     }
 
@@ -142,6 +148,8 @@ impl WideVariant {
             WideVariant::Dice => "Dice",
             WideVariant::Dice10x10 => "Dice 10x10",
             WideVariant::Behemoth => "Behemoth",
+            WideVariant::Screen => "Screen",
+            WideVariant::CrazyScreen => "Crazy Screen",
         }
     }
 
@@ -191,6 +199,8 @@ impl WideVariant {
             WideVariant::Dice => &dice::DEF,
             WideVariant::Dice10x10 => &dice::DEF_10X10,
             WideVariant::Behemoth => &behemoth::DEF,
+            WideVariant::Screen => &screen::DEF,
+            WideVariant::CrazyScreen => &screen::DEF_CRAZY,
         }
     }
 }
