@@ -10,9 +10,9 @@ use super::position::{KING_SIDE, QUEEN_SIDE};
 use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
-    amazon, behemoth, berolina, bkhorde, capablanca, caparandom, corner, dark, dice, embassy,
-    extinction, fortress, grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah,
-    massacre, recycle, screen,
+    amazon, ambiguous, behemoth, berolina, bkhorde, capablanca, caparandom, corner, dark, dice,
+    embassy, extinction, fortress, grand, iceage, janus, knightmate, legan, r#loop, losalamos,
+    maharajah, massacre, recycle, screen,
 };
 use super::{cheshirecat, cylinder, knightrelay};
 use crate::Color;
@@ -49,10 +49,11 @@ pub enum WideVariant {
     Behemoth,
     Screen,
     CrazyScreen,
+    Ambiguous,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 28] = [
+    pub const ALL: [WideVariant; 29] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -81,6 +82,7 @@ impl WideVariant {
         WideVariant::Behemoth,
         WideVariant::Screen,
         WideVariant::CrazyScreen,
+        WideVariant::Ambiguous,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -115,6 +117,7 @@ impl WideVariant {
             WideVariant::Behemoth => "behemoth",
             WideVariant::Screen => "screen",
             WideVariant::CrazyScreen => "crazyscreen",
+            WideVariant::Ambiguous => "ambiguous",
         }
     }
 
@@ -150,6 +153,7 @@ impl WideVariant {
             WideVariant::Behemoth => "Behemoth",
             WideVariant::Screen => "Screen",
             WideVariant::CrazyScreen => "Crazy Screen",
+            WideVariant::Ambiguous => "Ambiguous",
         }
     }
 
@@ -201,6 +205,7 @@ impl WideVariant {
             WideVariant::Behemoth => &behemoth::DEF,
             WideVariant::Screen => &screen::DEF,
             WideVariant::CrazyScreen => &screen::DEF_CRAZY,
+            WideVariant::Ambiguous => &ambiguous::DEF,
         }
     }
 }
@@ -305,6 +310,8 @@ pub(crate) struct GameDef {
     /// Whether the game waits for chance between moves (Dice Chess's roll, the Behemoth's
     /// step).
     pub chance: Chance,
+    /// Ambiguous Chess: a turn executes the opponent's target and marks one's own.
+    pub targets: bool,
 }
 
 /// What a game waits for, set from outside the rules (the server draws it), before the side
@@ -437,6 +444,7 @@ impl GameDef {
             pawns_leave: false,
             ice: false,
             chance: Chance::None,
+            targets: false,
         }
     }
 
