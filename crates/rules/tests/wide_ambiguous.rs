@@ -1,7 +1,9 @@
 //! Ambiguous Chess against its independent reference (`tools/ref_ambiguous.py`, written from
 //! GAMES.md alone; no other program plays the game): in every position of its seeded games
 //! (`tests/data/wide-ambiguous.moves`: `moves --seed 1 --games 12`, then `moves --seed 5
-//! --games 8 --bias`), the FEN reads and writes back the same, the whole turns are the same,
+//! --games 8 --bias`, then `moves --seed 7 --games 12 --bias --fen
+//! 'rnbqkbnr/pppppppp/8/1P2P1P1/8/8/P1PP1P1P/RNBQKBNR b - - 0 1 -'`, whose white pawns wait
+//! for en passant marks), the FEN reads and writes back the same, the whole turns are the same,
 //! the end is the same, and the turn played leaves the same FEN; the games replay as records.
 
 use std::collections::BTreeSet;

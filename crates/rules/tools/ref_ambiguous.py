@@ -5,9 +5,9 @@ none of chessd's code: a square table, every move a piece can make is legal (the
 check, no castling), a turn built as the rule says: execute the opponent's target, then mark.
 Slow, and meant to be obviously right rather than fast.
 
-  tools/ref_ambiguous.py moves --seed N --games G [--plies P] [--bias] > tests/data/wide-ambiguous.moves
+  tools/ref_ambiguous.py moves --seed N --games G [--plies P] [--bias] [--fen FEN] > tests/data/wide-ambiguous.moves
 
-`moves` plays seeded random games and prints for every position reached
+`moves` plays seeded random games (from the start, or from FEN) and prints for every position reached
 `FEN<TAB>sorted legal turns<TAB>end<TAB>turn played<TAB>FEN after the turn`, where end is `-`
 or `TERMINATION RESULT` (`king-captured 1-0`, `stalemate 1/2-1/2`) and the last two columns are
 `-` in a game's last position. With `--bias` a turn whose execution or forced move captures
@@ -257,7 +257,7 @@ def main():
     rng = random.Random(int(opt("--seed", "1")))
     bias = "--bias" in args
     for _ in range(int(opt("--games", "4"))):
-        pos = Pos(START)
+        pos = Pos(opt("--fen", START))
         for _ in range(int(opt("--plies", "120"))):
             turns = pos.turns()
             end = pos.end() or "-"
