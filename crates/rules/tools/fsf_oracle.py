@@ -42,9 +42,9 @@ START = {
 
 # chessd's game -> the Fairy-Stockfish variant that plays it: Corner and Fortress are chess
 # from their own start; bkhorde, massacre and dark come from tools/fsf_variants.ini (VariantPath).
-FSF_NAME = {"corner": "chess", "fortress": "chess"}
+FSF_NAME = {"corner": "chess", "fortress": "chess", "screen": "screenplay", "crazyscreen": "screenplay"}
 INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsf_variants.ini")
-INI_GAMES = {"bkhorde", "massacre", "dark"}
+INI_GAMES = {"bkhorde", "massacre", "dark", "screen", "crazyscreen"}
 
 
 class Engine:
@@ -136,6 +136,10 @@ def start(game, rng):
         return corner_start(rng, game == "fortress")
     if game == "massacre":
         return massacre_start(rng)
+    if game in ("screen", "crazyscreen"):
+        from fsf_screen import seeded_start
+
+        return seeded_start(rng, game == "crazyscreen")
     return START[game]
 
 

@@ -20,7 +20,7 @@ import pyffish as sf
 
 # Capablanca Random's arrays castle as in Chess960 (the king takes its own rook in UCI).
 CHESS960 = {"caparandom"}
-FSF_NAME = {"corner": "chess", "fortress": "chess", "dice": "dark"}
+FSF_NAME = {"corner": "chess", "fortress": "chess", "dice": "dark", "screen": "screenplay", "crazyscreen": "screenplay"}
 # Dice Chess: FSF has no die; its king-capture moves are filtered by the face (fsf_dice.py),
 # and SAN tells apart only pieces of one type, which one face keeps together.
 DICE = {"dice", "dice10x10"}

@@ -76,6 +76,9 @@ impl WidePosition {
     /// `KingFrozen`, a king taken in a king-capture game `KingCaptured`.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
+        if self.def.targets {
+            return self.ambiguous_outcome();
+        }
         let (us, mover) = (self.turn, !self.turn);
         match self.def.end {
             End::Extinction => {

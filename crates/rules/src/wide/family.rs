@@ -78,7 +78,7 @@ impl WidePosition {
             return legal
                 .iter()
                 .copied()
-                .find(|m| m.to_uci(self) == uci)
+                .find(|m| uci.names(m.to_uci(self)))
                 .ok_or_else(|| {
                     PlayError::Illegal(format!("{uci} in this {} position", self.variant()))
                 });
@@ -173,6 +173,7 @@ impl Family for WidePosition {
         add(self.ice as u64);
         add((self.ice >> 64) as u64);
         add(self.behemoth as u64 | u64::from(self.step_pending) << 63);
+        add(self.pending.map_or(0xFF, |sq| sq.index() as u64));
         h
     }
 
@@ -197,7 +198,10 @@ impl Family for WidePosition {
     /// draw's token (`e4~3`).
     fn san_among(&self, m: WideMove, legal: &[WideMove]) -> WideText {
         let mut text = WideText::new();
-        if self.def.chance == Chance::None {
+        if self.def.targets {
+            // Ambiguous Chess's turns have no SAN: the record writes GAMES.md's tokens.
+            text.push_str(&m.to_uci(self).to_string());
+        } else if self.def.chance == Chance::None {
             text.push_str(&wide_san_among(self, m, legal).to_string());
         } else {
             let bare = bare_moves(legal);

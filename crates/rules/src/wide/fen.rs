@@ -96,6 +96,20 @@ impl WidePosition {
             }
             // Knight Relay has no en passant: a square in the field is accepted and ignored.
             Site::KnightRelay => read_castling(&mut pos, castling)?,
+            _ if def.targets => {
+                read_castling(&mut pos, castling)?;
+                // The seventh field comes first: with a target pending, the square belongs to
+                // the pawns of the player who marked it, the side not to move.
+                let pending = fen.split_whitespace().nth(6).unwrap_or("-");
+                pos.pending = read_pending(pending)?;
+                if pos.pending.is_some() {
+                    pos.turn = !pos.turn;
+                    read_ep(&mut pos, ep)?;
+                    pos.turn = !pos.turn;
+                } else {
+                    read_ep(&mut pos, ep)?;
+                }
+            }
             _ => {
                 read_castling(&mut pos, castling)?;
                 read_ep(&mut pos, ep)?;
@@ -118,6 +132,12 @@ impl WidePosition {
             && let Some(field) = fields.next()
         {
             read_chance(&mut pos, field)?;
+        }
+        if def.targets {
+            // Read above; checked now that the whole position is known.
+            fields.next();
+            pos.check_pending()
+                .map_err(|why| WideFenError::Chance(why.to_string()))?;
         }
         let rest: Vec<&str> = fields.collect();
         if !rest.is_empty() {
@@ -221,7 +241,15 @@ impl WidePosition {
             }
         }
         out += if rights.is_empty() { "-" } else { &rights };
-        match self.written_ep() {
+        let ep = if def.targets && self.pending.is_some() {
+            // The square is the marking player's: written as that player's position has it.
+            let mut theirs = *self;
+            theirs.turn = !theirs.turn;
+            theirs.written_ep()
+        } else {
+            self.written_ep()
+        };
+        match ep {
             Some(ep) => out += &format!(" {ep}"),
             None => out += " -",
         }
@@ -234,6 +262,12 @@ impl WidePosition {
             Chance::Behemoth if self.step_pending => out += " ~",
             Chance::Behemoth if self.destroyed => out += " x",
             _ => {}
+        }
+        if def.targets {
+            match self.pending {
+                Some(sq) => out += &format!(" {sq}"),
+                None => out += " -",
+            }
         }
         out
     }
@@ -420,7 +454,10 @@ fn validate_pieces(pos: &WidePosition) -> Result<(), WideFenError> {
     {
         return Err(WideFenError::Position("the side not to move is in check"));
     }
-    if pos.checkers().count_ones() > 2 {
+    // Screen Chess's start is the players' free placement, not a game's history: any
+    // number of pieces may attack White's king there.
+    let placed = matches!(def.variant, WideVariant::Screen | WideVariant::CrazyScreen);
+    if !placed && pos.checkers().count_ones() > 2 {
         return Err(WideFenError::Position("more than two pieces give check"));
     }
     Ok(())
@@ -485,6 +522,17 @@ fn read_chance(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> 
         .map_err(|e: super::dice::ParseFaceError| WideFenError::Chance(e.to_string()))?;
     pos.set_roll(face)
         .map_err(|e| WideFenError::Chance(e.to_string()))
+}
+
+/// Ambiguous Chess's seventh field: the pending target, `-` when none.
+fn read_pending(field: &str) -> Result<Option<WideSquare>, WideFenError> {
+    if field == "-" {
+        return Ok(None);
+    }
+    field
+        .parse()
+        .map(Some)
+        .map_err(|_| WideFenError::Chance(format!("{field:?} is no target square (or -)")))
 }
 
 fn read_castling(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
@@ -592,6 +640,17 @@ fn read_ep(pos: &mut WidePosition, field: &str) -> Result<(), WideFenError> {
 }
 
 impl WidePosition {
+    /// `board`'s pieces alone, unchecked, White to move: for testing a start that no FEN may
+    /// give (Screen Chess's decided at once).
+    pub(crate) fn board_only(
+        variant: WideVariant,
+        board: &str,
+    ) -> Result<WidePosition, WideFenError> {
+        let mut pos = WidePosition::empty(variant.def());
+        read_board(&mut pos, board)?;
+        Ok(pos)
+    }
+
     /// The start board only, for comparing a FEN's king and rooks with it.
     fn new_unchecked_start(variant: WideVariant) -> WidePosition {
         let def = variant.def();

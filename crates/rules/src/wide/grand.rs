@@ -47,4 +47,5 @@ pub(crate) const DEF: GameDef = GameDef {
     pawns_leave: false,
     ice: false,
     chance: Chance::None,
+    targets: false,
 };

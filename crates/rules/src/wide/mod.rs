@@ -4,7 +4,8 @@
 //! rules the 8x8 engine does not have: Corner, Fortress, BrainKing's Horde, Extinction,
 //! Massacre, Maharajah, Amazon, Knightmate, Berolina, Legan, Loop; and the seed site's own
 //! Cylinder, Knight Relay, Cheshire Cat, Recycle, Ice Age; and the king-capture games
-//! of chance and hidden information: Dark Chess, Dice Chess, Dice Chess 10x10, Behemoth. A second engine beside the 8x8
+//! of chance and hidden information: Dark Chess, Dice Chess, Dice Chess 10x10, Behemoth, Ambiguous Chess; and the secret
+//! setups of Screen and Crazy Screen Chess. A second engine beside the 8x8
 //! one, sharing only `Color`, `Outcome` and `Termination` with it, so the 8x8 games keep their
 //! 64-bit speed.
 //!
@@ -20,7 +21,9 @@
 //!   `iceage` (ice cubes and the refreeze); the king-capture games: `dark` (Dark Chess's
 //!   moves; what each side sees is the service's), `dice` (Dice Chess and Dice Chess 10x10: the
 //!   die's roll is position state the server sets), `behemoth` (its obstacle and its step,
-//!   which the server draws).
+//!   which the server draws); `screen` (Screen and Crazy Screen Chess: a half's placement
+//!   checked, the two joined into the start); `ambiguous` (Ambiguous Chess: one legal move is
+//!   a whole turn, the opponent's target executed and one's own marked).
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
 //!   last two plies counted by difference where no side has check (Extinction).
@@ -63,6 +66,7 @@ mod variant;
 mod visibility;
 
 mod amazon;
+mod ambiguous;
 mod behemoth;
 mod berolina;
 mod bkhorde;
@@ -84,6 +88,7 @@ mod losalamos;
 mod maharajah;
 mod massacre;
 mod recycle;
+mod screen;
 
 mod cheshirecat;
 mod cylinder;
@@ -106,5 +111,6 @@ pub use role::{Movement, WidePiece, WideRole};
 pub use san::{
     WideSan, WideSanError, wide_san, wide_san_among, wide_san_plus, wide_san_plus_among,
 };
+pub use screen::{ScreenHalf, ScreenSetupError, ScreenStart, screen_half, screen_start};
 pub use square::{ParseWideSquareError, WideSquare, board_mask};
 pub use variant::{ParseWideVariantError, WideVariant};

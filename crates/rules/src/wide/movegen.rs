@@ -223,6 +223,9 @@ impl WidePosition {
     /// Every legal move.
     #[must_use]
     pub fn legal_moves(&self) -> Vec<WideMove> {
+        if self.def.targets {
+            return self.turns();
+        }
         let mut moves = Vec::with_capacity(96);
         self.generate(&mut moves);
         moves
@@ -231,12 +234,19 @@ impl WidePosition {
     /// Every legal move, into `moves` (cleared first): lets a search reuse one buffer.
     pub fn legal_moves_into(&self, moves: &mut Vec<WideMove>) {
         moves.clear();
+        if self.def.targets {
+            moves.extend(self.turns());
+            return;
+        }
         self.generate(moves);
     }
 
     /// How many legal moves there are, without listing them.
     #[must_use]
     pub fn count_legal_moves(&self) -> u64 {
+        if self.def.targets {
+            return self.turns().len() as u64;
+        }
         if foldable(self.def.board) {
             let mut count = Count::<true>(0);
             self.generate(&mut count);
@@ -250,6 +260,9 @@ impl WidePosition {
 
     #[must_use]
     pub fn has_legal_move(&self) -> bool {
+        if self.def.targets {
+            return !self.turns().is_empty();
+        }
         let mut any = Any(false);
         self.generate(&mut any);
         any.0
@@ -269,6 +282,20 @@ impl WidePosition {
     pub fn perft(&self, depth: u32) -> u64 {
         if self.def.chance != Chance::None {
             return self.chance_perft(depth);
+        }
+        if self.def.targets {
+            return match depth {
+                0 => 1,
+                _ => self
+                    .turns()
+                    .into_iter()
+                    .map(|m| {
+                        let mut child = *self;
+                        child.play_turn(m);
+                        child.perft(depth - 1)
+                    })
+                    .sum(),
+            };
         }
         match depth {
             0 => 1,
@@ -327,7 +354,7 @@ impl WidePosition {
     /// The seed site's games take their own generator; the test stays out of the shared
     /// generator's body, whose code it would otherwise change for every other game.
     #[inline(always)]
-    fn generate<S: Sink>(&self, sink: &mut S) {
+    pub(super) fn generate<S: Sink>(&self, sink: &mut S) {
         if self.def.site != Site::None {
             self.site_generate(sink);
         } else if self.def.chance != Chance::None {

@@ -36,6 +36,11 @@ pub struct WideMove {
     promotion: Option<WideRole>,
     kind: WideMoveKind,
     nature: Option<Nature>,
+    /// Ambiguous Chess: the target the turn marks after its execution.
+    mark: Option<WideSquare>,
+    /// Ambiguous Chess: whether the turn executes a pending target (false: a mark only, and
+    /// `from`, `to` and `kind` mean nothing).
+    executes: bool,
 }
 
 impl WideMove {
@@ -52,6 +57,36 @@ impl WideMove {
             promotion,
             kind,
             nature: None,
+            mark: None,
+            executes: true,
+        }
+    }
+
+    /// Ambiguous Chess: the target the turn marks, if it marks one.
+    #[must_use]
+    pub const fn mark(self) -> Option<WideSquare> {
+        self.mark
+    }
+
+    /// Ambiguous Chess: whether the turn begins by executing the opponent's target.
+    #[must_use]
+    pub const fn executes(self) -> bool {
+        self.executes
+    }
+
+    /// Ambiguous Chess: this execution followed by marking `mark` (or none).
+    #[must_use]
+    pub(crate) const fn with_mark(self, mark: Option<WideSquare>) -> WideMove {
+        WideMove { mark, ..self }
+    }
+
+    /// Ambiguous Chess: a turn that only marks `mark`.
+    #[must_use]
+    pub(crate) const fn mark_only(mark: WideSquare) -> WideMove {
+        WideMove {
+            mark: Some(mark),
+            executes: false,
+            ..WideMove::new(mark, mark, None, WideMoveKind::Normal)
         }
     }
 
@@ -92,7 +127,11 @@ impl WideMove {
     /// king lands).
     #[must_use]
     pub fn to_uci(self, position: &WidePosition) -> WideUci {
-        self.uci_in(position.variant())
+        let mut uci = self.uci_in(position.variant());
+        if position.def.targets {
+            uci.forced = position.forced_after(self);
+        }
+        uci
     }
 
     /// The move's UCI text in a game of `variant`: its letters and castling squares are the
@@ -107,6 +146,9 @@ impl WideMove {
                 promotion: None,
                 drop: self.promotion.map(|r| def.letter(r).to_ascii_uppercase()),
                 nature: self.nature,
+                mark: None,
+                executes: true,
+                forced: None,
             };
         }
         let to = if self.kind == WideMoveKind::Castle
@@ -122,6 +164,9 @@ impl WideMove {
             promotion: self.promotion.map(|r| def.letter(r)),
             drop: None,
             nature: self.nature,
+            mark: self.mark,
+            executes: self.executes,
+            forced: None,
         }
     }
 }
@@ -137,17 +182,30 @@ pub struct WideUci {
     pub promotion: Option<char>,
     pub drop: Option<char>,
     pub nature: Option<Nature>,
+    /// Ambiguous Chess: the target marked after the execution (`>e5`).
+    pub mark: Option<WideSquare>,
+    /// Ambiguous Chess: false for a turn that only marks (`>e4`; `from` and `to` unused).
+    pub executes: bool,
+    /// Ambiguous Chess: the one move that reached the mark, executed at once (`=e2e4`).
+    pub forced: Option<(WideSquare, WideSquare)>,
 }
 
 impl fmt::Display for WideUci {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(letter) = self.drop {
+        if !self.executes {
+        } else if let Some(letter) = self.drop {
             write!(f, "{letter}@{}", self.to)?;
         } else {
             write!(f, "{}{}", self.from, self.to)?;
             if let Some(c) = self.promotion {
                 write!(f, "{c}")?;
             }
+        }
+        if let Some(mark) = self.mark {
+            write!(f, ">{mark}")?;
+        }
+        if let Some((from, to)) = self.forced {
+            write!(f, "={from}{to}")?;
         }
         match self.nature {
             Some(n) => write!(f, "{n}"),
@@ -189,6 +247,9 @@ impl FromStr for WideUci {
         if !text.is_ascii() {
             return Err(err());
         }
+        if let Some(at) = text.find('>') {
+            return parse_turn(text, at);
+        }
         let (s, nature) = match text.find('~') {
             Some(at) => (
                 &text[..at],
@@ -211,6 +272,9 @@ impl FromStr for WideUci {
                 promotion: None,
                 drop: Some(letter),
                 nature,
+                mark: None,
+                executes: true,
+                forced: None,
             });
         }
         let promotion = s
@@ -234,11 +298,68 @@ impl FromStr for WideUci {
             promotion,
             drop: None,
             nature,
+            mark: None,
+            executes: true,
+            forced: None,
         })
     }
 }
 
+/// Ambiguous Chess's turn text: an execution (or nothing), `>` and the mark, and `=` with the
+/// move the mark forced (`g1f3>d5`, `>e4`, `e7e5>d4=e3d4`).
+fn parse_turn(text: &str, at: usize) -> Result<WideUci, WideUciError> {
+    let err = || WideUciError::Syntax(text.to_string());
+    let (exec, rest) = (&text[..at], &text[at + 1..]);
+    let (mark, forced) = match rest.split_once('=') {
+        Some((mark, forced)) => (mark, Some(forced)),
+        None => (rest, None),
+    };
+    let mark: WideSquare = mark.parse().map_err(|_| err())?;
+    let forced = match forced {
+        Some(f) => {
+            let m: WideUci = f.parse()?;
+            if m.promotion.is_some() || m.drop.is_some() || m.nature.is_some() {
+                return Err(err());
+            }
+            Some((m.from, m.to))
+        }
+        None => None,
+    };
+    let mut uci = if exec.is_empty() {
+        WideUci {
+            from: mark,
+            to: mark,
+            promotion: None,
+            drop: None,
+            nature: None,
+            mark: None,
+            executes: false,
+            forced: None,
+        }
+    } else {
+        let m: WideUci = exec.parse()?;
+        if m.drop.is_some() || m.nature.is_some() {
+            return Err(err());
+        }
+        m
+    };
+    uci.mark = Some(mark);
+    uci.forced = forced;
+    Ok(uci)
+}
+
 impl WideUci {
+    /// Whether this text names the move whose full text is `full`. Ambiguous Chess: the
+    /// forced move may be left out, since the mark decides it.
+    pub(crate) fn names(&self, full: WideUci) -> bool {
+        full == *self
+            || (self.forced.is_none()
+                && WideUci {
+                    forced: None,
+                    ..full
+                } == *self)
+    }
+
     /// The legal move of `position` this text names.
     /// With a draw of chance, the move carries it, if that draw may follow the move.
     pub fn to_move(&self, position: &WidePosition) -> Result<WideMove, WideUciError> {
@@ -249,7 +370,7 @@ impl WideUci {
         position
             .legal_moves()
             .into_iter()
-            .find(|m| m.to_uci(position) == bare)
+            .find(|m| bare.names(m.to_uci(position)))
             .filter(|m| {
                 self.nature
                     .is_none_or(|n| position.natures_after(*m).contains(&n))

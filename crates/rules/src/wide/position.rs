@@ -57,6 +57,9 @@ pub struct WidePosition {
     pub(crate) step_pending: bool,
     /// Behemoth: a step destroyed a king, which ended the game.
     pub(crate) destroyed: bool,
+    /// Ambiguous Chess: the target the player not to move marked, which the side to move
+    /// executes with that player's pieces.
+    pub(crate) pending: Option<WideSquare>,
 }
 
 /// One side's pieces grouped by how they attack, gathered once per node: the generator asks
@@ -89,6 +92,7 @@ impl PartialEq for WidePosition {
             && self.behemoth == other.behemoth
             && self.step_pending == other.step_pending
             && self.destroyed == other.destroyed
+            && self.pending == other.pending
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
     }
@@ -153,6 +157,7 @@ impl WidePosition {
             behemoth: 0,
             step_pending: false,
             destroyed: false,
+            pending: None,
         }
     }
 
@@ -402,6 +407,15 @@ impl WidePosition {
 
     /// Plays `m`, which must be legal here (from `legal_moves`, or checked by `play`).
     pub fn play_unchecked(&mut self, m: WideMove) {
+        if self.def.targets {
+            self.play_turn(m);
+        } else {
+            self.play_board(m);
+        }
+    }
+
+    /// Plays board move `m` (in Ambiguous Chess, one part of a turn).
+    pub(crate) fn play_board(&mut self, m: WideMove) {
         let us = self.turn;
         let them = !us;
         let ep_victim = self.ep_victim;

@@ -10,9 +10,9 @@ use super::position::{KING_SIDE, QUEEN_SIDE};
 use super::role::{ROLES, WideRole};
 use super::square::{SQUARES, WideSquare, rank_mask};
 use super::{
-    amazon, behemoth, berolina, bkhorde, capablanca, caparandom, corner, dark, dice, embassy,
-    extinction, fortress, grand, iceage, janus, knightmate, legan, r#loop, losalamos, maharajah,
-    massacre, recycle,
+    amazon, ambiguous, behemoth, berolina, bkhorde, capablanca, caparandom, corner, dark, dice,
+    embassy, extinction, fortress, grand, iceage, janus, knightmate, legan, r#loop, losalamos,
+    maharajah, massacre, recycle, screen,
 };
 use super::{cheshirecat, cylinder, knightrelay};
 use crate::Color;
@@ -47,10 +47,13 @@ pub enum WideVariant {
     Dice,
     Dice10x10,
     Behemoth,
+    Screen,
+    CrazyScreen,
+    Ambiguous,
 }
 
 impl WideVariant {
-    pub const ALL: [WideVariant; 26] = [
+    pub const ALL: [WideVariant; 29] = [
         WideVariant::LosAlamos,
         WideVariant::Janus,
         WideVariant::Embassy,
@@ -77,6 +80,9 @@ impl WideVariant {
         WideVariant::Dice,
         WideVariant::Dice10x10,
         WideVariant::Behemoth,
+        WideVariant::Screen,
+        WideVariant::CrazyScreen,
+        WideVariant::Ambiguous,
     ];
 
     /// The game's key, Fairy-Stockfish's `UCI_Variant` name.
@@ -109,6 +115,9 @@ impl WideVariant {
             WideVariant::Dice => "dice",
             WideVariant::Dice10x10 => "dice10x10",
             WideVariant::Behemoth => "behemoth",
+            WideVariant::Screen => "screen",
+            WideVariant::CrazyScreen => "crazyscreen",
+            WideVariant::Ambiguous => "ambiguous",
         }
     }
 
@@ -142,6 +151,9 @@ impl WideVariant {
             WideVariant::Dice => "Dice",
             WideVariant::Dice10x10 => "Dice 10x10",
             WideVariant::Behemoth => "Behemoth",
+            WideVariant::Screen => "Screen",
+            WideVariant::CrazyScreen => "Crazy Screen",
+            WideVariant::Ambiguous => "Ambiguous",
         }
     }
 
@@ -191,6 +203,9 @@ impl WideVariant {
             WideVariant::Dice => &dice::DEF,
             WideVariant::Dice10x10 => &dice::DEF_10X10,
             WideVariant::Behemoth => &behemoth::DEF,
+            WideVariant::Screen => &screen::DEF,
+            WideVariant::CrazyScreen => &screen::DEF_CRAZY,
+            WideVariant::Ambiguous => &ambiguous::DEF,
         }
     }
 }
@@ -295,6 +310,8 @@ pub(crate) struct GameDef {
     /// Whether the game waits for chance between moves (Dice Chess's roll, the Behemoth's
     /// step).
     pub chance: Chance,
+    /// Ambiguous Chess: a turn executes the opponent's target and marks one's own.
+    pub targets: bool,
 }
 
 /// What a game waits for, set from outside the rules (the server draws it), before the side
@@ -427,6 +444,7 @@ impl GameDef {
             pawns_leave: false,
             ice: false,
             chance: Chance::None,
+            targets: false,
         }
     }
 
