@@ -5,10 +5,22 @@
 use chessd_rules::any::AnyVariant;
 
 /// The rules engine's games chessd does not serve yet, by key, with the missing part.
-const NOT_YET: &[(&str, &str)] = &[(
-    "dark",
-    "each player must see only its own view of the board, which chessd does not build yet",
-)];
+const NOT_YET: &[(&str, &str)] = &[
+    (
+        "dark",
+        "each player must see only its own view of the board, which chessd does not build yet",
+    ),
+    ("screen", SETUP),
+    ("crazyscreen", SETUP),
+    (
+        "ambiguous",
+        "its two-part turns are not offered by the server yet",
+    ),
+];
+
+/// Why the games with a secret setup wait.
+const SETUP: &str =
+    "each player places its pieces behind a screen first, a phase chessd does not run yet";
 
 /// Why chessd does not serve `variant` yet; `None` for a game it serves.
 #[must_use]

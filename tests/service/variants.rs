@@ -354,7 +354,14 @@ async fn stats_per_variant() {
         .collect();
     assert_eq!(
         keys,
-        ["dice", "dice10x10", "behemoth", "shogi", "minishogi", "xiangqi"]
+        [
+            "dice",
+            "dice10x10",
+            "behemoth",
+            "shogi",
+            "minishogi",
+            "xiangqi"
+        ]
     );
     let koth = &stats.variants[(pb::Variant::KingOfTheHill as usize) - 1];
     assert_eq!((koth.white_wins, koth.finished_games), (1, 1));

@@ -53,7 +53,7 @@ const fn from_file(name: &'static str) -> Profile {
 }
 
 /// Every game: the API's enum value name where it has one, and its profile.
-const TABLE: [(Option<&str>, Profile); 38] = [
+const TABLE: [(Option<&str>, Profile); 41] = [
     (
         Some("VARIANT_CHESS"),
         Profile {
@@ -119,6 +119,10 @@ const TABLE: [(Option<&str>, Profile); 38] = [
     (None, keyed("dice")),
     (None, keyed("dice10x10")),
     (None, keyed("behemoth")),
+    // A secret setup, and turns of two parts: no engine plays them.
+    (None, keyed("screen")),
+    (None, keyed("crazyscreen")),
+    (None, keyed("ambiguous")),
 ];
 
 /// The profile of the game's `variant` (the API's enum number); `None` for unspecified,
@@ -339,7 +343,7 @@ mod tests {
         ] {
             assert_eq!(named(name).unwrap().uci_variant, Some(name));
         }
-        assert_eq!(names().len(), 38);
+        assert_eq!(names().len(), 41);
         assert_eq!(named("xiangqi").unwrap().uci_variant, Some("xiangqi"));
         assert!(named("bughouse").is_none());
     }
