@@ -14,8 +14,6 @@ use core::fmt;
 use chessd_rules::any::AnyPosition;
 use chessd_rules::wide::{BehemothStep, Direction, Face, Nature, WidePosition};
 use hmac::{Hmac, Mac};
-
-use crate::game::action::NewGame;
 use sha2::{Digest, Sha256};
 
 /// The bytes of a seed: 256 bits, as many as the SHA-256 that commits to it.
@@ -100,31 +98,30 @@ impl Seed {
     }
 }
 
-/// A new game as it is played, in a game of chance: a fresh seed, and the game with its start
-/// given the draw it waits for (Dice Chess's first roll, the draw of ply 0). `None` for any
+/// A new game's seed and start as played, in a game of chance: a fresh seed, and `start` with
+/// the draw it waits for made (Dice Chess's first roll, the draw of ply 0). `None` for any
 /// other game.
-pub(crate) fn for_new_game(new: &NewGame) -> Result<Option<(Seed, NewGame)>, getrandom::Error> {
-    if !new.start.wide().is_some_and(WidePosition::has_chance) {
+pub(crate) fn for_new_game(
+    start: &AnyPosition,
+) -> Result<Option<(Seed, AnyPosition)>, getrandom::Error> {
+    if !start.wide().is_some_and(WidePosition::has_chance) {
         return Ok(None);
     }
     let seed = Seed::generate()?;
-    let settled = settled(new, &seed);
+    let settled = settled(start, &seed);
     Ok(Some((seed, settled)))
 }
 
-/// `new` with its start given the draw it waits for, from `seed`.
-fn settled(new: &NewGame, seed: &Seed) -> NewGame {
-    let mut settled = new.start;
+/// `start` given the draw it waits for, from `seed`.
+pub(crate) fn settled(start: &AnyPosition, seed: &Seed) -> AnyPosition {
+    let mut settled = *start;
     if let Some(p) = settled.wide_mut()
         && let Some(nature) = draw_among(seed, 0, &p.nature_options())
     {
         // The nature was drawn among the position's own options: it applies.
         let _ = p.apply_nature(nature);
     }
-    NewGame {
-        start: settled,
-        ..new.clone()
-    }
+    settled
 }
 
 /// `start` as a creation request gave it: a game of chance's start without the first roll
@@ -278,109 +275,6 @@ mod tests {
         let at = |ply| draw_among(&s, ply, &all).unwrap().to_string();
         assert_eq!(at(1), "~N2");
         assert_eq!(at(2), "~E3");
-    }
-
-    /// The derivation again, written apart from [`Seed::draw`] (docs/fairness.md's text).
-    fn documented_draw(seed: &[u8; 32], ply: u32, purpose: &str, index: u32, n: u64) -> u64 {
-        (0u64..)
-            .find_map(|k| {
-                let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(seed).unwrap();
-                mac.update(format!("chessd draw v1 {purpose} {ply} {index} {k}").as_bytes());
-                let x = u64::from_be_bytes(mac.finalize().into_bytes()[..8].try_into().unwrap());
-                let limit = (1u128 << 64) - (1u128 << 64) % u128::from(n);
-                (u128::from(x) < limit).then_some(x % n)
-            })
-            .unwrap()
-    }
-
-    /// A thousand games of Dice Chess and Behemoth Chess played through the game record as
-    /// the server plays them, each with its own seed: every draw is the documented one for
-    /// its ply among what the rules allowed, and every face rolled has a legal move.
-    #[test]
-    fn a_thousand_games_draw_what_their_seeds_say() {
-        use crate::api::decode;
-        use crate::game::{Action, GameRecord, Labels, Now, Players, Seats, StartRules};
-        use chessd_rules::any::{AnyMove, AnyVariant};
-        use chessd_rules::wide::WideVariant;
-        use chessd_rules::{ByColor, DrawRule};
-
-        let now = Now::read();
-        let mut draws = 0;
-        for g in 0..1000u32 {
-            let bytes: [u8; 32] = Sha256::digest(g.to_be_bytes()).into();
-            let seed = Seed::from_bytes(bytes);
-            let variant = if g % 2 == 0 {
-                WideVariant::Dice
-            } else {
-                WideVariant::Behemoth
-            };
-            let new = NewGame {
-                start: AnyPosition::new(AnyVariant::Wide(variant)),
-                time_control: None,
-                start_rules: StartRules::default(),
-                players: Players::default(),
-                draw_rule: DrawRule::Claim,
-                request_id: None,
-                labels: Labels::default(),
-                takebacks: crate::game::TakebackPolicy::Off,
-                seat_tokens: ByColor::new(false, false),
-                claim_after: std::time::Duration::from_secs(60),
-            };
-            let new = settled(&new, &seed);
-            let seats = Seats::new(ByColor::default()).with_seed(Some(seed.clone()));
-            let mut rec = GameRecord::new(&new, seats, now);
-            let mut out = Vec::new();
-            for ply in 1..=16u32 {
-                let before = rec.game().position();
-                let Some(p) = before.wide().copied() else {
-                    panic!("a wide game");
-                };
-                if variant == WideVariant::Dice {
-                    // The face shown has a move (never a type that cannot move).
-                    assert!(
-                        p.roll().is_some() && !p.legal_moves().is_empty(),
-                        "{}",
-                        p.fen()
-                    );
-                }
-                let moves = p.legal_moves();
-                let Some(&m) = moves.get((g as usize * 31 + ply as usize * 7) % moves.len().max(1))
-                else {
-                    break;
-                };
-                let text = decode::move_text(&m.to_uci(&p).to_string()).unwrap();
-                let action = Action::Move {
-                    text,
-                    expected_ply: None,
-                    request_id: None,
-                    offer_draw: false,
-                };
-                rec.apply(p.turn(), &action, None, now, &mut out).unwrap();
-                let Some(AnyMove::Wide(_, played)) = rec.game().move_at(ply as usize - 1) else {
-                    panic!("the move just played");
-                };
-                let options = p.natures_after(m);
-                let want = match options.first() {
-                    None => None,
-                    Some(Nature::Roll(_)) => (0..).find_map(|throw| {
-                        let n = documented_draw(&bytes, ply, "roll", throw, 6) as u8 + 1;
-                        let face = Nature::Roll(Face::from_number(n).unwrap());
-                        options.contains(&face).then_some(face)
-                    }),
-                    Some(Nature::Step(_)) => {
-                        let d = Direction::ALL[documented_draw(&bytes, ply, "step", 0, 8) as usize];
-                        let n = documented_draw(&bytes, ply, "step", 1, 4) as u8 + 1;
-                        BehemothStep::new(d, n).map(Nature::Step)
-                    }
-                };
-                assert_eq!(played.nature(), want, "game {g} ply {ply}");
-                draws += usize::from(want.is_some());
-                if rec.is_over() {
-                    break;
-                }
-            }
-        }
-        assert!(draws > 10_000, "{draws} draws");
     }
 
     #[test]

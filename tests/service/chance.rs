@@ -246,3 +246,21 @@ async fn draws_are_fixed() {
     let step = played.split_once('~').expect("a step").1;
     assert!(pgn.contains(&format!("1. e4~{step}")), "{pgn}");
 }
+
+/// A retried CreateGame of a game of chance is answered with the game first made, its seed
+/// and first roll included, not refused as another request for having drawn another roll.
+#[tokio::test]
+async fn a_retried_creation_is_the_same_game() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let request = pb::CreateGameRequest {
+        request_id: "dice-once".into(),
+        ..by_key("dice")
+    };
+    let (first, _) = create_with(&mut client, request.clone()).await;
+    let (again, _) = create_with(&mut client, request).await;
+    assert_eq!(
+        (&again.game_id, &again.fen, &again.seed_sha256),
+        (&first.game_id, &first.fen, &first.seed_sha256)
+    );
+}

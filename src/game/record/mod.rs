@@ -28,6 +28,8 @@
 mod answered;
 mod apply;
 mod catch_up;
+#[cfg(test)]
+mod chance_tests;
 mod claim;
 mod clocks;
 mod history;

@@ -174,11 +174,18 @@ impl Inner {
         mut place: Option<Place>,
     ) -> Result<(Created, u64), ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
-        let (seed, settled) =
-            match chance::for_new_game(new).map_err(|e| ServiceError::Internal(Box::new(e)))? {
-                Some((seed, settled)) => (Some(seed), Some(settled)),
-                None => (None, None),
-            };
+        let (seed, settled) = match chance::for_new_game(&new.start)
+            .map_err(|e| ServiceError::Internal(Box::new(e)))?
+        {
+            Some((seed, start)) => (
+                Some(seed),
+                Some(NewGame {
+                    start,
+                    ..new.clone()
+                }),
+            ),
+            None => (None, None),
+        };
         let new = settled.as_ref().unwrap_or(new);
         let seats = Seats::of(&tokens).with_seed(seed);
         let record =

@@ -76,11 +76,12 @@ impl Inner {
             feed_header: OnceLock::new(),
             append_names: OnceLock::new(),
         });
-        let (new, seats) =
-            match chance::for_new_game(&new).map_err(|e| ServiceError::Internal(Box::new(e)))? {
-                Some((seed, settled)) => (settled, seats.with_seed(Some(seed))),
-                None => (new, seats),
-            };
+        let (new, seats) = match chance::for_new_game(&new.start)
+            .map_err(|e| ServiceError::Internal(Box::new(e)))?
+        {
+            Some((seed, start)) => (NewGame { start, ..new }, seats.with_seed(Some(seed))),
+            None => (new, seats),
+        };
         let record =
             GameRecord::new(&new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
