@@ -8,24 +8,13 @@
 
 use std::collections::BTreeSet;
 
+use chessd_rules::DrawRule;
 use chessd_rules::wide::{WideGame, WidePosition, WideVariant};
-use chessd_rules::{Color, DrawRule, Outcome};
 
 const DATA: &str = include_str!("data/wide-ambiguous.moves");
 
-fn end_text(outcome: Option<Outcome>) -> String {
-    outcome.map_or_else(
-        || "-".to_string(),
-        |o| {
-            let result = match o.winner {
-                Some(Color::White) => "1-0",
-                Some(Color::Black) => "0-1",
-                None => "1/2-1/2",
-            };
-            format!("{} {result}", o.termination.key())
-        },
-    )
-}
+mod ends;
+use ends::end_text;
 
 fn rows() -> impl Iterator<Item = Vec<&'static str>> {
     DATA.lines().map(|l| l.split('\t').collect())

@@ -8,27 +8,15 @@
 
 use std::collections::BTreeSet;
 
+use chessd_rules::DrawRule;
 use chessd_rules::wide::{
     BehemothStep, WideGame, WidePosition, WideSan, WideVariant, wide_san_plus,
 };
-use chessd_rules::{Color, DrawRule, Outcome};
 
 mod suite;
 
-/// An end as the reference writes it: the termination's key and the PGN result.
-fn end_text(outcome: Option<Outcome>) -> String {
-    outcome.map_or_else(
-        || "-".to_string(),
-        |o| {
-            let result = match o.winner {
-                Some(Color::White) => "1-0",
-                Some(Color::Black) => "0-1",
-                None => "1/2-1/2",
-            };
-            format!("{} {result}", o.termination.key())
-        },
-    )
-}
+mod ends;
+use ends::end_text;
 
 fn ucis(p: &WidePosition) -> BTreeSet<String> {
     p.legal_moves()

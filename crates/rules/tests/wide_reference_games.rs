@@ -8,22 +8,9 @@
 //! `hxg3`, drops as `Q@e4`).
 
 use chessd_rules::wide::{WidePosition, WideSan, WideVariant, wide_san_plus};
-use chessd_rules::{Color, Outcome};
 
-/// An end as the reference writes it: the termination's key and the PGN result.
-fn end_text(outcome: Option<Outcome>) -> String {
-    outcome.map_or_else(
-        || "-".to_string(),
-        |o| {
-            let result = match o.winner {
-                Some(Color::White) => "1-0",
-                Some(Color::Black) => "0-1",
-                None => "1/2-1/2",
-            };
-            format!("{} {result}", o.termination.key())
-        },
-    )
-}
+mod ends;
+use ends::end_text;
 
 /// Replays every game of `data`; returns (games, plies, the highest move number reached).
 fn replay(variant: WideVariant, data: &str) -> (usize, usize, u32) {
