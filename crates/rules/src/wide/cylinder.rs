@@ -277,11 +277,10 @@ mod tests {
         reach
     }
 
-    /// The tables agree with the walk on every square, over boards of every density.
-    #[test]
-    fn slider_tables_match_the_walk() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for round in 0..4000 {
+    /// `rounds` occupancies of the board from `seed` (xorshift), the n-th filling about n
+    /// eighths of the squares, n going round 0 to 7: every density from empty to nearly full.
+    fn boards(mut seed: u64, rounds: u64) -> impl Iterator<Item = u128> {
+        (0..rounds).map(move |round| {
             let mut occupied = 0u128;
             for s in squares(BOARD) {
                 seed ^= seed << 13;
@@ -291,6 +290,14 @@ mod tests {
                     occupied |= s.bit();
                 }
             }
+            occupied
+        })
+    }
+
+    /// The tables agree with the walk on every square, over boards of every density.
+    #[test]
+    fn slider_tables_match_the_walk() {
+        for occupied in boards(0x9E37_79B9_7F4A_7C15, 4000) {
             for from in squares(BOARD) {
                 let orthogonal = slide(from, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
                 let diagonal = slide(from, occupied, &[(1, 1), (-1, 1), (1, -1), (-1, -1)]);
@@ -311,17 +318,7 @@ mod tests {
     /// is empty, and no other pair of squares has a path.
     #[test]
     fn paths_join_what_sliders_reach() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for round in 0..200 {
-            let mut occupied = 0u128;
-            for s in squares(BOARD) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                if seed % 8 < round % 8 {
-                    occupied |= s.bit();
-                }
-            }
+        for occupied in boards(0x2545_F491_4F6C_DD1D, 200) {
             for a in squares(BOARD) {
                 for b in squares(BOARD & !a.bit()) {
                     let reach = (rook(b, occupied) | bishop(b, occupied)) & a.bit() != 0;
