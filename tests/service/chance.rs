@@ -109,7 +109,8 @@ fn check_draws(variant: WideVariant, game: &pb::Game) -> usize {
         );
         assert!(rolled.is_some());
     }
-    let mut draws = 1;
+    // The start's roll, in the dice games (Behemoth Chess draws nothing before a move).
+    let mut draws = usize::from(variant != WideVariant::Behemoth);
     for (i, m) in game.moves.iter().enumerate() {
         let (body, nature) = match m.uci.split_once('~') {
             Some((body, n)) => (body, Some(format!("~{n}").parse::<Nature>().unwrap())),
