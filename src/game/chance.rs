@@ -129,14 +129,7 @@ pub(crate) fn settled(start: &AnyPosition, seed: &Seed) -> AnyPosition {
 #[must_use]
 pub(crate) fn as_requested(start: &AnyPosition) -> AnyPosition {
     match start.wide() {
-        Some(p) if p.has_chance() && p.roll().is_some() => {
-            let fen = p.fen();
-            let mut fields: Vec<&str> = fen.split(' ').collect();
-            if let Some(roll) = fields.get_mut(6) {
-                *roll = "-";
-            }
-            WidePosition::from_fen(p.variant(), &fields.join(" ")).map_or(*start, AnyPosition::Wide)
-        }
+        Some(p) if p.has_chance() => AnyPosition::Wide(p.unrolled()),
         _ => *start,
     }
 }
@@ -275,6 +268,20 @@ mod tests {
         let at = |ply| draw_among(&s, ply, &all).unwrap().to_string();
         assert_eq!(at(1), "~N2");
         assert_eq!(at(2), "~E3");
+    }
+
+    /// The start the server rolled into reads back as the start the request gave, so a
+    /// retried creation fingerprints as the first one did.
+    #[test]
+    fn a_rolled_start_is_the_requested_one() {
+        use chessd_rules::any::AnyVariant;
+        use chessd_rules::wide::WideVariant;
+        let start = AnyPosition::new(AnyVariant::Wide(WideVariant::Dice));
+        let rolled = settled(&start, &seed());
+        assert!(rolled.wide().and_then(WidePosition::roll).is_some());
+        assert_eq!(as_requested(&rolled), start);
+        let chess = AnyPosition::new(AnyVariant::CHESS);
+        assert_eq!(as_requested(&chess), chess);
     }
 
     #[test]

@@ -188,6 +188,16 @@ impl WidePosition {
         self.roll
     }
 
+    /// The same position before its die was cast (the server's first roll taken out of a
+    /// start, to compare it with the start a request asked for).
+    #[must_use]
+    pub fn unrolled(&self) -> WidePosition {
+        WidePosition {
+            roll: None,
+            ..*self
+        }
+    }
+
     /// Dice Chess: the faces the server may roll for the side to move, in order: those for
     /// which a piece of that type has a legal move (a pawn's promotion on faces 2 to 5 makes
     /// no face rollable). Empty when the game is over, and in other games.
