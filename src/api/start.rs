@@ -29,14 +29,24 @@ pub(crate) fn position(
         (Some(n), v) => numbered(v, n),
         (None, _) if fen_given => {
             let pos = fen::position(variant, fen)?;
-            // The first roll is the server's draw, like every later one (docs/fairness.md).
-            if pos.wide().and_then(|p| p.roll()).is_some() {
-                return Err(InputError::InvalidField {
+            // A draw is the server's, the first like every later one (docs/fairness.md): a
+            // start names none, and waits for none but Dice Chess's first roll.
+            let refuse = |message: &str| {
+                Err(ServiceError::from(InputError::InvalidField {
                     field: "start_fen",
-                    message: "the die is the server's to roll: give the FEN's seventh field as -"
-                        .into(),
-                }
-                .into());
+                    message: message.into(),
+                }))
+            };
+            if pos.wide().and_then(|p| p.roll()).is_some() {
+                return refuse(
+                    "the die is the server's to roll: give the FEN's seventh field as -",
+                );
+            }
+            if pos.wide().is_some_and(|p| p.awaits_step()) {
+                return refuse(
+                    "the Behemoth's step is the server's to draw: give the FEN without a seventh \
+                     field",
+                );
             }
             Ok(pos)
         }

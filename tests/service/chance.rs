@@ -265,3 +265,51 @@ async fn a_retried_creation_is_the_same_game() {
         (&first.game_id, &first.fen, &first.seed_sha256)
     );
 }
+
+/// A start FEN may not name a draw, nor wait for one the server would then make outside a
+/// move: the die's face and a Behemoth step awaited are refused, by field.
+#[tokio::test]
+async fn a_start_names_no_draw() {
+    let server = start().await;
+    let mut client = server.client().await;
+    for (key, fen) in [
+        (
+            "dice",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2",
+        ),
+        (
+            "behemoth",
+            "rnbqkbnr/pppppppp/8/8/3*4/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1 ~",
+        ),
+    ] {
+        let refused = client
+            .create_game(pb::CreateGameRequest {
+                start_fen: fen.into(),
+                ..by_key(key)
+            })
+            .await;
+        let status = assert_refused(refused, Code::InvalidArgument, "INVALID_FIELD");
+        assert!(
+            status.message().contains("the server's"),
+            "{key}: {}",
+            status.message()
+        );
+    }
+    // Without the draw, each is a start like any other (the first roll then drawn).
+    let (game, _) = create_with(
+        &mut client,
+        pb::CreateGameRequest {
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -".into(),
+            ..by_key("dice")
+        },
+    )
+    .await;
+    assert!(
+        game.fen
+            .split(' ')
+            .nth(6)
+            .is_some_and(|r| ("1"..="6").contains(&r)),
+        "{}",
+        game.fen
+    );
+}
