@@ -11,7 +11,7 @@ use std::time::SystemTime;
 
 use chessd::api::encode;
 use chessd::api::move_lists::MoveLists;
-use chessd::game::{GameId, GameView, Players};
+use chessd::game::{GameId, GameView, Players, Viewer};
 use chessd_proto::wire as pb;
 use chessd_rules::{DrawRule, Game, Position, Rules, Variant};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -85,7 +85,7 @@ fn answers(c: &mut Criterion) {
         let now = view(game);
         let earlier = view(before);
         group.bench_function(format!("basic, ply {ply}"), |b| {
-            b.iter(|| encode::game_as(&now, pb::GameView::Basic, None).encode_to_vec());
+            b.iter(|| encode::game_as(&now, pb::GameView::Basic, None, Viewer::Whole).encode_to_vec());
         });
         group.bench_function(format!("full, ply {ply}"), |b| {
             b.iter_batched(
@@ -94,12 +94,12 @@ fn answers(c: &mut Criterion) {
                     let _ = lists.encoded(earlier.id, &earlier.game);
                     lists
                 },
-                |lists| encode::game_as(&now, pb::GameView::Full, Some(&lists)).encode_to_vec(),
+                |lists| encode::game_as(&now, pb::GameView::Full, Some(&lists), Viewer::Whole).encode_to_vec(),
                 BatchSize::SmallInput,
             );
         });
         group.bench_function(format!("full encoded afresh, ply {ply}"), |b| {
-            b.iter(|| encode::game_as(&now, pb::GameView::Full, None).encode_to_vec());
+            b.iter(|| encode::game_as(&now, pb::GameView::Full, None, Viewer::Whole).encode_to_vec());
         });
     }
     group.finish();

@@ -165,8 +165,20 @@ fn time_control(tc: Option<pb::TimeControl>) -> Result<Option<TimeControl>, Serv
     Ok(Some(tc))
 }
 
-fn draw_rule(value: i32) -> Result<rules::DrawRule, ServiceError> {
+/// The draw rule asked for a game of `variant`. Where the players see only part of the board
+/// (Dark Chess) neither can see enough to claim: the server decides those draws itself, as
+/// `GAMES.md` has it, so the rule is automatic and a claim rule is refused.
+fn draw_rule(value: i32, variant: rules::any::AnyVariant) -> Result<rules::DrawRule, ServiceError> {
+    let hidden = variant.hides_board();
     match pb::DrawRule::try_from(value) {
+        Ok(pb::DrawRule::Unspecified) if hidden => Ok(rules::DrawRule::Automatic),
+        Ok(pb::DrawRule::Claim) if hidden => Err(ServiceError::Input(InputError::InvalidField {
+            field: "draw_rule",
+            message: format!(
+                "in {} the players cannot see enough to claim a draw: its draws are automatic",
+                variant.key()
+            ),
+        })),
         Ok(pb::DrawRule::Unspecified | pb::DrawRule::Claim) => Ok(rules::DrawRule::Claim),
         Ok(pb::DrawRule::Automatic) => Ok(rules::DrawRule::Automatic),
         Err(_) => Err(ServiceError::Input(InputError::InvalidField {
@@ -221,7 +233,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
             black: player("black_player", &req.black_player)?,
             ids,
         },
-        draw_rule: draw_rule(req.draw_rule)?,
+        draw_rule: draw_rule(req.draw_rule, variant)?,
         request_id,
         labels: labels(&req.labels)?,
         takebacks: takebacks(req.takebacks)?,

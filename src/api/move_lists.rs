@@ -14,7 +14,7 @@ use chessd_proto::wire::MoveListWriter;
 use chessd_rules::any::AnyMove;
 use chessd_rules::{self as rules, Rules};
 
-use crate::game::GameId;
+use crate::game::{GameId, HIDDEN_MOVE, Viewer};
 
 /// Shards of the cache: calls on different games rarely wait for one another.
 const SHARDS: usize = 16;
@@ -104,6 +104,23 @@ fn encode_moves(game: &rules::any::AnyGame, from: usize, encoded: Vec<u8>) -> Ve
 /// snapshots).
 pub fn all_moves(game: &rules::any::AnyGame) -> Bytes {
     Bytes::from(encode_moves(game, 0, Vec::new()))
+}
+
+/// `game`'s `moves` field as `viewer` sees it (a hidden game in play): its own moves in full,
+/// every other move as [`HIDDEN_MOVE`] in both notations, so the count and the turns stay.
+/// Never cached: a hidden game's lists differ by viewer.
+pub fn seen_moves(game: &rules::any::AnyGame, viewer: Viewer) -> Bytes {
+    let mut writer = MoveListWriter::moves(Vec::new());
+    let mut mover = game.start().turn();
+    for (m, san) in game.moves().zip(game.sans()) {
+        if viewer.sees_moves_of(mover) {
+            writer.push(&m.to_string(), san);
+        } else {
+            writer.push(HIDDEN_MOVE, HIDDEN_MOVE);
+        }
+        mover = !mover;
+    }
+    Bytes::from(writer.into_inner())
 }
 
 /// Every legal move of `pos` in both notations, encoded as `legal_moves`.

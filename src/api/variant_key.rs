@@ -138,7 +138,7 @@ mod tests {
             }
         }
         // A game the rules engine knows but chessd does not serve yet is refused by name.
-        let refused = requested(0, "dark").unwrap_err().to_string();
+        let refused = requested(0, "screen").unwrap_err().to_string();
         assert!(refused.contains("does not serve yet"), "{refused}");
         assert_eq!(
             requested(0, "janus").ok().map(|v| v.size()),

@@ -239,6 +239,11 @@ fn examples() -> Vec<(ServiceError, Code, &'static str)> {
             "NOT_A_PLAYER",
         ),
         (
+            ServiceError::Access(AccessError::RecordHidden),
+            Code::PermissionDenied,
+            "RECORD_HIDDEN",
+        ),
+        (
             ServiceError::Limit(LimitError::RateLimited {
                 limit: "per peer address",
                 retry_after: std::time::Duration::from_millis(250),
@@ -588,7 +593,8 @@ fn ordinal(error: &ServiceError) -> usize {
         ServiceError::Store(StoreError::StoreUnavailable) => 53,
         ServiceError::Stream(StreamError::WatchInterrupted) => 54,
         ServiceError::Store(StoreError::NotReplicated { .. }) => 55,
-        ServiceError::Internal(_) => 56,
+        ServiceError::Access(AccessError::RecordHidden) => 56,
+        ServiceError::Internal(_) => 57,
     }
 }
 

@@ -83,6 +83,19 @@ impl EventKind {
     pub fn is_game_over(&self) -> bool {
         matches!(self, EventKind::GameOver { .. })
     }
+
+    /// The game whose board the event shows, for an event that shows one (what a viewer
+    /// may see of it depends on the game).
+    #[must_use]
+    pub fn variant(&self) -> Option<chessd_rules::any::AnyVariant> {
+        match self {
+            EventKind::Snapshot(view) => Some(view.game.variant()),
+            EventKind::MovePlayed { position, .. }
+            | EventKind::MovesTakenBack { position, .. }
+            | EventKind::GameOver { position, .. } => Some(position.variant()),
+            _ => None,
+        }
+    }
 }
 
 /// Whether the event ends the game (a snapshot of a finished game does too).

@@ -17,7 +17,8 @@
 //!   takebacks.
 //! - `feed`: the deployment-wide feed's events and filters. `served`: which of the rules
 //!   engine's games chessd serves.
-//! - `view`: what the domain hands out (views, summaries, answers, result counts).
+//! - `view`: what the domain hands out (views, summaries, answers, result counts). `viewer`:
+//!   what one caller sees of a game whose players see only part of the board.
 //! - `record`: [`GameRecord`], one game's rules of play: seats, moves, clocks, draw offers,
 //!   idempotent retries, events; and its one way back from stored events (a new record that
 //!   catches up on them).
@@ -48,6 +49,7 @@ pub(crate) mod takeback;
 pub(crate) mod time;
 pub(crate) mod token;
 pub(crate) mod view;
+pub(crate) mod viewer;
 
 pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
 pub use clock::{Byoyomi, Clock, ClockReading, TimeControl};
@@ -68,3 +70,4 @@ pub use takeback::TakebackPolicy;
 pub use time::{Now, epoch_ms, from_epoch_ms, whole_ms, whole_ms_duration};
 pub use token::{SeatToken, Seats, TokenDigest};
 pub use view::{Acted, Created, GameStatus, GameSummary, GameView, MoveInfo, Stats, VariantStats};
+pub use viewer::{HIDDEN_MOVE, Viewer};

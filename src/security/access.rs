@@ -5,9 +5,10 @@
 //!   handlers do not decide it again. A test holds the table to the proto's service
 //!   descriptor, so an RPC added without a row fails it.
 //! - [`Caller`]: what the gate learned about a call, handed to the handlers.
-//! - [`sight`]: who may see one game, decided where the game's seats are known. Hidden-
-//!   information games add "which parts of the game this caller may see" here, as a richer
-//!   [`Sight`], so that question keeps this one home too.
+//! - [`sight`]: who may see one game, decided where the game's seats are known, and as whom
+//!   ([`Sight`]): a seat, a spectator or the platform. In a game whose players see only part
+//!   of the board, that decides which [`Viewer`] every answer, event and list entry is
+//!   written for (`game::viewer` says what each viewer sees).
 //!
 //! Which seat a credential holds, and whether an action is that seat's, needs the game: the
 //! store checks it (`WRONG_SEAT`, `PLAYER_NOT_SEATED`) for the rows that say [`Access::Seat`].
@@ -15,8 +16,10 @@
 use std::net::IpAddr;
 
 use chessd_rules::Color;
+use chessd_rules::any::AnyVariant;
 
 use crate::error::ServiceError;
+use crate::game::Viewer;
 use crate::security::error::AccessError;
 use crate::security::keys::KeyId;
 use crate::security::limits::Refused;
@@ -211,15 +214,33 @@ pub(crate) enum Presented {
     Seat(Color),
 }
 
-/// What a caller may see of one game.
+/// Who a caller is to one game, for what it may see of it.
 ///
-/// Today a game is all or nothing: whoever may read it sees all of it. A hidden-information
-/// game narrows what each sight shows (e.g. only its own seat's hand) here, from `seat`, so
-/// encoders ask this one value rather than deciding it themselves.
+/// Most games are all or nothing: whoever may read one sees all of it. A game whose players
+/// see only part of the board (Dark Chess) is shown through [`Sight::viewer`]: a seat its
+/// own view, a spectator nothing of the board until the game is over, the platform (an API
+/// key holder) all of it. Encoders take that one [`Viewer`] rather than deciding it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Sight {
     /// The seat the caller reads as; `None`: a spectator.
     pub seat: Option<Color>,
+    /// The caller holds an API key in force: the platform, which sees every game whole.
+    pub platform: bool,
+}
+
+impl Sight {
+    /// A caller with no seat in the game: the platform with an API key, else a spectator.
+    pub(crate) fn unseated(caller: &Caller) -> Sight {
+        Sight {
+            seat: None,
+            platform: caller.key.is_some(),
+        }
+    }
+
+    /// What this caller sees of a game of `variant`, `over` or not.
+    pub(crate) fn viewer(self, variant: AnyVariant, over: bool) -> Viewer {
+        Viewer::of(variant, over, self.platform, self.seat)
+    }
 }
 
 /// Who may see a game: with `--private-watch`, only its seats and API key holders; else
@@ -231,14 +252,17 @@ pub(crate) fn sight(
 ) -> Result<Sight, ServiceError> {
     let private = server.private_watch && caller.key.is_none();
     match presented {
-        Presented::Seat(seat) => Ok(Sight { seat: Some(seat) }),
+        Presented::Seat(seat) => Ok(Sight {
+            seat: Some(seat),
+            platform: caller.key.is_some(),
+        }),
         Presented::Nothing if private => {
             Err(ServiceError::Access(AccessError::ReadCredentialsMissing))
         }
         Presented::Invalid(e) if private => Err(e),
         Presented::Unseated if private => Err(ServiceError::Access(AccessError::NotAPlayer)),
         Presented::Nothing | Presented::Invalid(_) | Presented::Unseated => {
-            Ok(Sight { seat: None })
+            Ok(Sight::unseated(caller))
         }
     }
 }

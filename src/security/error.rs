@@ -31,6 +31,9 @@ pub enum AccessError {
     ReadCredentialsMissing,
     /// `--private-watch`: the seat token is not one of this game's.
     NotAPlayer,
+    /// A hidden game's record (ExportPgn) asked for while it is in play by a caller who may
+    /// not see all of it: a seat or a spectator; the platform and everyone once it is over.
+    RecordHidden,
 }
 
 /// A limit or bound refuses the call; some say when to retry.

@@ -13,6 +13,7 @@ mod clocks;
 #[path = "../common/mod.rs"]
 mod common;
 mod concurrency;
+mod dark;
 mod errors;
 mod feed;
 mod feed_bounds;

@@ -12,12 +12,13 @@ use crate::api::encode::values::{
     timestamp,
 };
 use crate::api::variant_key;
-use crate::game::{FeedEvent, FeedKind, GameHeader};
+use crate::game::{FeedEvent, FeedKind, GameHeader, HIDDEN_MOVE, Viewer};
+use crate::security::access::Sight;
 use chessd_proto::wire as pb;
 
-/// What never changes in a game, as every feed event repeats it.
+/// What never changes in a game, as every feed event repeats it, as `viewer` sees it.
 #[must_use]
-pub fn header(g: &GameHeader) -> pb::GameHeader {
+pub fn header(g: &GameHeader, viewer: Viewer) -> pb::GameHeader {
     pb::GameHeader {
         game_id: g.id.to_string(),
         variant: proto_variant(g.variant()),
@@ -27,7 +28,11 @@ pub fn header(g: &GameHeader) -> pb::GameHeader {
         black_player_id: player_id(&g.players, rules::Color::Black),
         labels: labels(&g.labels),
         time_control: g.time_control().map(proto_time_control),
-        start_fen: start_fen(&g.start),
+        start_fen: if viewer.is_whole() {
+            start_fen(&g.start)
+        } else {
+            viewer.fen(&g.start.position())
+        },
         draw_rule: match g.draw_rule {
             rules::DrawRule::Claim => pb::DrawRule::Claim as i32,
             rules::DrawRule::Automatic => pb::DrawRule::Automatic as i32,
@@ -39,20 +44,18 @@ pub fn header(g: &GameHeader) -> pb::GameHeader {
 }
 
 /// One event of a WatchGames stream, after which the stream stands at `cursor` (empty for a
-/// running game announced at a player-mode stream's start). `seat` is the stream's player's
-/// seat (player mode).
+/// running game announced at a player-mode stream's start), for a consumer that is `sight`
+/// to the event's game (its player's seat there, in player mode; the platform or not).
 #[must_use]
-pub fn feed_event(
-    e: &FeedEvent,
-    cursor: String,
-    seat: Option<rules::Color>,
-) -> pb::WatchGamesResponse {
+pub(crate) fn feed_event(e: &FeedEvent, cursor: String, sight: Sight) -> pb::WatchGamesResponse {
     use pb::watch_games_response::Event as E;
     let byoyomi = e.game.time_control().and_then(|tc| tc.byoyomi);
-    let seat = maybe_color(seat);
+    let variant = e.game.variant();
+    let viewer = sight.viewer(variant, matches!(e.kind, FeedKind::Finished { .. }));
+    let seat = maybe_color(sight.seat);
     let body = match &e.kind {
         FeedKind::Created => E::GameCreated(pb::GameCreated {
-            game: Some(header(&e.game)),
+            game: Some(header(&e.game, viewer)),
             seat,
         }),
         FeedKind::Moved {
@@ -62,14 +65,24 @@ pub fn feed_event(
             draw_offer,
         } => E::GameMoved(pb::GameMoved {
             game_id: e.game.id.to_string(),
-            r#move: Some(pb::PlayedMove {
-                uci: played.uci.to_string(),
-                san: played.san.to_string(),
-                ply: played.ply,
-                color: color(played.color),
-                seq: played.seq,
+            r#move: Some(if viewer.sees_moves_of(played.color) {
+                pb::PlayedMove {
+                    uci: played.uci.to_string(),
+                    san: played.san.to_string(),
+                    ply: played.ply,
+                    color: color(played.color),
+                    seq: played.seq,
+                }
+            } else {
+                pb::PlayedMove {
+                    uci: HIDDEN_MOVE.to_owned(),
+                    san: HIDDEN_MOVE.to_owned(),
+                    ply: played.ply,
+                    color: color(played.color),
+                    seq: played.seq,
+                }
             }),
-            fen: fen.to_string(),
+            fen: viewer.fen_of_text(variant, fen),
             clocks: c.as_ref().map(|c| clocks(&c.reading(byoyomi))),
             draw_offer: maybe_color(*draw_offer),
             seat,
@@ -82,7 +95,7 @@ pub fn feed_event(
         } => E::GameTakenBack(pb::GameTakenBack {
             game_id: e.game.id.to_string(),
             ply: *ply,
-            fen: fen.to_string(),
+            fen: viewer.fen_of_text(variant, fen),
             clocks: c.as_ref().map(|c| clocks(&c.reading(byoyomi))),
             seq: *seq,
             seat,
@@ -92,7 +105,7 @@ pub fn feed_event(
             fen,
             ply,
         } => E::GameFinished(pb::GameFinished {
-            game: Some(header(&e.game)),
+            game: Some(header(&e.game, viewer)),
             outcome: Some(outcome(*o)),
             fen: fen.to_string(),
             ply: *ply,

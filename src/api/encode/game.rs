@@ -12,7 +12,9 @@ use crate::api::encode::values::{
 use crate::api::move_lists::{self, MoveLists};
 use crate::api::variant_key;
 use crate::game::codec::hex;
-use crate::game::{Acted, ClockStart, Created, GameStatus, GameSummary, GameView, MoveInfo};
+use crate::game::{
+    Acted, ClockStart, Created, GameStatus, GameSummary, GameView, MoveInfo, Viewer,
+};
 use crate::store::GamePage;
 use chessd_proto::wire as pb;
 
@@ -24,26 +26,34 @@ pub(super) fn notations(pos: &rules::any::AnyPosition) -> Vec<pb::MoveNotation> 
         .collect()
 }
 
-/// The full state of a game, its move list encoded afresh (creations, snapshots).
+/// The full state of a game as `viewer` sees it, its move list encoded afresh (creations,
+/// snapshots).
 #[must_use]
-pub fn game(view: &GameView) -> pb::Game {
-    game_as(view, pb::GameView::Full, None)
+pub fn game(view: &GameView, viewer: Viewer) -> pb::Game {
+    game_as(view, pb::GameView::Full, None, viewer)
 }
 
-/// The state of a game in `detail`: the basic view leaves out the move list and the legal
-/// moves. With `lists`, the move list is the server's encoded one, extended by the moves
-/// since its last answer about the game.
+/// The state of a game in `detail`, as `viewer` sees it: the basic view leaves out the move
+/// list and the legal moves. With `lists`, the move list is the server's encoded one,
+/// extended by the moves since its last answer about the game.
 #[must_use]
-pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>) -> pb::Game {
+pub fn game_as(
+    view: &GameView,
+    detail: pb::GameView,
+    lists: Option<&MoveLists>,
+    viewer: Viewer,
+) -> pb::Game {
     let full = detail != pb::GameView::Basic;
     let g = &view.game;
     let pos = &g.position();
+    let whole = viewer.is_whole();
     let moves = match (full, lists) {
         (false, _) => Bytes::new(),
+        (true, _) if !whole => move_lists::seen_moves(g, viewer),
         (true, Some(lists)) => lists.encoded(view.id, g),
         (true, None) => move_lists::all_moves(g),
     };
-    let legal_moves = if g.is_over() || !full {
+    let legal_moves = if g.is_over() || !full || !viewer.sees_moves_of(pos.turn()) {
         Bytes::new()
     } else {
         move_lists::legal_moves(pos)
@@ -53,14 +63,19 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         variant: proto_variant(pos.variant()),
         white_player: view.players.white.to_string(),
         black_player: view.players.black.to_string(),
-        start_fen: start_fen(&g.start_position()),
-        fen: pos.fen(),
+        start_fen: if whole {
+            start_fen(&g.start_position())
+        } else {
+            viewer.fen(&g.start())
+        },
+        fen: viewer.fen(pos),
         ply: g.ply(),
         // In `moves` and `legal_moves` below, encoded.
         moves: Vec::new(),
         legal_moves: Vec::new(),
         turn: color(pos.turn()),
-        in_check: pos.is_check(),
+        // Whether a king is attacked is the board's to tell.
+        in_check: whole && pos.is_check(),
         status: status(view.status()),
         outcome: g.outcome().map(outcome),
         time_control: view.time_control.map(proto_time_control),
@@ -74,8 +89,8 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         takeback_offer: maybe_color(view.takeback_offer),
         last_seq: view.last_seq,
         created_at: Some(timestamp(view.created_at)),
-        pockets: pockets(pos),
-        checks_given: checks_given(pos),
+        pockets: pockets(pos).filter(|_| whole),
+        checks_given: checks_given(pos).filter(|_| whole),
         labels: labels(&view.labels),
         white_player_id: player_id(&view.players, rules::Color::White),
         black_player_id: player_id(&view.players, rules::Color::Black),
@@ -94,7 +109,7 @@ pub fn game_as(view: &GameView, detail: pb::GameView, lists: Option<&MoveLists>)
         black_presence: None,
         geometry: Some(geometry(pos.variant())),
         variant_key: variant_key::key(pos.variant()),
-        hands: hands(pos),
+        hands: hands(pos).filter(|_| whole),
         seed_sha256: view
             .chance
             .as_ref()
@@ -124,9 +139,10 @@ pub(super) fn start_fen(start: &rules::any::AnyStart) -> String {
     }
 }
 
-/// A game in a list.
+/// A game in a list, as the platform (`platform`) or a spectator sees it.
 #[must_use]
-pub fn summary(s: &GameSummary) -> pb::GameSummary {
+pub fn summary(s: &GameSummary, platform: bool) -> pb::GameSummary {
+    let viewer = Viewer::of(s.variant, s.outcome.is_some(), platform, None);
     pb::GameSummary {
         game_id: s.id.to_string(),
         variant: proto_variant(s.variant),
@@ -135,7 +151,7 @@ pub fn summary(s: &GameSummary) -> pb::GameSummary {
         status: status(GameStatus::of(s.outcome)),
         outcome: s.outcome.map(outcome),
         ply: s.ply,
-        fen: s.position.fen(),
+        fen: viewer.fen(&s.position),
         created_at: Some(timestamp(s.created_at)),
         labels: labels(&s.labels),
         white_player_id: player_id(&s.players, rules::Color::White),
@@ -145,11 +161,11 @@ pub fn summary(s: &GameSummary) -> pb::GameSummary {
     }
 }
 
-/// A page of games.
+/// A page of games, as the platform (`platform`) or a spectator sees it.
 #[must_use]
-pub fn page(p: &GamePage) -> pb::ListGamesResponse {
+pub fn page(p: &GamePage, platform: bool) -> pb::ListGamesResponse {
     pb::ListGamesResponse {
-        games: p.games.iter().map(summary).collect(),
+        games: p.games.iter().map(|s| summary(s, platform)).collect(),
         next_page_token: p.next.map(|id| id.to_string()).unwrap_or_default(),
     }
 }
@@ -166,23 +182,29 @@ pub fn played(m: &MoveInfo) -> pb::PlayedMove {
     }
 }
 
-/// A new game with its seat tokens.
+/// A new game with its seat tokens, seen whole: its creator holds both seats.
 #[must_use]
 pub fn created(c: &Created) -> pb::CreateGameResponse {
     pb::CreateGameResponse {
-        game: Some(game(&c.view)),
+        game: Some(game(&c.view, Viewer::Whole)),
         white_token: c.tokens.white().map(|t| t.to_string()).unwrap_or_default(),
         black_token: c.tokens.black().map(|t| t.to_string()).unwrap_or_default(),
     }
 }
 
-/// The answer to SubmitMove, with the game in `detail` (unknown values mean the full view).
+/// The answer to SubmitMove, with the game in `detail` (unknown values mean the full view) as
+/// `viewer` (the seat that moved) sees it.
 #[must_use]
-pub fn submitted(a: &Acted, detail: i32, lists: &MoveLists) -> pb::SubmitMoveResponse {
+pub fn submitted(
+    a: &Acted,
+    detail: i32,
+    lists: &MoveLists,
+    viewer: Viewer,
+) -> pb::SubmitMoveResponse {
     let detail = pb::GameView::try_from(detail).unwrap_or(pb::GameView::Full);
     pb::SubmitMoveResponse {
         r#move: a.played.as_ref().map(played),
-        game: Some(game_as(&a.view, detail, Some(lists))),
+        game: Some(game_as(&a.view, detail, Some(lists), viewer)),
     }
 }
 

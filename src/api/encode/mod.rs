@@ -13,7 +13,8 @@ mod values;
 mod watch;
 
 pub use self::answers::{analysis, issued, stats};
-pub use self::feed::{feed_event, feed_heartbeat, header};
+pub(crate) use self::feed::feed_event;
+pub use self::feed::{feed_heartbeat, header};
 pub use self::game::{created, game, game_as, page, played, submitted, summary};
 pub use self::values::{maybe_color, outcome, proto_duration, proto_variant, timestamp};
 pub use self::watch::{event, heartbeat};

@@ -5,7 +5,9 @@ use std::time::SystemTime;
 
 use crate::api::encode::game::{game, played};
 use crate::api::encode::values::{clocks, color, maybe_color, outcome, timestamp};
-use crate::game::{ClockChange, ClockReading, ClockReason, Event, EventKind};
+use crate::game::{
+    ClockChange, ClockReading, ClockReason, Event, EventKind, HIDDEN_MOVE, MoveInfo, Viewer,
+};
 use chessd_proto::wire as pb;
 
 /// A clock change off the board, with both clocks after it.
@@ -23,20 +25,24 @@ fn clock_changed(change: ClockChange, c: &ClockReading) -> pb::ClockChanged {
     }
 }
 
-/// One event of a WatchGame stream.
+/// One event of a WatchGame stream, as `viewer` sees it (the whole game once it is over).
 #[must_use]
-pub fn event(e: &Event) -> pb::WatchGameResponse {
+pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
     use pb::watch_game_response::Event as E;
     let body = match &e.kind {
-        EventKind::Snapshot(view) => E::Snapshot(game(view)),
+        EventKind::Snapshot(view) => E::Snapshot(game(view, viewer)),
         EventKind::MovePlayed {
             played: m,
             position,
             clocks: c,
             draw_offer,
         } => E::MovePlayed(pb::MovePlayed {
-            r#move: Some(played(m)),
-            fen: position.fen(),
+            r#move: Some(if viewer.sees_moves_of(m.color) {
+                played(m)
+            } else {
+                hidden(m)
+            }),
+            fen: viewer.fen(position),
             clocks: c.as_ref().map(clocks),
             draw_offer: maybe_color(*draw_offer),
         }),
@@ -65,7 +71,7 @@ pub fn event(e: &Event) -> pb::WatchGameResponse {
             by: color(*by),
             plies: u32::from(*plies),
             ply: *ply,
-            fen: position.fen(),
+            fen: viewer.fen(position),
             clocks: c.as_ref().map(clocks),
         }),
         EventKind::GameOver {
@@ -82,6 +88,17 @@ pub fn event(e: &Event) -> pb::WatchGameResponse {
         server_time: Some(timestamp(e.at)),
         event: Some(body),
         seat: pb::Color::Unspecified as i32,
+    }
+}
+
+/// A move the viewer may not see: that it was made, by whom, at which ply and seq.
+fn hidden(m: &MoveInfo) -> pb::PlayedMove {
+    pb::PlayedMove {
+        uci: HIDDEN_MOVE.to_owned(),
+        san: HIDDEN_MOVE.to_owned(),
+        ply: m.ply,
+        color: color(m.color),
+        seq: m.seq,
     }
 }
 

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use chessd_rules::Color;
+use crate::security::access::Sight;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::{Instant, MissedTickBehavior, interval_at, timeout};
 use tokio_util::sync::CancellationToken;
@@ -37,6 +37,8 @@ struct Slot {
 pub(crate) struct Reader {
     pub filter: FeedFilter,
     pub player: Option<PlayerMode>,
+    /// The consumer holds an API key: the platform, which sees hidden games whole.
+    pub platform: bool,
 }
 
 /// A player-mode stream's player, whose token is checked again at every revocation.
@@ -67,6 +69,7 @@ pub(crate) struct FeedPump<S> {
     cursor: FeedCursor,
     filter: FeedFilter,
     player: Option<PlayerMode>,
+    platform: bool,
     revocations: watch::Receiver<u64>,
     running: Vec<FeedEvent>,
     /// New entries (taken by `run`, dropped before the ending is sent).
@@ -99,6 +102,7 @@ impl<S: GameStore> FeedPump<S> {
             cursor: subscription.start,
             filter: reader.filter,
             player: reader.player,
+            platform: reader.platform,
             revocations,
             running: subscription.running,
             live: Some(subscription.live),
@@ -165,11 +169,11 @@ impl<S: GameStore> FeedPump<S> {
     async fn serve(&mut self, live: &mut broadcast::Receiver<Arc<FeedEntry>>) -> Stop {
         if !self.running.is_empty() {
             for event in std::mem::take(&mut self.running) {
-                let seat = self.seat_in(&event);
+                let sight = self.sight_in(&event);
                 // Not a feed event: no cursor (the consumer sees it again only by starting
                 // live again).
                 if let Err(stop) = self
-                    .deliver(encode::feed_event(&event, String::new(), seat))
+                    .deliver(encode::feed_event(&event, String::new(), sight))
                     .await
                 {
                     return stop;
@@ -277,19 +281,24 @@ impl<S: GameStore> FeedPump<S> {
         after.advance(entry.lane, entry.pos);
         let sent = self.filter.matches(&entry.event);
         if sent {
-            let seat = self.seat_in(&entry.event);
-            self.deliver(encode::feed_event(&entry.event, after.to_string(), seat))
+            let sight = self.sight_in(&entry.event);
+            self.deliver(encode::feed_event(&entry.event, after.to_string(), sight))
                 .await?;
         }
         self.cursor = after;
         Ok(sent)
     }
 
-    /// The stream's player's seat in the event's game (player mode).
-    fn seat_in(&self, event: &FeedEvent) -> Option<Color> {
-        self.player
-            .as_ref()
-            .and_then(|mode| event.game.players.seat_of(&mode.player))
+    /// Who the consumer is to the event's game: its player's seat there (player mode), and
+    /// whether it is the platform.
+    fn sight_in(&self, event: &FeedEvent) -> Sight {
+        Sight {
+            seat: self
+                .player
+                .as_ref()
+                .and_then(|mode| event.game.players.seat_of(&mode.player)),
+            platform: self.platform,
+        }
     }
 
     /// Queues a message, waiting at most the stall timeout for the client to make room.

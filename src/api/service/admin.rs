@@ -3,10 +3,11 @@
 
 use tonic::{Request, Response, Status};
 
-use crate::api::call::{rpc_span, traced};
+use crate::api::call::{caller, rpc_span, traced};
 use crate::api::service::GameApi;
 use crate::api::{clocks, decode, encode};
 use crate::game::{Action, Holder};
+use crate::security::access::Sight;
 use crate::store::GameStore;
 use chessd_proto::wire as pb;
 
@@ -68,6 +69,10 @@ pub(super) async fn adjust_clock<S: GameStore>(
                 &acted.view,
                 pb::GameView::Full,
                 Some(&api.move_lists),
+                // The platform where it holds a key; on a server without keys, anyone, who
+                // sees a hidden game as a spectator does.
+                Sight::unseated(&caller(&request))
+                    .viewer(acted.view.game.variant(), acted.view.game.is_over()),
             )),
         })
     })

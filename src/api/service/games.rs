@@ -8,6 +8,7 @@ use crate::api::call::{caller, rpc_span, traced};
 use crate::api::presence::{ClaimClock, fill};
 use crate::api::service::GameApi;
 use crate::api::{decode, encode, pgn};
+use crate::security::error::AccessError;
 use crate::store::GameStore;
 use chessd_proto::wire as pb;
 
@@ -39,16 +40,17 @@ pub(super) async fn get_game<S: GameStore>(
     traced(span, async {
         api.ready()?;
         let id = decode::game_id(&request.get_ref().game_id)?;
-        let seat = api
+        let sight = api
             .read_seat(request.metadata(), caller(&request), id)
             .await?;
         // Both at once: on Redis each is a round trip, and neither needs the other.
         let (view, presence) = tokio::try_join!(api.store.get(id), api.store.read_presence(id))?;
-        let mut game = encode::game_as(&view, pb::GameView::Full, Some(&api.move_lists));
+        let viewer = sight.viewer(view.game.variant(), view.game.is_over());
+        let mut game = encode::game_as(&view, pb::GameView::Full, Some(&api.move_lists), viewer);
         fill(&mut game, &ClaimClock::of(&view), &presence);
         Ok(pb::GetGameResponse {
             game: Some(game),
-            seat: encode::maybe_color(seat),
+            seat: encode::maybe_color(sight.seat),
         })
     })
     .await
@@ -62,7 +64,8 @@ pub(super) async fn list_games<S: GameStore>(
     traced(span, async {
         api.ready()?;
         let query = decode::list_query(request.get_ref(), api.max_page_size)?;
-        Ok(encode::page(&api.store.list(query).await?))
+        let platform = caller(&request).key.is_some();
+        Ok(encode::page(&api.store.list(query).await?, platform))
     })
     .await
 }
@@ -75,9 +78,16 @@ pub(super) async fn export_pgn<S: GameStore>(
     traced(span, async {
         api.ready()?;
         let id = decode::game_id(&request.get_ref().game_id)?;
-        api.read_seat(request.metadata(), caller(&request), id)
+        let sight = api
+            .read_seat(request.metadata(), caller(&request), id)
             .await?;
         let view = api.store.get(id).await?;
+        if !sight
+            .viewer(view.game.variant(), view.game.is_over())
+            .is_whole()
+        {
+            return Err(AccessError::RecordHidden.into());
+        }
         Ok(pb::ExportPgnResponse {
             pgn: pgn::pgn(&view),
             kif: pgn::kif(&view),

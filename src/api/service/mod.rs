@@ -27,7 +27,7 @@ use crate::api::watch::{PeerWatchers, PumpConfig, WatchStream};
 use crate::error::ServiceError;
 use crate::game::error::SeatError;
 use crate::game::{GameId, Holder};
-use crate::security::access::{self, Caller, Presented};
+use crate::security::access::{self, Caller, Presented, Sight};
 use crate::security::error::AccessError;
 use crate::security::gate::{Guard, rate_limited};
 use crate::security::limits::seat_key;
@@ -113,14 +113,15 @@ impl<S: GameStore> GameApi<S> {
         }
     }
 
-    /// The seat the call's credential holds in game `id` (`None`: none, or no credential),
-    /// or the refusal when the caller may not see the game (`access::sight` decides).
+    /// Who the caller is to game `id` (its seat, if its credential holds one; whether it is
+    /// the platform), or the refusal when the caller may not see the game (`access::sight`
+    /// decides).
     async fn read_seat(
         &self,
         metadata: &MetadataMap,
         caller: Caller,
         id: GameId,
-    ) -> Result<Option<Color>, ServiceError> {
+    ) -> Result<Sight, ServiceError> {
         let presented = match self.holder(metadata).await {
             Err(ServiceError::Access(AccessError::MissingToken)) => Presented::Nothing,
             Err(e) => Presented::Invalid(e),
@@ -133,7 +134,7 @@ impl<S: GameStore> GameApi<S> {
                 Err(e) => return Err(e),
             },
         };
-        access::sight(self.guard.server(), &caller, presented).map(|sight| sight.seat)
+        access::sight(self.guard.server(), &caller, presented)
     }
 
     /// The rate limits of a move, decided where the store has the game (see

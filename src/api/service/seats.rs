@@ -1,6 +1,8 @@
 //! The handlers by which a seat acts in its game: SubmitMove, the draw and takeback offers,
 //! Resign, Abort, AddTime and ClaimVictory.
 
+use std::sync::OnceLock;
+
 use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
 
@@ -10,8 +12,8 @@ use crate::api::presence::{ClaimClock, fill};
 use crate::api::service::GameApi;
 use crate::api::{decode, encode};
 use crate::error::ServiceError;
-use crate::game::Action;
-use crate::store::GameStore;
+use crate::game::{Acted, Action, GameId, Holder, Viewer};
+use crate::store::{Admit, GameStore};
 use chessd_proto::wire as pb;
 
 impl<S: GameStore> GameApi<S> {
@@ -25,12 +27,36 @@ impl<S: GameStore> GameApi<S> {
         self.ready()?;
         let id = decode::game_id(game_id)?;
         let (holder, _) = self.holder(metadata).await?;
-        let acted = self.store.act(id, holder, action, |_, _| Ok(())).await?;
+        let (acted, viewer) = self.act_seen(id, holder, action, |_, _| Ok(())).await?;
         Ok(encode::game_as(
             &acted.view,
             pb::GameView::Full,
             Some(&self.move_lists),
+            viewer,
         ))
+    }
+
+    /// Runs a seat's action (see `GameStore::act`), with the viewer its answer is written
+    /// for: the seat that acted, which the store learns from the credential.
+    async fn act_seen(
+        &self,
+        id: GameId,
+        holder: Holder,
+        action: Action,
+        admit: impl Admit,
+    ) -> Result<(Acted, Viewer), ServiceError> {
+        let seat = OnceLock::new();
+        let acted = self
+            .store
+            .act(id, holder, action, |acting, turn| {
+                // Set once: the store asks `admit` once.
+                let _ = seat.set(acting);
+                admit(acting, turn)
+            })
+            .await?;
+        let game = &acted.view.game;
+        let viewer = Viewer::of(game.variant(), game.is_over(), false, seat.get().copied());
+        Ok((acted, viewer))
     }
 }
 
@@ -45,11 +71,12 @@ pub(super) async fn submit_move<S: GameStore>(
         let (id, action) = decode::submit_move(request.get_ref())?;
         let (holder, key) = api.holder(request.metadata()).await?;
         let admit = api.admit_move(caller(&request), key, id);
-        let acted = api.store.act(id, holder, action, admit).await?;
+        let (acted, viewer) = api.act_seen(id, holder, action, admit).await?;
         Ok(encode::submitted(
             &acted,
             request.get_ref().view,
             &api.move_lists,
+            viewer,
         ))
     })
     .await
@@ -226,8 +253,13 @@ pub(super) async fn claim_victory<S: GameStore>(
             draw: req.draw,
             presence,
         };
-        let acted = api.store.act(id, holder, action, |_, _| Ok(())).await?;
-        let mut game = encode::game_as(&acted.view, pb::GameView::Full, Some(&api.move_lists));
+        let (acted, viewer) = api.act_seen(id, holder, action, |_, _| Ok(())).await?;
+        let mut game = encode::game_as(
+            &acted.view,
+            pb::GameView::Full,
+            Some(&api.move_lists),
+            viewer,
+        );
         fill(&mut game, &ClaimClock::of(&acted.view), &presence);
         Ok(pb::ClaimVictoryResponse { game: Some(game) })
     })

@@ -28,7 +28,7 @@ pub(super) async fn watch_game<S: GameStore>(
     traced(span, async {
         api.ready()?;
         let id = decode::game_id(&req.game_id)?;
-        let seat = api.read_seat(request.metadata(), caller, id).await?;
+        let sight = api.read_seat(request.metadata(), caller, id).await?;
         // Backends (an API key) watch many games from few addresses; `--no-rate-limits`
         // is for a trusted network, often behind one proxy address.
         let peer = match caller.peer {
@@ -48,14 +48,14 @@ pub(super) async fn watch_game<S: GameStore>(
         };
         // Counted once the stream is sure to open, and before its pump reads the presence
         // for the snapshot, so the seat sees itself connected.
-        let present = seat.map(|seat| api.store.presence().join(id, seat));
+        let present = sight.seat.map(|seat| api.store.presence().join(id, seat));
         let (stream, feed) = WatchStream::channel(id);
         let seats = Seats::new(follow, clock);
         let pump = Pump::new(
             id,
             subscription,
             (peer, present),
-            seat,
+            sight,
             seats,
             &api.pump,
             reset,
@@ -104,7 +104,11 @@ pub(super) async fn watch_games<S: GameStore>(
         let pump = FeedPump::new(
             api.store.clone(),
             subscription,
-            Reader { filter, player },
+            Reader {
+                filter,
+                player,
+                platform: caller.key.is_some(),
+            },
             place,
             &api.pump,
             reset,

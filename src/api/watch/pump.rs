@@ -14,8 +14,9 @@ use crate::api::encode as convert;
 use crate::api::watch::seats::Seats;
 use crate::api::watch::{Feed, PeerSlot, Queued};
 use crate::error::ServiceError;
-use crate::game::{Event, EventKind, GameId, Replay, ends_game};
+use crate::game::{Event, EventKind, GameId, Replay, Viewer, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
+use crate::security::access::Sight;
 use crate::store::stream_error::StreamError;
 use crate::store::{PresenceGuard, Subscription};
 use crate::transport::StreamReset;
@@ -56,8 +57,8 @@ pub(crate) struct Pump {
     reset: StreamReset,
     /// The seq of the last event sent: where a client resumes.
     last_seq: u64,
-    /// The seat the watcher's credential holds, told on the snapshot.
-    seat: Option<chessd_rules::Color>,
+    /// Who the watcher is to the game: its seat (told on the snapshot) and what it may see.
+    sight: Sight,
     /// The seats' presence, told between events.
     seats: Seats,
     /// The replay was sent: live events flow.
@@ -109,7 +110,7 @@ pub(crate) struct PumpConfig {
 
 impl Pump {
     /// A pump from `subscription` into `feed` (see [`crate::api::watch::WatchStream::channel`]);
-    /// `seat` is the watcher's, for the snapshot; `present` counts it as connected, and
+    /// `sight` is the watcher's, for its seat and what it sees; `present` counts it as connected, and
     /// `seats` tells the watcher of both seats' presence.
     #[must_use]
     #[allow(clippy::too_many_arguments)]
@@ -117,7 +118,7 @@ impl Pump {
         game_id: GameId,
         subscription: Subscription,
         (peer, present): (Option<PeerSlot>, Option<PresenceGuard>),
-        seat: Option<chessd_rules::Color>,
+        sight: Sight,
         seats: Seats,
         config: &PumpConfig,
         reset: StreamReset,
@@ -137,7 +138,7 @@ impl Pump {
             draining: config.draining.clone(),
             reset,
             last_seq: subscription.after_seq,
-            seat,
+            sight,
             seats,
             replay_done: false,
             tx: feed.tx,
@@ -254,9 +255,13 @@ impl Pump {
 
     /// Sends an event and remembers its seq.
     async fn send(&mut self, event: &Event) -> Result<(), Stop> {
-        let mut message = convert::event(event);
+        let viewer = match event.kind.variant() {
+            Some(variant) => self.sight.viewer(variant, ends_game(event)),
+            None => Viewer::Whole,
+        };
+        let mut message = convert::event(event, viewer);
         if matches!(event.kind, EventKind::Snapshot(_)) {
-            message.seat = convert::maybe_color(self.seat);
+            message.seat = convert::maybe_color(self.sight.seat);
         }
         self.seats.before_send(event, &mut message);
         self.deliver(message).await?;

@@ -68,6 +68,12 @@ pub(super) fn row_of(error: &AccessError) -> Row {
             "NOT_A_PLAYER",
             "this server keeps games private, and the seat token is not one of this game's",
         ),
+        E::RecordHidden => row(
+            Layer::Access,
+            PermissionDenied,
+            "RECORD_HIDDEN",
+            "this game hides the board from its players and spectators: its record is shown once the game is over (or to an API key holder)",
+        ),
     }
 }
 

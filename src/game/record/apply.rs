@@ -526,12 +526,12 @@ pub(super) mod tests {
             };
             rec.apply(*seat, action, None, at, &mut live).unwrap();
         }
-        let live: Vec<_> = live.iter().map(crate::api::encode::event).collect();
+        let live: Vec<_> = live.iter().map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole)).collect();
         assert_eq!(live.len() as u64, rec.last_seq());
         for after in 1..=rec.last_seq() {
             let replayed: Vec<_> = rec
                 .replay_after(after)
-                .map(|e| crate::api::encode::event(&e))
+                .map(|e| crate::api::encode::event(&e, crate::game::Viewer::Whole))
                 .collect();
             assert_eq!(replayed, live[after as usize..], "after seq {after}");
         }

@@ -218,7 +218,7 @@ mod tests {
         assert_eq!(clocks(&back), clocks(&rec));
         let events = |r: &GameRecord| -> Vec<_> {
             r.replay_after(0)
-                .map(|e| crate::api::encode::event(&e))
+                .map(|e| crate::api::encode::event(&e, crate::game::Viewer::Whole))
                 .collect()
         };
         assert_eq!(events(&back), events(&rec));
@@ -311,7 +311,7 @@ mod tests {
         assert_eq!(part.offers.draw, whole.offers.draw);
         let events = |r: &GameRecord| -> Vec<_> {
             r.replay_after(0)
-                .map(|e| crate::api::encode::event(&e))
+                .map(|e| crate::api::encode::event(&e, crate::game::Viewer::Whole))
                 .collect()
         };
         assert_eq!(events(&part), events(&whole));

@@ -349,12 +349,12 @@ mod tests {
             rec.apply(Color::White, &too_much, None, last, &mut live),
             Err(GameError::Input(InputError::InvalidField { .. }))
         ));
-        let live: Vec<_> = live.iter().map(crate::api::encode::event).collect();
+        let live: Vec<_> = live.iter().map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole)).collect();
         assert_eq!(live.len() as u64, rec.last_seq());
         for after in 1..=rec.last_seq() {
             let replayed: Vec<_> = rec
                 .replay_after(after)
-                .map(|e| crate::api::encode::event(&e))
+                .map(|e| crate::api::encode::event(&e, crate::game::Viewer::Whole))
                 .collect();
             assert_eq!(replayed, live[after as usize..], "after seq {after}");
         }
@@ -377,7 +377,7 @@ mod tests {
         }
         let events = |r: &GameRecord| -> Vec<_> {
             r.replay_after(1)
-                .map(|e| crate::api::encode::event(&e))
+                .map(|e| crate::api::encode::event(&e, crate::game::Viewer::Whole))
                 .collect()
         };
         assert_eq!(events(&back), events(&rec));

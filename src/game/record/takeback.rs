@@ -487,12 +487,12 @@ mod tests {
     #[test]
     fn replay_and_restore_with_takebacks() {
         let (rec, live, rows, at, seats) = play(&script());
-        let live: Vec<_> = live.iter().map(crate::api::encode::event).collect();
+        let live: Vec<_> = live.iter().map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole)).collect();
         assert_eq!(live.len() as u64, rec.last_seq());
         for after in 0..=rec.last_seq() {
             let replayed: Vec<_> = rec
                 .replay_after(after)
-                .map(|e| crate::api::encode::event(&e))
+                .map(|e| crate::api::encode::event(&e, crate::game::Viewer::Whole))
                 .collect();
             assert_eq!(replayed, live[after as usize..], "after seq {after}");
         }
@@ -524,7 +524,7 @@ mod tests {
             assert_eq!(clocks(back), clocks(&rec));
             let events = |r: &GameRecord| -> Vec<_> {
                 r.replay_after(0)
-                    .map(|e| crate::api::encode::event(&e))
+                    .map(|e| crate::api::encode::event(&e, crate::game::Viewer::Whole))
                     .collect()
             };
             assert_eq!(events(back), events(&rec));

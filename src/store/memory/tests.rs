@@ -192,8 +192,8 @@ async fn finished_games_are_held_packed() {
     assert!(entry.lock().held.is_packed(), "packed once over");
     let view = store.get(id).await.unwrap();
     assert_eq!(
-        crate::api::encode::game(&view),
-        crate::api::encode::game(&ended)
+        crate::api::encode::game(&view, crate::game::Viewer::Whole),
+        crate::api::encode::game(&ended, crate::game::Viewer::Whole)
     );
     assert!(entry.lock().held.is_packed(), "packed again after a read");
     let page = store

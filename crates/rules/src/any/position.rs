@@ -194,6 +194,21 @@ impl AnyPosition {
         each!(AnyPosition, self, p => p.fen())
     }
 
+    /// The position as FEN, as `seat` may see it (`None`: a spectator): in a game that hides
+    /// the board ([`AnyVariant::hides_board`]), the seat's view with every square it does not
+    /// see written `?` and no move counters, and no square at all for a spectator; the whole
+    /// FEN in any other game.
+    #[must_use]
+    pub fn fen_seen_by(&self, seat: Option<Color>) -> String {
+        match self {
+            AnyPosition::Wide(w) if self.variant().hides_board() => match seat {
+                Some(color) => w.fog_fen(color),
+                None => w.blind_fen(),
+            },
+            _ => self.fen(),
+        }
+    }
+
     #[must_use]
     pub fn is_check(&self) -> bool {
         each!(AnyPosition, self, p => p.is_check())

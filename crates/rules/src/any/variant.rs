@@ -98,6 +98,14 @@ impl AnyVariant {
         AnyVariant::all().find(|v| v.key() == key)
     }
 
+    /// Whether each player sees only part of the board (Dark Chess): a seat is shown its own
+    /// view ([`AnyPosition::fen_seen_by`](crate::any::AnyPosition::fen_seen_by)) and a
+    /// spectator no square until the game is over.
+    #[must_use]
+    pub const fn hides_board(self) -> bool {
+        matches!(self, AnyVariant::Wide(WideVariant::Dark))
+    }
+
     /// Files and ranks of the board.
     #[must_use]
     pub const fn size(self) -> (u8, u8) {

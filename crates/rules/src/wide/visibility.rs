@@ -80,7 +80,19 @@ impl WidePosition {
     /// White at the start). No counters: the halfmove clock would tell of unseen captures.
     #[must_use]
     pub fn fog_fen(&self, color: Color) -> String {
-        let seen = self.visible_to(color);
+        self.fen_showing(self.visible_to(color), Some(color))
+    }
+
+    /// The board as a spectator of a game in play sees it: every square `?`, no castling
+    /// right and no en passant square; only the side to move is told.
+    #[must_use]
+    pub fn blind_fen(&self) -> String {
+        self.fen_showing(0, None)
+    }
+
+    /// The FEN of this position with the squares outside `seen` written `?`, and `viewer`'s
+    /// own castling rights and en passant square (none for a spectator).
+    fn fen_showing(&self, seen: u128, viewer: Option<Color>) -> String {
         let full = self.fen();
         let mut fields = full.split(' ');
         let board = fields.next().unwrap_or_default();
@@ -130,13 +142,14 @@ impl WidePosition {
         }
         let own: String = castling
             .chars()
-            .filter(|c| match color {
-                Color::White => c.is_ascii_uppercase(),
-                Color::Black => c.is_ascii_lowercase(),
+            .filter(|c| match viewer {
+                Some(Color::White) => c.is_ascii_uppercase(),
+                Some(Color::Black) => c.is_ascii_lowercase(),
+                None => false,
             })
             .collect();
         let ep = match self.ep {
-            Some(sq) if self.turn == color => sq.to_string(),
+            Some(sq) if Some(self.turn) == viewer => sq.to_string(),
             _ => "-".to_owned(),
         };
         format!(
@@ -226,5 +239,15 @@ mod tests {
             let sq: WideSquare = sq.parse().unwrap();
             assert!(seen & sq.bit() != 0, "{sq}");
         }
+    }
+
+    /// A spectator of a game in play is shown no square and no right, only whose turn it is.
+    #[test]
+    fn a_spectator_sees_no_square() {
+        let p = pos("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 2");
+        assert_eq!(
+            p.blind_fen(),
+            "????????/????????/????????/????????/????????/????????/????????/???????? w - -"
+        );
     }
 }
