@@ -85,7 +85,9 @@ fn answers(c: &mut Criterion) {
         let now = view(game);
         let earlier = view(before);
         group.bench_function(format!("basic, ply {ply}"), |b| {
-            b.iter(|| encode::game_as(&now, pb::GameView::Basic, None, Viewer::Whole).encode_to_vec());
+            b.iter(|| {
+                encode::game_as(&now, pb::GameView::Basic, None, Viewer::Whole).encode_to_vec()
+            });
         });
         group.bench_function(format!("full, ply {ply}"), |b| {
             b.iter_batched(
@@ -94,12 +96,17 @@ fn answers(c: &mut Criterion) {
                     let _ = lists.encoded(earlier.id, &earlier.game);
                     lists
                 },
-                |lists| encode::game_as(&now, pb::GameView::Full, Some(&lists), Viewer::Whole).encode_to_vec(),
+                |lists| {
+                    encode::game_as(&now, pb::GameView::Full, Some(&lists), Viewer::Whole)
+                        .encode_to_vec()
+                },
                 BatchSize::SmallInput,
             );
         });
         group.bench_function(format!("full encoded afresh, ply {ply}"), |b| {
-            b.iter(|| encode::game_as(&now, pb::GameView::Full, None, Viewer::Whole).encode_to_vec());
+            b.iter(|| {
+                encode::game_as(&now, pb::GameView::Full, None, Viewer::Whole).encode_to_vec()
+            });
         });
     }
     group.finish();

@@ -135,10 +135,7 @@ mod tests {
         let blind = Viewer::Blind.fen(&start);
         assert!(!blind.contains(|c: char| c.is_ascii_alphabetic() && c != 'w'));
         let text = start.fen();
-        assert_eq!(
-            Viewer::Seat(Color::White).fen_of_text(dark(), &text),
-            white
-        );
+        assert_eq!(Viewer::Seat(Color::White).fen_of_text(dark(), &text), white);
         assert_eq!(Viewer::Blind.fen_of_text(dark(), "not a fen"), blind);
         let chess = AnyPosition::new(AnyVariant::CHESS);
         assert_eq!(chess.fen_seen_by(None), chess.fen());

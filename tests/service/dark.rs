@@ -181,7 +181,11 @@ fn check_stream(who: Who, events: &[pb::WatchGameResponse], truth: &Truth) {
     assert_eq!(moves, truth.moves.len(), "{who:?}: every move announced");
 }
 
-async fn watch_as(client: &mut Client, who: Who, seats: &Seats) -> Streaming<pb::WatchGameResponse> {
+async fn watch_as(
+    client: &mut Client,
+    who: Who,
+    seats: &Seats,
+) -> Streaming<pb::WatchGameResponse> {
     let request = who.request(
         seats,
         pb::WatchGameRequest {
@@ -189,7 +193,11 @@ async fn watch_as(client: &mut Client, who: Who, seats: &Seats) -> Streaming<pb:
             after_seq: 0,
         },
     );
-    client.watch_game(request).await.expect("watch").into_inner()
+    client
+        .watch_game(request)
+        .await
+        .expect("watch")
+        .into_inner()
 }
 
 /// Every event of the stream up to and including the game's end.
@@ -233,8 +241,9 @@ async fn feed_of_game(
     early: &mut HashMap<String, Vec<pb::WatchGamesResponse>>,
 ) -> Vec<pb::WatchGamesResponse> {
     let mut events = early.remove(id).unwrap_or_default();
-    let finished =
-        |m: &pb::WatchGamesResponse| matches!(m.event, Some(watch_games_response::Event::GameFinished(_)));
+    let finished = |m: &pb::WatchGamesResponse| {
+        matches!(m.event, Some(watch_games_response::Event::GameFinished(_)))
+    };
     while !events.iter().any(finished) {
         let m = next_feed(stream).await.expect("feed");
         let game = crate::feed::game_of(&m);
@@ -284,7 +293,11 @@ async fn play_checked(
                 ..Default::default()
             },
         );
-        let answer = client.submit_move(request).await.expect("move").into_inner();
+        let answer = client
+            .submit_move(request)
+            .await
+            .expect("move")
+            .into_inner();
         truth.play(&uci);
         let game = answer.game.unwrap();
         if game.outcome.is_some() {
@@ -499,7 +512,11 @@ async fn the_platform_sees_all_and_a_player_its_seat() {
         white: white_player.clone(),
         black: created.black_token,
     };
-    let whos = [Who::Seat(Color::White), Who::Seat(Color::Black), Who::Platform];
+    let whos = [
+        Who::Seat(Color::White),
+        Who::Seat(Color::Black),
+        Who::Platform,
+    ];
     let truth = play_checked(&mut client, &seats, 7, 12, &whos).await;
     let listed = client
         .list_games(Who::Platform.request(&none, pb::ListGamesRequest::default()))
@@ -512,7 +529,11 @@ async fn the_platform_sees_all_and_a_player_its_seat() {
         (Who::Platform, &mut platform_feed),
         (Who::Seat(Color::White), &mut player_feed),
     ] {
-        let key = if who == Who::Platform { "platform" } else { "ann" };
+        let key = if who == Who::Platform {
+            "platform"
+        } else {
+            "ann"
+        };
         for m in feed_of_game(stream, &seats.id, &mut HashMap::new()).await {
             match m.event.unwrap() {
                 watch_games_response::Event::GameMoved(g) => {
@@ -550,7 +571,11 @@ async fn its_draws_are_automatic() {
         })
         .await;
     let status = assert_refused(refused, Code::InvalidArgument, "INVALID_FIELD");
-    assert!(status.message().contains("draw_rule"), "{}", status.message());
+    assert!(
+        status.message().contains("draw_rule"),
+        "{}",
+        status.message()
+    );
     // Two knights shuffled back and forth: the third time the position stands, the game is
     // drawn without a claim.
     let (_, seats) = create_with(&mut client, by_key("dark")).await;

@@ -22,6 +22,91 @@ pub fn side_to_move(fen: &str) -> Option<Side> {
     }
 }
 
+/// A seat's view of a game that hides the board (Dark Chess writes each square the seat does
+/// not see as `?`) as a position an engine can read, for the side to move: every unseen square
+/// holds an opponent's piece (its king on the first when no opponent king is seen, knights on
+/// the others) and the move counters are added. The side to move sees every square it could
+/// move to, so none of its moves reaches an unseen square and the engine's moves are its own
+/// legal moves: a double step onto an unseen square is blocked there as on the real board.
+/// `None` when the view has no side to move.
+#[must_use]
+pub fn engine_view(view: &str) -> Option<String> {
+    let mut fields = view.split_ascii_whitespace();
+    let placement = fields.next()?;
+    let side = side_to_move(view)?;
+    let (king, other) = match side {
+        Side::White => ('k', 'n'),
+        Side::Black => ('K', 'N'),
+    };
+    let rest: Vec<&str> = fields.collect();
+    // An en passant square: the pawn that skipped it stands beyond it, where the view need
+    // not show it, and the square it came from is empty.
+    let skipped = rest.get(2).and_then(|ep| {
+        let mut chars = ep.chars();
+        let file = chars.next().filter(char::is_ascii_lowercase)?;
+        let rank: usize = chars.as_str().parse().ok()?;
+        let file = usize::from(file as u8 - b'a');
+        match side {
+            Side::White => Some(((file, rank.checked_sub(1)?), (file, rank + 1))),
+            Side::Black => Some(((file, rank + 1), (file, rank.checked_sub(1)?))),
+        }
+    });
+    let pawn = if side == Side::White { 'p' } else { 'P' };
+    let ranks = placement.split('/').count();
+    let mut king_placed = placement.contains(king);
+    let mut rows = Vec::with_capacity(ranks);
+    for (i, row) in placement.split('/').enumerate() {
+        let rank = ranks - i;
+        // The row square by square (`None`: empty), then written again.
+        let mut squares: Vec<Option<char>> = Vec::new();
+        let mut digits = String::new();
+        for c in row.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            squares.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
+            digits.clear();
+            let at = (squares.len(), rank);
+            squares.push(match c {
+                '?' if skipped.is_some_and(|(victim, _)| victim == at) => Some(pawn),
+                '?' if skipped.is_some_and(|(_, origin)| origin == at) => None,
+                '?' if !king_placed => {
+                    king_placed = true;
+                    Some(king)
+                }
+                '?' => Some(other),
+                c => Some(c),
+            });
+        }
+        squares.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
+        let mut out = String::new();
+        let mut empty = 0;
+        for square in squares {
+            match square {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        rows.push(out);
+    }
+    let board = rows.join("/");
+    let mut fen = format!("{board} {}", rest.join(" "));
+    if clock_index(&fen.split_ascii_whitespace().collect::<Vec<_>>()).is_none() {
+        fen.push_str(" 0 1");
+    }
+    Some(fen)
+}
+
 /// Where the half-move clock stands among the fields: the first pair of whole numbers after
 /// the board, side, castling and en passant fields.
 fn clock_index(fields: &[&str]) -> Option<usize> {
@@ -107,6 +192,60 @@ pub fn en_passant(fen: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Unseen squares become the opponent's pieces, its king first, and counters are added.
+    #[test]
+    fn a_dark_view_reads_as_a_position() {
+        assert_eq!(
+            engine_view("????????/????????/????????/????????/8/8/PPPPPPPP/RNBQKBNR w KQ -")
+                .as_deref(),
+            Some("knnnnnnn/nnnnnnnn/nnnnnnnn/nnnnnnnn/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1")
+        );
+        assert_eq!(
+            engine_view("rnbqkbnr/pppppppp/8/8/??????P?/????????/????????/???????? b kq -")
+                .as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/KNNNNNPN/NNNNNNNN/NNNNNNNN/NNNNNNNN b kq - 0 1")
+        );
+    }
+
+    /// Over random games of Dark Chess, the engine's moves in the side to move's view are
+    /// exactly that side's legal moves on the real board.
+    #[test]
+    fn the_view_has_the_real_moves() {
+        use chessd_rules::any::{AnyPosition, AnyVariant};
+        let dark = AnyVariant::by_key("dark").unwrap();
+        let mut seed = 17u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let sorted = |pos: &AnyPosition| {
+            let mut moves: Vec<String> =
+                pos.legal_moves().iter().map(ToString::to_string).collect();
+            moves.sort();
+            moves
+        };
+        let mut positions = 0;
+        for _ in 0..60 {
+            let mut pos = AnyPosition::new(dark);
+            for _ in 0..80 {
+                let legal = pos.legal_moves();
+                if pos.outcome().is_some() || legal.is_empty() {
+                    break;
+                }
+                let view = pos.fen_seen_by(Some(pos.turn()));
+                let fen = engine_view(&view).unwrap();
+                let seen = AnyPosition::from_fen(dark, &fen)
+                    .unwrap_or_else(|e| panic!("{view} -> {fen}: {e:?} (real {})", pos.fen()));
+                assert_eq!(sorted(&seen), sorted(&pos), "{view} from {}", pos.fen());
+                positions += 1;
+                pos.play_unchecked(legal[next(legal.len())]);
+            }
+        }
+        assert!(positions > 1000, "{positions}");
+    }
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -257,6 +257,13 @@ impl GameState {
     /// move to ponder on).
     #[must_use]
     pub fn position_command(&self, extra: &[String]) -> String {
+        // A game that hides the board (its views write unseen squares `?`) has no moves to
+        // replay, only the seat's view of now: given as a position whose moves are the seat's.
+        if self.fen.contains('?')
+            && let Some(view) = fen::engine_view(&self.fen)
+        {
+            return format!("position fen {view}");
+        }
         let mut command = format!("position fen {}", self.start_fen);
         let mut moves = self.moves.iter().chain(extra).peekable();
         if moves.peek().is_some() {

@@ -526,7 +526,10 @@ pub(super) mod tests {
             };
             rec.apply(*seat, action, None, at, &mut live).unwrap();
         }
-        let live: Vec<_> = live.iter().map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole)).collect();
+        let live: Vec<_> = live
+            .iter()
+            .map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole))
+            .collect();
         assert_eq!(live.len() as u64, rec.last_seq());
         for after in 1..=rec.last_seq() {
             let replayed: Vec<_> = rec

@@ -349,7 +349,10 @@ mod tests {
             rec.apply(Color::White, &too_much, None, last, &mut live),
             Err(GameError::Input(InputError::InvalidField { .. }))
         ));
-        let live: Vec<_> = live.iter().map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole)).collect();
+        let live: Vec<_> = live
+            .iter()
+            .map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole))
+            .collect();
         assert_eq!(live.len() as u64, rec.last_seq());
         for after in 1..=rec.last_seq() {
             let replayed: Vec<_> = rec

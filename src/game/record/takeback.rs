@@ -487,7 +487,10 @@ mod tests {
     #[test]
     fn replay_and_restore_with_takebacks() {
         let (rec, live, rows, at, seats) = play(&script());
-        let live: Vec<_> = live.iter().map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole)).collect();
+        let live: Vec<_> = live
+            .iter()
+            .map(|e| crate::api::encode::event(e, crate::game::Viewer::Whole))
+            .collect();
         assert_eq!(live.len() as u64, rec.last_seq());
         for after in 0..=rec.last_seq() {
             let replayed: Vec<_> = rec

@@ -91,7 +91,10 @@ fn step() -> impl Strategy<Value = Step> {
 
 /// What a reader sees of a record: every answer built from it.
 fn seen(rec: &GameRecord, header: &GameHeader, now: Now) -> String {
-    let events: Vec<_> = rec.replay_after(0).map(|e| encode::event(&e, crate::game::Viewer::Whole)).collect();
+    let events: Vec<_> = rec
+        .replay_after(0)
+        .map(|e| encode::event(&e, crate::game::Viewer::Whole))
+        .collect();
     format!(
         "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         encode::game(&rec.view(header, now), crate::game::Viewer::Whole),
