@@ -9,7 +9,7 @@
 // square, a hole with no square's colour. Cylinder's board marks its a- and h-file edges as one
 // seam; a move across it is highlighted square by square, so no mark crosses the board.
 
-import { type Board, NEUTRAL } from "./chess.js";
+import { type Board, NEUTRAL, UNSEEN } from "./chess.js";
 import { type CharacterPiece, characterOf, pentagonPath } from "./characters.js";
 import { FILE_LETTERS, type Geometry } from "./geometry.js";
 import { type BoardStyle, cellMark, edgeLabels, ground } from "./grid.js";
@@ -124,7 +124,8 @@ export function pieceName(piece: string, set: PieceSet = CHESS_SET): string {
 export function describeBoard(board: Board, geo: Geometry, set: PieceSet = CHESS_SET): string {
   const sides: string[] = [];
   const others = [...new Set(board.map((p) => p.toLowerCase()))].filter(
-    (k) => k !== "" && k !== NEUTRAL && !["k", "q", "r", "b", "n", "p"].includes(k),
+    (k) =>
+      k !== "" && k !== NEUTRAL && k !== UNSEEN && !["k", "q", "r", "b", "n", "p"].includes(k),
   );
   for (const white of [true, false]) {
     const parts: string[] = [];
@@ -144,6 +145,8 @@ export function describeBoard(board: Board, geo: Geometry, set: PieceSet = CHESS
     const name = roleName(NEUTRAL, neutral.length, set);
     sides.push(`${name[0]?.toUpperCase()}${name.slice(1)}: ${neutral.join(" ")}`);
   }
+  const unseen = board.filter((p) => p === UNSEEN).length;
+  if (unseen) sides.push(`${unseen} squares unseen`);
   return sides.join(". ");
 }
 
@@ -235,6 +238,10 @@ export function drawBoard(
     const gone = hole && board[i] === NEUTRAL;
     const attrs = { class: `sq ${gone ? "hole" : kind}`, "data-square": squareName(i) };
     svg.append(cellMark(style, x, y, gone ? { ...attrs, "data-hole": squareName(i) } : attrs));
+    // Fog over a square the viewer does not see: nothing of it is known, not even emptiness.
+    if (board[i] === UNSEEN) {
+      svg.append(cellMark(style, x, y, { class: "sq fog", "data-fog": squareName(i) }));
+    }
     if (highlight.includes(i)) {
       svg.append(cellMark(style, x, y, { class: "sq last", "data-last": squareName(i) }));
     }
@@ -248,7 +255,7 @@ export function drawBoard(
   if (wraps) svg.append(...seam(geo, flipped));
   svg.append(...edgeLabels(style, geo, flipped, at));
   board.forEach((piece, i) => {
-    if (piece === "" || (hole && piece === NEUTRAL)) return;
+    if (piece === "" || piece === UNSEEN || (hole && piece === NEUTRAL)) return;
     const [x, y] = at(i);
     const node = pieceNode(piece, x, y, set, flipped);
     node.setAttribute("data-square", squareName(i));

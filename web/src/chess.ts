@@ -4,7 +4,8 @@
 // rook). The page applies no rules: every position it draws is a FEN the server sent, except two
 // sketches named as such (`sketch`). Every board has its game's geometry (geometry.ts): up to 10
 // files and 10 ranks, "10" an empty run. A `*` is a square that belongs to no side (Ice Age's ice
-// cube, Cheshire Cat's vanished square: the game says which, games.ts).
+// cube, Cheshire Cat's vanished square: the game says which, games.ts); a `?` is a square the
+// viewer does not see (Dark Chess).
 
 import { type Geometry, STANDARD } from "./geometry.js";
 
@@ -59,6 +60,12 @@ export function squareName(index: number, geo: Geometry = STANDARD): string {
 /** What a FEN's `*` stands for: a square of neither side (an ice cube, a vanished square). */
 export const NEUTRAL = "*";
 
+/**
+ * A square the viewer does not see (Dark Chess: the server writes `?` for every square outside
+ * the seat's view, and every square to a spectator while the game is in play).
+ */
+export const UNSEEN = "?";
+
 /** White's pieces are upper case; a neutral square is neither side's. */
 export const isWhite = (piece: Piece) => piece !== piece.toLowerCase();
 
@@ -103,8 +110,8 @@ function parseBoardField(
     let last = "";
     // An empty run is a number, up to the board's width ("10" on a 10-file board).
     for (const [token] of row.matchAll(/\d+|\+[a-zA-Z]|./g)) {
-      // A neutral square takes its place on the board like a piece.
-      if (token === NEUTRAL) {
+      // A neutral square, or one the viewer does not see, takes its place like a piece.
+      if (token === NEUTRAL || token === UNSEEN) {
         if (file >= geo.files) throw new Error(`bad FEN rank: ${row}`);
         board[rank * geo.files + file] = token;
         file += 1;

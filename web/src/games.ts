@@ -60,6 +60,7 @@ export const FAMILIES = [
   "Drop games",
   "Xiangqi and shogi",
   "Boards and moves of their own",
+  "Hidden information",
   "Games of chance",
 ] as const;
 
@@ -88,7 +89,8 @@ function chessLike(
   };
 }
 
-const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS, EAST, OWN, CHANCE] = FAMILIES;
+const [CHESS, OTHER_GOALS, SETUPS, NEW_PIECES, BOARDS, DROPS, EAST, OWN, HIDDEN, CHANCE] =
+  FAMILIES;
 
 /** A game of the wide family: no `Variant` number, known by its key alone. */
 function wide(
@@ -401,6 +403,13 @@ export const GAMES: readonly GameInfo[] = [
     "Each square a piece leaves vanishes; no castling, but a king's first move may be a queen's.",
     "e4, Nf3",
     { roles: { ...CHESS_SET, "*": HOLE }, rules: { vanishing: true } },
+  ),
+  wide(
+    "dark",
+    "Dark Chess",
+    HIDDEN,
+    "Each side sees only its own pieces and the squares they reach; capture the king to win.",
+    "e4, Nf3",
   ),
   wide(
     "dice",

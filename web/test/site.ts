@@ -5,7 +5,7 @@
 // then that pawn dropped from the hand on d3. Cylinder: a bishop's capture across the seam
 // (f1 to h7 by way of a6). Knight Relay: a pawn a knight defends leaps as a knight. Cheshire Cat:
 // the square a piece leaves is drawn as a hole on both pages. Every board is the server's FEN,
-// ice and vanished squares included.
+// ice and vanished squares included. The games of chance and Dark Chess (dark.ts) follow.
 
 import type { BrowserContext } from "playwright-core";
 
@@ -13,6 +13,7 @@ import { NEUTRAL } from "../src/chess.js";
 import { boardShot, fail, startProxy, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, player, ready, sit } from "./seats.js";
 import { type Api, create, playApi, serverGame } from "./variantkit.js";
+import { dark } from "./dark.js";
 import { expectDrawn, synced } from "./wide.js";
 
 
@@ -193,6 +194,7 @@ export async function siteScenarios(
       await cheshireCat(api, w, b),
       await dice(api, w, b, artifacts),
       await behemoth(api, w, b, artifacts),
+      await dark(api, w, b, artifacts),
     ].join("; ");
   } finally {
     for (const p of pages) await p.close();

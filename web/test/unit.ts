@@ -8,7 +8,7 @@ import { drawBoard, squareAt } from "../src/board.js";
 import { clockText, renderClock } from "../src/clock.js";
 import { timeControlName, timeControlOf } from "../src/deployment.js";
 import { characterOf } from "../src/characters.js";
-import { NEUTRAL, castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
+import { NEUTRAL, UNSEEN, castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
 import { FAMILIES, GAMES, boardStyle, gameInfo, pieceSet, promotionOrder } from "../src/games.js";
 import { Geometry, STANDARD } from "../src/geometry.js";
 import { BEHEMOTH, CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
@@ -253,7 +253,23 @@ const WIDE_STARTS: Record<string, string> = {
   dice: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 4",
   dice10x10: "rnbqkkqbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKQBNR w - - 0 1 2",
   behemoth: "rnbqkbnr/pppppppp/8/8/3*4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+  // As White's seat is shown it: the server never sends a player the whole board.
+  dark: "????????/????????/????????/????????/8/8/PPPPPPPP/RNBQKBNR w KQ -",
 };
+
+test("Dark Chess: a `?` is a square the viewer does not see, drawn as fog with nothing on it", () => {
+  const pos = parseFen(WIDE_STARTS.dark ?? "");
+  eq(pos.board.filter((p) => p === "?").length, 32, "Black's half unseen");
+  eq(pos.whiteToMove, true, "White to move");
+  const svg = drawBoard(pos.board, STANDARD, false);
+  eq(svg.querySelectorAll("[data-fog]").length, 32, "a fog square on each");
+  eq(svg.querySelector('[data-fog="e7"]') !== null, true, "e7 in the fog");
+  eq(svg.querySelectorAll(".piece").length, 16, "only White's pieces drawn");
+  eq((svg.getAttribute("aria-label") ?? "").includes("32 squares unseen"), true, "spoken");
+  const blind = parseFen("????????/????????/????????/????????/????????/????????/????????/???????? b - -");
+  eq(blind.whiteToMove, false, "a spectator is told whose turn it is");
+  eq(drawBoard(blind.board, STANDARD, false).querySelectorAll(".piece").length, 0, "and no piece");
+});
 
 test("games of chance: the die read from the FEN and shown to the side to move; the Behemoth drawn; a move's draw read past", () => {
   eq(parseFen(WIDE_STARTS.dice ?? "").roll, 4, "Dice Chess's seventh field");
@@ -307,7 +323,7 @@ test("each wide game's start fits its board, and every piece on it is drawn as i
     if (!g) throw new Error(`no game ${key}`);
     const p = parseFen(fen, g.geometry);
     for (const piece of p.board)
-      if (piece !== "" && piece !== NEUTRAL && !g.pieces.includes(piece.toLowerCase()))
+      if (piece !== "" && piece !== NEUTRAL && piece !== UNSEEN && !g.pieces.includes(piece.toLowerCase()))
         throw new Error(`${key}: ${piece} is not among its pieces ${g.pieces}`);
     const svg = drawBoard(p.board, g.geometry, false, {}, g.roles, g.style);
     eq(svg.querySelectorAll(".sq[data-square]").length, g.geometry.size, `${key} squares`);
