@@ -90,7 +90,7 @@ impl Truth {
     }
 
     fn play(&mut self, uci: &str) {
-        let mut next = self.now().clone();
+        let mut next = *self.now();
         let m = next.parse_uci(uci).expect("a move the server took parses");
         next.play_unchecked(m);
         self.positions.push(next);
