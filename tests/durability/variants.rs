@@ -145,3 +145,87 @@ async fn every_variant_survives_a_crash() {
         }
     }
 }
+
+/// A seat's view of a hidden game (GetGame with its token), or a spectator's (`None`), without
+/// what is read afresh on every call.
+async fn view(
+    client: &mut support::Client,
+    seats: &support::Seats,
+    token: Option<&str>,
+) -> pb::Game {
+    let request = pb::GetGameRequest {
+        game_id: seats.id.clone(),
+    };
+    let request = match token {
+        Some(token) => support::authed(request, token),
+        None => tonic::Request::new(request),
+    };
+    let mut game = client
+        .get_game(request)
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("game");
+    game.clocks = None;
+    game.white_presence = None;
+    game.black_presence = None;
+    game
+}
+
+/// Dark Chess after a SIGKILL: each seat is shown exactly the view it had (its pieces, `?`
+/// elsewhere, the opponent's moves as `?`), a spectator still no square, and the seats play on
+/// from their views.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_game_survives_a_crash() {
+    let dir = DataDir::new("dark");
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    let seats = support::create(
+        &mut client,
+        pb::CreateGameRequest {
+            variant_key: "dark".into(),
+            ..Default::default()
+        },
+    )
+    .await;
+    // Each side picks from its own view's legal moves, as a player must.
+    let play_on = |client: &mut support::Client, plies: u32| {
+        let (mut client, seats) = (client.clone(), seats.clone());
+        async move {
+            for _ in 0..plies {
+                let spectator = view(&mut client, &seats, None).await;
+                let token = seats.to_move(spectator.ply).to_owned();
+                let mine = view(&mut client, &seats, Some(&token)).await;
+                let Some(mv) = support::pick(&mine, 31) else {
+                    break;
+                };
+                support::play(&mut client, &seats, mine.ply, &mv, "")
+                    .await
+                    .unwrap_or_else(|s| panic!("{mv} at {}: {}", mine.fen, s.message()));
+            }
+        }
+    };
+    play_on(&mut client, 20).await;
+    let tokens = [Some(seats.white.clone()), Some(seats.black.clone()), None];
+    let mut before = Vec::new();
+    for token in &tokens {
+        before.push(view(&mut client, &seats, token.as_deref()).await);
+    }
+    assert_eq!(before[2].ply, 20, "the seeded game ended early");
+    assert!(before[0].fen.contains('?') && before[1].fen.contains('?'));
+    server.kill();
+
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    for (token, before) in tokens.iter().zip(&before) {
+        let after = view(&mut client, &seats, token.as_deref()).await;
+        assert_eq!(&after, before, "{token:?} after the restart");
+    }
+    play_on(&mut client, 4).await;
+    assert_eq!(
+        view(&mut client, &seats, None).await.ply,
+        24,
+        "plays on after the restart"
+    );
+}
