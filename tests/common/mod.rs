@@ -48,6 +48,31 @@ pub fn authed<T>(msg: T, token: &str) -> Request<T> {
     request
 }
 
+/// Game `id` as the caller of `token` (a seat's; `None`: a spectator) is shown it, without what
+/// is read afresh on every call (the clocks' reading, presence), so two reads compare equal.
+pub async fn seen_by(
+    client: &mut GameServiceClient<Channel>,
+    id: &str,
+    token: Option<&str>,
+) -> pb::Game {
+    let request = pb::GetGameRequest { game_id: id.into() };
+    let request = match token {
+        Some(token) => authed(request, token),
+        None => Request::new(request),
+    };
+    let mut game = client
+        .get_game(request)
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("game");
+    game.clocks = None;
+    game.white_presence = None;
+    game.black_presence = None;
+    game
+}
+
 /// The ErrorInfo reason of a refusal ("" if it has none).
 pub fn reason(status: &Status) -> String {
     status

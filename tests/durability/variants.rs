@@ -7,6 +7,7 @@
 
 use chessd::proto as pb;
 
+use crate::common::seen_by;
 use crate::support::{self, DataDir, Server};
 
 const VARIANTS: [pb::Variant; 9] = [
@@ -146,33 +147,6 @@ async fn every_variant_survives_a_crash() {
     }
 }
 
-/// A seat's view of a hidden game (GetGame with its token), or a spectator's (`None`), without
-/// what is read afresh on every call.
-async fn view(
-    client: &mut support::Client,
-    seats: &support::Seats,
-    token: Option<&str>,
-) -> pb::Game {
-    let request = pb::GetGameRequest {
-        game_id: seats.id.clone(),
-    };
-    let request = match token {
-        Some(token) => support::authed(request, token),
-        None => tonic::Request::new(request),
-    };
-    let mut game = client
-        .get_game(request)
-        .await
-        .expect("get game")
-        .into_inner()
-        .game
-        .expect("game");
-    game.clocks = None;
-    game.white_presence = None;
-    game.black_presence = None;
-    game
-}
-
 /// Dark Chess after a SIGKILL: each seat is shown exactly the view it had (its pieces, `?`
 /// elsewhere, the opponent's moves as `?`), a spectator still no square, and the seats play on
 /// from their views.
@@ -194,9 +168,9 @@ async fn a_hidden_game_survives_a_crash() {
         let (mut client, seats) = (client.clone(), seats.clone());
         async move {
             for _ in 0..plies {
-                let spectator = view(&mut client, &seats, None).await;
+                let spectator = seen_by(&mut client, &seats.id, None).await;
                 let token = seats.to_move(spectator.ply).to_owned();
-                let mine = view(&mut client, &seats, Some(&token)).await;
+                let mine = seen_by(&mut client, &seats.id, Some(&token)).await;
                 let Some(mv) = support::pick(&mine, 31) else {
                     break;
                 };
@@ -210,7 +184,7 @@ async fn a_hidden_game_survives_a_crash() {
     let tokens = [Some(seats.white.clone()), Some(seats.black.clone()), None];
     let mut before = Vec::new();
     for token in &tokens {
-        before.push(view(&mut client, &seats, token.as_deref()).await);
+        before.push(seen_by(&mut client, &seats.id, token.as_deref()).await);
     }
     assert_eq!(before[2].ply, 20, "the seeded game ended early");
     assert!(before[0].fen.contains('?') && before[1].fen.contains('?'));
@@ -219,12 +193,12 @@ async fn a_hidden_game_survives_a_crash() {
     let server = Server::start(dir.path(), &[]);
     let mut client = server.client().await;
     for (token, before) in tokens.iter().zip(&before) {
-        let after = view(&mut client, &seats, token.as_deref()).await;
+        let after = seen_by(&mut client, &seats.id, token.as_deref()).await;
         assert_eq!(&after, before, "{token:?} after the restart");
     }
     play_on(&mut client, 4).await;
     assert_eq!(
-        view(&mut client, &seats, None).await.ply,
+        seen_by(&mut client, &seats.id, None).await.ply,
         24,
         "plays on after the restart"
     );

@@ -202,14 +202,23 @@ pub fn tc(initial_secs: i64, increment_secs: i64) -> pb::TimeControl {
 }
 
 pub async fn create(client: &mut Client, time_control: Option<pb::TimeControl>) -> Seats {
-    let created = client
-        .create_game(pb::CreateGameRequest {
+    create_with(
+        client,
+        pb::CreateGameRequest {
             variant: pb::Variant::Chess as i32,
             white_player: "ann".into(),
             black_player: "bob".into(),
             time_control,
             ..Default::default()
-        })
+        },
+    )
+    .await
+}
+
+/// Creates the game `request` asks for; its seats.
+pub async fn create_with(client: &mut Client, request: pb::CreateGameRequest) -> Seats {
+    let created = client
+        .create_game(request)
         .await
         .unwrap_or_else(|s| panic!("create game: {}", s.message()))
         .into_inner();

@@ -117,51 +117,23 @@ async fn every_variant_plays_across_replicas() {
 /// it is over.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hidden_game_shows_each_seat_its_view_on_every_replica() {
-    use crate::common::authed;
+    use crate::common::{authed, seen_by};
     let redis = Redis::start();
     let a = support::replica(&redis).await;
     let b = support::replica(&redis).await;
     let mut clients = [a.client().await, b.client().await];
-    let created = clients[0]
-        .create_game(pb::CreateGameRequest {
+    let seats = support::create_with(
+        &mut clients[0],
+        pb::CreateGameRequest {
             variant_key: "dark".into(),
             ..Default::default()
-        })
-        .await
-        .expect("create")
-        .into_inner();
-    let seats = support::Seats {
-        id: created.game.expect("game").game_id,
-        white: created.white_token,
-        black: created.black_token,
-    };
-    let get = |client: &mut support::Client, token: Option<&str>| {
-        let request = pb::GetGameRequest {
-            game_id: seats.id.clone(),
-        };
-        let request = match token {
-            Some(token) => authed(request, token),
-            None => tonic::Request::new(request),
-        };
-        let mut client = client.clone();
-        async move {
-            let mut g = client
-                .get_game(request)
-                .await
-                .expect("get")
-                .into_inner()
-                .game
-                .expect("game");
-            g.clocks = None;
-            g.white_presence = None;
-            g.black_presence = None;
-            g
-        }
-    };
+        },
+    )
+    .await;
     for turn in 0..16usize {
         let white = turn % 2 == 0;
         let token = if white { &seats.white } else { &seats.black };
-        let game = get(&mut clients[turn % 2], Some(token)).await;
+        let game = seen_by(&mut clients[turn % 2], &seats.id, Some(token)).await;
         let Some(mv) = pick(&game, 5) else {
             break;
         };
@@ -177,9 +149,9 @@ async fn a_hidden_game_shows_each_seat_its_view_on_every_replica() {
     let mut fresh = c.client().await;
     for token in [Some(seats.white.as_str()), Some(seats.black.as_str()), None] {
         let seen = [
-            get(&mut clients[0], token).await,
-            get(&mut clients[1], token).await,
-            get(&mut fresh, token).await,
+            seen_by(&mut clients[0], &seats.id, token).await,
+            seen_by(&mut clients[1], &seats.id, token).await,
+            seen_by(&mut fresh, &seats.id, token).await,
         ];
         assert_eq!(seen[0].ply, 16, "the seeded game ended early");
         assert!(seen[0].fen.contains('?'), "{}", seen[0].fen);
@@ -204,7 +176,7 @@ async fn a_hidden_game_shows_each_seat_its_view_on_every_replica() {
         ))
         .await
         .expect("resign");
-    let over = get(&mut fresh, None).await;
+    let over = seen_by(&mut fresh, &seats.id, None).await;
     assert!(over.outcome.is_some());
     assert!(!over.fen.contains('?') && over.moves.iter().all(|m| m.uci != "?"));
 }
