@@ -6,13 +6,13 @@ use std::time::SystemTime;
 use chessd_rules as rules;
 
 use crate::api::board::geometry;
-use crate::api::encode::game::start_fen;
+use crate::api::encode::game::{start_fen, unseen};
 use crate::api::encode::values::{
     clocks, color, labels, maybe_color, outcome, player_id, proto_time_control, proto_variant,
     timestamp,
 };
 use crate::api::variant_key;
-use crate::game::{FeedEvent, FeedKind, GameHeader, HIDDEN_MOVE, Viewer};
+use crate::game::{FeedEvent, FeedKind, GameHeader, Viewer};
 use crate::security::access::Sight;
 use chessd_proto::wire as pb;
 
@@ -74,13 +74,7 @@ pub(crate) fn feed_event(e: &FeedEvent, cursor: String, sight: Sight) -> pb::Wat
                     seq: played.seq,
                 }
             } else {
-                pb::PlayedMove {
-                    uci: HIDDEN_MOVE.to_owned(),
-                    san: HIDDEN_MOVE.to_owned(),
-                    ply: played.ply,
-                    color: color(played.color),
-                    seq: played.seq,
-                }
+                unseen(played.ply, played.color, played.seq)
             }),
             fen: viewer.fen_of_text(variant, fen),
             clocks: c.as_ref().map(|c| clocks(&c.reading(byoyomi))),

@@ -13,7 +13,7 @@ use crate::api::move_lists::{self, MoveLists};
 use crate::api::variant_key;
 use crate::game::codec::hex;
 use crate::game::{
-    Acted, ClockStart, Created, GameStatus, GameSummary, GameView, MoveInfo, Viewer,
+    Acted, ClockStart, Created, GameStatus, GameSummary, GameView, HIDDEN_MOVE, MoveInfo, Viewer,
 };
 use crate::store::GamePage;
 use chessd_proto::wire as pb;
@@ -179,6 +179,19 @@ pub fn played(m: &MoveInfo) -> pb::PlayedMove {
         ply: m.ply,
         color: color(m.color),
         seq: m.seq,
+    }
+}
+
+/// A move its viewer may not see (a hidden game's opponent's): only that it was made, by
+/// whom, at which ply and seq, its notations [`HIDDEN_MOVE`].
+#[must_use]
+pub(super) fn unseen(ply: u32, by: rules::Color, seq: u64) -> pb::PlayedMove {
+    pb::PlayedMove {
+        uci: HIDDEN_MOVE.to_owned(),
+        san: HIDDEN_MOVE.to_owned(),
+        ply,
+        color: color(by),
+        seq,
     }
 }
 

@@ -3,11 +3,9 @@
 
 use std::time::SystemTime;
 
-use crate::api::encode::game::{game, played};
+use crate::api::encode::game::{game, played, unseen};
 use crate::api::encode::values::{clocks, color, maybe_color, outcome, timestamp};
-use crate::game::{
-    ClockChange, ClockReading, ClockReason, Event, EventKind, HIDDEN_MOVE, MoveInfo, Viewer,
-};
+use crate::game::{ClockChange, ClockReading, ClockReason, Event, EventKind, Viewer};
 use chessd_proto::wire as pb;
 
 /// A clock change off the board, with both clocks after it.
@@ -40,7 +38,7 @@ pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
             r#move: Some(if viewer.sees_moves_of(m.color) {
                 played(m)
             } else {
-                hidden(m)
+                unseen(m.ply, m.color, m.seq)
             }),
             fen: viewer.fen(position),
             clocks: c.as_ref().map(clocks),
@@ -88,17 +86,6 @@ pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
         server_time: Some(timestamp(e.at)),
         event: Some(body),
         seat: pb::Color::Unspecified as i32,
-    }
-}
-
-/// A move the viewer may not see: that it was made, by whom, at which ply and seq.
-fn hidden(m: &MoveInfo) -> pb::PlayedMove {
-    pb::PlayedMove {
-        uci: HIDDEN_MOVE.to_owned(),
-        san: HIDDEN_MOVE.to_owned(),
-        ply: m.ply,
-        color: color(m.color),
-        seq: m.seq,
     }
 }
 
