@@ -237,6 +237,15 @@ impl Sight {
         }
     }
 
+    /// The seat that acted, for the answer to its action: that seat's view, whoever else the
+    /// caller may be (`None` while the store has not named the seat: a refusal, no answer).
+    pub(crate) fn acting(seat: Option<Color>) -> Sight {
+        Sight {
+            seat,
+            platform: false,
+        }
+    }
+
     /// What this caller sees of a game of `variant`, `over` or not.
     pub(crate) fn viewer(self, variant: AnyVariant, over: bool) -> Viewer {
         Viewer::of(variant, over, self.platform, self.seat)

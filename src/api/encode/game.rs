@@ -15,6 +15,7 @@ use crate::game::codec::hex;
 use crate::game::{
     Acted, ClockStart, Created, GameStatus, GameSummary, GameView, HIDDEN_MOVE, MoveInfo, Viewer,
 };
+use crate::security::access::Sight;
 use crate::store::GamePage;
 use chessd_proto::wire as pb;
 
@@ -139,10 +140,11 @@ pub(super) fn start_fen(start: &rules::any::AnyStart) -> String {
     }
 }
 
-/// A game in a list, as the platform (`platform`) or a spectator sees it.
+/// A game in a list, as a caller with no seat in it (`sight`: the platform, or a spectator)
+/// sees it.
 #[must_use]
-pub fn summary(s: &GameSummary, platform: bool) -> pb::GameSummary {
-    let viewer = Viewer::of(s.variant, s.outcome.is_some(), platform, None);
+fn summary(s: &GameSummary, sight: Sight) -> pb::GameSummary {
+    let viewer = sight.viewer(s.variant, s.outcome.is_some());
     pb::GameSummary {
         game_id: s.id.to_string(),
         variant: proto_variant(s.variant),
@@ -161,11 +163,11 @@ pub fn summary(s: &GameSummary, platform: bool) -> pb::GameSummary {
     }
 }
 
-/// A page of games, as the platform (`platform`) or a spectator sees it.
+/// A page of games, as a caller with no seat in them (`sight`) sees it.
 #[must_use]
-pub fn page(p: &GamePage, platform: bool) -> pb::ListGamesResponse {
+pub(crate) fn page(p: &GamePage, sight: Sight) -> pb::ListGamesResponse {
     pb::ListGamesResponse {
-        games: p.games.iter().map(|s| summary(s, platform)).collect(),
+        games: p.games.iter().map(|s| summary(s, sight)).collect(),
         next_page_token: p.next.map(|id| id.to_string()).unwrap_or_default(),
     }
 }

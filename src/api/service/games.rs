@@ -8,6 +8,7 @@ use crate::api::call::{caller, rpc_span, traced};
 use crate::api::presence::{ClaimClock, fill};
 use crate::api::service::GameApi;
 use crate::api::{decode, encode, pgn};
+use crate::security::access::Sight;
 use crate::security::error::AccessError;
 use crate::store::GameStore;
 use chessd_proto::wire as pb;
@@ -64,8 +65,8 @@ pub(super) async fn list_games<S: GameStore>(
     traced(span, async {
         api.ready()?;
         let query = decode::list_query(request.get_ref(), api.max_page_size)?;
-        let platform = caller(&request).key.is_some();
-        Ok(encode::page(&api.store.list(query).await?, platform))
+        let sight = Sight::unseated(&caller(&request));
+        Ok(encode::page(&api.store.list(query).await?, sight))
     })
     .await
 }

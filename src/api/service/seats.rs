@@ -13,6 +13,7 @@ use crate::api::service::GameApi;
 use crate::api::{decode, encode};
 use crate::error::ServiceError;
 use crate::game::{Acted, Action, GameId, Holder, Viewer};
+use crate::security::access::Sight;
 use crate::store::{Admit, GameStore};
 use chessd_proto::wire as pb;
 
@@ -55,7 +56,7 @@ impl<S: GameStore> GameApi<S> {
             })
             .await?;
         let game = &acted.view.game;
-        let viewer = Viewer::of(game.variant(), game.is_over(), false, seat.get().copied());
+        let viewer = Sight::acting(seat.get().copied()).viewer(game.variant(), game.is_over());
         Ok((acted, viewer))
     }
 }
