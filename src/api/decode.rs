@@ -206,12 +206,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     let seat_tokens = ByColor::new_with(|c: Color| ids[c].is_none() || req.bound_seat_tokens);
     let variant = variant_key::requested(req.variant, &req.variant_key)?;
     let request_id = RequestId::parse(&req.request_id)?;
-    let start = start::position(
-        variant,
-        req.chess960_start,
-        &req.start_fen,
-        request_id.as_ref(),
-    )?;
+    let (start, draw_start) = start::position(variant, req.chess960_start, &req.start_fen)?;
     if let Some(outcome) = start.outcome() {
         return Err(RequestError::InvalidFen {
             message: format!("the position is already decided ({})", outcome.termination),
@@ -225,6 +220,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     };
     Ok(NewGame {
         start,
+        draw_start,
         start_rules: clocks::start_rules(&req, time_control.is_some())?,
         time_control,
         claim_after: crate::game::presence::claim_after(asked_claim_after, time_control)?,

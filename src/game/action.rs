@@ -76,8 +76,13 @@ impl RequestId {
 /// What CreateGame asks for, validated.
 #[derive(Clone, Debug)]
 pub struct NewGame {
-    /// The start position (not already decided).
+    /// The start position (not already decided); with `draw_start`, the variant's own start,
+    /// which the request asked for, until the store draws the start from the game's seed.
     pub start: AnyPosition,
+    /// The start is drawn from the game's seed at creation (`game::chance::drawn_start`): a
+    /// game of random setups (Chess960, Capablanca Random, Corner, Fortress, Massacre) created
+    /// with neither a start number nor a FEN.
+    pub draw_start: bool,
     pub time_control: Option<TimeControl>,
     /// When the clocks start and the first-move timer (resolved: defaults applied).
     pub start_rules: StartRules,

@@ -1,8 +1,9 @@
 //! Chance that anyone can check: a game's secret [`Seed`], the commitment to it published at
 //! creation, and the one derivation of every draw from it ([`Seed::draw`]).
 //!
-//! A game of chance (a die, a random step) gets 32 random bytes from the operating system when
-//! it is created. Its SHA-256 is part of the game from the first answer on; the seed itself is
+//! A game of chance (a die, a random step), and a game whose start is drawn (Chess960 and the
+//! other random setups, when the request names no start), gets 32 random bytes from the
+//! operating system when it is created. Its SHA-256 is part of the game from the first answer on; the seed itself is
 //! kept by the store beside the seats' digests and shown only once the game is over. Every
 //! draw is a pure function of the seed, the ply the draw belongs to and its purpose, so a
 //! retry, a restore, a replica or a takeback that comes back to the same ply can only draw the
@@ -11,7 +12,7 @@
 
 use core::fmt;
 
-use chessd_rules::any::AnyPosition;
+use chessd_rules::any::{AnyPosition, AnyVariant};
 use chessd_rules::wide::{BehemothStep, Direction, Face, Nature, WidePosition};
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
@@ -30,6 +31,8 @@ pub enum Purpose {
     Roll,
     /// Behemoth Chess: the direction and distance of the Behemoth's step.
     Step,
+    /// A start drawn at creation (Chess960, Capablanca Random, Corner, Fortress, Massacre).
+    Setup,
 }
 
 impl Purpose {
@@ -39,6 +42,7 @@ impl Purpose {
         match self {
             Purpose::Roll => "roll",
             Purpose::Step => "step",
+            Purpose::Setup => "setup",
         }
     }
 }
@@ -98,18 +102,56 @@ impl Seed {
     }
 }
 
-/// A new game's seed and start as played, in a game of chance: a fresh seed, and `start` with
-/// the draw it waits for made (Dice Chess's first roll, the draw of ply 0). `None` for any
-/// other game.
+/// A new game's seed and start as played: a fresh seed where anything is drawn, and the start
+/// with the draws of ply 0 made from it: a start drawn at creation (`draw_start`, the
+/// variant's start array or shuffle: [`drawn_start`]), and the draw a game of chance's start
+/// waits for (Dice Chess's first roll). `None` for a game that draws nothing.
 pub(crate) fn for_new_game(
     start: &AnyPosition,
+    draw_start: bool,
 ) -> Result<Option<(Seed, AnyPosition)>, getrandom::Error> {
-    if !start.wide().is_some_and(WidePosition::has_chance) {
+    let draws_setup = draw_start && draws_starts(start.variant());
+    if !draws_setup && !start.wide().is_some_and(WidePosition::has_chance) {
         return Ok(None);
     }
     let seed = Seed::generate()?;
-    let settled = settled(start, &seed);
+    let start = if draws_setup {
+        drawn_start(start.variant(), &seed).unwrap_or(*start)
+    } else {
+        *start
+    };
+    let settled = settled(&start, &seed);
     Ok(Some((seed, settled)))
+}
+
+/// Whether a game of `variant` may have its start drawn: a numbered array (Chess960,
+/// Capablanca Random, Corner, Fortress) or a shuffle (Massacre).
+#[must_use]
+pub(crate) fn draws_starts(variant: AnyVariant) -> bool {
+    AnyPosition::numbered_starts(variant).is_some()
+        || AnyPosition::shuffled(variant, |_| 0).is_some()
+}
+
+/// The start of a game of `variant` drawn from `seed` ([`Purpose::Setup`], ply 0): the array
+/// numbered by draw 0 among the variant's count, or the shuffle whose k-th choice is draw k
+/// (Massacre deals its army by Fisher-Yates, dealing again while the side to move has no
+/// capture, the draws numbered on across deals). `None` for a game with one start.
+#[must_use]
+pub(crate) fn drawn_start(variant: AnyVariant, seed: &Seed) -> Option<AnyPosition> {
+    if let Some(count) = AnyPosition::numbered_starts(variant) {
+        return AnyPosition::numbered(variant, seed.draw(0, Purpose::Setup, 0, count));
+    }
+    let mut index = 0;
+    AnyPosition::shuffled(variant, |n| {
+        let draw = seed.draw(
+            0,
+            Purpose::Setup,
+            index,
+            u32::try_from(n).unwrap_or(u32::MAX),
+        );
+        index += 1;
+        draw as usize
+    })
 }
 
 /// `start` given the draw it waits for, from `seed`.
@@ -124,11 +166,14 @@ pub(crate) fn settled(start: &AnyPosition, seed: &Seed) -> AnyPosition {
     settled
 }
 
-/// `start` as a creation request gave it: a game of chance's start without the first roll
-/// the server drew into it, so a retried request fingerprints as the first did.
+/// `start` as a creation request gave it, for a game with a seed (`seeded`) or without: a
+/// drawn start as the variant's own (what a request without a start asks for), a game of
+/// chance's start without the first roll the server drew into it; so a retried request
+/// fingerprints as the first did.
 #[must_use]
-pub(crate) fn as_requested(start: &AnyPosition) -> AnyPosition {
+pub(crate) fn as_requested(start: &AnyPosition, seeded: bool) -> AnyPosition {
     match start.wide() {
+        _ if seeded && draws_starts(start.variant()) => AnyPosition::new(start.variant()),
         Some(p) if p.has_chance() => AnyPosition::Wide(p.unrolled()),
         _ => *start,
     }
@@ -274,14 +319,52 @@ mod tests {
     /// retried creation fingerprints as the first one did.
     #[test]
     fn a_rolled_start_is_the_requested_one() {
-        use chessd_rules::any::AnyVariant;
         use chessd_rules::wide::WideVariant;
         let start = AnyPosition::new(AnyVariant::Wide(WideVariant::Dice));
         let rolled = settled(&start, &seed());
         assert!(rolled.wide().and_then(WidePosition::roll).is_some());
-        assert_eq!(as_requested(&rolled), start);
+        assert_eq!(as_requested(&rolled, true), start);
         let chess = AnyPosition::new(AnyVariant::CHESS);
-        assert_eq!(as_requested(&chess), chess);
+        assert_eq!(as_requested(&chess, false), chess);
+    }
+
+    /// A drawn start is the variant's array numbered by the seed's setup draw (for this seed,
+    /// Chess960's number 270, as Python's `hmac` gives it), or its shuffle by the seed's draws;
+    /// it reads back as the start a request without one asks for, and an array given by
+    /// number (no seed) as itself.
+    #[test]
+    fn a_start_drawn_from_the_seed() {
+        let chess960 = AnyVariant::Std(chessd_rules::Variant::Chess960);
+        let s = seed();
+        let number = s.draw(0, Purpose::Setup, 0, 960);
+        assert_eq!(number, 270);
+        let drawn = drawn_start(chess960, &s).unwrap();
+        assert_eq!(drawn, AnyPosition::numbered(chess960, number).unwrap());
+        // White's back rank of start 270 by `scripts/verify-draws`'s Scharnagl numbering.
+        assert!(drawn.fen().contains("/NRKNQBBR w"), "{}", drawn.fen());
+        assert_eq!(as_requested(&drawn, true), AnyPosition::new(chess960));
+        assert_eq!(as_requested(&drawn, false), drawn);
+        let massacre = AnyVariant::by_key("massacre").unwrap();
+        let dealt = drawn_start(massacre, &s).unwrap();
+        assert_eq!(
+            drawn_start(massacre, &s),
+            Some(dealt),
+            "the same seed, the same deal"
+        );
+        let other = drawn_start(massacre, &Seed::from_bytes([7; SEED_BYTES])).unwrap();
+        assert_ne!(dealt, other);
+        assert!(draws_starts(massacre) && draws_starts(chess960));
+        assert!(!draws_starts(AnyVariant::CHESS));
+        assert_eq!(drawn_start(AnyVariant::CHESS, &s), None);
+        let (seed, start) = for_new_game(&AnyPosition::new(chess960), true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(Some(start), drawn_start(chess960, &seed));
+        assert!(
+            for_new_game(&AnyPosition::new(chess960), false)
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

@@ -313,3 +313,79 @@ async fn a_start_names_no_draw() {
         game.fen
     );
 }
+
+/// A game of random setups created without a start number or FEN (Chess960, Capablanca
+/// Random, Corner, Fortress, Massacre) starts from a setup its committed seed drew: the array
+/// numbered by the setup draw, or the shuffle dealt by the setup draws, recomputed here from
+/// the revealed seed. A start the request names draws nothing and commits to no seed.
+#[tokio::test]
+async fn a_drawn_setup_comes_from_the_committed_seed() {
+    use chessd_rules::any::{AnyPosition, AnyVariant};
+    let server = start().await;
+    let mut client = server.client().await;
+    for key in ["chess960", "caparandom", "corner", "fortress", "massacre"] {
+        let variant = AnyVariant::by_key(key).unwrap();
+        let mut starts = std::collections::HashSet::new();
+        for _ in 0..3 {
+            let (created, seats) = create_with(&mut client, by_key(key)).await;
+            assert_eq!(created.seed_sha256.len(), 64, "{key}: no commitment");
+            assert!(created.seed.is_empty(), "{key}: the seed shown during play");
+            let resign = pb::ResignRequest {
+                game_id: seats.id.clone(),
+            };
+            let over = client
+                .resign(authed(resign, &seats.white))
+                .await
+                .expect("resign")
+                .into_inner()
+                .game
+                .unwrap();
+            assert_eq!(over.seed_sha256, created.seed_sha256);
+            let seed = unhex(&over.seed);
+            assert_eq!(hex(&Sha256::digest(&seed)), created.seed_sha256, "{key}");
+            let dealt = match AnyPosition::numbered_starts(variant) {
+                Some(count) => {
+                    let number = draw(&seed, 0, "setup", 0, u64::from(count)) as u32;
+                    AnyPosition::numbered(variant, number).unwrap()
+                }
+                None => {
+                    let mut index = 0;
+                    AnyPosition::shuffled(variant, |n| {
+                        let d = draw(&seed, 0, "setup", index, n as u64) as usize;
+                        index += 1;
+                        d
+                    })
+                    .unwrap()
+                }
+            };
+            assert_eq!(
+                created.start_fen,
+                dealt.fen(),
+                "{key}: the start the seed drew"
+            );
+            starts.insert(created.start_fen);
+        }
+        assert!(starts.len() > 1, "{key}: three seeds drew one start");
+    }
+    // Named by number: no draw, no seed.
+    let (named, _) = create_with(
+        &mut client,
+        pb::CreateGameRequest {
+            chess960_start: Some(518),
+            ..by_key("chess960")
+        },
+    )
+    .await;
+    assert!(named.seed_sha256.is_empty());
+    // A retry with the request id is the game the first request created, start and seed.
+    let request = pb::CreateGameRequest {
+        request_id: "drawn-setup-retry".into(),
+        ..by_key("chess960")
+    };
+    let (first, _) = create_with(&mut client, request.clone()).await;
+    let (again, _) = create_with(&mut client, request).await;
+    assert_eq!(
+        (first.game_id, first.start_fen, first.seed_sha256),
+        (again.game_id, again.start_fen, again.seed_sha256)
+    );
+}

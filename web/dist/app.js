@@ -299,7 +299,8 @@ Fischer Random chess: standard chess from one of 960 shuffled back ranks.
 An 8x8 board with chess's pieces. White's back rank is shuffled, the bishops on squares of
 opposite colours and the king somewhere between the two rooks; Black's mirrors it; the pawns
 stand as usual. The 960 starts are numbered 0 to 959 (Scharnagl's numbering; 518 is the
-standard start); a game may be created from a given number (\`chess960_start\`) or a random one.
+standard start); a game may be created from a given number (\`chess960_start\`) or a random one,
+drawn from a seed the game commits to at creation and reveals at its end (\`seed_sha256\`).
 
 ## Moves
 

@@ -93,6 +93,7 @@ async fn play(store: &MemoryStore, plan: HeapPlan, count: usize, rng: &mut Rng) 
 async fn play_one(store: &MemoryStore, plan: HeapPlan, rng: &mut Rng) -> u64 {
     let new = NewGame {
         start: AnyPosition::new(plan.variant),
+        draw_start: false,
         time_control: plan
             .timed
             .then(|| TimeControl::even(Duration::from_secs(300), Duration::from_secs(3))),

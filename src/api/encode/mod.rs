@@ -15,7 +15,7 @@ mod watch;
 pub use self::answers::{analysis, issued, stats};
 pub(crate) use self::feed::feed_event;
 pub use self::feed::{feed_heartbeat, header};
-pub use self::game::{created, game, game_as, played, submitted};
 pub(crate) use self::game::page;
+pub use self::game::{created, game, game_as, played, submitted};
 pub use self::values::{maybe_color, outcome, proto_duration, proto_variant, timestamp};
 pub use self::watch::{event, heartbeat};

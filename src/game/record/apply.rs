@@ -460,6 +460,7 @@ pub(super) mod tests {
     ) -> (GameRecord, ByColor<SeatToken>, Now) {
         let new = NewGame {
             start: AnyPosition::from_fen(AnyVariant::CHESS, fen).unwrap(),
+            draw_start: false,
             time_control,
             start_rules,
             players: Players {

@@ -43,6 +43,7 @@ fn a_thousand_games_draw_what_their_seeds_say() {
         };
         let new = NewGame {
             start: AnyPosition::new(AnyVariant::Wide(variant)),
+            draw_start: false,
             time_control: None,
             start_rules: StartRules::default(),
             players: Players::default(),

@@ -47,7 +47,7 @@ impl Inner {
     ) {
         let key = self.hasher.hash_one(request_id);
         let fingerprint = self.fingerprint_of(&Asked {
-            start: &chance::as_requested(&header.start.position()),
+            start: &chance::as_requested(&header.start.position(), record.seats().seed().is_some()),
             time_control: header.time_control(),
             start_rules: header.start_rules(),
             players: &header.players,
@@ -174,7 +174,7 @@ impl Inner {
         mut place: Option<Place>,
     ) -> Result<(Created, u64), ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
-        let (seed, settled) = match chance::for_new_game(&new.start)
+        let (seed, settled) = match chance::for_new_game(&new.start, new.draw_start)
             .map_err(|e| ServiceError::Internal(Box::new(e)))?
         {
             Some((seed, start)) => (

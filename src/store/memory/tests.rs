@@ -33,6 +33,7 @@ fn limits() -> StoreLimits {
 fn new_game() -> NewGame {
     NewGame {
         start: AnyPosition::new(AnyVariant::CHESS),
+        draw_start: false,
         time_control: None,
         start_rules: crate::game::StartRules::default(),
         players: Players {

@@ -76,7 +76,7 @@ impl Inner {
             feed_header: OnceLock::new(),
             append_names: OnceLock::new(),
         });
-        let (new, seats) = match chance::for_new_game(&new.start)
+        let (new, seats) = match chance::for_new_game(&new.start, new.draw_start)
             .map_err(|e| ServiceError::Internal(Box::new(e)))?
         {
             Some((seed, start)) => (NewGame { start, ..new }, seats.with_seed(Some(seed))),

@@ -506,9 +506,9 @@ export type Game = Message<"chessd.v1.Game"> & {
   hands?: Hands | undefined;
 
   /**
-   * A game of chance only (empty in others): SHA-256 of the game's secret seed, 64 lowercase
-   * hex digits, the same from the first answer on. Every draw of the game (a die, a step) is
-   * derived from the seed as docs/fairness.md says.
+   * A game of chance, or a game whose start was drawn (empty in others): SHA-256 of the
+   * game's secret seed, 64 lowercase hex digits, the same from the first answer on. Every draw
+   * of the game (a die, a step, the start) is derived from the seed as docs/fairness.md says.
    *
    * @generated from field: string seed_sha256 = 35;
    */
@@ -888,8 +888,9 @@ export type CreateGameRequest = Message<"chessd.v1.CreateGameRequest"> & {
    * The start position by its number, in the games drawn from numbered arrays: Chess960, 0 to
    * 959 (Scharnagl's numbering; 518 is the standard arrangement); Capablanca Random, 0 to
    * 21,835; Corner and Fortress, 0 to 359. Without it and without start_fen, such a game
-   * starts from a random one (and Massacre from a random shuffle), drawn from request_id when
-   * given so a retry gets the same. Not with start_fen; refused in the other games.
+   * starts from a random one (and Massacre from a random shuffle) drawn from the game's seed
+   * (see Game.seed_sha256; docs/fairness.md), so a retry with the same request_id gets the
+   * same game. Not with start_fen; refused in the other games.
    *
    * @generated from field: optional uint32 chess960_start = 8;
    */
