@@ -68,14 +68,14 @@ impl WidePosition {
     }
 
     /// The board moves reaching `target`.
-    fn reaching(&self, target: WideSquare) -> Vec<WideMove> {
+    pub(super) fn reaching(&self, target: WideSquare) -> Vec<WideMove> {
         let mut moves = self.board_moves();
         moves.retain(|m| m.to() == target);
         moves
     }
 
     /// The squares the side to move may mark, each once, in the generator's order.
-    fn targets(&self) -> Vec<WideSquare> {
+    pub(super) fn targets(&self) -> Vec<WideSquare> {
         let mut targets: Vec<WideSquare> = Vec::new();
         for m in self.board_moves() {
             if !targets.contains(&m.to()) {
@@ -85,14 +85,14 @@ impl WidePosition {
         targets
     }
 
-    fn kingless(&self) -> bool {
+    pub(super) fn kingless(&self) -> bool {
         Color::ALL
             .into_iter()
             .any(|c| self.pieces(c, WideRole::King) == 0)
     }
 
     /// The board as the player who marked the pending target moves on it.
-    fn marking_board(&self) -> WidePosition {
+    pub(super) fn marking_board(&self) -> WidePosition {
         let mut board = *self;
         board.turn = !self.turn;
         board
@@ -362,6 +362,20 @@ mod tests {
             p.fen(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 1 f3"
         );
+    }
+
+    /// The longest turn, a promoting execution and a forced move, is written whole in the
+    /// record and read back from it.
+    #[test]
+    fn the_longest_turn_is_written_whole() {
+        let mut game = WideGame::new(
+            pos("7k/8/8/2p5/3P4/8/1p6/7K w - - 0 1 b1"),
+            DrawRule::Automatic,
+        );
+        assert_eq!(game.play_text("b2b1q>c5").unwrap().san, "b2b1q>c5=d4c5");
+        let mut again = pos("7k/8/8/2p5/3P4/8/1p6/7K w - - 0 1 b1");
+        again.play("b2b1q>c5=d4c5").unwrap();
+        assert_eq!(&again, game.position());
     }
 
     /// A record keeps one entry a turn, written as its tokens, and takes one back whole.
