@@ -186,7 +186,7 @@ impl WidePosition {
         legal
             .iter()
             .copied()
-            .find(|&m| Some(m) == wanted)
+            .find(|&m| Some(m.with_forced(None)) == wanted)
             .ok_or_else(|| {
                 PlayError::Illegal(format!("{text} in this {} position", self.variant()))
             })
