@@ -12,10 +12,6 @@ const NOT_YET: &[(&str, &str)] = &[
     ),
     ("screen", SETUP),
     ("crazyscreen", SETUP),
-    (
-        "ambiguous",
-        "its two-part turns are not offered by the server yet",
-    ),
 ];
 
 /// Why the games with a secret setup wait.
