@@ -5,14 +5,7 @@
 use chessd_rules::any::AnyVariant;
 
 /// The rules engine's games chessd does not serve yet, by key, with the missing part.
-const NOT_YET: &[(&str, &str)] = &[
-    ("screen", SETUP),
-    ("crazyscreen", SETUP),
-    (
-        "ambiguous",
-        "its two-part turns are not offered by the server yet",
-    ),
-];
+const NOT_YET: &[(&str, &str)] = &[("screen", SETUP), ("crazyscreen", SETUP)];
 
 /// Why the games with a secret setup wait.
 const SETUP: &str =

@@ -7,6 +7,7 @@
 //! `redis-cluster` picks the store each test's server uses (see `support`), and CI runs it on
 //! each. A test whose expectations depend on the store says so where it checks them.
 
+mod ambiguous;
 mod byoyomi;
 mod chance;
 mod clocks;

@@ -165,6 +165,8 @@ export interface BoardMarks {
   targets?: ReadonlyMap<number, TargetKind>;
   /** The keyboard's square, while the board has the focus. */
   cursor?: number | null;
+  /** Ambiguous Chess: the target pending, which the side to move executes. */
+  pending?: number | null;
 }
 
 /** The square under a point of the page, or -1 when the point is off the board. */
@@ -244,6 +246,9 @@ export function drawBoard(
     }
     if (highlight.includes(i)) {
       svg.append(cellMark(style, x, y, { class: "sq last", "data-last": squareName(i) }));
+    }
+    if (i === marks.pending) {
+      svg.append(cellMark(style, x, y, { class: "sq marked", "data-marked": squareName(i) }));
     }
     if (i === marks.selected) {
       svg.append(cellMark(style, x, y, { class: "sq selected" }));

@@ -45,6 +45,11 @@ export interface Position {
   halfmoves: number;
   /** Dice Chess: the face the server rolled for the side to move (the FEN's seventh field). */
   roll: number | null;
+  /**
+   * Ambiguous Chess: the target the side not to move marked, which the side to move executes
+   * with its opponent's pieces (the FEN's seventh field); null when none is pending.
+   */
+  pending: number | null;
 }
 
 /** The square index of "e4" on an 8x8 board, or -1 (`Geometry.parse` for any board). */
@@ -172,6 +177,8 @@ export function parseFen(fen: string, geo: Geometry = STANDARD): Position {
   }
   const halfmoves = Number(clocks[0]);
   const roll = /^[1-6]$/.test(fields[6] ?? "") ? Number(fields[6]) : null;
+  const pendingField = fields[6] ?? "";
+  const pending = /^[a-j](?:10|[1-9])$/.test(pendingField) ? geo.parse(pendingField) : -1;
   return {
     geo,
     board,
@@ -181,7 +188,26 @@ export function parseFen(fen: string, geo: Geometry = STANDARD): Position {
     whiteToMove: fields[1] !== "b",
     halfmoves: Number.isInteger(halfmoves) && halfmoves >= 0 ? halfmoves : 0,
     roll,
+    pending: pending < 0 ? null : pending,
   };
+}
+
+/**
+ * An Ambiguous Chess turn's parts (`g1f3>d5=d7d5`): the execution of the opponent's target
+ * ("" on a turn that only marks), the mark, and the move the mark forced ("" when none).
+ * Null for any other move's text; a turn that only executes (`a1e1`, taking a king) is a
+ * plain move.
+ */
+export interface TurnParts {
+  execution: string;
+  mark: string;
+  forced: string;
+}
+
+export function turnParts(uci: string): TurnParts | null {
+  const m = /^([a-z0-9]*)>([a-j](?:10|[1-9]))(?:=([a-z0-9]+))?$/.exec(uci);
+  if (!m || m[1] === undefined || !m[2]) return null;
+  return { execution: m[1], mark: m[2], forced: m[3] ?? "" };
 }
 
 /**
@@ -263,6 +289,16 @@ export function moveSquares(
   before: Board | null,
   geo: Geometry = STANDARD,
 ): number[] {
+  const turn = turnParts(uci);
+  if (turn) {
+    // A turn: the opponent's piece it moved, and the mark (with the move it forced there).
+    const moved = [turn.execution, turn.forced].flatMap((part) => {
+      const p = parseUci(part, geo);
+      return p?.kind === "move" ? [p.from, p.to] : [];
+    });
+    const mark = geo.parse(turn.mark);
+    return mark < 0 || moved.includes(mark) ? moved : [...moved, mark];
+  }
   const parts = parseUci(uci, geo);
   if (!parts) return [];
   if (parts.kind === "drop") return [parts.to];
@@ -298,6 +334,16 @@ export interface HouseRules {
  * `rules` change what a move leaves behind (Recycle's hands, Cheshire Cat's vanished squares).
  */
 export function sketch(pos: Position, uci: string, san: string, rules: HouseRules = {}): Position {
+  const turn = turnParts(uci);
+  if (turn) {
+    // Ambiguous Chess: the opponent's piece goes to the target, then the move the mark forced;
+    // the side to move passes either way (the server's FEN says what is pending).
+    const executed = turn.execution
+      ? sketch({ ...pos, whiteToMove: !pos.whiteToMove }, turn.execution, turn.execution, rules)
+      : pos;
+    const after = turn.forced ? sketch(executed, turn.forced, turn.forced, rules) : executed;
+    return { ...after, whiteToMove: !pos.whiteToMove, pending: null };
+  }
   const geo = pos.geo;
   const parts = parseUci(uci, geo);
   if (!parts) return pos;

@@ -392,19 +392,34 @@ export async function showGame(
   function renderBoard(): void {
     if (!state) return;
     const at = shown();
-    const { position, highlight, san } = displayed();
+    const { position: shownPosition, highlight: lastMove, san } = displayed();
+    const picked = input?.marks();
+    // Ambiguous Chess: the execution chosen is drawn as made while the player marks.
+    const executed = picked?.executed ?? null;
+    const position =
+      executed && shownPosition
+        ? sketch(
+            { ...shownPosition, whiteToMove: !shownPosition.whiteToMove },
+            executed,
+            executed,
+            houseRules(state.variantKey || state.variant),
+          )
+        : shownPosition;
+    const highlight = executed
+      ? moveSquares(executed, executed, shownPosition?.board ?? null, state.geo)
+      : lastMove;
     const board = position?.board ?? new Array<string>(state.geo.size).fill("");
     // SAN marks a move that gives check (+) or mates (#); the king of the side to move is hit.
     // Shogi's SAN marks no check: its `+` is a promotion.
     const marked = sanChecks(state.variantKey || state.variant) ? /[+#]$/ : /#$/;
     const check = marked.test(san) && position ? (position.whiteToMove ? "K" : "k") : null;
-    const picked = input?.marks();
     const marks: BoardMarks = {
       highlight,
       check,
       selected: picked?.selected ?? null,
       targets: picked?.targets,
       cursor: picked?.cursor ?? null,
+      pending: executed ? null : (shownPosition?.pending ?? null),
     };
     const key = JSON.stringify([
       board,
@@ -415,6 +430,7 @@ export async function showGame(
       marks.selected,
       [...(marks.targets ?? [])],
       marks.cursor,
+      marks.pending,
     ]);
     // A position the replay has not brought yet (or could not) is not drawn from the rules.
     boardNote.textContent = position

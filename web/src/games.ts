@@ -405,6 +405,13 @@ export const GAMES: readonly GameInfo[] = [
     { roles: { ...CHESS_SET, "*": HOLE }, rules: { vanishing: true } },
   ),
   wide(
+    "ambiguous",
+    "Ambiguous Chess",
+    OWN,
+    "You name only a target square; your opponent chooses which of your pieces goes there. Capture the king to win.",
+    ">e4, g1f3>d5",
+  ),
+  wide(
     "dark",
     "Dark Chess",
     HIDDEN,

@@ -3,7 +3,8 @@
 // In Crazyhouse a piece is picked from the player's pocket the same ways (click, drag, or
 // Enter on it) and put on a square. Only the server's legal moves can be picked (moves.ts
 // says which a pick makes), and their targets are marked. Where a shogi piece may promote or
-// not (both `x` and `x+` are legal), the picker asks which.
+// not (both `x` and `x+` are legal), the picker asks which. In Ambiguous Chess a turn is picked
+// in two parts (turns.ts): the opponent's piece onto the pending target, then the player's mark.
 
 import { type TargetKind, pieceIcon, pieceName, pieceNode, roleName, squareAt } from "./board.js";
 import { type Board, type PocketRole, parseUci } from "./chess.js";
@@ -12,6 +13,7 @@ import type { Geometry } from "./geometry.js";
 import type { MoveNotation } from "./gen/chessd/v1/chessd_pb.js";
 import { type Pick, movesOf, samePick, targetKinds } from "./moves.js";
 import type { PieceSet } from "./pieces.js";
+import { executionAlone, executions, marksAfter, twoPart } from "./turns.js";
 
 /** What the input needs from the game view. */
 export interface MoveSource {
@@ -69,6 +71,8 @@ export class MoveInput {
   #keyboard = false;
   #drag: Drag | null = null;
   #picker: HTMLElement | null = null;
+  /** Ambiguous Chess: the execution chosen among `legal`, the turns it was chosen from. */
+  #executed: { legal: readonly MoveNotation[]; execution: string } | null = null;
 
   constructor(box: HTMLElement, src: MoveSource) {
     this.#box = box;
@@ -106,11 +110,28 @@ export class MoveInput {
     targets: Map<number, TargetKind>;
     cursor: number | null;
     pocketRole: PocketRole | null;
+    /** Ambiguous Chess: the execution chosen, drawn as made while the player marks. */
+    executed: string | null;
   } {
     const board = this.#src.board();
     const pick = board ? this.#picked : null;
     const focused = document.activeElement === this.#box && this.#keyboard;
+    const execution = board ? this.#execution() : null;
+    if (board && execution !== null) {
+      const targets = new Map<number, TargetKind>();
+      for (const sq of marksAfter(this.#src.legal(), execution, this.#src.geometry()).keys()) {
+        targets.set(sq, "move");
+      }
+      return {
+        selected: null,
+        targets,
+        cursor: focused ? this.#cursor : null,
+        pocketRole: null,
+        executed: execution || null,
+      };
+    }
     return {
+      executed: null,
       selected: pick?.kind === "square" ? pick.square : null,
       targets:
         pick && board
@@ -124,12 +145,52 @@ export class MoveInput {
   /** Forgets the picked piece and closes the picker (the position changed). */
   reset(): void {
     this.#picked = null;
+    this.#executed = null;
     this.#drag = null;
     this.#closePicker();
   }
 
   #moves(board: Board, pick: Pick): Map<number, MoveNotation[]> {
-    return movesOf(board, this.#src.legal(), pick, this.#src.geometry());
+    return movesOf(board, this.#legal(), pick, this.#src.geometry());
+  }
+
+  /**
+   * Ambiguous Chess: the execution of the turn the player is marking now ("" on a turn that
+   * only marks), or null while an execution is still to be chosen (and in every other game).
+   */
+  #execution(): string | null {
+    const legal = this.#src.legal();
+    if (!twoPart(legal)) return null;
+    if (this.#executed?.legal === legal) return this.#executed.execution;
+    return executions(legal).length === 0 ? "" : null;
+  }
+
+  /** The moves a piece picked up chooses among: in Ambiguous Chess, the executions. */
+  #legal(): readonly MoveNotation[] {
+    const legal = this.#src.legal();
+    if (!twoPart(legal)) return legal;
+    return this.#execution() === null ? executions(legal) : [];
+  }
+
+  /** The player chose `m`: the move, or in Ambiguous Chess the execution to mark after. */
+  #commit(m: MoveNotation): void {
+    this.#picked = null;
+    const legal = this.#src.legal();
+    if (!twoPart(legal)) {
+      this.#src.play(m);
+      return;
+    }
+    const alone = executionAlone(legal, m.uci);
+    if (alone) {
+      this.#src.play(alone);
+      return;
+    }
+    this.#executed = { legal, execution: m.uci };
+    this.#src.redraw();
+    const marks = [...marksAfter(legal, m.uci, this.#src.geometry()).keys()];
+    this.#src.announce(
+      `${m.uci} chosen: now mark your target, any of ${marks.length} squares. Escape chooses again.`,
+    );
   }
 
   #name(sq: number): string {
@@ -149,6 +210,19 @@ export class MoveInput {
   #act(sq: number): "moved" | "picked" | "dropped" {
     const board = this.#src.board();
     if (!board) return "dropped";
+    const execution = this.#execution();
+    if (execution !== null) {
+      const turn = marksAfter(this.#src.legal(), execution, this.#src.geometry()).get(sq);
+      if (turn) {
+        this.#executed = null;
+        this.#picked = null;
+        this.#src.play(turn);
+        return "moved";
+      }
+      if (execution === "") return "dropped";
+      // Off the marks: the execution is chosen again, starting with this square.
+      this.#executed = null;
+    }
     const pick = this.#picked;
     if (pick && !samePick(pick, { kind: "square", square: sq })) {
       const options = this.#moves(board, pick).get(sq);
@@ -170,8 +244,7 @@ export class MoveInput {
   /** The player puts the picked piece on `to`: at once, or after picking a promotion. */
   #choose(options: MoveNotation[], to: number): void {
     if (options.length === 1 && options[0]) {
-      this.#picked = null;
-      this.#src.play(options[0]);
+      this.#commit(options[0]);
       return;
     }
     this.#openPicker(options, to);
@@ -205,7 +278,10 @@ export class MoveInput {
 
   #openPicker(options: MoveNotation[], to: number): void {
     this.#closePicker();
-    const white = this.#src.white();
+    // The promoting pawn's colour: in Ambiguous Chess the player promotes the opponent's pawn.
+    const at = this.#picked?.kind === "square" ? this.#picked.square : -1;
+    const promoting = this.#src.board()?.[at] ?? "";
+    const white = promoting ? promoting !== promoting.toLowerCase() : this.#src.white();
     const order = this.#src.promotions();
     const set = this.#src.pieces();
     // The picker offers exactly the legal moves' promotions (Grand Chess's only the pieces a
@@ -244,8 +320,7 @@ export class MoveInput {
       );
       b.addEventListener("click", () => {
         this.#closePicker();
-        this.#picked = null;
-        this.#src.play(m);
+        this.#commit(m);
       });
       return b;
     });
@@ -442,6 +517,14 @@ export class MoveInput {
       } else if (result === "dropped") {
         this.#src.announce(`Nothing picked up on ${this.#name(sq)}`);
       }
+      return;
+    }
+    if (e.key === "Escape" && this.#executed !== null) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.#executed = null;
+      this.#src.redraw();
+      this.#src.announce("Execution taken back: choose it again");
       return;
     }
     if (e.key === "Escape" && this.#picked !== null) {

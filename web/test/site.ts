@@ -175,6 +175,36 @@ async function behemoth(api: Api, w: Player, b: Player, artifacts: string): Prom
   return `Behemoth Chess: the Behemoth drawn and moved (${played})`;
 }
 
+/** Ambiguous Chess: White's first turn marks e4 alone (played at once, the only move there);
+ * Black marks f6, outlined on both pages; White moves Black's knight there by clicks, sees it
+ * drawn there, and marks f3, all one turn. */
+async function ambiguous(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
+  const g = await seated(api, "ambiguous", w, b);
+  await ready(w);
+  await waitFor("e4 offered as White's mark", () => w.page.locator('#board [data-target="e4"]').count());
+  await clickSquare(w, "e4");
+  let game = await synced(api, g.id, [w, b], 1);
+  if (game.moves[0]?.uci !== ">e4=e2e4") fail(`the server played ${game.moves[0]?.uci}`);
+  await ready(b);
+  await waitFor("f6 offered as Black's mark", () => b.page.locator('#board [data-target="f6"]').count());
+  await clickSquare(b, "f6");
+  game = await synced(api, g.id, [w, b], 2);
+  if (game.moves[1]?.uci !== ">f6") fail(`the server played ${game.moves[1]?.uci}`);
+  for (const p of [w, b]) {
+    await waitFor(`${p.name}: f6 outlined as pending`, () => p.page.locator('#board [data-marked="f6"]').count());
+  }
+  await clickMove(w, "g8", "f6");
+  await waitFor("the knight drawn on f6 while White marks", () =>
+    w.page.locator('#board .piece[data-square="f6"]').count(),
+  );
+  await waitFor("f3 offered as White's mark", () => w.page.locator('#board [data-target="f3"]').count());
+  await clickSquare(w, "f3");
+  game = await synced(api, g.id, [w, b], 3);
+  if (game.moves[2]?.uci !== "g8f6>f3") fail(`the server played ${game.moves[2]?.uci}`);
+  await boardShot(b.page, artifacts, "ambiguous");
+  return `Ambiguous Chess: a mark, then an execution and a mark by clicks (${game.moves[2]?.uci})`;
+}
+
 export async function siteScenarios(
   context: BrowserContext,
   api: Api,
@@ -195,6 +225,7 @@ export async function siteScenarios(
       await dice(api, w, b, artifacts),
       await behemoth(api, w, b, artifacts),
       await dark(api, w, b, artifacts),
+      await ambiguous(api, w, b, artifacts),
     ].join("; ");
   } finally {
     for (const p of pages) await p.close();

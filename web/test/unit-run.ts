@@ -53,6 +53,8 @@ async function main(): Promise<void> {
       want: string[];
       /** The picker's buttons' promotions in order ("-": stay a pawn), and the one clicked. */
       pick?: { offered: string; choose: string };
+      /** Clicks after the picker's choice (an Ambiguous Chess mark). */
+      then?: string[];
       /** The game, for its pieces and board (Grand's unless told). */
       key?: string;
     }[] = [
@@ -133,6 +135,63 @@ async function main(): Promise<void> {
         clicks: ["b1", "c3"],
         want: ["b1c3"],
       },
+      {
+        name: "Ambiguous: Black moves White's knight onto the pending f3, then marks d5",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 1 1 f3",
+        files: 8,
+        ranks: 8,
+        legal: ["g1f3>d5=d7d5", "g1f3>a6", "f2f3>a6", "f2f3>e5=e7e5"],
+        flipped: true,
+        clicks: ["g1", "f3", "d5"],
+        want: ["g1f3>d5=d7d5"],
+        key: "ambiguous",
+      },
+      {
+        name: "Ambiguous: a mark off the chosen execution's marks chooses the execution again",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 1 1 f3",
+        files: 8,
+        ranks: 8,
+        legal: ["g1f3>d5=d7d5", "g1f3>a6", "f2f3>a6", "f2f3>e5=e7e5"],
+        flipped: true,
+        clicks: ["g1", "f3", "e5", "f2", "f3", "e5"],
+        want: ["f2f3>e5=e7e5"],
+        key: "ambiguous",
+      },
+      {
+        name: "Ambiguous: White's first turn is a mark alone, a click on e4",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 -",
+        files: 8,
+        ranks: 8,
+        legal: [">a3", ">e4=e2e4", ">f3"],
+        flipped: false,
+        clicks: ["e4"],
+        want: [">e4=e2e4"],
+        key: "ambiguous",
+      },
+      {
+        name: "Ambiguous: an execution that takes a king is the whole turn",
+        fen: "k3r3/8/8/8/8/8/8/r3K3 w - - 0 1 e1",
+        files: 8,
+        ranks: 8,
+        legal: ["a1e1", "e8e1"],
+        flipped: false,
+        clicks: ["a1", "e1"],
+        want: ["a1e1"],
+        key: "ambiguous",
+      },
+      {
+        name: "Ambiguous: White promotes Black's pawn to a knight, then marks",
+        fen: "7k/8/8/8/8/8/p7/7K w - - 0 1 a1",
+        files: 8,
+        ranks: 8,
+        legal: ["a2a1q>g1", "a2a1r>g1", "a2a1b>g1", "a2a1n>g1", "a2a1n>h2=h1h2", "a2a1q>h2=h1h2"],
+        flipped: false,
+        clicks: ["a2", "a1"],
+        pick: { offered: "qrbn", choose: "n" },
+        then: ["h2"],
+        want: ["a2a1n>h2=h1h2"],
+        key: "ambiguous",
+      },
     ];
     for (const s of scenarios) {
       await page.evaluate(
@@ -158,6 +217,7 @@ async function main(): Promise<void> {
           failures.push(`${s.name}: picker offered ${offered.join("")}, want ${s.pick.offered}`);
         await page.locator(`#promotion button[data-promotion="${s.pick.choose}"]`).click();
       }
+      for (const sq of s.then ?? []) await click(page, sq);
       const got = await played(page);
       const ok = JSON.stringify(got) === JSON.stringify(s.want);
       console.log(`${ok ? "ok  " : "FAIL"} ${s.name}`);

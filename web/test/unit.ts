@@ -8,7 +8,16 @@ import { drawBoard, squareAt } from "../src/board.js";
 import { clockText, renderClock } from "../src/clock.js";
 import { timeControlName, timeControlOf } from "../src/deployment.js";
 import { characterOf } from "../src/characters.js";
-import { NEUTRAL, UNSEEN, castlingOf, parseFen, parseUci, sketch } from "../src/chess.js";
+import {
+  NEUTRAL,
+  UNSEEN,
+  castlingOf,
+  moveSquares,
+  parseFen,
+  parseUci,
+  sketch,
+  turnParts,
+} from "../src/chess.js";
 import { FAMILIES, GAMES, boardStyle, gameInfo, pieceSet, promotionOrder } from "../src/games.js";
 import { Geometry, STANDARD } from "../src/geometry.js";
 import { BEHEMOTH, CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
@@ -27,6 +36,7 @@ import { MoveInput } from "../src/input.js";
 import { renderMarkdown } from "../src/markdown.js";
 import { movesOf, targetKinds, typedMove } from "../src/moves.js";
 import { PocketStrips, pocketText } from "../src/pocket.js";
+import { executionAlone, executions, marksAfter, twoPart } from "../src/turns.js";
 
 /** Grand chess's start: 10x10, with the archbishop (a) and chancellor (c), "10" runs. */
 export const GRAND_FEN =
@@ -255,6 +265,7 @@ const WIDE_STARTS: Record<string, string> = {
   behemoth: "rnbqkbnr/pppppppp/8/8/3*4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
   // As White's seat is shown it: the server never sends a player the whole board.
   dark: "????????/????????/????????/????????/8/8/PPPPPPPP/RNBQKBNR w KQ -",
+  ambiguous: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 -",
 };
 
 test("Dark Chess: a `?` is a square the viewer does not see, drawn as fog with nothing on it", () => {
@@ -523,6 +534,39 @@ test("a rules page's table (xiangqi's and shogi's pieces) rendered as a table", 
 });
 
 /** Mounts a playable 10x10 board at the page's top left; moves picked land in `played`. */
+test("Ambiguous Chess: a turn's parts, its squares, its sketch and the pending target", () => {
+  eq(turnParts("g1f3>d5=d7d5"), { execution: "g1f3", mark: "d5", forced: "d7d5" }, "whole");
+  eq(turnParts(">a3"), { execution: "", mark: "a3", forced: "" }, "a mark alone");
+  eq(turnParts("a2a1n>g1"), { execution: "a2a1n", mark: "g1", forced: "" }, "promotion");
+  eq(turnParts("e2e4"), null, "a plain move");
+  eq(turnParts("e2e4~3"), null, "a die's move");
+  const sq = (n: string) => STANDARD.parse(n);
+  eq(moveSquares("g1f3>d5=d7d5", "", null), [sq("g1"), sq("f3"), sq("d7"), sq("d5")], "squares");
+  eq(moveSquares("g1f3>a6", "", null), [sq("g1"), sq("f3"), sq("a6")], "a pending mark");
+  eq(moveSquares(">a3", "", null), [sq("a3")], "a first mark");
+  const start = parseFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 1 1 f3");
+  eq(start.pending, sq("f3"), "the seventh field");
+  eq(parseFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 4").pending, null, "a die");
+  const after = sketch(start, "g1f3>d5=d7d5", "g1f3>d5=d7d5");
+  eq([after.board[sq("f3")], after.board[sq("g1")], after.board[sq("d5")]], ["N", "", "p"], "sketch");
+  eq([after.whiteToMove, after.pending], [true, null], "White marks next");
+});
+
+test("Ambiguous Chess: the server's turns split into executions and the marks after each", () => {
+  const legal = ["g1f3>d5=d7d5", "g1f3>a6", "f2f3>a6", "a1e1"].map((u) =>
+    create(MoveNotationSchema, { uci: u, san: u }),
+  );
+  eq(twoPart(legal), true, "turns");
+  eq(twoPart(legal.slice(3)), false, "an execution alone is a plain move");
+  eq(executions(legal).map((m) => m.uci), ["g1f3", "f2f3", "a1e1"], "executions");
+  eq(executionAlone(legal, "a1e1")?.uci, "a1e1", "a king taken");
+  eq(executionAlone(legal, "g1f3"), null, "a mark follows");
+  const marks = marksAfter(legal, "g1f3", STANDARD);
+  eq([...marks.keys()], [STANDARD.parse("d5"), STANDARD.parse("a6")], "marks");
+  eq(marks.get(STANDARD.parse("d5"))?.uci, "g1f3>d5=d7d5", "the whole turn");
+  eq(executions(legal.slice(0, 0)).length, 0, "none");
+});
+
 function mountInput(
   fen: string,
   files: number,

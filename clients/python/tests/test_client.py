@@ -246,6 +246,23 @@ def test_a_game_of_chance_commits_to_its_seed_and_reveals_it(server):
         assert hashlib.sha256(bytes.fromhex(over.seed)).hexdigest() == commitment
 
 
+def test_an_ambiguous_chess_turn_is_one_move(server):
+    """Ambiguous Chess: a mark alone, then the opponent's piece onto it and one's own mark in
+    one submit_move (UCI or SAN execution); a wrong part is refused naming it."""
+    with cc.Client(server.addr) as client:
+        game = client.create_game(variant_key="ambiguous")
+        assert game.white.submit_move(">f3").game.fen.endswith(" f3")
+        with pytest.raises(cc.ChessdError) as refused:
+            game.black.submit_move("b1c3>d5")
+        assert refused.value.reason == "ILLEGAL_MOVE"
+        assert "the execution b1c3" in refused.value.message
+        with pytest.raises(cc.ChessdError) as refused:
+            game.black.submit_move("g1f3>d4")
+        assert "the mark d4" in refused.value.message
+        answer = game.black.submit_move("Nf3>d5")
+        assert answer.move.uci == "g1f3>d5=d7d5", answer.move.uci
+
+
 def test_watch_replays_after_a_seq_and_ends_at_game_over(server):
     """watch_game(after_seq=n) sends exactly the events after n, then stops after game over."""
     with cc.Client(server.addr) as client:

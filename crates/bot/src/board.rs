@@ -258,7 +258,8 @@ impl PieceLetter {
 /// A move in UCI notation: `e2e4`, `e7e8q`, `e1h1` (castling as Chess960 engines write it),
 /// `a7a8k` (antichess), a Crazyhouse drop `N@f3`, and on other boards `a10a9` (Grand or
 /// xiangqi), `e7e8c` (Capablanca's chancellor) or `b2h8+` (a shogi promotion, as
-/// Fairy-Stockfish writes it). `0000` and `(none)` are not moves.
+/// Fairy-Stockfish writes it), and an Ambiguous Chess turn (`g1f3>d5`, `>e4=e2e4`, on a
+/// wide board only). `0000` and `(none)` are not moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UciMove {
     Normal {
@@ -270,6 +271,53 @@ pub enum UciMove {
         piece: PieceLetter,
         to: Square,
     },
+    Turn(TurnText),
+}
+
+/// An Ambiguous Chess turn's text: an execution (a move) or nothing, `>` and the square marked,
+/// and `=` with the move the mark forced, each part checked as a move or a square. Kept as
+/// written: the bot relays it, and the server, the rules authority, judges it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TurnText {
+    bytes: [u8; TurnText::CAPACITY],
+    len: u8,
+}
+
+impl TurnText {
+    /// A promoting execution, a mark and a forced move: `j9j10q>j10=i9j10` on a 10x10 board.
+    const CAPACITY: usize = 16;
+
+    fn read(text: &str, geometry: Geometry) -> Option<TurnText> {
+        let (execution, rest) = text.split_once('>')?;
+        let (mark, forced) = match rest.split_once('=') {
+            Some((mark, forced)) => (mark, Some(forced)),
+            None => (rest, None),
+        };
+        let is_move = |part: &str| {
+            matches!(
+                UciMove::read(part, geometry, Letters::Any),
+                Ok(UciMove::Normal { .. })
+            )
+        };
+        let square = matches!(Square::parse(mark.as_bytes(), geometry), Some((_, used)) if used == mark.len());
+        let fits = text.len() <= TurnText::CAPACITY;
+        if !fits || !square || !(execution.is_empty() || is_move(execution)) {
+            return None;
+        }
+        if forced.is_some_and(|f| !is_move(f)) {
+            return None;
+        }
+        let mut bytes = [0; TurnText::CAPACITY];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        Some(TurnText {
+            bytes,
+            len: text.len() as u8,
+        })
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
 }
 
 /// Why text is not a UCI move.
@@ -335,6 +383,11 @@ impl UciMove {
             text: text.chars().take(16).collect(),
         };
         let bytes = text.as_bytes();
+        if text.contains('>') && letters == Letters::Any {
+            return TurnText::read(text, geometry)
+                .map(UciMove::Turn)
+                .ok_or_else(bad);
+        }
         if let [piece, b'@', rest @ ..] = bytes {
             let piece = letters
                 .read(*piece)
@@ -391,6 +444,7 @@ impl fmt::Display for UciMove {
             UciMove::Drop { piece, to } => {
                 write!(f, "{}@{to}", piece.char().to_ascii_uppercase())
             }
+            UciMove::Turn(text) => f.write_str(text.as_str()),
         }
     }
 }
@@ -409,6 +463,35 @@ mod tests {
             let mv: UciMove = text.parse().unwrap();
             assert_eq!(mv.to_string(), text);
         }
+    }
+
+    /// An Ambiguous Chess turn reads back as written on a wide board, and is refused in
+    /// chess's notation or with a part that is no move or square.
+    #[test]
+    fn ambiguous_turns_round_trip() {
+        let wide = Notation::Wide(Geometry::STANDARD);
+        for text in [
+            ">e4",
+            ">e4=e2e4",
+            "g1f3>d5",
+            "g1f3>d5=d7d5",
+            "b2b1q>c5=d4c5",
+            "a1e1",
+        ] {
+            assert_eq!(UciMove::parse_in(text, wide).unwrap().to_string(), text);
+        }
+        for bad in [
+            "g1f3>",
+            ">",
+            "g1f3>d9",
+            "x1f3>d5",
+            "g1f3>d5=d7",
+            ">e4=e4",
+            "g1f3>>d5",
+        ] {
+            assert!(UciMove::parse_in(bad, wide).is_err(), "{bad}");
+        }
+        assert!(UciMove::parse_in(">e4", Notation::Chess).is_err());
     }
 
     /// Null moves, `(none)`, off-board squares, pawn promotions and junk are not moves.

@@ -119,9 +119,10 @@ const TABLE: [(Option<&str>, Profile); 41] = [
     (None, keyed("dice")),
     (None, keyed("dice10x10")),
     (None, keyed("behemoth")),
-    // A secret setup, and turns of two parts: no engine plays them.
+    // A secret setup: no engine plays them.
     (None, keyed("screen")),
     (None, keyed("crazyscreen")),
+    // Turns of two parts, which no engine knows: only `chessd random-engine` plays them.
     (None, keyed("ambiguous")),
 ];
 

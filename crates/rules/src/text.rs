@@ -17,8 +17,10 @@ pub struct Text<const N: usize = CAPACITY> {
 }
 
 /// The wide family's SAN: a piece letter, a two-part disambiguation (`a10`), a capture, a
-/// square of rank 10, a promotion and a mark: at most 12 bytes.
-pub type WideText = Text<12>;
+/// square of rank 10, a promotion and a mark: at most 12 bytes. An Ambiguous Chess turn is
+/// longer: a promoting execution, its mark and the move the mark forced (`b2a1q>c5=d4c5`), or
+/// that execution in SAN as a player may type it (`bxa1=Q>c5=d4c5`): at most 14.
+pub type WideText = Text<14>;
 
 impl<const N: usize> Text<N> {
     pub(crate) const fn new() -> Text<N> {

@@ -8,8 +8,10 @@ use crate::wide::{WideMove, WideVariant};
 use crate::xiangqi::XiangqiMove;
 use crate::{Move, Text};
 
-/// A move's UCI text in any family: at most 7 bytes (`a10a10q`).
-pub type UciText = Text<8>;
+/// A move's UCI text in any family: a move's squares and promotion (`a10a10q`), with a game of
+/// chance's draw after it (`a7a8q~SE4`), or an Ambiguous Chess turn (`b2a1q>c5=d4c5`): at most
+/// 13 bytes.
+pub type UciText = Text<14>;
 
 /// A move of a game of any family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,5 +60,35 @@ impl fmt::Display for AnyMove {
             AnyMove::Shogi(_, m) => fmt::Display::fmt(m, f),
             AnyMove::Xiangqi(m) => fmt::Display::fmt(m, f),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::wide::{WidePosition, WideVariant};
+
+    use super::AnyMove;
+
+    /// The longest texts are kept whole: a promotion with the Behemoth's step after it, and an
+    /// Ambiguous Chess turn whose execution promotes and whose mark forced a move.
+    #[test]
+    fn the_longest_uci_texts_fit() {
+        let mut p = WidePosition::from_fen(
+            WideVariant::Ambiguous,
+            "7k/8/8/2p5/3P4/8/1p6/7K w - - 0 1 b1",
+        )
+        .unwrap();
+        let turn = p.play("b2b1q>c5").unwrap();
+        let text = AnyMove::Wide(WideVariant::Ambiguous, turn).uci();
+        assert_eq!(text.as_str(), "b2b1q>c5=d4c5");
+        let p = WidePosition::from_fen(WideVariant::Behemoth, "7k/P7/8/8/3*4/8/8/K7 w - - 0 1")
+            .unwrap();
+        let m = "a7a8q~SE4"
+            .parse::<crate::wide::WideUci>()
+            .unwrap()
+            .to_move(&p)
+            .unwrap();
+        let text = AnyMove::Wide(WideVariant::Behemoth, m).uci();
+        assert_eq!(text.as_str(), "a7a8q~SE4");
     }
 }

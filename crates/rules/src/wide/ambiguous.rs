@@ -68,14 +68,14 @@ impl WidePosition {
     }
 
     /// The board moves reaching `target`.
-    fn reaching(&self, target: WideSquare) -> Vec<WideMove> {
+    pub(super) fn reaching(&self, target: WideSquare) -> Vec<WideMove> {
         let mut moves = self.board_moves();
         moves.retain(|m| m.to() == target);
         moves
     }
 
     /// The squares the side to move may mark, each once, in the generator's order.
-    fn targets(&self) -> Vec<WideSquare> {
+    pub(super) fn targets(&self) -> Vec<WideSquare> {
         let mut targets: Vec<WideSquare> = Vec::new();
         for m in self.board_moves() {
             if !targets.contains(&m.to()) {
@@ -85,29 +85,48 @@ impl WidePosition {
         targets
     }
 
-    fn kingless(&self) -> bool {
+    pub(super) fn kingless(&self) -> bool {
         Color::ALL
             .into_iter()
             .any(|c| self.pieces(c, WideRole::King) == 0)
     }
 
     /// The board as the player who marked the pending target moves on it.
-    fn marking_board(&self) -> WidePosition {
+    pub(super) fn marking_board(&self) -> WidePosition {
         let mut board = *self;
         board.turn = !self.turn;
         board
     }
 
-    /// Every whole turn (see the file's header).
+    /// The squares the side to move may mark, each once in the generator's order, with the
+    /// origin of the one move reaching it when only one does (the mark forces that move).
+    fn marks(&self) -> Vec<(WideSquare, Option<WideSquare>)> {
+        let moves = self.board_moves();
+        let mut marks: Vec<(WideSquare, Option<WideSquare>)> = Vec::new();
+        for m in &moves {
+            if marks.iter().any(|&(t, _)| t == m.to()) {
+                continue;
+            }
+            let mut reaching = moves.iter().filter(|o| o.to() == m.to());
+            let forced = match (reaching.next(), reaching.next()) {
+                (Some(only), None) => Some(only.from()),
+                _ => None,
+            };
+            marks.push((m.to(), forced));
+        }
+        marks
+    }
+
+    /// Every whole turn (see the file's header), each carrying the move its mark forces.
     pub(crate) fn turns(&self) -> Vec<WideMove> {
         if self.ambiguous_outcome().is_some() {
             return Vec::new();
         }
         let Some(pending) = self.pending else {
             return self
-                .targets()
+                .marks()
                 .into_iter()
-                .map(WideMove::mark_only)
+                .map(|(t, forced)| WideMove::mark_only(t).with_forced(forced))
                 .collect();
         };
         let board = self.marking_board();
@@ -115,15 +134,19 @@ impl WidePosition {
         for execution in board.reaching(pending) {
             let mut after = board;
             after.play_board(execution);
-            let targets = if after.kingless() {
+            let marks = if after.kingless() {
                 Vec::new()
             } else {
-                after.targets()
+                after.marks()
             };
-            if targets.is_empty() {
+            if marks.is_empty() {
                 turns.push(execution);
             }
-            turns.extend(targets.into_iter().map(|t| execution.with_mark(Some(t))));
+            turns.extend(
+                marks
+                    .into_iter()
+                    .map(|(t, forced)| execution.with_mark(Some(t)).with_forced(forced)),
+            );
         }
         turns
     }
@@ -362,6 +385,48 @@ mod tests {
             p.fen(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 1 f3"
         );
+    }
+
+    /// The longest turn, a promoting execution and a forced move, is written whole in the
+    /// record and read back from it.
+    #[test]
+    fn the_longest_turn_is_written_whole() {
+        let mut game = WideGame::new(
+            pos("7k/8/8/2p5/3P4/8/1p6/7K w - - 0 1 b1"),
+            DrawRule::Automatic,
+        );
+        assert_eq!(game.play_text("b2b1q>c5").unwrap().san, "b2b1q>c5=d4c5");
+        let mut again = pos("7k/8/8/2p5/3P4/8/1p6/7K w - - 0 1 b1");
+        again.play("b2b1q>c5=d4c5").unwrap();
+        assert_eq!(&again, game.position());
+    }
+
+    /// Every listed turn's SAN is its record text, the same as its UCI: the turn has no other.
+    #[test]
+    fn a_turn_s_san_is_its_record_text() {
+        let p = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 1 1 f3");
+        let listed = crate::any::AnyPosition::Wide(p).notations();
+        assert!(listed.iter().any(|(uci, _)| uci == "g1f3>d5=d7d5"));
+        for (uci, san) in listed {
+            assert_eq!(uci, san);
+        }
+    }
+
+    /// A recorded turn's text is whole without its position: the forced move rides in it.
+    #[test]
+    fn a_recorded_turn_writes_its_forced_move() {
+        let mut game = WideGame::new(
+            WidePosition::new(WideVariant::Ambiguous),
+            DrawRule::Automatic,
+        );
+        game.play_text(">e4").unwrap();
+        game.play_text(">f6").unwrap();
+        let texts: Vec<String> = game
+            .moves()
+            .iter()
+            .map(|m| m.uci_in(WideVariant::Ambiguous).to_string())
+            .collect();
+        assert_eq!(texts, [">e4=e2e4", ">f6"]);
     }
 
     /// A record keeps one entry a turn, written as its tokens, and takes one back whole.

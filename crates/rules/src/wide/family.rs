@@ -74,6 +74,9 @@ impl WidePosition {
 
     /// A move's UCI or SAN text among `legal`, with no draw of chance.
     fn parse_plain(&self, text: &str, legal: &[WideMove]) -> Result<WideMove, PlayError> {
+        if self.def.targets {
+            return self.parse_turn_text(text, legal);
+        }
         if let Ok(uci) = text.parse::<WideUci>() {
             return legal
                 .iter()

@@ -67,6 +67,7 @@ mod visibility;
 
 mod amazon;
 mod ambiguous;
+mod ambiguous_text;
 mod behemoth;
 mod berolina;
 mod bkhorde;

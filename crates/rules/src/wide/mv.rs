@@ -26,7 +26,7 @@ pub enum WideMoveKind {
     Drop,
 }
 
-/// A move: seven bytes, `Copy`. In the games of chance a record's move may carry the draw
+/// A move: a few bytes, `Copy`. In the games of chance a record's move may carry the draw
 /// that follows it (`nature`: the next player's roll, the Behemoth's step), written after the
 /// move (`e2e4~3`, `e2e4~SE4`); the position's own legal moves never do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,6 +41,9 @@ pub struct WideMove {
     /// Ambiguous Chess: whether the turn executes a pending target (false: a mark only, and
     /// `from`, `to` and `kind` mean nothing).
     executes: bool,
+    /// Ambiguous Chess: where the one move reaching the mark came from, when the mark forced
+    /// it; set on the position's own turns, so a turn's text is whole without its position.
+    forced: Option<WideSquare>,
 }
 
 impl WideMove {
@@ -59,6 +62,7 @@ impl WideMove {
             nature: None,
             mark: None,
             executes: true,
+            forced: None,
         }
     }
 
@@ -77,7 +81,20 @@ impl WideMove {
     /// Ambiguous Chess: this execution followed by marking `mark` (or none).
     #[must_use]
     pub(crate) const fn with_mark(self, mark: Option<WideSquare>) -> WideMove {
-        WideMove { mark, ..self }
+        WideMove {
+            mark,
+            forced: None,
+            ..self
+        }
+    }
+
+    /// Ambiguous Chess: this turn, whose mark forced the move from `from` (or none).
+    #[must_use]
+    pub(crate) const fn with_forced(self, from: Option<WideSquare>) -> WideMove {
+        WideMove {
+            forced: from,
+            ..self
+        }
     }
 
     /// Ambiguous Chess: a turn that only marks `mark`.
@@ -128,7 +145,7 @@ impl WideMove {
     #[must_use]
     pub fn to_uci(self, position: &WidePosition) -> WideUci {
         let mut uci = self.uci_in(position.variant());
-        if position.def.targets {
+        if position.def.targets && uci.forced.is_none() {
             uci.forced = position.forced_after(self);
         }
         uci
@@ -166,7 +183,7 @@ impl WideMove {
             nature: self.nature,
             mark: self.mark,
             executes: self.executes,
-            forced: None,
+            forced: self.forced.zip(self.mark),
         }
     }
 }

@@ -360,6 +360,10 @@ pub fn wide_san_plus(position: &WidePosition, m: WideMove) -> String {
 /// [`wide_san_plus`] with the position's legal moves already generated (`legal`).
 #[must_use]
 pub fn wide_san_plus_among(position: &WidePosition, m: WideMove, legal: &[WideMove]) -> String {
+    if position.def.targets {
+        // Ambiguous Chess's turns have no SAN: the record writes GAMES.md's tokens.
+        return m.to_uci(position).to_string();
+    }
     let mut text = wide_san_among(position, m, legal).to_string();
     let mut after = *position;
     after.play_unchecked(m);
