@@ -427,7 +427,7 @@ impl WidePosition {
             let from = self.king(us);
             king = Some(from);
             let enemy = self.enemy(them);
-            checkers = self.attackers_of(from, occupied, &enemy);
+            (checkers, pinned) = self.checks_and_pins(from, occupied, &enemy);
             let without_king = occupied ^ from.bit();
             // The king's own steps need no slider lookup; a royal slider (the maharajah) or
             // leaper (Knightmate's knight) takes its own movement.
@@ -448,7 +448,6 @@ impl WidePosition {
             if checkers != 0 {
                 target &= checkers | between(from, WideSquare::at(checkers.trailing_zeros()));
             }
-            pinned = self.pinned(from, occupied, &enemy);
         }
 
         // One call per role, each inlined with its role a constant, so every role's code is
@@ -545,18 +544,27 @@ impl WidePosition {
         }
     }
 
-    /// Our pieces that stand alone between our king and an enemy slider's line to it.
+    /// The pieces of `enemy` checking our king on `king`, and our pieces that stand alone
+    /// between it and an enemy slider's line to it. One walk over the sliders on the king's
+    /// empty-board lines answers both: the squares between each and the king hold nothing
+    /// (a check) or one piece (a pin, if ours), where a slider lookup per line from the king
+    /// would cost more than the few sliders most positions have there.
     #[inline]
-    fn pinned(&self, king: WideSquare, occupied: u128, enemy: &Enemy) -> u128 {
+    fn checks_and_pins(&self, king: WideSquare, occupied: u128, enemy: &Enemy) -> (u128, u128) {
+        let mut checkers = (knight_attacks(king) & enemy.knights)
+            | (king_attacks(king) & enemy.kings)
+            | (self.def.pawn_captures[(!enemy.by).index()][king.index()] & enemy.pawns);
         let snipers = (rook_rays(king) & enemy.orthogonal) | (bishop_rays(king) & enemy.diagonal);
         let mut pinned = 0;
         for sniper in squares(snipers) {
             let blockers = between(king, sniper) & occupied;
-            if blockers & blockers.wrapping_sub(1) == 0 {
+            if blockers == 0 {
+                checkers |= sniper.bit();
+            } else if blockers & blockers.wrapping_sub(1) == 0 {
                 pinned |= blockers;
             }
         }
-        pinned & self.colors[self.turn.index()]
+        (checkers, pinned & self.colors[self.turn.index()])
     }
 
     /// Castling: the squares both pieces cross or land on are empty (but for the two of
