@@ -54,7 +54,7 @@ impl WidePosition {
         at: &Node,
         (occupied, theirs, king): (u128, u128, WideSquare),
     ) -> bool {
-        self.attackers_in::<G>(king, occupied, theirs, at.them, at.their_cover) == 0
+        !self.attacked_in::<G>(king, occupied, theirs, at.them, at.their_cover)
     }
 
     /// A move of a piece (not castling, not en passant) from `from` to each of `targets`,

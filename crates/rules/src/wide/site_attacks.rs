@@ -125,6 +125,30 @@ impl WidePosition {
         attackers
     }
 
+    /// Whether a piece among `theirs` (of colour `by`) attacks `sq` (see `attackers_in`):
+    /// the leaps and steps first, then the sliders one by one, stopping at the first that
+    /// does. The generator asks only this of the squares its tested moves leave the king on.
+    #[inline(never)]
+    pub(super) fn attacked_in<const G: u8>(
+        &self,
+        sq: WideSquare,
+        occupied: u128,
+        theirs: u128,
+        by: Color,
+        cover: u128,
+    ) -> bool {
+        let (leapers, snipers) = self.leapers_and_snipers::<G>(sq, theirs, by, cover);
+        leapers != 0
+            || squares(snipers).any(|slider| {
+                if G == CYLINDER {
+                    let [a, b] = *cylinder::paths(sq, slider);
+                    a & occupied == 0 || b & occupied == 0
+                } else {
+                    between(sq, slider) & occupied == 0
+                }
+            })
+    }
+
     /// The pieces among `theirs` (of colour `by`) that attack `sq` by a leap or a step, and
     /// their sliders on an empty-board line through `sq`, by game `G`'s rule.
     #[inline(always)]
