@@ -5,13 +5,19 @@
 # of the `perft` example on the case and on chess's start at depth 5, as Markdown rows
 # `| variant | position | depth | nodes | Mnps | chess Mnps | ratio |` (medians; the
 # example's own timing line, process start-up excluded). Positions are the committed perft
-# suites'. GAMES (default all) keeps the cases of the games it names, space-separated.
+# suites'. GAMES (default all) keeps the cases of the games it names, space-separated. CPU=1
+# times each run by its thread's CPU time (the example's `--cpu`), steadier than wall time
+# when other work shares the machine.
 #
 # Usage (from the repository root, after `cargo build --release -p chessd-rules --example perft`):
 #   crates/rules/tools/bench-unplayed.sh
 #   GAMES="cylinder knightrelay cheshirecat" RUNS=5 crates/rules/tools/bench-unplayed.sh
 set -euo pipefail
 RUNS=${RUNS:-3}
+TIMING=()
+if [ -n "${CPU:-}" ]; then
+    TIMING=(--cpu)
+fi
 OURS=${OURS:-${CARGO_TARGET_DIR:-target}/release/examples/perft}
 
 # The last case is chess itself from Corner Chess's example array on the wide engine, the
@@ -45,9 +51,9 @@ for case in "${CASES[@]}"; do
     fi
     ours=() chess=() n=
     for _ in $(seq "$RUNS"); do
-        out=$("$OURS" --variant "$variant" --depth "$depth" --fen "$fen")
+        out=$("$OURS" --variant "$variant" --depth "$depth" --fen "$fen" "${TIMING[@]}")
         n=$(nodes <<<"$out") ours+=("$(mnps <<<"$out")")
-        chess+=("$("$OURS" --variant chess --depth 5 | mnps)")
+        chess+=("$("$OURS" --variant chess --depth 5 "${TIMING[@]}" | mnps)")
     done
     a=$(printf '%s\n' "${ours[@]}" | median) b=$(printf '%s\n' "${chess[@]}" | median)
     echo "| $variant | $name | $depth | $n | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }') |"

@@ -161,14 +161,14 @@ pub(crate) static LEGAN_PAWN: [[u128; N]; 2] =
     [leaper(&[(0, 1), (-1, 0)]), leaper(&[(0, -1), (1, 0)])];
 static BETWEEN_LINE: ([[u128; N]; N], [[u128; N]; N]) = between_and_line();
 
-/// `FROM_HIGHEST[z]`: every bit from the one `z` places below the top up. A load, where the
-/// 128-bit shift it replaces costs a branch-free but long sequence on x86-64 (two shifts and two
-/// conditional moves) in the slider lookups, the hottest code of perft.
-static FROM_HIGHEST: [u128; 128] = {
+/// `HIGHEST[z]`: the bit `z` places below the top. A load, where the 128-bit shift it
+/// replaces costs a branch-free but long sequence on x86-64 (two shifts and two conditional
+/// moves) in the slider lookups, the hottest code of perft.
+static HIGHEST: [u128; 128] = {
     let mut t = [0u128; 128];
     let mut z = 0;
     while z < 128 {
-        t[z] = u128::MAX << (127 - z);
+        t[z] = 1 << (127 - z);
         z += 1;
     }
     t
@@ -181,16 +181,18 @@ fn line_attacks(sq: WideSquare, occupied: u128, line: usize) -> u128 {
 }
 
 /// The squares `line` attacks from its square with the board holding `occupied`: from the
-/// nearest blocker below to the nearest one above, both included (obstruction difference).
+/// nearest blocker below to the nearest one above, both included. Obstruction difference:
+/// subtracting the nearest lower blocker from the upper blockers borrows through every bit
+/// from it up to the lowest upper blocker, so the difference differs from them on exactly
+/// those bits (with no upper blocker, on every bit from it up).
 #[inline(always)]
 pub(crate) fn along(line: &Line, occupied: u128) -> u128 {
     let Line { lower, upper, both } = *line;
     let lower_blockers = lower & occupied;
     let upper_blockers = upper & occupied;
-    // Every square from the highest lower blocker up (from square 0 when there is none).
-    let from_lower = FROM_HIGHEST[(lower_blockers | 1).leading_zeros() as usize];
-    let first_upper = upper_blockers & upper_blockers.wrapping_neg();
-    both & first_upper.wrapping_shl(1).wrapping_add(from_lower)
+    // The nearest lower blocker, or square 0 when there is none.
+    let nearest_lower = HIGHEST[(lower_blockers | 1).leading_zeros() as usize];
+    both & (upper_blockers ^ upper_blockers.wrapping_sub(nearest_lower))
 }
 
 #[must_use]

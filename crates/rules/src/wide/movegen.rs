@@ -70,9 +70,39 @@ impl Sink for Vec<WideMove> {
 /// Counts moves without listing them. `FOLDED`: the board is at most 6 files by 6 ranks (Los
 /// Alamos), whose squares above the first 64 (e6 and f6) fold onto g1 and h1, which it lacks,
 /// so a set is counted in one 64-bit half.
-struct Count<const FOLDED: bool>(u64);
+///
+/// Sets of targets are gathered while they share no square and counted together when the
+/// next one does (or at the end): the default x86-64 target has no popcount instruction, and
+/// one count of two pieces' disjoint targets costs half of two counts.
+struct Count<const FOLDED: bool> {
+    counted: u64,
+    gathered: u128,
+}
 
 impl<const FOLDED: bool> Count<FOLDED> {
+    fn new() -> Self {
+        Count {
+            counted: 0,
+            gathered: 0,
+        }
+    }
+
+    /// Every move pushed so far.
+    fn total(&self) -> u64 {
+        self.counted + Self::bits(self.gathered)
+    }
+
+    /// Adds the moves to each square of `targets`.
+    #[inline(always)]
+    fn gather(&mut self, targets: u128) {
+        if self.gathered & targets == 0 {
+            self.gathered |= targets;
+        } else {
+            self.counted += Self::bits(self.gathered);
+            self.gathered = targets;
+        }
+    }
+
     #[inline(always)]
     fn bits(bb: u128) -> u64 {
         if FOLDED {
@@ -126,17 +156,17 @@ pub(super) fn popcount(bb: u128) -> u64 {
 impl<const FOLDED: bool> Sink for Count<FOLDED> {
     #[inline]
     fn push(&mut self, _: WideMove) {
-        self.0 += 1;
+        self.counted += 1;
     }
 
     #[inline]
     fn push_targets(&mut self, _: WideSquare, targets: u128) {
-        self.0 += Self::bits(targets);
+        self.gather(targets);
     }
 
     #[inline]
     fn push_pawns(&mut self, targets: u128, _: i32, _: WideMoveKind) {
-        self.0 += Self::bits(targets);
+        self.gather(targets);
     }
 
     /// Steps land on empty squares and captures on enemies, a double step's square is never
@@ -145,15 +175,15 @@ impl<const FOLDED: bool> Sink for Count<FOLDED> {
     #[inline]
     fn push_chess_pawns(&mut self, _: i32, single: u128, double: u128, left: u128, right: u128) {
         let both = left & right;
-        self.0 += Self::bits(single | double | left | right);
+        self.gather(single | double | left | right);
         if both != 0 {
-            self.0 += Self::bits(both);
+            self.counted += Self::bits(both);
         }
     }
 
     #[inline]
     fn push_drops(&mut self, _: WideRole, targets: u128) {
-        self.0 += Self::bits(targets);
+        self.gather(targets);
     }
 }
 
@@ -248,13 +278,13 @@ impl WidePosition {
             return self.turns().len() as u64;
         }
         if foldable(self.def.board) {
-            let mut count = Count::<true>(0);
+            let mut count = Count::<true>::new();
             self.generate(&mut count);
-            count.0
+            count.total()
         } else {
-            let mut count = Count::<false>(0);
+            let mut count = Count::<false>::new();
             self.generate(&mut count);
-            count.0
+            count.total()
         }
     }
 
@@ -427,7 +457,7 @@ impl WidePosition {
             let from = self.king(us);
             king = Some(from);
             let enemy = self.enemy(them);
-            checkers = self.attackers_of(from, occupied, &enemy);
+            (checkers, pinned) = self.checks_and_pins(from, occupied, &enemy);
             let without_king = occupied ^ from.bit();
             // The king's own steps need no slider lookup; a royal slider (the maharajah) or
             // leaper (Knightmate's knight) takes its own movement.
@@ -448,7 +478,6 @@ impl WidePosition {
             if checkers != 0 {
                 target &= checkers | between(from, WideSquare::at(checkers.trailing_zeros()));
             }
-            pinned = self.pinned(from, occupied, &enemy);
         }
 
         // One call per role, each inlined with its role a constant, so every role's code is
@@ -545,18 +574,27 @@ impl WidePosition {
         }
     }
 
-    /// Our pieces that stand alone between our king and an enemy slider's line to it.
+    /// The pieces of `enemy` checking our king on `king`, and our pieces that stand alone
+    /// between it and an enemy slider's line to it. One walk over the sliders on the king's
+    /// empty-board lines answers both: the squares between each and the king hold nothing
+    /// (a check) or one piece (a pin, if ours), where a slider lookup per line from the king
+    /// would cost more than the few sliders most positions have there.
     #[inline]
-    fn pinned(&self, king: WideSquare, occupied: u128, enemy: &Enemy) -> u128 {
+    fn checks_and_pins(&self, king: WideSquare, occupied: u128, enemy: &Enemy) -> (u128, u128) {
+        let mut checkers = (knight_attacks(king) & enemy.knights)
+            | (king_attacks(king) & enemy.kings)
+            | (self.def.pawn_captures[(!enemy.by).index()][king.index()] & enemy.pawns);
         let snipers = (rook_rays(king) & enemy.orthogonal) | (bishop_rays(king) & enemy.diagonal);
         let mut pinned = 0;
         for sniper in squares(snipers) {
             let blockers = between(king, sniper) & occupied;
-            if blockers & blockers.wrapping_sub(1) == 0 {
+            if blockers == 0 {
+                checkers |= sniper.bit();
+            } else if blockers & blockers.wrapping_sub(1) == 0 {
                 pinned |= blockers;
             }
         }
-        pinned & self.colors[self.turn.index()]
+        (checkers, pinned & self.colors[self.turn.index()])
     }
 
     /// Castling: the squares both pieces cross or land on are empty (but for the two of

@@ -6,11 +6,11 @@
 //! perft copy and play rather than undo.
 
 use super::attacks::{
-    bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
 };
 use super::mv::{WideMove, WideMoveKind};
 use super::role::{ROLES, WidePiece, WideRole};
-use super::square::{SQUARES, WideSquare};
+use super::square::{SQUARES, WideSquare, squares};
 use super::variant::{End, GameDef, Site, WideVariant};
 use crate::Color;
 
@@ -353,8 +353,9 @@ impl WidePosition {
     }
 
     /// Whether a piece of `enemy` attacks `sq` when the board holds `occupied`: the leapers
-    /// first, and a slider lookup only when an enemy slider stands on an empty-board line
-    /// through `sq` (most king steps are decided without one).
+    /// first, then each enemy slider on an empty-board line through `sq` by the squares
+    /// between (most king steps have none or few such sliders, each cheaper to test so than a
+    /// slider lookup per line).
     #[inline(always)]
     pub(crate) fn is_attacked_by(&self, sq: WideSquare, occupied: u128, enemy: &Enemy) -> bool {
         if (knight_attacks(sq) & enemy.knights)
@@ -364,10 +365,8 @@ impl WidePosition {
         {
             return true;
         }
-        (rook_rays(sq) & enemy.orthogonal != 0
-            && rook_attacks(sq, occupied) & enemy.orthogonal != 0)
-            || (bishop_rays(sq) & enemy.diagonal != 0
-                && bishop_attacks(sq, occupied) & enemy.diagonal != 0)
+        let snipers = (rook_rays(sq) & enemy.orthogonal) | (bishop_rays(sq) & enemy.diagonal);
+        squares(snipers).any(|sniper| between(sq, sniper) & occupied == 0)
     }
 
     /// The pieces giving check to the side to move (none in a game without check).

@@ -38,7 +38,7 @@ struct Node {
     /// are never taken), so the tests of a node share it.
     their_cover: u128,
     /// The pieces whose moves are tested on the board they leave: in check every piece,
-    /// else the pinned ones (`site_pinned`).
+    /// else the pinned ones (`site_checks_and_pins`).
     exposed: u128,
 }
 
@@ -54,7 +54,7 @@ impl WidePosition {
         at: &Node,
         (occupied, theirs, king): (u128, u128, WideSquare),
     ) -> bool {
-        self.attackers_in::<G>(king, occupied, theirs, at.them, at.their_cover) == 0
+        !self.attacked_in::<G>(king, occupied, theirs, at.them, at.their_cover)
     }
 
     /// A move of a piece (not castling, not en passant) from `from` to each of `targets`,
@@ -141,7 +141,8 @@ impl WidePosition {
             relay =
                 ours & !our_knights & !self.pieces(us, WideRole::King) & knight_cover(our_knights);
         }
-        let checkers = self.attackers_in::<G>(king, occupied, theirs, them, their_cover);
+        let (checkers, pinned) =
+            self.site_checks_and_pins::<G>(king, (ours, theirs, occupied), them, their_cover);
         let checked = checkers != 0;
         let king_target = target;
         let exposed = if checked {
@@ -150,7 +151,7 @@ impl WidePosition {
             target &= self.site_evasions::<G>(king, checkers);
             u128::MAX
         } else {
-            self.site_pinned::<G>(king, ours, theirs, occupied, them)
+            pinned
         };
         let at = Node {
             us,

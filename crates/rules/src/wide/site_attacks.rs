@@ -108,6 +108,57 @@ impl WidePosition {
         by: Color,
         cover: u128,
     ) -> u128 {
+        let (mut attackers, snipers) = self.leapers_and_snipers::<G>(sq, theirs, by, cover);
+        // Each slider on a line through the square is tested by the squares between (on the
+        // cylinder, along either of the paths that may join them), not by a lookup per line.
+        for slider in squares(snipers) {
+            let open = if G == CYLINDER {
+                let [a, b] = *cylinder::paths(sq, slider);
+                a & occupied == 0 || b & occupied == 0
+            } else {
+                between(sq, slider) & occupied == 0
+            };
+            if open {
+                attackers |= slider.bit();
+            }
+        }
+        attackers
+    }
+
+    /// Whether a piece among `theirs` (of colour `by`) attacks `sq` (see `attackers_in`):
+    /// the leaps and steps first, then the sliders one by one, stopping at the first that
+    /// does. The generator asks only this of the squares its tested moves leave the king on.
+    #[inline(never)]
+    pub(super) fn attacked_in<const G: u8>(
+        &self,
+        sq: WideSquare,
+        occupied: u128,
+        theirs: u128,
+        by: Color,
+        cover: u128,
+    ) -> bool {
+        let (leapers, snipers) = self.leapers_and_snipers::<G>(sq, theirs, by, cover);
+        leapers != 0
+            || squares(snipers).any(|slider| {
+                if G == CYLINDER {
+                    let [a, b] = *cylinder::paths(sq, slider);
+                    a & occupied == 0 || b & occupied == 0
+                } else {
+                    between(sq, slider) & occupied == 0
+                }
+            })
+    }
+
+    /// The pieces among `theirs` (of colour `by`) that attack `sq` by a leap or a step, and
+    /// their sliders on an empty-board line through `sq`, by game `G`'s rule.
+    #[inline(always)]
+    fn leapers_and_snipers<const G: u8>(
+        &self,
+        sq: WideSquare,
+        theirs: u128,
+        by: Color,
+        cover: u128,
+    ) -> (u128, u128) {
         let r = &self.roles;
         let pawns = r[WideRole::Pawn.index()] & theirs;
         let knights = r[WideRole::Knight.index()] & theirs;
@@ -131,20 +182,49 @@ impl WidePosition {
             }
         }
         let (rook_rays, bishop_rays) = rays_of::<G>(sq);
-        // Each slider on a line through the square is tested by the squares between (on the
-        // cylinder, along either of the paths that may join them), not by a lookup per line.
-        for slider in squares((orthogonal & rook_rays) | (diagonal & bishop_rays)) {
-            let open = if G == CYLINDER {
-                let [a, b] = *cylinder::paths(sq, slider);
-                a & occupied == 0 || b & occupied == 0
-            } else {
-                between(sq, slider) & occupied == 0
+        (
+            attackers,
+            (orthogonal & rook_rays) | (diagonal & bishop_rays),
+        )
+    }
+
+    /// The pieces of `them` checking our king on `king`, and our pieces pinned to it, in one
+    /// walk over the enemy sliders on the king's lines: along a line joining one to the king,
+    /// no piece between is a check and one piece a pin. On the cylinder lines wrap, and two
+    /// lines may join a slider to the king (round either side of a rank, or along both
+    /// diagonals four files and four ranks away): a piece alone on either is pinned. In
+    /// Cheshire Cat a king that has not moved slides as a queen, and vanished squares block
+    /// nothing. Leaps (knights, Knight Relay's relays) pass over every piece: no move but the
+    /// king's opens or closes them.
+    #[inline(always)]
+    pub(super) fn site_checks_and_pins<const G: u8>(
+        &self,
+        king: WideSquare,
+        (ours, theirs, occupied): (u128, u128, u128),
+        them: Color,
+        cover: u128,
+    ) -> (u128, u128) {
+        let (mut checkers, snipers) = self.leapers_and_snipers::<G>(king, theirs, them, cover);
+        let mut pinned = 0;
+        for sniper in squares(snipers) {
+            let mut line = |path: u128| {
+                let blockers = path & occupied;
+                if blockers == 0 {
+                    checkers |= sniper.bit();
+                } else if blockers & blockers.wrapping_sub(1) == 0 {
+                    pinned |= blockers;
+                }
             };
-            if open {
-                attackers |= slider.bit();
+            if G == CYLINDER {
+                // A missing second line is every square, never empty nor one piece.
+                let [a, b] = *cylinder::paths(king, sniper);
+                line(a);
+                line(b);
+            } else {
+                line(between(king, sniper));
             }
         }
-        attackers
+        (checkers, pinned & ours)
     }
 
     /// In check by `checkers`, a superset of the squares where a move of a piece but the
@@ -163,51 +243,5 @@ impl WidePosition {
             between(king, checker)
         };
         checkers | lines
-    }
-
-    /// Our pieces pinned to our king (not in check) by an enemy slider: the one piece
-    /// between them on a line joining them. On the cylinder lines wrap, and two lines may join
-    /// a slider to the king (round either side of a rank, or along both diagonals four files
-    /// and four ranks away): a piece alone on either is pinned. In Cheshire Cat a king that
-    /// has not moved slides as a queen, and vanished squares block nothing. Leaps (knights,
-    /// Knight Relay's relays) pass over every piece: no move but the king's opens or closes
-    /// them.
-    #[inline(always)]
-    pub(super) fn site_pinned<const G: u8>(
-        &self,
-        king: WideSquare,
-        ours: u128,
-        theirs: u128,
-        occupied: u128,
-        them: Color,
-    ) -> u128 {
-        let r = &self.roles;
-        let queens = r[WideRole::Queen.index()];
-        let royal = if G == CHESHIRE && self.fresh_kings[them.index()] {
-            r[WideRole::King.index()]
-        } else {
-            0
-        };
-        let (rook_rays, bishop_rays) = rays_of::<G>(king);
-        let orthogonal = (r[WideRole::Rook.index()] | queens | royal) & theirs & rook_rays;
-        let diagonal = (r[WideRole::Bishop.index()] | queens | royal) & theirs & bishop_rays;
-        let mut pinned = 0;
-        // A slider pins the one piece between it and the king along a line joining them.
-        for sniper in squares(orthogonal | diagonal) {
-            if G == CYLINDER {
-                for path in cylinder::paths(king, sniper) {
-                    let blockers = path & occupied;
-                    if blockers & blockers.wrapping_sub(1) == 0 {
-                        pinned |= blockers;
-                    }
-                }
-            } else {
-                let blockers = between(king, sniper) & occupied;
-                if blockers & blockers.wrapping_sub(1) == 0 {
-                    pinned |= blockers;
-                }
-            }
-        }
-        pinned & ours
     }
 }
