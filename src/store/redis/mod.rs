@@ -56,6 +56,7 @@
 //! `scripts` (Lua), `call` (a script call written as one command), `sweep` (probe, flags, trimming).
 
 mod ack;
+mod batch;
 mod act;
 mod cache;
 mod cached;
@@ -86,6 +87,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use self::ack::Acks;
+use self::batch::Batches;
 use self::conn::{Conn, Dialer, RESPONSE_TIMEOUT, Target, redact};
 use self::feed_hub::FeedFollow;
 use self::hub::Hub;
@@ -131,8 +133,9 @@ impl RedisStore {
         let conn = Conn::open(&dialer, RESPONSE_TIMEOUT)?;
         let acks = config
             .ack
-            .map(|need| Acks::open(&dialer, need))
+            .map(|need| Acks::open(&dialer, need).map(Arc::new))
             .transpose()?;
+        let batches = Batches::new(conn.clone(), acks.clone());
         let (ready_tx, ready) = watch::channel(false);
         let presence = Presence::new();
         let (presence_tx, presence_rx) = tokio::sync::mpsc::channel(presence::CHANGES_QUEUED);
@@ -147,6 +150,7 @@ impl RedisStore {
             cache: std::sync::Mutex::default(),
             creations: std::sync::Mutex::default(),
             acks,
+            batches,
             hub: Hub::new(dialer, limits.watch_buffer.max(1)),
             feed_follow: FeedFollow::new(FEED_LIVE_BUFFER),
             revoked: watch::channel(0).0,
