@@ -1,5 +1,6 @@
-//! Changing a game on Redis: an action applied to the game, then its events appended by one
-//! compare-and-append script on the seq it played from. Two replicas racing on one game cannot
+//! Changing a game on Redis: an action applied to the game, then its events appended by a
+//! compare-and-append on the seq it played from (in one script call with whatever other
+//! games' appends leave at the same time, see `batch`). Two replicas racing on one game cannot
 //! both append: the loser reads the game as the winner left it and applies again, which
 //! answers as the memory store would. The same claim ends overdue
 //! games (`settled`), whichever replica sees them first.
@@ -18,10 +19,11 @@ use crate::metrics;
 use crate::store::feed::codec as feed_codec;
 use crate::store::game_store::Admit;
 use crate::store::redis::ack::Confirmed;
-use crate::store::redis::cached::Cached;
 use crate::store::redis::batch::{Failed, Job};
+use crate::store::redis::cached::Cached;
 use crate::store::redis::codec;
 use crate::store::redis::keys;
+use crate::store::redis::scripts;
 use crate::store::redis::state::{Inner, MAX_ATTEMPTS, unavailable};
 use crate::store::store_error::StoreError;
 
@@ -111,7 +113,8 @@ impl Inner {
             .arg(codec::event_key_text(
                 game.record.last_event().as_ref().map(codec::event_key),
             ));
-        for (_, value) in &state {
+        for ((field, value), named) in state.iter().zip(scripts::APPEND_STATE) {
+            debug_assert_eq!(*field, named, "the script names the summary's fields");
             args.arg(value);
         }
         args.arg(rows.len());

@@ -15,6 +15,10 @@
 //! a task of its own, so a caller that goes away (a cancelled call) never cuts short the
 //! others' batch.
 //!
+//! With traces on, a caller's span holds a `spans::REDIS` span named as a lone append's was
+//! (`EVALSHA`, script `append`) for its wait on the batch; the batch's own call, sent outside
+//! any call, has none.
+//!
 //! Redis Cluster: a script call must stay in one slot, so a batch is sent as one call per
 //! bucket (every key of a bucket shares its hash tag), those calls concurrently; on one Redis
 //! or behind Sentinel, the whole batch is one call.
@@ -24,12 +28,14 @@ use std::sync::{Arc, Mutex};
 
 use ::redis::{Cmd, RedisError, RedisResult, ServerErrorKind};
 use tokio::sync::oneshot;
+use tracing::Instrument;
 
 use crate::store::redis::ack::{Acks, Confirmed};
 use crate::store::redis::conn::Conn;
 use crate::store::redis::keys::{self, AppendNames};
 use crate::store::redis::scripts;
 use crate::store::redis::state::unavailable;
+use crate::telemetry::spans;
 
 /// Batches on their way to Redis at once.
 pub(super) const IN_FLIGHT: usize = 2;
@@ -45,12 +51,12 @@ pub(super) struct Job {
     pub args: Cmd,
 }
 
-/// What Redis did with one game's append: the script's status and seq for it, and with
-/// `--redis-min-replicas` what the replicas confirmed of its batch.
+/// What Redis did with one game's append: the script's status for it (its seq is not needed:
+/// a stale caller reads the game again), and with `--redis-min-replicas` what the replicas
+/// confirmed of its batch.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Outcome {
     pub status: i64,
-    pub seq: u64,
     pub confirmed: Option<Confirmed>,
 }
 
@@ -102,12 +108,22 @@ impl Batches {
             queue.waiting.push_back((job, tx));
         }
         Shared::launch(&self.shared);
-        rx.await.unwrap_or(Err(Failed))
+        let span = spans::in_call(
+            |parent| tracing::debug_span!(parent: parent, spans::REDIS, command = "EVALSHA", script = "append"),
+        );
+        let answer = if span.is_none() {
+            rx.await
+        } else {
+            rx.instrument(span).await
+        };
+        answer.unwrap_or(Err(Failed))
     }
 }
 
 fn lock(queue: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
-    queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    queue
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Shared {
@@ -141,8 +157,7 @@ impl Shared {
         } else {
             vec![batch]
         };
-        futures_util::future::join_all(groups.into_iter().map(|group| self.send_one(group)))
-            .await;
+        futures_util::future::join_all(groups.into_iter().map(|group| self.send_one(group))).await;
     }
 
     /// One script call for `group` (one slot on a Cluster), then each caller's answer.
@@ -154,7 +169,6 @@ impl Shared {
                 for (reply, pair) in replies.into_iter().zip(results.chunks_exact(2)) {
                     let _ = reply.send(Ok(Outcome {
                         status: pair[0],
-                        seq: u64::try_from(pair[1]).unwrap_or(0),
                         confirmed,
                     }));
                 }

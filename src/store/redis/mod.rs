@@ -56,8 +56,8 @@
 //! `scripts` (Lua), `call` (a script call written as one command), `sweep` (probe, flags, trimming).
 
 mod ack;
-mod batch;
 mod act;
+mod batch;
 mod cache;
 mod cached;
 mod call;
