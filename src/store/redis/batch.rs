@@ -25,13 +25,14 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use ::redis::{Cmd, RedisError, RedisResult, ServerErrorKind};
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
 use crate::store::redis::ack::{Acks, Confirmed};
-use crate::store::redis::conn::Conn;
+use crate::store::redis::conn::{Conn, RESPONSE_TIMEOUT};
 use crate::store::redis::keys::{self, AppendNames};
 use crate::store::redis::scripts;
 use crate::store::redis::state::unavailable;
@@ -66,6 +67,9 @@ pub(super) struct Failed;
 
 type Reply = oneshot::Sender<Result<Outcome, Failed>>;
 
+/// A queued append: the job, when it was queued, and where its answer goes.
+type Queued = (Job, Instant, Reply);
+
 /// The queue of appends and the batches on their way.
 pub(super) struct Batches {
     shared: Arc<Shared>,
@@ -74,12 +78,14 @@ pub(super) struct Batches {
 struct Shared {
     conn: Conn,
     acks: Option<Arc<Acks>>,
+    /// How long a batch's call may take: an append queued longer is failed unsent.
+    expire_after: Duration,
     queue: Mutex<Queue>,
 }
 
 #[derive(Default)]
 struct Queue {
-    waiting: VecDeque<(Job, Reply)>,
+    waiting: VecDeque<Queued>,
     in_flight: usize,
 }
 
@@ -91,10 +97,13 @@ impl std::fmt::Debug for Batches {
 
 impl Batches {
     pub(super) fn new(conn: Conn, acks: Option<Arc<Acks>>) -> Batches {
+        let expire_after =
+            RESPONSE_TIMEOUT + acks.as_ref().map_or(Duration::ZERO, |a| a.need().timeout);
         Batches {
             shared: Arc::new(Shared {
                 conn,
                 acks,
+                expire_after,
                 queue: Mutex::default(),
             }),
         }
@@ -105,7 +114,7 @@ impl Batches {
         let (tx, rx) = oneshot::channel();
         {
             let mut queue = lock(&self.shared.queue);
-            queue.waiting.push_back((job, tx));
+            queue.waiting.push_back((job, Instant::now(), tx));
         }
         Shared::launch(&self.shared);
         let span = spans::in_call(
@@ -127,21 +136,46 @@ fn lock(queue: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
 }
 
 impl Shared {
-    /// Sends what waits as a batch if fewer than [`IN_FLIGHT`] are on their way.
+    /// Sends what waits as a batch if fewer than [`IN_FLIGHT`] are on their way. An append
+    /// that waited longer than a command may take is failed unsent, so a Redis that stopped
+    /// answering fails each call in about the time one command would, however long the queue.
     fn launch(this: &Arc<Shared>) {
-        let batch: Vec<(Job, Reply)> = {
+        let (batch, expired) = {
             let mut queue = lock(&this.queue);
             if queue.in_flight >= IN_FLIGHT || queue.waiting.is_empty() {
                 return;
             }
-            queue.in_flight += 1;
-            let n = queue.waiting.len().min(MAX_GAMES);
-            queue.waiting.drain(..n).collect()
+            let mut batch = Vec::new();
+            let mut expired = Vec::new();
+            while batch.len() < MAX_GAMES
+                && let Some((job, queued, reply)) = queue.waiting.pop_front()
+            {
+                if queued.elapsed() > this.expire_after {
+                    expired.push(reply);
+                } else {
+                    batch.push((job, reply));
+                }
+            }
+            if !batch.is_empty() {
+                queue.in_flight += 1;
+            }
+            (batch, expired)
         };
+        if !expired.is_empty() {
+            tracing::warn!(
+                appends = expired.len(),
+                "redis appends failed unsent: queued longer than a command may take"
+            );
+            fail(expired);
+        }
+        if batch.is_empty() {
+            return;
+        }
         let this = Arc::clone(this);
+        let guard = InFlight(Arc::clone(&this));
         tokio::spawn(async move {
             this.send(batch).await;
-            lock(&this.queue).in_flight -= 1;
+            drop(guard);
             Shared::launch(&this);
         });
     }
@@ -223,6 +257,15 @@ impl Shared {
     }
 }
 
+/// A batch on its way: counted out when its task ends, even by a panic.
+struct InFlight(Arc<Shared>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        lock(&self.0.queue).in_flight -= 1;
+    }
+}
+
 fn fail(replies: Vec<Reply>) {
     for reply in replies {
         let _ = reply.send(Err(Failed));
@@ -253,4 +296,66 @@ fn command(jobs: &[Job]) -> Cmd {
         }
     }
     cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: &str, nkeys: usize, args: &[&str]) -> Job {
+        let mut cmd = Cmd::new();
+        for a in args {
+            cmd.arg(*a);
+        }
+        Job {
+            names: Arc::new(AppendNames {
+                keys: (0..nkeys).map(|k| format!("{id}:k{k}")).collect(),
+                id: id.to_owned(),
+                channel: format!("{id}:ch"),
+            }),
+            bucket: 0,
+            args: cmd,
+        }
+    }
+
+    fn texts(cmd: &Cmd) -> Vec<String> {
+        cmd.args_iter()
+            .map(|a| match a {
+                ::redis::Arg::Simple(b) => String::from_utf8_lossy(b).into_owned(),
+                ::redis::Arg::Cursor => "<cursor>".to_owned(),
+            })
+            .collect()
+    }
+
+    /// Every game's keys come first, in the games' order; then the feed channel, the number
+    /// of games, and each game's block led by its length and its number of keys, so the
+    /// script finds each game's keys and arguments.
+    #[test]
+    fn a_batch_is_every_games_keys_then_each_games_block() {
+        let jobs = [job("a", 8, &["0", "x", ""]), job("b", 7, &["3"])];
+        let got = texts(&command(&jobs));
+        let mut want = vec![
+            "EVALSHA".to_owned(),
+            scripts::APPEND_MANY.get_hash().to_owned(),
+            "15".to_owned(),
+        ];
+        want.extend((0..8).map(|k| format!("a:k{k}")));
+        want.extend((0..7).map(|k| format!("b:k{k}")));
+        want.extend(
+            [
+                keys::FEED_CHANNEL,
+                "2",
+                "3",
+                "8",
+                "0",
+                "x",
+                "",
+                "1",
+                "7",
+                "3",
+            ]
+            .map(str::to_owned),
+        );
+        assert_eq!(got, want);
+    }
 }
