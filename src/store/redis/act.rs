@@ -1,5 +1,6 @@
-//! Changing a game on Redis: an action applied to the game, then its events appended by one
-//! compare-and-append script on the seq it played from. Two replicas racing on one game cannot
+//! Changing a game on Redis: an action applied to the game, then its events appended by a
+//! compare-and-append on the seq it played from (in one script call with whatever other
+//! games' appends leave at the same time, see `batch`). Two replicas racing on one game cannot
 //! both append: the loser reads the game as the winner left it and applies again, which
 //! answers as the memory store would. The same claim ends overdue
 //! games (`settled`), whichever replica sees them first.
@@ -9,6 +10,8 @@
 //! in which the seat is not to move is read first (the admission must see the side to move as
 //! it is), and so is a refusal found on an unread copy before it is answered.
 
+use std::sync::Arc;
+
 use crate::error::ServiceError;
 use crate::game::error::PlayError;
 use crate::game::{Acted, Action, FeedEvent, GameId, Holder, LogKind, Now, RequestId};
@@ -16,8 +19,8 @@ use crate::metrics;
 use crate::store::feed::codec as feed_codec;
 use crate::store::game_store::Admit;
 use crate::store::redis::ack::Confirmed;
+use crate::store::redis::batch::{Failed, Job};
 use crate::store::redis::cached::Cached;
-use crate::store::redis::call::ScriptCall;
 use crate::store::redis::codec;
 use crate::store::redis::keys;
 use crate::store::redis::scripts;
@@ -92,8 +95,8 @@ impl Inner {
         };
         let state = codec::summary(&game.record).fields();
         let names = game.meta.append_names();
-        let mut call = ScriptCall::new(&scripts::APPEND, &names.keys);
-        call.arg(seq_before)
+        let mut args = ::redis::Cmd::new();
+        args.arg(seq_before)
             .arg(&names.id)
             .arg(
                 codec::deadline_ms(&game.record, now)
@@ -103,47 +106,46 @@ impl Inner {
             .arg(result)
             .arg(ended_ms.unwrap_or(0))
             .arg(&names.channel)
-            .arg(keys::FEED_CHANNEL)
             .arg(keys::bucket_of(id))
             .arg(codec::event_key_text(
                 game.record.event(seq_before).as_ref().map(codec::event_key),
             ))
             .arg(codec::event_key_text(
                 game.record.last_event().as_ref().map(codec::event_key),
-            ))
-            .arg(2 * state.len());
-        for (field, value) in &state {
-            call.arg(*field).arg(value);
+            ));
+        for ((field, value), named) in state.iter().zip(scripts::APPEND_STATE) {
+            debug_assert_eq!(*field, named, "the script names the summary's fields");
+            args.arg(value);
         }
-        call.arg(rows.len());
+        args.arg(rows.len());
         for row in &rows {
             let fields = codec::row_fields(row);
-            call.arg(fields.len()).arg(fields);
+            args.arg(fields.len()).arg(fields);
         }
-        call.arg(feed.len());
+        args.arg(feed.len());
         for fields in &feed {
-            call.arg(2 * fields.len());
+            args.arg(2 * fields.len());
             for (field, value) in fields {
-                call.arg(*field).arg(value);
+                args.arg(*field).arg(value);
             }
         }
-        // The script's reply also carries the entries the winner wrote; a lost race reads the
-        // game again instead (see `act`).
-        type Reply = (i64, u64, ::redis::Value);
-        let (status, _seq, _missed): Reply = match &self.acks {
-            None => call
-                .run(&mut self.conn())
-                .await
-                .map_err(|e| unavailable(&e))?,
-            Some(acks) => {
-                let (reply, confirmed): (Reply, _) =
-                    call.run_acked(acks).await.map_err(|e| unavailable(&e))?;
-                if reply.0 == 1 && !confirmed.enough() {
-                    return Err(not_replicated(id, confirmed));
-                }
-                reply
-            }
+        let job = Job {
+            names: Arc::clone(names),
+            bucket: keys::bucket_of(id),
+            args,
         };
+        let outcome = self
+            .batches
+            .append(job)
+            .await
+            .map_err(|Failed| ServiceError::Store(StoreError::StoreUnavailable))?;
+        let status = outcome.status;
+        if status == 1
+            && let Some(confirmed) = outcome.confirmed
+            && !confirmed.enough()
+        {
+            return Err(not_replicated(id, confirmed));
+        }
         match status {
             1 => {
                 for row in &rows {

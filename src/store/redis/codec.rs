@@ -146,7 +146,7 @@ pub(super) struct Meta {
     /// rather than on every move (see [`Meta::feed_header`]).
     pub feed_header: OnceLock<String>,
     /// The names a move's append gives its script, written once (see [`Meta::append_names`]).
-    pub append_names: OnceLock<keys::AppendNames>,
+    pub append_names: OnceLock<Arc<keys::AppendNames>>,
 }
 
 impl Meta {
@@ -157,9 +157,9 @@ impl Meta {
     }
 
     /// The keys, id and channel of the game's append script.
-    pub(super) fn append_names(&self) -> &keys::AppendNames {
+    pub(super) fn append_names(&self) -> &Arc<keys::AppendNames> {
         self.append_names
-            .get_or_init(|| keys::AppendNames::of(&self.header))
+            .get_or_init(|| Arc::new(keys::AppendNames::of(&self.header)))
     }
 }
 

@@ -6,15 +6,16 @@
 //!   last seq and a summary for lists) and a stream (one entry per event, id `<seq>-0`). Games
 //!   are sharded into [`keys::BUCKETS`] buckets by their id's random bits; each bucket has its
 //!   own game list, flag deadlines, finished games, live count and result counts, and all of a
-//!   bucket's keys (its games' too) share one hash tag, so every script touches one cluster
-//!   slot. Readers that span buckets (ListGames, GetStats, the sweeps) go bucket by bucket.
+//!   bucket's keys (its games' too) share one hash tag, so a script call on a Cluster
+//!   touches one slot (a batch of appends is split by bucket there). Readers that span buckets (ListGames, GetStats, the sweeps) go bucket by bucket.
 //! - **Acting** (see `act`, `scripts`): a replica applies the action to its copy of the game
 //!   with the same `GameRecord` logic as the memory store, then appends the new events with
-//!   one compare-and-append script on the seq it played from. The seat to move acts on the
+//!   a compare-and-append on the seq it played from, in one script call with the other games'
+//!   appends that leave at the same time (see `batch`). The seat to move acts on the
 //!   cached copy unread, so a move on a current copy is one round trip; any other action, or
 //!   a refusal found on an unread copy, first brings the copy up to date with the stream's new
-//!   entries. Two replicas racing on one game cannot both append: the loser gets the events
-//!   it missed in the script's reply, catches up and applies again, which answers as the
+//!   entries. Two replicas racing on one game cannot both append: the loser reads the game
+//!   again and applies again, which answers as the
 //!   memory store would (a stale `expected_ply` gets PLY_MISMATCH, the side no longer to move
 //!   NOT_YOUR_TURN, a retried request id its first answer).
 //! - **Watching** (see `follow`): one follower per watched game per replica reads the stream
@@ -48,7 +49,8 @@
 
 //!
 //! Files: `state` (the replica's shared state and error reporting), `cache` (loading and
-//! catching up), `act` (actions, the compare-and-append, ending overdue games), `create`,
+//! catching up), `act` (actions, the compare-and-append, ending overdue games), `batch`
+//! (appends of many games per script call), `create`,
 //! `list` (ListGames and GetStats across buckets), `keys` (buckets and key names), `codec`
 //! (what the keys hold), `conn` (URLs and the connection), `hub` and `follow` (watchers),
 //! `feed`, `feed_hub` and `feed_follow` (the feed), `tokens` (player tokens), `presence` (seats'
@@ -57,6 +59,7 @@
 
 mod ack;
 mod act;
+mod batch;
 mod cache;
 mod cached;
 mod call;
@@ -86,6 +89,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use self::ack::Acks;
+use self::batch::Batches;
 use self::conn::{Conn, Dialer, RESPONSE_TIMEOUT, Target, redact};
 use self::feed_hub::FeedFollow;
 use self::hub::Hub;
@@ -131,8 +135,9 @@ impl RedisStore {
         let conn = Conn::open(&dialer, RESPONSE_TIMEOUT)?;
         let acks = config
             .ack
-            .map(|need| Acks::open(&dialer, need))
+            .map(|need| Acks::open(&dialer, need).map(Arc::new))
             .transpose()?;
+        let batches = Batches::new(conn.clone(), acks.clone());
         let (ready_tx, ready) = watch::channel(false);
         let presence = Presence::new();
         let (presence_tx, presence_rx) = tokio::sync::mpsc::channel(presence::CHANGES_QUEUED);
@@ -147,6 +152,7 @@ impl RedisStore {
             cache: std::sync::Mutex::default(),
             creations: std::sync::Mutex::default(),
             acks,
+            batches,
             hub: Hub::new(dialer, limits.watch_buffer.max(1)),
             feed_follow: FeedFollow::new(FEED_LIVE_BUFFER),
             revoked: watch::channel(0).0,

@@ -5,20 +5,21 @@
 //!   the live-game limit, the game hash, the list, the deadline (flag or abandonment), the
 //!   request record, the label indexes, the bound players' running games, and the creation's
 //!   feed entry (its id kept in the hash as `feed_id`), announced on the feed channel.
-//! - [`APPEND`]: compare-and-append. It checks that the game's last seq is the one the replica
-//!   played from, then appends the events to the stream, updates the game hash (seq, status,
-//!   ply, position, outcome), the deadline (flag or abandonment), and, when the game ended,
-//!   the live count, the finished set, the result counts and the bound players' running games;
-//!   appends the feed entries (moves, the end) to the bucket's feed lane; then announces the
-//!   new seq on the game's channel and the lane's growth on the feed channel. A replica that
-//!   played from a stale seq gets the events it missed back and nothing is written.
+//! - [`APPEND_MANY`]: compare-and-append, for one game or many in one call. For each game it
+//!   checks that the game's last seq (and last event) is the one the replica played from,
+//!   then appends the events to the stream, updates the game hash (seq, status, ply,
+//!   position, outcome), the deadline (flag or abandonment), and, when the game ended, the
+//!   live count, the finished set, the result counts and the bound players' running games;
+//!   appends the feed entries (moves, the end) to the bucket's feed lane; announces the new
+//!   seq on the game's channel; and, once per call, each grown lane on the feed channel. A
+//!   game whose replica played from a stale seq is left unwritten and answered with its seq.
 //! - [`FEED_READ`]: a page of one feed lane after a cursor's position, or why it cannot be
 //!   read from there (trimmed past it), in one atomic step.
 //! - [`FEED_TRIM`]: trims a feed lane to its retention and its share of the event cap,
 //!   recording the last id trimmed (what makes an old cursor refused rather than gapped).
 //! - [`REDEADLINE`]: the deadline sweep's repair of a due entry whose game did not end (see
 //!   `sweep`): the entry is set to the game's true deadline, only if the game is still at the
-//!   seq the sweep read, so it never undoes a concurrent APPEND's deadline.
+//!   seq the sweep read, so it never undoes a concurrent APPEND_MANY's deadline.
 //! - [`RELEASE`]: gives back the finished-games trim lease (see `sweep`) only if it is still
 //!   the caller's.
 //!
@@ -36,11 +37,12 @@ use std::sync::LazyLock;
 
 use ::redis::Script;
 
-/// The name of the script whose SHA-1 (as EVALSHA sends it, in hex) is `sha`, for traces.
+/// The name of the script whose SHA-1 (as EVALSHA sends it, in hex) is `sha`, for traces
+/// (the batched append keeps the name a lone one had).
 pub(super) fn name_of(sha: &[u8]) -> Option<&'static str> {
     [
         (&*CREATE, "create"),
-        (&*APPEND, "append"),
+        (&*APPEND_MANY, "append"),
         (&*REDEADLINE, "redeadline"),
         (&*RELEASE, "release"),
         (&*FEED_READ, "feed_read"),
@@ -121,79 +123,101 @@ return {'created'}
     )
 });
 
-/// KEYS: game hash, event stream, deadlines, result counts, live count, finished set, feed
-/// lane, then the running-games sets of the bound players (left when the game ends).
-/// ARGV: expected seq, id, deadline ms ("" for none), result field ("" while the game goes on,
-/// "-" for an aborted game, else the count to raise), end time ms, channel, the feed channel,
-/// the bucket, the expected last event's key (`codec::EventKey` as `ms:kind`, "" at seq 0),
-/// the new last event's key, then the number of hash field/value strings and those strings,
-/// then the number of events and, for each, its number of field strings and those strings,
-/// then the number of feed entries and, for each, the same.
-/// Returns `{1, seq, {}}` (appended; the new last seq), `{0, seq, entries}` (stale: the current
-/// seq and the stream entries after the expected one, so the replica catches up without another
-/// round trip; no entries when the seq matches but the last event is another: Redis went back
-/// in time and on along another line) or `{-1, 0, {}}` (no such game). The hash's `last` (the
-/// last event's key) is checked only where it is written: games older than it have none.
-pub(super) static APPEND: LazyLock<Script> = LazyLock::new(|| {
+/// The game hash fields [`APPEND_MANY`] names itself, in the order their values come (the
+/// summary's, `codec::Summary::fields`): constant names are Lua literals, not arguments.
+pub(super) const APPEND_STATE: [&str; 4] = ["status", "ply", "fen", "outcome"];
+
+/// Compare-and-append for several games in one call, each game's exactly as if alone, one
+/// after another, so many moves cost one script call and one round trip (see `batch`). On a
+/// Cluster a call holds one bucket's games (one slot); on one Redis, any games.
+///
+/// KEYS: for each game in turn: its hash, event stream, deadlines, result counts, live count,
+/// finished set, feed lane, then the running-games sets of its bound players (left when the
+/// game ends).
+/// ARGV: the feed channel, the number of games, then a block for each game: the number of
+/// arguments in it after these two, its number of keys, then: expected seq, id, deadline ms
+/// ("" for none), result field ("" while the game goes on, "-" for an aborted game, else the
+/// count to raise), end time ms, the game's channel, bucket, the expected last event's key
+/// (`codec::EventKey` as `ms:kind`, "" at seq 0), the new last event's key, the values of
+/// [`APPEND_STATE`], then the number of events and, for each, its number of field strings and
+/// those strings, then the number of feed entries and, for each, the same.
+/// Returns two numbers for each game: `1, seq` (appended; the new last seq), `0, seq` (stale:
+/// the current seq; nothing written; also when the seq matches but the last event is another:
+/// Redis went back in time and on along another line) or `-1, 0` (no such game). A stale
+/// replica reads the game again, so the entries it missed are not sent back. The hash's `last`
+/// (the last event's key) is checked only where it is written: games older than it have none.
+/// The feed channel is told once per bucket whose lane grew.
+pub(super) static APPEND_MANY: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
-local game, events, deadlines, stats, live, finished, feed =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local held = redis.call('HMGET', game, 'seq', 'last')
-if not held[1] then
-  return {-1, 0, {}}
-end
-local seq = tonumber(held[1])
-if seq ~= tonumber(ARGV[1]) then
-  return {0, seq, redis.call('XRANGE', events, (tonumber(ARGV[1]) + 1) .. '-0', '+')}
-end
-if held[2] and held[2] ~= ARGV[9] then
-  return {0, seq, {}}
-end
-local id, deadline, result, ended_ms, channel = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local feed_channel, bucket = ARGV[7], ARGV[8]
--- Each run of fields goes to its command straight from ARGV (`unpack` of a range), not
--- through a table copied first.
-local i = 11
-local nstate = tonumber(ARGV[i])
-local state_at = i + 1
-i = i + nstate + 1
-local nevents = tonumber(ARGV[i])
-i = i + 1
-for _ = 1, nevents do
-  local nfields = tonumber(ARGV[i])
-  seq = seq + 1
-  redis.call('XADD', events, seq .. '-0', unpack(ARGV, i + 1, i + nfields))
-  i = i + nfields + 1
-end
-local nfeed = tonumber(ARGV[i])
-i = i + 1
-for _ = 1, nfeed do
-  local nfields = tonumber(ARGV[i])
-  redis.call('XADD', feed, '*', unpack(ARGV, i + 1, i + nfields))
-  i = i + nfields + 1
-end
-redis.call('HSET', game, 'seq', seq, 'last', ARGV[10], unpack(ARGV, state_at, state_at + nstate - 1))
-if deadline == '' then
-  redis.call('ZREM', deadlines, id)
-else
-  redis.call('ZADD', deadlines, deadline, id)
-end
-if result ~= '' then
-  redis.call('DECR', live)
-  redis.call('ZADD', finished, ended_ms, id)
-  if result ~= '-' then
-    redis.call('HINCRBY', stats, result, 1)
+local feed_channel = ARGV[1]
+local out = {}
+local grown = {}
+local function append(k, i)
+  local game, events, deadlines, stats, live, finished, feed =
+    KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5], KEYS[k + 6]
+  local held = redis.call('HMGET', game, 'seq', 'last')
+  if not held[1] then
+    return -1, 0
   end
-  for k = 8, #KEYS do
-    redis.call('SREM', KEYS[k], id)
+  local seq = tonumber(held[1])
+  if seq ~= tonumber(ARGV[i]) or (held[2] and held[2] ~= ARGV[i + 7]) then
+    return 0, seq
   end
+  local id, deadline, result, ended_ms, channel, bucket =
+    ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6]
+  local last, state = ARGV[i + 8], i + 9
+  local j = i + 13
+  local nevents = tonumber(ARGV[j])
+  j = j + 1
+  for _ = 1, nevents do
+    local nfields = tonumber(ARGV[j])
+    seq = seq + 1
+    redis.call('XADD', events, seq .. '-0', unpack(ARGV, j + 1, j + nfields))
+    j = j + nfields + 1
+  end
+  local nfeed = tonumber(ARGV[j])
+  j = j + 1
+  for _ = 1, nfeed do
+    local nfields = tonumber(ARGV[j])
+    redis.call('XADD', feed, '*', unpack(ARGV, j + 1, j + nfields))
+    j = j + nfields + 1
+  end
+  redis.call('HSET', game, 'seq', seq, 'last', last, 'status', ARGV[state],
+    'ply', ARGV[state + 1], 'fen', ARGV[state + 2], 'outcome', ARGV[state + 3])
+  if deadline == '' then
+    redis.call('ZREM', deadlines, id)
+  else
+    redis.call('ZADD', deadlines, deadline, id)
+  end
+  if result ~= '' then
+    redis.call('DECR', live)
+    redis.call('ZADD', finished, ended_ms, id)
+    if result ~= '-' then
+      redis.call('HINCRBY', stats, result, 1)
+    end
+    for p = k + 7, k + tonumber(ARGV[i - 1]) - 1 do
+      redis.call('SREM', KEYS[p], id)
+    end
+  end
+  redis.call('PUBLISH', channel, seq)
+  if nfeed > 0 then
+    grown[bucket] = true
+  end
+  return 1, seq
 end
-redis.call('PUBLISH', channel, seq)
-if nfeed > 0 then
+local i, k = 3, 1
+for g = 1, tonumber(ARGV[2]) do
+  local status, seq = append(k, i + 2)
+  out[2 * g - 1] = status
+  out[2 * g] = seq
+  k = k + tonumber(ARGV[i + 1])
+  i = i + 2 + tonumber(ARGV[i])
+end
+for bucket in pairs(grown) do
   redis.call('PUBLISH', feed_channel, bucket)
 end
-return {1, seq, {}}
+return out
 ",
     )
 });
@@ -201,7 +225,7 @@ return {1, seq, {}}
 /// KEYS: game hash, deadlines (the game's bucket's).
 /// ARGV: the seq the sweep read the game at, id, the game's deadline ms ("" for none).
 /// Sets the game's deadline entry to the deadline its record has, only if the game is still
-/// at that seq (a concurrent APPEND already wrote the right deadline) and only if the entry
+/// at that seq (a concurrent APPEND_MANY already wrote the right deadline) and only if the entry
 /// is still there (`XX`: the sweep never adds one). Returns 1 if it rewrote, else 0.
 pub(super) static REDEADLINE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -327,7 +351,7 @@ mod tests {
     /// Each script is known by the hash EVALSHA sends; any other hash is no script of ours.
     #[test]
     fn names_by_hash() {
-        assert_eq!(name_of(APPEND.get_hash().as_bytes()), Some("append"));
+        assert_eq!(name_of(APPEND_MANY.get_hash().as_bytes()), Some("append"));
         assert_eq!(name_of(CREATE.get_hash().as_bytes()), Some("create"));
         assert_eq!(
             name_of(REDEADLINE.get_hash().as_bytes()),

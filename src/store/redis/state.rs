@@ -13,6 +13,7 @@ use crate::error::ServiceError;
 use crate::game::{GameId, SeatToken};
 use crate::store::config::StoreLimits;
 use crate::store::redis::ack::Acks;
+use crate::store::redis::batch::Batches;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::conn::Conn;
 use crate::store::redis::feed_hub::FeedFollow;
@@ -35,7 +36,9 @@ pub(super) struct Inner {
     /// shares it (cloning is cheap).
     pub conn: Conn,
     /// With `--redis-min-replicas`: the connections whose changes wait for the replicas.
-    pub acks: Option<Acks>,
+    pub acks: Option<std::sync::Arc<Acks>>,
+    /// Appends on their way to Redis, many games per call (see `batch`).
+    pub batches: Batches,
     pub limits: StoreLimits,
     /// Recently used games. A std mutex: held only to take or put back an entry.
     pub cache: Mutex<HashMap<GameId, Box<Cached>>>,
