@@ -113,20 +113,21 @@ async fn play_one(store: &MemoryStore, plan: HeapPlan, rng: &mut Rng) -> u64 {
     let created = store.create(new).await.expect("the store takes the game");
     let id = created.view.id;
     let seat = |color: Color| Holder::Seat(created.tokens[color].expect("a seat token"));
-    let mut pos = AnyPosition::new(plan.variant);
+    let mut pos = created.view.game.position();
     let mut ply = 0;
     while ply < plan.plies {
-        let moves = pos.legal_moves();
+        // A player's moves: in a game of chance, without the draw, which is the store's.
+        let moves = pos.notations();
         if moves.is_empty() {
             return u64::from(ply);
         }
-        let mv = moves[rng.below(moves.len())];
+        let (uci, _) = &moves[rng.below(moves.len())];
         let acted = store
             .act(
                 id,
                 seat(pos.turn()),
                 Action::Move {
-                    text: move_text(&mv.to_string()).expect("a legal move reads back"),
+                    text: move_text(uci).expect("a legal move reads back"),
                     expected_ply: Some(ply),
                     request_id: None,
                     offer_draw: false,
@@ -135,7 +136,7 @@ async fn play_one(store: &MemoryStore, plan: HeapPlan, rng: &mut Rng) -> u64 {
             )
             .await
             .expect("a legal move is taken");
-        pos.play_unchecked(mv);
+        pos = acted.view.game.position();
         ply += 1;
         if acted.view.game.outcome().is_some() {
             return u64::from(ply);
