@@ -22,9 +22,10 @@ use crate::store::redis::ack::Confirmed;
 use crate::store::redis::batch::{Failed, Job};
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec;
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys;
 use crate::store::redis::scripts;
-use crate::store::redis::state::{Inner, MAX_ATTEMPTS, unavailable};
+use crate::store::redis::state::{Inner, MAX_ATTEMPTS};
 use crate::store::store_error::StoreError;
 
 /// What a compare-and-append did.

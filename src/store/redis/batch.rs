@@ -33,9 +33,9 @@ use tracing::Instrument;
 
 use crate::store::redis::ack::{Acks, Confirmed};
 use crate::store::redis::conn::{Conn, RESPONSE_TIMEOUT};
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys::{self, AppendNames};
 use crate::store::redis::scripts;
-use crate::store::redis::state::unavailable;
 use crate::telemetry::spans;
 
 /// Batches on their way to Redis at once.

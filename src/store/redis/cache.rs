@@ -13,8 +13,9 @@ use crate::game::{EventRow, GameId, GameRecord, Now, Stored, epoch_ms};
 use crate::metrics;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::codec::{self, Entry, Meta};
+use crate::store::redis::failure::{damaged, unavailable};
 use crate::store::redis::keys;
-use crate::store::redis::state::{CACHE_GAMES, Inner, damaged, unavailable};
+use crate::store::redis::state::{CACHE_GAMES, Inner};
 use crate::store::store_error::StoreError;
 
 impl Inner {

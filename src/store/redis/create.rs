@@ -20,10 +20,11 @@ use crate::store::redis::act::not_replicated;
 use crate::store::redis::cached::Cached;
 use crate::store::redis::call::ScriptCall;
 use crate::store::redis::codec::{self, Meta};
+use crate::store::redis::failure::{damaged, unavailable};
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
-use crate::store::redis::state::{Inner, damaged, unavailable};
+use crate::store::redis::state::Inner;
 use crate::store::store_error::StoreError;
 
 impl Inner {

@@ -37,10 +37,11 @@ use crate::store::feed::codec::{Headers, decode};
 use crate::store::feed::cursor::{FeedCursor, LanePos};
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::redis::codec;
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
-use crate::store::redis::state::{Inner, unavailable};
+use crate::store::redis::state::Inner;
 use crate::store::stream_error::StreamError;
 
 /// A lane read: its entries, or why it cannot be read from the position asked.
@@ -238,7 +239,7 @@ impl Inner {
                     continue;
                 }
                 let meta = codec::decode_meta(id, &map)
-                    .map_err(|d| crate::store::redis::state::damaged(id, &d))?;
+                    .map_err(|d| crate::store::redis::failure::damaged(id, &d))?;
                 out.push(FeedEvent::created(meta.header));
             }
         }

@@ -40,11 +40,12 @@ use tokio_stream::StreamExt;
 
 use crate::error::ServiceError;
 use crate::game::{Event, GameId};
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::hub::{
     self, CONNECT_TIMEOUT, FollowState, Follower, Hub, RECONNECT_PAUSE,
 };
 use crate::store::redis::keys;
-use crate::store::redis::state::{Inner, unavailable};
+use crate::store::redis::state::Inner;
 use crate::store::store_error::StoreError;
 
 /// How often every follower reads its tail even without a notification, and idle followers

@@ -12,9 +12,10 @@ use crate::game::{GameId, GameStatus, GameSummary, Labels, Stats, VariantStats};
 use crate::store::config::MAX_LIST_SCAN;
 use crate::store::game_store::{GamePage, ListQuery};
 use crate::store::redis::codec;
+use crate::store::redis::failure::{damaged, unavailable};
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
-use crate::store::redis::state::{Inner, damaged, unavailable};
+use crate::store::redis::state::Inner;
 
 /// Game ids ListGames reads per round trip.
 const LIST_BATCH: usize = 256;

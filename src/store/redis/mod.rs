@@ -66,6 +66,7 @@ mod call;
 mod codec;
 mod conn;
 mod create;
+mod failure;
 mod feed;
 mod feed_follow;
 mod feed_hub;

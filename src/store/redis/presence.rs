@@ -25,8 +25,9 @@ use tokio::sync::mpsc;
 use crate::error::ServiceError;
 use crate::game::{GameId, SeatPresence, epoch_ms, from_epoch_ms};
 use crate::store::presence::{LocalChange, Remote};
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys;
-use crate::store::redis::state::{Inner, unavailable};
+use crate::store::redis::state::Inner;
 
 /// How long a replica's word that a seat is connected holds without renewal.
 pub(super) const LEASE: Duration = Duration::from_secs(15);

@@ -1,12 +1,12 @@
 //! A replica's shared state ([`Inner`]): the connection, the limits, the cache of recently
 //! used games, the follower hub, the feed follower, the creations it remembers, the
-//! revocations heard, its readiness; and how a Redis failure or damaged data is reported.
+//! revocations heard, its readiness. How a Redis failure or damaged data is reported is
+//! `failure`'s.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use ::redis::RedisError;
 use tokio::sync::watch;
 
 use crate::error::ServiceError;
@@ -60,25 +60,6 @@ pub(super) struct Inner {
     /// The last probe that reached Redis found keys of the layout before buckets: every call
     /// is refused until they are gone, so games this version cannot see never look lost.
     pub old_layout: AtomicBool,
-}
-
-/// A Redis failure: logged here, reported to the client as UNAVAILABLE.
-pub(super) fn unavailable(e: &RedisError) -> ServiceError {
-    use ::redis::{ErrorKind, ServerErrorKind};
-    if e.kind() == ErrorKind::Server(ServerErrorKind::ClusterDown) {
-        // The cluster refuses while a slot has no reachable primary: it heals by itself once
-        // one is back (or a replica is promoted), and so do the calls.
-        tracing::warn!(error = %e, "redis cluster is down (a slot has no primary)");
-    } else {
-        tracing::warn!(error = %e, "redis call failed");
-    }
-    ServiceError::Store(StoreError::StoreUnavailable)
-}
-
-/// Data in Redis that does not decode: logged with its cause, INTERNAL for the client.
-pub(super) fn damaged(id: GameId, detail: &str) -> ServiceError {
-    tracing::error!(game_id = %id, detail, "damaged game in redis");
-    ServiceError::Internal(format!("game {id} in redis: {detail}").into())
 }
 
 impl Inner {

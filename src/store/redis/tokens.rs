@@ -18,8 +18,9 @@ use crate::game::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenDigest, Token
 use crate::security::error::AccessError;
 use crate::store::redis::act::not_replicated;
 use crate::store::redis::codec;
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys;
-use crate::store::redis::state::{Inner, unavailable};
+use crate::store::redis::state::Inner;
 
 impl Inner {
     /// Runs `pipe` (one slot's writes) as a change: with `--redis-min-replicas` followed by

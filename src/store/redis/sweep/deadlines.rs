@@ -20,10 +20,11 @@ use std::time::{Duration, SystemTime};
 use crate::error::ServiceError;
 use crate::game::{GameId, epoch_ms};
 use crate::store::redis::codec::deadline_ms;
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
-use crate::store::redis::state::{Inner, unavailable};
+use crate::store::redis::state::Inner;
 use crate::store::store_error::StoreError;
 
 /// How often passed deadlines are looked for: a flag falls (or an abandoned game ends) at most

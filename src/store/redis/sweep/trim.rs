@@ -18,10 +18,11 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::error::ServiceError;
 use crate::game::{GameId, Labels, epoch_ms};
+use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys;
 use crate::store::redis::keys::BUCKETS;
 use crate::store::redis::scripts;
-use crate::store::redis::state::{Inner, unavailable};
+use crate::store::redis::state::Inner;
 
 /// How often finished games are trimmed.
 const FINISHED_PERIOD: Duration = Duration::from_secs(1);
