@@ -11,6 +11,7 @@ use crate::common::authed;
 use crate::common::takebacks::{propose, respond};
 use crate::support::{
     Seats, assert_refused, by_key, create_with, export_pgn, get, outcome, play, start,
+    start_unlimited,
 };
 
 fn side_of(game: &pb::Game) -> char {
@@ -51,7 +52,7 @@ impl Lcg {
 /// the rules engine finds in the last position (or a draw rule of the game's record).
 #[tokio::test]
 async fn random_games_reach_their_end() {
-    let server = start().await;
+    let server = start_unlimited().await;
     let mut client = server.client().await;
     let mut ends = Vec::new();
     for seed in 1..=6u64 {

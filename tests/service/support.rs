@@ -118,6 +118,15 @@ pub async fn start() -> TestServer {
     start_with(ServerConfig::default()).await
 }
 
+/// A server without rate limits, for a test that makes hundreds of calls a second from one
+/// address (playing many games through every caller's eyes): the peer limit would refuse some
+/// on a fast machine. The limits have tests of their own.
+pub async fn start_unlimited() -> TestServer {
+    let mut config = ServerConfig::default();
+    config.security.rate_limits = false;
+    start_with(config).await
+}
+
 /// A server with `config`, on its own Redis when the suite runs on Redis (once Redis answers,
 /// as the health service says).
 pub async fn start_with(mut config: ServerConfig) -> TestServer {
