@@ -112,13 +112,7 @@ impl WidePosition {
         // Each slider on a line through the square is tested by the squares between (on the
         // cylinder, along either of the paths that may join them), not by a lookup per line.
         for slider in squares(snipers) {
-            let open = if G == CYLINDER {
-                let [a, b] = *cylinder::paths(sq, slider);
-                a & occupied == 0 || b & occupied == 0
-            } else {
-                between(sq, slider) & occupied == 0
-            };
-            if open {
+            if line_open::<G>(sq, slider, occupied) {
                 attackers |= slider.bit();
             }
         }
@@ -138,15 +132,7 @@ impl WidePosition {
         cover: u128,
     ) -> bool {
         let (leapers, snipers) = self.leapers_and_snipers::<G>(sq, theirs, by, cover);
-        leapers != 0
-            || squares(snipers).any(|slider| {
-                if G == CYLINDER {
-                    let [a, b] = *cylinder::paths(sq, slider);
-                    a & occupied == 0 || b & occupied == 0
-                } else {
-                    between(sq, slider) & occupied == 0
-                }
-            })
+        leapers != 0 || squares(snipers).any(|slider| line_open::<G>(sq, slider, occupied))
     }
 
     /// The pieces among `theirs` (of colour `by`) that attack `sq` by a leap or a step, and
@@ -243,5 +229,17 @@ impl WidePosition {
             between(king, checker)
         };
         checkers | lines
+    }
+}
+
+/// Whether nothing stands between `sq` and a slider on a line through it, by game `G`'s board
+/// (on the cylinder, along either of the two paths that may join them).
+#[inline(always)]
+fn line_open<const G: u8>(sq: WideSquare, slider: WideSquare, occupied: u128) -> bool {
+    if G == CYLINDER {
+        let [a, b] = *cylinder::paths(sq, slider);
+        a & occupied == 0 || b & occupied == 0
+    } else {
+        between(sq, slider) & occupied == 0
     }
 }
