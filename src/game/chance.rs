@@ -128,8 +128,8 @@ pub(crate) fn for_new_game(
 /// Capablanca Random, Corner, Fortress) or a shuffle (Massacre).
 #[must_use]
 pub(crate) fn draws_starts(variant: AnyVariant) -> bool {
-    AnyPosition::numbered_starts(variant).is_some()
-        || AnyPosition::shuffled(variant, |_| 0).is_some()
+    // Not by dealing a shuffle to see whether there is one: a deal is a whole start.
+    AnyPosition::numbered_starts(variant).is_some() || AnyPosition::shuffles(variant)
 }
 
 /// The start of a game of `variant` drawn from `seed` ([`Purpose::Setup`], ply 0): the array
@@ -355,6 +355,10 @@ mod tests {
         assert_ne!(dealt, other);
         assert!(draws_starts(massacre) && draws_starts(chess960));
         assert!(!draws_starts(AnyVariant::CHESS));
+        for v in AnyVariant::all() {
+            let dealt = AnyPosition::numbered_starts(v).is_none() && drawn_start(v, &s).is_some();
+            assert_eq!(AnyPosition::shuffles(v), dealt, "{v}");
+        }
         assert_eq!(drawn_start(AnyVariant::CHESS, &s), None);
         let (seed, start) = for_new_game(&AnyPosition::new(chess960), true)
             .unwrap()

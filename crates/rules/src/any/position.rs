@@ -137,6 +137,15 @@ impl AnyPosition {
         }
     }
 
+    /// Whether the game's start is dealt by shuffling ([`AnyPosition::shuffled`]): Massacre.
+    #[must_use]
+    pub fn shuffles(variant: AnyVariant) -> bool {
+        matches!(
+            variant,
+            AnyVariant::Wide(crate::wide::WideVariant::Massacre)
+        )
+    }
+
     /// A start dealt by shuffling, for the games that have one (Massacre: its 64 pieces on
     /// the 64 squares), `draw(n)` a uniform number below `n`; `None` for the others.
     pub fn shuffled(variant: AnyVariant, draw: impl FnMut(usize) -> usize) -> Option<AnyPosition> {
