@@ -70,6 +70,7 @@ fn view(game: Game) -> GameView {
         claim_after: std::time::Duration::from_secs(60),
         turn_began: SystemTime::UNIX_EPOCH,
         chance: None,
+        setup: None,
     }
 }
 

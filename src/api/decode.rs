@@ -286,6 +286,26 @@ pub fn submit_move(req: &pb::SubmitMoveRequest) -> Result<(GameId, Action), Serv
     Ok((id, action))
 }
 
+/// The longest placement read: four rows of eight squares and their separators, with room
+/// for spaces around them.
+const MAX_PLACEMENT: usize = 64;
+
+/// A SubmitSetup request's action (the placement's rules are the game's to check).
+pub fn setup(req: &pb::SubmitSetupRequest) -> Result<Action, ServiceError> {
+    if req.placement.len() > MAX_PLACEMENT {
+        return Err(ServiceError::Input(InputError::InvalidSetup {
+            message: format!(
+                "{} bytes, expected four FEN rows of at most {MAX_PLACEMENT}",
+                req.placement.len()
+            ),
+        }));
+    }
+    Ok(Action::Setup {
+        placement: req.placement.trim().to_owned(),
+        commit: req.commit,
+    })
+}
+
 /// A draw claim (unspecified is refused).
 pub fn claim(value: i32) -> Result<rules::DrawClaim, ServiceError> {
     match pb::DrawClaim::try_from(value) {

@@ -47,6 +47,12 @@ impl ClaimClock {
                 self.turn_began = event.at;
             }
             EventKind::GameOver { .. } => self.turn = None,
+            // The reveal starts White's first turn.
+            EventKind::SetupPlaced { start: Some(_), .. } => {
+                self.turn = Some(chessd_rules::Color::White);
+                self.turn_began = event.at;
+            }
+            EventKind::SetupPlaced { .. } => {}
             EventKind::DrawOffered { .. }
             | EventKind::DrawDeclined { .. }
             | EventKind::ClockChanged { .. }

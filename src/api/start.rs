@@ -27,6 +27,13 @@ pub(crate) fn position(
         }
         .into()),
         (Some(n), v) => numbered(v, n).map(|p| (p, false)),
+        (None, v) if fen_given && v.has_secret_setup() => Err(InputError::InvalidField {
+            field: "start_fen",
+            message: "the start of a game with a secret setup is its players' (SubmitSetup): give \
+                      none"
+                .into(),
+        }
+        .into()),
         (None, _) if fen_given => {
             let pos = fen::position(variant, fen)?;
             // A draw is the server's, the first like every later one (docs/fairness.md): a

@@ -137,9 +137,11 @@ mod tests {
                 assert_eq!(proto_variant(v), pb::Variant::Unspecified as i32, "{v}");
             }
         }
-        // A game the rules engine knows but chessd does not serve yet is refused by name.
-        let refused = requested(0, "screen").unwrap_err().to_string();
-        assert!(refused.contains("does not serve yet"), "{refused}");
+        assert_eq!(
+            requested(0, "screen").ok().map(|v| v.has_secret_setup()),
+            Some(true),
+            "a game with a secret setup by its key"
+        );
         assert_eq!(
             requested(0, "janus").ok().map(|v| v.size()),
             Some((10, 8)),

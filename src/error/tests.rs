@@ -139,6 +139,28 @@ fn examples() -> Vec<(ServiceError, Code, &'static str)> {
             "GAME_UNTIMED",
         ),
         (
+            ServiceError::Play(PlayError::SetupPending),
+            Code::FailedPrecondition,
+            "SETUP_PENDING",
+        ),
+        (
+            ServiceError::Play(PlayError::NoSetup { revealed: true }),
+            Code::FailedPrecondition,
+            "NO_SETUP",
+        ),
+        (
+            ServiceError::Play(PlayError::SetupFinal),
+            Code::FailedPrecondition,
+            "SETUP_FINAL",
+        ),
+        (
+            ServiceError::Input(InputError::InvalidSetup {
+                message: "the pawns on a2 and a3 share a file".into(),
+            }),
+            Code::InvalidArgument,
+            "INVALID_SETUP",
+        ),
+        (
             ServiceError::Play(PlayError::TakebacksOff),
             Code::FailedPrecondition,
             "TAKEBACKS_OFF",
@@ -594,7 +616,11 @@ fn ordinal(error: &ServiceError) -> usize {
         ServiceError::Stream(StreamError::WatchInterrupted) => 54,
         ServiceError::Store(StoreError::NotReplicated { .. }) => 55,
         ServiceError::Access(AccessError::RecordHidden) => 56,
-        ServiceError::Internal(_) => 57,
+        ServiceError::Play(PlayError::SetupPending) => 57,
+        ServiceError::Play(PlayError::NoSetup { .. }) => 58,
+        ServiceError::Play(PlayError::SetupFinal) => 59,
+        ServiceError::Input(InputError::InvalidSetup { .. }) => 60,
+        ServiceError::Internal(_) => 61,
     }
 }
 

@@ -157,6 +157,12 @@ pub enum Action {
         draw: bool,
         presence: ByColor<SeatPresence>,
     },
+    /// Places the seat's army behind the screen (Screen and Crazy Screen Chess): four FEN
+    /// rows of its half, top to bottom; final with `commit`.
+    Setup {
+        placement: String,
+        commit: bool,
+    },
 }
 
 /// An arbiter's change of a clock.

@@ -58,6 +58,12 @@ pub enum PlayError {
     PlyMismatch { expected: u32, current: u32 },
     /// A clock action (AddTime, AdjustClock) on a game without clocks.
     GameUntimed,
+    /// A move (or a claim, a takeback) before both seats' placements are final.
+    SetupPending,
+    /// A placement in a game without a setup phase, or (`revealed`) after its reveal.
+    NoSetup { revealed: bool },
+    /// A placement other than the seat's final one, which stands.
+    SetupFinal,
 }
 
 /// The credential presented does not hold the seat the action needs.
@@ -84,6 +90,8 @@ pub enum InputError {
     },
     /// The request id was used before for a different request.
     RequestIdReused,
+    /// A setup placement that breaks the game's setup rules (the rule's reason).
+    InvalidSetup { message: String },
 }
 
 /// Why an action on a game failed: the kinds above, or a fault inside the server (no

@@ -11,6 +11,7 @@ use chessd_rules::{ByColor, Color, Outcome};
 
 use crate::game::clock::{Byoyomi, ClockReading, TimeControl};
 use crate::game::log::{LogEntry, LogKind};
+use crate::game::setup::SetupStep;
 use crate::game::start::ClockChange;
 use crate::game::view::{GameView, MoveInfo};
 
@@ -76,6 +77,13 @@ pub enum EventKind {
         change: ClockChange,
         clocks: ClockReading,
     },
+    /// `by` placed its army behind the screen (never shown: what it placed is its own until
+    /// the reveal); on the reveal, `start` is the game's start, both halves joined.
+    SetupPlaced {
+        by: Color,
+        step: SetupStep,
+        start: Option<AnyPosition>,
+    },
 }
 
 impl EventKind {
@@ -93,6 +101,9 @@ impl EventKind {
             EventKind::MovePlayed { position, .. }
             | EventKind::MovesTakenBack { position, .. }
             | EventKind::GameOver { position, .. } => Some(position.variant()),
+            EventKind::SetupPlaced {
+                start: Some(start), ..
+            } => Some(start.variant()),
             _ => None,
         }
     }
@@ -124,6 +135,17 @@ pub struct EventRow {
     pub clocks_ms: Option<ByColor<u64>>,
     /// The outcome of a game-over event.
     pub outcome: Option<Outcome>,
+    /// A setup event's placement, and the game's start on the reveal.
+    pub setup: Option<Box<SetupRow>>,
+}
+
+/// What a setup event stores besides its entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupRow {
+    /// The half placed: four FEN rows, top to bottom.
+    pub placement: String,
+    /// On the reveal of a game that is played: its start, as FEN.
+    pub start: Option<String>,
 }
 
 /// The event of a move entry, numbered `seq`: `played` is the move (its seq is set here),
@@ -195,7 +217,8 @@ pub(crate) fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
         | LogKind::GameOver
         | LogKind::ClockChanged { .. }
         | LogKind::TakebackProposed(_)
-        | LogKind::TakenBack { .. } => return None,
+        | LogKind::TakenBack { .. }
+        | LogKind::Setup { .. } => return None,
     };
     Some(Event {
         seq,

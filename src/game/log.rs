@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color};
 
+use crate::game::setup::SetupStep;
 use crate::game::start::ClockChange;
 use crate::game::time::{epoch_ms, from_epoch_ms};
 
@@ -56,6 +57,12 @@ pub enum LogKind {
         by: Color,
         clocks_ms: ByColor<u32>,
         running: bool,
+    },
+    /// `seat` placed its army behind the screen (Screen Chess's setup: see `setup`); the
+    /// placement itself is the record's (`Setup`), never the log's.
+    Setup {
+        seat: Color,
+        step: SetupStep,
     },
 }
 

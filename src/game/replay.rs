@@ -14,6 +14,7 @@ use crate::game::event::{
     takeback_proposed_event, taken_back_event,
 };
 use crate::game::log::{LogEntry, LogKind, offer_after_move};
+use crate::game::setup::SetupStep;
 use crate::game::takeback::{Rewound, any_taken_back, rewind};
 use crate::game::view::{GameView, MoveInfo};
 
@@ -210,7 +211,7 @@ fn state_forward(start_turn: Color, log: &[LogEntry]) -> (usize, Option<Color>) 
             }
             LogKind::DrawOffered(by) => draw_offer = Some(by),
             LogKind::DrawDeclined(_) | LogKind::GameOver => draw_offer = None,
-            LogKind::ClockChanged { .. } => {}
+            LogKind::ClockChanged { .. } | LogKind::Setup { .. } => {}
             LogKind::TakenBack { plies, .. } => {
                 ply = ply.saturating_sub(usize::from(plies));
                 draw_offer = None;
@@ -242,6 +243,7 @@ fn offer_before(start_turn: Color, mut ply: usize, log: &[LogEntry]) -> Option<C
                 return None;
             }
             LogKind::ClockChanged { .. }
+            | LogKind::Setup { .. }
             | LogKind::TakebackProposed(_)
             | LogKind::TakebackDeclined(_)
             | LogKind::TakebackWithdrawn(_) => {}
@@ -269,6 +271,16 @@ fn line_position(game: &AnyGame, line: &[AnyMove]) -> AnyPosition {
 }
 
 /// The side that played move `index` (0-based) of `game`.
+/// Whether a game of a secret setup was decided by its reveal (Black's king attacked): it
+/// never had a start to play from.
+fn decided_at_reveal(game: &AnyGame) -> bool {
+    game.ply() == 0
+        && game.outcome().is_some_and(|o| {
+            o.termination == chessd_rules::Termination::KingCaptured
+                && o.winner == Some(Color::White)
+        })
+}
+
 pub(crate) fn mover_of(game: &AnyGame, index: usize) -> Color {
     mover(game.start().turn(), index)
 }
@@ -361,6 +373,16 @@ impl Iterator for Replay {
                 self.game.outcome()?,
                 self.game.position(),
             )),
+            LogKind::Setup { seat, step } => Some(Event {
+                seq,
+                at: entry.at(),
+                kind: EventKind::SetupPlaced {
+                    by: seat,
+                    step,
+                    start: (step == SetupStep::Reveal && !decided_at_reveal(&self.game))
+                        .then(|| self.game.start()),
+                },
+            }),
         }
     }
 }

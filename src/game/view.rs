@@ -79,6 +79,19 @@ pub struct GameView {
     pub turn_began: SystemTime,
     /// A game of chance: the commitment to its seed, and the seed once the game is over.
     pub chance: Option<ChanceView>,
+    /// A game of a secret setup whose start has not been given (or that ended without one,
+    /// or on the reveal): what each seat placed.
+    pub setup: Option<SetupView>,
+}
+
+/// A setup phase as it stands: every viewer is shown only what it may see of it
+/// (`api::encode`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupView {
+    /// Each seat's latest placement (four FEN rows) and whether it is final.
+    pub placements: ByColor<Option<(Box<str>, bool)>>,
+    /// On the clocks: when each seat without a final placement runs out of time.
+    pub deadlines: ByColor<Option<SystemTime>>,
 }
 
 /// What a game of chance shows of its seed (see `game::chance`).
@@ -94,6 +107,13 @@ impl GameView {
     #[must_use]
     pub fn status(&self) -> GameStatus {
         GameStatus::of(self.game.outcome())
+    }
+
+    /// Whether some of the game is hidden from some callers now: a hidden game's board in
+    /// play, or a setup's placements before the reveal.
+    #[must_use]
+    pub fn hides(&self) -> bool {
+        !self.game.is_over() && (self.game.variant().hides_board() || self.setup.is_some())
     }
 }
 

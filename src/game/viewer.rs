@@ -35,11 +35,12 @@ pub enum Viewer {
 }
 
 impl Viewer {
-    /// How a caller sees a game of `variant` that is `over` or not: `platform` says the caller
-    /// is an API key holder, `seat` the seat its credential holds (`None`: a spectator).
+    /// How a caller sees a game that `hides` part of itself now or not (a hidden game's board
+    /// in play, a setup's placements: `GameView::hides`): `platform` says the caller is an
+    /// API key holder, `seat` the seat its credential holds (`None`: a spectator).
     #[must_use]
-    pub fn of(variant: AnyVariant, over: bool, platform: bool, seat: Option<Color>) -> Viewer {
-        if platform || over || !variant.hides_board() {
+    pub fn of(hides: bool, platform: bool, seat: Option<Color>) -> Viewer {
+        if platform || !hides {
             Viewer::Whole
         } else {
             seat.map_or(Viewer::Blind, Viewer::Seat)
@@ -98,21 +99,17 @@ mod tests {
         AnyVariant::by_key("dark").expect("the rules engine plays Dark Chess")
     }
 
-    /// A game that hides nothing, a finished one and the platform's sight are whole; a hidden
-    /// game in play is its seat's view, or nothing to a spectator.
+    /// A game that hides nothing now and the platform's sight are whole; a hidden game in play
+    /// is its seat's view, or nothing to a spectator.
     #[test]
     fn who_sees_what() {
+        assert_eq!(Viewer::of(false, false, None), Viewer::Whole);
+        assert_eq!(Viewer::of(true, true, None), Viewer::Whole);
         assert_eq!(
-            Viewer::of(AnyVariant::CHESS, false, false, None),
-            Viewer::Whole
-        );
-        assert_eq!(Viewer::of(dark(), true, false, None), Viewer::Whole);
-        assert_eq!(Viewer::of(dark(), false, true, None), Viewer::Whole);
-        assert_eq!(
-            Viewer::of(dark(), false, false, Some(Color::Black)),
+            Viewer::of(true, false, Some(Color::Black)),
             Viewer::Seat(Color::Black)
         );
-        assert_eq!(Viewer::of(dark(), false, false, None), Viewer::Blind);
+        assert_eq!(Viewer::of(true, false, None), Viewer::Blind);
     }
 
     /// A seat sees its own moves, not its opponent's; a spectator sees none.

@@ -16,7 +16,6 @@
 use std::net::IpAddr;
 
 use chessd_rules::Color;
-use chessd_rules::any::AnyVariant;
 
 use crate::error::ServiceError;
 use crate::game::Viewer;
@@ -147,7 +146,7 @@ const fn rpc(method: &'static str, access: Access) -> Rpc {
 }
 
 /// Every GameService RPC, and who may call it.
-pub(crate) const RPCS: [Rpc; 22] = [
+pub(crate) const RPCS: [Rpc; 23] = [
     rpc("CreateGame", Access::Backend),
     rpc("GetGame", Access::Reader),
     rpc("ListGames", Access::AllGames),
@@ -174,6 +173,7 @@ pub(crate) const RPCS: [Rpc; 22] = [
     rpc("RespondToTakeback", Access::Seat),
     rpc("WithdrawTakeback", Access::Seat),
     rpc("ClaimVictory", Access::Seat),
+    rpc("SubmitSetup", Access::Seat),
 ];
 
 /// The row of a GameService call's path (`/chessd.v1.GameService/CreateGame`); `None` for
@@ -246,9 +246,10 @@ impl Sight {
         }
     }
 
-    /// What this caller sees of a game of `variant`, `over` or not.
-    pub(crate) fn viewer(self, variant: AnyVariant, over: bool) -> Viewer {
-        Viewer::of(variant, over, self.platform, self.seat)
+    /// What this caller sees of a game that `hides` part of itself now or not
+    /// (`GameView::hides`).
+    pub(crate) fn viewer(self, hides: bool) -> Viewer {
+        Viewer::of(hides, self.platform, self.seat)
     }
 }
 

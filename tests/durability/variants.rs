@@ -203,3 +203,70 @@ async fn a_hidden_game_survives_a_crash() {
         "plays on after the restart"
     );
 }
+
+/// Screen Chess's setup survives a crash half done: after SIGKILL each seat, and a spectator,
+/// sees what it saw (White's final placement, Black's draft, each only by its own seat), and
+/// Black's final placement then reveals both halves.
+#[tokio::test]
+async fn a_setup_survives_a_crash() {
+    const WHITE: &str = "2P2P2/P2PP2P/1P4P1/RNBQKBNR";
+    const BLACK: &str = "rn1qk1nr/1b1pp1b1/p1p2p1p/1p4p1";
+    let dir = DataDir::new("screen");
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    let seats = support::create(
+        &mut client,
+        pb::CreateGameRequest {
+            variant_key: "screen".into(),
+            ..Default::default()
+        },
+    )
+    .await;
+    let place = |client: &mut support::Client, token: String, placement: &str, commit: bool| {
+        let mut client = client.clone();
+        let request = crate::common::authed(
+            pb::SubmitSetupRequest {
+                game_id: seats.id.clone(),
+                placement: placement.into(),
+                commit,
+            },
+            &token,
+        );
+        async move {
+            client
+                .submit_setup(request)
+                .await
+                .expect("placement accepted")
+                .into_inner()
+        }
+    };
+    place(&mut client, seats.white.clone(), WHITE, true).await;
+    place(
+        &mut client,
+        seats.black.clone(),
+        "rnbqkbnr/pppppppp/8/8",
+        false,
+    )
+    .await;
+    let tokens = [Some(seats.white.clone()), Some(seats.black.clone()), None];
+    let mut before = Vec::new();
+    for token in &tokens {
+        before.push(seen_by(&mut client, &seats.id, token.as_deref()).await);
+    }
+    assert!(before[0].fen.contains(WHITE) && !before[1].fen.contains(WHITE));
+    server.kill();
+
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    for (token, before) in tokens.iter().zip(&before) {
+        let after = seen_by(&mut client, &seats.id, token.as_deref()).await;
+        assert_eq!(&after, before, "{token:?} after the restart");
+    }
+    let revealed = place(&mut client, seats.black.clone(), BLACK, true)
+        .await
+        .game
+        .expect("the game");
+    assert_eq!(revealed.start_fen, format!("{BLACK}/{WHITE} w - - 0 1"));
+    let played = support::play(&mut client, &seats, 0, "c4c5", "").await;
+    assert!(played.is_ok(), "{played:?}");
+}

@@ -180,3 +180,75 @@ async fn a_hidden_game_shows_each_seat_its_view_on_every_replica() {
     assert!(over.outcome.is_some());
     assert!(!over.fen.contains('?') && over.moves.iter().all(|m| m.uci != "?"));
 }
+
+/// Screen Chess's setup across replicas: White places on one replica, Black on the other (a
+/// draft, then its final placement, which reveals both); before the reveal each replica, and a
+/// fresh third, shows each seat its own placement only; after it, all show the same start,
+/// and a move played on one is seen on the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_setup_is_shared_by_every_replica() {
+    use crate::common::{authed, seen_by};
+    const WHITE: &str = "2P2P2/P2PP2P/1P4P1/RNBQKBNR";
+    const BLACK: &str = "rn1qk1nr/1b1pp1b1/p1p2p1p/1p4p1";
+    let redis = Redis::start();
+    let a = support::replica(&redis).await;
+    let b = support::replica(&redis).await;
+    let mut clients = [a.client().await, b.client().await];
+    let seats = support::create_with(
+        &mut clients[0],
+        pb::CreateGameRequest {
+            variant_key: "screen".into(),
+            ..Default::default()
+        },
+    )
+    .await;
+    let place = |token: &str, placement: &str, commit: bool| {
+        authed(
+            pb::SubmitSetupRequest {
+                game_id: seats.id.clone(),
+                placement: placement.into(),
+                commit,
+            },
+            token,
+        )
+    };
+    clients[0]
+        .submit_setup(place(&seats.white, WHITE, true))
+        .await
+        .expect("white's placement");
+    clients[1]
+        .submit_setup(place(&seats.black, "rnbqkbnr/pppppppp/8/8", false))
+        .await
+        .expect("black's draft");
+    let c = support::replica(&redis).await;
+    let mut fresh = c.client().await;
+    for token in [Some(seats.white.as_str()), Some(seats.black.as_str()), None] {
+        let seen = [
+            seen_by(&mut clients[0], &seats.id, token).await,
+            seen_by(&mut clients[1], &seats.id, token).await,
+            seen_by(&mut fresh, &seats.id, token).await,
+        ];
+        assert_eq!(
+            seen[0].fen.contains(WHITE),
+            token == Some(seats.white.as_str()),
+            "{token:?}: {}",
+            seen[0].fen
+        );
+        assert_eq!(seen[0], seen[1], "{token:?} on the two replicas");
+        assert_eq!(seen[0], seen[2], "{token:?} on a fresh replica");
+    }
+    let revealed = clients[1]
+        .submit_setup(place(&seats.black, BLACK, true))
+        .await
+        .expect("black's final placement")
+        .into_inner()
+        .game
+        .expect("the game");
+    let start = format!("{BLACK}/{WHITE} w - - 0 1");
+    assert_eq!(revealed.start_fen, start);
+    support::play(&mut clients[0], &seats, 'w', "c4c5").await;
+    for client in [&mut clients[1], &mut fresh] {
+        let game = seen_by(client, &seats.id, None).await;
+        assert_eq!((game.start_fen.as_str(), game.ply), (start.as_str(), 1));
+    }
+}

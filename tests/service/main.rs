@@ -25,6 +25,7 @@ mod labels;
 mod ops;
 mod players;
 mod presence;
+mod screen;
 mod shogi_xiangqi;
 mod support;
 mod takebacks;

@@ -454,6 +454,7 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
         Some(Event::TakebackDeclined(d)) => format!("takeback decline {}", color(d.by)),
         Some(Event::TakebackWithdrawn(w)) => format!("takeback withdrawn {}", color(w.by)),
         Some(Event::MovesTakenBack(t)) => format!("taken back to {}", t.ply),
+        Some(Event::SetupPlaced(p)) => format!("setup {} {}", color(p.by), p.committed),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         Some(Event::PlayerPresence(p)) => format!(
             "presence {} {}",

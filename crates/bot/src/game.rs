@@ -242,8 +242,20 @@ impl GameState {
                 }
                 Ok(Change::Snapshot)
             }
+            // The reveal of a secret setup: the game starts from the joined halves.
+            Some(Event::SetupPlaced(placed)) if !placed.start_fen.is_empty() => {
+                self.turn = turn_of(&placed.start_fen)?;
+                self.moves.clear();
+                self.ply = 0;
+                self.seen.clear();
+                self.seen.insert(fen::repetition_key(&placed.start_fen), 1);
+                self.start_fen.clone_from(&placed.start_fen);
+                self.fen = placed.start_fen;
+                Ok(Change::Snapshot)
+            }
             Some(
-                Event::TakebackProposed(_)
+                Event::SetupPlaced(_)
+                | Event::TakebackProposed(_)
                 | Event::TakebackDeclined(_)
                 | Event::TakebackWithdrawn(_)
                 | Event::Heartbeat(_)

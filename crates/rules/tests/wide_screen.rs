@@ -42,13 +42,20 @@ fn run(variant: WideVariant, text: &str) {
         .filter_map(|l| l.strip_prefix("# decided: "))
         .collect();
     for fen in &decided {
+        let ScreenStart::Decided {
+            fen: joined,
+            outcome,
+            board,
+        } = rebuild(variant, fen)
+        else {
+            panic!("{fen}: decided");
+        };
+        assert_eq!(joined, *fen);
         assert_eq!(
-            rebuild(variant, fen),
-            ScreenStart::Decided {
-                fen: fen.to_string(),
-                outcome: Outcome::win(Color::White, Termination::KingCaptured),
-            }
+            outcome,
+            Outcome::win(Color::White, Termination::KingCaptured)
         );
+        assert_eq!(board.fen(), *fen);
     }
 }
 

@@ -7,6 +7,7 @@ use chessd_rules as rules;
 
 use crate::api::board::geometry;
 use crate::api::encode::game::{start_fen, unseen};
+use crate::api::encode::setup;
 use crate::api::encode::values::{
     clocks, color, labels, maybe_color, outcome, player_id, proto_time_control, proto_variant,
     timestamp,
@@ -28,7 +29,11 @@ pub fn header(g: &GameHeader, viewer: Viewer) -> pb::GameHeader {
         black_player_id: player_id(&g.players, rules::Color::Black),
         labels: labels(&g.labels),
         time_control: g.time_control().map(proto_time_control),
-        start_fen: if viewer.is_whole() {
+        // A game with a secret setup begins on the empty board its players set up on; its
+        // start comes with the reveal (GetGame).
+        start_fen: if g.variant().has_secret_setup() {
+            setup::empty_board()
+        } else if viewer.is_whole() {
             start_fen(&g.start)
         } else {
             viewer.fen(&g.start.position())
@@ -51,7 +56,8 @@ pub(crate) fn feed_event(e: &FeedEvent, cursor: String, sight: Sight) -> pb::Wat
     use pb::watch_games_response::Event as E;
     let byoyomi = e.game.time_control().and_then(|tc| tc.byoyomi);
     let variant = e.game.variant();
-    let viewer = sight.viewer(variant, matches!(e.kind, FeedKind::Finished { .. }));
+    let viewer =
+        sight.viewer(variant.hides_board() && !matches!(e.kind, FeedKind::Finished { .. }));
     let seat = maybe_color(sight.seat);
     let body = match &e.kind {
         FeedKind::Created => E::GameCreated(pb::GameCreated {
@@ -101,7 +107,7 @@ pub(crate) fn feed_event(e: &FeedEvent, cursor: String, sight: Sight) -> pb::Wat
         } => E::GameFinished(pb::GameFinished {
             game: Some(header(&e.game, viewer)),
             outcome: Some(outcome(*o)),
-            fen: fen.to_string(),
+            fen: setup::shown_fen(variant, fen),
             ply: *ply,
             ended_at: Some(timestamp(e.at)),
             seat,

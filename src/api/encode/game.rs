@@ -5,6 +5,7 @@ use bytes::Bytes;
 use chessd_rules::{self as rules};
 
 use crate::api::board::{checks_given, geometry, hands, pockets};
+use crate::api::encode::setup;
 use crate::api::encode::values::{
     clock_start, clocks, color, labels, maybe_color, outcome, player_id, proto_time_control,
     proto_variant, status, takeback_policy, timestamp,
@@ -12,6 +13,7 @@ use crate::api::encode::values::{
 use crate::api::move_lists::{self, MoveLists};
 use crate::api::variant_key;
 use crate::game::codec::hex;
+use crate::game::setup::awaiting_setup;
 use crate::game::{
     Acted, ClockStart, Created, GameStatus, GameSummary, GameView, HIDDEN_MOVE, MoveInfo, Viewer,
 };
@@ -48,35 +50,50 @@ pub fn game_as(
     let g = &view.game;
     let pos = &g.position();
     let whole = viewer.is_whole();
+    // A setup not revealed: the board being set up stands in for a position not there yet.
+    let setting_up = view
+        .setup
+        .as_ref()
+        .filter(|_| awaiting_setup(pos))
+        .map(|s| setup::board(s, pos, viewer));
     let moves = match (full, lists) {
         (false, _) => Bytes::new(),
         (true, _) if !whole => move_lists::seen_moves(g, viewer),
         (true, Some(lists)) => lists.encoded(view.id, g),
         (true, None) => move_lists::all_moves(g),
     };
-    let legal_moves = if g.is_over() || !full || !viewer.sees_moves_of(pos.turn()) {
-        Bytes::new()
-    } else {
-        move_lists::legal_moves(pos)
-    };
+    let legal_moves =
+        if g.is_over() || !full || !viewer.sees_moves_of(pos.turn()) || setting_up.is_some() {
+            Bytes::new()
+        } else {
+            move_lists::legal_moves(pos)
+        };
     let fields = chessd_proto::Game {
         game_id: view.id.to_string(),
         variant: proto_variant(pos.variant()),
         white_player: view.players.white.to_string(),
         black_player: view.players.black.to_string(),
-        start_fen: if whole {
-            start_fen(&g.start_position())
-        } else {
-            viewer.fen(&g.start())
+        start_fen: match &setting_up {
+            Some(board) => board.clone(),
+            None if whole => start_fen(&g.start_position()),
+            None => viewer.fen(&g.start()),
         },
-        fen: viewer.fen(pos),
+        fen: match &setting_up {
+            Some(board) => board.clone(),
+            None => viewer.fen(pos),
+        },
         ply: g.ply(),
         // In `moves` and `legal_moves` below, encoded.
         moves: Vec::new(),
         legal_moves: Vec::new(),
-        turn: color(pos.turn()),
+        // White moves first once the setup is revealed.
+        turn: color(if setting_up.is_some() {
+            rules::Color::White
+        } else {
+            pos.turn()
+        }),
         // Whether a king is attacked is the board's to tell.
-        in_check: whole && pos.is_check(),
+        in_check: whole && setting_up.is_none() && pos.is_check(),
         status: status(view.status()),
         outcome: g.outcome().map(outcome),
         time_control: view.time_control.map(proto_time_control),
@@ -122,6 +139,7 @@ pub fn game_as(
             .and_then(|c| c.seed.as_ref())
             .map(|s| hex(s.as_bytes()))
             .unwrap_or_default(),
+        setup: view.setup.as_ref().map(|s| setup::setup(s, viewer)),
     };
     pb::Game {
         fields,
@@ -144,7 +162,7 @@ pub(super) fn start_fen(start: &rules::any::AnyStart) -> String {
 /// sees it.
 #[must_use]
 fn summary(s: &GameSummary, sight: Sight) -> pb::GameSummary {
-    let viewer = sight.viewer(s.variant, s.outcome.is_some());
+    let viewer = sight.viewer(s.variant.hides_board() && s.outcome.is_none());
     pb::GameSummary {
         game_id: s.id.to_string(),
         variant: proto_variant(s.variant),
@@ -153,7 +171,11 @@ fn summary(s: &GameSummary, sight: Sight) -> pb::GameSummary {
         status: status(GameStatus::of(s.outcome)),
         outcome: s.outcome.map(outcome),
         ply: s.ply,
-        fen: viewer.fen(&s.position),
+        fen: if awaiting_setup(&s.position) {
+            setup::empty_board()
+        } else {
+            viewer.fen(&s.position)
+        },
         created_at: Some(timestamp(s.created_at)),
         labels: labels(&s.labels),
         white_player_id: player_id(&s.players, rules::Color::White),

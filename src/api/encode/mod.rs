@@ -9,6 +9,7 @@
 mod answers;
 mod feed;
 mod game;
+mod setup;
 mod values;
 mod watch;
 

@@ -3,8 +3,12 @@
 
 use std::time::SystemTime;
 
+use chessd_rules::any::AnyPosition;
+
 use crate::api::encode::game::{game, played, unseen};
+use crate::api::encode::setup;
 use crate::api::encode::values::{clocks, color, maybe_color, outcome, timestamp};
+use crate::game::setup::awaiting_setup;
 use crate::game::{ClockChange, ClockReading, ClockReason, Event, EventKind, Viewer};
 use chessd_proto::wire as pb;
 
@@ -77,9 +81,18 @@ pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
             position,
         } => E::GameOver(pb::GameOver {
             outcome: Some(outcome(*o)),
-            fen: position.fen(),
+            fen: if awaiting_setup(position) {
+                setup::empty_board()
+            } else {
+                position.fen()
+            },
         }),
         EventKind::ClockChanged { change, clocks: c } => E::ClockChanged(clock_changed(*change, c)),
+        EventKind::SetupPlaced { by, step, start } => E::SetupPlaced(pb::SetupPlaced {
+            by: color(*by),
+            committed: step.is_final(),
+            start_fen: start.as_ref().map(AnyPosition::fen).unwrap_or_default(),
+        }),
     };
     pb::WatchGameResponse {
         seq: e.seq,

@@ -71,8 +71,7 @@ pub(super) async fn adjust_clock<S: GameStore>(
                 Some(&api.move_lists),
                 // The platform where it holds a key; on a server without keys, anyone, who
                 // sees a hidden game as a spectator does.
-                Sight::unseated(&caller(&request))
-                    .viewer(acted.view.game.variant(), acted.view.game.is_over()),
+                Sight::unseated(&caller(&request)).viewer(acted.view.hides()),
             )),
         })
     })

@@ -46,7 +46,7 @@ pub(super) async fn get_game<S: GameStore>(
             .await?;
         // Both at once: on Redis each is a round trip, and neither needs the other.
         let (view, presence) = tokio::try_join!(api.store.get(id), api.store.read_presence(id))?;
-        let viewer = sight.viewer(view.game.variant(), view.game.is_over());
+        let viewer = sight.viewer(view.hides());
         let mut game = encode::game_as(&view, pb::GameView::Full, Some(&api.move_lists), viewer);
         fill(&mut game, &ClaimClock::of(&view), &presence);
         Ok(pb::GetGameResponse {
@@ -83,10 +83,7 @@ pub(super) async fn export_pgn<S: GameStore>(
             .read_seat(request.metadata(), caller(&request), id)
             .await?;
         let view = api.store.get(id).await?;
-        if !sight
-            .viewer(view.game.variant(), view.game.is_over())
-            .is_whole()
-        {
+        if !sight.viewer(view.hides()).is_whole() {
             return Err(AccessError::RecordHidden.into());
         }
         Ok(pb::ExportPgnResponse {

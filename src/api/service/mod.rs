@@ -328,6 +328,13 @@ impl<S: GameStore> GameService for GameApi<S> {
         seats::claim_victory(self, request).await
     }
 
+    async fn submit_setup(
+        &self,
+        request: Request<pb::SubmitSetupRequest>,
+    ) -> Result<Response<pb::SubmitSetupResponse>, Status> {
+        seats::submit_setup(self, request).await
+    }
+
     async fn analyze_position(
         &self,
         request: Request<pb::AnalyzePositionRequest>,

@@ -1,5 +1,5 @@
 //! The handlers by which a seat acts in its game: SubmitMove, the draw and takeback offers,
-//! Resign, Abort, AddTime and ClaimVictory.
+//! Resign, Abort, AddTime, ClaimVictory and SubmitSetup.
 
 use std::sync::OnceLock;
 
@@ -55,8 +55,7 @@ impl<S: GameStore> GameApi<S> {
                 admit(acting, turn)
             })
             .await?;
-        let game = &acted.view.game;
-        let viewer = Sight::acting(seat.get().copied()).viewer(game.variant(), game.is_over());
+        let viewer = Sight::acting(seat.get().copied()).viewer(acted.view.hides());
         Ok((acted, viewer))
     }
 }
@@ -263,6 +262,22 @@ pub(super) async fn claim_victory<S: GameStore>(
         );
         fill(&mut game, &ClaimClock::of(&acted.view), &presence);
         Ok(pb::ClaimVictoryResponse { game: Some(game) })
+    })
+    .await
+}
+
+pub(super) async fn submit_setup<S: GameStore>(
+    api: &GameApi<S>,
+    request: Request<pb::SubmitSetupRequest>,
+) -> Result<Response<pb::SubmitSetupResponse>, Status> {
+    let req = request.get_ref();
+    let span = rpc_span("SubmitSetup", &request, &req.game_id, "");
+    traced(span, async {
+        let action = decode::setup(req)?;
+        let game = api
+            .seat_action(request.metadata(), &req.game_id, action)
+            .await?;
+        Ok(pb::SubmitSetupResponse { game: Some(game) })
     })
     .await
 }

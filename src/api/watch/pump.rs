@@ -255,9 +255,12 @@ impl Pump {
 
     /// Sends an event and remembers its seq.
     async fn send(&mut self, event: &Event) -> Result<(), Stop> {
-        let viewer = match event.kind.variant() {
-            Some(variant) => self.sight.viewer(variant, ends_game(event)),
-            None => Viewer::Whole,
+        let viewer = match (&event.kind, event.kind.variant()) {
+            (EventKind::Snapshot(view), _) => self.sight.viewer(view.hides()),
+            (_, Some(variant)) => self
+                .sight
+                .viewer(variant.hides_board() && !ends_game(event)),
+            (_, None) => Viewer::Whole,
         };
         let mut message = convert::event(event, viewer);
         if matches!(event.kind, EventKind::Snapshot(_)) {

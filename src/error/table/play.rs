@@ -138,6 +138,30 @@ pub(super) fn row_of(error: &PlayError) -> Row {
             "GAME_UNTIMED",
             "the game has no clocks",
         ),
+        E::SetupPending => row(
+            Layer::Play,
+            FailedPrecondition,
+            "SETUP_PENDING",
+            "the players are still placing their armies: play begins when both placements are final (SubmitSetup)",
+        ),
+        E::NoSetup { revealed: false } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NO_SETUP",
+            "this game has no setup phase: only Screen and Crazy Screen Chess are set up behind a screen",
+        ),
+        E::NoSetup { revealed: true } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NO_SETUP",
+            "the setup is over: both placements were final and the game has started",
+        ),
+        E::SetupFinal => row(
+            Layer::Play,
+            FailedPrecondition,
+            "SETUP_FINAL",
+            "your placement is final and stands: a final placement cannot change",
+        ),
     }
 }
 

@@ -97,6 +97,13 @@ pub(super) fn input_row_of(error: &InputError) -> Row {
             "request_id was already used for a different request",
         )
         .field("request_id"),
+        E::InvalidSetup { message } => row(
+            Layer::Request,
+            InvalidArgument,
+            "INVALID_SETUP",
+            format!("invalid placement: {message}"),
+        )
+        .field("placement"),
     }
 }
 

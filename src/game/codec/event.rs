@@ -4,17 +4,20 @@
 //!
 //! The fields: `at` (ms since the epoch), `kind` ([`kind_key`]), the kind's own (`log_clocks`
 //! `w,b` and `stopped` for a move; `log_clocks`, `change` and `running` for a clock change;
-//! `plies`, `log_clocks` and `running` for a takeback), then whichever of `uci`, `seat`,
-//! `request_id`, `clocks` (`w,b`) and `outcome` ([`outcome_text`]) the row has.
+//! `plies`, `log_clocks` and `running` for a takeback; `step` for a setup), then whichever of
+//! `uci`, `seat`, `request_id`, `clocks` (`w,b`), `outcome` ([`outcome_text`]), a setup's
+//! `placement` and, on its reveal, the game's `start` the row has.
 
 use std::collections::HashMap;
 
 use chessd_rules::ByColor;
+use chessd_rules::any::AnyPosition;
 
 use crate::game::codec::outcome::{outcome_text, parse_outcome};
 use crate::game::codec::text::{flag, join, pair, parse_pair, parse_side, side, split};
+use crate::game::setup::SetupStep;
 use crate::game::takeback::Line;
-use crate::game::{ClockChange, EventRow, LogKind};
+use crate::game::{ClockChange, EventRow, LogKind, SetupRow};
 
 /// A kind's stored key (a Redis entry's `kind` field, part of the key of a game's last event).
 #[must_use]
@@ -29,6 +32,7 @@ pub(crate) fn kind_key(kind: &LogKind) -> &'static str {
         LogKind::TakebackDeclined(_) => "tb-decline",
         LogKind::TakebackWithdrawn(_) => "tb-withdraw",
         LogKind::TakenBack { .. } => "tb",
+        LogKind::Setup { .. } => "setup",
     }
 }
 
@@ -72,6 +76,7 @@ pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
             f.push(("log_clocks", pair(&clocks_ms)));
             f.push(("running", flag(running).to_owned()));
         }
+        LogKind::Setup { step, .. } => f.push(("step", step.key().to_owned())),
     }
     if let Some(mv) = row.mv {
         f.push(("uci", mv.to_string()));
@@ -87,6 +92,12 @@ pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
     }
     if let Some(o) = row.outcome {
         f.push(("outcome", outcome_text(o)));
+    }
+    if let Some(setup) = &row.setup {
+        f.push(("placement", setup.placement.clone()));
+        if let Some(start) = &setup.start {
+            f.push(("start", start.clone()));
+        }
     }
     f
 }
@@ -132,6 +143,7 @@ pub(crate) fn decode_fields(
     let running = get("running") == Some("1");
     let side_of = |what: &str| seat.ok_or_else(|| bad(what));
     let mut mv = None;
+    let mut setup = None;
     let kind = match get("kind") {
         Some("move") => {
             let text = get("uci").ok_or_else(|| bad("a move without its move"))?;
@@ -177,6 +189,28 @@ pub(crate) fn decode_fields(
                 running,
             }
         }
+        Some("setup") => {
+            let step = get("step")
+                .and_then(SetupStep::from_key)
+                .ok_or_else(|| bad("a setup without its step"))?;
+            let placement = get("placement").ok_or_else(|| bad("a setup without its placement"))?;
+            let start = get("start").map(str::to_owned);
+            // The moves after a reveal are played from the start it gave.
+            if let Some(fen) = &start {
+                let variant = line.position().variant();
+                let position = AnyPosition::from_fen(variant, fen)
+                    .map_err(|e| bad(&format!("the start {fen}: {e}")))?;
+                *line = Line::from_start(position);
+            }
+            setup = Some(Box::new(SetupRow {
+                placement: placement.to_owned(),
+                start,
+            }));
+            LogKind::Setup {
+                seat: side_of("a setup without its side")?,
+                step,
+            }
+        }
         _ => return Err(bad("unknown kind")),
     };
     Ok(EventRow {
@@ -188,5 +222,6 @@ pub(crate) fn decode_fields(
         request_id: get("request_id").map(str::to_owned),
         clocks_ms,
         outcome,
+        setup,
     })
 }

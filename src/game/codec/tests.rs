@@ -11,11 +11,12 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::game::codec::outcome::LEGACY_ORDER;
+use crate::game::setup::SetupStep;
 use crate::game::takeback::Line;
-use crate::game::{ClockChange, ClockReason, EventRow, LogKind};
+use crate::game::{ClockChange, ClockReason, EventRow, LogKind, SetupRow};
 
 /// How many kinds [`kind_of`] draws; raise it with a new kind.
-const KINDS: u8 = 9;
+const KINDS: u8 = 10;
 
 /// Kind number `k` of a drawn step, with the step's numbers.
 fn kind_of(k: u8, n: u32, by: Color, flag: bool, plies: u8) -> LogKind {
@@ -44,6 +45,10 @@ fn kind_of(k: u8, n: u32, by: Color, flag: bool, plies: u8) -> LogKind {
         5 => LogKind::TakebackProposed(by),
         6 => LogKind::TakebackDeclined(by),
         8 => LogKind::TakebackWithdrawn(by),
+        9 => LogKind::Setup {
+            seat: by,
+            step: [SetupStep::Draft, SetupStep::Commit, SetupStep::Reveal][n as usize % 3],
+        },
         _ => LogKind::TakenBack {
             plies,
             by,
@@ -109,6 +114,13 @@ fn rows_of(steps: &[Step]) -> Vec<EventRow> {
             request_id: rid.clone(),
             clocks_ms: clock.map(|c| ByColor::new(c, c / 2)),
             outcome,
+            // A placement's text is the codec's to carry, the rules' to check.
+            setup: matches!(kind, LogKind::Setup { .. }).then(|| {
+                Box::new(SetupRow {
+                    placement: format!("{n}/8/8/8"),
+                    start: None,
+                })
+            }),
         });
     }
     for (i, row) in rows.iter_mut().enumerate() {
@@ -149,6 +161,7 @@ fn kind_number(kind: &LogKind) -> u8 {
         LogKind::TakebackDeclined(_) => 6,
         LogKind::TakenBack { .. } => 7,
         LogKind::TakebackWithdrawn(_) => 8,
+        LogKind::Setup { .. } => 9,
     }
 }
 

@@ -30,6 +30,11 @@ impl GameRecord {
         if self.history.game.is_over() {
             return false;
         }
+        let first_move = self.timing.first_move.map(|(_, mono)| mono);
+        if let Some(outcome) = self.setup_flag(now, first_move) {
+            self.finish(outcome, now, out);
+            return true;
+        }
         if let Some(outcome) = self.no_start(now) {
             self.finish(outcome, now, out);
             return true;
@@ -82,6 +87,17 @@ impl GameRecord {
         }
         if self.history.game.is_over() {
             return Err(self.over());
+        }
+        if matches!(
+            action,
+            Action::Move { .. }
+                | Action::ClaimDraw(_)
+                | Action::ProposeTakeback
+                | Action::RespondToTakeback { .. }
+                | Action::WithdrawTakeback
+                | Action::ClaimVictory { .. }
+        ) {
+            self.refuse_in_setup()?;
         }
         match action {
             Action::Move {
@@ -163,6 +179,10 @@ impl GameRecord {
             Action::WithdrawTakeback => self.withdraw_takeback(seat, now, out).map(|()| None),
             Action::ClaimVictory { draw, presence } => {
                 self.claim_victory(seat, *draw, presence, now, out)?;
+                Ok(None)
+            }
+            Action::Setup { placement, commit } => {
+                self.place(seat, placement, *commit, now, out)?;
                 Ok(None)
             }
         }

@@ -90,6 +90,14 @@ impl GameRecord {
                 LogKind::TakenBack { plies, .. } => self
                     .take_back(plies)
                     .map_err(|e| format!("event {seq}: {e}"))?,
+                LogKind::Setup { seat, step } => {
+                    let placement = row
+                        .setup
+                        .as_ref()
+                        .ok_or_else(|| format!("event {seq}: a setup without its placement"))?;
+                    self.replace(seat, step, &placement.placement, row.at_ms, now)
+                        .map_err(|e| format!("event {seq}: {e}"))?;
+                }
                 LogKind::GameOver => {
                     // A game that ended on the board already has its outcome from the moves.
                     if !self.history.game.is_over() {

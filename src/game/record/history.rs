@@ -13,8 +13,10 @@ use super::answered::AnsweredRing;
 use crate::game::action::RequestId;
 use crate::game::clock::TimeControl;
 use crate::game::event::EventRow;
+use crate::game::event::SetupRow;
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::replay::{Replay, mover_of};
+use crate::game::setup::{Setup, SetupStep};
 use crate::game::takeback::{Rewound, any_taken_back, rewind};
 
 /// What a game went through, event by event.
@@ -34,6 +36,8 @@ pub(super) struct History {
     pub(super) undone: Box<[AnyMove]>,
     /// Request ids of recent moves.
     pub(super) answered: AnsweredRing,
+    /// A game of a secret setup: its placements (see `setup`); `None` in other games.
+    pub(super) setup: Option<Box<Setup>>,
 }
 
 impl History {
@@ -44,6 +48,7 @@ impl History {
             log: Vec::new(),
             undone: Box::default(),
             answered: AnsweredRing::default(),
+            setup: None,
         }
     }
 
@@ -113,6 +118,11 @@ impl History {
             (self.game.moves_from(first).collect(), first)
         };
         let mut index = 0;
+        // The placement of each setup entry is the setup's next, counted from the log's start.
+        let mut placed = self.log[..(after_seq as usize).min(self.log.len())]
+            .iter()
+            .filter(|e| matches!(e.kind, LogKind::Setup { .. }))
+            .count();
         let mut seq = after_seq;
         new.iter()
             .map(|entry| {
@@ -126,6 +136,7 @@ impl History {
                     request_id: None,
                     clocks_ms,
                     outcome: None,
+                    setup: None,
                 };
                 match entry.kind {
                     LogKind::Move { .. } => {
@@ -146,10 +157,28 @@ impl History {
                     }
                     LogKind::GameOver => row.outcome = self.game.outcome(),
                     LogKind::ClockChanged { change, .. } => row.seat = change.by(),
+                    LogKind::Setup { seat, step } => {
+                        row.seat = Some(seat);
+                        row.setup = self.setup_row(placed, step);
+                        placed += 1;
+                    }
                 }
                 row
             })
             .collect()
+    }
+
+    /// The stored part of the `index`th setup entry, a `step`: its placement, and the start
+    /// the reveal gave a game that is played from it.
+    fn setup_row(&self, index: usize, step: SetupStep) -> Option<Box<SetupRow>> {
+        let setup = self.setup.as_deref()?;
+        let (_, _, half) = setup.placement(index)?;
+        let start =
+            (step == SetupStep::Reveal && !setup.is_decided()).then(|| self.game.start().fen());
+        Some(Box::new(SetupRow {
+            placement: half.to_string(),
+            start,
+        }))
     }
 
     /// The events after `after_seq` (at most `last_seq`), for a game with `time_control`.
@@ -163,5 +192,9 @@ impl History {
             + self.log.capacity() * size_of::<LogEntry>()
             + self.answered.heap_bytes()
             + self.undone.len() * size_of::<AnyMove>()
+            + self
+                .setup
+                .as_ref()
+                .map_or(0, |s| size_of::<Setup>() + s.heap_bytes())
     }
 }

@@ -35,6 +35,7 @@ mod clocks;
 mod history;
 mod offers;
 mod packed;
+mod setup;
 mod takeback;
 mod timing;
 
@@ -56,6 +57,7 @@ use super::event::EventRow;
 use super::header::GameHeader;
 use super::log::LogEntry;
 use super::replay::Replay;
+use super::setup::placeholder;
 use super::start::StartRules;
 use super::takeback::TakebackPolicy;
 use super::time::{Now, epoch_ms, from_epoch_ms, whole_ms};
@@ -125,6 +127,12 @@ impl GameRecord {
         created_at: SystemTime,
         now: Now,
     ) -> GameRecord {
+        // A game of a secret setup has no start until both placements are in.
+        let start = if start.variant().has_secret_setup() {
+            placeholder(start.variant())
+        } else {
+            start
+        };
         let mut record = GameRecord {
             history: History::new(AnyGame::new(start, draw_rule)),
             seats,
@@ -140,6 +148,14 @@ impl GameRecord {
             },
             offers: Offers::new(TakebackPolicy::Off),
         };
+        record.history.setup = record.new_setup(now);
+        if record.history.setup.is_some()
+            && let Some(clock) = &mut record.timing.clock
+        {
+            // Both clocks run during the setup, each until its seat's placement is final
+            // (`setup`): the game's clock starts at the reveal.
+            *clock = Clock::idle(clock.control());
+        }
         record.arm_first_move(start_rules.waiting_from(created_at), now);
         record
     }
@@ -240,10 +256,15 @@ impl GameRecord {
         }
         let flag = self.timing.clock.as_ref().and_then(Clock::deadline);
         let first_move = self.timing.first_move.map(|(_, mono)| mono);
-        [flag, first_move, self.timing.abandon_deadline()]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            flag,
+            first_move,
+            self.timing.abandon_deadline(),
+            self.setup_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Times abandonment from the wall time of the last move or takeback in the log (or of the
@@ -270,16 +291,19 @@ impl GameRecord {
             labels: header.labels.clone(),
             game: self.history.game.clone(),
             time_control: self.timing.clock.as_ref().map(Clock::control),
-            clocks: self.timing.clock.as_ref().map(|c| ClockReading {
-                remaining: ByColor::new_with(|side| c.remaining(side, now.mono)),
-                running: if self.history.game.is_over() {
-                    None
-                } else {
-                    c.running_at(now.mono)
-                },
-                read_at: now.wall,
-                byoyomi: c.control().byoyomi,
-            }),
+            clocks: match self.setup_pending() {
+                Some(_) => self.setup_clocks(now),
+                None => self.timing.clock.as_ref().map(|c| ClockReading {
+                    remaining: ByColor::new_with(|side| c.remaining(side, now.mono)),
+                    running: if self.history.game.is_over() {
+                        None
+                    } else {
+                        c.running_at(now.mono)
+                    },
+                    read_at: now.wall,
+                    byoyomi: c.control().byoyomi,
+                }),
+            },
             start_rules: self.timing.start_rules,
             first_move_deadline: self.first_move_deadline(),
             draw_offer: self.offers.draw,
@@ -293,6 +317,7 @@ impl GameRecord {
                 commitment: seed.commitment(),
                 seed: self.history.game.is_over().then(|| seed.clone()),
             }),
+            setup: self.setup_view(now),
         }
     }
 

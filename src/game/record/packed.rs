@@ -202,6 +202,7 @@ impl PackedRecord {
                     request_id: None,
                     clocks_ms: None,
                     outcome: None,
+                    setup: None,
                 }
             } else {
                 let len = usize::try_from(lead >> 1).map_err(|_| "packed length")?;

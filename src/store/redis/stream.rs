@@ -101,6 +101,7 @@ mod tests {
                 request_id: Some("r 1".into()),
                 clocks_ms: Some(ByColor::new(59_000, 60_000)),
                 outcome: None,
+                setup: None,
             },
             EventRow {
                 seq: 2,
@@ -111,6 +112,7 @@ mod tests {
                 request_id: None,
                 clocks_ms: None,
                 outcome: None,
+                setup: None,
             },
             EventRow {
                 seq: 3,
@@ -128,6 +130,7 @@ mod tests {
                 request_id: None,
                 clocks_ms: Some(ByColor::new(74_000, 60_000)),
                 outcome: None,
+                setup: None,
             },
             EventRow {
                 seq: 4,
@@ -138,6 +141,7 @@ mod tests {
                 request_id: None,
                 clocks_ms: None,
                 outcome: None,
+                setup: None,
             },
             EventRow {
                 seq: 5,
@@ -148,6 +152,7 @@ mod tests {
                 request_id: None,
                 clocks_ms: None,
                 outcome: None,
+                setup: None,
             },
             EventRow {
                 seq: 6,
@@ -163,6 +168,7 @@ mod tests {
                 request_id: None,
                 clocks_ms: Some(ByColor::new(58_000, 60_000)),
                 outcome: None,
+                setup: None,
             },
             EventRow {
                 seq: 7,
@@ -173,6 +179,7 @@ mod tests {
                 request_id: None,
                 clocks_ms: Some(ByColor::new(1, 2)),
                 outcome: Some(Outcome::win(Color::White, Termination::Resignation)),
+                setup: None,
             },
         ];
         let entries: Vec<Entry> = rows

@@ -121,6 +121,7 @@ mod tests {
             request_id: None,
             clocks_ms: None,
             outcome: None,
+            setup: None,
         }
     }
 

@@ -219,6 +219,8 @@ fn event_row(r: &rusqlite::Row<'_>, line: &mut Line<'_>) -> Result<EventRow, Row
         request_id,
         clocks_ms,
         outcome,
+        // Version 4 had no games with a setup.
+        setup: None,
     })
 }
 

@@ -623,6 +623,13 @@ class Seat:
         request = pb.ClaimVictoryRequest(game_id=self.game_id, draw=draw)
         return self._act(self.client.stub.ClaimVictory, request).game
 
+    def submit_setup(self, placement: str, commit: bool = False) -> pb.Game:
+        """Places this seat's army behind the screen (Screen and Crazy Screen Chess): four FEN
+        rows of its half, top to bottom; final with ``commit``. The second final placement
+        reveals both halves and the game starts."""
+        request = pb.SubmitSetupRequest(game_id=self.game_id, placement=placement, commit=commit)
+        return self._act(self.client.stub.SubmitSetup, request).game
+
     def get_game(self) -> pb.Game:
         return self.client.get_game(self.game_id, token=self.token)
 

@@ -106,6 +106,17 @@ impl AnyVariant {
         matches!(self, AnyVariant::Wide(WideVariant::Dark))
     }
 
+    /// Whether each side first places its army behind a screen (Screen and Crazy Screen
+    /// Chess): the game has no start until both placements are in
+    /// ([`screen_start`](crate::wide::screen_start)).
+    #[must_use]
+    pub const fn has_secret_setup(self) -> bool {
+        matches!(
+            self,
+            AnyVariant::Wide(WideVariant::Screen | WideVariant::CrazyScreen)
+        )
+    }
+
     /// Files and ranks of the board.
     #[must_use]
     pub const fn size(self) -> (u8, u8) {

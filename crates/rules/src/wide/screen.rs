@@ -313,9 +313,14 @@ pub enum ScreenStart {
     /// The game is played from this position, White to move.
     Play(Box<WidePosition>),
     /// Black's king is attacked with White to move: White wins at once, as if capturing it
-    /// (`Termination::KingCaptured`). The combined FEN is kept for the record; no position
-    /// is built from it, since no move follows.
-    Decided { fen: String, outcome: Outcome },
+    /// (`Termination::KingCaptured`). The combined FEN is kept for the record, and the board
+    /// to show it on: no FEN reader accepts it (the side not to move is in check), and no
+    /// move is played from it.
+    Decided {
+        fen: String,
+        outcome: Outcome,
+        board: Box<WidePosition>,
+    },
 }
 
 /// Joins White's and Black's checked halves into `variant`'s start: White to move, castling
@@ -338,6 +343,7 @@ pub fn screen_start(
         return Ok(ScreenStart::Decided {
             fen,
             outcome: Outcome::win(Color::White, Termination::KingCaptured),
+            board: Box::new(placed),
         });
     }
     // Two checked halves share no square and leave Black's king unattacked: a valid start.
@@ -517,13 +523,21 @@ mod tests {
         let v = WideVariant::CrazyScreen;
         let w = half(v, Color::White, "Q7/PPPPPPPP/8/RNB1KBNR").unwrap();
         let b = half(v, Color::Black, "rnbqkbnr/ppp1pppp/8/3p4").unwrap();
+        let Ok(ScreenStart::Decided {
+            fen,
+            outcome,
+            board,
+        }) = screen_start(v, &w, &b)
+        else {
+            panic!("Black's king attacked decides the start");
+        };
+        let want = "rnbqkbnr/ppp1pppp/8/3p4/Q7/PPPPPPPP/8/RNB1KBNR w - - 0 1";
+        assert_eq!(fen, want);
         assert_eq!(
-            screen_start(v, &w, &b),
-            Ok(ScreenStart::Decided {
-                fen: "rnbqkbnr/ppp1pppp/8/3p4/Q7/PPPPPPPP/8/RNB1KBNR w - - 0 1".into(),
-                outcome: Outcome::win(Color::White, Termination::KingCaptured),
-            })
+            outcome,
+            Outcome::win(Color::White, Termination::KingCaptured)
         );
+        assert_eq!(board.fen(), want);
         // White's king on d4 attacked by a pawn, a knight and a rook.
         let w = half(v, Color::White, "3K4/PPPPPPPP/8/RNBQ1BNR").unwrap();
         let b = half(v, Color::Black, "1nbqkbn1/pp1rpppp/1p6/2p4r").unwrap();
