@@ -428,8 +428,9 @@ async fn the_random_engine_plays_berolina_and_legan() {
 }
 
 /// The seed site's own games, the games of chance, Dark Chess (each bot seeing only its seat's
-/// view) and Ambiguous Chess's two-part turns, which no engine anywhere plays: `chessd
-/// random-engine` plays them through chessd-bot like any UCI engine.
+/// view), Ambiguous Chess's two-part turns and Screen Chess's secret setup (each bot places its
+/// own army), which no engine anywhere plays: `chessd random-engine` plays them through
+/// chessd-bot like any UCI engine.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_random_engine_plays_the_seed_sites_games() {
     let chessd = env!("CARGO_BIN_EXE_chessd");
@@ -445,6 +446,9 @@ async fn the_random_engine_plays_the_seed_sites_games() {
         // Each bot sees only its seat's view of Dark Chess.
         "dark",
         "ambiguous",
+        // Each bot places its army behind the screen, then plays from the revealed start.
+        "screen",
+        "crazyscreen",
     ] {
         let game = bots_play_by_key(key, chessd, &["random-engine"], 60).await;
         assert!(

@@ -183,7 +183,11 @@ async fn each_seat_sees_only_its_own_placement_until_the_reveal() {
     assert_eq!(revealed.start_fen, START);
     assert_eq!(revealed.fen, START);
     assert!(revealed.setup.is_none());
-    assert!(revealed.legal_moves.len() > 10, "{:?}", revealed.legal_moves);
+    assert!(
+        revealed.legal_moves.len() > 10,
+        "{:?}",
+        revealed.legal_moves
+    );
     let late = client
         .submit_setup(authed(placing(&seats, BLACK, true), seats.token('b')))
         .await;

@@ -173,6 +173,25 @@ pub async fn resign(api: &Api, seat: &Seat) -> Result<(), Status> {
     ignore_stale(answer.map(drop))
 }
 
+/// Makes `placement` the seat's final placement in a secret setup.
+pub async fn submit_setup(api: &Api, seat: &Seat, placement: String) -> Result<(), Status> {
+    let request = proto::SubmitSetupRequest {
+        game_id: seat.game_id.clone(),
+        placement,
+        commit: true,
+    };
+    let (answer, _) = unary(
+        api,
+        seat,
+        "SubmitSetup",
+        &request,
+        CALL_TIMEOUT,
+        |mut c, r| async move { c.submit_setup(r).await },
+    )
+    .await;
+    ignore_stale(answer.map(drop))
+}
+
 /// Accepts or declines the opponent's standing offer.
 pub async fn respond_to_draw(api: &Api, seat: &Seat, accept: bool) -> Result<(), Status> {
     let request = proto::RespondToDrawRequest {
@@ -223,7 +242,12 @@ fn ignore_stale(answer: Result<(), Status>) -> Result<(), Status> {
         Err(status)
             if matches!(
                 client::reason(&status).as_str(),
-                "GAME_OVER" | "NO_DRAW_OFFER" | "NOT_YOUR_TURN" | "WRONG_SEAT"
+                "GAME_OVER"
+                    | "NO_DRAW_OFFER"
+                    | "NOT_YOUR_TURN"
+                    | "WRONG_SEAT"
+                    | "NO_SETUP"
+                    | "SETUP_FINAL"
             ) =>
         {
             Ok(())

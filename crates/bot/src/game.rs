@@ -93,6 +93,8 @@ pub struct GameState {
     pub black_increment: Duration,
     pub draw_offer: Option<Side>,
     pub outcome: Option<proto::Outcome>,
+    /// A secret setup not revealed yet (Screen Chess): whose placement is final.
+    pub setup: Option<proto::Setup>,
     /// Occurrences of each position since the last irreversible move (repetition keys).
     seen: HashMap<String, u32>,
 }
@@ -141,6 +143,7 @@ impl GameState {
             black_increment,
             byoyomi,
             draw_offer: Side::from_proto(game.draw_offer),
+            setup: game.setup.filter(|_| !over),
             outcome: if over {
                 Some(game.outcome.unwrap_or_default())
             } else {
@@ -157,6 +160,19 @@ impl GameState {
             Side::White => self.increment,
             Side::Black => self.black_increment,
         }
+    }
+
+    /// Whether `side` has still to make its placement final in a secret setup.
+    #[must_use]
+    pub fn must_place(&self, side: Side) -> bool {
+        let Some(setup) = &self.setup else {
+            return false;
+        };
+        let seat = match side {
+            Side::White => setup.white.as_ref(),
+            Side::Black => setup.black.as_ref(),
+        };
+        seat.is_none_or(|s| s.state != proto::SetupState::Final as i32)
     }
 
     /// Takes in one stream message received at `received`.
@@ -244,6 +260,7 @@ impl GameState {
             }
             // The reveal of a secret setup: the game starts from the joined halves.
             Some(Event::SetupPlaced(placed)) if !placed.start_fen.is_empty() => {
+                self.setup = None;
                 self.turn = turn_of(&placed.start_fen)?;
                 self.moves.clear();
                 self.ply = 0;
@@ -253,9 +270,26 @@ impl GameState {
                 self.fen = placed.start_fen;
                 Ok(Change::Snapshot)
             }
+            Some(Event::SetupPlaced(placed)) => {
+                let seat = self
+                    .setup
+                    .as_mut()
+                    .and_then(|s| match Side::from_proto(placed.by) {
+                        Some(Side::White) => s.white.as_mut(),
+                        Some(Side::Black) => s.black.as_mut(),
+                        None => None,
+                    });
+                if let Some(seat) = seat {
+                    seat.state = if placed.committed {
+                        proto::SetupState::Final
+                    } else {
+                        proto::SetupState::Draft
+                    } as i32;
+                }
+                Ok(Change::Nothing)
+            }
             Some(
-                Event::SetupPlaced(_)
-                | Event::TakebackProposed(_)
+                Event::TakebackProposed(_)
                 | Event::TakebackDeclined(_)
                 | Event::TakebackWithdrawn(_)
                 | Event::Heartbeat(_)

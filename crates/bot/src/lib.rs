@@ -42,6 +42,7 @@ pub mod judge;
 pub mod play;
 pub mod player;
 pub mod runner;
+pub mod setup;
 pub mod uci;
 pub mod variant;
 pub mod variants_file;

@@ -17,6 +17,19 @@ impl Runner<'_> {
         if self.state.is_over() || self.acted_at == Some(self.state.ply) {
             return Ok(());
         }
+        // A secret setup comes before any move: the seat places its army, then waits for the
+        // reveal (a new snapshot of the game's start).
+        if self.state.setup.is_some() {
+            if self.state.must_place(self.side) {
+                self.acted_at = Some(self.state.ply);
+                let half = crate::setup::random_half(self.side, || getrandom::u64().unwrap_or(0));
+                tracing::info!(placement = %half, "placing behind the screen");
+                actions::submit_setup(&self.api, &self.seat, half)
+                    .await
+                    .map_err(GameError::Refused)?;
+            }
+            return Ok(());
+        }
         if self.side != self.state.turn {
             return self.while_they_think().await;
         }
