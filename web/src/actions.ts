@@ -1,12 +1,13 @@
-// The player's buttons besides moves: abort, draw offers and answers, draw claims, takeback
-// proposals and answers, time given to the opponent, the claim of a game the opponent left,
-// resign. Each is a row of `ACTIONS` saying when it applies; the bar shows exactly the rows
+// The player's buttons besides moves: a secret setup's placement (Screen Chess), abort, draw
+// offers and answers, draw claims, takeback proposals and answers, time given to the opponent,
+// the claim of a game the opponent left, resign. Each is a row of `ACTIONS` saying when it applies; the bar shows exactly the rows
 // that apply to the game as the stream last showed it (the server decides; a refusal is said
 // in words).
 
 import { h } from "./dom.js";
 import { Color, DrawClaim, GameStatus, TakebackPolicy } from "./gen/chessd/v1/chessd_pb.js";
 import { refusal, refusalText } from "./refusal.js";
+import { draftOf, mustPlace, randomHalf } from "./setup.js";
 import type { Seat } from "./seat.js";
 import {
   type GameState,
@@ -33,7 +34,7 @@ interface Action {
   /** Asked first; the action is sent only on "yes". */
   confirm?: { question: string; yes: string };
   applies(v: ActionView): boolean;
-  run(seat: Seat, signal: AbortSignal): Promise<unknown>;
+  run(seat: Seat, signal: AbortSignal, v: ActionView): Promise<unknown>;
   /** Said once the server took it (the stream shows the rest). */
   done: string;
 }
@@ -57,6 +58,21 @@ const claimableWin = (v: ActionView) => {
 };
 
 const ACTIONS: Action[] = [
+  {
+    id: "place-random",
+    label: "Place my army at random",
+    applies: (v) => ongoing(v) && mustPlace(v.state.setup, v.color),
+    run: (seat, signal, v) => seat.submitSetup(randomHalf(v.color), false, signal),
+    done: "Placed: only you see it. Place again, or make it final.",
+  },
+  {
+    id: "place-final",
+    label: "Make my placement final",
+    confirm: { question: "Make this placement final? It cannot change.", yes: "Yes, make it final" },
+    applies: (v) => ongoing(v) && draftOf(v.state.setup, v.color) !== "",
+    run: (seat, signal, v) => seat.submitSetup(draftOf(v.state.setup, v.color), true, signal),
+    done: "Your placement is final: the game starts when both are.",
+  },
   {
     id: "abort",
     label: "Abort game",
@@ -230,11 +246,13 @@ export class ActionBar {
   }
 
   async #run(a: Action): Promise<void> {
+    const view = this.#view;
+    if (!view) return;
     this.#confirming = null;
     this.#busy = a;
     this.update(this.#view);
     try {
-      await a.run(this.#seat, this.#signal);
+      await a.run(this.#seat, this.#signal, view);
       this.#say(a.done);
     } catch (e) {
       if (!this.#signal.aborted) this.#say(refusalText(refusal(e)));

@@ -419,6 +419,20 @@ export const GAMES: readonly GameInfo[] = [
     "e4, Nf3",
   ),
   wide(
+    "screen",
+    "Screen Chess",
+    HIDDEN,
+    "Each side sets up its army on its own half behind a screen; both are revealed together, then it is chess without castling.",
+    "c4c5, Nf3",
+  ),
+  wide(
+    "crazyscreen",
+    "Crazy Screen Chess",
+    HIDDEN,
+    "Screen Chess with the placement free: pawns may share files and stand on the first rank, bishops on one colour.",
+    "c4c5, Nf3",
+  ),
+  wide(
     "dice",
     "Dice Chess",
     CHANCE,

@@ -190,6 +190,13 @@ export class Seat {
   withdrawTakeback(signal: AbortSignal) {
     return client.withdrawTakeback({ gameId: this.gameId }, this.#options(signal, ATTEMPT_MS));
   }
+  /** Places this seat's army behind the screen (Screen Chess); final with `commit`. */
+  submitSetup(placement: string, commit: boolean, signal: AbortSignal) {
+    return client.submitSetup(
+      { gameId: this.gameId, placement, commit },
+      this.#options(signal, ATTEMPT_MS),
+    );
+  }
   claimVictory(draw: boolean, signal: AbortSignal) {
     return client.claimVictory({ gameId: this.gameId, draw }, this.#options(signal, ATTEMPT_MS));
   }

@@ -24,6 +24,7 @@ import {
   type MoveNotation,
   type Outcome,
   type SeatPresence,
+  type Setup,
   type TakebackPolicy,
   Termination,
   type Variant,
@@ -93,6 +94,11 @@ export interface GameState {
   firstMoveDeadline: number | null;
   /** The last event worth a line under the board ("Black declined the draw"). */
   note: string;
+  /**
+   * Screen Chess before the reveal: each seat's placement as this page may see it (its own
+   * only); null once the game has its start, and in other games.
+   */
+  setup: Setup | null;
 }
 
 /** A seat's presence (SeatPresence), times in server ms. */
@@ -196,6 +202,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     presence: { white: presenceState(g.whitePresence), black: presenceState(g.blackPresence) },
     firstMoveDeadline: g.firstMoveDeadline ? tsMs(g.firstMoveDeadline) : null,
     note: "",
+    setup: g.setup ?? null,
   };
 }
 
@@ -387,6 +394,10 @@ export function applyEvent(
       state.note = `${colorName(ev.value.by)} declined the draw`;
       announce = state.note;
       break;
+    // A placement changes what the seat sees of the board being set up, and the reveal gives
+    // the game its start: both are read afresh from a snapshot (a handful per game).
+    case "setupPlaced":
+      throw new Resync("the setup changed");
     case "gameOver": {
       const o = ev.value.outcome ?? null;
       state.outcome = o;

@@ -14,6 +14,7 @@ import { boardShot, fail, startProxy, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, player, ready, sit } from "./seats.js";
 import { type Api, create, playApi, serverGame } from "./variantkit.js";
 import { dark } from "./dark.js";
+import { screen } from "./screen.js";
 import { expectDrawn, synced } from "./wide.js";
 
 
@@ -226,6 +227,7 @@ export async function siteScenarios(
       await behemoth(api, w, b, artifacts),
       await dark(api, w, b, artifacts),
       await ambiguous(api, w, b, artifacts),
+      await screen(api, w, b, artifacts),
     ].join("; ");
   } finally {
     for (const p of pages) await p.close();

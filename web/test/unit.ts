@@ -36,6 +36,7 @@ import { MoveInput } from "../src/input.js";
 import { renderMarkdown } from "../src/markdown.js";
 import { movesOf, targetKinds, typedMove } from "../src/moves.js";
 import { PocketStrips, pocketText } from "../src/pocket.js";
+import { randomHalf } from "../src/setup.js";
 import { executionAlone, executions, marksAfter, twoPart } from "../src/turns.js";
 
 /** Grand chess's start: 10x10, with the archbishop (a) and chancellor (c), "10" runs. */
@@ -266,7 +267,32 @@ const WIDE_STARTS: Record<string, string> = {
   // As White's seat is shown it: the server never sends a player the whole board.
   dark: "????????/????????/????????/????????/8/8/PPPPPPPP/RNBQKBNR w KQ -",
   ambiguous: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 -",
+  // As White's seat is shown its setup: its own half, the other empty.
+  screen: "8/8/8/8/2P2P2/P2PP2P/1P4P1/RNBQKBNR w - - 0 1",
+  crazyscreen: "8/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w - - 0 1",
 };
+
+test("Screen Chess: a placement drawn at random keeps the rules, on the seat's own half", () => {
+  for (const color of [Color.WHITE, Color.BLACK]) {
+    for (let i = 0; i < 200; i++) {
+      const half = randomHalf(color);
+      const rows = half.split("/");
+      eq(rows.length, 4, "four rows");
+      const board = parseFen(color === Color.WHITE ? `8/8/8/8/${half} w - - 0 1` : `${half}/8/8/8/8 w - - 0 1`).board;
+      const squares = board.map((p, i) => ({ p, file: STANDARD.fileOf(i), rank: STANDARD.rankOf(i) }));
+      const mine = squares.filter((s) => s.p && (color === Color.WHITE) === (s.p === s.p.toUpperCase()));
+      eq(mine.length, 16, `${half}: sixteen pieces`);
+      const pawns = mine.filter((s) => s.p?.toLowerCase() === "p");
+      eq(new Set(pawns.map((s) => s.file)).size, 8, `${half}: a pawn on each file`);
+      const first = color === Color.WHITE ? 0 : 7;
+      eq(pawns.some((s) => s.rank === first), false, `${half}: no pawn on the first rank`);
+      const bishops = mine.filter((s) => s.p?.toLowerCase() === "b").map((s) => (s.file + s.rank) % 2);
+      eq(bishops.length === 2 && bishops[0] !== bishops[1], true, `${half}: bishops on both colours`);
+      const home = color === Color.WHITE ? [0, 1, 2, 3] : [4, 5, 6, 7];
+      eq(mine.every((s) => home.includes(s.rank)), true, `${half}: on its own half`);
+    }
+  }
+});
 
 test("Dark Chess: a `?` is a square the viewer does not see, drawn as fog with nothing on it", () => {
   const pos = parseFen(WIDE_STARTS.dark ?? "");
