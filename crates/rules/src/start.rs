@@ -1,7 +1,10 @@
 //! [`Start`]: a game's start as a record keeps it, for every engine family. Most games begin
-//! at their variant's own start, which is then kept by name; any other start is kept whole,
-//! boxed, so a record is not the size of a second position for the rare game that needs one.
+//! at their variant's own start, which is then kept by name, as is the variant's own start
+//! with a draw of chance made in it (Dice Chess's first roll: every such game has one); any
+//! other start is kept whole, boxed, so a record is not the size of a second position for the
+//! rare game that needs one.
 
+use core::convert::Infallible;
 use core::fmt;
 use core::hash::Hash;
 
@@ -11,11 +14,18 @@ use crate::{Position, Rules, Variant};
 pub trait StandardStart: Copy + Eq {
     /// The family's games, each naming its start.
     type Variant: Copy + Eq + Hash + fmt::Debug;
+    /// A draw of chance a start may hold (`Infallible` in a family without chance).
+    type Draw: Copy + Eq + Hash + fmt::Debug;
 
     /// The variant's own start.
     fn standard(variant: Self::Variant) -> Self;
     /// The game this position is one of.
     fn variant_of(&self) -> Self::Variant;
+    /// The draw this position holds, when it is its variant's own start with that draw made
+    /// ([`StandardStart::drawn`] gives it back).
+    fn draw_in_start(&self) -> Option<Self::Draw>;
+    /// The variant's own start with `draw` made.
+    fn drawn(variant: Self::Variant, draw: Self::Draw) -> Self;
 }
 
 /// A start position: the variant's own by name, any other boxed.
@@ -23,6 +33,8 @@ pub trait StandardStart: Copy + Eq {
 pub enum Start<P: StandardStart> {
     /// `P::standard(variant)`.
     Standard(P::Variant),
+    /// `P::drawn(variant, draw)`.
+    Drawn(P::Variant, P::Draw),
     Other(Box<P>),
 }
 
@@ -34,6 +46,8 @@ impl<P: StandardStart> From<P> for Start<P> {
         let variant = position.variant_of();
         if position == P::standard(variant) {
             Start::Standard(variant)
+        } else if let Some(draw) = position.draw_in_start() {
+            Start::Drawn(variant, draw)
         } else {
             Start::Other(Box::new(position))
         }
@@ -45,6 +59,7 @@ impl<P: StandardStart> Start<P> {
     pub fn position(&self) -> P {
         match self {
             Start::Standard(variant) => P::standard(*variant),
+            Start::Drawn(variant, draw) => P::drawn(*variant, *draw),
             Start::Other(position) => **position,
         }
     }
@@ -52,7 +67,7 @@ impl<P: StandardStart> Start<P> {
     #[must_use]
     pub fn variant(&self) -> P::Variant {
         match self {
-            Start::Standard(variant) => *variant,
+            Start::Standard(variant) | Start::Drawn(variant, _) => *variant,
             Start::Other(position) => position.variant_of(),
         }
     }
@@ -60,6 +75,7 @@ impl<P: StandardStart> Start<P> {
 
 impl StandardStart for Position {
     type Variant = Variant;
+    type Draw = Infallible;
 
     fn standard(variant: Variant) -> Position {
         Position::new(variant)
@@ -67,6 +83,14 @@ impl StandardStart for Position {
 
     fn variant_of(&self) -> Variant {
         self.variant()
+    }
+
+    fn draw_in_start(&self) -> Option<Infallible> {
+        None
+    }
+
+    fn drawn(_: Variant, draw: Infallible) -> Position {
+        match draw {}
     }
 }
 

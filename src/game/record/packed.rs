@@ -11,7 +11,8 @@
 //!   milliseconds as varints;
 //! - the events, each led by a varint whose low bit says its form. A move (bit 0 clear): the
 //!   milliseconds since the previous event, zigzagged, shifted left two, bit 1 whether no clock
-//!   ran after it; then the move in two bytes (from, to, promotion or drop; see `move_code`);
+//!   ran after it; then the move: an 8x8 move in two bytes (from, to, promotion or drop; see
+//!   `move_code`), a wide-family move in two to five (see `wide`), any other as its UCI text;
 //!   then, in a timed game, how each clock changed since the previous move, zigzagged. Any
 //!   other event (bit 0 set) is its stored line (`codec::write_event`), its length shifted
 //!   left one: offers, takebacks and the game's end are a few per game;
@@ -22,6 +23,8 @@
 //! change with any build. Of the answered move requests a finished game keeps the latest of
 //! each seat: a client retries its latest request, and in a finished game no later one can
 //! have been answered.
+
+mod wide;
 
 use std::time::Duration;
 
@@ -271,11 +274,12 @@ fn latest_per_seat(ring: &AnsweredRing) -> Vec<Answered> {
     kept
 }
 
-/// An 8x8 move in the two bytes of [`move_code`]; another family's move (rarer, and of
-/// squares and letters the 8x8 code does not cover) as its UCI text after a length byte.
+/// An 8x8 move in the two bytes of [`move_code`]; a wide-family move in two to five bytes
+/// ([`wide`]); a shogi or xiangqi move as its UCI text after a length byte.
 fn pack_move(mv: AnyMove, out: &mut Vec<u8>) {
     match mv {
         AnyMove::Std(m) => out.extend_from_slice(&move_code(UciMove::from(m)).to_le_bytes()),
+        AnyMove::Wide(variant, m) => wide::pack(m.uci_in(variant), out),
         _ => {
             let text = mv.uci();
             out.push(text.as_str().len() as u8);
@@ -293,6 +297,9 @@ fn unpack_move(bytes: &mut &[u8], before: &AnyPosition) -> Result<AnyMove, Strin
             .to_move(pos)
             .map(AnyMove::Std)
             .map_err(|e| format!("{uci}: {e}"));
+    }
+    if let AnyPosition::Wide(pos) = before {
+        return wide::unpack(bytes, pos).map(|m| AnyMove::Wide(pos.variant(), m));
     }
     let len = usize::from(take_byte(bytes)?);
     let (text, rest) = bytes.split_at_checked(len).ok_or("a truncated move")?;

@@ -20,6 +20,7 @@ pub type ShogiStart = Start<ShogiPosition>;
 
 impl StandardStart for ShogiPosition {
     type Variant = ShogiVariant;
+    type Draw = core::convert::Infallible;
 
     fn standard(variant: ShogiVariant) -> ShogiPosition {
         ShogiPosition::new(variant)
@@ -27,6 +28,14 @@ impl StandardStart for ShogiPosition {
 
     fn variant_of(&self) -> ShogiVariant {
         self.variant()
+    }
+
+    fn draw_in_start(&self) -> Option<core::convert::Infallible> {
+        None
+    }
+
+    fn drawn(_: ShogiVariant, draw: core::convert::Infallible) -> ShogiPosition {
+        match draw {}
     }
 }
 

@@ -3,6 +3,7 @@
 //! record keeps it ([`WideStart`]). `Game<WidePosition>` ([`WideGame`]) is then the same record as
 //! the 8x8 engine's, with the same draw rules, claims, takebacks and flag rule.
 
+use super::dice::Face;
 use super::mv::{WideMove, WideMoveKind, WideUci};
 use super::nature::Nature;
 use super::position::WidePosition;
@@ -16,7 +17,7 @@ use crate::{Color, Family, Game, Outcome, PlayError, StandardStart, Start, WideT
 pub type WideGame = Game<WidePosition>;
 
 /// A start position: the game's own by name (Capablanca Random's, Corner's and Fortress's
-/// default array), any other boxed.
+/// default array), or by name and face with Dice Chess's first roll made; any other boxed.
 pub type WideStart = Start<WidePosition>;
 
 /// `legal` without their draws of chance, each move once, in order.
@@ -101,6 +102,7 @@ impl WidePosition {
 
 impl StandardStart for WidePosition {
     type Variant = WideVariant;
+    type Draw = Face;
 
     fn standard(variant: WideVariant) -> WidePosition {
         WidePosition::new(variant)
@@ -108,6 +110,19 @@ impl StandardStart for WidePosition {
 
     fn variant_of(&self) -> WideVariant {
         self.variant()
+    }
+
+    /// Dice Chess: the first roll, made in the game's own start before anyone moves.
+    fn draw_in_start(&self) -> Option<Face> {
+        self.roll
+            .filter(|_| self.unrolled() == WidePosition::new(self.variant()))
+    }
+
+    fn drawn(variant: WideVariant, face: Face) -> WidePosition {
+        WidePosition {
+            roll: Some(face),
+            ..WidePosition::new(variant)
+        }
     }
 }
 
@@ -258,5 +273,35 @@ impl Family for WidePosition {
             End::KnightRelay => !self.relay_can_mate(color),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Face, WidePosition, WideStart, WideVariant};
+    use crate::Start;
+
+    /// A Dice Chess start with its first roll made is the game's own start and a face, kept
+    /// without a position; a rolled position other than the start stays whole, and a start
+    /// with no roll is kept by name as every game's own is.
+    #[test]
+    fn a_rolled_start_is_kept_by_name_and_face() {
+        for variant in [WideVariant::Dice, WideVariant::Dice10x10] {
+            let mut rolled = WidePosition::new(variant);
+            rolled.set_roll(Face::Knight).unwrap();
+            let kept = WideStart::from(rolled);
+            assert_eq!(kept, Start::Drawn(variant, Face::Knight));
+            assert_eq!((kept.position(), kept.variant()), (rolled, variant));
+            assert_eq!(
+                WideStart::from(WidePosition::new(variant)),
+                Start::Standard(variant)
+            );
+        }
+        let mut later = WidePosition::new(WideVariant::Dice);
+        later.set_roll(Face::Pawn).unwrap();
+        later.play("e2e4").unwrap();
+        later.set_roll(Face::Knight).unwrap();
+        assert!(matches!(WideStart::from(later), Start::Other(_)));
+        assert_eq!(size_of::<WideStart>(), 16);
     }
 }

@@ -19,12 +19,21 @@ pub type XiangqiStart = Start<XiangqiPosition>;
 /// Xiangqi is one game: its "variant" is the unit.
 impl StandardStart for XiangqiPosition {
     type Variant = ();
+    type Draw = core::convert::Infallible;
 
     fn standard((): ()) -> XiangqiPosition {
         XiangqiPosition::new()
     }
 
     fn variant_of(&self) {}
+
+    fn draw_in_start(&self) -> Option<core::convert::Infallible> {
+        None
+    }
+
+    fn drawn((): (), draw: core::convert::Infallible) -> XiangqiPosition {
+        match draw {}
+    }
 }
 
 impl XiangqiPosition {
