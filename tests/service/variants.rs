@@ -340,9 +340,9 @@ async fn stats_per_variant() {
         .into_inner();
     let variants: Vec<i32> = stats.variants.iter().map(|v| v.variant).collect();
     assert_eq!(variants[..9], (1..=9).collect::<Vec<i32>>());
-    // The nine, the wide family's 22 open games, its 3 games of chance, Dark Chess and Ambiguous
-    // Chess (the screen games are not served yet), shogi, minishogi and xiangqi.
-    assert_eq!(stats.variants.len(), 9 + 22 + 3 + 1 + 1 + 3);
+    // The nine, the wide family's 22 open games, its 3 games of chance, Dark Chess, Ambiguous
+    // Chess, the 2 screen games, shogi, minishogi and xiangqi.
+    assert_eq!(stats.variants.len(), 9 + 22 + 3 + 1 + 1 + 2 + 3);
     assert!(variants[9..].iter().all(|&v| v == 0), "{variants:?}");
     assert_eq!(stats.variants[9].variant_key, "losalamos");
     assert_eq!(stats.variants[25].variant_key, "loop");
@@ -359,6 +359,8 @@ async fn stats_per_variant() {
             "dice",
             "dice10x10",
             "behemoth",
+            "screen",
+            "crazyscreen",
             "ambiguous",
             "shogi",
             "minishogi",

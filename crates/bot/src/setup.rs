@@ -4,6 +4,9 @@
 //! rule of both games (eight pawn files, no pawn on the first rank, bishops of both colours),
 //! so the server accepts it as final; no engine sets up such a game, so the bot does it itself.
 
+use chessd_rules::Color;
+use chessd_rules::wide::{WideVariant, screen_half};
+
 use crate::board::Side;
 
 /// Four FEN rows of `side`'s half, top to bottom (White: ranks 4 to 1; Black: 8 to 5), drawn
@@ -30,41 +33,26 @@ pub fn random_half(side: Side, mut random: impl FnMut() -> u64) -> String {
         Side::White => c.to_ascii_uppercase(),
         Side::Black => c,
     };
-    let text = |row: &[Option<char>; 8]| {
-        let mut out = String::new();
-        let mut empty = 0u8;
-        for cell in row {
-            match cell {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        out.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    out.push(case(*c));
-                }
-            }
-        }
-        if empty > 0 {
-            out.push(char::from(b'0' + empty));
-        }
-        out
+    // Each empty square written `1`: the rules engine reads it and writes the half back in
+    // FEN's own form.
+    let text = |row: &[Option<char>; 8]| -> String {
+        row.iter().map(|c| c.map_or('1', case)).collect()
     };
     let first = text(&rank);
     let [next, middle, far] = rows.map(|r| text(&r));
-    match side {
+    let (color, raw) = match side {
         // Top to bottom: rank 4 (far) down to rank 1.
-        Side::White => format!("{far}/{middle}/{next}/{first}"),
+        Side::White => (Color::White, format!("{far}/{middle}/{next}/{first}")),
         // Top to bottom: rank 8 (its first) down to rank 5 (far).
-        Side::Black => format!("{first}/{next}/{middle}/{far}"),
-    }
+        Side::Black => (Color::Black, format!("{first}/{next}/{middle}/{far}")),
+    };
+    // The half keeps Screen Chess's rules by construction, so it reads back.
+    screen_half(WideVariant::Screen, color, &raw).map_or(raw, |half| half.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chessd_rules::Color;
-    use chessd_rules::wide::{WideVariant, screen_half};
 
     /// Every half drawn is one Screen Chess (and so Crazy Screen) accepts, for both sides.
     #[test]
@@ -79,6 +67,7 @@ mod tests {
         for _ in 0..500 {
             for (side, color) in [(Side::White, Color::White), (Side::Black, Color::Black)] {
                 let half = random_half(side, &mut random);
+                assert!(!half.contains("11"), "{half}: written in FEN's own form");
                 for v in [WideVariant::Screen, WideVariant::CrazyScreen] {
                     let checked = screen_half(v, color, &half);
                     assert!(checked.is_ok(), "{half}: {checked:?}");
