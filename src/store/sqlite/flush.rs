@@ -40,7 +40,7 @@ use crate::store::journal::Raiser;
 pub(super) const FLUSHERS: usize = 2;
 
 /// Flushes what SQLite wrote: the WAL's `fdatasync` in the server, anything in tests.
-pub(super) type Sync = Box<dyn Fn() -> io::Result<()> + Send + std::marker::Sync>;
+pub(super) type FlushFn = Box<dyn Fn() -> io::Result<()> + Send + Sync>;
 
 /// A batch committed, to be completed once it is durable.
 #[derive(Debug)]
@@ -68,7 +68,7 @@ struct Shared {
     raiser: Raiser,
     feed: Arc<FeedLog>,
     /// `None`: a commit is durable by itself (`--sync normal`).
-    sync: Option<Sync>,
+    sync: Option<FlushFn>,
 }
 
 #[derive(Default)]
@@ -90,7 +90,7 @@ impl Flush {
     }
 
     /// Completes batches once `sync`, called by [`FLUSHERS`] threads, has flushed them.
-    pub(super) fn threads(raiser: Raiser, feed: Arc<FeedLog>, sync: Sync) -> io::Result<Flush> {
+    pub(super) fn threads(raiser: Raiser, feed: Arc<FeedLog>, sync: FlushFn) -> io::Result<Flush> {
         let mut flush = Flush::new(raiser, feed, Some(sync));
         for i in 0..FLUSHERS {
             let shared = flush.shared.clone();
@@ -108,7 +108,7 @@ impl Flush {
         Ok(flush)
     }
 
-    fn new(raiser: Raiser, feed: Arc<FeedLog>, sync: Option<Sync>) -> Flush {
+    fn new(raiser: Raiser, feed: Arc<FeedLog>, sync: Option<FlushFn>) -> Flush {
         Flush {
             shared: Arc::new(Shared {
                 state: Mutex::new(State::default()),
@@ -244,7 +244,7 @@ impl Shared {
 
 /// `fdatasync` of the WAL beside `db`, opened at the first flush (SQLite creates it once it
 /// writes), and the folder's entry for it flushed then too.
-pub(super) fn wal_sync(db: &Path) -> Sync {
+pub(super) fn wal_sync(db: &Path) -> FlushFn {
     let path = wal_path(db);
     let wal: OnceLock<File> = OnceLock::new();
     Box::new(move || {
@@ -305,7 +305,7 @@ mod tests {
         let open = Arc::new(AtomicBool::new(false));
         let flushes = Arc::new(AtomicUsize::new(0));
         let (o, f) = (open.clone(), flushes.clone());
-        let sync: Sync = Box::new(move || {
+        let sync: FlushFn = Box::new(move || {
             while !o.load(Ordering::Acquire) {
                 std::thread::sleep(Duration::from_millis(1));
             }
@@ -327,7 +327,7 @@ mod tests {
     #[test]
     fn a_failed_flush_acknowledges_nothing_more() {
         let (mark, raiser) = crate::store::journal::test_watermark();
-        let sync: Sync = Box::new(|| Err(io::Error::other("disk gone")));
+        let sync: FlushFn = Box::new(|| Err(io::Error::other("disk gone")));
         let flush = Flush::threads(raiser, feed(), sync).unwrap();
         flush.committed(batch(2));
         assert!(eventually(|| flush.failed()));
