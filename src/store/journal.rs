@@ -243,6 +243,16 @@ impl Place {
     }
 }
 
+/// A watermark for tests of the writer's side: whether a ticket is committed, and its raiser.
+#[cfg(test)]
+pub(super) fn test_watermark() -> (impl Fn(u64) -> bool, Raiser) {
+    let (mark, raiser) = Watermark::new();
+    (
+        move |ticket| matches!(mark.wait(ticket), Wait::Done),
+        raiser,
+    )
+}
+
 /// A change could not be made durable. The cause was logged by the writer; clients only learn
 /// that it failed.
 pub(super) fn store_failed() -> ServiceError {

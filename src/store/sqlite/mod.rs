@@ -11,9 +11,12 @@
 //!   into one transaction, so one disk flush serves many moves (group commit). Each call waits
 //!   for its ticket (see `journal`); a failed commit fails every waiting and later change with
 //!   INTERNAL, and the cause goes to the log, never to clients.
-//! - **Durability.** WAL mode. `synchronous=FULL` (the default, `--sync full`) flushes the WAL
-//!   to the disk at every commit: an acknowledged move survives a process crash and a power
-//!   loss. `--sync normal` flushes only at checkpoints: it still survives a crash of the process
+//! - **Durability.** WAL mode. `--sync full` (the default) flushes the WAL to the disk after
+//!   every commit before any of its changes is acknowledged: an acknowledged move survives a
+//!   process crash and a power loss. The flush is not SQLite's (`synchronous=FULL`, inside the
+//!   commit) but `flush`'s, on threads of its own, so the next batch's SQL and a second flush
+//!   overlap it; SQLite runs at `synchronous=NORMAL`, whose checkpoints flush the WAL and the
+//!   file in the order that keeps them consistent. `--sync normal` flushes only at checkpoints: it still survives a crash of the process
 //!   (the WAL is in the operating system's cache) but may lose the last commits if the machine
 //!   itself goes down.
 //! - **Events.** The writer appends each game's new events to `recent_events` in commit order
@@ -51,11 +54,13 @@
 //!
 //! Files: `schema` (the file, its schema, opening and migrating it), `migrate_v4` and
 //! `migrate_v6` (the migrations that rewrite rows), `columns` (a game's header in its row, by
-//! the domain codec), `load` (games back at start), `writer` (the writer thread and the heartbeat), `fold` (the recent events' log the
+//! the domain codec), `load` (games back at start), `writer` (the writer thread and the heartbeat), `flush` (a committed batch made durable, then
+//! published and acknowledged), `fold` (the recent events' log the
 //! writer appends to, and its fold into `events`), `error` ([`OpenError`]).
 
 mod columns;
 mod error;
+mod flush;
 mod fold;
 mod load;
 mod migrate_v4;
@@ -70,6 +75,7 @@ use tokio::task::JoinHandle;
 
 use self::error::LoadError;
 pub(super) use self::error::OpenError;
+use self::flush::Flush;
 pub use self::schema::{DB_FILE, SCHEMA_VERSION, migrate_v1};
 use crate::store::config::{StoreLimits, SyncMode};
 use crate::store::journal::Journal;
@@ -122,11 +128,27 @@ impl SqliteStore {
         let feed = Arc::new(new_feed(options.limits, meta.epoch, meta.last));
         let memory = MemoryStore::with_journal(options.limits, journal.clone(), feed.clone());
         load::load(&mut conn, &path, &memory, &feed, options.limits).map_err(failed)?;
+        let flush = match options.sync {
+            SyncMode::Normal => Flush::inline(ends.committed, feed.clone()),
+            SyncMode::Full => {
+                // From here the flushers make each commit durable (see `flush`); the start's
+                // own commits were flushed as they went.
+                conn.pragma_update(None, "synchronous", "NORMAL")
+                    .map_err(|e| schema::sql_error(&path, &e))?;
+                Flush::threads(ends.committed, feed.clone(), flush::wal_sync(&path)).map_err(
+                    |e| OpenError::Open {
+                        path: path.clone(),
+                        cause: format!("cannot start the flush threads: {e}"),
+                    },
+                )?
+            }
+        };
+        let rx = ends.rx;
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("chessd-sqlite-writer".into())
             .spawn(move || {
-                writer::writer(conn, ends, feed);
+                writer::writer(conn, rx, feed, flush);
                 // The store may be gone already; nobody to tell then.
                 let _ = done_tx.send(());
             })

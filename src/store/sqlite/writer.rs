@@ -1,7 +1,7 @@
 //! The writer thread: it owns the connection and commits the journal's queue in groups (one
-//! transaction, one flush, for whatever is queued), then publishes the batch's events to
-//! watchers, appends its feed events to the feed (numbered as they were stored: the writer is
-//! the feed's only appender) and raises the committed watermark; plus the heartbeat that
+//! transaction for whatever is queued), numbers the batch's feed events as it stores them (the
+//! writer is the feed's only appender) and hands the batch to `flush`, which publishes its
+//! events to watchers and the feed and raises the committed watermark once it is durable; plus the heartbeat that
 //! stamps `alive_ms` while the server is idle. With traces on, each traced change's call gets
 //! a span of the transaction that committed it (`spans::SQLITE`, with the number of changes
 //! it held). Events go to the recent events' log and are folded into `events` in bulk (see
@@ -12,13 +12,15 @@ use std::time::{Duration, SystemTime};
 
 use chessd_rules::{Color, any::AnyVariant};
 use rusqlite::{Connection, Transaction, params};
+use tokio::sync::mpsc;
 use tracing::Span;
 
 use crate::game::{EventRow, FeedEvent, GameId, LogKind, epoch_ms};
 use crate::store::feed::codec;
 use crate::store::feed::log::FeedLog;
-use crate::store::journal::{Change, CreatedGame, Journal, Queued, WriterEnds};
+use crate::store::journal::{Change, CreatedGame, Journal, Queued};
 use crate::store::sqlite::columns;
+use crate::store::sqlite::flush::{Committed, Flush};
 use crate::store::sqlite::fold::RecentLog;
 use crate::telemetry::spans;
 
@@ -49,14 +51,23 @@ pub(super) async fn heartbeat(journal: std::sync::Weak<Journal>) {
 }
 
 /// The writer thread: commits queued changes in groups until the journal closes, and keeps
-/// the feed table as long as `feed` keeps its events.
-pub(super) fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>) {
-    let WriterEnds { mut rx, committed } = ends;
+/// the feed table as long as `feed` keeps its events. `flush` completes each committed batch
+/// once it is durable (see `flush`).
+pub(super) fn writer(
+    mut conn: Connection,
+    mut rx: mpsc::Receiver<Queued>,
+    feed: Arc<FeedLog>,
+    flush: Flush,
+) {
     let mut failed = false;
     // Feed rows up to here are deleted (or were never written).
     let mut trimmed = feed.floor();
+    // The feed's last position stored: the feed itself learns it only once a batch is durable.
+    let mut last = feed.last();
     let mut log = RecentLog::new();
     while let Some(first) = rx.blocking_recv() {
+        // While a committed batch waits for a flusher, more changes queue and join this one.
+        failed = failed || !flush.wait_for_room();
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -77,7 +88,7 @@ pub(super) fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>)
             &mut log,
             &batch,
             &events,
-            feed.last(),
+            last,
             (trimmed < floor).then_some(floor),
         );
         if let Err(e) = &committed_now {
@@ -89,24 +100,29 @@ pub(super) fn writer(mut conn: Connection, ends: WriterEnds, feed: Arc<FeedLog>)
         match committed_now {
             Ok(()) => {
                 trimmed = trimmed.max(floor);
+                last += events.len() as u64;
+                let mut publish = Vec::new();
+                let mut traces = Vec::new();
                 for queued in batch {
-                    if let Some((tx, events)) = queued.publish {
-                        for event in events {
-                            // An error means no watcher is left.
-                            let _ = tx.send(Arc::new(event));
-                        }
-                    }
+                    publish.extend(queued.publish);
+                    traces.push(queued.trace);
                 }
-                feed.append(events);
-                committed.raise(through);
+                flush.committed(Committed {
+                    through,
+                    publish,
+                    feed: events,
+                    traces,
+                });
             }
             Err(e) => {
                 tracing::error!(error = %e, "durable store: commit failed; refusing every change from now on");
                 failed = true;
-                committed.fail();
+                flush.fail();
             }
         }
     }
+    // What is committed is flushed and acknowledged before the file closes.
+    drop(flush);
     // A clean close checkpoints the WAL into the file; failing that only costs the next start
     // a recovery.
     let _ = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);");
