@@ -35,9 +35,8 @@ pub fn random_half(side: Side, mut random: impl FnMut() -> u64) -> String {
     };
     // Each empty square written `1`: the rules engine reads it and writes the half back in
     // FEN's own form.
-    let text = |row: &[Option<char>; 8]| -> String {
-        row.iter().map(|c| c.map_or('1', case)).collect()
-    };
+    let text =
+        |row: &[Option<char>; 8]| -> String { row.iter().map(|c| c.map_or('1', case)).collect() };
     let first = text(&rank);
     let [next, middle, far] = rows.map(|r| text(&r));
     let (color, raw) = match side {
