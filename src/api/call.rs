@@ -6,9 +6,11 @@
 //! the seat or player token).
 
 use std::future::Future;
+use std::pin::pin;
+use std::sync::LazyLock;
 use std::time::Instant;
 
-use tonic::metadata::MetadataMap;
+use tonic::metadata::{Ascii, MetadataKey, MetadataMap};
 use tonic::{Request, Response, Status};
 use tracing::{Instrument, Span};
 
@@ -30,6 +32,13 @@ pub(crate) fn caller<T>(request: &Request<T>) -> Caller {
         .unwrap_or_default()
 }
 
+/// The metadata a handler reads, as keys: a key given as text is parsed again on every
+/// look-up, and every call looks these up.
+static AUTHORIZATION: LazyLock<MetadataKey<Ascii>> =
+    LazyLock::new(|| MetadataKey::from_static("authorization"));
+static X_REQUEST_ID: LazyLock<MetadataKey<Ascii>> =
+    LazyLock::new(|| MetadataKey::from_static("x-request-id"));
+
 /// A token a call carries in `authorization: Bearer <token>`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Credential {
@@ -40,7 +49,7 @@ pub(crate) enum Credential {
 /// The seat or player token from `authorization: Bearer <token>`. A credential written as a
 /// player token (`chp_...`) is one, right or wrong; anything else must be a seat token.
 pub(crate) fn credential(metadata: &MetadataMap) -> Result<Credential, ServiceError> {
-    let header = match metadata.get("authorization") {
+    let header = match metadata.get(&*AUTHORIZATION) {
         None => None,
         // Non-ASCII header bytes cannot be a token.
         Some(value) => Some(value.to_str().map_err(|_| SeatError::InvalidToken)?),
@@ -86,7 +95,7 @@ pub(crate) fn rpc_span<T>(
     let request_id = if request_id.is_empty() {
         request
             .metadata()
-            .get("x-request-id")
+            .get(&*X_REQUEST_ID)
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
     } else {
@@ -119,7 +128,10 @@ pub(crate) async fn traced<T>(
         started,
         traced,
     } = call;
-    let result = body.instrument(span.clone()).await;
+    // The body runs in the span, which is then borrowed back rather than cloned for it.
+    let mut body = pin!(body.instrument(span));
+    let result = body.as_mut().await;
+    let span = body.span();
     let answer = span.in_scope(|| match result {
         Ok(answer) => {
             tracing::debug!("ok");
@@ -139,7 +151,7 @@ pub(crate) async fn traced<T>(
         Err(status) => status.code(),
     };
     if traced {
-        spans::record_code(&span, code);
+        spans::record_code(span, code);
     }
     metrics::rpc(method, code, started.elapsed());
     answer

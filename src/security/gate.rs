@@ -80,7 +80,7 @@ impl Guard {
     /// Lets a GameService call in as its row says, or says why not.
     fn admit<B>(&self, rpc: &Rpc, request: &http::Request<B>) -> Result<Caller, ServiceError> {
         let headers = request.headers();
-        let authorization = headers.get("authorization");
+        let authorization = headers.get(http::header::AUTHORIZATION);
         let bearer = authorization.and_then(|v| bearer(v.as_bytes()));
         // Read exactly as the handlers read credentials (`api::call::credential`: visible
         // ASCII only): a row may admit a call for its player token, and the handler must then
@@ -90,7 +90,7 @@ impl Guard {
             .and_then(bearer_text)
             .is_some_and(PlayerToken::looks_like);
         let presented = headers
-            .get("x-api-key")
+            .get(&crate::security::redact::X_API_KEY)
             .map(http::HeaderValue::as_bytes)
             .or_else(|| {
                 bearer.filter(|c| {

@@ -3,13 +3,21 @@
 //! of them, whoever logs a request or its metadata later (chessd's own spans record only the
 //! method, the game id and the request id).
 
-/// The metadata that carry secrets.
-pub(crate) const SECRET_HEADERS: [&str; 2] = ["authorization", "x-api-key"];
+/// `x-api-key`, the header that presents an API key.
+pub(crate) static X_API_KEY: http::HeaderName = http::HeaderName::from_static("x-api-key");
+
+/// The metadata that carry secrets. Names, not text: a name given as text is parsed again on
+/// every look-up, and this runs on every call.
+pub(crate) static SECRET_HEADERS: [http::HeaderName; 2] = [
+    http::header::AUTHORIZATION,
+    http::HeaderName::from_static("x-api-key"),
+];
 
 /// Marks every value of the secret headers sensitive.
 pub(crate) fn mark<B>(mut request: http::Request<B>) -> http::Request<B> {
-    for name in SECRET_HEADERS {
-        if let http::header::Entry::Occupied(mut entry) = request.headers_mut().entry(name) {
+    for name in &SECRET_HEADERS {
+        if let http::header::Entry::Occupied(mut entry) = request.headers_mut().entry(name.clone())
+        {
             for value in entry.iter_mut() {
                 value.set_sensitive(true);
             }

@@ -292,10 +292,20 @@ impl Pump {
 
     /// Queues a message, waiting at most the stall timeout for the client to make room.
     async fn deliver(&mut self, message: WatchGameResponse) -> Result<(), Stop> {
+        if self.draining.is_cancelled() {
+            return Err(Stop::Draining);
+        }
+        // With room in the queue (a watcher keeping up), no timer and no select: what the
+        // select below would also do, draining being checked first as it is there.
+        let message = match self.tx.try_send(Box::new(Ok(message))) {
+            Ok(()) => return Ok(()),
+            Err(mpsc::error::TrySendError::Closed(_)) => return Err(Stop::Gone),
+            Err(mpsc::error::TrySendError::Full(queued)) => queued,
+        };
         tokio::select! {
             biased;
             () = self.draining.cancelled() => Err(Stop::Draining),
-            sent = timeout(self.stall, self.tx.send(Box::new(Ok(message)))) => match sent {
+            sent = timeout(self.stall, self.tx.send(message)) => match sent {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(_)) => Err(Stop::Gone),
                 Err(_) => Err(Stop::TooSlow),
