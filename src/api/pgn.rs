@@ -6,7 +6,9 @@ use std::time::{Duration, SystemTime};
 
 use chessd_rules as rules;
 
-use crate::game::{GameView, TimeControl, epoch_ms};
+use crate::api::encode::setup::board;
+use crate::game::setup::awaiting_setup;
+use crate::game::{GameView, TimeControl, Viewer, epoch_ms};
 
 /// The game as PGN.
 #[must_use]
@@ -33,7 +35,18 @@ pub(crate) fn pgn(view: &GameView) -> String {
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect(),
     };
-    view.game.pgn(&tags)
+    let pgn = view.game.pgn(&tags);
+    // A game whose setup was never revealed has no start: its record begins on the board that
+    // was set up, as the game shows it to whoever may read the record.
+    let start = view.game.start();
+    match &view.setup {
+        Some(setup) if awaiting_setup(&start) => pgn.replacen(
+            &format!("[FEN \"{}\"]", start.fen()),
+            &format!("[FEN \"{}\"]", board(setup, &start, Viewer::Whole)),
+            1,
+        ),
+        _ => pgn,
+    }
 }
 
 /// The game as KIF, for a shogi-family game from its own start (empty for any other).

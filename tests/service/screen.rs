@@ -298,9 +298,14 @@ async fn a_seat_out_of_time_in_the_setup_loses() {
         (result.as_str(), termination),
         ("1-0", pb::Termination::TimeForfeit)
     );
-    // Over, the game shows everyone what was placed.
+    // Over, the game shows everyone what was placed, and its record begins there.
     assert_eq!(over.fen, format!("8/8/8/8/{WHITE} w - - 0 1"));
     assert_eq!(seat_of(&over, 'w').placement, WHITE);
+    let pgn = export_pgn(&mut client, &seats.id).await;
+    assert!(
+        pgn.contains(&format!("[FEN \"8/8/8/8/{WHITE} w - - 0 1\"]")),
+        "{pgn}"
+    );
 }
 
 /// A game with a secret setup takes no start from its creator, and other games take no

@@ -9,7 +9,7 @@
 mod answers;
 mod feed;
 mod game;
-mod setup;
+pub(crate) mod setup;
 mod values;
 mod watch;
 

@@ -48,7 +48,7 @@ pub(super) fn setup(view: &SetupView, viewer: Viewer) -> pb::Setup {
 
 /// The board being set up, as FEN: the halves `viewer` may see, White to move.
 #[must_use]
-pub(super) fn board(view: &SetupView, position: &AnyPosition, viewer: Viewer) -> String {
+pub(crate) fn board(view: &SetupView, position: &AnyPosition, viewer: Viewer) -> String {
     let halves: ByColor<Option<ScreenHalf>> = ByColor::new_with(|c| {
         let (text, _) = view.placements[c].as_ref().filter(|_| sees(viewer, c))?;
         // Placements are kept as checked: each reads back.
