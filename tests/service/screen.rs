@@ -266,6 +266,9 @@ async fn an_attacked_black_king_loses_at_the_reveal() {
         over.fen,
         "rnbqkbnr/ppp1pppp/8/3p4/Q7/PPPPPPPP/8/RNB1KBNR w - - 0 1"
     );
+    // Read back as a finished game (rebuilt from its events): the same end on the same board.
+    let again = get(&mut client, &seats.id).await;
+    assert_eq!((again.fen.as_str(), outcome(&again)), (over.fen.as_str(), (result, termination)));
 }
 
 /// In a timed game both clocks run during the setup: the seat that has not committed when

@@ -44,7 +44,7 @@ impl GameRecord {
     }
 
     /// `seat` places its army (`text`: four FEN rows of its half), final with `commit`, at
-    /// `now`. The second final placement reveals both and starts the game.
+    /// `now`, and logs it. The second final placement reveals both and starts the game.
     pub(super) fn place(
         &mut self,
         seat: Color,
@@ -53,6 +53,38 @@ impl GameRecord {
         now: Now,
         out: &mut Vec<Event>,
     ) -> Result<SetupStep, GameError> {
+        // The same final placement again: a retry, answered as the first was.
+        let Some((step, decided)) = self.placed(seat, text, commit, now)? else {
+            return Ok(SetupStep::Commit);
+        };
+        let entry = LogEntry::new(now.wall, LogKind::Setup { seat, step });
+        let seq = self.history.push(entry);
+        out.push(Event {
+            seq,
+            at: entry.at(),
+            kind: EventKind::SetupPlaced {
+                by: seat,
+                step,
+                start: (step == SetupStep::Reveal && decided.is_none())
+                    .then(|| self.history.game.start()),
+            },
+        });
+        if let Some(outcome) = decided {
+            self.finish(outcome, now, out);
+        }
+        Ok(step)
+    }
+
+    /// The placement's change to the record, without its log entry: the step it made and, on a
+    /// reveal that decides the game, its outcome; `None` for a retried final placement, which
+    /// changes nothing.
+    fn placed(
+        &mut self,
+        seat: Color,
+        text: &str,
+        commit: bool,
+        now: Now,
+    ) -> Result<Option<(SetupStep, Option<Outcome>)>, GameError> {
         let variant = setup_variant(self.history.game.variant())
             .ok_or(PlayError::NoSetup { revealed: false })?;
         let setup = self
@@ -68,8 +100,7 @@ impl GameRecord {
                 }
                 .into());
             }
-            // The same final placement again: a retry, answered as the first was.
-            Err(PlaceError::Final { same: true }) => return Ok(SetupStep::Commit),
+            Err(PlaceError::Final { same: true }) => return Ok(None),
             Err(PlaceError::Final { same: false }) => return Err(PlayError::SetupFinal.into()),
             Err(PlaceError::Over) => return Err(PlayError::NoSetup { revealed: true }.into()),
         };
@@ -81,7 +112,6 @@ impl GameRecord {
             let left = clock.remaining(seat, now.mono).saturating_sub(used);
             clock.set(seat, left, now.mono);
         }
-        let mut start = None;
         let mut decided = None;
         if step == SetupStep::Reveal {
             let halves = setup.halves().ok_or_else(|| {
@@ -99,7 +129,6 @@ impl GameRecord {
             };
             let draw_rule = self.history.game.draw_rule();
             self.history.game = Arc::new(AnyGame::new(AnyPosition::from(board), draw_rule));
-            start = Some(self.history.game.start());
             self.timing.moved(now);
             let from = self.clock_from(now);
             if self.clock_runs()
@@ -109,21 +138,7 @@ impl GameRecord {
             }
             self.arm_first_move(now.wall.max(self.timing.created_at), now);
         }
-        let entry = LogEntry::new(now.wall, LogKind::Setup { seat, step });
-        let seq = self.history.push(entry);
-        out.push(Event {
-            seq,
-            at: entry.at(),
-            kind: EventKind::SetupPlaced {
-                by: seat,
-                step,
-                start: start.filter(|_| decided.is_none()),
-            },
-        });
-        if let Some(outcome) = decided {
-            self.finish(outcome, now, out);
-        }
-        Ok(step)
+        Ok(Some((step, decided)))
     }
 
     /// A new setup for a game of a secret setup created (or restored) at `now`: its time
@@ -208,10 +223,8 @@ impl GameRecord {
     /// shows it) and in games without one.
     pub(super) fn setup_view(&self, now: Now) -> Option<SetupView> {
         let setup = self.history.setup.as_deref()?;
-        if setup.revealed() && !self.history.game.is_over() {
-            return None;
-        }
-        if setup.revealed() && self.history.game.ply() > 0 {
+        // Once revealed the start shows it, except to a game the reveal itself decided.
+        if setup.revealed() && (!self.history.game.is_over() || self.history.game.ply() > 0) {
             return None;
         }
         let deadlines = self.setup_deadlines();
@@ -233,7 +246,9 @@ impl GameRecord {
         }
     }
 
-    /// A restored setup row: the placement again, exactly as it was made.
+    /// A restored setup row: the placement again, exactly as it was made (its log entry is
+    /// the caller's to push; a reveal that decided the game ends it, its game-over row to
+    /// follow).
     pub(super) fn replace(
         &mut self,
         seat: Color,
@@ -248,29 +263,21 @@ impl GameRecord {
             wall: at,
             mono: mono_at(at, now),
         };
-        let mut events = Vec::new();
         let made = self
-            .place(seat, placement, step.is_final(), then, &mut events)
+            .placed(seat, placement, step.is_final(), then)
             .map_err(|e| format!("{e:?}"))?;
-        // The log entry was pushed by `place`; the caller pushes the row's, so drop this one.
-        self.history.log.pop();
-        if made != step {
-            return Err(format!(
-                "a {} stored, a {} replayed",
-                step.key(),
-                made.key()
-            ));
+        match made {
+            Some((made, _)) if made != step => {
+                Err(format!("a {} stored, a {} replayed", step.key(), made.key()))
+            }
+            Some((_, Some(outcome))) => self
+                .history
+                .game_mut()
+                .finish(outcome)
+                .map_err(|e| format!("the reveal's end: {e}")),
+            Some(_) => Ok(()),
+            None => Err("a final placement stored twice".to_owned()),
         }
-        // A decided reveal logged its game-over entry too: the stored rows bring their own.
-        while self
-            .history
-            .log
-            .last()
-            .is_some_and(|e| e.kind == LogKind::GameOver)
-        {
-            self.history.log.pop();
-        }
-        Ok(())
     }
 }
 
