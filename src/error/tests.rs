@@ -154,6 +154,11 @@ fn examples() -> Vec<(ServiceError, Code, &'static str)> {
             "SETUP_FINAL",
         ),
         (
+            ServiceError::Play(PlayError::TooManyPlacements),
+            Code::FailedPrecondition,
+            "TOO_MANY_PLACEMENTS",
+        ),
+        (
             ServiceError::Input(InputError::InvalidSetup {
                 message: "the pawns on a2 and a3 share a file".into(),
             }),
@@ -620,7 +625,8 @@ fn ordinal(error: &ServiceError) -> usize {
         ServiceError::Play(PlayError::NoSetup { .. }) => 58,
         ServiceError::Play(PlayError::SetupFinal) => 59,
         ServiceError::Input(InputError::InvalidSetup { .. }) => 60,
-        ServiceError::Internal(_) => 61,
+        ServiceError::Play(PlayError::TooManyPlacements) => 61,
+        ServiceError::Internal(_) => 62,
     }
 }
 

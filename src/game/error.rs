@@ -64,6 +64,8 @@ pub enum PlayError {
     NoSetup { revealed: bool },
     /// A placement other than the seat's final one, which stands.
     SetupFinal,
+    /// The seat has made as many placements as a game keeps (`setup::MAX_PLACEMENTS`).
+    TooManyPlacements,
 }
 
 /// The credential presented does not hold the seat the action needs.

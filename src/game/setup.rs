@@ -85,7 +85,13 @@ pub enum PlaceError {
     Final { same: bool },
     /// Both placements are in: the setup is over.
     Over,
+    /// The seat has made [`MAX_PLACEMENTS`] already: each is kept for the game's life.
+    TooMany,
 }
+
+/// The most placements one seat may make, drafts and its final one: every placement is kept
+/// (the game's record writes each out again), so a seat cannot grow its game without bound.
+pub(crate) const MAX_PLACEMENTS: usize = 32;
 
 impl Setup {
     /// A setup with nothing placed, its time on the clocks from `began`.
@@ -159,6 +165,9 @@ impl Setup {
             return Err(PlaceError::Final {
                 same: *kept == half && commit,
             });
+        }
+        if self.placements.iter().filter(|(c, ..)| *c == seat).count() >= MAX_PLACEMENTS {
+            return Err(PlaceError::TooMany);
         }
         let step = match (commit, self.is_final(!seat)) {
             (false, _) => SetupStep::Draft,
@@ -254,6 +263,21 @@ mod tests {
             s.place(v, Color::White, "P1P2P2/3PP2P/1P4P1/RNBQKBNR", true),
             Err(PlaceError::Final { same: false })
         );
+    }
+
+    /// A seat's placements are bounded, drafts and final alike; the other seat's are its own.
+    #[test]
+    fn placements_are_bounded() {
+        let v = WideVariant::Screen;
+        let mut s = Setup::default();
+        for _ in 0..MAX_PLACEMENTS {
+            s.place(v, Color::White, WHITE, false).unwrap();
+        }
+        assert_eq!(
+            s.place(v, Color::White, WHITE, true),
+            Err(PlaceError::TooMany)
+        );
+        assert_eq!(s.place(v, Color::Black, BLACK, false), Ok(SetupStep::Draft));
     }
 
     /// A half that breaks the rules is refused with the rule's reason, and kept nowhere.

@@ -268,7 +268,10 @@ async fn an_attacked_black_king_loses_at_the_reveal() {
     );
     // Read back as a finished game (rebuilt from its events): the same end on the same board.
     let again = get(&mut client, &seats.id).await;
-    assert_eq!((again.fen.as_str(), outcome(&again)), (over.fen.as_str(), (result, termination)));
+    assert_eq!(
+        (again.fen.as_str(), outcome(&again)),
+        (over.fen.as_str(), (result, termination))
+    );
 }
 
 /// In a timed game both clocks run during the setup: the seat that has not committed when

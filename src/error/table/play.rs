@@ -162,6 +162,15 @@ pub(super) fn row_of(error: &PlayError) -> Row {
             "SETUP_FINAL",
             "your placement is final and stands: a final placement cannot change",
         ),
+        E::TooManyPlacements => row(
+            Layer::Play,
+            FailedPrecondition,
+            "TOO_MANY_PLACEMENTS",
+            format!(
+                "you have made {} placements, as many as a game keeps: send one with commit",
+                crate::game::setup::MAX_PLACEMENTS
+            ),
+        ),
     }
 }
 

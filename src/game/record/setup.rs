@@ -103,6 +103,7 @@ impl GameRecord {
             Err(PlaceError::Final { same: true }) => return Ok(None),
             Err(PlaceError::Final { same: false }) => return Err(PlayError::SetupFinal.into()),
             Err(PlaceError::Over) => return Err(PlayError::NoSetup { revealed: true }.into()),
+            Err(PlaceError::TooMany) => return Err(PlayError::TooManyPlacements.into()),
         };
         let began = setup.began();
         if step.is_final()
@@ -267,9 +268,11 @@ impl GameRecord {
             .placed(seat, placement, step.is_final(), then)
             .map_err(|e| format!("{e:?}"))?;
         match made {
-            Some((made, _)) if made != step => {
-                Err(format!("a {} stored, a {} replayed", step.key(), made.key()))
-            }
+            Some((made, _)) if made != step => Err(format!(
+                "a {} stored, a {} replayed",
+                step.key(),
+                made.key()
+            )),
             Some((_, Some(outcome))) => self
                 .history
                 .game_mut()
