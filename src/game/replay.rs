@@ -14,7 +14,7 @@ use crate::game::event::{
     takeback_proposed_event, taken_back_event,
 };
 use crate::game::log::{LogEntry, LogKind, offer_after_move};
-use crate::game::setup::SetupStep;
+use crate::game::setup::{SetupStep, decided_at_reveal};
 use crate::game::takeback::{Rewound, any_taken_back, rewind};
 use crate::game::view::{GameView, MoveInfo};
 
@@ -271,16 +271,6 @@ fn line_position(game: &AnyGame, line: &[AnyMove]) -> AnyPosition {
 }
 
 /// The side that played move `index` (0-based) of `game`.
-/// Whether a game of a secret setup was decided by its reveal (Black's king attacked): it
-/// never had a start to play from.
-fn decided_at_reveal(game: &AnyGame) -> bool {
-    game.ply() == 0
-        && game.outcome().is_some_and(|o| {
-            o.termination == chessd_rules::Termination::KingCaptured
-                && o.winner == Some(Color::White)
-        })
-}
-
 pub(crate) fn mover_of(game: &AnyGame, index: usize) -> Color {
     mover(game.start().turn(), index)
 }

@@ -18,9 +18,9 @@
 //! White to move), so that every encoder can tell from a position alone that the board is
 //! not to be shown, and shows [`setup_board`] instead.
 
-use chessd_rules::any::{AnyPosition, AnyVariant};
+use chessd_rules::any::{AnyGame, AnyPosition, AnyVariant};
 use chessd_rules::wide::{ScreenHalf, ScreenSetupError, WideVariant, screen_half};
-use chessd_rules::{ByColor, Color};
+use chessd_rules::{ByColor, Color, Termination};
 use tokio::time::Instant;
 
 /// What one placement did.
@@ -71,8 +71,6 @@ pub struct Setup {
     placements: Vec<(Color, SetupStep, ScreenHalf)>,
     /// When the setup's time began on the clocks (monotonic), if it is on them.
     began: Option<Instant>,
-    /// The reveal decided the game (Black's king attacked): it has no start to play from.
-    decided: bool,
 }
 
 /// Why a placement was refused.
@@ -107,17 +105,6 @@ impl Setup {
     #[must_use]
     pub fn began(&self) -> Option<Instant> {
         self.began
-    }
-
-    /// The reveal decided the game.
-    pub fn decided(&mut self) {
-        self.decided = true;
-    }
-
-    /// Whether the reveal decided the game, so that it has no start to play from.
-    #[must_use]
-    pub fn is_decided(&self) -> bool {
-        self.decided
     }
 
     /// The latest placement of `seat` and whether it is final.
@@ -217,6 +204,17 @@ pub(crate) fn placeholder(variant: AnyVariant) -> AnyPosition {
 pub(crate) fn awaiting_setup(pos: &AnyPosition) -> bool {
     let variant = pos.variant();
     variant.has_secret_setup() && pos.turn() == Color::Black && *pos == placeholder(variant)
+}
+
+/// Whether a game of a secret setup was decided by its reveal (Black's king attacked: White
+/// wins before any move), so that it never had a start to play from.
+#[must_use]
+pub(crate) fn decided_at_reveal(game: &AnyGame) -> bool {
+    game.ply() == 0
+        && game.variant().has_secret_setup()
+        && game.outcome().is_some_and(|o| {
+            o.termination == Termination::KingCaptured && o.winner == Some(Color::White)
+        })
 }
 
 /// The board of a setup as FEN, with the halves given (`None`: that half is empty), White to

@@ -16,7 +16,7 @@ use crate::game::event::EventRow;
 use crate::game::event::SetupRow;
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::replay::{Replay, mover_of};
-use crate::game::setup::{Setup, SetupStep};
+use crate::game::setup::{Setup, SetupStep, decided_at_reveal};
 use crate::game::takeback::{Rewound, any_taken_back, rewind};
 
 /// What a game went through, event by event.
@@ -173,8 +173,8 @@ impl History {
     fn setup_row(&self, index: usize, step: SetupStep) -> Option<Box<SetupRow>> {
         let setup = self.setup.as_deref()?;
         let (_, _, half) = setup.placement(index)?;
-        let start =
-            (step == SetupStep::Reveal && !setup.is_decided()).then(|| self.game.start().fen());
+        let start = (step == SetupStep::Reveal && !decided_at_reveal(&self.game))
+            .then(|| self.game.start().fen());
         Some(Box::new(SetupRow {
             placement: half.to_string(),
             start,

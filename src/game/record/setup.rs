@@ -124,7 +124,6 @@ impl GameRecord {
                 ScreenStart::Play(p) => *p,
                 ScreenStart::Decided { outcome, board, .. } => {
                     decided = Some(outcome);
-                    setup.decided();
                     *board
                 }
             };
