@@ -4506,7 +4506,8 @@ export const GameService: GenService<{
    * player's token) required.
    * Errors: INVALID_ARGUMENT (INVALID_SETUP: the reason names what is wrong), FAILED_PRECONDITION
    * (NO_SETUP: the game has no setup phase, or it is over; SETUP_FINAL: the seat's final
-   * placement stands; GAME_OVER), UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID).
+   * placement stands; TOO_MANY_PLACEMENTS: a seat's 32 placements are made, send one final;
+   * GAME_OVER), UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID).
    *
    * @generated from rpc chessd.v1.GameService.SubmitSetup
    */
