@@ -19,7 +19,9 @@
 //! not to be shown, and shows [`setup_board`] instead.
 
 use chessd_rules::any::{AnyGame, AnyPosition, AnyVariant};
-use chessd_rules::wide::{ScreenHalf, ScreenSetupError, WideVariant, screen_half};
+use chessd_rules::wide::{
+    ScreenHalf, ScreenSetupError, WideVariant, screen_decided_start, screen_half,
+};
 use chessd_rules::{ByColor, Color, Termination};
 use tokio::time::Instant;
 
@@ -206,6 +208,21 @@ pub(crate) fn awaiting_setup(pos: &AnyPosition) -> bool {
     variant.has_secret_setup() && pos.turn() == Color::Black && *pos == placeholder(variant)
 }
 
+/// A position stored as its FEN, read back: any position a game can hold, including the
+/// board of a reveal that decided its game at once, which no FEN reader accepts (Black's
+/// king attacked with White to move).
+pub(crate) fn position_from_fen(
+    variant: AnyVariant,
+    fen: &str,
+) -> Result<AnyPosition, chessd_rules::any::AnyFenError> {
+    AnyPosition::from_fen(variant, fen).or_else(|e| {
+        setup_variant(variant)
+            .and_then(|v| screen_decided_start(v, fen))
+            .map(AnyPosition::from)
+            .ok_or(e)
+    })
+}
+
 /// Whether a game of a secret setup was decided by its reveal (Black's king attacked: White
 /// wins before any move), so that it never had a start to play from.
 #[must_use]
@@ -314,5 +331,18 @@ mod tests {
             setup_board(ByColor::new(None, None)),
             "8/8/8/8/8/8/8/8 w - - 0 1"
         );
+    }
+
+    /// What a store keeps as FEN reads back, a start that decided its game included; a FEN
+    /// no game can hold is still refused.
+    #[test]
+    fn stored_positions_read_back() {
+        let v = AnyVariant::Wide(WideVariant::CrazyScreen);
+        let decided = "rnbqkbnr/ppp1pppp/8/3p4/Q7/PPPPPPPP/8/RNB1KBNR w - - 0 1";
+        assert_eq!(position_from_fen(v, decided).unwrap().fen(), decided);
+        let start = v.start_fen();
+        assert_eq!(position_from_fen(v, start).unwrap().fen(), start);
+        assert!(position_from_fen(v, "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w - - 0 1 x").is_err());
+        assert!(position_from_fen(AnyVariant::CHESS, decided).is_err());
     }
 }

@@ -26,6 +26,7 @@ mod ops;
 mod players;
 mod presence;
 mod screen;
+mod screen_leaks;
 mod shogi_xiangqi;
 mod support;
 mod takebacks;

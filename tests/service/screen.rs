@@ -272,6 +272,15 @@ async fn an_attacked_black_king_loses_at_the_reveal() {
         (again.fen.as_str(), outcome(&again)),
         (over.fen.as_str(), (result, termination))
     );
+    // Listed, from the board a store keeps as FEN (which no FEN reader accepts: the side not
+    // to move is in check), the list answers with it.
+    let listed = client
+        .list_games(pb::ListGamesRequest::default())
+        .await
+        .expect("a list with the game in it")
+        .into_inner();
+    let entry = listed.games.iter().find(|g| g.game_id == seats.id).unwrap();
+    assert_eq!(entry.fen, over.fen);
 }
 
 /// In a timed game both clocks run during the setup: the seat that has not committed when

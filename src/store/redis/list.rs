@@ -93,7 +93,7 @@ impl Inner {
             {
                 continue;
             }
-            let position = chessd_rules::any::AnyPosition::from_fen(variant, &summary.fen)
+            let position = crate::game::setup::position_from_fen(variant, &summary.fen)
                 .map_err(|e| damaged(id, &format!("position: {e}")))?;
             found.push(GameSummary {
                 id,

@@ -112,6 +112,8 @@ pub use role::{Movement, WidePiece, WideRole};
 pub use san::{
     WideSan, WideSanError, wide_san, wide_san_among, wide_san_plus, wide_san_plus_among,
 };
-pub use screen::{ScreenHalf, ScreenSetupError, ScreenStart, screen_half, screen_start};
+pub use screen::{
+    ScreenHalf, ScreenSetupError, ScreenStart, screen_decided_start, screen_half, screen_start,
+};
 pub use square::{ParseWideSquareError, WideSquare, board_mask};
 pub use variant::{ParseWideVariantError, WideVariant};

@@ -71,8 +71,8 @@ const ARMY: [(WideRole, char, u8); 6] = [
 pub enum ScreenSetupError {
     /// The game has no secret setup.
     NotScreen(WideVariant),
-    /// Not four rows separated by `/`.
-    Rows(usize),
+    /// Not four rows separated by `/` (`given` of them) in `color`'s placement.
+    Rows { color: Color, given: usize },
     /// A row (1 = the top one given) does not cover exactly eight squares.
     RowWidth { row: usize, squares: usize },
     /// A character that is no chess piece letter or empty-square count.
@@ -97,9 +97,15 @@ impl fmt::Display for ScreenSetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScreenSetupError::NotScreen(v) => write!(f, "{v} has no secret setup"),
-            ScreenSetupError::Rows(n) => write!(
+            // The example is in the player's own letter case: a message about one side's
+            // placement shows no pieces of the other's.
+            ScreenSetupError::Rows { color, given } => write!(
                 f,
-                "a half is four rows separated by '/' (such as 2P2P2/P2PP2P/1P4P1/RNBQKBNR), not {n}"
+                "a half is four rows separated by '/' (such as {}), not {given}",
+                match color {
+                    Color::White => "2P2P2/P2PP2P/1P4P1/RNBQKBNR",
+                    Color::Black => "rnbqkbnr/1p4p1/p2pp2p/2p2p2",
+                }
             ),
             ScreenSetupError::RowWidth { row, squares } => {
                 write!(f, "row {row} of the half covers {squares} squares, not 8")
@@ -209,7 +215,10 @@ pub fn screen_half(
     let text = text.trim();
     let given: Vec<&str> = text.split('/').collect();
     if given.len() != 4 {
-        return Err(ScreenSetupError::Rows(given.len()));
+        return Err(ScreenSetupError::Rows {
+            color,
+            given: given.len(),
+        });
     }
     let mut rows = [[None; 8]; 4];
     for (r, row) in given.iter().enumerate() {
@@ -352,6 +361,20 @@ pub fn screen_start(
     Ok(ScreenStart::Play(Box::new(pos)))
 }
 
+/// Reads back the FEN of a start that decided its game at once ([`ScreenStart::Decided`]'s
+/// `fen`), which [`WidePosition::from_fen`] refuses: `None` for any other text.
+#[must_use]
+pub fn screen_decided_start(variant: WideVariant, fen: &str) -> Option<WidePosition> {
+    if !matches!(variant, WideVariant::Screen | WideVariant::CrazyScreen) {
+        return None;
+    }
+    let board = fen.strip_suffix(" w - - 0 1")?;
+    let placed = WidePosition::board_only(variant, board).ok()?;
+    let king = placed.king_of(Color::Black)?;
+    (placed.attackers_to(king, Color::White) != 0 && placed.king_of(Color::White).is_some())
+        .then_some(placed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::sorted_ucis;
@@ -383,7 +406,15 @@ mod tests {
         let s = WideVariant::Screen;
         assert_eq!(
             half(s, Color::White, "PPPPPPPP/RNBQKBNR"),
-            Err(ScreenSetupError::Rows(2))
+            Err(ScreenSetupError::Rows {
+                color: Color::White,
+                given: 2
+            })
+        );
+        assert_eq!(
+            half(s, Color::Black, "rnbqkbnr/1p4p1/p2pp2p/2p2p2").map(|_| ()),
+            Ok(()),
+            "the example a refusal gives Black"
         );
         assert_eq!(
             half(s, Color::White, "2P2P2/P2PP2P/1P4P/RNBQKBNR"),
@@ -538,6 +569,14 @@ mod tests {
             Outcome::win(Color::White, Termination::KingCaptured)
         );
         assert_eq!(board.fen(), want);
+        // Stored as its FEN, the board reads back only as the start it is.
+        assert!(WidePosition::from_fen(v, want).is_err());
+        assert_eq!(screen_decided_start(v, want), Some(*board));
+        let played = "rnbqkbnr/ppp1pppp/8/3p4/Q7/PPPPPPPP/8/RNB1KBNR b - - 0 1";
+        assert_eq!(screen_decided_start(v, played), None);
+        let unattacked = "rnbqkbnr/pppppppp/8/8/Q7/PPPPPPPP/8/RNB1KBNR w - - 0 1";
+        assert_eq!(screen_decided_start(v, unattacked), None);
+        assert_eq!(screen_decided_start(WideVariant::Janus, want), None);
         // White's king on d4 attacked by a pawn, a knight and a rook.
         let w = half(v, Color::White, "3K4/PPPPPPPP/8/RNBQ1BNR").unwrap();
         let b = half(v, Color::Black, "1nbqkbn1/pp1rpppp/1p6/2p4r").unwrap();
