@@ -8,6 +8,7 @@ use chessd_rules::{ByColor, Color};
 
 use crate::api::encode::{maybe_color, proto_duration, timestamp};
 use crate::game::presence::claim_at;
+use crate::game::setup::awaiting_setup;
 use crate::game::{Event, EventKind, GameView, SeatPresence};
 use chessd_proto::wire as pb;
 
@@ -27,7 +28,10 @@ impl ClaimClock {
     pub(crate) fn of(view: &GameView) -> ClaimClock {
         ClaimClock {
             claim_after: view.claim_after,
-            turn: (!view.game.is_over()).then(|| view.game.position().turn()),
+            // In a setup no side is to move (the placeholder's Black is nobody's turn): no
+            // claim is possible before the reveal, so none is announced.
+            turn: (!view.game.is_over() && !awaiting_setup(&view.game.position()))
+                .then(|| view.game.position().turn()),
             turn_began: view.turn_began,
         }
     }

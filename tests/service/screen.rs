@@ -339,3 +339,25 @@ async fn setups_only_where_the_game_has_one() {
         .await;
     assert_refused(refused, Code::FailedPrecondition, "NO_SETUP");
 }
+
+/// Nobody is to move during a setup, so no claim against an absent seat is announced until
+/// the reveal starts White's turn.
+#[tokio::test]
+async fn no_claim_is_announced_during_a_setup() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (created, seats) = create_with(&mut client, by_key("screen")).await;
+    let claim_at = |game: &pb::Game| {
+        [&game.white_presence, &game.black_presence]
+            .map(|p| p.as_ref().expect("presence").claim_at.is_some())
+    };
+    assert_eq!(
+        claim_at(&get(&mut client, &created.game_id).await),
+        [false; 2]
+    );
+    place(&mut client, &seats, 'w', WHITE, true).await;
+    assert_eq!(claim_at(&get(&mut client, &seats.id).await), [false; 2]);
+    place(&mut client, &seats, 'b', BLACK, true).await;
+    // Revealed: White, absent, is to move, and a claim against it has a time.
+    assert_eq!(claim_at(&get(&mut client, &seats.id).await), [true, false]);
+}
