@@ -11,8 +11,8 @@ use crate::api::fields::{duration, game_id};
 use crate::error::ServiceError;
 use crate::game::error::InputError;
 use crate::game::{
-    Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, GameId, StartRules, whole_ms,
-    whole_ms_duration,
+    Action, ClockAdjust, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, DEFAULT_SETUP_TIMEOUT, GameId,
+    StartRules, whole_ms, whole_ms_duration,
 };
 use chessd_proto::wire as pb;
 
@@ -48,11 +48,12 @@ fn wall_time(field: &'static str, t: prost_types::Timestamp) -> Result<SystemTim
 
 /// When the clocks start and the first-move timer: the clock start only for a timed game
 /// (CLOCK_START_AT with its time, at most 30 days ahead; a time already past starts the clocks
-/// at once), the timer 30 seconds by default in a timed game, none in an untimed one, none
-/// when zero, at most 24 hours.
+/// at once), the timer 30 seconds by default in a timed game (three minutes where it covers a
+/// secret setup: `secret_setup`), none in an untimed one, none when zero, at most 24 hours.
 pub(crate) fn start_rules(
     req: &pb::CreateGameRequest,
     timed: bool,
+    secret_setup: bool,
 ) -> Result<StartRules, ServiceError> {
     let clock_start = match pb::ClockStart::try_from(req.clock_start) {
         Ok(pb::ClockStart::Unspecified | pb::ClockStart::OnCreation) => ClockStart::OnCreation,
@@ -95,6 +96,7 @@ pub(crate) fn start_rules(
         .into());
     }
     let first_move_timeout = match req.first_move_timeout {
+        None if secret_setup => timed.then_some(DEFAULT_SETUP_TIMEOUT),
         None => timed.then_some(DEFAULT_FIRST_MOVE_TIMEOUT),
         Some(d) => {
             let d = whole_ms_duration(duration("first_move_timeout", Some(d))?);

@@ -221,7 +221,7 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     Ok(NewGame {
         start,
         draw_start,
-        start_rules: clocks::start_rules(&req, time_control.is_some())?,
+        start_rules: clocks::start_rules(&req, time_control.is_some(), variant.has_secret_setup())?,
         time_control,
         claim_after: crate::game::presence::claim_after(asked_claim_after, time_control)?,
         players: Players {

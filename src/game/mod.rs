@@ -66,7 +66,10 @@ pub use player::{IssuedToken, PlayerId, PlayerToken, Revoke, TokenId};
 pub use presence::SeatPresence;
 pub use record::{GameRecord, PackedRecord, Stored};
 pub use replay::Replay;
-pub use start::{ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, StartRules};
+pub use start::{
+    ClockChange, ClockReason, ClockStart, DEFAULT_FIRST_MOVE_TIMEOUT, DEFAULT_SETUP_TIMEOUT,
+    StartRules,
+};
 pub use takeback::TakebackPolicy;
 pub use time::{Now, epoch_ms, from_epoch_ms, whole_ms, whole_ms_duration};
 pub use token::{SeatToken, Seats, TokenDigest};

@@ -19,6 +19,11 @@ use crate::game::time::{epoch_ms, from_epoch_ms};
 /// The first-move timer of a timed game created without one (lichess gives about as long).
 pub const DEFAULT_FIRST_MOVE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The first-move timer of a timed game with a secret setup created without one: the timer
+/// covers the setup (`game::setup`), and placing sixteen pieces by hand takes minutes, not
+/// the seconds a first move does.
+pub const DEFAULT_SETUP_TIMEOUT: Duration = Duration::from_secs(180);
+
 /// When a timed game's clocks start running.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ClockStart {

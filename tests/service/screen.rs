@@ -361,3 +361,19 @@ async fn no_claim_is_announced_during_a_setup() {
     // Revealed: White, absent, is to move, and a claim against it has a time.
     assert_eq!(claim_at(&get(&mut client, &seats.id).await), [true, false]);
 }
+
+/// A timed game with a secret setup created without a first-move timer gets three minutes,
+/// which cover the setup, where other timed games get thirty seconds.
+#[tokio::test]
+async fn a_setup_gets_minutes_to_place() {
+    let server = start().await;
+    let mut client = server.client().await;
+    for (key, seconds) in [("screen", 180), ("crazyscreen", 180), ("chess", 30)] {
+        let mut request = by_key(key);
+        request.time_control = Some(tc(300, 0));
+        let (created, _) = create_with(&mut client, request).await;
+        let made = created.created_at.expect("created at");
+        let deadline = created.first_move_deadline.expect("a first-move timer");
+        assert_eq!(deadline.seconds - made.seconds, seconds, "{key}");
+    }
+}

@@ -1091,7 +1091,8 @@ the time used comes off that clock. A player whose time runs out before its plac
 loses (\`TERMINATION_TIME_FORFEIT\`); if both run out, the game is drawn. With clocks that start
 after the first moves, the setup is not on the clocks. A first-move timer, if the game has one,
 covers the setup: placements not both final within it call the game off (no result), and it
-runs again for White's first move after the reveal.
+runs again for White's first move after the reveal. A timed game created without one gets
+three minutes (other games get 30 seconds: placing sixteen pieces takes longer than a move).
 
 ## How a game ends
 

@@ -1025,8 +1025,9 @@ export type CreateGameRequest = Message<"chessd.v1.CreateGameRequest"> & {
   /**
    * The first-move timer: each side must make its first move within this time, counted
    * from the creation (or `clock_start_at`) for the side that moves first and from that move
-   * for the other, or the game is aborted (TERMINATION_NO_START). Unset: 30 seconds for a
-   * timed game, none for an untimed one; zero: none. At most 24 hours.
+   * for the other, or the game is aborted (TERMINATION_NO_START). In a game with a secret
+   * setup it covers the setup too. Unset: 30 seconds for a timed game (3 minutes with a
+   * secret setup), none for an untimed one; zero: none. At most 24 hours.
    *
    * @generated from field: google.protobuf.Duration first_move_timeout = 15;
    */
