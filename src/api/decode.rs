@@ -13,6 +13,7 @@ pub use crate::api::fields::game_id;
 use crate::api::fields::{duration, echo};
 use crate::api::{start, variant_key};
 use crate::error::ServiceError;
+use crate::game::delay::MAX_PUBLIC_DELAY;
 use crate::game::error::InputError;
 use crate::game::{
     Action, Byoyomi, FeedFilter, GameId, GameStatus, Labels, MoveText, NewGame, PlayerId, Players,
@@ -234,7 +235,32 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         labels: labels(&req.labels)?,
         takebacks: takebacks(req.takebacks)?,
         seat_tokens,
+        public_delay: public_delay(req.public_delay_plies, variant)?,
     })
+}
+
+/// A delayed public view of `plies`: only in a game that hides its board from spectators, at
+/// most `MAX_PUBLIC_DELAY` plies.
+fn public_delay(plies: u32, variant: rules::any::AnyVariant) -> Result<u16, ServiceError> {
+    let refuse = |message: String| {
+        Err(ServiceError::Input(InputError::InvalidField {
+            field: "public_delay_plies",
+            message,
+        }))
+    };
+    if plies == 0 {
+        return Ok(0);
+    }
+    if !variant.hides_board() {
+        return refuse(format!(
+            "{} hides nothing from spectators: only a game that does (dark) has a delayed view",
+            variant.key()
+        ));
+    }
+    match u16::try_from(plies) {
+        Ok(p) if p <= MAX_PUBLIC_DELAY => Ok(p),
+        _ => refuse(format!("{plies} plies: at most {MAX_PUBLIC_DELAY}")),
+    }
 }
 
 fn takebacks(value: i32) -> Result<TakebackPolicy, ServiceError> {

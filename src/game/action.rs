@@ -97,6 +97,8 @@ pub struct NewGame {
     /// How long the side to move must be gone before its opponent may claim (resolved: the
     /// default of the time control when the request named none).
     pub claim_after: std::time::Duration,
+    /// The delayed public view, in plies (0: none; see `game::delay`).
+    pub public_delay: u16,
 }
 
 /// A move the text of a SubmitMove names, parsed but not yet matched against a position.

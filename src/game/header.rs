@@ -30,6 +30,8 @@ pub struct HeaderParts {
     pub created_at: SystemTime,
     /// How long the side to move must be gone before its opponent may claim the game.
     pub claim_after: Duration,
+    /// The delayed public view, in plies (0: none; see `game::delay`).
+    pub public_delay: u16,
 }
 
 /// A game's fixed facts. Every game a server holds keeps its header, finished games too, so
@@ -53,6 +55,7 @@ pub struct GameHeader {
     byoyomi: Option<Byoyomi>,
     first_move_ms: u32,
     claim_ms: u32,
+    public_delay: u16,
 }
 
 /// A `u32` that stands for "none" in a kept duration.
@@ -101,6 +104,7 @@ impl GameHeader {
             byoyomi: parts.time_control.and_then(|tc| tc.byoyomi),
             first_move_ms: kept_opt(parts.start_rules.first_move_timeout),
             claim_ms: kept_ms(parts.claim_after),
+            public_delay: parts.public_delay,
         }
     }
 
@@ -118,7 +122,14 @@ impl GameHeader {
             draw_rule: new.draw_rule,
             created_at,
             claim_after: new.claim_after,
+            public_delay: new.public_delay,
         })
+    }
+
+    /// The delayed public view, in plies (0: none; see `game::delay`).
+    #[must_use]
+    pub fn public_delay(&self) -> u16 {
+        self.public_delay
     }
 
     #[must_use]

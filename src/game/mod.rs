@@ -31,6 +31,7 @@ pub(crate) mod byoyomi;
 pub(crate) mod chance;
 pub(crate) mod clock;
 pub(crate) mod codec;
+pub(crate) mod delay;
 pub(crate) mod error;
 pub(crate) mod event;
 pub(crate) mod feed;

@@ -82,6 +82,11 @@ pub struct GameView {
     /// A game of a secret setup whose start has not been given (or that ended without one,
     /// or on the reveal): what each seat placed.
     pub setup: Option<SetupView>,
+    /// The delayed public view, in plies (0: none; see `game::delay`).
+    pub public_delay: u16,
+    /// This is that view: the game as it stood `public_delay` plies ago, shown to a spectator
+    /// (no legal moves are listed).
+    pub delayed: bool,
 }
 
 /// A setup phase as it stands: every viewer is shown only what it may see of it

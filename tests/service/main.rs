@@ -15,6 +15,7 @@ mod clocks;
 mod common;
 mod concurrency;
 mod dark;
+mod dark_delay;
 mod errors;
 mod feed;
 mod feed_bounds;

@@ -450,6 +450,21 @@ def test_list_games_follows_the_pages(server):
         assert [s.game_id for s in client.list_games(player="pager-1")] == [ids[1]]
 
 
+def test_a_delayed_public_view(server):
+    """A Dark Chess game with a delay shows a spectator the game as it stood plies ago."""
+    with cc.Client(server.addr) as client:
+        created = client.create_game(variant_key="dark", public_delay_plies=2)
+        assert created.game.public_delay_plies == 2
+        for seat, uci in [(created.white, "e2e4"), (created.black, "e7e5"), (created.white, "g1f3")]:
+            seat.submit_move(uci)
+        seen = client.get_game(created.game_id)
+        assert [m.uci for m in seen.moves] == ["e2e4"]
+        assert "?" not in seen.fen
+        with pytest.raises(cc.ChessdError) as refused:
+            client.create_game(public_delay_plies=2)
+        assert refused.value.reason == "INVALID_FIELD"
+
+
 def test_every_proto_enum_value_has_a_member():
     """The IntEnums mirror the proto: a value added to the proto must be added here."""
     for enum_type, (proto_name, prefix) in MIRRORS.items():

@@ -62,12 +62,16 @@ pub fn game_as(
         (true, Some(lists)) => lists.encoded(view.id, g),
         (true, None) => move_lists::all_moves(g),
     };
-    let legal_moves =
-        if g.is_over() || !full || !viewer.sees_moves_of(pos.turn()) || setting_up.is_some() {
-            Bytes::new()
-        } else {
-            move_lists::legal_moves(pos)
-        };
+    let legal_moves = if g.is_over()
+        || !full
+        || !viewer.sees_moves_of(pos.turn())
+        || setting_up.is_some()
+        || view.delayed
+    {
+        Bytes::new()
+    } else {
+        move_lists::legal_moves(pos)
+    };
     let fields = chessd_proto::Game {
         game_id: view.id.to_string(),
         variant: proto_variant(pos.variant()),
@@ -140,6 +144,7 @@ pub fn game_as(
             .map(|s| hex(s.as_bytes()))
             .unwrap_or_default(),
         setup: view.setup.as_ref().map(|s| setup::setup(s, viewer)),
+        public_delay_plies: u32::from(view.public_delay),
     };
     pb::Game {
         fields,

@@ -8,6 +8,8 @@ use crate::api::call::{caller, rpc_span, traced};
 use crate::api::presence::{ClaimClock, fill};
 use crate::api::service::GameApi;
 use crate::api::{decode, encode, pgn};
+use crate::game::Viewer;
+use crate::game::delay;
 use crate::security::access::Sight;
 use crate::security::error::AccessError;
 use crate::store::GameStore;
@@ -47,7 +49,11 @@ pub(super) async fn get_game<S: GameStore>(
         // Both at once: on Redis each is a round trip, and neither needs the other.
         let (view, presence) = tokio::try_join!(api.store.get(id), api.store.read_presence(id))?;
         let viewer = sight.viewer(view.hides());
-        let mut game = encode::game_as(&view, pb::GameView::Full, Some(&api.move_lists), viewer);
+        let mut game = match delay::for_viewer(&view, viewer) {
+            // The delayed game is no prefix the move lists keep: encoded afresh.
+            Some(delayed) => encode::game_as(&delayed, pb::GameView::Full, None, Viewer::Whole),
+            None => encode::game_as(&view, pb::GameView::Full, Some(&api.move_lists), viewer),
+        };
         fill(&mut game, &ClaimClock::of(&view), &presence);
         Ok(pb::GetGameResponse {
             game: Some(game),
@@ -83,9 +89,12 @@ pub(super) async fn export_pgn<S: GameStore>(
             .read_seat(request.metadata(), caller(&request), id)
             .await?;
         let view = api.store.get(id).await?;
-        if !sight.viewer(view.hides()).is_whole() {
-            return Err(AccessError::RecordHidden.into());
-        }
+        let viewer = sight.viewer(view.hides());
+        let view = match delay::for_viewer(&view, viewer) {
+            Some(delayed) => delayed,
+            None if viewer.is_whole() => view,
+            None => return Err(AccessError::RecordHidden.into()),
+        };
         Ok(pb::ExportPgnResponse {
             pgn: pgn::pgn(&view),
             kif: pgn::kif(&view),

@@ -11,6 +11,7 @@ use crate::api::presence::ClaimClock;
 use crate::api::service::GameApi;
 use crate::api::watch::{Pump, Seats, WatchStream};
 use crate::error::ServiceError;
+use crate::game::delay;
 use crate::game::error::SeatError;
 use crate::security::error::AccessError;
 use crate::store::GameStore;
@@ -38,9 +39,20 @@ pub(super) async fn watch_game<S: GameStore>(
             _ => None,
         };
         let follow = api.store.presence().follow(id);
-        let subscription = api.store.watch(id, req.after_seq).await?;
+        // A spectator shown a delayed view resumes from a snapshot: its events are those of
+        // the delayed game, which only a snapshot begins.
+        let after_seq = if req.after_seq > 0 {
+            let view = api.store.get(id).await?;
+            match delay::for_viewer(&view, sight.viewer(view.hides())) {
+                Some(_) => 0,
+                None => req.after_seq,
+            }
+        } else {
+            0
+        };
+        let subscription = api.store.watch(id, after_seq).await?;
         // A resumed stream has no snapshot to learn the turn from.
-        let clock = if req.after_seq > 0 {
+        let clock = if after_seq > 0 {
             let view = api.store.get(id).await?;
             Some((ClaimClock::of(&view), view.last_seq))
         } else {

@@ -14,6 +14,7 @@ use crate::api::encode as convert;
 use crate::api::watch::seats::Seats;
 use crate::api::watch::{Feed, PeerSlot, Queued};
 use crate::error::ServiceError;
+use crate::game::delay::{DelayedLine, Seen};
 use crate::game::{Event, EventKind, GameId, Replay, Viewer, ends_game};
 use crate::metrics::{WATCHERS_CUT, WatcherGuard};
 use crate::security::access::Sight;
@@ -63,6 +64,8 @@ pub(crate) struct Pump {
     seats: Seats,
     /// The replay was sent: live events flow.
     replay_done: bool,
+    /// A spectator's delayed view of the game, once its snapshot showed one applies.
+    delay: Option<DelayedLine>,
     tx: mpsc::Sender<Queued<WatchGameResponse>>,
     gone: oneshot::Receiver<()>,
 }
@@ -141,6 +144,7 @@ impl Pump {
             sight,
             seats,
             replay_done: false,
+            delay: None,
             tx: feed.tx,
             gone: feed.gone,
         }
@@ -253,16 +257,34 @@ impl Pump {
         stop
     }
 
-    /// Sends an event and remembers its seq.
+    /// Sends an event (or what the watcher is shown of it) and remembers its seq.
     async fn send(&mut self, event: &Event) -> Result<(), Stop> {
-        let viewer = match (&event.kind, event.kind.variant()) {
-            (EventKind::Snapshot(view), _) => self.sight.viewer(view.hides()),
-            (_, Some(variant)) => self
-                .sight
-                .viewer(variant.hides_board() && !ends_game(event)),
-            (_, None) => Viewer::Whole,
+        // A spectator of a game with a delayed public view is shown the delayed game, whole.
+        let seen = match &event.kind {
+            EventKind::Snapshot(view) if self.sight.viewer(view.hides()) == Viewer::Blind => {
+                match DelayedLine::of(event) {
+                    Some((line, shown)) => {
+                        self.delay = Some(line);
+                        Seen::Delayed(shown)
+                    }
+                    None => Seen::AsIs,
+                }
+            }
+            _ => match &mut self.delay {
+                Some(line) => line.after(event),
+                None => Seen::AsIs,
+            },
         };
-        let mut message = convert::event(event, viewer);
+        let (shown, viewer) = match &seen {
+            Seen::Delayed(shown) => (shown, Viewer::Whole),
+            Seen::AsIs => (event, self.viewer(event)),
+            Seen::Nothing => {
+                self.last_seq = event.seq;
+                self.seats.after_send(event);
+                return Ok(());
+            }
+        };
+        let mut message = convert::event(shown, viewer);
         if matches!(event.kind, EventKind::Snapshot(_)) {
             message.seat = convert::maybe_color(self.sight.seat);
         }
@@ -280,6 +302,17 @@ impl Pump {
             }
         }
         Ok(())
+    }
+
+    /// What the watcher sees of `event`.
+    fn viewer(&self, event: &Event) -> Viewer {
+        match (&event.kind, event.kind.variant()) {
+            (EventKind::Snapshot(view), _) => self.sight.viewer(view.hides()),
+            (_, Some(variant)) => self
+                .sight
+                .viewer(variant.hides_board() && !ends_game(event)),
+            (_, None) => Viewer::Whole,
+        }
     }
 
     /// Tells the watcher of every seat whose presence changed since it was last told.

@@ -9,7 +9,8 @@
 //! `white_id`, `black_id`, `labels` (`Labels::to_stored`), `initial_ms` and `increment_ms`
 //! (timed games; no `increment_ms`: none), `black_initial_ms`, `black_increment_ms`,
 //! `clock_start` (`ClockStart`'s text), `first_move_ms`, `byoyomi_ms` and `periods` (a byoyomi
-//! time control: one period's length and how many). A store's game adds `white_digest`,
+//! time control: one period's length and how many), `public_delay` (plies of the delayed
+//! public view). A store's game adds `white_digest`,
 //! `black_digest` (hex; empty: no seat token), `takebacks` ([`takebacks_key`]) and, in a game of
 //! chance only, `seed` (hex: the secret of `game::chance`, never in a feed event). Numbers
 //! are whole milliseconds, times since the Unix epoch.
@@ -101,6 +102,9 @@ pub(crate) fn header_fields(h: &GameHeader) -> Vec<(&'static str, String)> {
     }
     if let Some(d) = rules.first_move_timeout {
         f.push(("first_move_ms", ms(d)));
+    }
+    if h.public_delay() > 0 {
+        f.push(("public_delay", h.public_delay().to_string()));
     }
     f
 }
@@ -213,6 +217,11 @@ pub(crate) fn decode_header(id: GameId, map: &HashMap<&str, &str>) -> Result<Gam
         created_at: from_epoch_ms(number(field("created_ms")?, "created_ms")?),
         claim_after: duration("claim_after_ms")?
             .unwrap_or_else(|| default_claim_after(time_control)),
+        public_delay: match get("public_delay") {
+            None => 0,
+            Some(t) => u16::try_from(number(t, "public_delay")?)
+                .map_err(|_| "field public_delay is out of bounds".to_owned())?,
+        },
     }))
 }
 

@@ -119,13 +119,18 @@ pub(crate) fn stored_header() -> impl Strategy<Value = StoredHeader> {
     (
         (any::<u64>(), start(), players(), labels()),
         (time_control(), start_rules(), any::<bool>(), 0u64..1 << 44),
-        (kept_ms(), seats(), any::<bool>()),
+        (
+            kept_ms(),
+            seats(),
+            any::<bool>(),
+            prop_oneof![Just(0u16), any::<u16>()],
+        ),
     )
         .prop_map(
             |(
                 (random, start, players, labels),
                 (time_control, start_rules, automatic, created_ms),
-                (claim_after, seats, takebacks),
+                (claim_after, seats, takebacks, public_delay),
             )| StoredHeader {
                 header: GameHeader::new(HeaderParts {
                     id: GameId::new(from_epoch_ms(created_ms), random),
@@ -141,6 +146,7 @@ pub(crate) fn stored_header() -> impl Strategy<Value = StoredHeader> {
                     },
                     created_at: from_epoch_ms(created_ms),
                     claim_after,
+                    public_delay,
                 }),
                 seats,
                 takebacks: if takebacks {

@@ -494,6 +494,7 @@ pub(super) mod tests {
             takebacks: crate::game::TakebackPolicy::Off,
             seat_tokens: ByColor::new(true, true),
             claim_after: crate::game::presence::default_claim_after(time_control),
+            public_delay: 0,
         };
         let tokens = SeatToken::pair().unwrap();
         let now = Now::read();

@@ -318,6 +318,8 @@ impl GameRecord {
                 seed: self.history.game.is_over().then(|| seed.clone()),
             }),
             setup: self.setup_view(now),
+            public_delay: header.public_delay(),
+            delayed: false,
         }
     }
 

@@ -251,6 +251,7 @@ mod tests {
             draw_rule: DrawRule::Automatic,
             created_at: from_epoch_ms(1_767_225_600_000),
             claim_after: Duration::from_secs(45),
+            public_delay: 0,
         }))
     }
 

@@ -152,6 +152,7 @@ mod tests {
             draw_rule: DrawRule::Automatic,
             created_at: from_epoch_ms(1_767_225_600_000),
             claim_after: Duration::from_secs(45),
+            public_delay: 0,
         });
         let fen = AnyPosition::new(AnyVariant::Std(chessd_rules::Variant::KingOfTheHill)).fen();
         let old = [
@@ -200,6 +201,7 @@ mod tests {
             draw_rule: DrawRule::Claim,
             created_at: from_epoch_ms(5),
             claim_after: Duration::from_secs(60),
+            public_delay: 0,
         });
         let fen = AnyPosition::new(AnyVariant::CHESS).fen();
         let old = [

@@ -282,6 +282,7 @@ mod tests {
             draw_rule: DrawRule::Claim,
             created_at: at,
             claim_after: std::time::Duration::from_secs(120),
+            public_delay: 0,
         }))
     }
 

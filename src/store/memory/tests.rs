@@ -47,6 +47,7 @@ fn new_game() -> NewGame {
         takebacks: crate::game::TakebackPolicy::Off,
         seat_tokens: chessd_rules::ByColor::new(true, true),
         claim_after: std::time::Duration::from_secs(120),
+        public_delay: 0,
     }
 }
 

@@ -363,6 +363,7 @@ mod tests {
                 draw_rule: DrawRule::Claim,
                 created_at: from_epoch_ms(1),
                 claim_after: Duration::from_secs(7),
+                public_delay: 0,
             })),
             seats: Seats::of(&tokens.map(Some)),
             takebacks: TakebackPolicy::OnRequest,

@@ -310,6 +310,7 @@ mod tests {
             draw_rule: DrawRule::Claim,
             created_at: UNIX_EPOCH,
             claim_after: Duration::from_secs(7),
+            public_delay: 0,
         });
         let names = AppendNames::of(&header);
         assert_eq!(

@@ -189,7 +189,7 @@ class Client:
         start_fen: str = "",
         initial: Optional[timedelta] = None,
         increment: timedelta = timedelta(0),
-        draw_rule: DrawRule = DrawRule.CLAIM,
+        draw_rule: DrawRule = DrawRule.UNSPECIFIED,
         chess960_start: Optional[int] = None,
         labels: Optional[Mapping[str, str]] = None,
         white_player_id: str = "",
@@ -205,6 +205,7 @@ class Client:
         claim_after: Optional[timedelta] = None,
         byoyomi: Optional[timedelta] = None,
         periods: int = 0,
+        public_delay_plies: int = 0,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
@@ -218,7 +219,13 @@ class Client:
         the game's ``clocks`` then say the periods each side has left.
         ``clock_start`` says when the clocks run (``AFTER_FIRST_MOVES``, as lichess; ``AT``
         with ``clock_start_at``); ``first_move_timeout`` is the first-move timer (the server's
-        default when None: 30 seconds in a timed game; ``timedelta(0)``: none).
+        default when None: 30 seconds in a timed game, 3 minutes with a secret setup;
+        ``timedelta(0)``: none).
+
+        ``draw_rule`` unset is the server's: claim, and automatic in Dark Chess (its only rule).
+
+        ``public_delay_plies`` (Dark Chess; at most 1000) shows spectators the whole game as
+        it stood that many plies ago, instead of nothing, while it is played.
 
         ``chess960_start`` (0 to 959, Chess960 only) picks the start position by its standard
         number; without it (and without ``start_fen``) the server draws one.
@@ -253,6 +260,7 @@ class Client:
             black_player_id=black_player_id,
             bound_seat_tokens=bound_seat_tokens,
             takebacks=pb.TAKEBACK_POLICY_ON_REQUEST if takebacks else pb.TAKEBACK_POLICY_OFF,
+            public_delay_plies=public_delay_plies,
         )
         if chess960_start is not None:
             request.chess960_start = chess960_start

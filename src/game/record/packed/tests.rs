@@ -82,6 +82,7 @@ fn header_of(rec: &GameRecord) -> GameHeader {
         draw_rule: rec.game().draw_rule(),
         created_at: rec.timing.created_at,
         claim_after: rec.timing.claim_after,
+        public_delay: 0,
     })
 }
 
