@@ -435,8 +435,8 @@ standard sixteen pieces on empty squares of its own half, behind the screen, but
 - the bishops may stand on squares of the same colour.
 
 A pawn on its first rank moves one square at a time; only pawns on their second rank
-double-step. Everything else is Screen Chess's: the placement sent as four FEN rows with
-\`SubmitSetup\`, drafts until one is final, nothing shown to the opponent or to spectators before
+double-step. Everything else is Screen Chess's: the placement (built by hand from the page's
+tray, or at random) sent as four FEN rows with \`SubmitSetup\`, drafts until one is final, nothing shown to the opponent or to spectators before
 both are final, the reveal, play without castling, the clocks during the setup, and White's
 win at once when Black's king is attacked at the reveal.
 
@@ -1076,8 +1076,17 @@ second carries the start) and the game starts from the joined board, White to mo
 \`-\`, en passant \`-\`:
 \`rn1qk1nr/1b1pp1b1/p1p2p1p/1p4p1/2P2P2/P2PP2P/1P4P1/RNBQKBNR w - - 0 1\`.
 
-On the page: **Place my army at random** draws a placement that keeps the rules and shows it
-on the seat's own half; place again until it suits, then **Make my placement final**.
+On the page: the seat's pieces not placed yet stand in a **tray** below the board, with their
+counts. Click one (or Tab to it and press Enter, then the arrow keys and Enter on the board),
+then an empty square of your half, to place it; click a placed piece, then another empty square
+of your half to move it, or **Back to tray** (or the tray, or Delete) to take it back. **Place
+my army at random** fills your half with a placement that keeps the rules, which you may then
+change by hand; **Put all back in the tray** empties it. The placement stays on the page until
+all sixteen are placed and you send it: **Send as draft** (the server keeps it, shown to you
+alone, and you may change it and send again) or **Make my placement final**. The tray says how
+many pieces are left, and in Screen Chess what the server will refuse (two pawns on a file, a
+pawn on your first rank, both bishops on one colour); the server judges, and a placement it
+refuses is shown with its reason.
 
 ## Moves
 
