@@ -36,7 +36,7 @@ import { type Step, gameLayout } from "./layout.js";
 import { renderMoves, showLatest } from "./movelist.js";
 import { typedMove } from "./moves.js";
 import { PocketStrips } from "./pocket.js";
-import { ARMY_ROLES, placements, trayNote, trayOf } from "./placement.js";
+import { ARMY_ROLES, placedText, placements, trayNote, trayOf } from "./placement.js";
 import { NOT_THIS_GAMES, refusal, refusalText } from "./refusal.js";
 import { Seat, type SeatLink, forgetSeat } from "./seat.js";
 import { LocalPlacement, mustPlace, placedOf } from "./setup.js";
@@ -191,8 +191,10 @@ export async function showGame(
         // A placement stays on the page until the player sends it (actions.ts).
         play: (m) => {
           const local = placing();
-          if (local) local.play(m.uci);
-          else void submit(m, m.uci);
+          if (!local) return void submit(m, m.uci);
+          const strict = state?.variantKey === "screen";
+          if (local.play(m.uci))
+            announce.textContent = placedText(local.board, local.color, m.uci, strict);
         },
         placing: () => placing() !== null,
         unplace: (square) => placing()?.lift(square) ?? false,
@@ -407,7 +409,7 @@ export async function showGame(
       picked: input?.marks().pocketRole ?? null,
       tray: local
         ? {
-            note: trayNote(local.board, local.color, game === "screen"),
+            note: trayNote(local.board, local.color, state.variantKey === "screen"),
             lifting: input?.marks().selected != null,
           }
         : undefined,

@@ -5,6 +5,7 @@
 // picks any legal move. Nothing here judges the game's rules: the server does; the notes only
 // say what it will refuse, and no square of the own half is ever kept from the player.
 
+import { pieceName } from "./board.js";
 import { type Board, type Pocket, isWhite, parseFen } from "./chess.js";
 import { Color, type MoveNotation, MoveNotationSchema } from "./gen/chessd/v1/chessd_pb.js";
 import { STANDARD } from "./geometry.js";
@@ -170,4 +171,15 @@ export function trayNote(board: Board, color: Color, strict: boolean): string {
   const problems = screenProblems(board, color, strict);
   if (problems.length) return `All placed, but Screen Chess refuses ${problems.join(", ")}`;
   return "All placed: send it as a draft or make it final";
+}
+
+/** What a screen reader hears after `uci` made `board`: "white knight on c3: 15 pieces left…". */
+export function placedText(board: Board, color: Color, uci: string, strict: boolean): string {
+  const drop = /^[A-Z]@([a-h][1-8])$/.exec(uci);
+  const move = /^([a-h][1-8])([a-h][1-8])$/.exec(uci);
+  const to = drop?.[1] ?? move?.[2] ?? "";
+  const piece = board[geo.parse(to)] ?? "";
+  const what = piece ? pieceName(piece) : "nothing";
+  const where = move ? `from ${move[1]} to ${to}` : `on ${to}`;
+  return `${what} ${where}: ${trayNote(board, color, strict)}`;
 }

@@ -16,6 +16,7 @@ import {
   leftToPlace,
   lift,
   place,
+  placedText,
   placements,
   screenProblems,
   shift,
@@ -137,6 +138,10 @@ test("setup: the note says what is left, and what Screen Chess refuses (not Craz
     "Screen",
   );
   eq(screenProblems(boardOfRows(BLACK_ROWS, B) ?? [], B, true), [], "the rules' example");
+  const placed = after(empty, B, "N@c6");
+  eq(placedText(placed, B, "N@c6", true), "black knight on c6: 15 pieces left to place", "said");
+  const moved = after(placed, B, "c6d5");
+  eq(placedText(moved, B, "c6d5", true), "black knight from c6 to d5: 15 pieces left to place", "moved");
 });
 
 test("setup: the page's placement takes the server's until the player changes it, and is sent whole", () => {
