@@ -103,10 +103,11 @@ async function placeByHand(api: Api, w: Player, id: string, token: string, artif
   const sent = submits(w);
   if (sent !== 0) fail(`${sent} SubmitSetup sent while placing piece by piece`);
   await w.page.click('[data-action="place-draft"]');
+  let said = "";
   await waitFor("the refusal said", async () => {
-    const said = await text(w.page, "#play-message");
-    return said.includes("INVALID_SETUP") && said.includes("share a file");
-  });
+    said = await text(w.page, "#play-message");
+    return said.includes("INVALID_SETUP") && said.includes("c-file");
+  }).catch((e: unknown) => fail(`${String(e)} (the page says: "${said}")`));
   // Corrected on the page and sent again: the server keeps it as the seat's draft.
   await clickMove(w, "c3", "f4");
   await drawnOn(w, "f4", "P");
