@@ -1,6 +1,6 @@
 // Screen Chess's setup from two seat pages: White places its army by hand, piece by piece from
 // its tray by clicks (a piece picked up and moved, another put back in the tray, the last by
-// keys), with no call to the server until it sends; a draft that breaks a rule is refused with
+// keys, taken back by Delete and placed again), with no call to the server until it sends; a draft that breaks a rule is refused with
 // the rule said, the corrected one kept, then made final. Black places at random and makes it
 // final. Each page draws its own half and nothing of the other's, and the other page's DOM
 // never holds it; once both are final both pages draw the joined start, and White plays a move
@@ -97,6 +97,15 @@ async function placeByHand(api: Api, w: Player, id: string, token: string, artif
   await w.page.focus(tray(w, "p"));
   for (const key of ["Enter", "ArrowUp", "ArrowUp", "ArrowLeft", "ArrowLeft", "Enter"])
     await w.page.keyboard.press(key);
+  await drawnOn(w, "c3", "P");
+  // Delete puts the piece under the cursor back; Enter on the tray's pawn picks it again, and
+  // Enter on the board (the cursor still on c3) places it there.
+  await w.page.keyboard.press("Delete");
+  await drawnOn(w, "c3", "");
+  if ((await trayCount(w, "p")) !== "1") fail("Delete did not put the pawn back in the tray");
+  await w.page.focus(tray(w, "p"));
+  await w.page.keyboard.press("Enter");
+  await w.page.keyboard.press("Enter");
   await drawnOn(w, "c3", "P");
   const full = await text(w.page, "[data-tray-note]");
   if (!full.includes("two pawns on the c-file")) fail(`the full tray says "${full}"`);
