@@ -97,10 +97,11 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
       "Back to tray",
     );
     back.disabled = !v.tray.lifting;
+    // Not a live region: each placement is said once, by the game's announcer (game.ts).
     node.replaceChildren(
       ...items,
       back,
-      h("span", { class: "tray-note", "data-tray-note": side, role: "status" }, v.tray.note),
+      h("span", { class: "tray-note", "data-tray-note": side }, v.tray.note),
     );
     return;
   }
