@@ -1,13 +1,14 @@
-// The player's buttons besides moves: a secret setup's placement (Screen Chess), abort, draw
+// The player's buttons besides moves: a secret setup's placement (Screen Chess: drawn at
+// random, cleared, sent as a draft or final; placed by hand on the board, setup.ts), abort, draw
 // offers and answers, draw claims, takeback proposals and answers, time given to the opponent,
-// the claim of a game the opponent left, resign. Each is a row of `ACTIONS` saying when it applies; the bar shows exactly the rows
-// that apply to the game as the stream last showed it (the server decides; a refusal is said
-// in words).
+// the claim of a game the opponent left, resign. Each is a row of `ACTIONS` saying when it
+// applies; the bar shows exactly the rows that apply to the game as the stream last showed it
+// (the server decides; a refusal is said in words).
 
 import { h } from "./dom.js";
 import { Color, DrawClaim, GameStatus, TakebackPolicy } from "./gen/chessd/v1/chessd_pb.js";
 import { refusal, refusalText } from "./refusal.js";
-import { draftOf, mustPlace, randomHalf } from "./setup.js";
+import { type LocalPlacement, mustPlace, randomHalf } from "./setup.js";
 import type { Seat } from "./seat.js";
 import {
   type GameState,
@@ -26,6 +27,8 @@ export interface ActionView {
   color: Color;
   /** The server's time now, ms since the epoch. */
   serverNow: number;
+  /** The seat's placement being built on the page (a secret setup), or null. */
+  placement: LocalPlacement | null;
 }
 
 interface Action {
@@ -40,6 +43,9 @@ interface Action {
 }
 
 const ongoing = (v: ActionView) => v.state.status === GameStatus.ONGOING;
+/** The seat has its placement to make final, on the page. */
+const placing = (v: ActionView) =>
+  ongoing(v) && !!v.placement && mustPlace(v.state.setup, v.color);
 const claimable = (v: ActionView, claim: DrawClaim) =>
   ongoing(v) && turnOf(v.state) === v.color && claimableDraws(v.state).includes(claim);
 
@@ -61,16 +67,31 @@ const ACTIONS: Action[] = [
   {
     id: "place-random",
     label: "Place my army at random",
-    applies: (v) => ongoing(v) && mustPlace(v.state.setup, v.color),
-    run: (seat, signal, v) => seat.submitSetup(randomHalf(v.color), false, signal),
-    done: "Placed: only you see it. Place again, or make it final.",
+    applies: (v) => placing(v),
+    // Drawn on the page, not sent: the player may change it by hand before sending it.
+    run: async (_seat, _signal, v) => v.placement?.fill(randomHalf(v.color)),
+    done: "Placed at random on your half: change it by hand, then send it.",
+  },
+  {
+    id: "place-clear",
+    label: "Put all back in the tray",
+    applies: (v) => placing(v) && !!v.placement?.started,
+    run: async (_seat, _signal, v) => v.placement?.clear(),
+    done: "All your pieces are back in the tray.",
+  },
+  {
+    id: "place-draft",
+    label: "Send as draft",
+    applies: (v) => placing(v) && !!v.placement?.rows(),
+    run: (seat, signal, v) => seat.submitSetup(v.placement?.rows() ?? "", false, signal),
+    done: "Sent as a draft: only you see it. Change it and send again, or make it final.",
   },
   {
     id: "place-final",
     label: "Make my placement final",
     confirm: { question: "Make this placement final? It cannot change.", yes: "Yes, make it final" },
-    applies: (v) => ongoing(v) && draftOf(v.state.setup, v.color) !== "",
-    run: (seat, signal, v) => seat.submitSetup(draftOf(v.state.setup, v.color), true, signal),
+    applies: (v) => placing(v) && !!v.placement?.rows(),
+    run: (seat, signal, v) => seat.submitSetup(v.placement?.rows() ?? "", true, signal),
     done: "Your placement is final: the game starts when both are.",
   },
   {

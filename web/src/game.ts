@@ -6,7 +6,8 @@
 // seat.ts) the same view is the player's: the board from the player's side, moves by click,
 // drag, keyboard or typing (input.ts), drops from the pocket, the buttons that apply
 // (actions.ts), and the player's own move shown at once, then confirmed by the stream or taken
-// back with the server's reason.
+// back with the server's reason. In a secret setup the seat's board is its placement as the
+// page builds it (setup.ts): pieces from the tray onto its half, by the same input.
 
 import { type ActionView, ActionBar } from "./actions.js";
 import { client } from "./api.js";
@@ -35,8 +36,10 @@ import { type Step, gameLayout } from "./layout.js";
 import { renderMoves, showLatest } from "./movelist.js";
 import { typedMove } from "./moves.js";
 import { PocketStrips } from "./pocket.js";
+import { ARMY_ROLES, placedText, placements, trayNote, trayOf } from "./placement.js";
 import { NOT_THIS_GAMES, refusal, refusalText } from "./refusal.js";
 import { Seat, type SeatLink, forgetSeat } from "./seat.js";
+import { LocalPlacement, mustPlace, placedOf } from "./setup.js";
 import {
   type GameState,
   applyEvent,
@@ -131,6 +134,17 @@ export async function showGame(
     !!state && color !== null && state.status === GameStatus.ONGOING && turnOf(state) === color;
   const canMove = () =>
     !!seat && myTurn() && viewPly === null && pending === null && state?.legal?.ply === plies();
+  /** The seat's placement being built on the page, once its side is known. */
+  let placement: LocalPlacement | null = null;
+  /** The page's placement while the seat has its own to make final (a secret setup). */
+  const placing = (): LocalPlacement | null =>
+    placement &&
+    state?.setup &&
+    state.status === GameStatus.ONGOING &&
+    viewPly === null &&
+    mustPlace(state.setup, placement.color)
+      ? placement
+      : null;
 
   /**
    * The position on the screen (null while the replay has not brought it), with the player's
@@ -139,6 +153,8 @@ export async function showGame(
   function displayed(): { position: Position | null; highlight: number[]; san: string } {
     const s = state as GameState;
     const at = shown();
+    const local = placing();
+    if (local) return { position: { ...current(s), board: local.board }, highlight: [], san: "" };
     if (pending && viewPly === null && pending.ply === plies()) {
       const before = current(s);
       return {
@@ -161,15 +177,27 @@ export async function showGame(
 
   const input = seat
     ? new MoveInput(boardBox, {
-        board: () => (canMove() && state ? current(state).board : null),
+        board: () => placing()?.board ?? (canMove() && state ? current(state).board : null),
         shown: () => (state ? (displayed().position?.board ?? []) : []),
-        legal: () => state?.legal?.moves ?? [],
+        legal: () => {
+          const local = placing();
+          return local ? placements(local.board, local.color) : (state?.legal?.moves ?? []);
+        },
         geometry: () => geo(),
         promotions: () => (state ? promotionOrder(state.variantKey || state.variant) : ""),
         pieces: () => pieceSet(state ? state.variantKey || state.variant : ""),
         flipped: blackBelow,
         white: () => color !== Color.BLACK,
-        play: (m) => void submit(m, m.uci),
+        // A placement stays on the page until the player sends it (actions.ts).
+        play: (m) => {
+          const local = placing();
+          if (!local) return void submit(m, m.uci);
+          const strict = state?.variantKey === "screen";
+          if (local.play(m.uci))
+            announce.textContent = placedText(local.board, local.color, m.uci, strict);
+        },
+        placing: () => placing() !== null,
+        unplace: (square) => placing()?.lift(square) ?? false,
         redraw: (moved) => {
           if (moved) boardKey = "";
           renderBoard();
@@ -351,7 +379,9 @@ export async function showGame(
 
   /** What the seat's buttons look at now. */
   const actionView = (): ActionView | null =>
-    state && color !== null && seat ? { state, color, serverNow: Date.now() + offset } : null;
+    state && color !== null && seat
+      ? { state, color, serverNow: Date.now() + offset, placement }
+      : null;
 
   /** The board's last drawing, to redraw only what changed (a drag survives other events). */
   let boardKey = "";
@@ -360,15 +390,29 @@ export async function showGame(
   /** Crazyhouse's pockets of the position shown, each beside its side of the board. */
   function renderSides(): void {
     if (!state) return;
+    const local = placing();
+    const game = state.variantKey || state.variant;
+    // The seat's tray stands in its pocket's place; the opponent's strip stays hidden.
+    const tray = local ? trayOf(local.board, local.color) : null;
     pocketStrips.update({
-      pockets: displayed().position?.pockets ?? null,
-      roles: handRoles(state.variantKey || state.variant),
-      set: pieceSet(state.variantKey || state.variant),
+      pockets: tray ? { white: tray, black: tray } : (displayed().position?.pockets ?? null),
+      roles: local ? ARMY_ROLES : handRoles(game),
+      set: pieceSet(game),
       geo: state.geo,
       bottomWhite: !blackBelow(),
       own: seat && color !== null ? color === Color.WHITE : null,
-      legal: canMove() ? (state.legal?.moves ?? []) : [],
+      legal: local
+        ? placements(local.board, local.color)
+        : canMove()
+          ? (state.legal?.moves ?? [])
+          : [],
       picked: input?.marks().pocketRole ?? null,
+      tray: local
+        ? {
+            note: trayNote(local.board, local.color, state.variantKey === "screen"),
+            lifting: input?.marks().selected != null,
+          }
+        : undefined,
     });
   }
 
@@ -441,7 +485,7 @@ export async function showGame(
     if (state.sketched.has(at)) boardBox.dataset.source = "sketch";
     else delete boardBox.dataset.source;
     boardBox.dataset.ply = String(at);
-    boardBox.classList.toggle("playable", canMove());
+    boardBox.classList.toggle("playable", canMove() || placing() !== null);
     if (pending) boardBox.dataset.pending = pending.move.uci;
     else delete boardBox.dataset.pending;
     if (key === boardKey) return;
@@ -463,6 +507,7 @@ export async function showGame(
       seatLine.textContent = seatNote;
       return;
     }
+    if (placement && state.setup) placement.sync(placedOf(state.setup, placement.color));
     const at = shown();
     title.textContent = gameTitle(
       state.white,
@@ -524,6 +569,7 @@ export async function showGame(
     void (async () => {
       try {
         color = await asking.color(signal);
+        if (color !== null) placement = new LocalPlacement(color, () => render());
         if (color === null) {
           // The server found no seat for the token here: the same as a refused one.
           forgetSeat(id);

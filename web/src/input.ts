@@ -5,6 +5,9 @@
 // says which a pick makes), and their targets are marked. Where a shogi piece may promote or
 // not (both `x` and `x+` are legal), the picker asks which. In Ambiguous Chess a turn is picked
 // in two parts (turns.ts): the opponent's piece onto the pending target, then the player's mark.
+// In a secret setup (setup.ts) the pocket is the seat's tray and the moves are placements on the
+// own half: a placed piece picked up goes back to the tray by a press on the tray, a drag onto
+// it, or Delete.
 
 import { type TargetKind, pieceIcon, pieceName, pieceNode, roleName, squareAt } from "./board.js";
 import { type Board, type PocketRole, parseUci } from "./chess.js";
@@ -41,6 +44,10 @@ export interface MoveSource {
   redraw(moved?: boolean): void;
   /** Say something to screen readers. */
   announce(text: string): void;
+  /** A secret setup is being placed: the pocket is the tray. */
+  placing?(): boolean;
+  /** A setup's piece on `square` goes back to the tray; false when none can. */
+  unplace?(square: number): boolean;
 }
 
 
@@ -73,6 +80,8 @@ export class MoveInput {
   #picker: HTMLElement | null = null;
   /** Ambiguous Chess: the execution chosen among `legal`, the turns it was chosen from. */
   #executed: { legal: readonly MoveNotation[]; execution: string } | null = null;
+  /** The pockets attached, where a setup's piece dragged is put back in the tray. */
+  #pockets: HTMLElement[] = [];
 
   constructor(box: HTMLElement, src: MoveSource) {
     this.#box = box;
@@ -92,6 +101,7 @@ export class MoveInput {
    * keyboard's cursor.
    */
   attachPocket(node: HTMLElement): void {
+    this.#pockets.push(node);
     node.addEventListener("pointerdown", (e) => this.#pocketDown(e, node));
     node.addEventListener("pointermove", (e) => this.#move(e));
     node.addEventListener("pointerup", (e) => this.#up(e));
@@ -99,6 +109,7 @@ export class MoveInput {
     node.addEventListener("click", (e) => {
       // A pointer's press was handled on pointerdown; `detail` is 0 for Enter and Space.
       if (e.detail !== 0) return;
+      if (this.#unplace(true)) return;
       const role = this.#roleAt(e.target);
       if (role) this.#pickFromPocket(role, true);
     });
@@ -267,8 +278,9 @@ export class MoveInput {
         squares.length > TARGETS_READ_OUT
           ? `any of ${squares.length} squares`
           : squares.join(", ");
+      const hand = this.#src.placing?.() ? "tray" : "pocket";
       this.#src.announce(
-        `${roleName(role, 1, this.#src.pieces())} from your pocket picked up: it can go to ${where}. ` +
+        `${roleName(role, 1, this.#src.pieces())} from your ${hand} picked up: it can go to ${where}. ` +
           "Arrow keys to a square, Enter to put it there, Escape to put it back.",
       );
     }
@@ -389,6 +401,10 @@ export class MoveInput {
   }
 
   #pocketDown(e: PointerEvent, pocket: HTMLElement): void {
+    if (e.button === 0 && !this.#picker && this.#unplace(false)) {
+      e.preventDefault();
+      return;
+    }
     const role = this.#roleAt(e.target);
     if (!role || e.button !== 0 || this.#picker) return;
     e.preventDefault();
@@ -435,6 +451,10 @@ export class MoveInput {
     const svg = this.#svg();
     if (!drag || e.pointerId !== drag.pointerId || !svg) return;
     this.#drag = null;
+    if (drag.moving && this.#overPocket(e) && this.#unplace(false)) {
+      this.#src.redraw(true);
+      return;
+    }
     const sq = squareAt(svg, this.#src.geometry(), e.clientX, e.clientY, this.#src.flipped());
     const board = this.#src.board();
     const from = drag.pick.kind === "square" ? drag.pick.square : -1;
@@ -455,6 +475,35 @@ export class MoveInput {
       this.#picked = null;
       this.#src.redraw();
     }
+  }
+
+  /** Whether a pointer is over one of the pockets. */
+  #overPocket(e: PointerEvent): boolean {
+    return this.#pockets.some((node) => {
+      const r = node.getBoundingClientRect();
+      const inside = e.clientX >= r.left && e.clientX <= r.right;
+      return !node.hidden && inside && e.clientY >= r.top && e.clientY <= r.bottom;
+    });
+  }
+
+  /**
+   * A secret setup: the piece picked up on the board goes back to the tray (from the keyboard,
+   * the board keeps the focus). False when no placed piece is picked up.
+   */
+  #unplace(keyboard: boolean): boolean {
+    const pick = this.#picked;
+    if (pick?.kind !== "square" || !this.#src.board()) return false;
+    const what = this.#describe(pick.square);
+    if (!this.#src.unplace?.(pick.square)) return false;
+    this.#picked = null;
+    if (keyboard) {
+      this.#keyboard = true;
+      this.#cursor = pick.square;
+      this.#box.focus();
+    }
+    this.#src.redraw();
+    this.#src.announce(`${what}: back in your tray`);
+    return true;
   }
 
   #cancel(): void {
@@ -510,12 +559,28 @@ export class MoveInput {
       const result = this.#act(sq);
       if (result === "picked") {
         const board = this.#src.board() ?? [];
-        const targets = [...this.#moves(board, { kind: "square", square: sq }).keys()]
-          .map((s) => this.#name(s))
-          .join(", ");
-        this.#src.announce(`${this.#describe(sq)} picked up: it can go to ${targets}`);
+        const targets = [...this.#moves(board, { kind: "square", square: sq }).keys()];
+        const where =
+          targets.length > TARGETS_READ_OUT
+            ? `any of ${targets.length} squares`
+            : targets.map((s) => this.#name(s)).join(", ");
+        const back = this.#src.placing?.() ? "; Delete puts it back in your tray" : "";
+        this.#src.announce(`${this.#describe(sq)} picked up: it can go to ${where}${back}`);
       } else if (result === "dropped") {
         this.#src.announce(`Nothing picked up on ${this.#name(sq)}`);
+      }
+      return;
+    }
+    if ((e.key === "Delete" || e.key === "Backspace") && this.#src.placing?.()) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.#keyboard = true;
+      // The piece picked up, else the one under the cursor.
+      const sq = this.#picked?.kind === "square" ? this.#picked.square : this.#cursor;
+      if (sq !== null) this.#picked = { kind: "square", square: sq };
+      if (!this.#unplace(true)) {
+        this.#picked = null;
+        this.#src.announce("Nothing of yours to put back here");
       }
       return;
     }

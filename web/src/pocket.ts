@@ -2,7 +2,9 @@
 // edge: the pieces a side holds to drop, with their counts, from the FEN of the position shown,
 // drawn as the game draws them (a shogi piece turned toward its owner), and a sentence for screen
 // readers. The seat's own pieces are buttons to pick a piece from (see input.ts), enabled for the
-// drops the server lists as legal.
+// drops the server lists as legal. In a secret setup the seat's hand is its tray: the pieces it
+// has still to place on its half (setup.ts), with what is left said beside them and a button to
+// put a placed piece back; the opponent's strip is hidden, as nothing of its army is shown.
 
 import { pieceIcon, roleName } from "./board.js";
 import { type Pocket, type PocketRole, type Sides, parseUci } from "./chess.js";
@@ -26,6 +28,16 @@ export interface PocketView {
   droppable: ReadonlySet<PocketRole>;
   /** The role picked up from it. */
   picked: PocketRole | null;
+  /** A secret setup's tray (the own hand only), or undefined for a hand. */
+  tray?: TrayView;
+}
+
+/** What a tray shows besides its pieces. */
+export interface TrayView {
+  /** What is left to place, or what the server will refuse (placement.ts). */
+  note: string;
+  /** A placed piece is picked up: "Back to tray" takes it. */
+  lifting: boolean;
 }
 
 /** "White's pocket: 2 pawns, 1 knight", "Black's pocket: empty". */
@@ -47,7 +59,9 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
   const side = v.white ? "white" : "black";
   node.dataset.color = side;
   node.setAttribute("role", "group");
-  node.setAttribute("aria-label", `${v.white ? "White" : "Black"}'s pocket`);
+  const name = v.tray ? "Your pieces to place" : `${v.white ? "White" : "Black"}'s pocket`;
+  node.setAttribute("aria-label", name);
+  node.classList.toggle("tray", !!v.tray);
   const set = v.set ?? CHESS_SET;
   const items = allRoles(v.pocket, v.roles).map((role) => {
     const count = v.pocket[role] ?? 0;
@@ -66,7 +80,9 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
       {
         ...attrs,
         type: "button",
-        "aria-label": `Drop a ${roleName(role, 1, set)} (${count} in your pocket)`,
+        "aria-label": v.tray
+          ? `Place a ${roleName(role, 1, set)} (${count} left in your tray)`
+          : `Drop a ${roleName(role, 1, set)} (${count} in your pocket)`,
         "aria-pressed": String(v.picked === role),
       },
       ...content,
@@ -74,6 +90,21 @@ export function renderPocket(node: HTMLElement, v: PocketView): void {
     b.disabled = count === 0 || !v.droppable.has(role);
     return b;
   });
+  if (v.tray) {
+    const back = h(
+      "button",
+      { type: "button", class: "tray-back", "data-unplace": "" },
+      "Back to tray",
+    );
+    back.disabled = !v.tray.lifting;
+    // Not a live region: each placement is said once, by the game's announcer (game.ts).
+    node.replaceChildren(
+      ...items,
+      back,
+      h("span", { class: "tray-note", "data-tray-note": side }, v.tray.note),
+    );
+    return;
+  }
   node.replaceChildren(
     h(
       "span",
@@ -107,6 +138,8 @@ export interface PocketsView {
   /** The moves the seat may play now (none when it may not move). */
   legal: readonly MoveNotation[];
   picked: PocketRole | null;
+  /** A secret setup: the own pocket is the tray, the other strip hidden. */
+  tray?: TrayView;
 }
 
 /** The two pocket strips, above and below the board. */
@@ -135,6 +168,7 @@ export class PocketStrips {
       v.own,
       [...droppable],
       v.picked,
+      v.tray,
     ]);
     if (key === this.#key) return;
     this.#key = key;
@@ -143,12 +177,12 @@ export class PocketStrips {
       [this.#bottom, v.bottomWhite, false],
       [this.#top, !v.bottomWhite, true],
     ] as const) {
-      node.hidden = !pockets;
-      if (!pockets) continue;
+      const own = v.own === white;
+      node.hidden = !pockets || (!!v.tray && !own);
+      if (node.hidden || !pockets) continue;
       const focused = node.contains(document.activeElement)
         ? (document.activeElement as HTMLElement).dataset.role
         : undefined;
-      const own = v.own === white;
       renderPocket(node, {
         white,
         pocket: white ? pockets.white : pockets.black,
@@ -158,6 +192,7 @@ export class PocketStrips {
         own,
         droppable: own ? droppable : new Set(),
         picked: own ? v.picked : null,
+        tray: own ? v.tray : undefined,
       });
       if (focused) node.querySelector<HTMLElement>(`[data-role="${focused}"]`)?.focus();
     }

@@ -22,7 +22,7 @@ import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { type Page, chromium } from "playwright-core";
 
 import { GameService } from "../src/gen/chessd/v1/chessd_pb.js";
-import { fail, startChessd, startProxy } from "./harness.js";
+import { fail, servePageFrom, startChessd, startProxy } from "./harness.js";
 import { controlScenarios } from "./controls.js";
 import { firstBoardScenarios } from "./firstboard.js";
 import { lobbyScenarios } from "./lobby.js";
@@ -60,6 +60,8 @@ async function main(): Promise<void> {
     ],
     viewport: { width: 1000, height: 800 },
   });
+  // The page as built here when the binary embeds another tree's (see run.sh).
+  if (process.env.WEB_DIST) await servePageFrom(browser, path.resolve(process.env.WEB_DIST));
   // Every page of the test: requests to other origins, CSP refusals and script errors.
   const problems: string[] = [];
   const guard = (page: Page) => {

@@ -1,11 +1,13 @@
 // What the browser test's scenarios share: chessd on a free port, a cuttable proxy in front
-// of it per page, waiting for the page, reading the board the page draws, and the board's
-// screenshot for the docs.
+// of it per page, the page's files taken from a web/dist instead of the binary's on request,
+// waiting for the page, reading the board the page draws, and the board's screenshot for the
+// docs.
 
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 
 import { parseFen, squareName } from "../src/chess.js";
 
@@ -39,6 +41,32 @@ export function startChessd(
       reject(new Error(`chessd exited (${code}) before listening:\n${log}`)),
     );
   });
+}
+
+/**
+ * Serves the page's files from `dist` (a web/dist) instead of the ones chessd embeds, keeping
+ * chessd's headers (its Content-Security-Policy): a page built from one tree is tested against
+ * a chessd built from another, as when only the page changed and the binary is not rebuilt.
+ */
+export async function servePageFrom(context: BrowserContext, dist: string): Promise<void> {
+  const files: Record<string, string> = {
+    "/": "index.html",
+    "/app.js": "app.js",
+    "/app.css": "app.css",
+    "/licenses.txt": "licenses.txt",
+    "/favicon.svg": "favicon.svg",
+  };
+  await context.route(
+    (url) => url.hostname === "127.0.0.1" && url.pathname in files,
+    async (route) => {
+      const file = files[new URL(route.request().url()).pathname] ?? fail("no such file");
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      // The body is the file's own bytes: chessd's encoding, length and ETag were its copy's.
+      for (const h of ["content-encoding", "content-length", "etag"]) delete headers[h];
+      await route.fulfill({ response, headers, body: readFileSync(path.join(dist, file)) });
+    },
+  );
 }
 
 export type Proxy = Awaited<ReturnType<typeof startProxy>>;

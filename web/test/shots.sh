@@ -16,7 +16,7 @@ pairs=(
   play-promotion.png play.png
   crazyhouse-pick.png crazyhouse.png
 )
-for key in chess crazyhouse janus grand losalamos xiangqi shogi minishogi iceage recycle dice behemoth dark; do
+for key in chess crazyhouse janus grand losalamos xiangqi shogi minishogi iceage recycle dice behemoth dark screen; do
   pairs+=("board-$key.png" "board-$key.png")
 done
 missing=0

@@ -24,6 +24,7 @@ import { BEHEMOTH, CHESS_SET, roleName, shapesOf } from "../src/pieces.js";
 import { create } from "@bufbuild/protobuf";
 
 import { eq, throws } from "./check.js";
+import { SETUP_CASES } from "./unit-setup.js";
 import { SITE_CASES, SITE_STARTS } from "./unit-site.js";
 
 import {
@@ -637,7 +638,7 @@ declare global {
   }
 }
 
-window.unitResults = [...cases, ...SITE_CASES].map(([name, f]) => {
+window.unitResults = [...cases, ...SITE_CASES, ...SETUP_CASES].map(([name, f]) => {
   try {
     f();
     return { name, error: null };
