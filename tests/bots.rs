@@ -286,11 +286,18 @@ async fn bots_play_by_key(key: &str, engine: &str, engine_args: &[&str], plies: 
         if game.status != pb::GameStatus::Ongoing as i32 || game.ply >= plies {
             break game;
         }
-        // A bot that stops while the game goes on failed: its error is the test's message.
-        for bot in [&mut white, &mut black] {
-            if bot.is_finished() {
-                let end = bot.await.expect("bot task");
-                panic!("{key}: a bot stopped at ply {}: {end:?}", game.ply);
+        // A bot that stops while the game goes on failed: its error is the test's message. It
+        // also stops at the game's end, which may have come since the read above.
+        if white.is_finished() || black.is_finished() {
+            let again = final_game(addr, &id).await;
+            if again.status != pb::GameStatus::Ongoing as i32 || again.ply >= plies {
+                break again;
+            }
+            for bot in [&mut white, &mut black] {
+                if bot.is_finished() {
+                    let end = bot.await.expect("bot task");
+                    panic!("{key}: a bot stopped at ply {}: {end:?}", again.ply);
+                }
             }
         }
         assert!(
