@@ -521,7 +521,9 @@ export async function showGame(
     renderClocks();
     seatLine.textContent =
       color === null
-        ? seatNote
+        ? state.delay > 0 && state.status === GameStatus.ONGOING
+          ? `${seatNote} · shown ${state.delay} plies behind the game`
+          : seatNote
         : seatText(
             color,
             state.status,

@@ -99,6 +99,11 @@ export interface GameState {
    * only); null once the game has its start, and in other games.
    */
   setup: Setup | null;
+  /**
+   * Plies a spectator of a hidden game is shown behind it (a delayed public view; 0: none). Its
+   * stream skips the seqs of the moves the delayed game has not reached.
+   */
+  delay: number;
 }
 
 /** A seat's presence (SeatPresence), times in server ms. */
@@ -203,6 +208,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     firstMoveDeadline: g.firstMoveDeadline ? tsMs(g.firstMoveDeadline) : null,
     note: "",
     setup: g.setup ?? null,
+    delay: g.publicDelayPlies,
   };
 }
 
@@ -318,7 +324,8 @@ export function applyEvent(
   }
   // A replay after a reconnect may repeat what we have: sequence numbers make it exact.
   if (msg.seq <= state.lastSeq) return { state, announce: null };
-  if (msg.seq !== state.lastSeq + 1n) throw new Resync(`gap: ${state.lastSeq} → ${msg.seq}`);
+  if (msg.seq !== state.lastSeq + 1n && state.delay === 0)
+    throw new Resync(`gap: ${state.lastSeq} → ${msg.seq}`);
   state.lastSeq = msg.seq;
   let announce: string | null = null;
   switch (ev.case) {

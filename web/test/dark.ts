@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 
 import { UNSEEN, parseFen } from "../src/chess.js";
-import { boardShot, fail, waitFor } from "./harness.js";
+import { boardShot, fail, text, waitFor } from "./harness.js";
 import { type Player, clickMove, ready, sit } from "./seats.js";
 import { type Api, as, create, serverGame } from "./variantkit.js";
 
@@ -87,5 +87,43 @@ export async function dark(api: Api, w: Player, b: Player, artifacts: string): P
   if (spectator.moves.some((m) => m.uci !== "?") || /[a-zA-Z]/.test(spectator.fen.split(" ")[0] ?? ""))
     fail(`a spectator is shown ${spectator.fen}, ${spectator.moves.map((m) => m.uci).join(" ")}`);
   await boardShot(b.page, artifacts, "dark");
-  return "Dark Chess: each page draws only its seat's view, e4 d5 exd5 by clicks";
+  await delayedView(api, w);
+  return (
+    "Dark Chess: each page draws only its seat's view, e4 d5 exd5 by clicks; " +
+    "a spectator's page two plies behind"
+  );
+}
+
+/**
+ * A delayed public view: a spectator's page (on White's browser, which the next scenario seats
+ * again) shows the whole game two plies behind it, through the stream's skipped seqs.
+ */
+async function delayedView(api: Api, p: Player): Promise<void> {
+  const d = await create(api, { variantKey: "dark", publicDelayPlies: 2 });
+  await p.page.goto(`${p.proxy.url}/#/game/${d.id}`);
+  await waitFor("the spectator's note of the delay", async () =>
+    (await text(p.page, "#seat")).includes("shown 2 plies behind the game"),
+  );
+  const moves: [string, string][] = [
+    ["e2e4", d.whiteToken],
+    ["d7d5", d.blackToken],
+    ["e4d5", d.whiteToken],
+  ];
+  for (const [uci, token] of moves) await api.submitMove({ gameId: d.id, move: uci }, as(token));
+  const shown = await serverGame(api, d.id);
+  if (shown.ply !== 1 || shown.fen.includes(UNSEEN))
+    fail(`a delayed spectator is shown ply ${shown.ply}: ${shown.fen}`);
+  const want = view(shown.fen);
+  let seen = { pieces: "", fog: "" };
+  await waitFor("the spectator's board two plies behind", async () => {
+    seen = await drawn(p.page);
+    return (
+      seen.pieces === want.pieces &&
+      seen.fog === "" &&
+      (await p.page.locator("#board").getAttribute("data-ply")) === "1"
+    );
+  }).catch(() => fail(`the delayed spectator draws ${JSON.stringify(seen)}, not ${shown.fen}`));
+  const html = await p.page.content();
+  for (const uci of ["d7d5", "e4d5"])
+    if (html.includes(uci)) fail(`the delayed spectator's page holds the later move ${uci}`);
 }
