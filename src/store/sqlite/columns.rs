@@ -218,8 +218,8 @@ mod tests {
         }
 
         /// Every field schema 7 knew has a column: `more_fields` holds only the fields added
-        /// since (a byoyomi's, a game of chance's seed), and stays empty for a game without
-        /// them.
+        /// since (a byoyomi's, a game of chance's seed, a delayed view's), and stays empty for a
+        /// game without them.
         #[test]
         fn more_fields_holds_only_new_fields(stored in stored_header()) {
             let values = row_values(&stored.header, &stored.seats, stored.takebacks, None);
@@ -228,7 +228,8 @@ mod tests {
                 panic!("more_fields is text");
             };
             let seed = stored.seats.seed();
-            prop_assert_eq!(more.is_empty(), byoyomi.is_none() && seed.is_none());
+            let delay = stored.header.public_delay();
+            prop_assert_eq!(more.is_empty(), byoyomi.is_none() && seed.is_none() && delay == 0);
             let fields = if more.is_empty() { Default::default() } else { split(more).unwrap() };
             let mut expected = 0;
             if let Some(b) = byoyomi {
@@ -242,6 +243,11 @@ mod tests {
                 expected += 1;
                 let hex = hex(seed.as_bytes());
                 prop_assert_eq!(fields.get("seed"), Some(&hex.as_str()));
+            }
+            if delay > 0 {
+                expected += 1;
+                let plies = delay.to_string();
+                prop_assert_eq!(fields.get("public_delay"), Some(&plies.as_str()));
             }
             prop_assert_eq!(fields.len(), expected);
         }
