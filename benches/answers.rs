@@ -71,6 +71,8 @@ fn view(game: Game) -> GameView {
         turn_began: SystemTime::UNIX_EPOCH,
         chance: None,
         setup: None,
+        public_delay: 0,
+        delayed: false,
     }
 }
 

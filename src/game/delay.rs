@@ -77,8 +77,9 @@ pub(crate) struct DelayedLine {
 /// What a delayed spectator's stream carries for one of the game's events.
 #[derive(Debug)]
 pub(crate) enum Seen {
-    /// The event of the delayed game, shown whole.
-    Delayed(Event),
+    /// The event of the delayed game, shown whole (boxed: a move event is large, and most
+    /// events pass as they are).
+    Delayed(Box<Event>),
     /// Nothing: a move the delayed game has not reached.
     Nothing,
     /// The event itself (one that shows no board, or the game's end).
@@ -133,7 +134,7 @@ impl DelayedLine {
                 let Ok(shown) = self.shown.play(mv) else {
                     return Seen::Nothing;
                 };
-                Seen::Delayed(Event {
+                Seen::Delayed(Box::new(Event {
                     seq: event.seq,
                     at: event.at,
                     kind: EventKind::MovePlayed {
@@ -148,7 +149,7 @@ impl DelayedLine {
                         clocks: *clocks,
                         draw_offer: *draw_offer,
                     },
-                })
+                }))
             }
             EventKind::MovesTakenBack {
                 by, plies, clocks, ..
@@ -160,7 +161,7 @@ impl DelayedLine {
                     return Seen::Nothing;
                 }
                 let _ = self.shown.take_back(back as usize);
-                Seen::Delayed(Event {
+                Seen::Delayed(Box::new(Event {
                     seq: event.seq,
                     at: event.at,
                     kind: EventKind::MovesTakenBack {
@@ -170,7 +171,7 @@ impl DelayedLine {
                         position: self.shown.position(),
                         clocks: *clocks,
                     },
-                })
+                }))
             }
             _ => Seen::AsIs,
         }
@@ -223,7 +224,7 @@ mod tests {
             request_id: None,
             offer_draw: false,
         };
-        let seat = if ply % 2 == 0 {
+        let seat = if ply.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -277,11 +278,15 @@ mod tests {
         for ply in 0..MOVES.len() {
             for event in play(&mut record, now, ply) {
                 match line.after(&event) {
-                    Seen::Delayed(Event {
-                        seq,
-                        kind: EventKind::MovePlayed { played, .. },
-                        ..
-                    }) => {
+                    Seen::Delayed(shown) => {
+                        let Event {
+                            seq,
+                            kind: EventKind::MovePlayed { played, .. },
+                            ..
+                        } = *shown
+                        else {
+                            panic!("{shown:?}");
+                        };
                         assert_eq!((seq, played.seq), (event.seq, event.seq));
                         seen.push((ply + 1, played.ply, played.mv.to_string()));
                     }
@@ -315,12 +320,11 @@ mod tests {
             matches!(taken[0], Seen::AsIs),
             "the proposal shows no board"
         );
-        let Seen::Delayed(Event {
-            kind: EventKind::MovesTakenBack { plies, ply, .. },
-            ..
-        }) = &taken[1]
-        else {
+        let Seen::Delayed(shown) = &taken[1] else {
             panic!("{taken:?}");
+        };
+        let EventKind::MovesTakenBack { plies, ply, .. } = &shown.kind else {
+            panic!("{shown:?}");
         };
         assert_eq!((*plies, *ply), (1, 2));
     }

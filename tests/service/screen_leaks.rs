@@ -124,8 +124,9 @@ fn random_placement(side: Side, seed: &mut u64) -> String {
     loop {
         // Rows of the half from the first rank out: 0 is the first rank.
         let mut half = [[None::<char>; 8]; 4];
-        for file in 0..8 {
-            half[1 + next(seed) % 3][file] = Some('p');
+        let pawn_ranks: Vec<usize> = (0..8).map(|_| 1 + next(seed) % 3).collect();
+        for (file, rank) in pawn_ranks.into_iter().enumerate() {
+            half[rank][file] = Some('p');
         }
         let mut bishops = Vec::new();
         for piece in ['k', 'q', 'r', 'r', 'b', 'b', 'n', 'n'] {
@@ -415,7 +416,7 @@ async fn play_setup(client: &mut Client, cast: &Cast, seats: &Seats, seed: u64) 
             _ => {
                 // Final: the draft as it stands, or a fresh placement.
                 let placement = match model.placed.get(&side) {
-                    Some((p, _)) if next(&mut seed) % 2 == 0 => p.clone(),
+                    Some((p, _)) if next(&mut seed).is_multiple_of(2) => p.clone(),
                     _ => random_placement(side, &mut seed),
                 };
                 let answer = submit(

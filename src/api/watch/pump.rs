@@ -265,7 +265,7 @@ impl Pump {
                 match DelayedLine::of(event) {
                     Some((line, shown)) => {
                         self.delay = Some(line);
-                        Seen::Delayed(shown)
+                        Seen::Delayed(Box::new(shown))
                     }
                     None => Seen::AsIs,
                 }
@@ -276,7 +276,7 @@ impl Pump {
             },
         };
         let (shown, viewer) = match &seen {
-            Seen::Delayed(shown) => (shown, Viewer::Whole),
+            Seen::Delayed(shown) => (&**shown, Viewer::Whole),
             Seen::AsIs => (event, self.viewer(event)),
             Seen::Nothing => {
                 self.last_seq = event.seq;
