@@ -4,7 +4,9 @@
 // lettered disc) opened with a pawn's double step clicked on the board; a Capablanca game
 // (10x8) castled by clicking the king onto i1; a Loop game's captured pawn dropped from the
 // hand; a Los Alamos game (6x6) whose pawn takes by clicks. Every board is checked against the
-// server's FEN read on the game's own geometry, and each family's board is photographed.
+// server's FEN read on the game's own geometry, and each family's board is photographed. The
+// Grand game ends by Black's resignation clicked on its page, the Los Alamos game by a draw Black
+// offers and White accepts; both pages show the result and take no further move.
 
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -15,6 +17,7 @@ import { geometryOf } from "../src/geometry.js";
 import type { Game } from "../src/gen/chessd/v1/chessd_pb.js";
 import { boardShot, fail, text, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, ready, sit } from "./seats.js";
+import { agreeDraw, expectEnded, resign } from "./ending.js";
 import { type Api, create, playApi, serverGame } from "./variantkit.js";
 
 /**
@@ -102,7 +105,12 @@ async function grand(api: Api, w: Player, b: Player, artifacts: string): Promise
   if (game.moves[0]?.uci !== "e3e5") fail(`the server played ${game.moves[0]?.uci}`);
   await w.page.screenshot({ path: path.join(artifacts, "grand.png"), fullPage: true });
   await boardShot(w.page, artifacts, "grand");
-  return "Grand Chess (10x10) opened by a click";
+  await resign(b);
+  await expectEnded(api, g.id, "1-0 · White wins by resignation", [
+    [w, "you won"],
+    [b, "you lost"],
+  ]);
+  return "Grand Chess (10x10) opened by a click, to its end by Black's resignation";
 }
 
 async function capablanca(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
@@ -135,7 +143,12 @@ async function losAlamos(api: Api, w: Player, b: Player, artifacts: string): Pro
   const game = await synced(api, g.id, [w, b], 3);
   if (game.moves[2]?.uci !== "c3d4") fail(`the server played ${game.moves[2]?.uci}`);
   await boardShot(w.page, artifacts, "losalamos");
-  return "Los Alamos (6x6) captured by clicks";
+  await agreeDraw(b, w);
+  await expectEnded(api, g.id, "½-½ · Draw by agreement", [
+    [w, "drawn"],
+    [b, "drawn"],
+  ]);
+  return "Los Alamos (6x6) captured by clicks, to its end by a draw offered and accepted";
 }
 
 async function loop(api: Api, w: Player, b: Player): Promise<string> {
