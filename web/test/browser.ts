@@ -7,8 +7,9 @@
 // castling and an Antichess promotion played; wide.ts: Grand, Capablanca and Loop played by
 // clicks on their own boards; eastern.ts: shogi's promotion choice and drop, and xiangqi on its
 // points, played by clicks; site.ts: an Ice Age game whose first move takes ice, once the
-// server plays it), then the lobby's (lobby.ts: every game, its statistics, a rules page;
-// newgame.ts: a game started from the page under --page-create and played from the friend's
+// server plays it; each family's game, these and Dark, Dice and Screen Chess, then played to its
+// end on both pages by a mate, a king taken, a resignation or an agreed draw), then the
+// lobby's (lobby.ts: every game, its statistics, a rules page; newgame.ts: a game started from the page under --page-create and played from the friend's
 // link), then the time to first board (firstboard.ts). Every page must ask nothing of another origin and hit no
 // Content-Security-Policy refusal or script error. Saves screenshots to web/test-artifacts/.
 //

@@ -2,12 +2,15 @@
 // move, played by clicks, every piece the page draws and every square it covers with fog are
 // exactly those of the view the server gives that seat (GetGame with its token), the page's
 // whole HTML never holds the opponent's move text, and its move list shows the opponent's
-// moves as `?`.
+// moves as `?`. The game goes on to its end by clicks, Black's king walking onto the diagonal
+// of White's queen, which takes it; once over, the server sends each seat the whole board and
+// both pages draw it without fog.
 
 import type { Page } from "playwright-core";
 
 import { UNSEEN, parseFen } from "../src/chess.js";
 import { boardShot, fail, text, waitFor } from "./harness.js";
+import { expectEnded } from "./ending.js";
 import { type Player, clickMove, ready, sit } from "./seats.js";
 import { type Api, as, create, serverGame } from "./variantkit.js";
 
@@ -87,11 +90,52 @@ export async function dark(api: Api, w: Player, b: Player, artifacts: string): P
   if (spectator.moves.some((m) => m.uci !== "?") || /[a-zA-Z]/.test(spectator.fen.split(" ")[0] ?? ""))
     fail(`a spectator is shown ${spectator.fen}, ${spectator.moves.map((m) => m.uci).join(" ")}`);
   await boardShot(b.page, artifacts, "dark");
+  // 3... Kd7 4. Qg4 a6 5. Qxd7: a king may walk into an attack it cannot see, and is taken.
+  await clickMove(b, "e8", "d7");
+  await seesOnlyItsView(api, g.id, b, g.blackToken, 4, ["e4d5"]);
+  await seesOnlyItsView(api, g.id, w, g.whiteToken, 4, ["e8d7"]);
+  await clickMove(w, "d1", "g4");
+  await seesOnlyItsView(api, g.id, w, g.whiteToken, 5, ["e8d7"]);
+  await seesOnlyItsView(api, g.id, b, g.blackToken, 5, ["d1g4"]);
+  await clickMove(b, "a7", "a6");
+  await seesOnlyItsView(api, g.id, b, g.blackToken, 6, ["d1g4"]);
+  await seesOnlyItsView(api, g.id, w, g.whiteToken, 6, ["e8d7", "a7a6"]);
+  await clickMove(w, "g4", "d7");
+  await expectEnded(api, g.id, "1-0 · White wins by capturing the king", [
+    [w, "you won"],
+    [b, "you lost"],
+  ]);
+  await seesWholeBoard(api, g.id, w, g.whiteToken, 7);
+  await seesWholeBoard(api, g.id, b, g.blackToken, 7);
   await delayedView(api, w);
   return (
-    "Dark Chess: each page draws only its seat's view, e4 d5 exd5 by clicks; " +
+    "Dark Chess: each page draws only its seat's view, e4 d5 exd5 Kd7 Qg4 a6 by clicks, " +
+    "to its end by Qxd7 taking the king, then the whole board on both pages; " +
     "a spectator's page two plies behind"
   );
+}
+
+/** Once the game is over the seat is sent the whole board: `p` draws all of it, with no fog. */
+async function seesWholeBoard(
+  api: Api,
+  id: string,
+  p: Player,
+  token: string,
+  plies: number,
+): Promise<void> {
+  const g = (await api.getGame({ gameId: id }, as(token))).game ?? fail("no game");
+  if (g.ply !== plies || g.fen.includes(UNSEEN))
+    fail(`${p.name}: the finished game is sent at ply ${g.ply} as ${g.fen}`);
+  const want = view(g.fen);
+  let seen = { pieces: "", fog: "" };
+  await waitFor(`${p.name}'s whole board at ply ${plies}`, async () => {
+    seen = await drawn(p.page);
+    return (
+      seen.pieces === want.pieces &&
+      seen.fog === "" &&
+      (await p.page.locator("#board").getAttribute("data-ply")) === String(plies)
+    );
+  }).catch(() => fail(`${p.name} draws ${JSON.stringify(seen)} once over, not the whole ${g.fen}`));
 }
 
 /**

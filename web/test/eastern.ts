@@ -4,13 +4,16 @@
 // its hand onto e5; each page shows the promoted horse (馬, in red), both hands with their
 // counts, gote's pieces turned toward gote, and the pieces of the server's FEN. Xiangqi: Red's
 // cannon to the centre and Black's horse out, on the points of the grid with the river; each
-// page shows the characters of the pieces moved and the server's FEN. Minishogi: sente's rook
-// takes a pawn by clicks, which joins sente's hand on both pages.
+// page shows the characters of the pieces moved and the server's FEN. Each then ends on the
+// pages: in shogi gote resigns (clicked and confirmed), in xiangqi Red offers a draw and Black
+// accepts; both pages show the result and take no further move. Minishogi: sente's rook takes a
+// pawn by clicks, which joins sente's hand on both pages.
 
 import path from "node:path";
 
 import { boardShot, fail, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, ready, sit } from "./seats.js";
+import { agreeDraw, expectEnded, resign } from "./ending.js";
 import { type Api, create, playApi } from "./variantkit.js";
 import { expectDrawn, synced } from "./wide.js";
 
@@ -93,7 +96,12 @@ async function shogi(api: Api, w: Player, b: Player, artifacts: string): Promise
   if (!moves?.includes("B*5e")) fail(`gote's move list lacks the drop: ${moves}`);
   await w.page.screenshot({ path: path.join(artifacts, "shogi.png"), fullPage: true });
   await boardShot(w.page, artifacts, "shogi");
-  return "shogi: a promotion chosen, a capture and a drop, by clicks";
+  await resign(b);
+  await expectEnded(api, g.id, "1-0 · White wins by resignation", [
+    [w, "you won"],
+    [b, "you lost"],
+  ]);
+  return "shogi: a promotion chosen, a capture and a drop, by clicks, to its end by gote's resignation";
 }
 
 async function xiangqi(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
@@ -119,7 +127,12 @@ async function xiangqi(api: Api, w: Player, b: Player, artifacts: string): Promi
   }
   await b.page.screenshot({ path: path.join(artifacts, "xiangqi.png"), fullPage: true });
   await boardShot(b.page, artifacts, "xiangqi");
-  return "xiangqi: two moves on the points by clicks";
+  await agreeDraw(w, b);
+  await expectEnded(api, g.id, "½-½ · Draw by agreement", [
+    [w, "drawn"],
+    [b, "drawn"],
+  ]);
+  return "xiangqi: two moves on the points by clicks, to its end by a draw offered and accepted";
 }
 
 /** Minishogi: a pawn taken by the rook goes to sente's hand, drawn beside the 5x5 board. */

@@ -3,13 +3,14 @@
 // keys, taken back by Delete and placed again), with no call to the server until it sends; a draft that breaks a rule is refused with
 // the rule said, the corrected one kept, then made final. Black places at random and makes it
 // final. Each page draws its own half and nothing of the other's, and the other page's DOM
-// never holds it; once both are final both pages draw the joined start, and White plays a move
-// from it by clicks.
+// never holds it; once both are final both pages draw the joined start, White plays a move
+// from it by clicks, and Black offers a draw that White accepts: both pages show the game over.
 
 import type { Page } from "playwright-core";
 
 import { boardShot, fail, text, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, sit } from "./seats.js";
+import { agreeDraw, expectEnded } from "./ending.js";
 import { type Api, as, create } from "./variantkit.js";
 
 /** The rules' example of White's placement (docs/games/screen.md), placed here by hand. */
@@ -171,8 +172,14 @@ export async function screen(api: Api, w: Player, b: Player, artifacts: string):
     const game = (await api.getGame({ gameId: g.id })).game;
     return game?.ply === 1;
   });
+  await agreeDraw(b, w);
+  await expectEnded(api, g.id, "½-½ · Draw by agreement", [
+    [w, "drawn"],
+    [b, "drawn"],
+  ]);
   return (
     "Screen Chess: White placed its army by hand (clicks and keys, a refused draft corrected), " +
-    `Black at random, unseen by the other; then ${first.uci} by clicks`
+    `Black at random, unseen by the other; then ${first.uci} by clicks, ` +
+    "to its end by a draw offered and accepted"
   );
 }

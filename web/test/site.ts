@@ -3,9 +3,12 @@
 // capture, and taken: 31 cubes on both pages), then Black's g7 onto f6's ice. Recycle: White's
 // knight clicked onto its own pawn on e2 (a capture: the pawn joins White's hand on both pages),
 // then that pawn dropped from the hand on d3. Cylinder: a bishop's capture across the seam
-// (f1 to h7 by way of a6). Knight Relay: a pawn a knight defends leaps as a knight. Cheshire Cat:
+// (f1 to h7 by way of a6), then a scholar's mate by clicks, the bishop from g6 guarding the
+// queen's Qxf7#. Knight Relay: a pawn a knight defends leaps as a knight. Cheshire Cat:
 // the square a piece leaves is drawn as a hole on both pages. Every board is the server's FEN,
-// ice and vanished squares included. The games of chance and Dark Chess (dark.ts) follow.
+// ice and vanished squares included. The games of chance and Dark Chess (dark.ts) follow; the
+// Dice Chess game ends by White's resignation. Every game ended is shown over on both pages,
+// neither taking a move.
 
 import type { BrowserContext } from "playwright-core";
 
@@ -15,7 +18,8 @@ import { type Player, clickMove, clickSquare, player, ready, sit } from "./seats
 import { type Api, create, playApi, serverGame } from "./variantkit.js";
 import { dark } from "./dark.js";
 import { screen } from "./screen.js";
-import { expectDrawn, synced } from "./wide.js";
+import { clickLine, expectDrawn, synced } from "./wide.js";
+import { expectEnded, resign } from "./ending.js";
 
 
 const cubes = (p: Player) => p.page.locator(`#board .piece.neutral[data-piece="${NEUTRAL}"]`).count();
@@ -110,7 +114,13 @@ async function cylinder(api: Api, w: Player, b: Player): Promise<string> {
   await clickCapture(w, "f1", "h7");
   const game = await synced(api, g.id, [w, b], 3);
   if (game.moves[2]?.uci !== "f1h7") fail(`the server played ${game.moves[2]?.uci}`);
-  return "Cylinder: a capture across the seam by clicks";
+  // 3... a6 4. Bg6 a5 5. Qf3 a4 6. Qxf7#.
+  await clickLine(api, g.id, w, b, 3, ["a7a6", "h7g6", "a6a5", "d1f3", "a5a4", "f3f7"]);
+  await expectEnded(api, g.id, "1-0 · White wins by checkmate", [
+    [w, "you won"],
+    [b, "you lost"],
+  ]);
+  return "Cylinder: a capture across the seam by clicks, to its end by 6. Qxf7# played by clicks";
 }
 
 async function knightRelay(api: Api, w: Player, b: Player): Promise<string> {
@@ -157,7 +167,12 @@ async function dice(api: Api, w: Player, b: Player, artifacts: string): Promise<
     b.page.locator(`.clock .die[data-die="${next}"]`).count(),
   );
   await boardShot(b.page, artifacts, "dice");
-  return `Dice Chess: the die shown, ${played} by a click`;
+  await resign(w);
+  await expectEnded(api, g.id, "0-1 · Black wins by resignation", [
+    [w, "you lost"],
+    [b, "you won"],
+  ]);
+  return `Dice Chess: the die shown, ${played} by a click, to its end by White's resignation`;
 }
 
 /** Behemoth Chess: the Behemoth drawn on d4, then wherever the server's step took it. */

@@ -4,7 +4,10 @@
 // lettered disc) opened with a pawn's double step clicked on the board; a Capablanca game
 // (10x8) castled by clicking the king onto i1; a Loop game's captured pawn dropped from the
 // hand; a Los Alamos game (6x6) whose pawn takes by clicks. Every board is checked against the
-// server's FEN read on the game's own geometry, and each family's board is photographed.
+// server's FEN read on the game's own geometry, and each family's board is photographed. The
+// Grand game ends by Black's resignation clicked on its page, the Los Alamos game by a mate
+// played by clicks (Black's defenders of d5 stepping aside, White's queen landing there); both
+// pages show the result and take no further move.
 
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -15,6 +18,7 @@ import { geometryOf } from "../src/geometry.js";
 import type { Game } from "../src/gen/chessd/v1/chessd_pb.js";
 import { boardShot, fail, text, waitFor } from "./harness.js";
 import { type Player, clickMove, clickSquare, ready, sit } from "./seats.js";
+import { expectEnded, resign } from "./ending.js";
 import { type Api, create, playApi, serverGame } from "./variantkit.js";
 
 /**
@@ -70,6 +74,29 @@ export async function synced(api: Api, id: string, players: Player[], plies: num
   return g;
 }
 
+/**
+ * Plays `ucis` by clicks from ply `from`, each on the page of the side to move (White's at even
+ * plies), both boards checked against the server's after each; returns the game after the last.
+ */
+export async function clickLine(
+  api: Api,
+  id: string,
+  w: Player,
+  b: Player,
+  from: number,
+  ucis: string[],
+): Promise<Game> {
+  let game: Game | undefined;
+  for (const [i, uci] of ucis.entries()) {
+    const [, a, z] = /^([a-z]\d+)([a-z]\d+)$/.exec(uci) ?? fail(`not a plain move: ${uci}`);
+    await clickMove((from + i) % 2 === 0 ? w : b, a ?? "", z ?? "");
+    game = await synced(api, id, [w, b], from + i + 1);
+    const played = game.moves[from + i]?.uci;
+    if (played !== uci) fail(`the server played ${played}, not ${uci}`);
+  }
+  return game ?? fail("no move to play");
+}
+
 /** The board's size and drawing: every square (or point), every piece by its role, none as a letter. */
 export async function expectDrawn(p: Player, key: string, files: number, ranks: number): Promise<void> {
   const board = p.page.locator("#board svg.board");
@@ -102,7 +129,12 @@ async function grand(api: Api, w: Player, b: Player, artifacts: string): Promise
   if (game.moves[0]?.uci !== "e3e5") fail(`the server played ${game.moves[0]?.uci}`);
   await w.page.screenshot({ path: path.join(artifacts, "grand.png"), fullPage: true });
   await boardShot(w.page, artifacts, "grand");
-  return "Grand Chess (10x10) opened by a click";
+  await resign(b);
+  await expectEnded(api, g.id, "1-0 · White wins by resignation", [
+    [w, "you won"],
+    [b, "you lost"],
+  ]);
+  return "Grand Chess (10x10) opened by a click, to its end by Black's resignation";
 }
 
 async function capablanca(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
@@ -135,7 +167,14 @@ async function losAlamos(api: Api, w: Player, b: Player, artifacts: string): Pro
   const game = await synced(api, g.id, [w, b], 3);
   if (game.moves[2]?.uci !== "c3d4") fail(`the server played ${game.moves[2]?.uci}`);
   await boardShot(w.page, artifacts, "losalamos");
-  return "Los Alamos (6x6) captured by clicks";
+  // 3... Na4 4. Qc4 Qb6 5. Nc3 f4 6. Qd5#: the queen, guarded by the knight, on the one square
+  // beside the king its own pieces leave open.
+  await clickLine(api, g.id, w, b, 3, ["b6a4", "c1c4", "c6b6", "b1c3", "f5f4", "c4d5"]);
+  await expectEnded(api, g.id, "1-0 · White wins by checkmate", [
+    [w, "you won"],
+    [b, "you lost"],
+  ]);
+  return "Los Alamos (6x6) captured by clicks, to its end by 6. Qd5# played by clicks";
 }
 
 async function loop(api: Api, w: Player, b: Player): Promise<string> {
