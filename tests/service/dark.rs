@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 
-use chessd::ServerConfig;
 use chessd::proto::{self as pb, watch_game_response::Event, watch_games_response};
 use chessd_rules::Color;
 use chessd_rules::any::{AnyPosition, AnyVariant};
@@ -441,13 +440,7 @@ async fn each_caller_sees_only_its_view() {
 /// ListGames, the record), and a player token's feed shows its player's seat view.
 #[tokio::test]
 async fn the_platform_sees_all_and_a_player_its_seat() {
-    let keys = std::env::temp_dir().join(format!("chessd-dark-{}.keys", std::process::id()));
-    std::fs::write(&keys, format!("{KEY}\n")).unwrap();
-    let mut config = ServerConfig::default();
-    config.security.api_key_file = Some(keys.clone());
-    // As `start_unlimited`: every caller's reads of every ply, from one address.
-    config.security.rate_limits = false;
-    let server = start_with(config).await;
+    let server = start_with_key(KEY).await;
     let mut client = server.client().await;
     let token = |client: &mut Client, player: &str| {
         let request = Who::Platform.request(
@@ -558,7 +551,6 @@ async fn the_platform_sees_all_and_a_player_its_seat() {
     assert_eq!(seen["platform"], truth.moves.len());
     assert_eq!(seen["ann"], truth.moves.len());
     check_over(&mut client, &seats, &truth, &whos).await;
-    let _ = std::fs::remove_file(keys);
 }
 
 /// Neither player can see enough to claim a draw: a hidden game's draws are the server's.

@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 
-use chessd::ServerConfig;
 use chessd::proto::{self as pb, watch_game_response::Event};
 use chessd_rules::Color;
 use chessd_rules::any::{AnyGame, AnyPosition, AnyVariant};
@@ -92,12 +91,7 @@ async fn follow(
 
 #[tokio::test]
 async fn a_spectator_sees_the_game_as_it_stood_plies_ago() {
-    let keys = std::env::temp_dir().join(format!("chessd-delay-{}.keys", std::process::id()));
-    std::fs::write(&keys, format!("{KEY}\n")).unwrap();
-    let mut config = ServerConfig::default();
-    config.security.api_key_file = Some(keys.clone());
-    config.security.rate_limits = false;
-    let server = start_with(config).await;
+    let server = start_with_key(KEY).await;
     let mut client = server.client().await;
     let created = client
         .create_game(platform(pb::CreateGameRequest {
@@ -226,7 +220,6 @@ async fn a_spectator_sees_the_game_as_it_stood_plies_ago() {
     let over = get_as(&mut client, Request::new(get(&id))).await;
     assert_eq!(ucis(&over), all);
     assert!(!over.fen.contains('?'));
-    let _ = std::fs::remove_file(keys);
 }
 
 /// A delay only where spectators are shown nothing, and within its bound.

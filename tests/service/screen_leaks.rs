@@ -11,7 +11,6 @@
 
 use std::collections::HashMap;
 
-use chessd::ServerConfig;
 use chessd::proto::{self as pb, watch_game_response::Event, watch_games_response};
 use tonic::{Request, Status, Streaming};
 
@@ -239,22 +238,27 @@ struct Cast {
     lister: Who,
 }
 
+/// The game as `who` reads it.
+async fn game_as(client: &mut Client, who: Who, seats: &Seats) -> pb::Game {
+    client
+        .get_game(who.request(
+            seats,
+            pb::GetGameRequest {
+                game_id: seats.id.clone(),
+            },
+        ))
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("the game")
+}
+
 /// Checks every caller's view of the game in its setup: nothing hidden, and exactly what the
 /// model says each may see.
 async fn check_views(client: &mut Client, cast: &Cast, seats: &Seats, model: &Model, what: &str) {
     for &who in &cast.whos {
-        let game = client
-            .get_game(who.request(
-                seats,
-                pb::GetGameRequest {
-                    game_id: seats.id.clone(),
-                },
-            ))
-            .await
-            .expect("get game")
-            .into_inner()
-            .game
-            .expect("the game");
+        let game = game_as(client, who, seats).await;
         assert_no_leak(who, &format!("GetGame after {what}"), &format!("{game:?}"));
         assert_eq!(game.fen, model.board(who), "{who:?} after {what}");
         assert_eq!(game.start_fen, model.board(who), "{who:?} after {what}");
@@ -451,18 +455,7 @@ async fn play_setup(client: &mut Client, cast: &Cast, seats: &Seats, seed: u64) 
         model.placed[&Side::White].0
     );
     for &who in &cast.whos {
-        let game = client
-            .get_game(who.request(
-                seats,
-                pb::GetGameRequest {
-                    game_id: seats.id.clone(),
-                },
-            ))
-            .await
-            .unwrap()
-            .into_inner()
-            .game
-            .unwrap();
+        let game = game_as(client, who, seats).await;
         assert_eq!(game.start_fen, start, "{who:?} after the reveal");
         assert!(game.setup.is_none() || game.outcome.is_some(), "{who:?}");
     }
@@ -680,12 +673,7 @@ async fn no_caller_sees_a_hidden_placement() {
 /// both placements and reads the lists and the feed.
 #[tokio::test]
 async fn no_caller_sees_a_hidden_placement_with_keys() {
-    let keys = std::env::temp_dir().join(format!("chessd-screen-{}.keys", std::process::id()));
-    std::fs::write(&keys, format!("{KEY}\n")).unwrap();
-    let mut config = ServerConfig::default();
-    config.security.api_key_file = Some(keys.clone());
-    config.security.rate_limits = false;
-    let server = start_with(config).await;
+    let server = start_with_key(KEY).await;
     let mut client = server.client().await;
     let ann = client
         .issue_player_token(Who::Platform.request(
@@ -729,5 +717,4 @@ async fn no_caller_sees_a_hidden_placement_with_keys() {
         },
     )
     .await;
-    let _ = std::fs::remove_file(keys);
 }

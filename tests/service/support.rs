@@ -36,6 +36,8 @@ pub struct TestServer {
     /// The server's own Redis or database when the suite runs on one; killed or removed when
     /// the test ends.
     _redis: Option<Backing>,
+    /// The directory of its API key file, removed when the test ends.
+    _keys: Option<DataDir>,
 }
 
 /// A test server's Redis, or its SQLite database's directory.
@@ -127,6 +129,20 @@ pub async fn start_unlimited() -> TestServer {
     start_with(config).await
 }
 
+/// A server whose one API key is `key` (the platform's), without rate limits as
+/// [`start_unlimited`] (every caller's reads of every ply, from one address).
+pub async fn start_with_key(key: &str) -> TestServer {
+    let dir = DataDir::new();
+    let keys = dir.0.join("api-keys");
+    std::fs::write(&keys, format!("{key}\n")).expect("write the key file");
+    let mut config = ServerConfig::default();
+    config.security.api_key_file = Some(keys);
+    config.security.rate_limits = false;
+    let mut server = start_with(config).await;
+    server._keys = Some(dir);
+    server
+}
+
 /// A server with `config`, on its own Redis when the suite runs on Redis (once Redis answers,
 /// as the health service says).
 pub async fn start_with(mut config: ServerConfig) -> TestServer {
@@ -177,6 +193,7 @@ async fn spawn(mut config: ServerConfig) -> TestServer {
         stop: Some(stop),
         task,
         _redis: None,
+        _keys: None,
     }
 }
 
