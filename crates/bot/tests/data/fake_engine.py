@@ -29,7 +29,13 @@ marker = os.path.join(state, "misbehaved") if state else ""
 counter = os.path.join(state, "go-count") if state else ""
 first = not (marker and os.path.exists(marker))
 if marker and mode.endswith("-once"):
-    open(marker, "w").close()
+    # Made and tested in one step: engines started at once (one per game) must not all see
+    # no marker and all misbehave.
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        first = True
+    except FileExistsError:
+        first = False
 
 engine = subprocess.Popen([real], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
 out = sys.stdout.buffer
