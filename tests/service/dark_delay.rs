@@ -201,6 +201,14 @@ async fn a_spectator_sees_the_game_as_it_stood_plies_ago() {
     };
     assert_eq!(snapshot.ply, truth.ply.saturating_sub(DELAY));
     assert_eq!(first.seq, truth.last_seq);
+    // A seq the game has not reached is refused, as for any watcher.
+    let beyond = client
+        .watch_game(pb::WatchGameRequest {
+            game_id: id.clone(),
+            after_seq: truth.last_seq + 5,
+        })
+        .await;
+    assert_refused(beyond, Code::OutOfRange, "SEQ_OUT_OF_RANGE");
     let all = ucis(&truth);
     let shown = truth.ply.saturating_sub(DELAY) as usize;
     client

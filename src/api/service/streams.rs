@@ -43,9 +43,10 @@ pub(super) async fn watch_game<S: GameStore>(
         // the delayed game, which only a snapshot begins.
         let after_seq = if req.after_seq > 0 {
             let view = api.store.get(id).await?;
+            // A seq the game has not reached is refused as for any watcher.
             match delay::for_viewer(&view, sight.viewer(view.hides())) {
-                Some(_) => 0,
-                None => req.after_seq,
+                Some(_) if req.after_seq <= view.last_seq => 0,
+                _ => req.after_seq,
             }
         } else {
             0
