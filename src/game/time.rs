@@ -41,7 +41,13 @@ pub fn from_epoch_ms(ms: u64) -> SystemTime {
 /// durations so, and a game reads the same before it is stored and after.
 #[must_use]
 pub fn whole_ms_duration(d: Duration) -> Duration {
-    Duration::from_millis(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    Duration::from_millis(whole_ms_count(d))
+}
+
+/// `d` in whole milliseconds, saturating (how a record keeps its durations).
+#[must_use]
+pub(crate) fn whole_ms_count(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// `t` to the whole millisecond, as every store keeps times: a time made here reads the same

@@ -1,8 +1,9 @@
 //! [`Start`]: a game's start as a record keeps it, for every engine family. Most games begin
 //! at their variant's own start, which is then kept by name, as is the variant's own start
-//! with a draw of chance made in it (Dice Chess's first roll: every such game has one); any
-//! other start is kept whole, boxed, so a record is not the size of a second position for the
-//! rare game that needs one.
+//! with a draw of chance made in it (Dice Chess's first roll: every such game has one) or
+//! with Black to move (a Screen Chess game's until its setup is over); any other start is kept
+//! whole, boxed, so a record is not the size of a second position for the rare game that
+//! needs one.
 
 use core::convert::Infallible;
 use core::fmt;
@@ -14,17 +15,18 @@ use crate::{Position, Rules, Variant};
 pub trait StandardStart: Copy + Eq {
     /// The family's games, each naming its start.
     type Variant: Copy + Eq + Hash + fmt::Debug;
-    /// A draw of chance a start may hold (`Infallible` in a family without chance).
+    /// How a start may differ from its variant's own and still be kept by name: a draw of
+    /// chance it holds, say (`Infallible` in a family with none).
     type Draw: Copy + Eq + Hash + fmt::Debug;
 
     /// The variant's own start.
     fn standard(variant: Self::Variant) -> Self;
     /// The game this position is one of.
     fn variant_of(&self) -> Self::Variant;
-    /// The draw this position holds, when it is its variant's own start with that draw made
-    /// ([`StandardStart::drawn`] gives it back).
+    /// How this position differs from its variant's own start, when that is all it differs
+    /// by ([`StandardStart::drawn`] gives it back).
     fn draw_in_start(&self) -> Option<Self::Draw>;
-    /// The variant's own start with `draw` made.
+    /// The variant's own start changed by `draw`.
     fn drawn(variant: Self::Variant, draw: Self::Draw) -> Self;
 }
 

@@ -9,13 +9,13 @@ use crate::game::error::PlayError;
 use crate::game::event::Event;
 use crate::game::presence::{SeatPresence, claim_at};
 use crate::game::record::GameRecord;
-use crate::game::time::{Now, whole_ms};
+use crate::game::time::{Now, whole_ms, whole_ms_count};
 
 impl GameRecord {
     /// The game's grace period before a claim.
     #[must_use]
     pub fn claimable_after(mut self, claim_after: Duration) -> GameRecord {
-        self.timing.claim_after = claim_after;
+        self.timing.claim_after_ms = whole_ms_count(claim_after);
         self
     }
 
@@ -37,7 +37,7 @@ impl GameRecord {
         if self.turn() != Some(seat) {
             return None;
         }
-        claim_at(presence, self.turn_began(now), self.timing.claim_after)
+        claim_at(presence, self.turn_began(now), self.timing.claim_after())
     }
 
     /// `seat` claims the game of its opponent, who is to move and gone: won by `seat` (drawn

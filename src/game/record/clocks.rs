@@ -55,7 +55,10 @@ impl GameRecord {
         let since = match (first, self.timing.start_rules.clock_start) {
             (Some(moved), ClockStart::At(at)) => moved.max(at),
             (Some(moved), _) => moved,
-            (None, _) => self.timing.start_rules.waiting_from(self.timing.created_at),
+            (None, _) => self
+                .timing
+                .start_rules
+                .waiting_from(self.timing.created_at()),
         };
         self.arm_first_move(since, now);
     }
@@ -127,7 +130,7 @@ impl GameRecord {
             .history
             .log
             .last()
-            .map_or(self.timing.created_at, LogEntry::at);
+            .map_or(self.timing.created_at(), LogEntry::at);
         charged.saturating_sub(at.duration_since(last).unwrap_or_default())
     }
 
@@ -370,7 +373,7 @@ mod tests {
             takebacks: crate::game::TakebackPolicy::Off,
             claim_after: Duration::from_secs(60),
             seats: Seats::of(&tokens.map(Some)),
-            created_at: rec.timing.created_at,
+            created_at: rec.timing.created_at(),
             events: rows,
             charged: Duration::ZERO,
         };

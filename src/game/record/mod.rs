@@ -60,7 +60,7 @@ use super::replay::Replay;
 use super::setup::placeholder;
 use super::start::StartRules;
 use super::takeback::TakebackPolicy;
-use super::time::{Now, epoch_ms, from_epoch_ms, whole_ms};
+use super::time::{Now, epoch_ms, from_epoch_ms, whole_ms, whole_ms_count};
 use super::token::Seats;
 use super::view::{ChanceView, GameView};
 
@@ -140,11 +140,11 @@ impl GameRecord {
                 clock: time_control.map(|tc| timing::new_clock(tc, start_rules, start.turn(), now)),
                 start_rules,
                 first_move: None,
-                created_at,
+                created_ms: epoch_ms(created_at),
                 last_move_at: now.mono,
                 idle_before_ms: 0,
                 abandon_after_ms: u64::MAX,
-                claim_after: super::presence::default_claim_after(time_control),
+                claim_after_ms: whole_ms_count(super::presence::default_claim_after(time_control)),
             },
             offers: Offers::new(TakebackPolicy::Off),
         };
@@ -277,7 +277,7 @@ impl GameRecord {
         let moved = self
             .history
             .last_moved()
-            .map_or(self.timing.created_at, |e| from_epoch_ms(e.at_ms));
+            .map_or(self.timing.created_at(), |e| from_epoch_ms(e.at_ms));
         self.timing.last_move_at = now.mono;
         self.timing.idle_before_ms = epoch_ms(now.wall).saturating_sub(epoch_ms(moved));
     }
@@ -310,8 +310,8 @@ impl GameRecord {
             takebacks: self.offers.policy,
             takeback_offer: self.offers.takeback,
             last_seq: self.last_seq(),
-            created_at: self.timing.created_at,
-            claim_after: self.timing.claim_after,
+            created_at: self.timing.created_at(),
+            claim_after: self.timing.claim_after(),
             turn_began: self.turn_began(now),
             chance: self.seats.seed().map(|seed| ChanceView {
                 commitment: seed.commitment(),

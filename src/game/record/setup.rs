@@ -136,7 +136,7 @@ impl GameRecord {
             {
                 clock.begin(Color::White, from);
             }
-            self.arm_first_move(now.wall.max(self.timing.created_at), now);
+            self.arm_first_move(now.wall.max(self.timing.created_at()), now);
         }
         Ok(Some((step, decided)))
     }
@@ -148,7 +148,7 @@ impl GameRecord {
         setup_variant(self.history.game.variant())?;
         let began = match (&self.timing.clock, self.timing.start_rules.clock_start) {
             (None, _) | (_, ClockStart::AfterFirstMoves) => None,
-            (Some(_), ClockStart::OnCreation) => Some(mono_at(self.timing.created_at, now)),
+            (Some(_), ClockStart::OnCreation) => Some(mono_at(self.timing.created_at(), now)),
             (Some(_), ClockStart::At(at)) => Some(mono_at(at, now)),
         };
         Some(Box::new(Setup::new(began)))

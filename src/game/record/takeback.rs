@@ -507,7 +507,7 @@ mod tests {
             takebacks: TakebackPolicy::OnRequest,
             claim_after: Duration::from_secs(60),
             seats: seats.clone(),
-            created_at: rec.timing.created_at,
+            created_at: rec.timing.created_at(),
             events,
             charged: Duration::ZERO,
         };

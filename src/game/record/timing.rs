@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use crate::game::clock::{Clock, TimeControl};
 use crate::game::start::{ClockStart, StartRules};
-use crate::game::time::Now;
+use crate::game::time::{Now, from_epoch_ms};
 
 /// A game's timing: its clock, the first-move timer, and the waits since the last move that
 /// abandonment and claims are timed by.
@@ -23,7 +23,9 @@ pub(super) struct Timing {
     /// the game is called off, on the wall clock (as shown and stored) and on the monotonic one
     /// (as timed here).
     pub(super) first_move: Option<(SystemTime, Instant)>,
-    pub(super) created_at: SystemTime,
+    /// The creation, in milliseconds since the Unix epoch (as every store keeps it; see
+    /// `created_at`).
+    pub(super) created_ms: u64,
     /// The monotonic time of the latest move (or of the creation, or of the restart that
     /// brought the game back: downtime counts for nobody, as with clocks).
     pub(super) last_move_at: Instant,
@@ -37,11 +39,23 @@ pub(super) struct Timing {
     /// never.
     /// `u64::MAX`: never.
     pub(super) abandon_after_ms: u64,
-    /// How long the side to move must be gone before its opponent may claim the game.
-    pub(super) claim_after: Duration,
+    /// How long the side to move must be gone before its opponent may claim the game, in
+    /// milliseconds (see `claim_after`).
+    pub(super) claim_after_ms: u64,
 }
 
 impl Timing {
+    /// When the game was created, to the millisecond as every store keeps it (the record
+    /// keeps its times and durations in milliseconds, a word each, where a `SystemTime` or a
+    /// `Duration` takes two: every game a server holds has a record while it runs).
+    pub(super) fn created_at(&self) -> SystemTime {
+        from_epoch_ms(self.created_ms)
+    }
+
+    pub(super) fn claim_after(&self) -> Duration {
+        Duration::from_millis(self.claim_after_ms)
+    }
+
     /// A move or a takeback at `now`: the waits for the side now to move start over.
     pub(super) fn moved(&mut self, now: Now) {
         self.last_move_at = now.mono;

@@ -2,7 +2,10 @@
 //! family's position), with the record's operations dispatched once per call and its moves
 //! and positions handed out in the family-neutral vocabulary.
 
+use std::borrow::Cow;
+
 use crate::any::position::AnyStart;
+use crate::any::unplayed::Unplayed;
 use crate::any::{AnyMove, AnyPosition, AnyVariant, Member};
 use crate::shogi::ShogiGame;
 use crate::wide::WideGame;
@@ -23,6 +26,22 @@ pub enum AnyGame {
     Wide(Box<WideGame>),
     Shogi(Box<ShogiGame>),
     Xiangqi(Box<XiangqiGame>),
+    /// A game of one of those families before its first change: its start, not yet its boxed
+    /// record (see [`Unplayed`]).
+    Unplayed(Unplayed),
+}
+
+/// `each!` over a record: `$body` in every family's arm, `$unplayed` for a game not made yet.
+macro_rules! each_game {
+    ($value:expr, $x:ident => $body:expr, $u:pat => $unplayed:expr) => {
+        match $value {
+            AnyGame::Std($x) => $body,
+            AnyGame::Wide($x) => $body,
+            AnyGame::Shogi($x) => $body,
+            AnyGame::Xiangqi($x) => $body,
+            AnyGame::Unplayed($u) => $unplayed,
+        }
+    };
 }
 
 /// The 8x8 record's iterator, or another family's boxed: the 8x8 path, nearly every call,
@@ -106,6 +125,12 @@ impl AnyGame {
     /// A game from `start`; a start already decided gives a finished game.
     #[must_use]
     pub fn new(start: AnyPosition, draw_rule: DrawRule) -> AnyGame {
+        let game = AnyGame::recorded(start, draw_rule);
+        Unplayed::of(&game).map_or(game, AnyGame::Unplayed)
+    }
+
+    /// The record of a game from `start`, made now whatever its family.
+    pub(super) fn recorded(start: AnyPosition, draw_rule: DrawRule) -> AnyGame {
         match start {
             AnyPosition::Std(p) => AnyGame::Std(Game::new(p, draw_rule)),
             AnyPosition::Wide(p) => AnyGame::Wide(Box::new(Game::new(p, draw_rule))),
@@ -121,12 +146,22 @@ impl AnyGame {
             AnyGame::Wide(g) => AnyVariant::Wide(g.position().variant()),
             AnyGame::Shogi(g) => AnyVariant::Shogi(g.position().variant()),
             AnyGame::Xiangqi(_) => AnyVariant::Xiangqi,
+            AnyGame::Unplayed(u) => u.variant(),
+        }
+    }
+
+    /// The record to read a figure of that an unplayed game does not answer by itself: made
+    /// for the call (rare: claims, flags and KIF before the first move).
+    fn made(&self) -> Cow<'_, AnyGame> {
+        match self {
+            AnyGame::Unplayed(u) => Cow::Owned(u.record()),
+            made => Cow::Borrowed(made),
         }
     }
 
     #[must_use]
     pub fn start(&self) -> AnyPosition {
-        each!(AnyGame, self, g => AnyPosition::from(g.start()))
+        each_game!(self, g => AnyPosition::from(g.start()), u => u.position())
     }
 
     /// The start as kept: by name when it is the game's own.
@@ -137,12 +172,13 @@ impl AnyGame {
             AnyGame::Wide(g) => AnyStart::Wide(g.start_position().clone()),
             AnyGame::Shogi(g) => AnyStart::Shogi(g.start_position().clone()),
             AnyGame::Xiangqi(g) => AnyStart::Xiangqi(g.start_position().clone()),
+            AnyGame::Unplayed(u) => u.start().clone(),
         }
     }
 
     #[must_use]
     pub fn position(&self) -> AnyPosition {
-        each!(AnyGame, self, g => AnyPosition::from(*g.position()))
+        each_game!(self, g => AnyPosition::from(*g.position()), u => u.position())
     }
 
     /// The 8x8 engine's record, if this is one.
@@ -157,13 +193,17 @@ impl AnyGame {
     /// Half-moves played.
     #[must_use]
     pub fn ply(&self) -> u32 {
-        each!(AnyGame, self, g => g.ply())
+        each_game!(self, g => g.ply(), _ => 0)
     }
 
     /// Move `index` (0 for the first), if played.
     #[must_use]
     pub fn move_at(&self, index: usize) -> Option<AnyMove> {
-        each!(AnyGame, self, g => g.moves().get(index).map(|&m| g.position().wrap(m)))
+        each_game!(
+            self,
+            g => g.moves().get(index).map(|&m| g.position().wrap(m)),
+            _ => None
+        )
     }
 
     /// The moves from index `from` on (none past the end).
@@ -179,6 +219,7 @@ impl AnyGame {
             AnyGame::Wide(g) => Either::B(moves_of(g, from)),
             AnyGame::Shogi(g) => Either::B(moves_of(g, from)),
             AnyGame::Xiangqi(g) => Either::B(moves_of(g, from)),
+            AnyGame::Unplayed(_) => Either::B(Box::new(core::iter::empty())),
         }
     }
 
@@ -194,6 +235,7 @@ impl AnyGame {
             AnyGame::Wide(g) => Either::B(Box::new(g.sans_from(from))),
             AnyGame::Shogi(g) => Either::B(Box::new(g.sans_from(from))),
             AnyGame::Xiangqi(g) => Either::B(Box::new(g.sans_from(from))),
+            AnyGame::Unplayed(_) => Either::B(Box::new(core::iter::empty())),
         }
     }
 
@@ -204,12 +246,13 @@ impl AnyGame {
 
     #[must_use]
     pub fn draw_rule(&self) -> DrawRule {
-        each!(AnyGame, self, g => g.draw_rule())
+        each_game!(self, g => g.draw_rule(), u => u.draw_rule())
     }
 
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        each!(AnyGame, self, g => g.outcome())
+        // An unplayed game's start decides nothing (`Unplayed::of`).
+        each_game!(self, g => g.outcome(), _ => None)
     }
 
     #[must_use]
@@ -219,7 +262,7 @@ impl AnyGame {
 
     #[must_use]
     pub fn repetitions(&self) -> usize {
-        each!(AnyGame, self, g => g.repetitions())
+        each_game!(self, g => g.repetitions(), _ => 1)
     }
 
     /// Plays a legal move; an illegal one, one of another family or a finished game leaves
@@ -230,6 +273,10 @@ impl AnyGame {
             AnyGame::Wide(g) => play_of(g, m),
             AnyGame::Shogi(g) => play_of(g, m),
             AnyGame::Xiangqi(g) => play_of(g, m),
+            AnyGame::Unplayed(u) => {
+                let mut made = u.record();
+                made.play(m).inspect(|_| *self = made)
+            }
         }
     }
 
@@ -240,21 +287,31 @@ impl AnyGame {
             AnyGame::Wide(g) => play_text_of(g, text),
             AnyGame::Shogi(g) => play_text_of(g, text),
             AnyGame::Xiangqi(g) => play_text_of(g, text),
+            AnyGame::Unplayed(u) => {
+                let mut made = u.record();
+                made.play_text(text).inspect(|_| *self = made)
+            }
         }
     }
 
     #[must_use]
     pub fn can_claim(&self, claim: DrawClaim) -> bool {
-        each!(AnyGame, self, g => g.can_claim(claim))
+        each_game!(self, g => g.can_claim(claim), _ => self.made().can_claim(claim))
     }
 
     pub fn claim_draw(&mut self, claim: DrawClaim) -> Result<Outcome, ClaimError> {
-        each!(AnyGame, self, g => g.claim_draw(claim))
+        each_game!(self, g => g.claim_draw(claim), u => {
+            let mut made = u.record();
+            made.claim_draw(claim).inspect(|_| *self = made)
+        })
     }
 
     /// Records an ending decided off the board; refused if the game is over.
     pub fn finish(&mut self, outcome: Outcome) -> Result<(), PlayError> {
-        each!(AnyGame, self, g => g.finish(outcome))
+        each_game!(self, g => g.finish(outcome), u => {
+            let mut made = u.record();
+            made.finish(outcome).inspect(|()| *self = made)
+        })
     }
 
     /// Takes back the last `plies` moves; the moves taken back, the earliest first.
@@ -264,17 +321,22 @@ impl AnyGame {
             AnyGame::Wide(g) => take_back_of(g, plies),
             AnyGame::Shogi(g) => take_back_of(g, plies),
             AnyGame::Xiangqi(g) => take_back_of(g, plies),
+            AnyGame::Unplayed(_) if plies > 0 => Err(TakeBackError::TooFew {
+                asked: plies,
+                played: 0,
+            }),
+            AnyGame::Unplayed(_) => Ok(Vec::new()),
         }
     }
 
     /// The outcome when `loser`'s flag falls.
     #[must_use]
     pub fn flag_outcome(&self, loser: Color) -> Outcome {
-        each!(AnyGame, self, g => g.flag_outcome(loser))
+        each_game!(self, g => g.flag_outcome(loser), _ => self.made().flag_outcome(loser))
     }
 
     /// Bytes this record keeps on the heap for its moves and repetition keys (another
-    /// family's boxed record too).
+    /// family's boxed record too, or an unplayed game's boxed start).
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         match self {
@@ -282,6 +344,7 @@ impl AnyGame {
             AnyGame::Wide(g) => boxed_bytes(g),
             AnyGame::Shogi(g) => boxed_bytes(g),
             AnyGame::Xiangqi(g) => boxed_bytes(g),
+            AnyGame::Unplayed(u) => u.heap_bytes(),
         }
     }
 }
@@ -303,6 +366,7 @@ impl AnyGame {
                 let start = g.start_position().position();
                 crate::shogi::write_kif(&start, g.moves(), g.outcome(), players)
             }
+            AnyGame::Unplayed(_) => self.made().kif(players),
             _ => None,
         }
     }

@@ -24,12 +24,14 @@ mod mv;
 mod perft;
 mod position;
 mod syntax;
+mod unplayed;
 mod variant;
 
 pub use game::AnyGame;
 pub use mv::{AnyMove, UciText};
 pub use position::{AnyFenError, AnyPosition, AnyStart, HandPiece};
 pub use syntax::is_move_syntax;
+pub use unplayed::Unplayed;
 pub use variant::{AnyVariant, ParseAnyVariantError};
 
 use member::Member;

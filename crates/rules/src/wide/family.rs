@@ -17,8 +17,20 @@ use crate::{Color, Family, Game, Outcome, PlayError, StandardStart, Start, WideT
 pub type WideGame = Game<WidePosition>;
 
 /// A start position: the game's own by name (Capablanca Random's, Corner's and Fortress's
-/// default array), or by name and face with Dice Chess's first roll made; any other boxed.
+/// default array), or by name and a [`StartChange`]; any other boxed.
 pub type WideStart = Start<WidePosition>;
+
+/// How a start differs from its game's own when it is kept by name and this
+/// ([`Start::Drawn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StartChange {
+    /// Dice Chess: the first roll, made in the game's own start before anyone moves (every
+    /// Dice game's start holds one).
+    Roll(Face),
+    /// Black to move: what a game of secret setup (Screen Chess) holds until both placements
+    /// are in, where it would otherwise keep a whole position for each idle game.
+    BlackToMove,
+}
 
 /// `legal` without their draws of chance, each move once, in order.
 fn bare_moves(legal: &[WideMove]) -> Vec<WideMove> {
@@ -102,7 +114,7 @@ impl WidePosition {
 
 impl StandardStart for WidePosition {
     type Variant = WideVariant;
-    type Draw = Face;
+    type Draw = StartChange;
 
     fn standard(variant: WideVariant) -> WidePosition {
         WidePosition::new(variant)
@@ -112,16 +124,30 @@ impl StandardStart for WidePosition {
         self.variant()
     }
 
-    /// Dice Chess: the first roll, made in the game's own start before anyone moves.
-    fn draw_in_start(&self) -> Option<Face> {
-        self.roll
-            .filter(|_| self.unrolled() == WidePosition::new(self.variant()))
+    fn draw_in_start(&self) -> Option<StartChange> {
+        let own = WidePosition::new(self.variant());
+        match self.roll {
+            Some(face) => (self.unrolled() == own).then_some(StartChange::Roll(face)),
+            None => (*self
+                == WidePosition {
+                    turn: Color::Black,
+                    ..own
+                })
+            .then_some(StartChange::BlackToMove),
+        }
     }
 
-    fn drawn(variant: WideVariant, face: Face) -> WidePosition {
-        WidePosition {
-            roll: Some(face),
-            ..WidePosition::new(variant)
+    fn drawn(variant: WideVariant, change: StartChange) -> WidePosition {
+        let own = WidePosition::new(variant);
+        match change {
+            StartChange::Roll(face) => WidePosition {
+                roll: Some(face),
+                ..own
+            },
+            StartChange::BlackToMove => WidePosition {
+                turn: Color::Black,
+                ..own
+            },
         }
     }
 }
@@ -278,7 +304,7 @@ impl Family for WidePosition {
 
 #[cfg(test)]
 mod tests {
-    use super::{Face, WidePosition, WideStart, WideVariant};
+    use super::{Face, StartChange, WidePosition, WideStart, WideVariant};
     use crate::Start;
 
     /// A Dice Chess start with its first roll made is the game's own start and a face, kept
@@ -290,7 +316,7 @@ mod tests {
             let mut rolled = WidePosition::new(variant);
             rolled.set_roll(Face::Knight).unwrap();
             let kept = WideStart::from(rolled);
-            assert_eq!(kept, Start::Drawn(variant, Face::Knight));
+            assert_eq!(kept, Start::Drawn(variant, StartChange::Roll(Face::Knight)));
             assert_eq!((kept.position(), kept.variant()), (rolled, variant));
             assert_eq!(
                 WideStart::from(WidePosition::new(variant)),
@@ -303,5 +329,20 @@ mod tests {
         later.set_roll(Face::Knight).unwrap();
         assert!(matches!(WideStart::from(later), Start::Other(_)));
         assert_eq!(size_of::<WideStart>(), 16);
+    }
+
+    /// The game's own start with Black to move (a Screen Chess game's until its setup is
+    /// over) is kept by name too; a position that differs from it in more is kept whole.
+    #[test]
+    fn a_start_with_black_to_move_is_kept_by_name() {
+        for variant in [WideVariant::Screen, WideVariant::Janus] {
+            let fen = variant.start_fen().replacen(" w ", " b ", 1);
+            let turned = WidePosition::from_fen(variant, &fen).unwrap();
+            let kept = WideStart::from(turned);
+            assert_eq!(kept, Start::Drawn(variant, StartChange::BlackToMove));
+            assert_eq!((kept.position(), kept.variant()), (turned, variant));
+            let later = WidePosition::from_fen(variant, &fen.replace(" 0 1", " 0 2")).unwrap();
+            assert!(matches!(WideStart::from(later), Start::Other(_)));
+        }
     }
 }

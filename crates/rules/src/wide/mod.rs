@@ -102,7 +102,7 @@ pub use behemoth::{BehemothStep, Direction, ParseStepError, StepError};
 pub use caparandom::{CAPARANDOM_ARRAYS, caparandom_array, caparandom_arrays, is_caparandom_array};
 pub use corner::{CORNER_ARRAYS, corner_array};
 pub use dice::{Face, ParseFaceError, RollError};
-pub use family::{WideGame, WideStart};
+pub use family::{StartChange, WideGame, WideStart};
 pub use fen::WideFenError;
 pub use massacre::massacre_fen;
 pub use mv::{WideMove, WideMoveKind, WideUci, WideUciError};

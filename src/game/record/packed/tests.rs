@@ -73,15 +73,15 @@ fn finished(steps: &[Step], timed: bool) -> (GameRecord, GameHeader, Now) {
 /// The header of a test game.
 fn header_of(rec: &GameRecord) -> GameHeader {
     GameHeader::new(crate::game::HeaderParts {
-        id: GameId::new(rec.timing.created_at, 7),
+        id: GameId::new(rec.timing.created_at(), 7),
         players: crate::game::action::Players::default(),
         labels: std::sync::Arc::default(),
         start: rec.game().start_position().clone(),
         time_control: rec.time_control(),
         start_rules: rec.timing.start_rules,
         draw_rule: rec.game().draw_rule(),
-        created_at: rec.timing.created_at,
-        claim_after: rec.timing.claim_after,
+        created_at: rec.timing.created_at(),
+        claim_after: rec.timing.claim_after(),
         public_delay: 0,
     })
 }
