@@ -270,3 +270,45 @@ async fn a_setup_survives_a_crash() {
     let played = support::play(&mut client, &seats, 0, "c4c5", "").await;
     assert!(played.is_ok(), "{played:?}");
 }
+
+/// A Dark Chess game's delayed public view is part of the game: after SIGKILL and a restart
+/// a spectator is still shown the game two plies behind, and the seats their own views.
+#[tokio::test]
+async fn a_delayed_view_survives_a_crash() {
+    let dir = DataDir::new("delay");
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    let seats = support::create(
+        &mut client,
+        pb::CreateGameRequest {
+            variant_key: "dark".into(),
+            public_delay_plies: 2,
+            ..Default::default()
+        },
+    )
+    .await;
+    for (ply, mv) in ["e2e4", "e7e5", "g1f3"].into_iter().enumerate() {
+        let played = support::play(&mut client, &seats, ply as u32, mv, "").await;
+        assert!(played.is_ok(), "{played:?}");
+    }
+    let tokens = [Some(seats.white.clone()), Some(seats.black.clone()), None];
+    let mut before = Vec::new();
+    for token in &tokens {
+        before.push(seen_by(&mut client, &seats.id, token.as_deref()).await);
+    }
+    let spectator = &before[2];
+    assert_eq!((spectator.ply, spectator.public_delay_plies), (1, 2));
+    assert_eq!(spectator.moves.len(), 1);
+    server.kill();
+
+    let server = Server::start(dir.path(), &[]);
+    let mut client = server.client().await;
+    for (token, before) in tokens.iter().zip(&before) {
+        let after = seen_by(&mut client, &seats.id, token.as_deref()).await;
+        assert_eq!(&after, before, "{token:?} after the restart");
+    }
+    let played = support::play(&mut client, &seats, 3, "b8c6", "").await;
+    assert!(played.is_ok(), "{played:?}");
+    let spectator = seen_by(&mut client, &seats.id, None).await;
+    assert_eq!(spectator.ply, 2);
+}
