@@ -7,12 +7,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use chessd_rules::any::AnyVariant;
 use tokio::sync::broadcast;
-use tokio::time::Instant;
 
 use crate::error::ServiceError;
 use crate::game::{Event, GameHeader, GameId, GameRecord, GameStatus, Now};
 use crate::store::game_store::GameFilter;
 use crate::store::memory::held::Held;
+use crate::store::memory::timer::Deadline;
 
 /// One game.
 #[derive(Debug)]
@@ -33,7 +33,7 @@ pub(super) struct EntryState {
     /// Live events for watchers; `None` while nobody watches. Bounded by `watch_buffer`.
     pub watchers: Option<broadcast::Sender<Arc<Event>>>,
     /// The earliest deadline queued for this game, if any.
-    pub armed: Option<Instant>,
+    pub armed: Option<Deadline>,
     /// The journal ticket of the game's latest change (0: none): a call that saw the game
     /// answers only once it is committed.
     pub ticket: u64,
@@ -44,7 +44,7 @@ pub(super) struct EntryState {
 pub(super) struct Open<'a> {
     pub record: &'a mut GameRecord,
     pub watchers: &'a mut Option<broadcast::Sender<Arc<Event>>>,
-    pub armed: &'a mut Option<Instant>,
+    pub armed: &'a mut Option<Deadline>,
     pub ticket: &'a mut u64,
 }
 

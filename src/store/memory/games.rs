@@ -153,7 +153,8 @@ impl Inner {
 
     /// Makes sure the flag timer checks this game no later than its deadline.
     pub(super) fn rearm(&self, id: GameId, state: &mut Open<'_>) {
-        if let Some(deadline) = state.record.deadline()
+        if let Some(at) = state.record.deadline()
+            && let deadline = self.deadlines.deadline(at)
             && state.armed.is_none_or(|armed| deadline < armed)
         {
             if let Some(armed) = state.armed.replace(deadline) {
