@@ -29,7 +29,7 @@ use crate::game::log::{LogEntry, LogKind, clock_ms};
 use crate::game::record::GameRecord;
 use crate::game::record::timing::mono_at;
 use crate::game::start::{ClockChange, ClockReason, ClockStart};
-use crate::game::time::{Now, whole_ms};
+use crate::game::time::{Now, epoch_ms, from_epoch_ms, whole_ms};
 
 /// The most a clock may hold after a change off the board (as a time control's initial time).
 pub(super) const MAX_CLOCK: Duration = Duration::from_secs(24 * 60 * 60);
@@ -41,7 +41,7 @@ impl GameRecord {
         self.timing.first_move = match self.timing.start_rules.first_move_timeout {
             Some(timeout) if !self.history.game.is_over() && self.history.game.ply() < 2 => since
                 .checked_add(timeout)
-                .map(|wall| (wall, mono_at(wall, now))),
+                .map(|wall| (epoch_ms(wall), mono_at(wall, now))),
             _ => None,
         };
     }
@@ -69,7 +69,7 @@ impl GameRecord {
         if self.history.game.is_over() {
             return None;
         }
-        self.timing.first_move.map(|(wall, _)| wall)
+        self.timing.first_move.map(|(wall, _)| from_epoch_ms(wall))
     }
 
     /// The outcome if the first-move timer ran out by `now`, before any flag fell.

@@ -20,9 +20,10 @@ pub(super) struct Timing {
     /// When the clocks start, and the first-move timer.
     pub(super) start_rules: StartRules,
     /// While the side to move has still to make its first move under a first-move timer: when
-    /// the game is called off, on the wall clock (as shown and stored) and on the monotonic one
-    /// (as timed here).
-    pub(super) first_move: Option<(SystemTime, Instant)>,
+    /// the game is called off, on the wall clock in milliseconds since the Unix epoch (as shown
+    /// and stored, and a word where a `SystemTime` takes two) and on the monotonic one (as
+    /// timed here).
+    pub(super) first_move: Option<(u64, Instant)>,
     /// The creation, in milliseconds since the Unix epoch (as every store keeps it; see
     /// `created_at`).
     pub(super) created_ms: u64,
