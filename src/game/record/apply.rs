@@ -432,7 +432,7 @@ impl GameRecord {
     fn over(&self) -> GameError {
         match (
             self.history.game.outcome().map(|o| o.termination),
-            self.timing.start_rules.first_move_timeout,
+            self.timing.start_rules().first_move_timeout,
         ) {
             (Some(Termination::NoStart), Some(timeout)) => {
                 GameError::Play(PlayError::NoFirstMove { timeout })

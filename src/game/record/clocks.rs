@@ -38,7 +38,7 @@ impl GameRecord {
     /// Arms the first-move timer for the side to move, waited for since `since`, if the game
     /// has one and that side has yet to make its first move; disarms it otherwise.
     pub(super) fn arm_first_move(&mut self, since: SystemTime, now: Now) {
-        self.timing.first_move = match self.timing.start_rules.first_move_timeout {
+        self.timing.first_move = match self.timing.start_rules().first_move_timeout {
             Some(timeout) if !self.history.game.is_over() && self.history.game.ply() < 2 => since
                 .checked_add(timeout)
                 .map(|wall| (epoch_ms(wall), mono_at(wall, now))),
@@ -52,12 +52,12 @@ impl GameRecord {
         // The timer runs from the latest move, or the latest takeback, that left the side to
         // move its first move to make (`arm_first_move` disarms it otherwise).
         let first = self.history.last_moved().map(|e| e.at());
-        let since = match (first, self.timing.start_rules.clock_start) {
+        let since = match (first, self.timing.start_rules().clock_start) {
             (Some(moved), ClockStart::At(at)) => moved.max(at),
             (Some(moved), _) => moved,
             (None, _) => self
                 .timing
-                .start_rules
+                .start_rules()
                 .waiting_from(self.timing.created_at()),
         };
         self.arm_first_move(since, now);
@@ -87,14 +87,14 @@ impl GameRecord {
             self.timing.first_move = None;
             return;
         }
-        if self.timing.start_rules.clock_start == ClockStart::AfterFirstMoves
+        if self.timing.start_rules().clock_start == ClockStart::AfterFirstMoves
             && self.history.game.ply() == 2
             && let Some(clock) = &mut self.timing.clock
         {
             clock.begin(self.history.game.position().turn(), now.mono);
         }
         let moved = whole_ms(now.wall);
-        let since = match self.timing.start_rules.clock_start {
+        let since = match self.timing.start_rules().clock_start {
             ClockStart::At(at) => at.max(moved),
             _ => moved,
         };
@@ -107,14 +107,14 @@ impl GameRecord {
     pub(super) fn clock_runs(&self) -> bool {
         !self.history.game.is_over()
             && self.setup_pending().is_none()
-            && (self.timing.start_rules.clock_start != ClockStart::AfterFirstMoves
+            && (self.timing.start_rules().clock_start != ClockStart::AfterFirstMoves
                 || self.history.game.ply() >= 2)
     }
 
     /// When the side to move's clock, brought back at `now`, runs from: `now`, or a scheduled
     /// start still to come.
     pub(super) fn clock_from(&self, now: Now) -> Instant {
-        match self.timing.start_rules.clock_start {
+        match self.timing.start_rules().clock_start {
             ClockStart::At(at) => mono_at(at, now).max(now.mono),
             _ => now.mono,
         }
@@ -123,7 +123,7 @@ impl GameRecord {
     /// Of `charged`, thinking time since the last event, the part the clock ran for: none of
     /// it before a scheduled start.
     pub(super) fn chargeable(&self, charged: Duration) -> Duration {
-        let ClockStart::At(at) = self.timing.start_rules.clock_start else {
+        let ClockStart::At(at) = self.timing.start_rules().clock_start else {
             return charged;
         };
         let last = self

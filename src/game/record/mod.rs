@@ -138,7 +138,7 @@ impl GameRecord {
             seats,
             timing: Timing {
                 clock: time_control.map(|tc| timing::new_clock(tc, start_rules, start.turn(), now)),
-                start_rules,
+                start: start_rules.into(),
                 first_move: None,
                 created_ms: epoch_ms(created_at),
                 last_move_at: now.mono,
@@ -304,7 +304,7 @@ impl GameRecord {
                     byoyomi: c.control().byoyomi,
                 }),
             },
-            start_rules: self.timing.start_rules,
+            start_rules: self.timing.start_rules(),
             first_move_deadline: self.first_move_deadline(),
             draw_offer: self.offers.draw,
             takebacks: self.offers.policy,

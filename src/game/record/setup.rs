@@ -146,7 +146,7 @@ impl GameRecord {
     /// for a game whose clocks start after the first moves (or that has none).
     pub(super) fn new_setup(&self, now: Now) -> Option<Box<Setup>> {
         setup_variant(self.history.game.variant())?;
-        let began = match (&self.timing.clock, self.timing.start_rules.clock_start) {
+        let began = match (&self.timing.clock, self.timing.start_rules().clock_start) {
             (None, _) | (_, ClockStart::AfterFirstMoves) => None,
             (Some(_), ClockStart::OnCreation) => Some(mono_at(self.timing.created_at(), now)),
             (Some(_), ClockStart::At(at)) => Some(mono_at(at, now)),

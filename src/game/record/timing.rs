@@ -9,7 +9,7 @@ use chessd_rules::Color;
 use tokio::time::Instant;
 
 use crate::game::clock::{Clock, TimeControl};
-use crate::game::start::{ClockStart, StartRules};
+use crate::game::start::{ClockStart, PackedStartRules, StartRules};
 use crate::game::time::{Now, from_epoch_ms};
 
 /// A game's timing: its clock, the first-move timer, and the waits since the last move that
@@ -17,8 +17,8 @@ use crate::game::time::{Now, from_epoch_ms};
 #[derive(Clone, Debug)]
 pub(super) struct Timing {
     pub(super) clock: Option<Clock>,
-    /// When the clocks start, and the first-move timer.
-    pub(super) start_rules: StartRules,
+    /// When the clocks start, and the first-move timer (see [`Timing::start_rules`]).
+    pub(super) start: PackedStartRules,
     /// While the side to move has still to make its first move under a first-move timer: when
     /// the game is called off, on the wall clock in milliseconds since the Unix epoch (as shown
     /// and stored, and a word where a `SystemTime` takes two) and on the monotonic one (as
@@ -46,6 +46,11 @@ pub(super) struct Timing {
 }
 
 impl Timing {
+    /// When the clocks start, and the first-move timer.
+    pub(super) fn start_rules(&self) -> StartRules {
+        self.start.into()
+    }
+
     /// When the game was created, to the millisecond as every store keeps it (the record
     /// keeps its times and durations in milliseconds, a word each, where a `SystemTime` or a
     /// `Duration` takes two: every game a server holds has a record while it runs).

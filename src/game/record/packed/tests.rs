@@ -78,7 +78,7 @@ fn header_of(rec: &GameRecord) -> GameHeader {
         labels: std::sync::Arc::default(),
         start: rec.game().start_position().clone(),
         time_control: rec.time_control(),
-        start_rules: rec.timing.start_rules,
+        start_rules: rec.timing.start_rules(),
         draw_rule: rec.game().draw_rule(),
         created_at: rec.timing.created_at(),
         claim_after: rec.timing.claim_after(),
