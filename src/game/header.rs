@@ -12,7 +12,7 @@ use crate::game::action::{NewGame, Players};
 use crate::game::clock::{Byoyomi, TimeControl};
 use crate::game::id::GameId;
 use crate::game::labels::Labels;
-use crate::game::start::{ClockStart, StartRules};
+use crate::game::start::{PackedStartRules, StartRules};
 use crate::game::time::{epoch_ms, from_epoch_ms};
 
 /// A game's fixed facts, as given to [`GameHeader::new`].
@@ -46,14 +46,12 @@ pub struct GameHeader {
     pub start: AnyStart,
     pub draw_rule: DrawRule,
     created_ms: u64,
-    /// `ClockStart`: 0 on creation, 1 after the first moves, 2 at `clock_start_ms`.
-    clock_start: u8,
-    clock_start_ms: u64,
+    /// When the clocks start, and the first-move timer.
+    start_rules: PackedStartRules,
     /// The time control: initial, increment, Black's initial and increment; `initial`
     /// [`NONE`]: untimed.
     time_control: [u32; 4],
     byoyomi: Option<Byoyomi>,
-    first_move_ms: u32,
     claim_ms: u32,
     public_delay: u16,
 }
@@ -86,11 +84,6 @@ impl GameHeader {
             ],
             None => [NONE, 0, NONE, NONE],
         };
-        let (clock_start, clock_start_ms) = match parts.start_rules.clock_start {
-            ClockStart::OnCreation => (0, 0),
-            ClockStart::AfterFirstMoves => (1, 0),
-            ClockStart::At(at) => (2, epoch_ms(at)),
-        };
         GameHeader {
             id: parts.id,
             players: parts.players,
@@ -98,11 +91,9 @@ impl GameHeader {
             start: parts.start,
             draw_rule: parts.draw_rule,
             created_ms: epoch_ms(parts.created_at),
-            clock_start,
-            clock_start_ms,
+            start_rules: parts.start_rules.into(),
             time_control,
             byoyomi: parts.time_control.and_then(|tc| tc.byoyomi),
-            first_move_ms: kept_opt(parts.start_rules.first_move_timeout),
             claim_ms: kept_ms(parts.claim_after),
             public_delay: parts.public_delay,
         }
@@ -151,15 +142,7 @@ impl GameHeader {
 
     #[must_use]
     pub fn start_rules(&self) -> StartRules {
-        let clock_start = match self.clock_start {
-            0 => ClockStart::OnCreation,
-            1 => ClockStart::AfterFirstMoves,
-            _ => ClockStart::At(from_epoch_ms(self.clock_start_ms)),
-        };
-        StartRules {
-            clock_start,
-            first_move_timeout: read_opt(self.first_move_ms),
-        }
+        self.start_rules.into()
     }
 
     /// When the game was created (to the millisecond).

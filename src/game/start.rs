@@ -56,29 +56,32 @@ impl StartRules {
     }
 }
 
-/// [`StartRules`] as a running record keeps them: two words where the rules take four (every
-/// game a server holds has a record while it runs). To the millisecond, as every store keeps
-/// them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// [`StartRules`] as a game's header and its running record keep them: two words where the
+/// rules take four (every game a server holds has both). To the millisecond, as every store
+/// keeps them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PackedStartRules {
-    /// `ClockStart::At`'s time in milliseconds since the Unix epoch; 0 and 1 stand for
-    /// `OnCreation` and `AfterFirstMoves` (no clock starts in January 1970).
-    clock_start: u64,
+    /// `ClockStart::At`'s time in milliseconds since the Unix epoch (0 for the other starts).
+    at_ms: u64,
     /// The first-move timer in milliseconds; `u32::MAX`: none (the API allows a day at most).
     first_move_ms: u32,
+    /// `ClockStart`: 0 on creation, 1 after the first moves, 2 at `at_ms`.
+    clock_start: u8,
 }
 
 impl From<StartRules> for PackedStartRules {
     fn from(rules: StartRules) -> PackedStartRules {
+        let (clock_start, at_ms) = match rules.clock_start {
+            ClockStart::OnCreation => (0, 0),
+            ClockStart::AfterFirstMoves => (1, 0),
+            ClockStart::At(at) => (2, epoch_ms(at)),
+        };
         PackedStartRules {
-            clock_start: match rules.clock_start {
-                ClockStart::OnCreation => 0,
-                ClockStart::AfterFirstMoves => 1,
-                ClockStart::At(at) => epoch_ms(at).max(2),
-            },
+            at_ms,
             first_move_ms: rules.first_move_timeout.map_or(u32::MAX, |d| {
                 u32::try_from(d.as_millis()).map_or(u32::MAX - 1, |ms| ms.min(u32::MAX - 1))
             }),
+            clock_start,
         }
     }
 }
@@ -89,7 +92,7 @@ impl From<PackedStartRules> for StartRules {
             clock_start: match p.clock_start {
                 0 => ClockStart::OnCreation,
                 1 => ClockStart::AfterFirstMoves,
-                ms => ClockStart::At(from_epoch_ms(ms)),
+                _ => ClockStart::At(from_epoch_ms(p.at_ms)),
             },
             first_move_timeout: (p.first_move_ms != u32::MAX)
                 .then(|| Duration::from_millis(u64::from(p.first_move_ms))),
@@ -242,6 +245,7 @@ mod tests {
             ClockStart::OnCreation,
             ClockStart::AfterFirstMoves,
             ClockStart::At(at),
+            ClockStart::At(from_epoch_ms(0)),
         ] {
             for first_move_timeout in [
                 None,
