@@ -33,9 +33,20 @@ impl ShogiPosition {
     /// The game's start position.
     #[must_use]
     pub fn new(variant: ShogiVariant) -> ShogiPosition {
-        // The start FENs are constants that the tests read back.
-        ShogiPosition::from_fen(variant, variant.start_fen())
-            .unwrap_or_else(|_| ShogiPosition::empty(variant))
+        // Built once: an unplayed game reads its position from its start on every call. The
+        // start FENs are constants that the tests read back.
+        static STARTS: std::sync::LazyLock<[ShogiPosition; ShogiVariant::ALL.len()]> =
+            std::sync::LazyLock::new(|| {
+                ShogiVariant::ALL.map(|variant| {
+                    ShogiPosition::from_fen(variant, variant.start_fen())
+                        .unwrap_or_else(|_| ShogiPosition::empty(variant))
+                })
+            });
+        let index = ShogiVariant::ALL
+            .iter()
+            .position(|&v| v == variant)
+            .unwrap_or(0);
+        STARTS[index]
     }
 
     pub(crate) fn empty(variant: ShogiVariant) -> ShogiPosition {

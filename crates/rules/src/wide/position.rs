@@ -111,8 +111,21 @@ impl WidePosition {
     /// with `WidePosition::caparandom`).
     #[must_use]
     pub fn new(variant: WideVariant) -> WidePosition {
-        WidePosition::from_fen(variant, variant.start_fen())
-            .unwrap_or_else(|e| unreachable!("{variant} start FEN: {e}"))
+        // Built once, as the 8x8 engine's starts are: an unplayed game reads its position
+        // from its start on every call (`AnyGame::Unplayed`), and parsing a FEN is thousands
+        // of instructions.
+        static STARTS: std::sync::LazyLock<[WidePosition; WideVariant::ALL.len()]> =
+            std::sync::LazyLock::new(|| {
+                WideVariant::ALL.map(|variant| {
+                    WidePosition::from_fen(variant, variant.start_fen())
+                        .unwrap_or_else(|e| unreachable!("{variant} start FEN: {e}"))
+                })
+            });
+        let index = WideVariant::ALL
+            .iter()
+            .position(|&v| v == variant)
+            .unwrap_or(0);
+        STARTS[index]
     }
 
     /// The Capablanca Random start numbered `index` (0 to 21,835), or `None` past the last.
@@ -572,5 +585,19 @@ impl WidePosition {
         rook: WideSquare,
     ) -> (WideSquare, WideSquare) {
         self.def.castling_targets(king, rook)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each variant's kept start is its start FEN read afresh.
+    #[test]
+    fn kept_starts_are_the_start_fens() {
+        for variant in WideVariant::ALL {
+            let read = WidePosition::from_fen(variant, variant.start_fen()).unwrap();
+            assert_eq!(WidePosition::new(variant), read, "{variant}");
+        }
     }
 }

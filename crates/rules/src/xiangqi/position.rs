@@ -36,10 +36,13 @@ impl XiangqiPosition {
     /// The start position.
     #[must_use]
     pub fn new() -> XiangqiPosition {
-        match XiangqiPosition::from_fen(START_FEN) {
-            Ok(pos) => pos,
-            Err(e) => unreachable!("the start FEN is valid: {e}"),
-        }
+        // Built once: an unplayed game reads its position from its start on every call.
+        static START: std::sync::LazyLock<XiangqiPosition> =
+            std::sync::LazyLock::new(|| match XiangqiPosition::from_fen(START_FEN) {
+                Ok(pos) => pos,
+                Err(e) => unreachable!("the start FEN is valid: {e}"),
+            });
+        *START
     }
 
     #[must_use]
