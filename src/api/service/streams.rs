@@ -39,23 +39,18 @@ pub(super) async fn watch_game<S: GameStore>(
             _ => None,
         };
         let follow = api.store.presence().follow(id);
-        // A spectator shown a delayed view resumes from a snapshot: its events are those of
-        // the delayed game, which only a snapshot begins.
-        let after_seq = if req.after_seq > 0 {
+        let mut subscription = api.store.watch(id, req.after_seq).await?;
+        // A resumed stream has no snapshot to learn the turn from. A spectator shown a
+        // delayed view resumes from a snapshot instead: its events are those of the delayed
+        // game, which only a snapshot begins (rare: subscribed again).
+        let clock = if req.after_seq > 0 {
             let view = api.store.get(id).await?;
-            // A seq the game has not reached is refused as for any watcher.
-            match delay::for_viewer(&view, sight.viewer(view.hides())) {
-                Some(_) if req.after_seq <= view.last_seq => 0,
-                _ => req.after_seq,
+            if delay::for_viewer(&view, sight.viewer(view.hides())).is_some() {
+                subscription = api.store.watch(id, 0).await?;
+                None
+            } else {
+                Some((ClaimClock::of(&view), view.last_seq))
             }
-        } else {
-            0
-        };
-        let subscription = api.store.watch(id, after_seq).await?;
-        // A resumed stream has no snapshot to learn the turn from.
-        let clock = if after_seq > 0 {
-            let view = api.store.get(id).await?;
-            Some((ClaimClock::of(&view), view.last_seq))
         } else {
             None
         };
