@@ -255,14 +255,6 @@ async fn feed_of_game(
     events
 }
 
-/// A small deterministic generator: the games differ by seed and repeat exactly.
-fn next(seed: &mut u64) -> usize {
-    *seed = seed
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    (*seed >> 33) as usize
-}
-
 /// Plays a seeded game in which each seat picks among the legal moves of its own view only,
 /// checking every answer on the way; resigns for Black after `max_plies` if the game is not
 /// over. Returns the truth.

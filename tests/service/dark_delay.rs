@@ -125,8 +125,7 @@ async fn a_spectator_sees_the_game_as_it_stood_plies_ago() {
         };
         let token = &tokens[if mover == Color::White { 0 } else { 1 }];
         let mine = get_as(&mut client, authed(get(&id), token)).await;
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let uci = mine.legal_moves[(seed >> 33) as usize % mine.legal_moves.len()]
+        let uci = mine.legal_moves[next(&mut seed) % mine.legal_moves.len()]
             .uci
             .clone();
         let moved = client

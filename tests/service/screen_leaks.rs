@@ -108,14 +108,6 @@ fn assert_no_leak(who: Who, what: &str, text: &str) {
     }
 }
 
-/// A small deterministic generator: the games differ by seed and repeat exactly.
-fn next(seed: &mut u64) -> usize {
-    *seed = seed
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    (*seed >> 33) as usize
-}
-
 /// A placement that keeps Screen Chess's rules (and so Crazy Screen's): a pawn on every file
 /// on one of the three ranks before the first, the other eight pieces anywhere else on the
 /// half, the bishops on squares of both colours. Four FEN rows, top to bottom.

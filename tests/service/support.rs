@@ -493,3 +493,12 @@ pub fn outcome(game: &pb::Game) -> (String, pb::Termination) {
         pb::Termination::try_from(o.termination).expect("known termination"),
     )
 }
+
+/// A small deterministic generator for seeded random games: the games differ by seed and
+/// repeat exactly.
+pub fn next(seed: &mut u64) -> usize {
+    *seed = seed
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    (*seed >> 33) as usize
+}
