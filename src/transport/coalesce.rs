@@ -8,6 +8,13 @@
 //! after it another. Held here until the poll ends, every frame hyper produced in that poll
 //! goes out in one write whatever their sizes (over TLS, in as few records).
 //!
+//! A poll that leaves little held may put its write-out off by one turn of the scheduler
+//! ([`WriteOut::defer`]): the connection's task wakes itself and comes back after the tasks
+//! already ready. Those are what fill the connection when it serves streams: each answer is
+//! made by its call's task and each stream message by its watcher's, so a move's answer and
+//! the messages of its watchers, and the moves of other games meanwhile, go out together
+//! instead of in a write each. The cost is one more poll of an idle connection per write.
+//!
 //! Hyper flushes in the middle of its work, not only when it has done; a flush here promises
 //! only that the bytes are written before the task sleeps. That holds because the driver calls
 //! [`WriteOut::poll_write_out`] after every poll of the connection: a write the peer leaves
@@ -55,6 +62,8 @@ struct Held<T> {
     /// first write so that a busy connection's buffer is allocated once per poll instead of
     /// grown by doubling (each step a copy), while an idle one still keeps at most [`KEEP`].
     last: usize,
+    /// The write-out of what is held was put off once, to let other ready tasks add to it.
+    deferred: bool,
 }
 
 /// Wraps `io`: hyper writes to the first handle, the driver writes out with the second.
@@ -65,6 +74,7 @@ pub(super) fn coalesced<T>(io: T) -> (Coalesced<T>, WriteOut<T>) {
         written: 0,
         unflushed: false,
         last: 0,
+        deferred: false,
     }));
     (Coalesced { held: held.clone() }, WriteOut { held })
 }
@@ -138,7 +148,22 @@ impl<T: AsyncWrite + Unpin> Held<T> {
 impl<T: AsyncWrite + Unpin> WriteOut<T> {
     /// Writes out what hyper left held; called after every poll of the connection.
     pub(super) fn poll_write_out(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        lock(&self.held).poll_write_out(cx)
+        let mut held = lock(&self.held);
+        held.deferred = false;
+        held.poll_write_out(cx)
+    }
+
+    /// Whether to put the write-out of what is held off by one turn of the scheduler: a
+    /// little held and not put off yet. The task wakes itself, so it runs again after the
+    /// tasks already ready, whose answers and stream messages then go out in the same write.
+    pub(super) fn defer(&self, cx: &mut Context<'_>) -> bool {
+        let mut held = lock(&self.held);
+        if held.deferred || held.unwritten() == 0 || held.unwritten() >= HOLD / 2 {
+            return false;
+        }
+        held.deferred = true;
+        cx.waker().wake_by_ref();
+        true
     }
 }
 

@@ -107,8 +107,14 @@ where
             () = conn.close.cancelled() => break None,
             served = std::future::poll_fn(|cx| {
                 let served = connection.as_mut().poll(cx);
-                // What hyper wrote in this poll goes out now, in one write (see `coalesce`);
-                // a write the peer leaves pending has registered this task's waker.
+                // A little written goes out a turn later, with what the tasks ready now add
+                // to it (see `coalesce`): a watched move's answer and its stream messages
+                // are made by separate tasks.
+                if served.is_pending() && write_out.defer(cx) {
+                    return Poll::Pending;
+                }
+                // What hyper wrote goes out now, in one write (see `coalesce`); a write the
+                // peer leaves pending has registered this task's waker.
                 match write_out.poll_write_out(cx) {
                     Poll::Ready(Err(e)) => Poll::Ready(Err(e.into())),
                     _ => served,

@@ -333,3 +333,42 @@ async fn shutdown_writes_out_first() {
     assert_eq!(held.io.writes, vec![b"GOAWAY".to_vec()]);
     assert!(held.io.closed);
 }
+
+/// Counts its wakes.
+#[derive(Default)]
+struct Wakes(AtomicUsize);
+
+impl std::task::Wake for Wakes {
+    fn wake(self: Arc<Self>) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// A little held is written out one turn of the scheduler later, once: the task is woken to
+/// come back, and the next write-out writes whatever the turn added. Nothing held, or much,
+/// is not put off.
+#[tokio::test]
+async fn a_little_is_written_out_a_turn_later_once() {
+    use tokio::io::AsyncWriteExt;
+    let wakes = Arc::new(Wakes::default());
+    let waker = std::task::Waker::from(wakes.clone());
+    let mut cx = Context::from_waker(&waker);
+    let (mut io, out) = coalesced(Peer::default());
+    assert!(!out.defer(&mut cx), "nothing held");
+    io.write_all(b"first answer").await.unwrap();
+    assert!(out.defer(&mut cx));
+    assert_eq!(wakes.0.load(Ordering::Relaxed), 1, "woken to come back");
+    assert!(!out.defer(&mut cx), "put off once only");
+    io.write_all(b", second answer").await.unwrap();
+    assert!(out.poll_write_out(&mut cx).is_ready());
+    assert_eq!(
+        peer(&out).io.writes,
+        [b"first answer, second answer".to_vec()]
+    );
+    io.write_all(b"third").await.unwrap();
+    assert!(out.defer(&mut cx), "a new write-out may be put off again");
+    assert!(out.poll_write_out(&mut cx).is_ready());
+    io.write_all(&vec![7; HOLD / 2]).await.unwrap();
+    assert!(!out.defer(&mut cx), "half of what may be held goes out now");
+    assert_eq!(wakes.0.load(Ordering::Relaxed), 2);
+}
