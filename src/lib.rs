@@ -20,7 +20,8 @@
 //! - `config`: flags and environment, building each layer's configuration; `units`: their
 //!   parsers. `shutdown`: Ctrl-C or SIGTERM. `perft_cmd`: `chessd perft`.
 //!   `play_cmd`: `chessd play`, a person against a local engine; `random_engine`: `chessd
-//!   random-engine`, the UCI random mover it falls back on.
+//!   random-engine`, the UCI random mover it falls back on. `woken`: a future polled only
+//!   when it woke its task, for select branches that almost never fire.
 //! - `telemetry`: OpenTelemetry traces (`--otlp-endpoint`): the call and store spans, the
 //!   caller's `traceparent`, the exporter, trace ids in JSON logs.
 //! - `metrics`: the Prometheus series and `/metrics`. `logfields`: the text log's field
@@ -48,6 +49,7 @@ pub mod store;
 pub mod telemetry;
 pub mod transport;
 pub(crate) mod units;
+pub(crate) mod woken;
 
 pub use config::ServerConfig;
 pub use server::{RunError, run};

@@ -28,6 +28,7 @@ use crate::transport::config::HTTP1_HEADER_TIMEOUT;
 use crate::transport::io::Watched;
 use crate::transport::state::{Closed, ConnState, Shared, closed, lock};
 use crate::transport::stream::{ConnService, StreamExec};
+use crate::woken::WhenWoken;
 
 /// How long a draining connection with no open call is kept: time for a peer's requests
 /// already on the wire to arrive (and be served) and for a cooperative peer to close first.
@@ -104,7 +105,7 @@ where
         });
         tokio::select! {
             biased;
-            () = conn.close.cancelled() => break None,
+            () = WhenWoken::new(conn.close.cancelled()) => break None,
             served = std::future::poll_fn(|cx| {
                 let served = connection.as_mut().poll(cx);
                 // A little written goes out a turn later, with what the tasks ready now add
@@ -126,7 +127,7 @@ where
                 break None;
             }
             () = sleep_until(deadline), if !conn.greeted() => break Some(Closed::HandshakeTimeout),
-            () = conn.changed.notified() => {}
+            () = WhenWoken::new(conn.changed.notified()) => {}
             () = sleep_until(idle_at.unwrap_or(deadline)), if idle_at.is_some() => {
                 // A call may have begun since the deadline was read.
                 if conn.idle_deadline(config.idle_timeout).is_some_and(|at| at <= Instant::now()) {
@@ -136,7 +137,7 @@ where
                     drop_at = Some(Instant::now() + shared.close_grace);
                 }
             }
-            () = shared.draining.cancelled(), if drained_at.is_none() => {
+            () = WhenWoken::new(shared.draining.cancelled()), if drained_at.is_none() => {
                 if !goaway {
                     connection.as_mut().graceful_shutdown();
                     goaway = true;

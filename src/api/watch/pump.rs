@@ -21,6 +21,7 @@ use crate::security::access::Sight;
 use crate::store::stream_error::StreamError;
 use crate::store::{PresenceGuard, Subscription};
 use crate::transport::StreamReset;
+use crate::woken::WhenWoken;
 use chessd_proto::wire::WatchGameResponse;
 
 /// What the watcher holds while it is served; dropped as one.
@@ -197,6 +198,9 @@ impl Pump {
 
     async fn feed(&mut self) -> Stop {
         while let Some(event) = self.replay.next() {
+            if self.draining.is_cancelled() {
+                return Stop::Draining;
+            }
             if let Err(stop) = self.send(&event).await {
                 return stop;
             }
@@ -214,11 +218,16 @@ impl Pump {
         }
         let mut heartbeat = interval_at(Instant::now() + self.heartbeat, self.heartbeat);
         heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        // Made once and polled only when they wake: the loop turns for every event.
+        let draining = WhenWoken::new(self.draining.clone().cancelled_owned());
+        let tx = self.tx.clone();
+        let gone = WhenWoken::new(async move { tx.closed().await });
+        tokio::pin!(draining, gone);
         let stop = loop {
             tokio::select! {
                 biased;
-                () = self.draining.cancelled() => break Stop::Draining,
-                () = self.tx.closed() => break Stop::Gone,
+                () = &mut draining => break Stop::Draining,
+                () = &mut gone => break Stop::Gone,
                 received = live.recv() => match received {
                     // Live events start right after the replay; this only guards the invariant.
                     Ok(event) if event.seq <= self.last_seq => {}
@@ -325,11 +334,8 @@ impl Pump {
 
     /// Queues a message, waiting at most the stall timeout for the client to make room.
     async fn deliver(&mut self, message: WatchGameResponse) -> Result<(), Stop> {
-        if self.draining.is_cancelled() {
-            return Err(Stop::Draining);
-        }
-        // With room in the queue (a watcher keeping up), no timer and no select: what the
-        // select below would also do, draining being checked first as it is there.
+        // With room in the queue (a watcher keeping up), no timer and no select. A drain is
+        // seen before the next event (the feed's loops look first), not before each message.
         let message = match self.tx.try_send(Box::new(Ok(message))) {
             Ok(()) => return Ok(()),
             Err(mpsc::error::TrySendError::Closed(_)) => return Err(Stop::Gone),
