@@ -146,6 +146,7 @@ impl DelayedLine {
                             seq: event.seq,
                         },
                         position: self.shown.position(),
+                        fen: self.shown.position().fen().into_boxed_str(),
                         clocks: *clocks,
                         draw_offer: *draw_offer,
                     },

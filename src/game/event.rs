@@ -33,6 +33,9 @@ pub enum EventKind {
         played: MoveInfo,
         /// The position after the move.
         position: AnyPosition,
+        /// Its FEN, written once for the feed, the watchers and the replies that show the
+        /// whole board (a hidden board's views are written per viewer).
+        fen: Box<str>,
         /// The clocks right after the move, increment included.
         clocks: Option<ClockReading>,
         /// The side whose draw offer stands after the move.
@@ -182,6 +185,7 @@ pub(crate) fn move_event(
         at,
         kind: EventKind::MovePlayed {
             played,
+            fen: position.fen().into_boxed_str(),
             position,
             clocks,
             draw_offer,

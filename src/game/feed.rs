@@ -155,12 +155,13 @@ impl FeedEvent {
             EventKind::SetupPlaced { .. } => return None,
             EventKind::MovePlayed {
                 played,
-                position,
+                fen,
                 clocks,
                 draw_offer,
+                ..
             } => FeedKind::Moved {
                 played: FeedMove::from(played),
-                fen: kept_fen(position),
+                fen: fen.clone(),
                 clocks: clocks.as_ref().map(FeedClocks::from),
                 draw_offer: *draw_offer,
             },

@@ -36,6 +36,7 @@ pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
         EventKind::MovePlayed {
             played: m,
             position,
+            fen,
             clocks: c,
             draw_offer,
         } => E::MovePlayed(pb::MovePlayed {
@@ -44,7 +45,11 @@ pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
             } else {
                 unseen(m.ply, m.color, m.seq)
             }),
-            fen: viewer.fen(position),
+            fen: if viewer.is_whole() {
+                fen.to_string()
+            } else {
+                viewer.fen(position)
+            },
             clocks: c.as_ref().map(clocks),
             draw_offer: maybe_color(*draw_offer),
         }),
