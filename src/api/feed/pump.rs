@@ -26,6 +26,7 @@ use crate::security::error::AccessError;
 use crate::store::stream_error::StreamError;
 use crate::store::{FEED_PAGE, FeedCursor, FeedEntry, FeedSubscription, GameStore};
 use crate::transport::StreamReset;
+use crate::woken::WhenWoken;
 
 /// What the consumer holds while it is served; dropped as one.
 struct Slot {
@@ -225,11 +226,16 @@ impl<S: GameStore> FeedPump<S> {
     async fn follow(&mut self, live: &mut broadcast::Receiver<Arc<FeedEntry>>) -> Result<(), Stop> {
         let mut heartbeat = interval_at(Instant::now() + self.heartbeat, self.heartbeat);
         heartbeat.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        // Made once and polled only when they wake: the loop turns for every event.
+        let draining = WhenWoken::new(self.draining.clone().cancelled_owned());
+        let tx = self.tx.clone();
+        let gone = WhenWoken::new(async move { tx.closed().await });
+        tokio::pin!(draining, gone);
         loop {
             tokio::select! {
                 biased;
-                () = self.draining.cancelled() => return Err(Stop::Draining),
-                () = self.tx.closed() => return Err(Stop::Gone),
+                () = &mut draining => return Err(Stop::Draining),
+                () = &mut gone => return Err(Stop::Gone),
                 changed = self.revocations.changed(), if self.player.is_some() => {
                     if changed.is_err() {
                         return Err(Stop::Closed);
@@ -303,10 +309,17 @@ impl<S: GameStore> FeedPump<S> {
 
     /// Queues a message, waiting at most the stall timeout for the client to make room.
     async fn deliver(&mut self, message: WatchGamesResponse) -> Result<(), Stop> {
+        // With room in the queue (a consumer keeping up), no timer and no select; a drain is
+        // seen before the next entry or page (the loops look first).
+        let message = match self.tx.try_send(Box::new(Ok(message))) {
+            Ok(()) => return Ok(()),
+            Err(mpsc::error::TrySendError::Closed(_)) => return Err(Stop::Gone),
+            Err(mpsc::error::TrySendError::Full(queued)) => queued,
+        };
         tokio::select! {
             biased;
             () = self.draining.cancelled() => Err(Stop::Draining),
-            sent = timeout(self.stall, self.tx.send(Box::new(Ok(message)))) => match sent {
+            sent = timeout(self.stall, self.tx.send(message)) => match sent {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(_)) => Err(Stop::Gone),
                 Err(_) => Err(Stop::TooSlow),
