@@ -150,9 +150,9 @@ impl FeedEvent {
     #[must_use]
     pub fn of_event(game: &Arc<GameHeader>, event: &Event, ply: u32) -> Option<FeedEvent> {
         let kind = match &event.kind {
-            // Where a setup stands is not the feed's: its consumers learn the start from the
-            // game (GetGame) and follow its moves.
-            EventKind::SetupPlaced { .. } => return None,
+            // Where a setup or the players' entropy stands is not the feed's: its consumers
+            // learn the start from the game (GetGame) and follow its moves.
+            EventKind::SetupPlaced { .. } | EventKind::EntropySubmitted { .. } => return None,
             EventKind::MovePlayed {
                 played,
                 position,

@@ -174,20 +174,23 @@ impl Inner {
         mut place: Option<Place>,
     ) -> Result<(Created, u64), ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
-        let (seed, settled) = match chance::for_new_game(&new.start, new.draw_start)
-            .map_err(|e| ServiceError::Internal(Box::new(e)))?
-        {
-            Some((seed, start)) => (
-                Some(seed),
-                Some(NewGame {
-                    start,
-                    ..new.clone()
-                }),
-            ),
-            None => (None, None),
-        };
+        let (seed, settled) =
+            match chance::for_new_game(&new.start, new.draw_start, new.player_entropy)
+                .map_err(|e| ServiceError::Internal(Box::new(e)))?
+            {
+                Some((seed, start)) => (
+                    Some(seed),
+                    Some(NewGame {
+                        start,
+                        ..new.clone()
+                    }),
+                ),
+                None => (None, None),
+            };
         let new = settled.as_ref().unwrap_or(new);
-        let seats = Seats::of(&tokens).with_seed(seed);
+        let seats = Seats::of(&tokens)
+            .with_seed(seed)
+            .with_player_entropy(new.player_entropy);
         let record =
             GameRecord::new(new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let mut record = Some(record);

@@ -77,12 +77,18 @@ impl Inner {
             feed_header: OnceLock::new(),
             append_names: OnceLock::new(),
         });
-        let (new, seats) = match chance::for_new_game(&new.start, new.draw_start)
-            .map_err(|e| ServiceError::Internal(Box::new(e)))?
-        {
-            Some((seed, start)) => (NewGame { start, ..new }, seats.with_seed(Some(seed))),
-            None => (new, seats),
-        };
+        let (new, seats) =
+            match chance::for_new_game(&new.start, new.draw_start, new.player_entropy)
+                .map_err(|e| ServiceError::Internal(Box::new(e)))?
+            {
+                Some((seed, start)) => {
+                    let seats = seats
+                        .with_seed(Some(seed))
+                        .with_player_entropy(new.player_entropy);
+                    (NewGame { start, ..new }, seats)
+                }
+                None => (new, seats),
+            };
         let record =
             GameRecord::new(&new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());
