@@ -34,6 +34,8 @@ mod chance_tests;
 mod claim;
 mod clocks;
 mod entropy;
+#[cfg(test)]
+mod entropy_tests;
 mod history;
 mod offers;
 mod packed;
