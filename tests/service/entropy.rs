@@ -79,9 +79,35 @@ async fn round(client: &mut Client, seats: &Seats, white: &[u8; 32], black: &[u8
     submit(client, seats, 'w', hex(white), true).await.unwrap()
 }
 
+/// `scripts/verify-draws` checks the finished `game` of `key_name` from what the game shows:
+/// the seed, both secrets and commitments, the start and the moves.
+fn verify_draws(key_name: &str, game: &pb::Game) {
+    let round = game.entropy.as_ref().expect("the round");
+    let moves: Vec<&str> = game.moves.iter().map(|m| m.uci.as_str()).collect();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/verify-draws");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .args(["--variant", key_name, "--seed", &game.seed])
+        .args(["--commitment", &game.seed_sha256])
+        .args(["--white-entropy", &round.white_secret])
+        .args(["--black-entropy", &round.black_secret])
+        .args(["--white-commitment", &round.white_commitment])
+        .args(["--black-commitment", &round.black_commitment])
+        .args(["--start-fen", &game.start_fen, "--moves", &moves.join(" ")])
+        .output()
+        .expect("python3 runs scripts/verify-draws");
+    assert!(
+        out.status.success(),
+        "{key_name}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Dice Chess, Dice Chess 10x10 and Behemoth with the players' entropy: no legal move and no
 /// roll until the round is done, then every draw (the first roll, made then, and each later
-/// one) is the key's, recomputed from the seed revealed at the end and both secrets.
+/// one) is the key's, recomputed from the seed revealed at the end and both secrets, here and
+/// by `scripts/verify-draws`.
 #[tokio::test]
 async fn every_draw_comes_from_the_players_key() {
     // Hundreds of calls a second from one address: the peer limit has tests of its own.
@@ -131,6 +157,7 @@ async fn every_draw_comes_from_the_players_key() {
             let seed = unhex(&over.seed);
             assert_eq!(hex(&Sha256::digest(&seed)), created.seed_sha256);
             checked += check_draws_with(variant, &over, &key(&seed, &white, &black));
+            verify_draws(key_name, &over);
         }
         assert!(checked >= 20, "{key_name}: {checked} draws");
     }
