@@ -110,7 +110,7 @@ pub(crate) fn check_draws_with(variant: WideVariant, game: &pb::Game, seed: &[u8
         start = WidePosition::from_fen(variant, &unrolled.join(" ")).unwrap();
         assert_eq!(
             rolled,
-            expected(&seed, 0, &start.nature_options()),
+            expected(seed, 0, &start.nature_options()),
             "the start's roll"
         );
         assert!(rolled.is_some());
@@ -123,7 +123,7 @@ pub(crate) fn check_draws_with(variant: WideVariant, game: &pb::Game, seed: &[u8
             None => (m.uci.as_str(), None),
         };
         let bare = pos.parse_player_move(body).unwrap();
-        let want = expected(&seed, i as u32 + 1, &pos.natures_after(bare));
+        let want = expected(seed, i as u32 + 1, &pos.natures_after(bare));
         assert_eq!(nature, want, "ply {}: {}", i + 1, m.uci);
         draws += usize::from(nature.is_some());
         pos.play_with_nature(bare, nature).unwrap();
