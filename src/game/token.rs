@@ -168,11 +168,11 @@ impl Seats {
         self
     }
 
-    /// The same seats, in a game whose players add their own entropy (with a seed only: a
-    /// game without draws has nothing to mix it into).
+    /// The same seats, in a game whose players add their own entropy (CreateGame allows it
+    /// only in a game that draws, which has a seed to mix it into).
     #[must_use]
     pub fn with_player_entropy(mut self, on: bool) -> Seats {
-        self.player_entropy = on && self.seed.is_some();
+        self.player_entropy = on;
         self
     }
 

@@ -163,6 +163,38 @@ async fn every_draw_comes_from_the_players_key() {
     }
 }
 
+/// A retried creation with the players' entropy finds the game first made; the same request
+/// id without it is another request.
+#[tokio::test]
+async fn a_retried_creation_keeps_the_round() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let request = pb::CreateGameRequest {
+        request_id: "dice-with-entropy".into(),
+        player_entropy: true,
+        ..by_key("dice")
+    };
+    let first = client
+        .create_game(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let again = client
+        .create_game(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let id = |r: &pb::CreateGameResponse| r.game.as_ref().map(|g| g.game_id.clone());
+    assert_eq!(id(&again), id(&first));
+    let other = client
+        .create_game(pb::CreateGameRequest {
+            player_entropy: false,
+            ..request
+        })
+        .await;
+    assert_refused(other, Code::InvalidArgument, "REQUEST_ID_REUSED");
+}
+
 /// What the round refuses, and what it answers again: a move before it is done, a secret
 /// before both commitments, another commitment, a wrong secret, malformed values, a call
 /// without a token, a game without the round, and a game that draws nothing during play.

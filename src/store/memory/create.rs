@@ -34,6 +34,7 @@ struct Asked<'a> {
     seat_tokens: ByColor<bool>,
     takebacks: TakebackPolicy,
     claim_after: std::time::Duration,
+    player_entropy: bool,
 }
 
 impl Inner {
@@ -56,6 +57,7 @@ impl Inner {
             seat_tokens: ByColor::new_with(|c| record.seats().digest(c).is_some()),
             takebacks: record.takebacks(),
             claim_after: header.claim_after(),
+            player_entropy: record.seats().player_entropy(),
         });
         self.creations
             .lock()
@@ -92,6 +94,7 @@ impl Inner {
             seat_tokens: new.seat_tokens,
             takebacks: new.takebacks,
             claim_after: new.claim_after,
+            player_entropy: new.player_entropy,
         });
         let mut creations = self
             .creations
@@ -140,6 +143,7 @@ impl Inner {
             asked.seat_tokens,
             asked.takebacks,
             asked.claim_after,
+            asked.player_entropy,
         ))
     }
 
