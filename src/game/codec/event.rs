@@ -4,10 +4,10 @@
 //!
 //! The fields: `at` (ms since the epoch), `kind` ([`kind_key`]), the kind's own (`log_clocks`
 //! `w,b` and `stopped` for a move; `log_clocks`, `change` and `running` for a clock change;
-//! `plies`, `log_clocks` and `running` for a takeback; `step` for a setup or an entropy event), then whichever of
-//! `uci`, `seat`, `request_id`, `clocks` (`w,b`), `outcome` ([`outcome_text`]), a setup's
-//! `placement` and, on its reveal, the game's `start`, an entropy event's `value` (hex) and, on its `start`
-//! step, the game's `start` the row has.
+//! `plies`, `log_clocks` and `running` for a takeback; `step` for a setup or an entropy
+//! event), then whichever of `uci`, `seat`, `request_id`, `clocks` (`w,b`), `outcome`
+//! ([`outcome_text`]), a setup's `placement` and, on its reveal, the game's `start`, an entropy
+//! event's `value` (hex) and, on its `start` step, the game's `start` the row has.
 
 use std::collections::HashMap;
 

@@ -12,9 +12,9 @@
 //! time control: one period's length and how many), `public_delay` (plies of the delayed
 //! public view). A store's game adds `white_digest`,
 //! `black_digest` (hex; empty: no seat token), `takebacks` ([`takebacks_key`]) and, in a game of
-//! chance only, `seed` (hex: the secret of `game::chance`, never in a feed event), `entropy` (1: the
-//! players add their own, `game::entropy`). Numbers
-//! are whole milliseconds, times since the Unix epoch.
+//! chance only, `seed` (hex: the secret of `game::chance`, never in a feed event) and `entropy`
+//! (1: the players add their own, `game::entropy`). Numbers are whole milliseconds, times
+//! since the Unix epoch.
 //!
 //! Fields left out at their default keep a feed entry, written on every move, short; and a
 //! field added later is left out of every game that does not use it, so such a game is

@@ -22,9 +22,9 @@
 //! `offers` (the takeback policy and the standing offers). The rest changes them: `apply`
 //! (actions, the flag and abandonment), `takeback` (proposals, answers and the rewind),
 //! `claim` (the claim of a game whose side to move left), `setup` (Screen's placements),
-//! `entropy` (the players' commit-reveal round before the first move), `catch_up` (the one way back from
-//! stored events: a record restored is a new record caught up on them), `answered` (the ring
-//! of answered move requests).
+//! `entropy` (the players' commit-reveal round before the first move), `catch_up` (the one
+//! way back from stored events: a record restored is a new record caught up on them),
+//! `answered` (the ring of answered move requests).
 
 mod answered;
 mod apply;

@@ -4487,8 +4487,8 @@ export const GameService: GenService<{
    * plays nothing twice. Every seat action below accepts a bound player's token the same way.
    * Errors: INVALID_ARGUMENT (MALFORMED_MOVE), FAILED_PRECONDITION (ILLEGAL_MOVE,
    * AMBIGUOUS_MOVE, NOT_YOUR_TURN, GAME_OVER; SETUP_PENDING and ENTROPY_PENDING: before a
-   * secret setup's reveal or the players' entropy, with what is awaited), ABORTED (PLY_MISMATCH: nothing was played),
-   * UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID), PERMISSION_DENIED (PLAYER_NOT_SEATED: a
+   * secret setup's reveal or the players' entropy, with what is awaited), ABORTED
+   * (PLY_MISMATCH: nothing was played), UNAUTHENTICATED (TOKEN_MISSING, TOKEN_INVALID), PERMISSION_DENIED (PLAYER_NOT_SEATED: a
    * player token of a player bound to neither seat), FAILED_PRECONDITION
    * (PLAYER_TOKENS_DISABLED: a player token on a server without --api-key-file).
    *
