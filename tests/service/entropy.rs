@@ -383,3 +383,81 @@ async fn the_round_in_watch_game() {
     let replay_tail: Vec<_> = replayed.iter().map(without_time).collect();
     assert_eq!(replay_tail, live_tail);
 }
+
+/// The feed carries each commitment and secret with `include_moves` (its game event's seq;
+/// on the second secret both secrets and the start), and a stream resumed from a cursor reads
+/// them back as they were sent, from every store's feed; without moves, only the creation and
+/// the end.
+#[tokio::test]
+async fn the_round_in_the_feed() {
+    use crate::feed::{feed, next_feed};
+    use pb::watch_games_response::Event as FeedEvent;
+    let server = start().await;
+    let mut client = server.client().await;
+    let with_moves = pb::WatchGamesRequest {
+        include_moves: true,
+        ..Default::default()
+    };
+    let mut live = feed(&mut client, with_moves.clone()).await.unwrap();
+    let mut without = feed(&mut client, pb::WatchGamesRequest::default())
+        .await
+        .unwrap();
+    let (_, seats) = create(&mut client, "dice").await;
+    let (white, black) = ([5; 32], [6; 32]);
+    let game = round(&mut client, &seats, &white, &black).await;
+    let resign = pb::ResignRequest {
+        game_id: seats.id.clone(),
+    };
+    client
+        .resign(authed(resign, seats.token('w')))
+        .await
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut created_cursor = String::new();
+    loop {
+        let m = next_feed(&mut live).await.unwrap();
+        match &m.event {
+            Some(FeedEvent::GameCreated(_)) => created_cursor = m.cursor.clone(),
+            Some(FeedEvent::GameEntropy(e)) => {
+                assert_eq!(e.game_id, seats.id);
+                seen.push(e.clone());
+            }
+            Some(FeedEvent::GameFinished(_)) => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    let seqs: Vec<u64> = seen.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [1, 2, 3, 4]);
+    assert_eq!(seen[0].commitment, commitment(&white));
+    assert!(seen[2].revealed && seen[2].white_secret.is_empty());
+    assert_eq!(seen[3].white_secret, hex(&white));
+    assert_eq!(seen[3].black_secret, hex(&black));
+    assert_eq!(seen[3].start_fen, game.start_fen);
+    let mut resumed = feed(
+        &mut client,
+        pb::WatchGamesRequest {
+            after_cursor: created_cursor,
+            ..with_moves
+        },
+    )
+    .await
+    .unwrap();
+    for sent in &seen {
+        match next_feed(&mut resumed).await.unwrap().event {
+            Some(FeedEvent::GameEntropy(again)) => assert_eq!(&again, sent),
+            other => panic!("resumed: {other:?}"),
+        }
+    }
+    let mut plain = Vec::new();
+    loop {
+        match next_feed(&mut without).await.unwrap().event {
+            Some(FeedEvent::GameCreated(_)) => plain.push("created"),
+            Some(FeedEvent::GameFinished(_)) => {
+                plain.push("finished");
+                break;
+            }
+            other => panic!("without moves: {other:?}"),
+        }
+    }
+    assert_eq!(plain, ["created", "finished"]);
+}
