@@ -71,6 +71,7 @@ fn view(game: Game) -> GameView {
         turn_began: SystemTime::UNIX_EPOCH,
         chance: None,
         setup: None,
+        entropy: None,
         public_delay: 0,
         delayed: false,
     }

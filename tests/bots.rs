@@ -220,13 +220,12 @@ async fn bots_survive_dropped_streams() {
 }
 
 /// A game of the wide family, created by its key alone (it has no `Variant` number).
-async fn create_by_key(addr: SocketAddr, key: &str) -> pb::CreateGameResponse {
+async fn create_game(addr: SocketAddr, request: pb::CreateGameRequest) -> pb::CreateGameResponse {
     GameServiceClient::new(channel(addr))
         .create_game(pb::CreateGameRequest {
-            variant_key: key.into(),
             white_player: "bot-a".into(),
             black_player: "bot-b".into(),
-            ..Default::default()
+            ..request
         })
         .await
         .expect("create game")
@@ -269,8 +268,25 @@ fn chessd_bot(
 /// Both seats of a `key` game played by chessd-bot with `engine`, to the game's end or
 /// `plies` plies, whichever comes first; returns the game as the server has it then.
 async fn bots_play_by_key(key: &str, engine: &str, engine_args: &[&str], plies: u32) -> pb::Game {
+    let request = pb::CreateGameRequest {
+        variant_key: key.into(),
+        ..Default::default()
+    };
+    bots_play(request, engine, engine_args, plies).await
+}
+
+/// Both seats of the game `request` creates (named by its key) played by chessd-bot, as
+/// [`bots_play_by_key`].
+async fn bots_play(
+    request: pb::CreateGameRequest,
+    engine: &str,
+    engine_args: &[&str],
+    plies: u32,
+) -> pb::Game {
+    let key = request.variant_key.clone();
+    let key = key.as_str();
     let (addr, _stop) = server().await;
-    let created = create_by_key(addr, key).await;
+    let created = create_game(addr, request).await;
     let game = created.game.as_ref().expect("game");
     assert_eq!(
         (game.variant, game.variant_key.as_str()),
@@ -465,12 +481,38 @@ async fn the_random_engine_plays_the_seed_sites_games() {
     }
 }
 
+/// In a game with the players' entropy each bot commits to a secret of its own and reveals it
+/// once both have committed, then plays the game the key draws.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_add_their_own_entropy() {
+    let chessd = env!("CARGO_BIN_EXE_chessd");
+    for key in ["dice", "behemoth"] {
+        let request = pb::CreateGameRequest {
+            variant_key: key.into(),
+            player_entropy: true,
+            ..Default::default()
+        };
+        let game = bots_play(request, chessd, &["random-engine"], 30).await;
+        let round = game.entropy.as_ref().expect("the round");
+        assert_eq!(round.phase, pb::EntropyPhase::Done as i32, "{key}");
+        assert_eq!(round.white_secret.len(), 64, "{key}");
+        assert!(
+            game.ply >= 30 || game.status == pb::GameStatus::Finished as i32,
+            "{key}: {game:?}"
+        );
+    }
+}
+
 /// Fairy-Stockfish does not have Berolina: the bot says so, naming the engine and the game,
 /// before a move is played.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fairy_stockfish_is_refused_for_berolina() {
     let (addr, _stop) = server().await;
-    let created = create_by_key(addr, "berolina").await;
+    let request = pb::CreateGameRequest {
+        variant_key: "berolina".into(),
+        ..Default::default()
+    };
+    let created = create_game(addr, request).await;
     let id = created.game.as_ref().expect("game").game_id.clone();
     let bot = chessd_bot(addr, &id, &created.white_token, fairy_stockfish(), &[]);
     let error = tokio::time::timeout(Duration::from_secs(30), bot)

@@ -49,7 +49,8 @@ fn wall_time(field: &'static str, t: prost_types::Timestamp) -> Result<SystemTim
 /// When the clocks start and the first-move timer: the clock start only for a timed game
 /// (CLOCK_START_AT with its time, at most 30 days ahead; a time already past starts the clocks
 /// at once), the timer 30 seconds by default in a timed game (three minutes where it covers a
-/// secret setup: `secret_setup`), none in an untimed one, none when zero, at most 24 hours.
+/// secret setup or the players' entropy, a round before the first move: `secret_setup`), none
+/// in an untimed one, none when zero, at most 24 hours.
 pub(crate) fn start_rules(
     req: &pb::CreateGameRequest,
     timed: bool,

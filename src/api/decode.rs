@@ -222,7 +222,11 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
     Ok(NewGame {
         start,
         draw_start,
-        start_rules: clocks::start_rules(&req, time_control.is_some(), variant.has_secret_setup())?,
+        start_rules: clocks::start_rules(
+            &req,
+            time_control.is_some(),
+            variant.has_secret_setup() || req.player_entropy,
+        )?,
         time_control,
         claim_after: crate::game::presence::claim_after(asked_claim_after, time_control)?,
         players: Players {
@@ -236,7 +240,24 @@ pub fn new_game(req: pb::CreateGameRequest) -> Result<NewGame, ServiceError> {
         takebacks: takebacks(req.takebacks)?,
         seat_tokens,
         public_delay: public_delay(req.public_delay_plies, variant)?,
+        player_entropy: player_entropy(req.player_entropy, variant)?,
     })
+}
+
+/// The players' entropy (`game::entropy`): only in a game that draws during play. A start
+/// drawn at creation is dealt before any player could commit: it stays the server's seed's.
+fn player_entropy(on: bool, variant: rules::any::AnyVariant) -> Result<bool, ServiceError> {
+    if on && !crate::game::chance::draws_in_play(variant) {
+        return Err(InputError::InvalidField {
+            field: "player_entropy",
+            message: format!(
+                "{} draws nothing during play: the players' entropy is for Dice Chess, Dice Chess 10x10 and Behemoth (a start drawn at creation is dealt before anyone could commit)",
+                crate::api::variant_key::key(variant)
+            ),
+        }
+        .into());
+    }
+    Ok(on)
 }
 
 /// A delayed public view of `plies`: only in a game that hides its board from spectators, at
@@ -330,6 +351,30 @@ pub fn setup(req: &pb::SubmitSetupRequest) -> Result<Action, ServiceError> {
         placement: req.placement.trim().to_owned(),
         commit: req.commit,
     })
+}
+
+/// A SubmitEntropy request's action: exactly one of its commitment and its secret, 64 hex
+/// digits (whether a secret matches its commitment is the game's to check).
+pub fn entropy(req: &pb::SubmitEntropyRequest) -> Result<Action, ServiceError> {
+    let refuse = |field: &'static str, message: &str| {
+        ServiceError::Input(InputError::InvalidEntropy {
+            field,
+            message: message.to_owned(),
+        })
+    };
+    let (field, text, reveal) = match (req.commitment.is_empty(), req.reveal.is_empty()) {
+        (false, true) => ("commitment", &req.commitment, false),
+        (true, false) => ("reveal", &req.reveal, true),
+        _ => {
+            return Err(refuse(
+                "commitment",
+                "send exactly one of commitment and reveal",
+            ));
+        }
+    };
+    let value = crate::game::entropy::parse_value(text.trim())
+        .ok_or_else(|| refuse(field, "expected 64 hex digits (32 bytes)"))?;
+    Ok(Action::Entropy { reveal, value })
 }
 
 /// A draw claim (unspecified is refused).

@@ -57,6 +57,14 @@ impl ClaimClock {
                 self.turn_began = event.at;
             }
             EventKind::SetupPlaced { .. } => {}
+            // The second secret starts the first turn.
+            EventKind::EntropySubmitted {
+                start: Some(start), ..
+            } => {
+                self.turn = Some(start.turn());
+                self.turn_began = event.at;
+            }
+            EventKind::EntropySubmitted { .. } => {}
             EventKind::DrawOffered { .. }
             | EventKind::DrawDeclined { .. }
             | EventKind::ClockChanged { .. }

@@ -159,6 +159,29 @@ fn examples() -> Vec<(ServiceError, Code, &'static str)> {
             "TOO_MANY_PLACEMENTS",
         ),
         (
+            ServiceError::Play(PlayError::EntropyPending { reveals: false }),
+            Code::FailedPrecondition,
+            "ENTROPY_PENDING",
+        ),
+        (
+            ServiceError::Play(PlayError::NoEntropyPhase { done: true }),
+            Code::FailedPrecondition,
+            "NO_ENTROPY_PHASE",
+        ),
+        (
+            ServiceError::Play(PlayError::EntropyOutOfOrder { committed: true }),
+            Code::FailedPrecondition,
+            "ENTROPY_OUT_OF_ORDER",
+        ),
+        (
+            ServiceError::Input(InputError::InvalidEntropy {
+                field: "reveal",
+                message: "its SHA-256 is not your commitment".into(),
+            }),
+            Code::InvalidArgument,
+            "INVALID_ENTROPY",
+        ),
+        (
             ServiceError::Input(InputError::InvalidSetup {
                 message: "the pawns on a2 and a3 share a file".into(),
             }),
@@ -626,7 +649,11 @@ fn ordinal(error: &ServiceError) -> usize {
         ServiceError::Play(PlayError::SetupFinal) => 59,
         ServiceError::Input(InputError::InvalidSetup { .. }) => 60,
         ServiceError::Play(PlayError::TooManyPlacements) => 61,
-        ServiceError::Internal(_) => 62,
+        ServiceError::Play(PlayError::EntropyPending { .. }) => 62,
+        ServiceError::Play(PlayError::NoEntropyPhase { .. }) => 63,
+        ServiceError::Play(PlayError::EntropyOutOfOrder { .. }) => 64,
+        ServiceError::Input(InputError::InvalidEntropy { .. }) => 65,
+        ServiceError::Internal(_) => 66,
     }
 }
 

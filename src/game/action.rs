@@ -99,6 +99,9 @@ pub struct NewGame {
     pub claim_after: std::time::Duration,
     /// The delayed public view, in plies (0: none; see `game::delay`).
     pub public_delay: u16,
+    /// The players add their own entropy to the seed before the first move (`game::entropy`;
+    /// validated: only in a game that draws during play).
+    pub player_entropy: bool,
 }
 
 /// A move the text of a SubmitMove names, parsed but not yet matched against a position.
@@ -164,6 +167,12 @@ pub enum Action {
     Setup {
         placement: String,
         commit: bool,
+    },
+    /// The seat's commitment (the SHA-256 of its secret) or, with `reveal`, its secret, in a
+    /// game with the players' entropy (`game::entropy`).
+    Entropy {
+        reveal: bool,
+        value: crate::game::entropy::EntropyValue,
     },
 }
 

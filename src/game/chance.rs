@@ -105,10 +105,13 @@ impl Seed {
 /// A new game's seed and start as played: a fresh seed where anything is drawn, and the start
 /// with the draws of ply 0 made from it: a start drawn at creation (`draw_start`, the
 /// variant's start array or shuffle: [`drawn_start`]), and the draw a game of chance's start
-/// waits for (Dice Chess's first roll). `None` for a game that draws nothing.
+/// waits for (Dice Chess's first roll). `None` for a game that draws nothing. With
+/// `player_entropy` the start's draw waits for the players' secrets (`game::entropy`): the
+/// start is returned as it is.
 pub(crate) fn for_new_game(
     start: &AnyPosition,
     draw_start: bool,
+    player_entropy: bool,
 ) -> Result<Option<(Seed, AnyPosition)>, getrandom::Error> {
     let draws_setup = draw_start && draws_starts(start.variant());
     if !draws_setup && !start.wide().is_some_and(WidePosition::has_chance) {
@@ -120,8 +123,21 @@ pub(crate) fn for_new_game(
     } else {
         *start
     };
+    if player_entropy {
+        // Without a roll a request's start may have carried: the first is drawn with the key.
+        return Ok(Some((seed, as_requested(&start, false))));
+    }
     let settled = settled(&start, &seed);
     Ok(Some((seed, settled)))
+}
+
+/// Whether a game of `variant` draws during play (Dice Chess's rolls, the Behemoth's steps):
+/// the games whose players may add their own entropy.
+#[must_use]
+pub(crate) fn draws_in_play(variant: AnyVariant) -> bool {
+    AnyPosition::new(variant)
+        .wide()
+        .is_some_and(WidePosition::has_chance)
 }
 
 /// Whether a game of `variant` may have its start drawn: a numbered array (Chess960,
@@ -360,12 +376,12 @@ mod tests {
             assert_eq!(AnyPosition::shuffles(v), dealt, "{v}");
         }
         assert_eq!(drawn_start(AnyVariant::CHESS, &s), None);
-        let (seed, start) = for_new_game(&AnyPosition::new(chess960), true)
+        let (seed, start) = for_new_game(&AnyPosition::new(chess960), true, false)
             .unwrap()
             .unwrap();
         assert_eq!(Some(start), drawn_start(chess960, &seed));
         assert!(
-            for_new_game(&AnyPosition::new(chess960), false)
+            for_new_game(&AnyPosition::new(chess960), false, false)
                 .unwrap()
                 .is_none()
         );

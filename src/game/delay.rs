@@ -207,6 +207,7 @@ mod tests {
             seat_tokens: ByColor::new(true, true),
             claim_after: std::time::Duration::from_secs(60),
             public_delay: delay,
+            player_entropy: false,
         };
         let now = Now::read();
         let tokens = SeatToken::pair().unwrap();

@@ -66,6 +66,15 @@ pub enum PlayError {
     SetupFinal,
     /// The seat has made as many placements as a game keeps (`setup::MAX_PLACEMENTS`).
     TooManyPlacements,
+    /// A move (or a claim, a takeback) before the players' entropy is in: awaiting their
+    /// commitments, or (`reveals`) their secrets.
+    EntropyPending { reveals: bool },
+    /// A commitment or secret in a game without the players' entropy, or (`done`) after both
+    /// secrets are in.
+    NoEntropyPhase { done: bool },
+    /// A commitment or secret out of turn: another commitment than the seat's, which stands
+    /// (`committed`), or a secret before both commitments are in.
+    EntropyOutOfOrder { committed: bool },
 }
 
 /// The credential presented does not hold the seat the action needs.
@@ -94,6 +103,12 @@ pub enum InputError {
     RequestIdReused,
     /// A setup placement that breaks the game's setup rules (the rule's reason).
     InvalidSetup { message: String },
+    /// A commitment or secret that is not 64 hex digits, or a secret whose SHA-256 is not the
+    /// seat's commitment.
+    InvalidEntropy {
+        field: &'static str,
+        message: String,
+    },
 }
 
 /// Why an action on a game failed: the kinds above, or a fault inside the server (no

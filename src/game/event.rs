@@ -10,6 +10,7 @@ use chessd_rules::any::{AnyMove, AnyPosition};
 use chessd_rules::{ByColor, Color, Outcome};
 
 use crate::game::clock::{Byoyomi, ClockReading, TimeControl};
+use crate::game::entropy::{EntropyStep, EntropyValue};
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::setup::SetupStep;
 use crate::game::start::ClockChange;
@@ -87,6 +88,17 @@ pub enum EventKind {
         step: SetupStep,
         start: Option<AnyPosition>,
     },
+    /// `by` sent its commitment (`commitment`, public) or its secret, in a game with the
+    /// players' entropy. A secret is shown once both are in: the second one's event (`Start`)
+    /// carries both, and the game's start as play begins from it (Dice Chess's first roll
+    /// drawn with the key).
+    EntropySubmitted {
+        by: Color,
+        step: EntropyStep,
+        commitment: Option<EntropyValue>,
+        secrets: Option<ByColor<EntropyValue>>,
+        start: Option<AnyPosition>,
+    },
 }
 
 impl EventKind {
@@ -105,6 +117,9 @@ impl EventKind {
             | EventKind::MovesTakenBack { position, .. }
             | EventKind::GameOver { position, .. } => Some(position.variant()),
             EventKind::SetupPlaced {
+                start: Some(start), ..
+            }
+            | EventKind::EntropySubmitted {
                 start: Some(start), ..
             } => Some(start.variant()),
             _ => None,
@@ -140,6 +155,17 @@ pub struct EventRow {
     pub outcome: Option<Outcome>,
     /// A setup event's placement, and the game's start on the reveal.
     pub setup: Option<Box<SetupRow>>,
+    /// An entropy event's commitment or secret, and the game's start on its `Start`.
+    pub entropy: Option<Box<EntropyRow>>,
+}
+
+/// What an entropy event stores besides its entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntropyRow {
+    /// The commitment or the secret the seat sent.
+    pub value: EntropyValue,
+    /// On the second secret: the start play begins from, as FEN.
+    pub start: Option<String>,
 }
 
 /// What a setup event stores besides its entry.
@@ -222,7 +248,8 @@ pub(crate) fn offer_event(seq: u64, entry: &LogEntry) -> Option<Event> {
         | LogKind::ClockChanged { .. }
         | LogKind::TakebackProposed(_)
         | LogKind::TakenBack { .. }
-        | LogKind::Setup { .. } => return None,
+        | LogKind::Setup { .. }
+        | LogKind::Entropy { .. } => return None,
     };
     Some(Event {
         seq,

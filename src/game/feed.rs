@@ -1,5 +1,5 @@
 //! The deployment-wide feed as the domain sees it: [`FeedEvent`], one game's creation, move,
-//! takeback or end, self-contained (it carries the game's header, so it can be filtered and shown without
+//! takeback, step of the players' entropy or end, self-contained (it carries the game's header, so it can be filtered and shown without
 //! the game, which may be forgotten long before the feed forgets the event), and
 //! [`FeedFilter`], what a consumer asks to see.
 //!
@@ -13,6 +13,7 @@ use chessd_rules::any::{AnyVariant, UciText};
 use chessd_rules::{ByColor, Color, Outcome};
 
 use crate::game::clock::{Byoyomi, ClockReading};
+use crate::game::codec::hex;
 use crate::game::event::{Event, EventKind};
 use crate::game::header::GameHeader;
 use crate::game::labels::Labels;
@@ -64,6 +65,24 @@ pub enum FeedKind {
         /// Half-moves played.
         ply: u32,
     },
+    /// A seat sent its commitment or its secret (the players' entropy); boxed, as most games
+    /// never have one.
+    Entropy(Box<FeedEntropy>),
+}
+
+/// A commitment or secret as the feed tells it: what WatchGame's `EntropySubmitted` shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedEntropy {
+    pub by: Color,
+    /// A secret (a commitment otherwise).
+    pub revealed: bool,
+    /// A commitment's value, in hex (empty for a secret).
+    pub commitment: Box<str>,
+    /// On the second secret: both secrets in hex, and the start play begins from as FEN.
+    pub secrets: Option<ByColor<Box<str>>>,
+    pub start: Option<Box<str>>,
+    /// The seq of the game event (WatchGame).
+    pub seq: u64,
 }
 
 /// A move as the feed keeps it: its notations rather than the engine's move, so a stored
@@ -153,6 +172,25 @@ impl FeedEvent {
             // Where a setup stands is not the feed's: its consumers learn the start from the
             // game (GetGame) and follow its moves.
             EventKind::SetupPlaced { .. } => return None,
+            EventKind::EntropySubmitted {
+                by,
+                step,
+                commitment,
+                secrets,
+                start,
+            } => FeedKind::Entropy(Box::new(FeedEntropy {
+                by: *by,
+                revealed: step.is_reveal(),
+                commitment: commitment
+                    .as_ref()
+                    .map(|v| hex(v).into_boxed_str())
+                    .unwrap_or_default(),
+                secrets: secrets
+                    .as_ref()
+                    .map(|s| s.map(|v| hex(&v).into_boxed_str())),
+                start: start.as_ref().map(kept_fen),
+                seq: event.seq,
+            })),
             EventKind::MovePlayed {
                 played,
                 fen,
@@ -198,12 +236,13 @@ impl FeedEvent {
         })
     }
 
-    /// A move or a takeback: what a consumer sees only when it asks for moves.
+    /// A move, a takeback or a step of the players' entropy: what a consumer sees only when
+    /// it asks for moves.
     #[must_use]
     pub fn is_move(&self) -> bool {
         matches!(
             self.kind,
-            FeedKind::Moved { .. } | FeedKind::TakenBack { .. }
+            FeedKind::Moved { .. } | FeedKind::TakenBack { .. } | FeedKind::Entropy(_)
         )
     }
 }

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use chessd_rules::{ByColor, Color};
 
+use crate::game::entropy::EntropyStep;
 use crate::game::setup::SetupStep;
 use crate::game::start::ClockChange;
 use crate::game::time::{epoch_ms, from_epoch_ms};
@@ -63,6 +64,12 @@ pub enum LogKind {
     Setup {
         seat: Color,
         step: SetupStep,
+    },
+    /// `seat` sent its commitment or its secret (the players' entropy: see `entropy`); the
+    /// value is the record's (`Entropy`), never the log's.
+    Entropy {
+        seat: Color,
+        step: EntropyStep,
     },
 }
 

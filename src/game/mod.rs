@@ -15,6 +15,8 @@
 //!   one stored text of events and outcomes, which every store writes and reads.
 //! - `takeback`: takeback policies, what a proposal takes back, and the moves of a log with
 //!   takebacks.
+//! - `chance`: the seed of a game of chance and the derivation of its draws. `entropy`: the
+//!   players' commit-reveal round that mixes their secrets into the seed.
 //! - `feed`: the deployment-wide feed's events and filters. `served`: which of the rules
 //!   engine's games chessd serves.
 //! - `view`: what the domain hands out (views, summaries, answers, result counts). `viewer`:
@@ -32,6 +34,7 @@ pub(crate) mod chance;
 pub(crate) mod clock;
 pub(crate) mod codec;
 pub(crate) mod delay;
+pub(crate) mod entropy;
 pub(crate) mod error;
 pub(crate) mod event;
 pub(crate) mod feed;
@@ -56,8 +59,8 @@ pub(crate) mod viewer;
 pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
 pub use clock::{Byoyomi, Clock, ClockReading, TimeControl};
 pub use error::{GameError, InputError, PlayError, SeatError};
-pub use event::{Event, EventKind, EventRow, SetupRow, ends_game};
-pub use feed::{FeedClocks, FeedEvent, FeedFilter, FeedKind, FeedMove};
+pub use event::{EntropyRow, Event, EventKind, EventRow, SetupRow, ends_game};
+pub use feed::{FeedClocks, FeedEntropy, FeedEvent, FeedFilter, FeedKind, FeedMove};
 pub use header::{AnyStart, GameHeader, HeaderParts};
 pub use holder::Holder;
 pub use id::{GAME_ID_LEN, GameId, ParseGameIdError};

@@ -9,6 +9,7 @@ use chessd_rules::{
 };
 
 use crate::game::clock::TimeControl;
+use crate::game::entropy::{Entropy, EntropyStep};
 use crate::game::event::{
     Event, EventKind, clock_event, game_over_event, move_event, move_info, offer_event,
     takeback_proposed_event, taken_back_event,
@@ -48,6 +49,9 @@ pub struct Replay {
     ply: usize,
     /// The standing draw offer as of the last event sent.
     draw_offer: Option<Color>,
+    /// The players' entropy, whose commitments and secrets its events show (`None` in a
+    /// game without it).
+    entropy: Option<Box<Entropy>>,
 }
 
 /// Where a replay's moves come from.
@@ -110,7 +114,15 @@ impl Replay {
             source,
             ply,
             draw_offer,
+            entropy: None,
         }
+    }
+
+    /// The same replay, its entropy events shown from `entropy` (the game's players' entropy).
+    #[must_use]
+    pub fn with_entropy(mut self, entropy: Option<&Entropy>) -> Replay {
+        self.entropy = entropy.map(|e| Box::new(e.clone()));
+        self
     }
 
     /// A snapshot of the whole game as of `view.last_seq`, taken at `at`, and nothing else.
@@ -133,6 +145,7 @@ impl Replay {
             source: Source::Standing,
             ply: 0,
             draw_offer: None,
+            entropy: None,
         }
     }
 
@@ -211,7 +224,7 @@ fn state_forward(start_turn: Color, log: &[LogEntry]) -> (usize, Option<Color>) 
             }
             LogKind::DrawOffered(by) => draw_offer = Some(by),
             LogKind::DrawDeclined(_) | LogKind::GameOver => draw_offer = None,
-            LogKind::ClockChanged { .. } | LogKind::Setup { .. } => {}
+            LogKind::ClockChanged { .. } | LogKind::Setup { .. } | LogKind::Entropy { .. } => {}
             LogKind::TakenBack { plies, .. } => {
                 ply = ply.saturating_sub(usize::from(plies));
                 draw_offer = None;
@@ -244,6 +257,7 @@ fn offer_before(start_turn: Color, mut ply: usize, log: &[LogEntry]) -> Option<C
             }
             LogKind::ClockChanged { .. }
             | LogKind::Setup { .. }
+            | LogKind::Entropy { .. }
             | LogKind::TakebackProposed(_)
             | LogKind::TakebackDeclined(_)
             | LogKind::TakebackWithdrawn(_) => {}
@@ -373,6 +387,23 @@ impl Iterator for Replay {
                         .then(|| self.game.start()),
                 },
             }),
+            LogKind::Entropy { seat, step } => {
+                let entropy = self.entropy.as_deref();
+                let started = step == EntropyStep::Start;
+                Some(Event {
+                    seq,
+                    at: entry.at(),
+                    kind: EventKind::EntropySubmitted {
+                        by: seat,
+                        step,
+                        commitment: entropy
+                            .filter(|_| !step.is_reveal())
+                            .and_then(|e| e.commitment(seat).copied()),
+                        secrets: entropy.filter(|_| started).and_then(Entropy::secrets),
+                        start: started.then(|| self.game.start()),
+                    },
+                })
+            }
         }
     }
 }

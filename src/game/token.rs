@@ -136,11 +136,13 @@ impl fmt::Debug for TokenDigest {
 /// What a store keeps of a game and shows nobody: the digests of its seat tokens, which decide
 /// who may act for White and for Black with a seat token (a seat bound to a player id may have
 /// none: its player's token acts for it), and in a game of chance its secret seed (see
-/// `game::chance`), boxed since most games have none.
+/// `game::chance`), boxed since most games have none, and whether its players add their own
+/// entropy to it (`game::entropy`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seats {
     digests: ByColor<Option<TokenDigest>>,
     seed: Option<Box<Seed>>,
+    player_entropy: bool,
 }
 
 impl Seats {
@@ -149,6 +151,7 @@ impl Seats {
         Seats {
             digests,
             seed: None,
+            player_entropy: false,
         }
     }
 
@@ -163,6 +166,20 @@ impl Seats {
     pub fn with_seed(mut self, seed: Option<Seed>) -> Seats {
         self.seed = seed.map(Box::new);
         self
+    }
+
+    /// The same seats, in a game whose players add their own entropy (CreateGame allows it
+    /// only in a game that draws, which has a seed to mix it into).
+    #[must_use]
+    pub fn with_player_entropy(mut self, on: bool) -> Seats {
+        self.player_entropy = on;
+        self
+    }
+
+    /// Whether the players add their own entropy to the seed (`game::entropy`).
+    #[must_use]
+    pub fn player_entropy(&self) -> bool {
+        self.player_entropy
     }
 
     /// The digest of `color`'s token (for storage); `None` when the seat has no token.

@@ -82,6 +82,9 @@ pub struct GameView {
     /// A game of a secret setup whose start has not been given (or that ended without one,
     /// or on the reveal): what each seat placed.
     pub setup: Option<SetupView>,
+    /// A game with the players' entropy: its commitments and secrets (the secrets are shown
+    /// only once both are in: `api::encode`).
+    pub entropy: Option<crate::game::entropy::Entropy>,
     /// The delayed public view, in plies (0: none; see `game::delay`).
     pub public_delay: u16,
     /// This is that view: the game as it stood `public_delay` plies ago, shown to a spectator

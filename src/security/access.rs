@@ -146,7 +146,7 @@ const fn rpc(method: &'static str, access: Access) -> Rpc {
 }
 
 /// Every GameService RPC, and who may call it.
-pub(crate) const RPCS: [Rpc; 23] = [
+pub(crate) const RPCS: [Rpc; 24] = [
     rpc("CreateGame", Access::Backend),
     rpc("GetGame", Access::Reader),
     rpc("ListGames", Access::AllGames),
@@ -174,6 +174,7 @@ pub(crate) const RPCS: [Rpc; 23] = [
     rpc("WithdrawTakeback", Access::Seat),
     rpc("ClaimVictory", Access::Seat),
     rpc("SubmitSetup", Access::Seat),
+    rpc("SubmitEntropy", Access::Seat),
 ];
 
 /// The row of a GameService call's path (`/chessd.v1.GameService/CreateGame`); `None` for

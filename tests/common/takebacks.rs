@@ -106,7 +106,7 @@ impl Follower {
                 self.draw_offer = none;
                 self.takeback_offer = none;
             }
-            Some(Event::ClockChanged(_) | Event::SetupPlaced(_)) => {}
+            Some(Event::ClockChanged(_) | Event::SetupPlaced(_) | Event::EntropySubmitted(_)) => {}
             Some(Event::Snapshot(_) | Event::Heartbeat(_) | Event::PlayerPresence(_)) | None => {}
         }
     }

@@ -7,6 +7,7 @@ mod clocks;
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;
+mod entropy;
 mod feed;
 mod legacy;
 mod presence;

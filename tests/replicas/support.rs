@@ -357,6 +357,14 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
         Some(Event::SetupPlaced(p)) => {
             format!("setup {} {} {}", color(p.by), p.committed, p.start_fen)
         }
+        Some(Event::EntropySubmitted(e)) => format!(
+            "entropy {} {} {}{} {}",
+            color(e.by),
+            e.commitment,
+            e.white_secret,
+            e.black_secret,
+            e.start_fen
+        ),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         Some(Event::PlayerPresence(p)) => format!(
             "presence {} {}",

@@ -252,3 +252,87 @@ async fn a_setup_is_shared_by_every_replica() {
         assert_eq!((game.start_fen.as_str(), game.ply), (start.as_str(), 1));
     }
 }
+
+/// The players' entropy across replicas: White commits on one replica, Black on the other,
+/// the secrets likewise; every replica, and a fresh third, shows the same round and then the
+/// same start (the first roll drawn with the key), and a move played on each replica (each
+/// drawing with the key the other derived) leaves every replica with the same moves and die.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_players_entropy_is_shared_by_every_replica() {
+    use crate::common::{authed, seen_by};
+    use sha2::{Digest, Sha256};
+    let hex = |bytes: &[u8]| -> String { bytes.iter().map(|b| format!("{b:02x}")).collect() };
+    let (white, black) = ([0x31; 32], [0x42; 32]);
+    let redis = Redis::start();
+    let a = support::replica(&redis).await;
+    let b = support::replica(&redis).await;
+    let mut clients = [a.client().await, b.client().await];
+    let seats = support::create_with(
+        &mut clients[0],
+        pb::CreateGameRequest {
+            variant_key: "dice".into(),
+            player_entropy: true,
+            ..Default::default()
+        },
+    )
+    .await;
+    let send = |token: &str, commitment: String, reveal: String| {
+        authed(
+            pb::SubmitEntropyRequest {
+                game_id: seats.id.clone(),
+                commitment,
+                reveal,
+            },
+            token,
+        )
+    };
+    clients[0]
+        .submit_entropy(send(
+            &seats.white,
+            hex(&Sha256::digest(white)),
+            String::new(),
+        ))
+        .await
+        .expect("white's commitment");
+    clients[1]
+        .submit_entropy(send(
+            &seats.black,
+            hex(&Sha256::digest(black)),
+            String::new(),
+        ))
+        .await
+        .expect("black's commitment");
+    clients[0]
+        .submit_entropy(send(&seats.black, String::new(), hex(&black)))
+        .await
+        .expect("black's secret");
+    let round = seen_by(&mut clients[1], &seats.id, None).await;
+    assert_eq!(
+        round.entropy.as_ref().map(|e| e.phase),
+        Some(pb::EntropyPhase::Reveals as i32)
+    );
+    let started = clients[1]
+        .submit_entropy(send(&seats.white, String::new(), hex(&white)))
+        .await
+        .expect("white's secret")
+        .into_inner()
+        .game
+        .expect("the game");
+    let c = support::replica(&redis).await;
+    let mut fresh = c.client().await;
+    for client in [&mut clients[0], &mut fresh] {
+        let game = seen_by(client, &seats.id, None).await;
+        assert_eq!(game.start_fen, started.start_fen);
+        assert_eq!(game.entropy, started.entropy);
+    }
+    let first = started.legal_moves[0].uci.clone();
+    support::play(&mut clients[0], &seats, 'w', &first).await;
+    let after = seen_by(&mut fresh, &seats.id, None).await;
+    assert_eq!(after.ply, 1);
+    let reply = after.legal_moves[0].uci.clone();
+    support::play(&mut fresh, &seats, 'b', &reply).await;
+    let on_a = seen_by(&mut clients[0], &seats.id, None).await;
+    let on_b = seen_by(&mut clients[1], &seats.id, None).await;
+    assert_eq!(on_a.moves, on_b.moves);
+    assert_eq!(on_a.fen, on_b.fen);
+}

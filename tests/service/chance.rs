@@ -51,11 +51,11 @@ fn expected(seed: &[u8], ply: u32, options: &[Nature]) -> Option<Nature> {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn unhex(text: &str) -> Vec<u8> {
+pub(crate) fn unhex(text: &str) -> Vec<u8> {
     (0..text.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
@@ -63,7 +63,7 @@ fn unhex(text: &str) -> Vec<u8> {
 }
 
 /// Plays `plies` plies (fewer if the game ends), each side taking the legal move its ply picks.
-async fn play_on(client: &mut Client, seats: &Seats, plies: usize) -> pb::Game {
+pub(crate) async fn play_on(client: &mut Client, seats: &Seats, plies: usize) -> pb::Game {
     let mut game = get(client, &seats.id).await;
     for i in 0..plies {
         if game.outcome.is_some() || game.legal_moves.is_empty() {
@@ -93,6 +93,12 @@ fn check_draws(variant: WideVariant, game: &pb::Game) -> usize {
     assert_eq!(game.seed.len(), 64, "the seed is revealed at the end");
     let seed = unhex(&game.seed);
     assert_eq!(hex(&Sha256::digest(&seed)), game.seed_sha256);
+    check_draws_with(variant, game, &seed)
+}
+
+/// Checks every draw of the finished `game` of `variant` against `seed`, what its draws are
+/// derived from (the revealed seed, or the key of the players' entropy); how many it checked.
+pub(crate) fn check_draws_with(variant: WideVariant, game: &pb::Game, seed: &[u8]) -> usize {
     // The start's roll, then each move's draw, against what the rules allowed then.
     let mut pos = WidePosition::from_fen(variant, &game.start_fen).unwrap();
     let mut start = WidePosition::from_fen(variant, &game.start_fen).unwrap();
@@ -104,7 +110,7 @@ fn check_draws(variant: WideVariant, game: &pb::Game) -> usize {
         start = WidePosition::from_fen(variant, &unrolled.join(" ")).unwrap();
         assert_eq!(
             rolled,
-            expected(&seed, 0, &start.nature_options()),
+            expected(seed, 0, &start.nature_options()),
             "the start's roll"
         );
         assert!(rolled.is_some());
@@ -117,7 +123,7 @@ fn check_draws(variant: WideVariant, game: &pb::Game) -> usize {
             None => (m.uci.as_str(), None),
         };
         let bare = pos.parse_player_move(body).unwrap();
-        let want = expected(&seed, i as u32 + 1, &pos.natures_after(bare));
+        let want = expected(seed, i as u32 + 1, &pos.natures_after(bare));
         assert_eq!(nature, want, "ply {}: {}", i + 1, m.uci);
         draws += usize::from(nature.is_some());
         pos.play_with_nature(bare, nature).unwrap();

@@ -73,6 +73,7 @@ pub fn what(m: &pb::WatchGamesResponse) -> String {
             f.outcome.as_ref().unwrap().pgn_result
         ),
         Some(Event::GameTakenBack(t)) => format!("taken back {} {}", t.game_id, t.ply),
+        Some(Event::GameEntropy(e)) => format!("entropy {} {}", e.game_id, e.seq),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         None => "empty".into(),
     }

@@ -16,6 +16,7 @@ mod common;
 mod concurrency;
 mod dark;
 mod dark_delay;
+mod entropy;
 mod errors;
 mod feed;
 mod feed_bounds;

@@ -472,6 +472,17 @@ pub fn describe(event: &pb::WatchGameResponse) -> String {
         Some(Event::TakebackWithdrawn(w)) => format!("takeback withdrawn {}", color(w.by)),
         Some(Event::MovesTakenBack(t)) => format!("taken back to {}", t.ply),
         Some(Event::SetupPlaced(p)) => format!("setup {} {}", color(p.by), p.committed),
+        Some(Event::EntropySubmitted(e)) => format!(
+            "entropy {} {}",
+            color(e.by),
+            if !e.start_fen.is_empty() {
+                "start"
+            } else if e.revealed {
+                "reveal"
+            } else {
+                "commit"
+            }
+        ),
         Some(Event::Heartbeat(_)) => "heartbeat".into(),
         Some(Event::PlayerPresence(p)) => format!(
             "presence {} {}",

@@ -7,7 +7,8 @@
 // drag, keyboard or typing (input.ts), drops from the pocket, the buttons that apply
 // (actions.ts), and the player's own move shown at once, then confirmed by the stream or taken
 // back with the server's reason. In a secret setup the seat's board is its placement as the
-// page builds it (setup.ts): pieces from the tray onto its half, by the same input.
+// page builds it (setup.ts): pieces from the tray onto its half, by the same input. In a game
+// with the players' entropy the seated page commits and reveals its secret by itself (entropy.ts).
 
 import { type ActionView, ActionBar } from "./actions.js";
 import { client } from "./api.js";
@@ -24,8 +25,10 @@ import {
   wraps,
 } from "./games.js";
 import { STANDARD } from "./geometry.js";
+import { entropyNote, takePart } from "./entropy.js";
 import {
   Color,
+  EntropyPhase,
   GameStatus,
   type MoveNotation,
   type WatchGameResponse,
@@ -537,7 +540,7 @@ export async function showGame(
         ? `${colorName(state.drawOffer)} offers a draw`
         : state.takebackOffer !== Color.UNSPECIFIED
           ? `${colorName(state.takebackOffer)} proposes a takeback`
-          : state.note;
+          : entropyProblem || entropyNote(state.entropy, color) || state.note;
     conn.textContent = connection;
     conn.dataset.state = state.status === GameStatus.ONGOING ? connection : "over";
     bar?.update(actionView());
@@ -547,6 +550,38 @@ export async function showGame(
     renderMoves(moves, state.sans, at, pending?.ply === plies() ? pending.move.san : null);
     if (viewPly === null) showLatest(moves);
     void ensureLegal();
+    addEntropy();
+  }
+
+  /** The round of the players' entropy as last acted on (phase and own commitment). */
+  let entropyActed = "";
+  let addingEntropy = false;
+  /** Why the page could not take its part, shown under the board ("" when it could). */
+  let entropyProblem = "";
+
+  /** Takes the seat's next part of the players' entropy, once for each state of the round. */
+  function addEntropy(): void {
+    const round = state?.entropy;
+    if (!seat || color === null || !round || addingEntropy) return;
+    if (state?.status !== GameStatus.ONGOING || round.phase === EntropyPhase.DONE) return;
+    const own = color === Color.WHITE ? round.whiteCommitment : round.blackCommitment;
+    const key = `${round.phase}:${own}`;
+    if (key === entropyActed) return;
+    addingEntropy = true;
+    takePart(seat, id, color, round, signal).then(
+      (problem) => {
+        entropyProblem = problem;
+        entropyActed = key;
+      },
+      (e) => {
+        // Tried again when the round changes, not on every redraw.
+        entropyProblem = `Could not add your entropy: ${refusalText(refusal(e))}`;
+        entropyActed = key;
+      },
+    ).finally(() => {
+      addingEntropy = false;
+      if (!signal.aborted) render();
+    });
   }
 
   function apply(msg: WatchGameResponse): void {

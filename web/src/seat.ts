@@ -197,6 +197,16 @@ export class Seat {
       this.#options(signal, ATTEMPT_MS),
     );
   }
+  /**
+   * The seat's commitment or (`reveal`) its secret, in a game with the players' entropy: retried
+   * like a move, since the server answers the same value again as the first time.
+   */
+  submitEntropy(commitment: string, reveal: string, signal: AbortSignal) {
+    return this.#retrying(
+      (o) => client.submitEntropy({ gameId: this.gameId, commitment, reveal }, o),
+      signal,
+    );
+  }
   claimVictory(draw: boolean, signal: AbortSignal) {
     return client.claimVictory({ gameId: this.gameId, draw }, this.#options(signal, ATTEMPT_MS));
   }

@@ -19,6 +19,7 @@ import {
   Color,
   DrawClaim,
   DrawRule,
+  type Entropy,
   type Game,
   GameStatus,
   type MoveNotation,
@@ -99,6 +100,8 @@ export interface GameState {
    * only); null once the game has its start, and in other games.
    */
   setup: Setup | null;
+  /** A game with the players' entropy: its round (null in other games). */
+  entropy: Entropy | null;
   /**
    * Plies a spectator of a hidden game is shown behind it (a delayed public view; 0: none). Its
    * stream skips the seqs of the moves the delayed game has not reached.
@@ -208,6 +211,7 @@ export function fromSnapshot(g: Game, seq: bigint): GameState {
     firstMoveDeadline: g.firstMoveDeadline ? tsMs(g.firstMoveDeadline) : null,
     note: "",
     setup: g.setup ?? null,
+    entropy: g.entropy ?? null,
     delay: g.publicDelayPlies,
   };
 }
@@ -405,6 +409,10 @@ export function applyEvent(
     // the game its start: both are read afresh from a snapshot (a handful per game).
     case "setupPlaced":
       throw new Resync("the setup changed");
+    // The round of the players' entropy, and its end that gives the game its start (Dice
+    // Chess's first roll): read afresh too (four per game).
+    case "entropySubmitted":
+      throw new Resync("the players' entropy changed");
     case "gameOver": {
       const o = ev.value.outcome ?? null;
       state.outcome = o;

@@ -175,6 +175,37 @@ async function dice(api: Api, w: Player, b: Player, artifacts: string): Promise<
   return `Dice Chess: the die shown, ${played} by a click, to its end by White's resignation`;
 }
 
+/** Dice Chess with the players' entropy: both seated pages commit and reveal by themselves,
+ * each keeping its secret in its own tab; the die is cast only then, with the key. */
+async function diceEntropy(api: Api, w: Player, b: Player): Promise<string> {
+  const g = await create(api, { variantKey: "dice", playerEntropy: true });
+  if (g.game.fen.split(" ")[6] !== "-") fail(`rolled before the round: ${g.game.fen}`);
+  await sit(w, g.id, g.whiteToken, "White");
+  await sit(b, g.id, g.blackToken, "Black");
+  const game = await waitFor("the round done by both pages", async () => {
+    const now = await serverGame(api, g.id);
+    return now.entropy?.whiteSecret && now.entropy.blackSecret ? now : false;
+  });
+  const kept = await w.page.evaluate(
+    (id) => sessionStorage.getItem(`chessd-entropy:${id}:w`),
+    g.id,
+  );
+  if (kept !== game.entropy?.whiteSecret) fail(`White's page kept ${kept}, revealed ${game.entropy?.whiteSecret}`);
+  const roll = game.fen.split(" ")[6] ?? "";
+  if (!/^[1-6]$/.test(roll)) fail(`no roll after the round: ${game.fen}`);
+  for (const p of [w, b]) {
+    await waitFor(`${p.name}: the die ${roll} shown`, () =>
+      p.page.locator(`.clock .die[data-die="${roll}"]`).count(),
+    );
+  }
+  await resign(w);
+  await expectEnded(api, g.id, "0-1 · Black wins by resignation", [
+    [w, "you lost"],
+    [b, "you won"],
+  ]);
+  return `Dice Chess with the players' entropy: both pages committed and revealed, then the die ${roll}`;
+}
+
 /** Behemoth Chess: the Behemoth drawn on d4, then wherever the server's step took it. */
 async function behemoth(api: Api, w: Player, b: Player, artifacts: string): Promise<string> {
   const g = await seated(api, "behemoth", w, b);
@@ -239,6 +270,7 @@ export async function siteScenarios(
       await knightRelay(api, w, b),
       await cheshireCat(api, w, b),
       await dice(api, w, b, artifacts),
+      await diceEntropy(api, w, b),
       await behemoth(api, w, b, artifacts),
       await dark(api, w, b, artifacts),
       await ambiguous(api, w, b, artifacts),

@@ -465,6 +465,44 @@ def test_a_delayed_public_view(server):
         assert refused.value.reason == "INVALID_FIELD"
 
 
+def test_the_players_entropy_by_commit_and_reveal(server):
+    """add_entropy commits, waits for the other seat, reveals; the draws then come from the
+    key the seed and both secrets give, which docs/fairness.md's derivation recomputes."""
+    import hmac
+
+    with cc.Client(server.addr) as client:
+        game = client.create_game(variant_key="dice", player_entropy=True)
+        assert game.game.entropy.phase == pb.ENTROPY_PHASE_COMMITMENTS
+        with pytest.raises(cc.ChessdError) as early:
+            game.white.submit_move("e2e4")
+        assert early.value.reason == "ENTROPY_PENDING"
+        secrets = {"w": bytes([1] * 32), "b": bytes([2] * 32)}
+        done = {}
+        threads = [
+            threading.Thread(target=lambda s=s, seat=seat: done.setdefault(s, seat.add_entropy(secrets[s])))
+            for s, seat in (("w", game.white), ("b", game.black))
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        final = client.get_game(game.game_id)
+        assert final.entropy.phase == pb.ENTROPY_PHASE_DONE
+        assert final.entropy.white_secret == secrets["w"].hex()
+        assert final.entropy.black_commitment == hashlib.sha256(secrets["b"]).hexdigest()
+        game.black.resign()
+        seed = bytes.fromhex(client.get_game(game.game_id).seed)
+        text = "chessd entropy v1 %s %s" % (secrets["w"].hex(), secrets["b"].hex())
+        key = hmac.new(seed, text.encode(), hashlib.sha256).digest()
+        # From the start only pawns (1) and knights (2) can move: the die is thrown again
+        # until it shows one of them (a rejected candidate, below one in 10^18, is ignored).
+        throws = (
+            int.from_bytes(hmac.new(key, b"chessd draw v1 roll 0 %d 0" % i, hashlib.sha256).digest()[:8], "big") % 6 + 1
+            for i in range(1000)
+        )
+        assert final.start_fen.split()[6] == str(next(t for t in throws if t in (1, 2)))
+
+
 def test_every_proto_enum_value_has_a_member():
     """The IntEnums mirror the proto: a value added to the proto must be added here."""
     for enum_type, (proto_name, prefix) in MIRRORS.items():

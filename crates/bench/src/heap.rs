@@ -110,6 +110,7 @@ async fn play_one(store: &MemoryStore, plan: HeapPlan, rng: &mut Rng) -> u64 {
         seat_tokens: ByColor::new(true, true),
         claim_after: Duration::from_secs(120),
         public_delay: 0,
+        player_entropy: false,
     };
     let created = store.create(new).await.expect("the store takes the game");
     let id = created.view.id;

@@ -192,6 +192,36 @@ pub async fn submit_setup(api: &Api, seat: &Seat, placement: String) -> Result<(
     ignore_stale(answer.map(drop))
 }
 
+/// Sends the seat's commitment or (`reveal`) its secret, 64 hex digits, in a game with the
+/// players' entropy.
+pub async fn submit_entropy(
+    api: &Api,
+    seat: &Seat,
+    value: String,
+    reveal: bool,
+) -> Result<(), Status> {
+    let (commitment, reveal) = if reveal {
+        (String::new(), value)
+    } else {
+        (value, String::new())
+    };
+    let request = proto::SubmitEntropyRequest {
+        game_id: seat.game_id.clone(),
+        commitment,
+        reveal,
+    };
+    let (answer, _) = unary(
+        api,
+        seat,
+        "SubmitEntropy",
+        &request,
+        CALL_TIMEOUT,
+        |mut c, r| async move { c.submit_entropy(r).await },
+    )
+    .await;
+    ignore_stale(answer.map(drop))
+}
+
 /// Accepts or declines the opponent's standing offer.
 pub async fn respond_to_draw(api: &Api, seat: &Seat, accept: bool) -> Result<(), Status> {
     let request = proto::RespondToDrawRequest {

@@ -95,6 +95,8 @@ pub struct GameState {
     pub outcome: Option<proto::Outcome>,
     /// A secret setup not revealed yet (Screen Chess): whose placement is final.
     pub setup: Option<proto::Setup>,
+    /// The players' entropy before both secrets are in: whose commitment is made.
+    pub entropy: Option<proto::Entropy>,
     /// Occurrences of each position since the last irreversible move (repetition keys).
     seen: HashMap<String, u32>,
 }
@@ -144,6 +146,9 @@ impl GameState {
             byoyomi,
             draw_offer: Side::from_proto(game.draw_offer),
             setup: game.setup.filter(|_| !over),
+            entropy: game
+                .entropy
+                .filter(|e| !over && e.phase != proto::EntropyPhase::Done as i32),
             outcome: if over {
                 Some(game.outcome.unwrap_or_default())
             } else {
@@ -285,6 +290,28 @@ impl GameState {
                     } else {
                         proto::SetupState::Draft
                     } as i32;
+                }
+                Ok(Change::Nothing)
+            }
+            // The second secret: play begins from the start it gives (Dice Chess's roll).
+            Some(Event::EntropySubmitted(sent)) if !sent.start_fen.is_empty() => {
+                self.entropy = None;
+                self.turn = turn_of(&sent.start_fen)?;
+                self.seen.clear();
+                self.seen.insert(fen::repetition_key(&sent.start_fen), 1);
+                self.start_fen.clone_from(&sent.start_fen);
+                self.fen = sent.start_fen;
+                Ok(Change::Snapshot)
+            }
+            Some(Event::EntropySubmitted(sent)) => {
+                if let Some(round) = &mut self.entropy
+                    && !sent.revealed
+                {
+                    match Side::from_proto(sent.by) {
+                        Some(Side::White) => round.white_commitment = sent.commitment,
+                        Some(Side::Black) => round.black_commitment = sent.commitment,
+                        None => {}
+                    }
                 }
                 Ok(Change::Nothing)
             }

@@ -19,6 +19,7 @@
 //!   Fairy-Stockfish definitions of games it lacks, loaded with `VariantPath`.
 //! - `board` and `fen`: the little chess vocabulary the bot reads (the server is the rules
 //!   authority; the bot never decides legality).
+//! - `entropy`: the seat's secret and commitment in a game with the players' entropy.
 //! - `runner`: one game, one seat, one engine, to the end. [`run_single`] runs it for
 //!   `--game`.
 //! - `play`: a person against a local engine (`chessd play`): the game created, the seat
@@ -36,6 +37,7 @@ pub mod client;
 pub mod clock;
 pub mod config;
 mod declare;
+pub mod entropy;
 pub mod fen;
 pub mod game;
 pub mod judge;

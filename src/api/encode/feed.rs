@@ -112,6 +112,25 @@ pub(crate) fn feed_event(e: &FeedEvent, cursor: String, sight: Sight) -> pb::Wat
             ended_at: Some(timestamp(e.at)),
             seat,
         }),
+        FeedKind::Entropy(sent) => E::GameEntropy(pb::GameEntropy {
+            game_id: e.game.id.to_string(),
+            by: color(sent.by),
+            revealed: sent.revealed,
+            commitment: sent.commitment.to_string(),
+            white_secret: sent
+                .secrets
+                .as_ref()
+                .map(|s| s.white().to_string())
+                .unwrap_or_default(),
+            black_secret: sent
+                .secrets
+                .as_ref()
+                .map(|s| s.black().to_string())
+                .unwrap_or_default(),
+            start_fen: sent.start.as_deref().unwrap_or_default().to_owned(),
+            seq: sent.seq,
+            seat,
+        }),
     };
     pb::WatchGamesResponse {
         cursor,

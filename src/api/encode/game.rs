@@ -5,14 +5,15 @@ use bytes::Bytes;
 use chessd_rules::{self as rules};
 
 use crate::api::board::{checks_given, geometry, hands, pockets};
-use crate::api::encode::setup;
 use crate::api::encode::values::{
     clock_start, clocks, color, labels, maybe_color, outcome, player_id, proto_time_control,
     proto_variant, status, takeback_policy, timestamp,
 };
+use crate::api::encode::{entropy, setup};
 use crate::api::move_lists::{self, MoveLists};
 use crate::api::variant_key;
 use crate::game::codec::hex;
+use crate::game::entropy::EntropyPhase;
 use crate::game::setup::awaiting_setup;
 use crate::game::{
     Acted, ClockStart, Created, GameStatus, GameSummary, GameView, HIDDEN_MOVE, MoveInfo, Viewer,
@@ -66,6 +67,10 @@ pub fn game_as(
         || !full
         || !viewer.sees_moves_of(pos.turn())
         || setting_up.is_some()
+        || view
+            .entropy
+            .as_ref()
+            .is_some_and(|e| e.phase() != EntropyPhase::Done)
         || view.delayed
     {
         Bytes::new()
@@ -145,6 +150,7 @@ pub fn game_as(
             .unwrap_or_default(),
         setup: view.setup.as_ref().map(|s| setup::setup(s, viewer)),
         public_delay_plies: u32::from(view.public_delay),
+        entropy: view.entropy.as_ref().map(entropy::entropy),
     };
     pb::Game {
         fields,

@@ -3,10 +3,11 @@
 //! What a position holds besides its FEN (geometry, hands, pockets) is `api::board`'s.
 //!
 //! By what is encoded: `values` (what every message repeats), `game` (a game and the answers
-//! that carry one), `watch` (WatchGame's events), `feed` (WatchGames' events), `answers`
-//! (tokens, stats, analyses). Callers use the flat `encode::*` paths re-exported here.
+//! that carry one), `watch` (WatchGame's events), `setup` and `entropy` (the rounds before a
+//! first move), `feed` (WatchGames' events), `answers` (tokens, stats, analyses). Callers use the flat `encode::*` paths re-exported here.
 
 mod answers;
+mod entropy;
 mod feed;
 mod game;
 pub(crate) mod setup;

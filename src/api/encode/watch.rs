@@ -6,8 +6,8 @@ use std::time::SystemTime;
 use chessd_rules::any::AnyPosition;
 
 use crate::api::encode::game::{game, played, unseen};
-use crate::api::encode::setup;
 use crate::api::encode::values::{clocks, color, maybe_color, outcome, timestamp};
+use crate::api::encode::{entropy, setup};
 use crate::game::setup::awaiting_setup;
 use crate::game::{ClockChange, ClockReading, ClockReason, Event, EventKind, Viewer};
 use chessd_proto::wire as pb;
@@ -98,6 +98,19 @@ pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
             committed: step.is_final(),
             start_fen: start.as_ref().map(AnyPosition::fen).unwrap_or_default(),
         }),
+        EventKind::EntropySubmitted {
+            by,
+            step,
+            commitment,
+            secrets,
+            start,
+        } => E::EntropySubmitted(entropy::submitted(
+            *by,
+            *step,
+            commitment.as_ref(),
+            secrets.as_ref(),
+            start.as_ref(),
+        )),
     };
     pb::WatchGameResponse {
         seq: e.seq,

@@ -335,6 +335,13 @@ impl<S: GameStore> GameService for GameApi<S> {
         seats::submit_setup(self, request).await
     }
 
+    async fn submit_entropy(
+        &self,
+        request: Request<pb::SubmitEntropyRequest>,
+    ) -> Result<Response<pb::SubmitEntropyResponse>, Status> {
+        seats::submit_entropy(self, request).await
+    }
+
     async fn analyze_position(
         &self,
         request: Request<pb::AnalyzePositionRequest>,

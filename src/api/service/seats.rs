@@ -1,5 +1,5 @@
 //! The handlers by which a seat acts in its game: SubmitMove, the draw and takeback offers,
-//! Resign, Abort, AddTime, ClaimVictory and SubmitSetup.
+//! Resign, Abort, AddTime, ClaimVictory, SubmitSetup and SubmitEntropy.
 
 use std::sync::OnceLock;
 
@@ -278,6 +278,22 @@ pub(super) async fn submit_setup<S: GameStore>(
             .seat_action(request.metadata(), &req.game_id, action)
             .await?;
         Ok(pb::SubmitSetupResponse { game: Some(game) })
+    })
+    .await
+}
+
+pub(super) async fn submit_entropy<S: GameStore>(
+    api: &GameApi<S>,
+    request: Request<pb::SubmitEntropyRequest>,
+) -> Result<Response<pb::SubmitEntropyResponse>, Status> {
+    let req = request.get_ref();
+    let span = rpc_span("SubmitEntropy", &request, &req.game_id, "");
+    traced(span, async {
+        let action = decode::entropy(req)?;
+        let game = api
+            .seat_action(request.metadata(), &req.game_id, action)
+            .await?;
+        Ok(pb::SubmitEntropyResponse { game: Some(game) })
     })
     .await
 }

@@ -171,6 +171,41 @@ pub(super) fn row_of(error: &PlayError) -> Row {
                 crate::game::setup::MAX_PLACEMENTS
             ),
         ),
+        E::EntropyPending { reveals } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "ENTROPY_PENDING",
+            if *reveals {
+                "the players' entropy is not in: play begins when both secrets are revealed (SubmitEntropy with reveal)"
+            } else {
+                "the players' entropy is not in: awaiting both commitments, then both secrets (SubmitEntropy)"
+            },
+        )
+        .meta("awaiting", if *reveals { "reveals" } else { "commitments" }),
+        E::NoEntropyPhase { done: false } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NO_ENTROPY_PHASE",
+            "this game has no players' entropy: only a game created with player_entropy takes commitments and secrets",
+        ),
+        E::NoEntropyPhase { done: true } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "NO_ENTROPY_PHASE",
+            "the players' entropy is in: both secrets were revealed and the game has started",
+        ),
+        E::EntropyOutOfOrder { committed: true } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "ENTROPY_OUT_OF_ORDER",
+            "your commitment stands: a commitment cannot change (send your secret once both are in)",
+        ),
+        E::EntropyOutOfOrder { committed: false } => row(
+            Layer::Play,
+            FailedPrecondition,
+            "ENTROPY_OUT_OF_ORDER",
+            "not both commitments are in: a secret is revealed only after both seats have committed",
+        ),
     }
 }
 

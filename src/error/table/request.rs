@@ -104,6 +104,13 @@ pub(super) fn input_row_of(error: &InputError) -> Row {
             format!("invalid placement: {message}"),
         )
         .field("placement"),
+        E::InvalidEntropy { field, message } => row(
+            Layer::Request,
+            InvalidArgument,
+            "INVALID_ENTROPY",
+            format!("invalid {field}: {message}"),
+        )
+        .field(field),
     }
 }
 

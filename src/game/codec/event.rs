@@ -4,20 +4,23 @@
 //!
 //! The fields: `at` (ms since the epoch), `kind` ([`kind_key`]), the kind's own (`log_clocks`
 //! `w,b` and `stopped` for a move; `log_clocks`, `change` and `running` for a clock change;
-//! `plies`, `log_clocks` and `running` for a takeback; `step` for a setup), then whichever of
-//! `uci`, `seat`, `request_id`, `clocks` (`w,b`), `outcome` ([`outcome_text`]), a setup's
-//! `placement` and, on its reveal, the game's `start` the row has.
+//! `plies`, `log_clocks` and `running` for a takeback; `step` for a setup or an entropy
+//! event), then whichever of `uci`, `seat`, `request_id`, `clocks` (`w,b`), `outcome`
+//! ([`outcome_text`]), a setup's `placement` and, on its reveal, the game's `start`, an entropy
+//! event's `value` (hex) and, on its `start` step, the game's `start` the row has.
 
 use std::collections::HashMap;
 
 use chessd_rules::ByColor;
 use chessd_rules::any::AnyPosition;
 
+use crate::game::codec::hex;
 use crate::game::codec::outcome::{outcome_text, parse_outcome};
 use crate::game::codec::text::{flag, join, pair, parse_pair, parse_side, side, split};
+use crate::game::entropy::{EntropyStep, parse_value};
 use crate::game::setup::SetupStep;
 use crate::game::takeback::Line;
-use crate::game::{ClockChange, EventRow, LogKind, SetupRow};
+use crate::game::{ClockChange, EntropyRow, EventRow, LogKind, SetupRow};
 
 /// A kind's stored key (a Redis entry's `kind` field, part of the key of a game's last event).
 #[must_use]
@@ -33,6 +36,7 @@ pub(crate) fn kind_key(kind: &LogKind) -> &'static str {
         LogKind::TakebackWithdrawn(_) => "tb-withdraw",
         LogKind::TakenBack { .. } => "tb",
         LogKind::Setup { .. } => "setup",
+        LogKind::Entropy { .. } => "entropy",
     }
 }
 
@@ -77,6 +81,7 @@ pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
             f.push(("running", flag(running).to_owned()));
         }
         LogKind::Setup { step, .. } => f.push(("step", step.key().to_owned())),
+        LogKind::Entropy { step, .. } => f.push(("step", step.key().to_owned())),
     }
     if let Some(mv) = row.mv {
         f.push(("uci", mv.to_string()));
@@ -96,6 +101,12 @@ pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
     if let Some(setup) = &row.setup {
         f.push(("placement", setup.placement.clone()));
         if let Some(start) = &setup.start {
+            f.push(("start", start.clone()));
+        }
+    }
+    if let Some(entropy) = &row.entropy {
+        f.push(("value", hex(&entropy.value)));
+        if let Some(start) = &entropy.start {
             f.push(("start", start.clone()));
         }
     }
@@ -144,6 +155,7 @@ pub(crate) fn decode_fields(
     let side_of = |what: &str| seat.ok_or_else(|| bad(what));
     let mut mv = None;
     let mut setup = None;
+    let mut entropy = None;
     let kind = match get("kind") {
         Some("move") => {
             let text = get("uci").ok_or_else(|| bad("a move without its move"))?;
@@ -211,6 +223,28 @@ pub(crate) fn decode_fields(
                 step,
             }
         }
+        Some("entropy") => {
+            let step = get("step")
+                .and_then(EntropyStep::from_key)
+                .ok_or_else(|| bad("an entropy event without its step"))?;
+            let value = get("value")
+                .and_then(parse_value)
+                .ok_or_else(|| bad("an entropy event without its value"))?;
+            let start = get("start").map(str::to_owned);
+            // The moves after the phase are played from the start it gave (Dice Chess's
+            // first roll).
+            if let Some(fen) = &start {
+                let variant = line.position().variant();
+                let position = AnyPosition::from_fen(variant, fen)
+                    .map_err(|e| bad(&format!("the start {fen}: {e}")))?;
+                *line = Line::from_start(position);
+            }
+            entropy = Some(Box::new(EntropyRow { value, start }));
+            LogKind::Entropy {
+                seat: side_of("an entropy event without its side")?,
+                step,
+            }
+        }
         _ => return Err(bad("unknown kind")),
     };
     Ok(EventRow {
@@ -223,5 +257,6 @@ pub(crate) fn decode_fields(
         clocks_ms,
         outcome,
         setup,
+        entropy,
     })
 }

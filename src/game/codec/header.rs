@@ -12,8 +12,9 @@
 //! time control: one period's length and how many), `public_delay` (plies of the delayed
 //! public view). A store's game adds `white_digest`,
 //! `black_digest` (hex; empty: no seat token), `takebacks` ([`takebacks_key`]) and, in a game of
-//! chance only, `seed` (hex: the secret of `game::chance`, never in a feed event). Numbers
-//! are whole milliseconds, times since the Unix epoch.
+//! chance only, `seed` (hex: the secret of `game::chance`, never in a feed event) and `entropy`
+//! (1: the players add their own, `game::entropy`). Numbers are whole milliseconds, times
+//! since the Unix epoch.
 //!
 //! Fields left out at their default keep a feed entry, written on every move, short; and a
 //! field added later is left out of every game that does not use it, so such a game is
@@ -135,6 +136,9 @@ pub(crate) fn game_fields(
     if let Some(seed) = seats.seed() {
         f.push(("seed", hex(seed.as_bytes())));
     }
+    if seats.player_entropy() {
+        f.push(("entropy", "1".to_owned()));
+    }
     f
 }
 
@@ -254,7 +258,8 @@ pub(crate) fn decode_game(id: GameId, map: &HashMap<&str, &str>) -> Result<Store
             digest("white_digest")?,
             digest("black_digest")?,
         ))
-        .with_seed(seed),
+        .with_seed(seed)
+        .with_player_entropy(map.get("entropy").copied() == Some("1")),
         takebacks,
     })
 }

@@ -11,12 +11,13 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::game::codec::outcome::LEGACY_ORDER;
+use crate::game::entropy::EntropyStep;
 use crate::game::setup::SetupStep;
 use crate::game::takeback::Line;
-use crate::game::{ClockChange, ClockReason, EventRow, LogKind, SetupRow};
+use crate::game::{ClockChange, ClockReason, EntropyRow, EventRow, LogKind, SetupRow};
 
 /// How many kinds [`kind_of`] draws; raise it with a new kind.
-const KINDS: u8 = 10;
+const KINDS: u8 = 11;
 
 /// Kind number `k` of a drawn step, with the step's numbers.
 fn kind_of(k: u8, n: u32, by: Color, flag: bool, plies: u8) -> LogKind {
@@ -48,6 +49,10 @@ fn kind_of(k: u8, n: u32, by: Color, flag: bool, plies: u8) -> LogKind {
         9 => LogKind::Setup {
             seat: by,
             step: [SetupStep::Draft, SetupStep::Commit, SetupStep::Reveal][n as usize % 3],
+        },
+        10 => LogKind::Entropy {
+            seat: by,
+            step: [EntropyStep::Commit, EntropyStep::Reveal, EntropyStep::Start][n as usize % 3],
         },
         _ => LogKind::TakenBack {
             plies,
@@ -121,6 +126,14 @@ fn rows_of(steps: &[Step]) -> Vec<EventRow> {
                     start: None,
                 })
             }),
+            // A value is the codec's to carry (a start, which resets the line, is the restore
+            // tests' to read back).
+            entropy: matches!(kind, LogKind::Entropy { .. }).then(|| {
+                Box::new(EntropyRow {
+                    value: [n as u8; 32],
+                    start: None,
+                })
+            }),
         });
     }
     for (i, row) in rows.iter_mut().enumerate() {
@@ -162,6 +175,7 @@ fn kind_number(kind: &LogKind) -> u8 {
         LogKind::TakenBack { .. } => 7,
         LogKind::TakebackWithdrawn(_) => 8,
         LogKind::Setup { .. } => 9,
+        LogKind::Entropy { .. } => 10,
     }
 }
 

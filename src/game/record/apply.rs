@@ -98,6 +98,7 @@ impl GameRecord {
                 | Action::ClaimVictory { .. }
         ) {
             self.refuse_in_setup()?;
+            self.refuse_in_entropy()?;
         }
         match action {
             Action::Move {
@@ -185,6 +186,10 @@ impl GameRecord {
                 self.place(seat, placement, *commit, now, out)?;
                 Ok(None)
             }
+            Action::Entropy { reveal, value } => {
+                self.submit_entropy(seat, *reveal, *value, now, out)?;
+                Ok(None)
+            }
         }
     }
 
@@ -208,8 +213,8 @@ impl GameRecord {
         if seat != turn {
             return Err(PlayError::NotYourTurn { turn }.into());
         }
-        let played = match self.seats.seed() {
-            Some(seed) => play_with_draw(self.history.game_mut(), text, seed)?,
+        let played = match self.draw_key() {
+            Some(key) => play_with_draw(self.history.game_mut(), text, &key)?,
             None => play(self.history.game_mut(), text).map_err(play_error)?,
         };
         self.timing.moved(now);
@@ -495,6 +500,7 @@ pub(super) mod tests {
             seat_tokens: ByColor::new(true, true),
             claim_after: crate::game::presence::default_claim_after(time_control),
             public_delay: 0,
+            player_entropy: false,
         };
         let tokens = SeatToken::pair().unwrap();
         let now = Now::read();

@@ -98,6 +98,20 @@ impl GameRecord {
                     self.replace(seat, step, &placement.placement, row.at_ms, now)
                         .map_err(|e| format!("event {seq}: {e}"))?;
                 }
+                LogKind::Entropy { seat, step } => {
+                    let sent = row.entropy.as_ref().ok_or_else(|| {
+                        format!("event {seq}: an entropy event without its value")
+                    })?;
+                    self.resubmit(
+                        seat,
+                        step,
+                        sent.value,
+                        sent.start.as_deref(),
+                        row.at_ms,
+                        now,
+                    )
+                    .map_err(|e| format!("event {seq}: {e}"))?;
+                }
                 LogKind::GameOver => {
                     // A game that ended on the board already has its outcome from the moves.
                     if !self.history.game.is_over() {

@@ -54,6 +54,7 @@ fn a_thousand_games_draw_what_their_seeds_say() {
             seat_tokens: ByColor::new(false, false),
             claim_after: std::time::Duration::from_secs(60),
             public_delay: 0,
+            player_entropy: false,
         };
         let new = NewGame {
             start: chance::settled(&new.start, &seed),

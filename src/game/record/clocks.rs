@@ -107,6 +107,7 @@ impl GameRecord {
     pub(super) fn clock_runs(&self) -> bool {
         !self.history.game.is_over()
             && self.setup_pending().is_none()
+            && self.entropy_pending().is_none()
             && (self.timing.start_rules().clock_start != ClockStart::AfterFirstMoves
                 || self.history.game.ply() >= 2)
     }

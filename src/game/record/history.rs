@@ -12,8 +12,9 @@ use chessd_rules::{
 use super::answered::AnsweredRing;
 use crate::game::action::RequestId;
 use crate::game::clock::TimeControl;
+use crate::game::entropy::{Entropy, EntropyStep};
 use crate::game::event::EventRow;
-use crate::game::event::SetupRow;
+use crate::game::event::{EntropyRow, SetupRow};
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::replay::{Replay, mover_of};
 use crate::game::setup::{Setup, SetupStep, decided_at_reveal};
@@ -38,6 +39,9 @@ pub(super) struct History {
     pub(super) answered: AnsweredRing,
     /// A game of a secret setup: its placements (see `setup`); `None` in other games.
     pub(super) setup: Option<Box<Setup>>,
+    /// A game with the players' entropy: its commitments and secrets (see `entropy`); `None`
+    /// in other games.
+    pub(super) entropy: Option<Box<Entropy>>,
 }
 
 impl History {
@@ -49,6 +53,7 @@ impl History {
             undone: Box::default(),
             answered: AnsweredRing::default(),
             setup: None,
+            entropy: None,
         }
     }
 
@@ -74,7 +79,17 @@ impl History {
         self.log
             .iter()
             .rev()
-            .find(|e| matches!(e.kind, LogKind::Move { .. } | LogKind::TakenBack { .. }))
+            .find(|e| {
+                matches!(
+                    e.kind,
+                    LogKind::Move { .. }
+                        | LogKind::TakenBack { .. }
+                        | LogKind::Entropy {
+                            step: EntropyStep::Start,
+                            ..
+                        }
+                )
+            })
             .copied()
     }
 
@@ -137,6 +152,7 @@ impl History {
                     clocks_ms,
                     outcome: None,
                     setup: None,
+                    entropy: None,
                 };
                 match entry.kind {
                     LogKind::Move { .. } => {
@@ -162,6 +178,16 @@ impl History {
                         row.setup = self.setup_row(placed, step);
                         placed += 1;
                     }
+                    LogKind::Entropy { seat, step } => {
+                        row.seat = Some(seat);
+                        row.entropy = self.entropy.as_deref().and_then(|e| {
+                            Some(Box::new(EntropyRow {
+                                value: *e.value(seat, step)?,
+                                start: (step == EntropyStep::Start)
+                                    .then(|| self.game.start().fen()),
+                            }))
+                        });
+                    }
                 }
                 row
             })
@@ -184,6 +210,7 @@ impl History {
     /// The events after `after_seq` (at most `last_seq`), for a game with `time_control`.
     pub(super) fn replay_after(&self, time_control: Option<TimeControl>, after_seq: u64) -> Replay {
         Replay::after(&self.game, &self.log, &self.undone, time_control, after_seq)
+            .with_entropy(self.entropy.as_deref())
     }
 
     /// Bytes on the heap.
@@ -196,5 +223,6 @@ impl History {
                 .setup
                 .as_ref()
                 .map_or(0, |s| size_of::<Setup>() + s.heap_bytes())
+            + self.entropy.as_ref().map_or(0, |_| size_of::<Entropy>())
     }
 }

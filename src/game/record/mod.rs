@@ -21,9 +21,10 @@
 //! and an arbiter's changes),
 //! `offers` (the takeback policy and the standing offers). The rest changes them: `apply`
 //! (actions, the flag and abandonment), `takeback` (proposals, answers and the rewind),
-//! `claim` (the claim of a game whose side to move left), `catch_up` (the one way back from
-//! stored events: a record restored is a new record caught up on them), `answered` (the ring
-//! of answered move requests).
+//! `claim` (the claim of a game whose side to move left), `setup` (Screen's placements),
+//! `entropy` (the players' commit-reveal round before the first move), `catch_up` (the one
+//! way back from stored events: a record restored is a new record caught up on them),
+//! `answered` (the ring of answered move requests).
 
 mod answered;
 mod apply;
@@ -32,6 +33,9 @@ mod catch_up;
 mod chance_tests;
 mod claim;
 mod clocks;
+mod entropy;
+#[cfg(test)]
+mod entropy_tests;
 mod history;
 mod offers;
 mod packed;
@@ -149,11 +153,15 @@ impl GameRecord {
             offers: Offers::new(TakebackPolicy::Off),
         };
         record.history.setup = record.new_setup(now);
-        if record.history.setup.is_some()
+        if record.seats.player_entropy() {
+            record.history.entropy = Some(Box::default());
+        }
+        if (record.history.setup.is_some() || record.history.entropy.is_some())
             && let Some(clock) = &mut record.timing.clock
         {
             // Both clocks run during the setup, each until its seat's placement is final
-            // (`setup`): the game's clock starts at the reveal.
+            // (`setup`): the game's clock starts at the reveal. Neither runs during the
+            // players' entropy (`entropy`): it starts with the second secret.
             *clock = Clock::idle(clock.control());
         }
         record.arm_first_move(start_rules.waiting_from(created_at), now);
@@ -318,6 +326,7 @@ impl GameRecord {
                 seed: self.history.game.is_over().then(|| seed.clone()),
             }),
             setup: self.setup_view(now),
+            entropy: self.entropy().cloned(),
             public_delay: header.public_delay(),
             delayed: false,
         }

@@ -6,7 +6,7 @@
 //!
 //! The bytes, in order:
 //! - the seats' token digests and the seed: a byte of flags (bit 0 White's digest, bit 1
-//!   Black's, bit 2 a seed), then 32 bytes for each present;
+//!   Black's, bit 2 a seed, bit 3 the players' entropy), then 32 bytes for each present;
 //! - the clocks at the end (timed games): a byte 0 or 1, then White's and Black's remaining
 //!   milliseconds as varints;
 //! - the events, each led by a varint whose low bit says its form. A move (bit 0 clear): the
@@ -63,7 +63,8 @@ impl GameRecord {
         let seats = self.seats();
         let flags = u8::from(seats.digest(Color::White).is_some())
             | u8::from(seats.digest(Color::Black).is_some()) << 1
-            | u8::from(seats.seed().is_some()) << 2;
+            | u8::from(seats.seed().is_some()) << 2
+            | u8::from(seats.player_entropy()) << 3;
         out.push(flags);
         for color in Color::ALL {
             if let Some(digest) = seats.digest(color) {
@@ -206,6 +207,7 @@ impl PackedRecord {
                     clocks_ms: None,
                     outcome: None,
                     setup: None,
+                    entropy: None,
                 }
             } else {
                 let len = usize::try_from(lead >> 1).map_err(|_| "packed length")?;
@@ -383,7 +385,11 @@ fn read_seats(bytes: &mut &[u8]) -> Option<Seats> {
         seed = Some(Seed::from_bytes(*first));
         *bytes = rest;
     }
-    Some(Seats::new(digests).with_seed(seed))
+    Some(
+        Seats::new(digests)
+            .with_seed(seed)
+            .with_player_entropy(flags & 8 != 0),
+    )
 }
 
 #[cfg(test)]

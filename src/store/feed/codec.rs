@@ -13,7 +13,8 @@ use chessd_rules::ByColor;
 
 use crate::game::codec::{outcome_text, parse_outcome, parse_side, side};
 use crate::game::{
-    FeedClocks, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms, from_epoch_ms,
+    FeedClocks, FeedEntropy, FeedEvent, FeedKind, FeedMove, GameHeader, GameId, epoch_ms,
+    from_epoch_ms,
 };
 use crate::store::feed::header;
 pub(crate) use crate::store::feed::text::join;
@@ -58,6 +59,7 @@ fn opening(event: &FeedEvent) -> Vec<(&'static str, String)> {
                 FeedKind::Moved { .. } => "m",
                 FeedKind::TakenBack { .. } => "t",
                 FeedKind::Finished { .. } => "f",
+                FeedKind::Entropy(_) => "e",
             }
             .to_owned(),
         ),
@@ -106,6 +108,21 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             f.push(("o", outcome_text(*outcome)));
             f.push(("fen", fen.to_string()));
             f.push(("ply", ply.to_string()));
+        }
+        FeedKind::Entropy(e) => {
+            f.push(("c", side(e.by).to_owned()));
+            f.push(("rv", u8::from(e.revealed).to_string()));
+            f.push(("seq", e.seq.to_string()));
+            if !e.commitment.is_empty() {
+                f.push(("cm", e.commitment.to_string()));
+            }
+            if let Some(secrets) = &e.secrets {
+                f.push(("ws", secrets.white().to_string()));
+                f.push(("bs", secrets.black().to_string()));
+            }
+            if let Some(start) = &e.start {
+                f.push(("fen", start.to_string()));
+            }
         }
     }
 }
@@ -187,6 +204,17 @@ pub(crate) fn decode(
                 ply: ply(map)?,
             }
         }
+        "e" => FeedKind::Entropy(Box::new(FeedEntropy {
+            by: parse_side(field(map, "c")?)?,
+            revealed: field(map, "rv")? == "1",
+            commitment: map.get("cm").copied().unwrap_or_default().into(),
+            secrets: match (map.get("ws"), map.get("bs")) {
+                (Some(w), Some(b)) => Some(ByColor::new((*w).into(), (*b).into())),
+                _ => None,
+            },
+            start: map.get("fen").map(|&f| f.into()),
+            seq: number(map, "seq")?,
+        })),
         other => return Err(format!("feed event: kind {other:?}")),
     };
     Ok(FeedEvent { game, at, kind })
@@ -303,6 +331,30 @@ mod tests {
                     })),
                     seq: 3,
                 },
+            },
+            FeedEvent {
+                game: game.clone(),
+                at,
+                kind: FeedKind::Entropy(Box::new(FeedEntropy {
+                    by: Color::Black,
+                    revealed: false,
+                    commitment: "ab".repeat(32).into(),
+                    secrets: None,
+                    start: None,
+                    seq: 2,
+                })),
+            },
+            FeedEvent {
+                game: game.clone(),
+                at,
+                kind: FeedKind::Entropy(Box::new(FeedEntropy {
+                    by: Color::White,
+                    revealed: true,
+                    commitment: "".into(),
+                    secrets: Some(ByColor::new("11".repeat(32).into(), "22".repeat(32).into())),
+                    start: Some("8/8/8/8/8/8/krbnNBR1/qrbnNBRQ w - - 0 1".into()),
+                    seq: 4,
+                })),
             },
             FeedEvent {
                 game: game.clone(),

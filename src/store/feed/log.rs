@@ -250,7 +250,7 @@ fn note_running(running: &mut HashMap<PlayerId, BTreeMap<GameId, FeedEvent>>, ev
                     }
                 }
             }
-            FeedKind::Moved { .. } | FeedKind::TakenBack { .. } => {}
+            FeedKind::Moved { .. } | FeedKind::TakenBack { .. } | FeedKind::Entropy(_) => {}
         }
     }
 }

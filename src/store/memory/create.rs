@@ -34,6 +34,7 @@ struct Asked<'a> {
     seat_tokens: ByColor<bool>,
     takebacks: TakebackPolicy,
     claim_after: std::time::Duration,
+    player_entropy: bool,
 }
 
 impl Inner {
@@ -56,6 +57,7 @@ impl Inner {
             seat_tokens: ByColor::new_with(|c| record.seats().digest(c).is_some()),
             takebacks: record.takebacks(),
             claim_after: header.claim_after(),
+            player_entropy: record.seats().player_entropy(),
         });
         self.creations
             .lock()
@@ -92,6 +94,7 @@ impl Inner {
             seat_tokens: new.seat_tokens,
             takebacks: new.takebacks,
             claim_after: new.claim_after,
+            player_entropy: new.player_entropy,
         });
         let mut creations = self
             .creations
@@ -140,6 +143,7 @@ impl Inner {
             asked.seat_tokens,
             asked.takebacks,
             asked.claim_after,
+            asked.player_entropy,
         ))
     }
 
@@ -174,20 +178,23 @@ impl Inner {
         mut place: Option<Place>,
     ) -> Result<(Created, u64), ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
-        let (seed, settled) = match chance::for_new_game(&new.start, new.draw_start)
-            .map_err(|e| ServiceError::Internal(Box::new(e)))?
-        {
-            Some((seed, start)) => (
-                Some(seed),
-                Some(NewGame {
-                    start,
-                    ..new.clone()
-                }),
-            ),
-            None => (None, None),
-        };
+        let (seed, settled) =
+            match chance::for_new_game(&new.start, new.draw_start, new.player_entropy)
+                .map_err(|e| ServiceError::Internal(Box::new(e)))?
+            {
+                Some((seed, start)) => (
+                    Some(seed),
+                    Some(NewGame {
+                        start,
+                        ..new.clone()
+                    }),
+                ),
+                None => (None, None),
+            };
         let new = settled.as_ref().unwrap_or(new);
-        let seats = Seats::of(&tokens).with_seed(seed);
+        let seats = Seats::of(&tokens)
+            .with_seed(seed)
+            .with_player_entropy(new.player_entropy);
         let record =
             GameRecord::new(new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let mut record = Some(record);

@@ -48,6 +48,7 @@ fn new_game() -> NewGame {
         seat_tokens: chessd_rules::ByColor::new(true, true),
         claim_after: std::time::Duration::from_secs(120),
         public_delay: 0,
+        player_entropy: false,
     }
 }
 

@@ -91,6 +91,11 @@ pub(super) fn fingerprint(meta: &Meta) -> String {
     if h.claim_after() != crate::game::presence::default_claim_after(h.time_control()) {
         parts.push(format!("claim_after={}", h.claim_after().as_millis()).into_bytes());
     }
+    // The players' entropy is the seats', not the header's: hashed apart, and only when asked
+    // for, so every other game keeps its fingerprint.
+    if meta.seats.player_entropy() {
+        parts.push(b"player_entropy".to_vec());
+    }
     // A header field added after these is hashed as `name=value` with no change here: the
     // codec leaves it out at its default, so a game without it keeps its fingerprint.
     for (name, value) in header_fields(h) {

@@ -61,7 +61,7 @@ impl Inner {
     /// Creates the game, or answers a retry of an earlier creation.
     pub(super) async fn create(&self, new: NewGame) -> Result<Created, ServiceError> {
         let tokens = SeatToken::for_seats(new.seat_tokens)?;
-        let seats = Seats::of(&tokens);
+        let seats = Seats::of(&tokens).with_player_entropy(new.player_entropy);
         let now = Now::read();
         let nonce = keys::hex(
             &getrandom::u64()
@@ -77,12 +77,13 @@ impl Inner {
             feed_header: OnceLock::new(),
             append_names: OnceLock::new(),
         });
-        let (new, seats) = match chance::for_new_game(&new.start, new.draw_start)
-            .map_err(|e| ServiceError::Internal(Box::new(e)))?
-        {
-            Some((seed, start)) => (NewGame { start, ..new }, seats.with_seed(Some(seed))),
-            None => (new, seats),
-        };
+        let (new, seats) =
+            match chance::for_new_game(&new.start, new.draw_start, new.player_entropy)
+                .map_err(|e| ServiceError::Internal(Box::new(e)))?
+            {
+                Some((seed, start)) => (NewGame { start, ..new }, seats.with_seed(Some(seed))),
+                None => (new, seats),
+            };
         let record =
             GameRecord::new(&new, seats.clone(), now).abandoned_after(self.limits.abandon_after);
         let rid = new.request_id.as_ref().map(|r| r.as_str().to_owned());

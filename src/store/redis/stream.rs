@@ -102,6 +102,7 @@ mod tests {
                 clocks_ms: Some(ByColor::new(59_000, 60_000)),
                 outcome: None,
                 setup: None,
+                entropy: None,
             },
             EventRow {
                 seq: 2,
@@ -113,6 +114,7 @@ mod tests {
                 clocks_ms: None,
                 outcome: None,
                 setup: None,
+                entropy: None,
             },
             EventRow {
                 seq: 3,
@@ -131,6 +133,7 @@ mod tests {
                 clocks_ms: Some(ByColor::new(74_000, 60_000)),
                 outcome: None,
                 setup: None,
+                entropy: None,
             },
             EventRow {
                 seq: 4,
@@ -142,6 +145,7 @@ mod tests {
                 clocks_ms: None,
                 outcome: None,
                 setup: None,
+                entropy: None,
             },
             EventRow {
                 seq: 5,
@@ -153,6 +157,7 @@ mod tests {
                 clocks_ms: None,
                 outcome: None,
                 setup: None,
+                entropy: None,
             },
             EventRow {
                 seq: 6,
@@ -169,6 +174,7 @@ mod tests {
                 clocks_ms: Some(ByColor::new(58_000, 60_000)),
                 outcome: None,
                 setup: None,
+                entropy: None,
             },
             EventRow {
                 seq: 7,
@@ -180,6 +186,7 @@ mod tests {
                 clocks_ms: Some(ByColor::new(1, 2)),
                 outcome: Some(Outcome::win(Color::White, Termination::Resignation)),
                 setup: None,
+                entropy: None,
             },
         ];
         let entries: Vec<Entry> = rows

@@ -122,6 +122,7 @@ mod tests {
             clocks_ms: None,
             outcome: None,
             setup: None,
+            entropy: None,
         }
     }
 

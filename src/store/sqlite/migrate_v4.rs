@@ -221,6 +221,7 @@ fn event_row(r: &rusqlite::Row<'_>, line: &mut Line<'_>) -> Result<EventRow, Row
         outcome,
         // Version 4 had no games with a setup.
         setup: None,
+        entropy: None,
     })
 }
 

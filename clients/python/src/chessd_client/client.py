@@ -16,6 +16,7 @@ What it adds to the raw stubs, and why:
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 import time
@@ -206,6 +207,7 @@ class Client:
         byoyomi: Optional[timedelta] = None,
         periods: int = 0,
         public_delay_plies: int = 0,
+        player_entropy: bool = False,
     ) -> "CreatedGame":
         """Starts a game; ``initial`` (and ``increment``) make it timed.
 
@@ -219,13 +221,18 @@ class Client:
         the game's ``clocks`` then say the periods each side has left.
         ``clock_start`` says when the clocks run (``AFTER_FIRST_MOVES``, as lichess; ``AT``
         with ``clock_start_at``); ``first_move_timeout`` is the first-move timer (the server's
-        default when None: 30 seconds in a timed game, 3 minutes with a secret setup;
+        default when None: 30 seconds in a timed game, 3 minutes with a secret setup or the
+        players' entropy;
         ``timedelta(0)``: none).
 
         ``draw_rule`` unset is the server's: claim, and automatic in Dark Chess (its only rule).
 
         ``public_delay_plies`` (Dark Chess; at most 1000) shows spectators the whole game as
         it stood that many plies ago, instead of nothing, while it is played.
+
+        ``player_entropy`` (Dice Chess, Dice Chess 10x10, Behemoth) makes the seats add their
+        own entropy by commit-reveal before the first move (``Seat.add_entropy``), so that not
+        even the server can choose a draw (docs/fairness.md).
 
         ``chess960_start`` (0 to 959, Chess960 only) picks the start position by its standard
         number; without it (and without ``start_fen``) the server draws one.
@@ -261,6 +268,7 @@ class Client:
             bound_seat_tokens=bound_seat_tokens,
             takebacks=pb.TAKEBACK_POLICY_ON_REQUEST if takebacks else pb.TAKEBACK_POLICY_OFF,
             public_delay_plies=public_delay_plies,
+            player_entropy=player_entropy,
         )
         if chess960_start is not None:
             request.chess960_start = chess960_start
@@ -637,6 +645,34 @@ class Seat:
         reveals both halves and the game starts."""
         request = pb.SubmitSetupRequest(game_id=self.game_id, placement=placement, commit=commit)
         return self._act(self.client.stub.SubmitSetup, request).game
+
+    def submit_entropy(self, commitment: str = "", reveal: str = "") -> pb.Game:
+        """Sends this seat's ``commitment`` (SHA-256 of its secret, 64 hex digits) or, once
+        both seats have committed, its ``reveal`` (the secret), in a game created with
+        ``player_entropy``. The same value again answers as the first time, so it is retried."""
+        request = pb.SubmitEntropyRequest(game_id=self.game_id, commitment=commitment, reveal=reveal)
+        return self.client.call(self.client.stub.SubmitEntropy, request, token=self.token, idempotent=True).game
+
+    def add_entropy(
+        self, secret: Optional[bytes] = None, timeout: float = 120.0, poll: float = 0.05
+    ) -> pb.Game:
+        """The seat's whole part of the players' entropy: commits to ``secret`` (32 fresh
+        random bytes when None), waits until both seats have committed, reveals it; returns
+        the game after the reveal (in play if the opponent had revealed already). Blocks: run
+        each seat's in its own thread or process. A timeout raises ``TimeoutError``."""
+        secret = secrets.token_bytes(32) if secret is None else secret
+        if len(secret) != 32:
+            raise ValueError("a secret is 32 bytes")
+        game = self.submit_entropy(commitment=hashlib.sha256(secret).hexdigest())
+        deadline = time.monotonic() + timeout
+        while game.entropy.phase == pb.ENTROPY_PHASE_COMMITMENTS:
+            if game.status != pb.GAME_STATUS_ONGOING:
+                return game
+            if time.monotonic() > deadline:
+                raise TimeoutError("the opponent did not commit in time")
+            time.sleep(poll)
+            game = self.get_game()
+        return self.submit_entropy(reveal=secret.hex())
 
     def get_game(self) -> pb.Game:
         return self.client.get_game(self.game_id, token=self.token)

@@ -79,7 +79,10 @@ fn announce(message: proto::WatchGamesResponse) -> Option<Announce> {
         Event::GameFinished(finished) => Some(Announce::Finished {
             game_id: finished.game?.game_id,
         }),
-        Event::GameMoved(_) | Event::GameTakenBack(_) | Event::Heartbeat(_) => None,
+        Event::GameMoved(_)
+        | Event::GameTakenBack(_)
+        | Event::GameEntropy(_)
+        | Event::Heartbeat(_) => None,
     }
 }
 

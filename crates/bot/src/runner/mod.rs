@@ -174,6 +174,8 @@ struct Runner<'a> {
     acted_at: Option<u32>,
     /// The ply at which the bot answered the opponent's standing draw offer.
     answered_offer_at: Option<u32>,
+    /// The players' entropy: the seat's secret once committed, and whether it was revealed.
+    entropy: Option<(crate::entropy::Secret, bool)>,
     failures: u32,
     /// Makes this run's request ids its own.
     nonce: u64,
@@ -262,6 +264,7 @@ pub async fn play(settings: &Settings, api: Api, seat: Seat) -> Result<GameEnd, 
         ponder_next: None,
         acted_at: None,
         answered_offer_at: None,
+        entropy: None,
         failures: 0,
         nonce: getrandom::u64().unwrap_or(0),
         moves_played: 0,

@@ -9,6 +9,7 @@ use crate::actions::{self, Submitted};
 use crate::board::UciMove;
 use crate::book;
 use crate::clock;
+use crate::entropy;
 use crate::uci::Score;
 
 impl Runner<'_> {
@@ -30,6 +31,10 @@ impl Runner<'_> {
             }
             return Ok(());
         }
+        // The players' entropy comes before any move too: commit, then reveal.
+        if self.state.entropy.is_some() {
+            return self.add_entropy().await;
+        }
         if self.side != self.state.turn {
             return self.while_they_think().await;
         }
@@ -41,6 +46,41 @@ impl Runner<'_> {
             return self.play_move(mv, None, None, true).await;
         }
         self.think().await
+    }
+
+    /// The seat's part of the players' entropy: its commitment, then its secret once both
+    /// seats have committed.
+    async fn add_entropy(&mut self) -> Result<(), GameError> {
+        let Some(round) = &self.state.entropy else {
+            return Ok(());
+        };
+        let revealed = self.entropy.is_some_and(|(_, r)| r);
+        let (value, reveal) = match entropy::next(round, self.side, revealed) {
+            entropy::Next::Wait => return Ok(()),
+            entropy::Next::Commit => {
+                // The same secret for a commitment sent again (a retry answers as the first).
+                let secret = match self.entropy {
+                    Some((secret, _)) => secret,
+                    None => entropy::secret()
+                        .map_err(|e| GameError::Refused(tonic::Status::internal(e.to_string())))?,
+                };
+                self.entropy = Some((secret, false));
+                (entropy::commitment(&secret), false)
+            }
+            entropy::Next::Reveal => match self.entropy {
+                Some((secret, _)) => (entropy::hex(&secret), true),
+                // Committed by an earlier run: its secret is gone with it.
+                None => return Ok(()),
+            },
+        };
+        tracing::info!(reveal, "adding the seat's entropy");
+        actions::submit_entropy(&self.api, &self.seat, value, reveal)
+            .await
+            .map_err(GameError::Refused)?;
+        if reveal && let Some((_, done)) = &mut self.entropy {
+            *done = true;
+        }
+        Ok(())
     }
 
     /// The opponent is to move: answer their standing offer, or ponder.
