@@ -5,11 +5,12 @@ use bytes::Bytes;
 use chessd_rules::{self as rules};
 
 use crate::api::board::{checks_given, geometry, hands, pockets};
+use crate::api::encode::entropy;
+use crate::api::encode::setup;
 use crate::api::encode::values::{
     clock_start, clocks, color, labels, maybe_color, outcome, player_id, proto_time_control,
     proto_variant, status, takeback_policy, timestamp,
 };
-use crate::api::encode::{entropy, setup};
 use crate::api::move_lists::{self, MoveLists};
 use crate::api::variant_key;
 use crate::game::codec::hex;

@@ -5,9 +5,10 @@ use std::time::SystemTime;
 
 use chessd_rules::any::AnyPosition;
 
+use crate::api::encode::entropy;
 use crate::api::encode::game::{game, played, unseen};
+use crate::api::encode::setup;
 use crate::api::encode::values::{clocks, color, maybe_color, outcome, timestamp};
-use crate::api::encode::{entropy, setup};
 use crate::game::setup::awaiting_setup;
 use crate::game::{ClockChange, ClockReading, ClockReason, Event, EventKind, Viewer};
 use chessd_proto::wire as pb;
