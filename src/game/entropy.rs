@@ -9,8 +9,8 @@
 //! in does either reveal. The record (`record::entropy`) runs the phase: its log entries, the
 //! refusals, the start of play; `docs/fairness.md` shows how anyone checks the key.
 //!
-//! Rules where the design leaves them open (**decision**): a reveal is shown to nobody but its
-//! seat's own answer until both are in (then both, to everyone); commitments are public once
+//! Rules where the design leaves them open (**decision**): a secret is shown to nobody, its own
+//! seat included, until both are in (then both, to everyone); commitments are public once
 //! made. A seat's commitment, once made, cannot change; the same commitment or reveal again is
 //! a retry and answers as the first did.
 
