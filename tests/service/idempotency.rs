@@ -116,3 +116,67 @@ async fn submit_move_retry() {
         "NOT_YOUR_TURN",
     );
 }
+
+/// After the end: a retry of the move that ended the game still gets its first answer, and a
+/// move the opponent sent too late (its own request id, or none) is refused as the game is
+/// over. The memory store refuses the late one from the finished game's packed form and
+/// leaves the retry to the rebuilt game: both must answer as the game would.
+#[tokio::test]
+async fn the_last_move_is_retried_and_a_late_one_refused() {
+    let server = start().await;
+    let mut client = server.client().await;
+    let (_, seats) = create(&mut client, "chess", "").await;
+    for (who, mv) in [('w', "f3"), ('b', "e5"), ('w', "g4")] {
+        play(&mut client, &seats, who, mv).await;
+    }
+    let mate = pb::SubmitMoveRequest {
+        game_id: seats.id.clone(),
+        r#move: "Qh4#".into(),
+        request_id: "the-mate".into(),
+        ..Default::default()
+    };
+    let first = client
+        .submit_move(authed(mate.clone(), &seats.black))
+        .await
+        .unwrap()
+        .into_inner();
+    let game = first.game.clone().unwrap();
+    assert_eq!(game.status, pb::GameStatus::Finished as i32, "{game:?}");
+    for attempt in 0..2 {
+        let again = client
+            .submit_move(authed(mate.clone(), &seats.black))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(again.r#move, first.r#move, "retry {attempt}");
+        assert_eq!(
+            again.game.unwrap().ply,
+            4,
+            "retry {attempt}: nothing played twice"
+        );
+        for request_id in ["late-1", ""] {
+            let late = pb::SubmitMoveRequest {
+                game_id: seats.id.clone(),
+                r#move: "a3".into(),
+                request_id: request_id.into(),
+                ..Default::default()
+            };
+            assert_refused(
+                client.submit_move(authed(late, &seats.white)).await,
+                Code::FailedPrecondition,
+                "GAME_OVER",
+            );
+        }
+        // Black's own new request after the end is refused too.
+        let another = pb::SubmitMoveRequest {
+            r#move: "Qxh2".into(),
+            request_id: "after-the-mate".into(),
+            ..mate.clone()
+        };
+        assert_refused(
+            client.submit_move(authed(another, &seats.black)).await,
+            Code::FailedPrecondition,
+            "GAME_OVER",
+        );
+    }
+}

@@ -435,15 +435,25 @@ impl GameRecord {
     /// Why an action on the ended game is refused: a game the first-move timer called off
     /// says so (a player who was not ready in time must learn why, not only that it is over).
     fn over(&self) -> GameError {
-        match (
-            self.history.game.outcome().map(|o| o.termination),
+        over(
+            self.history.game.outcome(),
             self.timing.start_rules().first_move_timeout,
-        ) {
-            (Some(Termination::NoStart), Some(timeout)) => {
-                GameError::Play(PlayError::NoFirstMove { timeout })
-            }
-            _ => GameError::Play(PlayError::GameOver),
+        )
+    }
+}
+
+/// Why an action on a game that ended with `outcome` is refused (see `GameRecord::over`), for
+/// a game read packed too.
+#[must_use]
+pub(super) fn over(
+    outcome: Option<Outcome>,
+    first_move_timeout: Option<std::time::Duration>,
+) -> GameError {
+    match (outcome.map(|o| o.termination), first_move_timeout) {
+        (Some(Termination::NoStart), Some(timeout)) => {
+            GameError::Play(PlayError::NoFirstMove { timeout })
         }
+        _ => GameError::Play(PlayError::GameOver),
     }
 }
 

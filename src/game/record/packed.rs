@@ -9,15 +9,16 @@
 //!   Black's, bit 2 a seed, bit 3 the players' entropy), then 32 bytes for each present;
 //! - the clocks at the end (timed games): a byte 0 or 1, then White's and Black's remaining
 //!   milliseconds as varints;
+//! - the answered requests kept (see below): a count byte, then each one's key (8 bytes), seq,
+//!   and ply with seat and mark; before the events, so that a move sent after the end is told
+//!   from a retry without reading them ([`PackedRecord::answered`]);
 //! - the events, each led by a varint whose low bit says its form. A move (bit 0 clear): the
 //!   milliseconds since the previous event, zigzagged, shifted left two, bit 1 whether no clock
 //!   ran after it; then the move: an 8x8 move in two bytes (from, to, promotion or drop; see
 //!   `move_code`), a wide-family move in two to five (see `wide`), any other as its UCI text;
 //!   then, in a timed game, how each clock changed since the previous move, zigzagged. Any
 //!   other event (bit 0 set) is its stored line (`codec::write_event`), its length shifted
-//!   left one: offers, takebacks and the game's end are a few per game;
-//! - the answered requests kept (see below): a count byte, then each one's key (8 bytes), seq,
-//!   and ply with seat and mark.
+//!   left one: offers, takebacks and the game's end are a few per game.
 //!
 //! The encoding lives only in this process's memory (never stored, never sent), so it may
 //! change with any build. Of the answered move requests a finished game keeps the latest of
@@ -33,9 +34,11 @@ use chessd_rules::{ByColor, Color, Outcome, Role, Square, UciMove};
 use prost::encoding::{decode_varint, encode_varint};
 
 use super::answered::{Answered, AnsweredRing};
+use super::apply::over;
 use super::{GameRecord, Stored};
 use crate::game::chance::{SEED_BYTES, Seed};
 use crate::game::codec::{decode_event, write_event};
+use crate::game::error::GameError;
 use crate::game::event::EventRow;
 use crate::game::header::GameHeader;
 use crate::game::log::LogKind;
@@ -82,6 +85,15 @@ impl GameRecord {
             }
             None => out.push(0),
         }
+        // Before the events, so a late move is told from a retry without reading them.
+        let kept = latest_per_seat(&self.history.answered);
+        out.push(kept.len() as u8);
+        for a in kept {
+            out.extend_from_slice(&a.key.to_le_bytes());
+            encode_varint(a.seq, &mut out);
+            let mark = u64::from(a.ply) << 2 | (a.seat as u64) << 1 | u64::from(a.taken_back);
+            encode_varint(mark, &mut out);
+        }
         let timed = header.time_control().is_some();
         encode_varint(rows.len() as u64, &mut out);
         let mut at = epoch_ms(header.created_at());
@@ -115,14 +127,6 @@ impl GameRecord {
             }
             at = row.at_ms;
         }
-        let kept = latest_per_seat(&self.history.answered);
-        out.push(kept.len() as u8);
-        for a in kept {
-            out.extend_from_slice(&a.key.to_le_bytes());
-            encode_varint(a.seq, &mut out);
-            let mark = u64::from(a.ply) << 2 | (a.seat as u64) << 1 | u64::from(a.taken_back);
-            encode_varint(mark, &mut out);
-        }
         PackedRecord {
             bytes: out.into_boxed_slice(),
             outcome: self.history.game.outcome(),
@@ -152,6 +156,40 @@ impl PackedRecord {
         read_seats(&mut bytes).unwrap_or_else(|| Seats::new(ByColor::default()))
     }
 
+    /// The refusal of a move `seat` sent after the end (`key`, its request's), as the rebuilt
+    /// record would give it; `None` for a retry of an answered move, which only the rebuilt
+    /// record answers again. Read without unpacking the game: bots that learn of a draw by
+    /// rule from the game-over event have often moved already.
+    #[must_use]
+    pub fn late_move(
+        &self,
+        header: &GameHeader,
+        seat: Color,
+        key: Option<u64>,
+    ) -> Option<GameError> {
+        if key.is_some_and(|key| self.answered(key, seat)) {
+            return None;
+        }
+        Some(over(self.outcome, header.start_rules().first_move_timeout))
+    }
+
+    /// Whether `seat`'s request `key` is an answered move kept here (the answers come before
+    /// the events, so this reads a few bytes).
+    fn answered(&self, key: u64, seat: Color) -> bool {
+        let mut bytes = &self.bytes[..];
+        let answers = read_seats(&mut bytes)
+            .ok_or_else(String::new)
+            .and_then(|_| match take_byte(&mut bytes)? {
+                0 => Ok(()),
+                _ => varint(&mut bytes)
+                    .and_then(|_| varint(&mut bytes))
+                    .map(|_| ()),
+            })
+            .and_then(|()| read_answers(&mut bytes));
+        // Bytes that do not read are a bug the unpacking reports: let it.
+        answers.map_or(true, |a| a.iter().any(|a| a.key == key && a.seat == seat))
+    }
+
     /// Bytes held, on the heap and inline.
     #[must_use]
     pub fn bytes(&self) -> usize {
@@ -173,6 +211,7 @@ impl PackedRecord {
             0 => None,
             _ => Some(ByColor::new(varint(&mut bytes)?, varint(&mut bytes)?)),
         };
+        let answers = read_answers(&mut bytes)?;
         let timed = header.time_control().is_some();
         let count = varint(&mut bytes)?;
         let mut events = Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(bytes.len()));
@@ -227,27 +266,6 @@ impl PackedRecord {
         if let Some(last) = events.last_mut() {
             last.clocks_ms = clocks;
         }
-        let mut answers = Vec::new();
-        for _ in 0..take_byte(&mut bytes)? {
-            let (key, rest) = bytes
-                .split_first_chunk::<8>()
-                .ok_or("packed answers cut short")?;
-            bytes = rest;
-            let key = u64::from_le_bytes(*key);
-            let seq = varint(&mut bytes)?;
-            let mark = varint(&mut bytes)?;
-            answers.push(Answered {
-                key,
-                seat: if mark & 2 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                },
-                ply: u32::try_from(mark >> 2).map_err(|_| "packed answer's ply")?,
-                seq,
-                taken_back: mark & 1 != 0,
-            });
-        }
         let stored = Stored {
             start: header.start.position(),
             draw_rule: header.draw_rule,
@@ -264,6 +282,32 @@ impl PackedRecord {
         record.history.answered = AnsweredRing::of(answers);
         Ok(record)
     }
+}
+
+/// The answered requests kept, as [`GameRecord::pack`] wrote them after the clocks.
+fn read_answers(bytes: &mut &[u8]) -> Result<Vec<Answered>, String> {
+    let mut answers = Vec::new();
+    for _ in 0..take_byte(bytes)? {
+        let (key, rest) = bytes
+            .split_first_chunk::<8>()
+            .ok_or("packed answers cut short")?;
+        *bytes = rest;
+        let key = u64::from_le_bytes(*key);
+        let seq = varint(bytes)?;
+        let mark = varint(bytes)?;
+        answers.push(Answered {
+            key,
+            seat: if mark & 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            ply: u32::try_from(mark >> 2).map_err(|_| "packed answer's ply")?,
+            seq,
+            taken_back: mark & 1 != 0,
+        });
+    }
+    Ok(answers)
 }
 
 /// Each seat's latest answered request, oldest first.

@@ -8,10 +8,11 @@ use std::sync::atomic::Ordering;
 use chessd_rules::{Color, Outcome};
 
 use crate::error::ServiceError;
-use crate::game::{Event, EventKind, FeedEvent, GameId, GameStatus, Now, RequestId};
+use crate::game::{Event, EventKind, FeedEvent, GameId, GameStatus, Now, PackedRecord, RequestId};
 use crate::metrics;
 use crate::store::journal::{Change, Place};
 use crate::store::memory::entry::{GameEntry, Open, publish};
+use crate::store::memory::held::Held;
 use crate::store::memory::inner::Inner;
 
 /// What a call on one game leaves to do once the game's lock is released.
@@ -32,8 +33,21 @@ impl Inner {
         request_id: Option<&RequestId>,
         f: impl FnOnce(&GameEntry, &mut Open<'_>, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
+        self.on_game_or_packed(id, request_id, |_, _| None, f).await
+    }
+
+    /// [`Inner::on_game`], asking `early` first when the game is over and packed: an answer
+    /// from it is the call's, the game left packed (a move sent after the end is refused
+    /// without rebuilding the game); `None` goes on as `on_game` does.
+    pub(super) async fn on_game_or_packed<T>(
+        &self,
+        id: GameId,
+        request_id: Option<&RequestId>,
+        early: impl FnOnce(&GameEntry, &PackedRecord) -> Option<Result<T, ServiceError>>,
+        f: impl FnOnce(&GameEntry, &mut Open<'_>, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
         let place = self.durable.reserve().await?;
-        let done = self.with_game(id, place, request_id, f);
+        let done = self.with_game(id, place, request_id, early, f);
         self.durable.forget(done.forgotten).await;
         self.durable.wait(done.ticket).await?;
         done.result
@@ -47,6 +61,7 @@ impl Inner {
         id: GameId,
         place: Option<Place>,
         request_id: Option<&RequestId>,
+        early: impl FnOnce(&GameEntry, &PackedRecord) -> Option<Result<T, ServiceError>>,
         f: impl FnOnce(&GameEntry, &mut Open<'_>, Now, &mut Vec<Event>) -> Result<T, ServiceError>,
     ) -> AfterLock<T> {
         let entry = match self.find(id) {
@@ -63,6 +78,16 @@ impl Inner {
         let mut events = Vec::new();
         let (result, ended, moves, ticket) = {
             let mut guard = entry.lock();
+            if let Held::Packed(packed) = &guard.held
+                && let Some(result) = early(&entry, packed)
+            {
+                // Answered once what the call saw of the game is committed, as any call is.
+                return AfterLock {
+                    result,
+                    ticket: guard.ticket,
+                    forgotten: Vec::new(),
+                };
+            }
             let mut state = match guard.open(&entry.header, self.limits.abandon_after, now) {
                 Ok(state) => state,
                 Err(e) => {

@@ -45,7 +45,7 @@ mod timer;
 
 use std::hash::BuildHasher;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
@@ -248,18 +248,39 @@ impl Games for MemoryStore {
         let inner = &self.inner;
         let request_id = action.request_id();
         let request_key = request_id.map(|rid| inner.hasher.hash_one(rid.as_str()));
+        // Whichever of the two closures answers the call takes `admit`.
+        let admit = Mutex::new(Some(admit));
+        let take_admit = || admit.lock().unwrap_or_else(PoisonError::into_inner).take();
         inner
-            .on_game(id, request_id, |entry, state, now, events| {
-                let seat = holder.seat_in(state.record.seats(), &entry.header.players)?;
-                admit(seat, state.record.turn())?;
-                let played = state
-                    .record
-                    .apply(seat, &action, request_key, now, events)?;
-                Ok(Acted {
-                    played,
-                    view: state.record.view(&entry.header, now),
-                })
-            })
+            .on_game_or_packed(
+                id,
+                request_id,
+                |entry, packed| {
+                    if !matches!(action, Action::Move { .. }) {
+                        return None;
+                    }
+                    let seat = match holder.seat_in(&packed.seats(), &entry.header.players) {
+                        Ok(seat) => seat,
+                        Err(e) => return Some(Err(e.into())),
+                    };
+                    let refusal = packed.late_move(&entry.header, seat, request_key)?;
+                    let admit = take_admit()?;
+                    Some(admit(seat, None).and(Err(refusal.into())))
+                },
+                |entry, state, now, events| {
+                    let seat = holder.seat_in(state.record.seats(), &entry.header.players)?;
+                    let admit = take_admit()
+                        .ok_or_else(|| ServiceError::Internal("a call admitted twice".into()))?;
+                    admit(seat, state.record.turn())?;
+                    let played = state
+                        .record
+                        .apply(seat, &action, request_key, now, events)?;
+                    Ok(Acted {
+                        played,
+                        view: state.record.view(&entry.header, now),
+                    })
+                },
+            )
             .await
     }
 

@@ -127,6 +127,42 @@ proptest! {
         prop_assert_eq!(&packed.seats(), rec.seats());
         prop_assert_eq!(&back.pack(&header, now).bytes, &packed.bytes);
     }
+
+    /// A move sent after the end gets from the packed game the refusal the rebuilt game gives
+    /// it, and only a retry of a kept answer is left to the rebuilt game: for each seat, its
+    /// own latest answered key, the other seat's, a key never used and none.
+    #[test]
+    fn a_late_move_is_refused_as_the_rebuilt_game_refuses_it(
+        steps in proptest::collection::vec(step(), 0..120),
+        timed in any::<bool>(),
+    ) {
+        let (rec, header, now) = finished(&steps, timed);
+        let packed = rec.pack(&header, now);
+        let kept: Vec<u64> = rec.history.answered.answers().map(|a| a.key).collect();
+        let late = Action::Move {
+            text: decode::move_text("e2e4").unwrap(),
+            expected_ply: None,
+            request_id: None,
+            offer_draw: false,
+        };
+        for seat in Color::ALL {
+            for key in kept.iter().copied().map(Some).chain([Some(u64::MAX), None]) {
+                let mut back = packed.unpack(&header, None, now).unwrap();
+                let retry = key.is_some_and(|k| back.history.answered.find(k, seat).is_some());
+                match packed.late_move(&header, seat, key) {
+                    None => prop_assert!(retry, "{seat:?} {key:?}: left to the rebuilt game"),
+                    Some(refusal) => {
+                        prop_assert!(!retry, "{seat:?} {key:?}: a retry refused");
+                        let rebuilt = back.apply(seat, &late, key, now, &mut Vec::new());
+                        prop_assert_eq!(
+                            format!("{:?}", rebuilt.err()),
+                            format!("{:?}", Some(refusal))
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A game mated on the clock unpacks as it was (the mating move stopped the clocks); a
