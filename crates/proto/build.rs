@@ -45,6 +45,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (name, rust) in root_types(&fds) {
         builder = builder.extern_path(name, rust);
     }
+    // A `Game` is over a kilobyte inline: boxed, an answer or a stream message that holds one
+    // moves a pointer through the handler, tonic's codec and a watcher's queue instead.
+    for path in game_fields(&fds) {
+        builder = builder.boxed(path);
+    }
     builder.compile_fds(fds)?;
     Ok(())
 }
@@ -85,4 +90,31 @@ fn root_types(fds: &prost_types::FileDescriptorSet) -> Vec<(String, String)> {
         .filter(|(name, _, is_message)| !*is_message || !holds_game(name, &fields, 0))
         .map(|(name, rust, _)| (name, format!("crate::{rust}")))
         .collect()
+}
+
+/// The path, as `boxed` takes it, of every field that holds one `Game` (a oneof's by its
+/// oneof's name).
+fn game_fields(fds: &prost_types::FileDescriptorSet) -> Vec<String> {
+    use prost_types::field_descriptor_proto::Label;
+    let mut paths = Vec::new();
+    for file in fds.file.iter().filter(|f| f.package() == "chessd.v1") {
+        for m in &file.message_type {
+            for f in &m.field {
+                if f.type_name() != ".chessd.v1.Game" || f.label() == Label::Repeated {
+                    continue;
+                }
+                let path = match f.oneof_index {
+                    Some(i) if !f.proto3_optional() => format!(
+                        ".chessd.v1.{}.{}.{}",
+                        m.name(),
+                        m.oneof_decl[i as usize].name(),
+                        f.name()
+                    ),
+                    _ => format!(".chessd.v1.{}.{}", m.name(), f.name()),
+                };
+                paths.push(path);
+            }
+        }
+    }
+    paths
 }

@@ -34,20 +34,21 @@ pub(super) fn notations(pos: &rules::any::AnyPosition) -> Vec<pb::MoveNotation> 
 /// The full state of a game as `viewer` sees it, its move list encoded afresh (creations,
 /// snapshots).
 #[must_use]
-pub fn game(view: &GameView, viewer: Viewer) -> pb::Game {
+pub fn game(view: &GameView, viewer: Viewer) -> Box<pb::Game> {
     game_as(view, pb::GameView::Full, None, viewer)
 }
 
 /// The state of a game in `detail`, as `viewer` sees it: the basic view leaves out the move
 /// list and the legal moves. With `lists`, the move list is the server's encoded one,
-/// extended by the moves since its last answer about the game.
+/// extended by the moves since its last answer about the game. Boxed, as the messages that
+/// carry it hold it (it is over a kilobyte: see `chessd-proto`'s build).
 #[must_use]
 pub fn game_as(
     view: &GameView,
     detail: pb::GameView,
     lists: Option<&MoveLists>,
     viewer: Viewer,
-) -> pb::Game {
+) -> Box<pb::Game> {
     let full = detail != pb::GameView::Basic;
     let g = &view.game;
     let pos = &g.position();
@@ -153,11 +154,11 @@ pub fn game_as(
         public_delay_plies: u32::from(view.public_delay),
         entropy: view.entropy.as_ref().map(entropy::entropy),
     };
-    pb::Game {
+    Box::new(pb::Game {
         fields,
         moves,
         legal_moves,
-    }
+    })
 }
 
 /// A game's start as FEN. Most games begin from their variant's start, whose FEN is a

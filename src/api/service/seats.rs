@@ -24,7 +24,7 @@ impl<S: GameStore> GameApi<S> {
         metadata: &MetadataMap,
         game_id: &str,
         action: Action,
-    ) -> Result<pb::Game, ServiceError> {
+    ) -> Result<Box<pb::Game>, ServiceError> {
         self.ready()?;
         let id = decode::game_id(game_id)?;
         let (holder, _) = self.holder(metadata).await?;

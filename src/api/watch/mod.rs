@@ -49,8 +49,9 @@ use chessd_proto::wire::WatchGameResponse;
 const QUEUE: usize = 4;
 
 /// A message between a pump and its stream, boxed: tokio's channel allocates its slots 32 at a
-/// time whatever its capacity, and a message holds a whole game (a snapshot) inline, so
-/// unboxed slots would cost every open stream tens of kilobytes before it sent anything.
+/// time whatever its capacity, and a message (its largest event, a move with its clocks, and a
+/// status) is a couple of hundred bytes inline, so unboxed slots would cost every open stream
+/// kilobytes before it sent anything.
 pub(crate) type Queued<T> = Box<Result<T, Status>>;
 
 /// One client's WatchGame (or WatchGames) stream: what its pump sends, in order; the first
@@ -124,6 +125,6 @@ mod tests {
             std::mem::size_of::<Queued<WatchGameResponse>>(),
             std::mem::size_of::<usize>()
         );
-        assert!(std::mem::size_of::<Result<WatchGameResponse, Status>>() > 256);
+        assert!(std::mem::size_of::<Result<WatchGameResponse, Status>>() > 128);
     }
 }
