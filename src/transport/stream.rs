@@ -28,6 +28,7 @@ use tower::ServiceExt;
 use tower::util::Oneshot;
 
 use crate::transport::state::{CallGuard, ConnState};
+use crate::woken::WhenWoken;
 
 /// Ends a call's transport at once (see the module doc): RST_STREAM for an HTTP/2 stream, the
 /// connection closed for HTTP/1.1. Calls served some other way get one that does nothing.
@@ -157,7 +158,9 @@ where
                     tokio::select! {
                         biased;
                         // Dropping the task drops h2's handles of the stream: RST_STREAM.
-                        () = token.cancelled() => {}
+                        // Polled only when it wakes: a stream's task is polled for each of
+                        // its messages.
+                        () = WhenWoken::new(token.cancelled()) => {}
                         () = task => {}
                     }
                 });
