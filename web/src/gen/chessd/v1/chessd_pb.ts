@@ -3022,13 +3022,16 @@ export type GameEntropy = Message<"chessd.v1.GameEntropy"> & {
   commitment: string;
 
   /**
-   * On the second secret: both secrets (the first is shown only with the second).
+   * On the second secret: White's secret, 64 lowercase hex digits (each secret is shown only
+   * once both are in).
    *
    * @generated from field: string white_secret = 5;
    */
   whiteSecret: string;
 
   /**
+   * On the second secret: Black's secret, likewise.
+   *
    * @generated from field: string black_secret = 6;
    */
   blackSecret: string;
@@ -3727,14 +3730,16 @@ export type EntropySubmitted = Message<"chessd.v1.EntropySubmitted"> & {
   commitment: string;
 
   /**
-   * On the second secret: both secrets, 64 lowercase hex digits each; empty otherwise (the
-   * first secret is shown only with the second).
+   * On the second secret: White's secret, 64 lowercase hex digits; empty otherwise (the first
+   * secret is shown only with the second).
    *
    * @generated from field: string white_secret = 4;
    */
   whiteSecret: string;
 
   /**
+   * On the second secret: Black's secret, likewise; empty otherwise.
+   *
    * @generated from field: string black_secret = 5;
    */
   blackSecret: string;
