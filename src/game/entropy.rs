@@ -211,16 +211,7 @@ pub(crate) fn key(seed: &Seed, secrets: &ByColor<EntropyValue>) -> Seed {
 /// A commitment or secret from its 64 hex digits (either case); `None` for anything else.
 #[must_use]
 pub(crate) fn parse_value(text: &str) -> Option<EntropyValue> {
-    // Digits only: `from_str_radix` alone would read a sign.
-    if text.len() != 2 * ENTROPY_BYTES || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let mut out = [0; ENTROPY_BYTES];
-    for (byte, pair) in out.iter_mut().zip(text.as_bytes().chunks(2)) {
-        let pair = std::str::from_utf8(pair).ok()?;
-        *byte = u8::from_str_radix(pair, 16).ok()?;
-    }
-    Some(out)
+    crate::game::codec::unhex(text)
 }
 
 #[cfg(test)]

@@ -276,10 +276,11 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     text
 }
 
-/// `2 * N` hex digits as bytes.
+/// `2 * N` hex digits (either case) as bytes; `None` for anything else.
 #[must_use]
 pub(crate) fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != 2 * N || !text.is_ascii() {
+    // Digits only: `from_str_radix` alone would read a sign ("+f" is 15).
+    if text.len() != 2 * N || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     let mut out = [0; N];
