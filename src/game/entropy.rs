@@ -96,6 +96,9 @@ pub enum EntropyError {
 pub struct Entropy {
     commitments: ByColor<Option<EntropyValue>>,
     secrets: ByColor<Option<EntropyValue>>,
+    /// The key, derived once when play begins ([`Entropy::derive_key`]): every draw after
+    /// uses it, and an HMAC per move would be work for nothing.
+    key: Option<Seed>,
 }
 
 impl Entropy {
@@ -129,6 +132,18 @@ impl Entropy {
             *self.secrets.white().as_ref()?,
             *self.secrets.black().as_ref()?,
         ))
+    }
+
+    /// Derives the key from `seed` once both secrets are in, and keeps it; `None` before.
+    pub fn derive_key(&mut self, seed: &Seed) -> Option<&Seed> {
+        let secrets = self.secrets()?;
+        Some(self.key.insert(key(seed, &secrets)))
+    }
+
+    /// The key, once derived.
+    #[must_use]
+    pub fn key(&self) -> Option<&Seed> {
+        self.key.as_ref()
     }
 
     /// The value `seat` sent as `step`'s, for the stored row of that step.

@@ -213,7 +213,8 @@ impl GameRecord {
         if seat != turn {
             return Err(PlayError::NotYourTurn { turn }.into());
         }
-        let played = match self.draw_key() {
+        // A copy of 32 bytes: the key lives in the history the move changes.
+        let played = match self.draw_key().cloned() {
             Some(key) => play_with_draw(self.history.game_mut(), text, &key)?,
             None => play(self.history.game_mut(), text).map_err(play_error)?,
         };

@@ -18,7 +18,7 @@ use chessd_rules::Color;
 use chessd_rules::any::AnyGame;
 
 use crate::game::chance::{Seed, settled};
-use crate::game::entropy::{Entropy, EntropyError, EntropyPhase, EntropyStep, EntropyValue, key};
+use crate::game::entropy::{Entropy, EntropyError, EntropyPhase, EntropyStep, EntropyValue};
 use crate::game::error::{GameError, InputError, PlayError};
 use crate::game::event::{Event, EventKind};
 use crate::game::log::{LogEntry, LogKind};
@@ -41,13 +41,12 @@ impl GameRecord {
         self.history.entropy.as_deref()
     }
 
-    /// What the game's draws are derived from now: the key once both secrets are in, the
-    /// seed before (and in a game without the players' entropy).
-    pub(super) fn draw_key(&self) -> Option<Seed> {
-        let seed = self.seats.seed()?;
-        match self.history.entropy.as_deref().map(Entropy::secrets) {
-            Some(Some(secrets)) => Some(key(seed, &secrets)),
-            _ => Some(seed.clone()),
+    /// What the game's draws are derived from: its seed, or in a game with the players'
+    /// entropy the key, once play has begun (nothing is drawn before).
+    pub(super) fn draw_key(&self) -> Option<&Seed> {
+        match self.history.entropy.as_deref() {
+            Some(entropy) => entropy.key(),
+            None => self.seats.seed(),
         }
     }
 
@@ -138,11 +137,18 @@ impl GameRecord {
     /// Both secrets are in at `now`: the start's own draw is made with the key (Dice Chess's
     /// first roll), the clock starts for the side to move and the first-move timer runs again.
     fn begin_play(&mut self, now: Now) -> Result<(), GameError> {
-        let key = self
-            .draw_key()
+        let seed = self
+            .seats
+            .seed()
             .ok_or_else(|| GameError::Internal("the players' entropy without a seed".into()))?;
+        let key = self
+            .history
+            .entropy
+            .as_deref_mut()
+            .and_then(|e| e.derive_key(seed))
+            .ok_or_else(|| GameError::Internal("play begun without both secrets".into()))?;
         let start = self.history.game.start();
-        let rolled = settled(&start, &key);
+        let rolled = settled(&start, key);
         if rolled != start {
             let draw_rule = self.history.game.draw_rule();
             self.history.game = Arc::new(AnyGame::new(rolled, draw_rule));
