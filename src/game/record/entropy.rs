@@ -23,8 +23,8 @@ use crate::game::error::{GameError, InputError, PlayError};
 use crate::game::event::{Event, EventKind};
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::record::GameRecord;
-use crate::game::record::timing::mono_at;
-use crate::game::time::{Now, from_epoch_ms};
+use crate::game::record::timing::now_at;
+use crate::game::time::Now;
 
 impl GameRecord {
     /// The players' entropy of a game that has it and where not both secrets are in.
@@ -176,11 +176,7 @@ impl GameRecord {
         at_ms: u64,
         now: Now,
     ) -> Result<(), String> {
-        let at = from_epoch_ms(at_ms);
-        let then = Now {
-            wall: at,
-            mono: mono_at(at, now),
-        };
+        let then = now_at(at_ms, now);
         let made = self
             .entropied(seat, step.is_reveal(), value, then)
             .map_err(|e| format!("{e:?}"))?;

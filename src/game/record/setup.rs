@@ -30,10 +30,10 @@ use crate::game::error::{GameError, InputError, PlayError};
 use crate::game::event::{Event, EventKind};
 use crate::game::log::{LogEntry, LogKind};
 use crate::game::record::GameRecord;
-use crate::game::record::timing::mono_at;
+use crate::game::record::timing::{mono_at, now_at};
 use crate::game::setup::{PlaceError, Setup, SetupStep, setup_variant};
 use crate::game::start::ClockStart;
-use crate::game::time::{Now, from_epoch_ms};
+use crate::game::time::Now;
 use crate::game::view::SetupView;
 
 impl GameRecord {
@@ -257,12 +257,8 @@ impl GameRecord {
         at_ms: u64,
         now: Now,
     ) -> Result<(), String> {
-        let at = from_epoch_ms(at_ms);
         // Placed as at its time: the seat's clock is charged what it used then.
-        let then = Now {
-            wall: at,
-            mono: mono_at(at, now),
-        };
+        let then = now_at(at_ms, now);
         let made = self
             .placed(seat, placement, step.is_final(), then)
             .map_err(|e| format!("{e:?}"))?;

@@ -91,6 +91,15 @@ pub(super) fn new_clock(tc: TimeControl, rules: StartRules, turn: Color, now: No
     }
 }
 
+/// `now` as it was at the stored wall time `at_ms`: a restored row replayed at its own time.
+pub(super) fn now_at(at_ms: u64, now: Now) -> Now {
+    let wall = from_epoch_ms(at_ms);
+    Now {
+        wall,
+        mono: mono_at(wall, now),
+    }
+}
+
 /// The monotonic instant of wall time `at`, as read at `now`.
 pub(super) fn mono_at(at: SystemTime, now: Now) -> Instant {
     match at.duration_since(now.wall) {
