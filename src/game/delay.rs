@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use chessd_rules::any::AnyGame;
 
-use crate::game::event::{Event, EventKind};
+use crate::game::event::{Event, EventKind, SharedFen};
 use crate::game::view::{GameView, MoveInfo};
 use crate::game::viewer::Viewer;
 
@@ -146,7 +146,7 @@ impl DelayedLine {
                             seq: event.seq,
                         },
                         position: self.shown.position(),
-                        fen: self.shown.position().fen().into_boxed_str(),
+                        fen: SharedFen::default(),
                         clocks: *clocks,
                         draw_offer: *draw_offer,
                     },

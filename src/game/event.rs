@@ -4,6 +4,7 @@
 //! `game_over_event`) from the same entry, so a watcher that resumes sees exactly what a live
 //! watcher saw.
 
+use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
 use chessd_rules::any::{AnyMove, AnyPosition};
@@ -15,6 +16,17 @@ use crate::game::log::{LogEntry, LogKind};
 use crate::game::setup::SetupStep;
 use crate::game::start::ClockChange;
 use crate::game::view::{GameView, MoveInfo};
+
+/// A position's FEN, written by the first reader that needs it and shared by the others.
+#[derive(Clone, Debug, Default)]
+pub struct SharedFen(OnceLock<Box<str>>);
+
+impl SharedFen {
+    /// The FEN of `position`, the position this was made for.
+    pub fn of(&self, position: &AnyPosition) -> &str {
+        self.0.get_or_init(|| position.fen().into_boxed_str())
+    }
+}
 
 /// Something that happened in a game, numbered by `seq` (1, 2, 3, ... per game).
 #[derive(Clone, Debug)]
@@ -34,9 +46,10 @@ pub enum EventKind {
         played: MoveInfo,
         /// The position after the move.
         position: AnyPosition,
-        /// Its FEN, written once for the feed, the watchers and the replies that show the
-        /// whole board (a hidden board's views are written per viewer).
-        fen: Box<str>,
+        /// Its FEN, written once for the feed and every watcher that shows the whole board
+        /// (a hidden board's views are written per viewer), and not at all when nobody reads
+        /// it (a move on Redis, whose events are rebuilt from the stream).
+        fen: SharedFen,
         /// The clocks right after the move, increment included.
         clocks: Option<ClockReading>,
         /// The side whose draw offer stands after the move.
@@ -211,7 +224,7 @@ pub(crate) fn move_event(
         at,
         kind: EventKind::MovePlayed {
             played,
-            fen: position.fen().into_boxed_str(),
+            fen: SharedFen::default(),
             position,
             clocks,
             draw_offer,
@@ -363,5 +376,20 @@ pub(crate) fn move_info(before: &AnyPosition, mv: AnyMove, ply: u32) -> MoveInfo
         ply,
         color: before.turn(),
         seq: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The FEN is the position's, written by the first reader; the others get those bytes.
+    #[test]
+    fn a_shared_fen_is_written_once() {
+        let position = AnyPosition::new(chessd_rules::any::AnyVariant::CHESS);
+        let fen = SharedFen::default();
+        let first = fen.of(&position);
+        assert_eq!(first, position.fen());
+        assert!(std::ptr::eq(first, fen.of(&position)));
     }
 }

@@ -193,13 +193,13 @@ impl FeedEvent {
             })),
             EventKind::MovePlayed {
                 played,
+                position,
                 fen,
                 clocks,
                 draw_offer,
-                ..
             } => FeedKind::Moved {
                 played: FeedMove::from(played),
-                fen: fen.clone(),
+                fen: fen.of(position).into(),
                 clocks: clocks.as_ref().map(FeedClocks::from),
                 draw_offer: *draw_offer,
             },

@@ -59,7 +59,7 @@ pub(crate) mod viewer;
 pub use action::{Action, ClockAdjust, MoveText, NewGame, Players, RequestId};
 pub use clock::{Byoyomi, Clock, ClockReading, TimeControl};
 pub use error::{GameError, InputError, PlayError, SeatError};
-pub use event::{EntropyRow, Event, EventKind, EventRow, SetupRow, ends_game};
+pub use event::{EntropyRow, Event, EventKind, EventRow, SetupRow, SharedFen, ends_game};
 pub use feed::{FeedClocks, FeedEntropy, FeedEvent, FeedFilter, FeedKind, FeedMove};
 pub use header::{AnyStart, GameHeader, HeaderParts};
 pub use holder::Holder;

@@ -47,7 +47,7 @@ pub fn event(e: &Event, viewer: Viewer) -> pb::WatchGameResponse {
                 unseen(m.ply, m.color, m.seq)
             }),
             fen: if viewer.is_whole() {
-                fen.to_string()
+                fen.of(position).to_owned()
             } else {
                 viewer.fen(position)
             },
