@@ -22,18 +22,6 @@ pub(crate) struct Line {
     both: u128,
 }
 
-impl Line {
-    /// A line through a square from its two halves: every square of `lower` numbered below
-    /// every square of `upper`, each half ordered outward from the square by number.
-    pub(crate) const fn new(lower: u128, upper: u128) -> Line {
-        Line {
-            lower,
-            upper,
-            both: lower | upper,
-        }
-    }
-}
-
 /// The four line directions as (file step, rank step), each pointing to higher numbers:
 /// rank, file, diagonal, anti-diagonal. Rook lines are the first two, bishop lines the last two.
 const DIRS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
@@ -199,12 +187,6 @@ pub(crate) fn along(line: &Line, occupied: u128) -> u128 {
 #[inline]
 pub fn rook_attacks(sq: WideSquare, occupied: u128) -> u128 {
     line_attacks(sq, occupied, 0) | line_attacks(sq, occupied, 1)
-}
-
-/// The squares a rook on `sq` attacks along its file.
-#[inline]
-pub(crate) fn file_attacks(sq: WideSquare, occupied: u128) -> u128 {
-    line_attacks(sq, occupied, 1)
 }
 
 #[must_use]

@@ -13,9 +13,14 @@
 //!
 //! And as settled later: a king that has not moved attacks (and checks) along queen lines, so
 //! two unmoved kings may not face each other on an open line; insufficient material never
-//! ends the game. The vanished squares live in `WidePosition::vanished`; moves are `site`'s.
+//! ends the game. The vanished squares live in `WidePosition::vanished`; the moves are the 8x8
+//! generator's (`narrow`).
 
+use super::mv::WideMove;
+use super::position::WidePosition;
+use super::role::WideRole;
 use super::variant::{CHESS_LETTERS, CHESS_PROMOTIONS, End, GameDef, Site, WideVariant};
+use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::CheshireCat,
@@ -30,6 +35,22 @@ pub(crate) const DEF: GameDef = GameDef {
         None,
     )
 };
+
+impl WidePosition {
+    /// Cheshire Cat, after `us` played `m`: the square it left vanishes, a king that moved
+    /// loses its queen move, and no en passant crosses a vanished square.
+    #[inline(never)]
+    pub(crate) fn vanish(&mut self, m: WideMove, us: Color) {
+        self.vanished |= m.from().bit();
+        if self.pieces(us, WideRole::King) & m.to().bit() != 0 {
+            self.fresh_kings[us.index()] = false;
+        }
+        if self.ep.is_some_and(|ep| self.vanished & ep.bit() != 0) {
+            self.ep = None;
+            self.ep_victim = None;
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

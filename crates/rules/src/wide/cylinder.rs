@@ -14,10 +14,10 @@
 //! > Insufficient material: the chess cases apply (with an even width the bishops stay
 //! > colour-bound).
 //!
-//! The moves themselves are made by `site`; this file owns the tables it reads.
+//! The moves themselves are made by the 8x8 generator (`narrow`, with its own tables); this
+//! file owns the tables the wide position's attack test reads (`site_attacks`).
 
-use super::attacks::{Line, along, file_attacks};
-use super::square::{SQUARES, STRIDE, WideSquare, board_mask};
+use super::square::{SQUARES, STRIDE, WideSquare};
 use super::variant::{CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, GameDef, Site, WideVariant};
 
 pub(crate) const DEF: GameDef = GameDef {
@@ -83,66 +83,6 @@ pub(crate) static KING: [u128; SQUARES] = leaper(&[
     (1, -1),
 ]);
 static PAWN: [[u128; SQUARES]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
-
-/// Per square, its two diagonals wrapped round the seam. Each climbs one rank a step, so it
-/// meets every rank once and never comes back to its square: a straight line in the shared
-/// numbering's order (lower ranks, lower numbers), which the obstruction-difference lookup
-/// of `attacks` reads as it reads a straight one.
-static DIAGONALS: [[Line; 2]; SQUARES] = {
-    let mut t = [[Line::new(0, 0); 2]; SQUARES];
-    let mut rank = 0;
-    while rank < 8 {
-        let mut file = 0;
-        while file < 8 {
-            let mut d = 0;
-            while d < 2 {
-                let df = if d == 0 { 1 } else { -1 };
-                let (mut lower, mut upper, mut k) = (0u128, 0u128, 1);
-                while k < 8 {
-                    lower |= wrapped(file - k * df, rank - k);
-                    upper |= wrapped(file + k * df, rank + k);
-                    k += 1;
-                }
-                t[rank as usize * STRIDE as usize + file as usize][d] = Line::new(lower, upper);
-                d += 1;
-            }
-            file += 1;
-        }
-        rank += 1;
-    }
-    t
-};
-
-/// `RANK[file][occupied]`: the files a rook on `file` reaches along a rank whose occupied
-/// files are the bits of `occupied`, each way round the seam to the first piece, and never
-/// back to its own file.
-static RANK: [[u8; 256]; 8] = {
-    let mut t = [[0u8; 256]; 8];
-    let mut file = 0;
-    while file < 8 {
-        let mut occupied = 0;
-        while occupied < 256 {
-            let mut reach = 0u8;
-            let mut way = 0;
-            while way < 2 {
-                let step = if way == 0 { 1 } else { 7 };
-                let mut f = (file + step) % 8;
-                while f != file {
-                    reach |= 1 << f;
-                    if occupied & (1 << f) != 0 {
-                        break;
-                    }
-                    f = (f + step) % 8;
-                }
-                way += 1;
-            }
-            t[file][occupied] = reach;
-            occupied += 1;
-        }
-        file += 1;
-    }
-    t
-};
 
 /// `RAYS[sq]`: a rook's and a bishop's reach from `sq` on an empty board.
 pub(crate) static RAYS: [(u128, u128); SQUARES] = {
@@ -224,24 +164,6 @@ pub(crate) fn paths(a: WideSquare, b: WideSquare) -> &'static [u128; 2] {
     &PATHS[DENSE[a.index()] as usize][DENSE[b.index()] as usize]
 }
 
-/// The 8x8 board in the shared numbering.
-const BOARD: u128 = board_mask(8, 8);
-
-/// A rook's reach on the cylinder: its file as on a flat board, its rank round the seam.
-#[inline]
-pub(crate) fn rook(from: WideSquare, occupied: u128) -> u128 {
-    let shift = from.rank() as u32 * STRIDE as u32;
-    let rank = RANK[from.file() as usize][(occupied >> shift) as u8 as usize];
-    (file_attacks(from, occupied) & BOARD) | (rank as u128) << shift
-}
-
-/// A bishop's reach on the cylinder.
-#[inline]
-pub(crate) fn bishop(from: WideSquare, occupied: u128) -> u128 {
-    let [a, b] = &DIAGONALS[from.index()];
-    along(a, occupied) | along(b, occupied)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::square::squares;
@@ -294,19 +216,16 @@ mod tests {
         })
     }
 
-    /// The tables agree with the walk on every square, over boards of every density.
+    /// The 8x8 board in the shared numbering.
+    const BOARD: u128 = super::super::square::board_mask(8, 8);
+
+    /// The empty board's reach agrees with the walk on every square.
     #[test]
-    fn slider_tables_match_the_walk() {
-        for occupied in boards(0x9E37_79B9_7F4A_7C15, 4000) {
-            for from in squares(BOARD) {
-                let orthogonal = slide(from, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
-                let diagonal = slide(from, occupied, &[(1, 1), (-1, 1), (1, -1), (-1, -1)]);
-                assert_eq!(rook(from, occupied), orthogonal, "{from} {occupied:x}");
-                assert_eq!(bishop(from, occupied), diagonal, "{from} {occupied:x}");
-                if occupied == 0 {
-                    assert_eq!(RAYS[from.index()], (orthogonal, diagonal), "{from}");
-                }
-            }
+    fn rays_match_the_walk() {
+        for from in squares(BOARD) {
+            let orthogonal = slide(from, 0, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+            let diagonal = slide(from, 0, &[(1, 1), (-1, 1), (1, -1), (-1, -1)]);
+            assert_eq!(RAYS[from.index()], (orthogonal, diagonal), "{from}");
         }
     }
 
@@ -321,7 +240,17 @@ mod tests {
         for occupied in boards(0x2545_F491_4F6C_DD1D, 200) {
             for a in squares(BOARD) {
                 for b in squares(BOARD & !a.bit()) {
-                    let reach = (rook(b, occupied) | bishop(b, occupied)) & a.bit() != 0;
+                    let queen = [
+                        (1, 0),
+                        (-1, 0),
+                        (0, 1),
+                        (0, -1),
+                        (1, 1),
+                        (-1, 1),
+                        (1, -1),
+                        (-1, -1),
+                    ];
+                    let reach = slide(b, occupied, &queen) & a.bit() != 0;
                     let open = paths(a, b)
                         .iter()
                         .any(|&p| p != u128::MAX && p & occupied == 0);
@@ -337,16 +266,6 @@ mod tests {
         assert_eq!(paths(sq("e1"), sq("b4"))[1], u128::MAX);
     }
 
-    /// A rook on an otherwise empty rank reaches the other seven squares, and never its own.
-    #[test]
-    fn a_ray_ends_before_its_own_square() {
-        let reach = rook(sq("a4"), 0);
-        assert_eq!(reach & super::super::square::rank_mask(3), 0xFE << 36);
-        assert_eq!(reach & sq("a4").bit(), 0);
-        // Blocked on b4 going right, the ray going left still reaches c4 round the seam.
-        assert_ne!(rook(sq("a4"), sq("b4").bit()) & sq("c4").bit(), 0);
-    }
-
     /// Knights, kings and pawn captures wrap: a knight on h2 reaches a4 and b3.
     #[test]
     fn leapers_wrap_at_the_seam() {
@@ -354,18 +273,6 @@ mod tests {
         assert_ne!(KNIGHT[sq("h2").index()] & sq("b3").bit(), 0);
         assert_ne!(KING[sq("a1").index()] & sq("h2").bit(), 0);
         assert_ne!(PAWN[0][sq("a5").index()] & sq("h6").bit(), 0);
-    }
-
-    /// A diagonal ray wraps and stops at the last rank.
-    #[test]
-    fn diagonals_wrap_and_stop_at_the_edge_ranks() {
-        let reach = bishop(sq("g1"), 0);
-        for s in [
-            "h2", "a3", "b4", "c5", "d6", "e7", "f8", "f2", "e3", "d4", "b6", "a7", "h8",
-        ] {
-            assert_ne!(reach & sq(s).bit(), 0, "{s}");
-        }
-        assert_eq!(reach.count_ones(), 13);
     }
 
     /// En passant across the seam: white a5, `h7h5`, then `a5h6`.

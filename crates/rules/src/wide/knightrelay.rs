@@ -16,11 +16,14 @@
 //!
 //! And as settled later: a relayed pawn does not attack a first- or last-rank square; its
 //! knight move is a pawn move (it resets the fifty-move count); an en-passant square in a FEN
-//! is accepted and ignored, and written `-`. The moves are made by `site`.
+//! is accepted and ignored, and written `-`. The moves are the 8x8 generator's (`narrow`).
 
+use super::position::WidePosition;
+use super::role::WideRole;
 use super::variant::{
     CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, End, GameDef, Site, WideVariant,
 };
+use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::KnightRelay,
@@ -35,6 +38,21 @@ pub(crate) const DEF: GameDef = GameDef {
         Some(CHESS_CASTLING),
     )
 };
+
+impl WidePosition {
+    /// Knight Relay: whether `color` can still mate: a queen, a rook or a pawn, bishops on
+    /// both colours, or a bishop and a knight.
+    pub(crate) fn relay_can_mate(&self, color: Color) -> bool {
+        let of = |role: WideRole| self.pieces(color, role);
+        if of(WideRole::Queen) | of(WideRole::Rook) | of(WideRole::Pawn) != 0 {
+            return true;
+        }
+        let bishops = of(WideRole::Bishop);
+        let light = super::end::light_squares();
+        (bishops & light != 0 && bishops & !light != 0)
+            || (bishops != 0 && of(WideRole::Knight) != 0)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -17,8 +17,8 @@
 //!   `grand`, `corner`, `fortress`, `bkhorde`, `extinction`, `massacre`, `maharajah`,
 //!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
 //!   `position`, drop moves in `movegen` and `mv`), `cylinder`, `knightrelay`, `cheshirecat`
-//!   (moved by `site`, their own generator), `recycle` (captures of one's own pieces),
-//!   `iceage` (ice cubes and the refreeze); the king-capture games: `dark` (Dark Chess's
+//!   and `iceage` (ice cubes and the refreeze), moved by `narrow`, an 8x8 generator of their
+//!   own on `u64`s; `recycle` (captures of one's own pieces); the king-capture games: `dark` (Dark Chess's
 //!   moves; what each side sees is the service's), `dice` (Dice Chess and Dice Chess 10x10: the
 //!   die's roll is position state the server sets), `behemoth` (its obstacle and its step,
 //!   which the server draws); `screen` (Screen and Crazy Screen Chess: a half's placement
@@ -26,7 +26,9 @@
 //!   a whole turn, the opponent's target executed and one's own marked).
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
-//!   last two plies counted by difference where no side has check (Extinction).
+//!   last two plies counted by difference where no side has check (Extinction); `narrow`:
+//!   the 8x8 generator (moves, play and perft on `u64`s) of Cylinder, Knight Relay, Cheshire
+//!   Cat and Ice Age, with `site_attacks`, the wide position's attack test for the first three.
 //!   `fen`: FEN both ways. `nature`: the games of chance's draws as one value, and a move
 //!   played with the draw that follows it. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
 //!   `family`: what the shared game record (`Game<WidePosition>`, `WideGame`) needs of a
@@ -52,12 +54,12 @@ mod family;
 mod fen;
 mod movegen;
 mod mv;
+mod narrow;
 mod nature;
 mod pawns;
 mod position;
 mod role;
 mod san;
-mod site;
 mod site_attacks;
 mod square;
 #[cfg(test)]

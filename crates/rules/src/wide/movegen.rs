@@ -13,7 +13,7 @@ use super::mv::{WideMove, WideMoveKind, WideUci, WideUciError};
 use super::position::{Enemy, WidePosition};
 use super::role::WideRole;
 use super::square::{WideSquare, rank_mask, squares};
-use super::variant::{Chance, Site};
+use super::variant::Chance;
 
 /// Where generated moves go.
 pub(super) trait Sink {
@@ -327,6 +327,11 @@ impl WidePosition {
                     .sum(),
             };
         }
+        if self.is_narrow()
+            && let Some(count) = self.narrow_perft(depth)
+        {
+            return count;
+        }
         match depth {
             0 => 1,
             1 => self.count_legal_moves(),
@@ -381,12 +386,13 @@ impl WidePosition {
         attacks
     }
 
-    /// The seed site's games take their own generator; the test stays out of the shared
-    /// generator's body, whose code it would otherwise change for every other game.
+    /// The games that bend chess on its own board take the 8x8 generator (`narrow`); the
+    /// test stays out of the shared generator's body, whose code it would otherwise change
+    /// for every other game.
     #[inline(always)]
     pub(super) fn generate<S: Sink>(&self, sink: &mut S) {
-        if self.def.site != Site::None {
-            self.site_generate(sink);
+        if self.is_narrow() {
+            self.narrow_generate(sink);
         } else if self.def.chance != Chance::None {
             self.chance_generate(sink);
         } else {
@@ -437,11 +443,11 @@ impl WidePosition {
         }
         let royal = self.def.royal[us.index()];
         // What a capture may land on, and which of our own pieces no move may: Recycle Chess
-        // captures any piece but our king, Ice Age the ice too.
+        // captures any piece but our king.
         let (kept, prey) = if self.def.self_capture {
             (ours & self.roles[WideRole::King.index()], occupied)
         } else {
-            (ours, self.colors[them.index()] | self.ice)
+            (ours, self.colors[them.index()])
         };
         // Massacre: only captures are moves.
         let mut target = self.def.board

@@ -12,8 +12,8 @@ use crate::Color;
 
 impl WidePosition {
     /// Pushes, double steps and captures of `pawns`, landing only on `target`; steps stop at
-    /// `occupied`, captures land on `prey` (the enemy; Ice Age's ice; in Recycle Chess any
-    /// piece, `target` keeping our king out).
+    /// `occupied`, captures land on `prey` (the enemy; in Recycle Chess any piece, `target`
+    /// keeping our king out).
     #[inline(always)]
     pub(super) fn pawn_moves<S: Sink>(
         &self,

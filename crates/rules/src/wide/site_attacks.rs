@@ -1,11 +1,11 @@
-//! The attacks of the games `site` moves, per game: which enemy pieces attack a square, the
-//! pieces pinned to the king, and where a move may end a check. Lines wrap on the cylinder;
-//! in Knight Relay knights attack nothing and a relayed piece also attacks as a knight; in
-//! Cheshire Cat an unmoved king attacks as a queen and vanished squares block nothing.
+//! Which enemy pieces attack a square in the games only the seed site plays, per game, for
+//! what the wide position asks outside move generation (check, SAN's `+`): lines wrap on the
+//! cylinder; in Knight Relay knights attack nothing and a relayed piece also attacks as a
+//! knight; in Cheshire Cat an unmoved king attacks as a queen and vanished squares block
+//! nothing. The 8x8 generator (`narrow`) answers the same questions on its own boards; the
+//! tests hold the two to the same moves.
 
-use super::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, rook_attacks, rook_rays,
-};
+use super::attacks::{between, bishop_rays, king_attacks, knight_attacks, rook_rays};
 use super::cylinder;
 use super::position::WidePosition;
 use super::role::WideRole;
@@ -44,24 +44,6 @@ pub(super) fn king_of<const G: u8>(sq: WideSquare) -> u128 {
         cylinder::KING[sq.index()]
     } else {
         king_attacks(sq)
-    }
-}
-
-#[inline(always)]
-pub(super) fn rook_of<const G: u8>(sq: WideSquare, occupied: u128) -> u128 {
-    if G == CYLINDER {
-        cylinder::rook(sq, occupied)
-    } else {
-        rook_attacks(sq, occupied)
-    }
-}
-
-#[inline(always)]
-pub(super) fn bishop_of<const G: u8>(sq: WideSquare, occupied: u128) -> u128 {
-    if G == CYLINDER {
-        cylinder::bishop(sq, occupied)
-    } else {
-        bishop_attacks(sq, occupied)
     }
 }
 
@@ -119,22 +101,6 @@ impl WidePosition {
         attackers
     }
 
-    /// Whether a piece among `theirs` (of colour `by`) attacks `sq` (see `attackers_in`):
-    /// the leaps and steps first, then the sliders one by one, stopping at the first that
-    /// does. The generator asks only this of the squares its tested moves leave the king on.
-    #[inline(never)]
-    pub(super) fn attacked_in<const G: u8>(
-        &self,
-        sq: WideSquare,
-        occupied: u128,
-        theirs: u128,
-        by: Color,
-        cover: u128,
-    ) -> bool {
-        let (leapers, snipers) = self.leapers_and_snipers::<G>(sq, theirs, by, cover);
-        leapers != 0 || squares(snipers).any(|slider| line_open::<G>(sq, slider, occupied))
-    }
-
     /// The pieces among `theirs` (of colour `by`) that attack `sq` by a leap or a step, and
     /// their sliders on an empty-board line through `sq`, by game `G`'s rule.
     #[inline(always)]
@@ -172,63 +138,6 @@ impl WidePosition {
             attackers,
             (orthogonal & rook_rays) | (diagonal & bishop_rays),
         )
-    }
-
-    /// The pieces of `them` checking our king on `king`, and our pieces pinned to it, in one
-    /// walk over the enemy sliders on the king's lines: along a line joining one to the king,
-    /// no piece between is a check and one piece a pin. On the cylinder lines wrap, and two
-    /// lines may join a slider to the king (round either side of a rank, or along both
-    /// diagonals four files and four ranks away): a piece alone on either is pinned. In
-    /// Cheshire Cat a king that has not moved slides as a queen, and vanished squares block
-    /// nothing. Leaps (knights, Knight Relay's relays) pass over every piece: no move but the
-    /// king's opens or closes them.
-    #[inline(always)]
-    pub(super) fn site_checks_and_pins<const G: u8>(
-        &self,
-        king: WideSquare,
-        (ours, theirs, occupied): (u128, u128, u128),
-        them: Color,
-        cover: u128,
-    ) -> (u128, u128) {
-        let (mut checkers, snipers) = self.leapers_and_snipers::<G>(king, theirs, them, cover);
-        let mut pinned = 0;
-        for sniper in squares(snipers) {
-            let mut line = |path: u128| {
-                let blockers = path & occupied;
-                if blockers == 0 {
-                    checkers |= sniper.bit();
-                } else if blockers & blockers.wrapping_sub(1) == 0 {
-                    pinned |= blockers;
-                }
-            };
-            if G == CYLINDER {
-                // A missing second line is every square, never empty nor one piece.
-                let [a, b] = *cylinder::paths(king, sniper);
-                line(a);
-                line(b);
-            } else {
-                line(between(king, sniper));
-            }
-        }
-        (checkers, pinned & ours)
-    }
-
-    /// In check by `checkers`, a superset of the squares where a move of a piece but the
-    /// king may end it: a single checker's square and the squares between it and the king on
-    /// any line joining them (a leap has none); nothing in double check.
-    #[inline(never)]
-    pub(super) fn site_evasions<const G: u8>(&self, king: WideSquare, checkers: u128) -> u128 {
-        if checkers & checkers.wrapping_sub(1) != 0 {
-            return 0;
-        }
-        let checker = WideSquare::at(checkers.trailing_zeros());
-        let lines = if G == CYLINDER {
-            let [a, b] = *cylinder::paths(king, checker);
-            (if a == u128::MAX { 0 } else { a }) | (if b == u128::MAX { 0 } else { b })
-        } else {
-            between(king, checker)
-        };
-        checkers | lines
     }
 }
 

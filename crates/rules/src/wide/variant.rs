@@ -304,8 +304,8 @@ pub(crate) struct GameDef {
     /// Ice Age: the board holds ice cubes, refreezes after every 20th Black move, and a side
     /// may lose its king to the frost.
     pub ice: bool,
-    /// Cylinder, Knight Relay and Cheshire Cat, whose moves `site` makes instead of the
-    /// shared generator (tested once per node).
+    /// Cylinder, Knight Relay and Cheshire Cat, whose moves (with Ice Age's) the 8x8
+    /// generator `narrow` makes instead of the shared one (tested once per node).
     pub site: Site,
     /// Whether the game waits for chance between moves (Dice Chess's roll, the Behemoth's
     /// step).
