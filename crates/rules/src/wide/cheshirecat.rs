@@ -24,6 +24,7 @@ use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::CheshireCat,
+    narrow: true,
     end: End::CheckmateOnly,
     ..GameDef::standard(
         WideVariant::CheshireCat,

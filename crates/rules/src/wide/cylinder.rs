@@ -22,6 +22,7 @@ use super::variant::{CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, GameDef, S
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::Cylinder,
+    narrow: true,
     pawn_captures: &PAWN,
     ..GameDef::standard(
         WideVariant::Cylinder,

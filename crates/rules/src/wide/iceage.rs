@@ -35,6 +35,7 @@ use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     ice: true,
+    narrow: true,
     end: End::IceAge,
     ..GameDef::standard(
         WideVariant::IceAge,

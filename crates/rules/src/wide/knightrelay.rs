@@ -27,6 +27,7 @@ use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::KnightRelay,
+    narrow: true,
     end: End::KnightRelay,
     ..GameDef::standard(
         WideVariant::KnightRelay,

@@ -310,6 +310,17 @@ impl WidePosition {
     /// (`chance_perft`).
     #[must_use]
     pub fn perft(&self, depth: u32) -> u64 {
+        // Tested at the root only: the 8x8 generator's perft plays on down by itself.
+        if self.is_narrow()
+            && let Some(count) = self.narrow_perft(depth)
+        {
+            return count;
+        }
+        self.perft_wide(depth)
+    }
+
+    /// `perft` on the wide position.
+    fn perft_wide(&self, depth: u32) -> u64 {
         if self.def.chance != Chance::None {
             return self.chance_perft(depth);
         }
@@ -322,15 +333,10 @@ impl WidePosition {
                     .map(|m| {
                         let mut child = *self;
                         child.play_turn(m);
-                        child.perft(depth - 1)
+                        child.perft_wide(depth - 1)
                     })
                     .sum(),
             };
-        }
-        if self.is_narrow()
-            && let Some(count) = self.narrow_perft(depth)
-        {
-            return count;
         }
         match depth {
             0 => 1,
@@ -344,7 +350,7 @@ impl WidePosition {
                     .map(|m| {
                         let mut child = *self;
                         child.play_unchecked(m);
-                        child.perft(depth - 1)
+                        child.perft_wide(depth - 1)
                     })
                     .sum()
             }

@@ -304,9 +304,11 @@ pub(crate) struct GameDef {
     /// Ice Age: the board holds ice cubes, refreezes after every 20th Black move, and a side
     /// may lose its king to the frost.
     pub ice: bool,
-    /// Cylinder, Knight Relay and Cheshire Cat, whose moves (with Ice Age's) the 8x8
-    /// generator `narrow` makes instead of the shared one (tested once per node).
+    /// Cylinder, Knight Relay and Cheshire Cat: their attacks bend chess's (`site_attacks`).
     pub site: Site,
+    /// The games whose moves the 8x8 generator `narrow` makes instead of the shared one
+    /// (tested once per node): Cylinder, Knight Relay, Cheshire Cat and Ice Age.
+    pub narrow: bool,
     /// Whether the game waits for chance between moves (Dice Chess's roll, the Behemoth's
     /// step).
     pub chance: Chance,
@@ -440,6 +442,7 @@ impl GameDef {
             pawn_captures: super::attacks::CHESS_PAWN,
             drops: false,
             site: Site::None,
+            narrow: false,
             self_capture: false,
             pawns_leave: false,
             ice: false,

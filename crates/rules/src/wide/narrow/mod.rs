@@ -294,7 +294,7 @@ impl WidePosition {
     /// Whether this game's moves are the 8x8 generator's.
     #[inline(always)]
     pub(super) fn is_narrow(&self) -> bool {
-        self.def.site != Site::None || self.def.ice
+        self.def.narrow
     }
 
     /// Every legal move of a game `is_narrow` holds for, into `sink`. Never inlined: in the
