@@ -3,7 +3,9 @@
 //! positions, then playouts steered by the remaining bytes. A FEN that reads writes one that
 //! reads back to an equal position; a UCI text that parses prints back to itself and resolves
 //! only to a legal move; every generated move's UCI reads back to it, the move count agrees
-//! with the list, a position without moves has an outcome. Typed errors, never a panic.
+//! with the list, a position without moves has an outcome, and where perft plays on the 8x8
+//! generator's boards it counts what the position's own play leads to. Typed errors, never a
+//! panic.
 #![no_main]
 
 use chessd_rules::wide::{WidePosition, WideUci, WideVariant};
@@ -29,6 +31,29 @@ fn moves_read_back(pos: &WidePosition) -> Vec<chessd_rules::wide::WideMove> {
         assert_eq!(uci.to_move(pos), Ok(m), "{text} in {pos:?}");
     }
     moves
+}
+
+/// The games whose perft plays on the 8x8 generator's own boards: perft 2 there equals the
+/// replies counted after each move played by the position itself.
+fn perft_plays_as_the_position_does(pos: &WidePosition, moves: &[chessd_rules::wide::WideMove]) {
+    const EIGHT_BY_EIGHT: [WideVariant; 4] = [
+        WideVariant::Cylinder,
+        WideVariant::KnightRelay,
+        WideVariant::CheshireCat,
+        WideVariant::IceAge,
+    ];
+    if !EIGHT_BY_EIGHT.contains(&pos.variant()) {
+        return;
+    }
+    let replies: u64 = moves
+        .iter()
+        .map(|&m| {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            child.count_legal_moves()
+        })
+        .sum();
+    assert_eq!(pos.perft(2), replies, "{pos:?}");
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -61,6 +86,7 @@ fuzz_target!(|data: &[u8]| {
     };
     for &b in steer.iter().skip(1) {
         let moves = moves_read_back(&pos);
+        perft_plays_as_the_position_does(&pos, &moves);
         let _ = pos.is_check();
         let _ = pos.is_insufficient_material();
         if moves.is_empty() {
