@@ -14,10 +14,11 @@
 //! > Insufficient material: the chess cases apply (with an even width the bishops stay
 //! > colour-bound).
 //!
-//! The moves themselves are made by the 8x8 generator (`narrow`, with its own tables); this
-//! file owns the tables the wide position's attack test reads (`site_attacks`).
+//! The moves, attacks and their wrapping tables are the 8x8 generator's (`narrow`); this file
+//! keeps the pawn's wrapping captures, which the wide position's `play` reads (whether a
+//! double step leaves an en passant square).
 
-use super::square::{SQUARES, STRIDE, WideSquare};
+use super::square::{SQUARES, STRIDE};
 use super::variant::{CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, GameDef, Site, WideVariant};
 
 pub(crate) const DEF: GameDef = GameDef {
@@ -63,217 +64,15 @@ const fn leaper(deltas: &[(i8, i8)]) -> [u128; SQUARES] {
     t
 }
 
-pub(crate) static KNIGHT: [u128; SQUARES] = leaper(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-pub(crate) static KING: [u128; SQUARES] = leaper(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
 static PAWN: [[u128; SQUARES]; 2] = [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
-
-/// `RAYS[sq]`: a rook's and a bishop's reach from `sq` on an empty board.
-pub(crate) static RAYS: [(u128, u128); SQUARES] = {
-    let mut t = [(0u128, 0u128); SQUARES];
-    let mut rank = 0;
-    while rank < 8 {
-        let mut file = 0;
-        while file < 8 {
-            let (mut orthogonal, mut diagonal, mut k) = (0u128, 0u128, 1);
-            while k < 8 {
-                orthogonal |=
-                    wrapped(file + k, rank) | wrapped(file, rank + k) | wrapped(file, rank - k);
-                diagonal |= wrapped(file + k, rank + k)
-                    | wrapped(file - k, rank + k)
-                    | wrapped(file + k, rank - k)
-                    | wrapped(file - k, rank - k);
-                k += 1;
-            }
-            t[rank as usize * STRIDE as usize + file as usize] = (orthogonal, diagonal);
-            file += 1;
-        }
-        rank += 1;
-    }
-    t
-};
-
-/// The squares of the 8x8 board numbered 0 to 63 (`rank * 8 + file`), for `PATHS`.
-static DENSE: [u8; SQUARES] = {
-    let mut t = [0u8; SQUARES];
-    let mut i = 0;
-    while i < 64 {
-        t[(i / 8) * STRIDE as usize + i % 8] = i as u8;
-        i += 1;
-    }
-    t
-};
-
-/// `PATHS[a][b]`: for each line along which a slider on `b` would reach `a` on an empty
-/// board, the squares strictly between them; `u128::MAX` where there is no such line. Two
-/// squares of one rank are joined both ways round; two squares four files and four ranks
-/// apart, along both diagonals; no pair by more than two lines.
-static PATHS: [[[u128; 2]; 64]; 64] = {
-    const DIRS: [(i8, i8); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (-1, 1),
-        (1, -1),
-        (-1, -1),
-    ];
-    let mut t = [[[u128::MAX; 2]; 64]; 64];
-    let mut a = 0;
-    while a < 64 {
-        let (file, rank) = ((a % 8) as i8, (a / 8) as i8);
-        let mut d = 0;
-        while d < 8 {
-            let (df, dr) = DIRS[d];
-            let (mut f, mut r, mut between) = (file + df, rank + dr, 0u128);
-            while r >= 0 && r < 8 && !(f.rem_euclid(8) == file && r == rank) {
-                let b = (r * 8 + f.rem_euclid(8)) as usize;
-                let slot = if t[a][b][0] == u128::MAX { 0 } else { 1 };
-                t[a][b][slot] = between;
-                between |= wrapped(f, r);
-                f += df;
-                r += dr;
-            }
-            d += 1;
-        }
-        a += 1;
-    }
-    t
-};
-
-/// The paths between `a` and `b` (see `PATHS`).
-#[inline]
-pub(crate) fn paths(a: WideSquare, b: WideSquare) -> &'static [u128; 2] {
-    &PATHS[DENSE[a.index()] as usize][DENSE[b.index()] as usize]
-}
 
 #[cfg(test)]
 mod tests {
-    use super::super::square::squares;
     use super::super::testing::ucis;
     use super::super::{WidePosition, WideVariant};
-    use super::*;
-
-    fn sq(name: &str) -> WideSquare {
-        name.parse().unwrap()
-    }
-
-    /// A slider's reach walked square by square from the rule text: each ray wraps at the
-    /// seam and stops on the first piece, at the top or bottom rank, or just before coming
-    /// back to `from`.
-    fn slide(from: WideSquare, occupied: u128, dirs: &[(i8, i8)]) -> u128 {
-        let (file, rank) = (from.file() as i8, from.rank() as i8);
-        let mut reach = 0;
-        for &(df, dr) in dirs {
-            let (mut f, mut r) = (file + df, rank + dr);
-            loop {
-                let bit = wrapped(f, r);
-                if bit == 0 || bit == from.bit() {
-                    break;
-                }
-                reach |= bit;
-                if occupied & bit != 0 {
-                    break;
-                }
-                f += df;
-                r += dr;
-            }
-        }
-        reach
-    }
-
-    /// `rounds` occupancies of the board from `seed` (xorshift), the n-th filling about n
-    /// eighths of the squares, n going round 0 to 7: every density from empty to nearly full.
-    fn boards(mut seed: u64, rounds: u64) -> impl Iterator<Item = u128> {
-        (0..rounds).map(move |round| {
-            let mut occupied = 0u128;
-            for s in squares(BOARD) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                if seed % 8 < round % 8 {
-                    occupied |= s.bit();
-                }
-            }
-            occupied
-        })
-    }
-
-    /// The 8x8 board in the shared numbering.
-    const BOARD: u128 = super::super::square::board_mask(8, 8);
-
-    /// The empty board's reach agrees with the walk on every square.
-    #[test]
-    fn rays_match_the_walk() {
-        for from in squares(BOARD) {
-            let orthogonal = slide(from, 0, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
-            let diagonal = slide(from, 0, &[(1, 1), (-1, 1), (1, -1), (-1, -1)]);
-            assert_eq!(RAYS[from.index()], (orthogonal, diagonal), "{from}");
-        }
-    }
 
     fn pos(fen: &str) -> WidePosition {
         WidePosition::from_fen(WideVariant::Cylinder, fen).unwrap()
-    }
-
-    /// A slider on one square reaches another exactly when one of the paths between them
-    /// is empty, and no other pair of squares has a path.
-    #[test]
-    fn paths_join_what_sliders_reach() {
-        for occupied in boards(0x2545_F491_4F6C_DD1D, 200) {
-            for a in squares(BOARD) {
-                for b in squares(BOARD & !a.bit()) {
-                    let queen = [
-                        (1, 0),
-                        (-1, 0),
-                        (0, 1),
-                        (0, -1),
-                        (1, 1),
-                        (-1, 1),
-                        (1, -1),
-                        (-1, -1),
-                    ];
-                    let reach = slide(b, occupied, &queen) & a.bit() != 0;
-                    let open = paths(a, b)
-                        .iter()
-                        .any(|&p| p != u128::MAX && p & occupied == 0);
-                    assert_eq!(reach, open, "{a} {b} {occupied:x}");
-                    let lines = (RAYS[b.index()].0 | RAYS[b.index()].1) & a.bit() != 0;
-                    assert_eq!(lines, paths(a, b)[0] != u128::MAX, "{a} {b}");
-                }
-            }
-        }
-        // Both ways round a rank, and both diagonals four files and four ranks apart.
-        assert!(paths(sq("a1"), sq("e1")).iter().all(|&p| p != u128::MAX));
-        assert!(paths(sq("e1"), sq("a5")).iter().all(|&p| p != u128::MAX));
-        assert_eq!(paths(sq("e1"), sq("b4"))[1], u128::MAX);
-    }
-
-    /// Knights, kings and pawn captures wrap: a knight on h2 reaches a4 and b3.
-    #[test]
-    fn leapers_wrap_at_the_seam() {
-        assert_ne!(KNIGHT[sq("h2").index()] & sq("a4").bit(), 0);
-        assert_ne!(KNIGHT[sq("h2").index()] & sq("b3").bit(), 0);
-        assert_ne!(KING[sq("a1").index()] & sq("h2").bit(), 0);
-        assert_ne!(PAWN[0][sq("a5").index()] & sq("h6").bit(), 0);
     }
 
     /// En passant across the seam: white a5, `h7h5`, then `a5h6`.

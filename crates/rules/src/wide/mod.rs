@@ -27,8 +27,8 @@
 //! - `position`: `WidePosition` and playing a move. `end`: how a game ends on the board.
 //!   `movegen`: legal moves and perft; `pawns`: the pawns' part of it; `difference`: perft's
 //!   last two plies counted by difference where no side has check (Extinction); `narrow`:
-//!   the 8x8 generator (moves, play and perft on `u64`s) of Cylinder, Knight Relay, Cheshire
-//!   Cat and Ice Age, with `site_attacks`, the wide position's attack test for the first three.
+//!   the 8x8 generator (moves, attacks, play and perft on `u64`s) of Cylinder, Knight Relay,
+//!   Cheshire Cat and Ice Age.
 //!   `fen`: FEN both ways. `nature`: the games of chance's draws as one value, and a move
 //!   played with the draw that follows it. `mv`: `WideMove` and its UCI text `WideUci`. `san`: `WideSan`.
 //!   `family`: what the shared game record (`Game<WidePosition>`, `WideGame`) needs of a
@@ -60,7 +60,6 @@ mod pawns;
 mod position;
 mod role;
 mod san;
-mod site_attacks;
 mod square;
 #[cfg(test)]
 mod testing;

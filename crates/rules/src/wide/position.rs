@@ -323,7 +323,7 @@ impl WidePosition {
     #[inline]
     pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
         if self.def.site != Site::None {
-            return self.site_attackers(sq, occupied, self.colors[by.index()], by);
+            return self.narrow_attackers(sq, occupied, by);
         }
         self.attackers_of(sq, occupied, &self.enemy(by))
     }

@@ -304,7 +304,8 @@ pub(crate) struct GameDef {
     /// Ice Age: the board holds ice cubes, refreezes after every 20th Black move, and a side
     /// may lose its king to the frost.
     pub ice: bool,
-    /// Cylinder, Knight Relay and Cheshire Cat: their attacks bend chess's (`site_attacks`).
+    /// Cylinder, Knight Relay and Cheshire Cat: their attacks bend chess's (`narrow` answers
+    /// which pieces attack a square).
     pub site: Site,
     /// The games whose moves the 8x8 generator `narrow` makes instead of the shared one
     /// (tested once per node): Cylinder, Knight Relay, Cheshire Cat and Ice Age.

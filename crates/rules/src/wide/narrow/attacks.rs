@@ -14,6 +14,23 @@ pub(super) fn knight_cover(knights: Bb) -> Bb {
 }
 
 impl Narrow {
+    /// The pieces among `theirs` (of colour `by`) that attack `sq` when the board holds
+    /// `occupied` (see `attacked_in`): what the wide position asks outside generation (check,
+    /// SAN's `+`).
+    pub(super) fn attackers_in<const G: u8>(
+        &self,
+        sq: u32,
+        occupied: Bb,
+        theirs: Bb,
+        by: Color,
+        cover: Bb,
+    ) -> Bb {
+        let (attackers, snipers) = self.leapers_and_snipers::<G>(sq, theirs, by, cover);
+        squares(snipers)
+            .filter(|&slider| line_open::<G>(sq, slider, occupied))
+            .fold(attackers, |all, slider| all | bit(slider))
+    }
+
     /// Whether a piece among `theirs` (of colour `by`) attacks `sq` when the board holds
     /// `occupied`: the leaps and steps first, then the sliders one by one, stopping at the
     /// first that does. `cover` is Knight Relay's squares `by`'s knights defend.

@@ -8,7 +8,8 @@
 //! copy is a few shifts a bitboard, once per call from the wide side; perft copies once at
 //! its root and then plays and generates here (`play.rs`, `movegen.rs`). Everything else of
 //! these games (FEN, SAN, ends, the record) stays with `WidePosition`, whose `play` is the
-//! one the service calls; the tests hold the two plays to the same positions.
+//! one the service calls (the tests hold the two plays to the same positions), and which asks
+//! here which pieces attack a square.
 //!
 //! Each game is its own copy of the generator (a const parameter, `G`), with the other
 //! games' tests folded away.
@@ -27,6 +28,7 @@ use super::role::WideRole;
 use super::square::WideSquare;
 use super::variant::Site;
 use crate::Color;
+use attacks::knight_cover;
 use tables::{Bb, squares};
 
 /// The games, as the generator's const parameter.
@@ -127,6 +129,16 @@ fn narrow_bits(bb: u128) -> Bb {
         narrow |= Bb::from((bb >> (rank * 12)) as u8) << (rank * 8);
     }
     narrow
+}
+
+/// An 8x8 bitboard in the wide numbering.
+#[inline]
+fn wide_bits(bb: Bb) -> u128 {
+    let mut wide = 0;
+    for rank in 0..8 {
+        wide |= u128::from((bb >> (rank * 8)) as u8) << (rank * 12);
+    }
+    wide
 }
 
 /// The generator of the game a wide position is of, if it is one of the four.
@@ -304,6 +316,30 @@ impl WidePosition {
         if let Some(narrow) = Narrow::of(self) {
             narrow.generate(&mut Widen(sink));
         }
+    }
+
+    /// The pieces of `by` attacking `sq` when the board holds `occupied`, in a game
+    /// `is_narrow` holds for: the wrapping, relayed and queen-king attacks of the games that
+    /// bend chess's. Not a hot path (check, SAN's `+`): the position is copied for each call.
+    pub(super) fn narrow_attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
+        let Some(narrow) = Narrow::of(self) else {
+            return 0;
+        };
+        if sq.file() >= 8 || sq.rank() >= 8 {
+            return 0;
+        }
+        let (sq, occupied) = (u32::from(narrow_square(sq)), narrow_bits(occupied));
+        let theirs = narrow.colors[by.index()];
+        let attackers = match narrow.game {
+            CYLINDER => narrow.attackers_in::<CYLINDER>(sq, occupied, theirs, by, 0),
+            RELAY => {
+                let cover = knight_cover(narrow.pieces(by, KNIGHT));
+                narrow.attackers_in::<RELAY>(sq, occupied, theirs, by, cover)
+            }
+            CHESHIRE => narrow.attackers_in::<CHESHIRE>(sq, occupied, theirs, by, 0),
+            _ => narrow.attackers_in::<ICE>(sq, occupied, theirs, by, 0),
+        };
+        wide_bits(attackers)
     }
 
     /// Perft of a game `is_narrow` holds for, played on the 8x8 board from the root down.

@@ -92,3 +92,19 @@ fn ice_age_plays_as_the_wide_position_does() {
     let open = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 17";
     assert!(playouts(WideVariant::IceAge, open, 6, 30, 60) > 500);
 }
+
+/// The 8x8 numbering and the wide one's corner carry the same squares both ways.
+#[test]
+fn bitboards_cross_between_the_numberings() {
+    let mut bb: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..1000 {
+        bb ^= bb << 13;
+        bb ^= bb >> 7;
+        bb ^= bb << 17;
+        assert_eq!(super::narrow_bits(super::wide_bits(bb)), bb);
+        assert_eq!(super::wide_bits(bb).count_ones(), bb.count_ones());
+    }
+    let h8 = crate::wide::WideSquare::new(7, 7).unwrap();
+    assert_eq!(super::narrow_square(h8), 63);
+    assert_eq!(super::wide_square(63), h8);
+}
