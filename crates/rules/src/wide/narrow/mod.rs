@@ -37,21 +37,22 @@ const RELAY: u8 = 1;
 const CHESHIRE: u8 = 2;
 const ICE: u8 = 3;
 
-/// The roles these games have, as indices of `Narrow::roles` (the same as `WideRole::index`).
+/// The roles these games have, as indices of `Narrow::roles`: the first six of
+/// `WideRole::index`, so a wide position's role sets copy across in order.
 const PAWN: usize = 0;
 const KNIGHT: usize = 1;
 const BISHOP: usize = 2;
 const ROOK: usize = 3;
 const QUEEN: usize = 4;
 const KING: usize = 5;
-const ROLES: [WideRole; 6] = [
-    WideRole::Pawn,
-    WideRole::Knight,
-    WideRole::Bishop,
-    WideRole::Rook,
-    WideRole::Queen,
-    WideRole::King,
-];
+const _: () = assert!(
+    WideRole::Pawn as usize == PAWN
+        && WideRole::Knight as usize == KNIGHT
+        && WideRole::Bishop as usize == BISHOP
+        && WideRole::Rook as usize == ROOK
+        && WideRole::Queen as usize == QUEEN
+        && WideRole::King as usize == KING
+);
 
 /// A position of one of the four games on `u64` bitboards: what generating moves and playing
 /// them reads and writes, and no more.
@@ -237,7 +238,7 @@ impl Narrow {
         let castle = |rook: Option<WideSquare>| rook.map(narrow_square);
         Some(Narrow {
             game,
-            roles: ROLES.map(|role| narrow_bits(pos.roles[role.index()])),
+            roles: core::array::from_fn(|role| narrow_bits(pos.roles[role])),
             colors: pos.colors.map(narrow_bits),
             ice: narrow_bits(pos.ice),
             vanished: narrow_bits(pos.vanished),
