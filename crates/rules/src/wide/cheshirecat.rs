@@ -19,12 +19,14 @@
 use super::mv::WideMove;
 use super::position::WidePosition;
 use super::role::WideRole;
-use super::variant::{CHESS_LETTERS, CHESS_PROMOTIONS, End, GameDef, Site, WideVariant};
+use super::variant::{
+    CHESS_LETTERS, CHESS_PROMOTIONS, EightByEight, End, GameDef, Site, WideVariant,
+};
 use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::CheshireCat,
-    narrow: true,
+    narrow: Some(EightByEight::CheshireCat),
     end: End::CheckmateOnly,
     ..GameDef::standard(
         WideVariant::CheshireCat,

@@ -1,4 +1,4 @@
-//! Cylinder Chess (`cylinder`), as `GAMES.md` gives it, and its wrapping geometry:
+//! Cylinder Chess (`cylinder`), as `GAMES.md` gives it, and its pawns' wrapping captures:
 //!
 //! > **The a-file and h-file are adjacent**: every horizontal or diagonal step that leaves the
 //! > board on one side re-enters on the other (file index taken modulo 8). Ranks do not wrap.
@@ -19,11 +19,13 @@
 //! double step leaves an en passant square).
 
 use super::square::{SQUARES, STRIDE};
-use super::variant::{CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, GameDef, Site, WideVariant};
+use super::variant::{
+    CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, EightByEight, GameDef, Site, WideVariant,
+};
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::Cylinder,
-    narrow: true,
+    narrow: Some(EightByEight::Cylinder),
     pawn_captures: &PAWN,
     ..GameDef::standard(
         WideVariant::Cylinder,

@@ -43,7 +43,7 @@ pub(crate) const DEF: GameDef = GameDef {
     pawn_captures: super::attacks::CHESS_PAWN,
     drops: false,
     site: Site::None,
-    narrow: false,
+    narrow: None,
     self_capture: false,
     pawns_leave: false,
     ice: false,

@@ -30,12 +30,14 @@ use super::attacks::{king_attacks, rook_rays};
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::squares;
-use super::variant::{CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, End, GameDef, WideVariant};
+use super::variant::{
+    CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, EightByEight, End, GameDef, WideVariant,
+};
 use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     ice: true,
-    narrow: true,
+    narrow: Some(EightByEight::IceAge),
     end: End::IceAge,
     ..GameDef::standard(
         WideVariant::IceAge,

@@ -21,13 +21,13 @@
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::variant::{
-    CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, End, GameDef, Site, WideVariant,
+    CHESS_CASTLING, CHESS_LETTERS, CHESS_PROMOTIONS, EightByEight, End, GameDef, Site, WideVariant,
 };
 use crate::Color;
 
 pub(crate) const DEF: GameDef = GameDef {
     site: Site::KnightRelay,
-    narrow: true,
+    narrow: Some(EightByEight::KnightRelay),
     end: End::KnightRelay,
     ..GameDef::standard(
         WideVariant::KnightRelay,

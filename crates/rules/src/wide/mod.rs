@@ -18,8 +18,8 @@
 //!   `amazon`, `knightmate`, `berolina`, `legan`, `loop` (drops: the hand lives in
 //!   `position`, drop moves in `movegen` and `mv`), `cylinder`, `knightrelay`, `cheshirecat`
 //!   and `iceage` (ice cubes and the refreeze), moved by `narrow`, an 8x8 generator of their
-//!   own on `u64`s; `recycle` (captures of one's own pieces); the king-capture games: `dark` (Dark Chess's
-//!   moves; what each side sees is the service's), `dice` (Dice Chess and Dice Chess 10x10: the
+//!   own on `u64`s; `recycle` (captures of one's own pieces); the king-capture games: `dark`
+//!   (Dark Chess's moves; what each side sees is the service's), `dice` (Dice Chess and Dice Chess 10x10: the
 //!   die's roll is position state the server sets), `behemoth` (its obstacle and its step,
 //!   which the server draws); `screen` (Screen and Crazy Screen Chess: a half's placement
 //!   checked, the two joined into the start); `ambiguous` (Ambiguous Chess: one legal move is

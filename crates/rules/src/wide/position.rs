@@ -322,7 +322,7 @@ impl WidePosition {
     /// The pieces of `by` attacking `sq` when the board holds `occupied`.
     #[inline]
     pub(crate) fn attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
-        if self.def.site != Site::None {
+        if self.is_narrow() {
             return self.narrow_attackers(sq, occupied, by);
         }
         self.attackers_of(sq, occupied, &self.enemy(by))

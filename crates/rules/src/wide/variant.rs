@@ -307,9 +307,9 @@ pub(crate) struct GameDef {
     /// Cylinder, Knight Relay and Cheshire Cat: their attacks bend chess's (`narrow` answers
     /// which pieces attack a square).
     pub site: Site,
-    /// The games whose moves the 8x8 generator `narrow` makes instead of the shared one
-    /// (tested once per node): Cylinder, Knight Relay, Cheshire Cat and Ice Age.
-    pub narrow: bool,
+    /// The games whose moves and attacks the 8x8 generator `narrow` makes instead of the
+    /// shared code (tested once per node), and which of them this is.
+    pub narrow: Option<EightByEight>,
     /// Whether the game waits for chance between moves (Dice Chess's roll, the Behemoth's
     /// step).
     pub chance: Chance,
@@ -328,8 +328,9 @@ pub(crate) enum Chance {
     Behemoth,
 }
 
-/// Which of the seed site's games with a generator of their own a definition is, if any: each
-/// bends a rule the shared generator takes for granted (the board's edge, who may capture, which squares exist).
+/// Which of the seed site's games whose attacks bend chess's a definition is, if any (the
+/// board's edge, who may capture, which squares exist): what the FEN reader and the ends ask.
+/// Their moves, with Ice Age's, are the 8x8 generator's (`GameDef::narrow`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Site {
     None,
@@ -339,6 +340,16 @@ pub(crate) enum Site {
     KnightRelay,
     /// A square a piece leaves vanishes; a king's first move may be a queen's.
     CheshireCat,
+}
+
+/// The games the 8x8 generator (`narrow`) plays: chess's pieces on chess's board, each bending
+/// one rule the wide family's shared generator takes for granted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EightByEight {
+    Cylinder,
+    KnightRelay,
+    CheshireCat,
+    IceAge,
 }
 
 /// How a game's pawns move. Black's steps are White's turned through 180 degrees.
@@ -443,7 +454,7 @@ impl GameDef {
             pawn_captures: super::attacks::CHESS_PAWN,
             drops: false,
             site: Site::None,
-            narrow: false,
+            narrow: None,
             self_capture: false,
             pawns_leave: false,
             ice: false,

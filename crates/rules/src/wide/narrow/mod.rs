@@ -26,7 +26,7 @@ use super::mv::{WideMove, WideMoveKind};
 use super::position::WidePosition;
 use super::role::WideRole;
 use super::square::WideSquare;
-use super::variant::Site;
+use super::variant::EightByEight;
 use crate::Color;
 use attacks::knight_cover;
 use tables::{Bb, squares};
@@ -73,7 +73,9 @@ pub(super) struct Narrow {
     ep: Option<u8>,
     /// Cheshire Cat: per colour, whether its king has not moved (and so may move as a queen).
     fresh_kings: [bool; 2],
+    /// Kept for the tests' comparison with the wide position's play; perft never reads it.
     halfmoves: u32,
+    /// Ice Age: the refreeze follows Black's moves numbered by multiples of 20.
     fullmoves: u32,
     /// Ice Age: a king froze, so no move is left.
     extinct: bool,
@@ -144,13 +146,12 @@ fn wide_bits(bb: Bb) -> u128 {
 
 /// The generator of the game a wide position is of, if it is one of the four.
 fn game_of(pos: &WidePosition) -> Option<u8> {
-    match pos.def.site {
-        Site::Cylinder => Some(CYLINDER),
-        Site::KnightRelay => Some(RELAY),
-        Site::CheshireCat => Some(CHESHIRE),
-        _ if pos.def.ice => Some(ICE),
-        _ => None,
-    }
+    Some(match pos.def.narrow? {
+        EightByEight::Cylinder => CYLINDER,
+        EightByEight::KnightRelay => RELAY,
+        EightByEight::CheshireCat => CHESHIRE,
+        EightByEight::IceAge => ICE,
+    })
 }
 
 /// Where generated moves go (the 8x8 form of the wide generator's `Sink`).
@@ -307,7 +308,7 @@ impl WidePosition {
     /// Whether this game's moves are the 8x8 generator's.
     #[inline(always)]
     pub(super) fn is_narrow(&self) -> bool {
-        self.def.narrow
+        self.def.narrow.is_some()
     }
 
     /// Every legal move of a game `is_narrow` holds for, into `sink`. Never inlined: in the
@@ -320,8 +321,9 @@ impl WidePosition {
     }
 
     /// The pieces of `by` attacking `sq` when the board holds `occupied`, in a game
-    /// `is_narrow` holds for: the wrapping, relayed and queen-king attacks of the games that
-    /// bend chess's. Not a hot path (check, SAN's `+`): the position is copied for each call.
+    /// `is_narrow` holds for: the wrapping, relayed and queen-king attacks, and ice that
+    /// attacks nothing. Not a hot path (check, SAN's `+`): the position is copied for each
+    /// call.
     pub(super) fn narrow_attackers(&self, sq: WideSquare, occupied: u128, by: Color) -> u128 {
         let Some(narrow) = Narrow::of(self) else {
             return 0;

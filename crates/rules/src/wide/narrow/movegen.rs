@@ -16,7 +16,8 @@ use super::{
 };
 use crate::Color;
 use crate::wide::mv::WideMoveKind;
-use crate::wide::variant::CHESS_PROMOTIONS;
+use crate::wide::position::{KING_SIDE, QUEEN_SIDE};
+use crate::wide::variant::{CHESS_CASTLING, CHESS_PROMOTIONS};
 
 /// Per colour, the rank a pawn promotes on.
 const LAST: [Bb; 2] = [0xFF << 56, 0xFF];
@@ -366,12 +367,13 @@ impl Narrow {
 }
 
 /// Where king and rook land when the king on `king` castles with the rook on `rook`: chess's
-/// squares on their rank (the king to the g- or c-file, the rook beside it).
+/// squares on their rank, as the wide position's `castling_targets` reads them from the same
+/// definition.
 pub(super) fn castling_targets(king: u32, rook: u32) -> (u32, u32) {
     let rank = king & !7;
-    if rook > king {
-        (rank + 6, rank + 5)
-    } else {
-        (rank + 2, rank + 3)
-    }
+    let side = if rook > king { KING_SIDE } else { QUEEN_SIDE };
+    (
+        rank + u32::from(CHESS_CASTLING.king_to[side]),
+        rank + u32::from(CHESS_CASTLING.rook_to[side]),
+    )
 }

@@ -118,9 +118,10 @@ impl Narrow {
         }
     }
 
-    /// Ice Age's refreeze after a Black move whose number is a multiple of 20 (see
-    /// `iceage.rs`): the empty squares not enclosed by pieces and the isolated pieces become
-    /// ice, both read on the board before either change.
+    /// Ice Age's refreeze after a Black move whose number is a multiple of 20: the empty
+    /// squares not enclosed by pieces and the isolated pieces become ice, both read on the
+    /// board before either change. The twin of `WidePosition::ice_age` (`iceage.rs`, the
+    /// service's), held to it by the tests' playouts past the 20th and 40th moves.
     #[cold]
     #[inline(never)]
     fn ice_age(&mut self) {

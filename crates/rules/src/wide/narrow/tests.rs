@@ -67,8 +67,8 @@ fn playouts(variant: WideVariant, fen: &str, seed: u64, games: u32, plies: u32) 
 fn cylinder_plays_as_the_wide_position_does() {
     let start = WideVariant::Cylinder.start_fen();
     assert!(playouts(WideVariant::Cylinder, start, 1, 30, 160) > 1000);
-    // En passant across the seam: white a5, h7h5, then a5h6.
-    let seam = "4k3/7p/8/P7/8/8/8/4K3 b - - 0 1";
+    // En passant across the seam, at the first ply of every game: a5h6 after h7h5.
+    let seam = "4k3/8/8/P6p/8/8/8/4K3 w - h6 0 2";
     assert!(playouts(WideVariant::Cylinder, seam, 2, 20, 40) > 100);
 }
 
@@ -91,6 +91,28 @@ fn ice_age_plays_as_the_wide_position_does() {
     assert!(playouts(WideVariant::IceAge, start, 5, 30, 200) > 1000);
     let open = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 17";
     assert!(playouts(WideVariant::IceAge, open, 6, 30, 60) > 500);
+    // At the first ply, Black's 40th move: every reply freezes the king (one game's end) or
+    // the castling rooks, whose rights go with them.
+    let frozen_king = "7k/6p1/8/8/8/8/1P6/K7 b - - 0 40";
+    assert!(playouts(WideVariant::IceAge, frozen_king, 7, 3, 4) >= 3);
+    let frozen_rooks = "r3k3/3p4/8/8/8/8/4P3/4K2R b Kq - 0 40";
+    assert!(playouts(WideVariant::IceAge, frozen_rooks, 8, 3, 4) >= 3);
+}
+
+/// The cylinder's pawn captures are the wide play's (which reads them to keep an en passant
+/// square) square for square.
+#[test]
+fn the_cylinders_pawn_tables_agree() {
+    let wide = crate::wide::cylinder::DEF.pawn_captures;
+    for (color, wide) in wide.iter().enumerate() {
+        for sq in 0..64 {
+            assert_eq!(
+                super::wide_bits(super::tables::pawn(true, color, sq)),
+                wide[super::wide_square(sq).index()],
+                "{color} {sq}"
+            );
+        }
+    }
 }
 
 /// The 8x8 numbering and the wide one's corner carry the same squares both ways.
