@@ -65,8 +65,7 @@ impl Narrow {
         let queens = r[QUEEN];
         let mut orthogonal = (r[ROOK] | queens) & theirs;
         let mut diagonal = (r[BISHOP] | queens) & theirs;
-        let mut attackers =
-            (pawn(wrap, (!by).index(), sq) & pawns) | (super::tables::king(wrap, sq) & kings);
+        let mut attackers = (pawn(wrap, !by, sq) & pawns) | (super::tables::king(wrap, sq) & kings);
         if G == RELAY {
             let mut leapers = knight(false, sq) & theirs & !knights & !kings;
             if bit(sq) & EDGE_RANKS != 0 {

@@ -286,7 +286,7 @@ impl Narrow {
         let us = at.us.index();
         let up: i32 = if at.us == Color::White { 8 } else { -8 };
         let free = !at.occupied;
-        let mut to = pawn(G == CYLINDER, us, from) & at.prey;
+        let mut to = pawn(G == CYLINDER, at.us, from) & at.prey;
         // A FEN's pawns stand off their last rank (its reader refuses them there), so the
         // step is on the board.
         let one = (from as i32 + up) as u32;
@@ -320,7 +320,7 @@ impl Narrow {
         } else {
             ep + 8
         };
-        let pawns = pawn(G == CYLINDER, at.them.index(), ep) & self.pieces(at.us, PAWN);
+        let pawns = pawn(G == CYLINDER, at.them, ep) & self.pieces(at.us, PAWN);
         for from in squares(pawns) {
             let after = (
                 (at.occupied & !bit(from) & !bit(victim)) | bit(ep),

@@ -75,8 +75,7 @@ impl Narrow {
                             // Only a square an enemy pawn can take on is kept: positions
                             // that differ by an unusable one are the same position.
                             let back = (from + to) / 2;
-                            if pawn(G == CYLINDER, us.index(), back) & self.pieces(them, PAWN) != 0
-                            {
+                            if pawn(G == CYLINDER, us, back) & self.pieces(them, PAWN) != 0 {
                                 self.ep = Some(back as u8);
                             }
                         }

@@ -1,6 +1,7 @@
 //! The lookups of the 8x8 generator (`narrow`), in the 8x8 numbering (`rank * 8 + file`, a1
-//! = 0): the flat board's come from the 8x8 engine's tables (magic sliders, `between`), the
-//! cylinder's are built here, where the a- and h-files are joined. Every table is a `static`
+//! = 0): the flat board's come from the 8x8 engine's tables (leapers, pawns, magic sliders,
+//! `between`; only the empty board's rays are built here), the cylinder's are built here,
+//! where the a- and h-files are joined. Every table is a `static`
 //! computed at compile time, so a lookup is a plain load.
 
 use crate::Square;
@@ -103,13 +104,6 @@ const KING_DELTAS: [(i32, i32); 8] = [
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
-static KNIGHT: [Bb; 64] = leaper(&KNIGHT_DELTAS, false);
-static KING: [Bb; 64] = leaper(&KING_DELTAS, false);
-/// Per colour, the squares a pawn captures on.
-static PAWN: [[Bb; 64]; 2] = [
-    leaper(&[(-1, 1), (1, 1)], false),
-    leaper(&[(-1, -1), (1, -1)], false),
-];
 static CYLINDER_KNIGHT: [Bb; 64] = leaper(&KNIGHT_DELTAS, true);
 static CYLINDER_KING: [Bb; 64] = leaper(&KING_DELTAS, true);
 static CYLINDER_PAWN: [[Bb; 64]; 2] = [
@@ -266,7 +260,7 @@ pub(super) fn knight(wrap: bool, sq: u32) -> Bb {
     if wrap {
         CYLINDER_KNIGHT[sq as usize]
     } else {
-        KNIGHT[sq as usize]
+        flat::knight_attacks(square(sq)).0
     }
 }
 
@@ -275,17 +269,17 @@ pub(super) fn king(wrap: bool, sq: u32) -> Bb {
     if wrap {
         CYLINDER_KING[sq as usize]
     } else {
-        KING[sq as usize]
+        flat::king_attacks(square(sq)).0
     }
 }
 
-/// The squares a pawn of colour index `color` on `sq` captures on.
+/// The squares a pawn of `color` on `sq` captures on.
 #[inline(always)]
-pub(super) fn pawn(wrap: bool, color: usize, sq: u32) -> Bb {
+pub(super) fn pawn(wrap: bool, color: crate::Color, sq: u32) -> Bb {
     if wrap {
-        CYLINDER_PAWN[color][sq as usize]
+        CYLINDER_PAWN[color.index()][sq as usize]
     } else {
-        PAWN[color][sq as usize]
+        flat::pawn_attacks(color, square(sq)).0
     }
 }
 
@@ -441,8 +435,8 @@ mod tests {
         assert_eq!(knight(true, 15) & (bit(24) | bit(17)), bit(24) | bit(17));
         assert_eq!(knight(false, 15) & (bit(24) | bit(17)), 0);
         // a5 (32): a white pawn captures on h6 (47) round the seam.
-        assert_ne!(pawn(true, 0, 32) & bit(47), 0);
-        assert_eq!(pawn(false, 0, 32) & bit(47), 0);
+        assert_ne!(pawn(true, crate::Color::White, 32) & bit(47), 0);
+        assert_eq!(pawn(false, crate::Color::White, 32) & bit(47), 0);
         assert_eq!(king(true, 0) & bit(7), bit(7));
     }
 

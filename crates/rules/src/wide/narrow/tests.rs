@@ -107,7 +107,7 @@ fn the_cylinders_pawn_tables_agree() {
     for (color, wide) in wide.iter().enumerate() {
         for sq in 0..64 {
             assert_eq!(
-                super::wide_bits(super::tables::pawn(true, color, sq)),
+                super::wide_bits(super::tables::pawn(true, crate::Color::ALL[color], sq)),
                 wide[super::wide_square(sq).index()],
                 "{color} {sq}"
             );
