@@ -5,8 +5,8 @@
 //! last move gone; a Redis outage is UNAVAILABLE and NOT_SERVING, then heals by itself; and
 //! the same promises on a real three-primary Redis Cluster; due deadlines whose games do not
 //! end cannot starve the deadline sweep; the feed resumes on any replica, and a player token
-//! revoked on one is refused on every other. Needs `redis-server` and
-//! `redis-cli` on PATH.
+//! revoked on one is refused on every other; entries as earlier builds wrote them still read.
+//! Needs `redis-server` and `redis-cli` on PATH.
 
 mod abandon;
 mod cli;
@@ -16,6 +16,7 @@ mod cluster;
 mod common;
 mod crash;
 mod feed;
+mod formats;
 mod lost_reply;
 mod outage;
 mod play;

@@ -35,9 +35,11 @@ mod outcome;
 mod tests;
 mod text;
 
-pub(crate) use event::{decode_event, decode_fields, event_fields, kind_key, write_event};
+#[cfg(test)]
+pub(crate) use event::event_fields;
+pub(crate) use event::{decode_event, decode_fields, kind_key, write_event};
 pub(crate) use header::{
     StoredHeader, decode_game, decode_header, game_fields, header_fields, hex, takebacks_key, unhex,
 };
 pub(crate) use outcome::{outcome_text, parse_outcome, parse_termination};
-pub(crate) use text::{join, join_pairs, parse_side, side, split};
+pub(crate) use text::{join, join_joined, join_pairs, parse_side, side, split};

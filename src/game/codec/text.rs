@@ -17,6 +17,20 @@ pub(crate) fn join(fields: &[(&'static str, String)]) -> String {
     join_pairs(SEP, fields.iter().map(|(k, v)| (*k, v.as_str())))
 }
 
+/// Texts each in [`join`]'s form (none empty) in one: their fields in turn, as if joined at
+/// once.
+#[must_use]
+pub(crate) fn join_joined(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(SEP);
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 /// Pairs in one string with `sep` between every part: `key sep value sep key sep value ...`;
 /// empty for no pairs. [`join`]'s form with its separator, and `Labels::to_stored`'s with
 /// another; `sep` must be a character no key or value contains.

@@ -18,7 +18,7 @@ use crate::game::{
 };
 use crate::store::feed::header;
 pub(crate) use crate::store::feed::text::join;
-use crate::store::feed::text::{field, number, split};
+use crate::store::feed::text::{field, join_joined, number, split};
 
 /// Headers decoded so far, by game, so the events of one game share one header (and its
 /// start position is parsed once).
@@ -34,15 +34,28 @@ pub(crate) fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
     f
 }
 
-/// The event as a Redis feed entry holds it: the game's header in one field, `h`, as
-/// [`header::joined`] writes it. A lane's entry then has a dozen fields instead of some thirty,
-/// each of which costs the append script and `XADD` on every move; the header stays in every
-/// entry, so an entry still reads on its own.
+/// The event as a Redis feed entry holds it: [`fields`] joined (a SQLite row's form, read by
+/// [`decode_joined`]), written with the game's header already joined ([`header::joined`],
+/// kept by the store for each game it holds), so a move formats only its own fields. One
+/// string, where the entry's own fields were a dozen (the header among them as `h`), each an
+/// argument the append script copies and `XADD` stores; the header stays in every entry, so
+/// an entry still reads on its own.
 #[must_use]
-pub(crate) fn fields_with_header(
-    event: &FeedEvent,
-    joined_header: &str,
-) -> Vec<(&'static str, String)> {
+pub(crate) fn line_with_header(event: &FeedEvent, joined_header: &str) -> String {
+    let mut what = Vec::new();
+    kind_fields(&event.kind, &mut what);
+    let opening = join(&opening(event));
+    if what.is_empty() {
+        join_joined(&[&opening, joined_header])
+    } else {
+        join_joined(&[&opening, joined_header, &join(&what)])
+    }
+}
+
+/// The event as Redis feed entries held it before [`line_with_header`]: its fields, the
+/// header in one, `h`. Entries of this form are still read ([`decode`]); tests write them.
+#[cfg(test)]
+fn fields_with_header(event: &FeedEvent, joined_header: &str) -> Vec<(&'static str, String)> {
     let mut f = opening(event);
     f.push(("h", joined_header.to_owned()));
     kind_fields(&event.kind, &mut f);
@@ -384,7 +397,10 @@ mod tests {
             let map: HashMap<&str, &str> = f.iter().map(|(k, v)| (*k, v.as_str())).collect();
             assert_eq!(&decode(&map, &mut Headers::new()).unwrap(), event);
             assert_eq!(&decode_joined(&join(&f), &mut headers).unwrap(), event);
-            // Redis's form: the header in one field, read alone and with the header known.
+            // Redis's form: the same line, the header written joined beforehand.
+            assert_eq!(line_with_header(event, &joined_header), join(&f));
+            // Redis's form before: the header in one field, read alone and with the header
+            // known.
             let r = fields_with_header(event, &joined_header);
             assert!(r.len() < f.len());
             let map: HashMap<&str, &str> = r.iter().map(|(k, v)| (*k, v.as_str())).collect();

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-pub(crate) use crate::game::codec::{join, split};
+pub(crate) use crate::game::codec::{join, join_joined, split};
 
 /// The value of field `name`.
 pub(crate) fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {

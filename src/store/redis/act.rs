@@ -82,11 +82,11 @@ impl Inner {
         let header = &game.meta.header;
         let variant = header.variant();
         let ply = game.record.game().ply();
-        let feed: Vec<Vec<(&'static str, String)>> = game
+        let feed: Vec<String> = game
             .record
             .replay_after(seq_before)
             .filter_map(|event| FeedEvent::of_event(header, &event, ply))
-            .map(|event| feed_codec::fields_with_header(&event, game.meta.feed_header()))
+            .map(|event| feed_codec::line_with_header(&event, game.meta.feed_header()))
             .collect();
         let ended_ms = game.record.ended_at_ms();
         let result = if ended_ms.is_some() {
@@ -121,14 +121,11 @@ impl Inner {
         args.arg(rows.len());
         for row in &rows {
             let fields = codec::row_fields(row);
-            args.arg(fields.len()).arg(fields);
+            args.arg(fields.len()).arg(&fields[..]);
         }
         args.arg(feed.len());
-        for fields in &feed {
-            args.arg(2 * fields.len());
-            for (field, value) in fields {
-                args.arg(*field).arg(value);
-            }
+        for line in &feed {
+            args.arg(2).arg(codec::LINE).arg(line);
         }
         let job = Job {
             names: Arc::clone(names),

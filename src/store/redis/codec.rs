@@ -1,7 +1,7 @@
 //! How a game's hash looks in Redis: its header, seat digests and takeback policy (the domain
 //! codec's `game_fields`, under the names the hash has always had), the summary the scripts
 //! keep, and the creation's fingerprint (its stream entries are `stream`'s, the domain codec's
-//! event fields).
+//! event line).
 //!
 //! Everything written is plain text (fields of a hash, fields of a stream entry), so an
 //! operator can read a game with `redis-cli HGETALL` and `XRANGE`. Decoding checks every field
@@ -34,7 +34,7 @@ use crate::game::{
 use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{self, hex, sha256};
 pub(super) use crate::store::redis::stream::{
-    Entry, decode_rows, entry_is, event_key, event_key_text, row_fields,
+    Entry, LINE, decode_rows, entry_is, event_key, event_key_text, row_fields,
 };
 
 /// What a creation request asks for, hashed: a retry must ask for the same. (The parts a game

@@ -108,13 +108,13 @@ impl Inner {
                     .into_iter()
                     .flat_map(|(k, v)| [k.to_owned(), v])
                     .collect();
-            let entry: Vec<String> = feed_codec::fields_with_header(
-                &FeedEvent::created(meta.header.clone()),
-                meta.feed_header(),
-            )
-            .into_iter()
-            .flat_map(|(k, v)| [k.to_owned(), v])
-            .collect();
+            let entry = [
+                codec::LINE.to_owned(),
+                feed_codec::line_with_header(
+                    &FeedEvent::created(meta.header.clone()),
+                    meta.feed_header(),
+                ),
+            ];
             let label_keys: Vec<String> = new
                 .labels
                 .iter()
@@ -163,7 +163,7 @@ impl Inner {
                 .arg(keys::FEED_CHANNEL)
                 .arg(bucket)
                 .arg(entry.len())
-                .arg(&entry)
+                .arg(&entry[..])
                 .arg(&fields);
             // Remembered before the script runs: if its reply is lost, the retry with this
             // request id finds the game made and needs its tokens.

@@ -22,6 +22,10 @@
 //! needs it) is in every cursor: a cursor from another Redis, or from before a flush, is
 //! refused too.
 //!
+//! An entry holds its event in one field, `e`, as a SQLite feed row's line (the header joined
+//! in it; one string an entry is what a move costs the append script least); entries written
+//! before that hold the event's fields, and still read.
+//!
 //! Live: one follower per replica (`feed_follow`) reads the lanes' new entries and sends them
 //! to the replica's consumers on one bounded broadcast; a consumer behind it reads the lanes
 //! itself (`GameStore::feed_page`).
@@ -33,7 +37,7 @@ use ::redis::Value;
 
 use crate::error::ServiceError;
 use crate::game::{FeedEvent, PlayerId};
-use crate::store::feed::codec::{Headers, decode};
+use crate::store::feed::codec::{Headers, decode, decode_joined};
 use crate::store::feed::cursor::{FeedCursor, LanePos};
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::redis::codec;
@@ -51,6 +55,21 @@ pub(super) enum LaneRead {
     Gone,
     /// The position is past anything the lane ever held.
     Ahead,
+}
+
+/// A lane entry's event: its one line, or, in an entry written before the line form, its
+/// fields (the header in one, `h`).
+fn decode_entry(flat: &[String], headers: &mut Headers) -> Result<FeedEvent, String> {
+    match flat {
+        [name, line] if name == codec::LINE => decode_joined(line, headers),
+        _ => {
+            let fields: HashMap<&str, &str> = flat
+                .chunks_exact(2)
+                .map(|kv| (kv[0].as_str(), kv[1].as_str()))
+                .collect();
+            decode(&fields, headers)
+        }
+    }
 }
 
 /// Damaged feed data: logged, INTERNAL for the client.
@@ -114,11 +133,7 @@ impl Inner {
             let pos: LanePos = id
                 .parse()
                 .map_err(|()| damaged_feed(bucket, &format!("entry id {id:?}")))?;
-            let fields: HashMap<&str, &str> = flat
-                .chunks_exact(2)
-                .map(|kv| (kv[0].as_str(), kv[1].as_str()))
-                .collect();
-            let event = decode(&fields, headers).map_err(|d| damaged_feed(bucket, &d))?;
+            let event = decode_entry(flat, headers).map_err(|d| damaged_feed(bucket, &d))?;
             out.push((pos, event));
         }
         Ok(LaneRead::Entries(out))

@@ -1,20 +1,27 @@
-//! A game's stream in Redis: one entry per event, with id `seq-0` and the domain codec's
-//! fields (`game::codec::event_fields`), so an operator reads a game with `XRANGE`; and the
-//! key (time and kind) that tells a stored event from another at the same seq.
+//! A game's stream in Redis: one entry per event, with id `seq-0`, holding the event in one
+//! field, `e`, as the domain codec's line (`game::codec::write_event`, what a SQLite row's
+//! body holds), so an operator still reads a game with `XRANGE`; and the key (time and kind)
+//! that tells a stored event from another at the same seq.
+//!
+//! Why one field: every string of an entry is an argument the append script receives, copies
+//! and hands to `XADD`, and Redis's replication repeats it; an entry of one field costs Redis
+//! markedly less per move than the dozen strings of the codec's fields one by one (see
+//! docs/performance.md, "A move on Redis"). Entries written before hold those fields as the
+//! entry's own and still read.
 
 use std::collections::HashMap;
 
-use crate::game::codec::{decode_fields, event_fields, kind_key};
+use crate::game::codec::{decode_fields, kind_key, split, write_event};
 use crate::game::takeback::Line;
 use crate::game::{EventRow, LogEntry};
 
-/// An event's stream-entry fields, as `field value field value ...`.
+/// The one field of an entry in the line form: a game stream's, and a feed lane's (`feed`).
+pub(super) const LINE: &str = "e";
+
+/// An event's stream-entry fields, as `field value`: [`LINE`] and the event's line.
 #[must_use]
-pub(super) fn row_fields(row: &EventRow) -> Vec<String> {
-    event_fields(row)
-        .into_iter()
-        .flat_map(|(k, v)| [k.to_owned(), v])
-        .collect()
+pub(super) fn row_fields(row: &EventRow) -> [String; 2] {
+    [LINE.to_owned(), write_event(row)]
 }
 
 /// A stream entry as XRANGE returns it: its id and its fields, flattened.
@@ -37,18 +44,28 @@ pub(super) fn event_key_text(key: Option<EventKey>) -> String {
         .unwrap_or_default()
 }
 
+/// An entry's event fields by name: the line's (one field, [`LINE`]) or, in an entry written
+/// before the line form, the entry's own.
+fn entry_fields(flat: &[String]) -> Result<HashMap<&str, &str>, String> {
+    match flat {
+        [name, line] if name == LINE => split(line),
+        _ => Ok(flat
+            .chunks_exact(2)
+            .map(|kv| (kv[0].as_str(), kv[1].as_str()))
+            .collect()),
+    }
+}
+
 /// Whether stream entry `entry` is event `seq` with the key `key`.
 #[must_use]
 pub(super) fn entry_is(entry: &Entry, seq: u64, key: EventKey) -> bool {
     let (id, flat) = entry;
-    let field = |name: &str| {
-        flat.chunks_exact(2)
-            .find(|kv| kv[0] == name)
-            .map(|kv| kv[1].as_str())
+    let Ok(fields) = entry_fields(flat) else {
+        return false;
     };
     *id == format!("{seq}-0")
-        && field("at").and_then(|t| t.parse::<u64>().ok()) == Some(key.0)
-        && field("kind") == Some(key.1)
+        && fields.get("at").and_then(|t| t.parse::<u64>().ok()) == Some(key.0)
+        && fields.get("kind").copied() == Some(key.1)
 }
 
 /// Decodes entries that follow event `first_seq - 1` on `line` (the moves standing after the
@@ -64,10 +81,7 @@ pub(super) fn decode_rows(
         if id != &format!("{seq}-0") {
             return Err(format!("entry {id} where event {seq} was expected"));
         }
-        let fields: HashMap<&str, &str> = flat
-            .chunks_exact(2)
-            .map(|kv| (kv[0].as_str(), kv[1].as_str()))
-            .collect();
+        let fields = entry_fields(flat).map_err(|e| format!("event {seq}: {e}"))?;
         rows.push(decode_fields(seq, &fields, line)?);
     }
     Ok(rows)
@@ -81,6 +95,7 @@ mod tests {
     };
 
     use super::*;
+    use crate::game::codec::event_fields;
     use crate::game::{ClockChange, LogKind};
 
     /// Rows survive the trip through stream fields, moves resolved in their position.
@@ -189,25 +204,47 @@ mod tests {
                 entropy: None,
             },
         ];
-        let entries: Vec<Entry> = rows
+        let lines: Vec<Entry> = rows
             .iter()
-            .map(|r| (format!("{}-0", r.seq), row_fields(r)))
+            .map(|r| (format!("{}-0", r.seq), row_fields(r).to_vec()))
             .collect();
+        // Entries as builds before the line form wrote them: the codec's fields one by one.
+        let fields: Vec<Entry> = rows
+            .iter()
+            .map(|r| {
+                let flat = event_fields(r)
+                    .into_iter()
+                    .flat_map(|(k, v)| [k.to_owned(), v])
+                    .collect();
+                (format!("{}-0", r.seq), flat)
+            })
+            .collect();
+        assert_eq!(lines[0].1[0], "e");
+        assert_eq!(lines[0].1.len(), 2, "one field");
+        for entries in [lines, fields] {
+            read_back(&rows, &entries, start);
+        }
+        assert_eq!(event_key_text(Some((1_000, "move"))), "1000:move");
+        assert_eq!(event_key_text(None), "");
+    }
+
+    /// `entries`, stored from `rows`, decode to them, and each is known by its event's key.
+    fn read_back(rows: &[EventRow], entries: &[Entry], start: AnyPosition) {
         let mut line = Line::from_start(start);
-        assert_eq!(decode_rows(&mut line, 1, &entries).unwrap(), rows);
+        assert_eq!(decode_rows(&mut line, 1, entries).unwrap(), rows);
         assert_eq!(line.position(), &start, "e4 was taken back");
         let mut line = Line::from_start(start);
         assert_eq!(decode_rows(&mut line, 1, &entries[..1]).unwrap(), rows[..1]);
         assert_eq!(line.position().turn(), Color::Black);
         let mut line = Line::from_start(start);
-        assert!(decode_rows(&mut line, 2, &entries).is_err(), "a gap");
+        assert!(decode_rows(&mut line, 2, entries).is_err(), "a gap");
         let mut line = Line::from_start(start);
         assert!(
             decode_rows(&mut line, 6, &entries[5..6]).is_err(),
             "a takeback of more moves than stand"
         );
         // Each stored entry is known again by its event's key, and by no other.
-        for (row, entry) in rows.iter().zip(&entries) {
+        for (row, entry) in rows.iter().zip(entries) {
             let key = event_key(&LogEntry {
                 at_ms: row.at_ms,
                 kind: row.kind,
@@ -220,7 +257,19 @@ mod tests {
             );
         }
         assert!(!entry_is(&entries[0], 1, (1_000, "offer")), "another kind");
-        assert_eq!(event_key_text(Some((1_000, "move"))), "1000:move");
-        assert_eq!(event_key_text(None), "");
+    }
+
+    /// A line that is not one (a field without its value) is named, not guessed at.
+    #[test]
+    fn a_damaged_line_is_refused() {
+        let start = AnyPosition::new(AnyVariant::CHESS);
+        let entry: Entry = (
+            "1-0".into(),
+            vec!["e".into(), "at\u{1e}1000\u{1e}kind".into()],
+        );
+        let mut line = Line::from_start(start);
+        let err = decode_rows(&mut line, 1, std::slice::from_ref(&entry)).unwrap_err();
+        assert!(err.starts_with("event 1: "), "{err}");
+        assert!(!entry_is(&entry, 1, (1_000, "move")));
     }
 }
