@@ -16,7 +16,9 @@ use chessd_rules::any::AnyPosition;
 
 use crate::game::codec::hex;
 use crate::game::codec::outcome::{outcome_text, parse_outcome};
-use crate::game::codec::text::{flag, join, pair, parse_pair, parse_side, side, split};
+use crate::game::codec::text::{
+    FieldSink, LineWriter, flag, pair, parse_pair, parse_side, side, split,
+};
 use crate::game::entropy::{EntropyStep, parse_value};
 use crate::game::setup::SetupStep;
 use crate::game::takeback::Line;
@@ -41,19 +43,33 @@ pub(crate) fn kind_key(kind: &LogKind) -> &'static str {
 }
 
 /// The event's fields, in order.
+#[cfg(test)]
 #[must_use]
 pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
-    let mut f: Vec<(&'static str, String)> = vec![
-        ("at", row.at_ms.to_string()),
-        ("kind", kind_key(&row.kind).to_owned()),
-    ];
+    let mut f = Vec::new();
+    put_event(row, &mut f);
+    f
+}
+
+/// The event as one line of text (a SQLite row's `body`, a Redis stream entry's one field).
+#[must_use]
+pub(crate) fn write_event(row: &EventRow) -> String {
+    let mut line = LineWriter::with_capacity(96);
+    put_event(row, &mut line);
+    line.finish()
+}
+
+/// The event's fields, in order, into `f`.
+fn put_event(row: &EventRow, f: &mut impl FieldSink) {
+    f.put("at", row.at_ms);
+    f.put("kind", kind_key(&row.kind));
     match row.kind {
         LogKind::Move {
             clocks_ms,
             clocks_stopped,
         } => {
-            f.push(("log_clocks", pair(&clocks_ms)));
-            f.push(("stopped", flag(clocks_stopped).to_owned()));
+            f.put("log_clocks", pair(&clocks_ms));
+            f.put("stopped", flag(clocks_stopped));
         }
         LogKind::DrawOffered(_)
         | LogKind::DrawDeclined(_)
@@ -66,9 +82,9 @@ pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
             change,
             running,
         } => {
-            f.push(("log_clocks", pair(&clocks_ms)));
-            f.push(("change", change.to_string()));
-            f.push(("running", flag(running).to_owned()));
+            f.put("log_clocks", pair(&clocks_ms));
+            f.put("change", change);
+            f.put("running", flag(running));
         }
         LogKind::TakenBack {
             plies,
@@ -76,47 +92,40 @@ pub(crate) fn event_fields(row: &EventRow) -> Vec<(&'static str, String)> {
             running,
             ..
         } => {
-            f.push(("plies", plies.to_string()));
-            f.push(("log_clocks", pair(&clocks_ms)));
-            f.push(("running", flag(running).to_owned()));
+            f.put("plies", plies);
+            f.put("log_clocks", pair(&clocks_ms));
+            f.put("running", flag(running));
         }
-        LogKind::Setup { step, .. } => f.push(("step", step.key().to_owned())),
-        LogKind::Entropy { step, .. } => f.push(("step", step.key().to_owned())),
+        LogKind::Setup { step, .. } => f.put("step", step.key()),
+        LogKind::Entropy { step, .. } => f.put("step", step.key()),
     }
     if let Some(mv) = row.mv {
-        f.push(("uci", mv.to_string()));
+        f.put("uci", mv);
     }
     if let Some(seat) = row.seat {
-        f.push(("seat", side(seat).to_owned()));
+        f.put("seat", side(seat));
     }
     if let Some(rid) = &row.request_id {
-        f.push(("request_id", rid.clone()));
+        f.put("request_id", rid);
     }
     if let Some(clocks) = row.clocks_ms {
-        f.push(("clocks", pair(&clocks)));
+        f.put("clocks", pair(&clocks));
     }
     if let Some(o) = row.outcome {
-        f.push(("outcome", outcome_text(o)));
+        f.put("outcome", outcome_text(o));
     }
     if let Some(setup) = &row.setup {
-        f.push(("placement", setup.placement.clone()));
+        f.put("placement", &setup.placement);
         if let Some(start) = &setup.start {
-            f.push(("start", start.clone()));
+            f.put("start", start);
         }
     }
     if let Some(entropy) = &row.entropy {
-        f.push(("value", hex(&entropy.value)));
+        f.put("value", hex(&entropy.value));
         if let Some(start) = &entropy.start {
-            f.push(("start", start.clone()));
+            f.put("start", start);
         }
     }
-    f
-}
-
-/// The event as one line of text (a SQLite row's `body`).
-#[must_use]
-pub(crate) fn write_event(row: &EventRow) -> String {
-    join(&event_fields(row))
 }
 
 /// Event `seq` from its line, `line` holding the moves standing before it (advanced here past

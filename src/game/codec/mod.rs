@@ -42,4 +42,4 @@ pub(crate) use header::{
     StoredHeader, decode_game, decode_header, game_fields, header_fields, hex, takebacks_key, unhex,
 };
 pub(crate) use outcome::{outcome_text, parse_outcome, parse_termination};
-pub(crate) use text::{join, join_joined, join_pairs, parse_side, side, split};
+pub(crate) use text::{FieldSink, LineWriter, join, join_pairs, parse_side, side, split};

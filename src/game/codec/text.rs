@@ -4,6 +4,7 @@
 //! `redis-cli` or `sqlite3`.
 
 use std::collections::HashMap;
+use std::fmt::{Display, Write as _};
 
 use chessd_rules::{ByColor, Color};
 
@@ -17,18 +18,57 @@ pub(crate) fn join(fields: &[(&'static str, String)]) -> String {
     join_pairs(SEP, fields.iter().map(|(k, v)| (*k, v.as_str())))
 }
 
-/// Texts each in [`join`]'s form (none empty) in one: their fields in turn, as if joined at
-/// once.
-#[must_use]
-pub(crate) fn join_joined(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push(SEP);
-        }
-        out.push_str(part);
+/// Where an encoder puts its fields, in turn: a list of pairs (a Redis hash, a test reading
+/// fields one by one) or one line in [`join`]'s form ([`LineWriter`]), so each record has
+/// one encoder whatever keeps it.
+pub(crate) trait FieldSink {
+    /// Field `name` with `value`.
+    fn put(&mut self, name: &'static str, value: impl Display);
+}
+
+impl FieldSink for Vec<(&'static str, String)> {
+    fn put(&mut self, name: &'static str, value: impl Display) {
+        self.push((name, value.to_string()));
     }
-    out
+}
+
+/// [`join`]'s form, written as the fields come: one string, where the pairs would be a
+/// string each (a line is written for every move a store keeps).
+#[derive(Debug, Default)]
+pub(crate) struct LineWriter(String);
+
+impl LineWriter {
+    #[must_use]
+    pub(crate) fn with_capacity(bytes: usize) -> Self {
+        Self(String::with_capacity(bytes))
+    }
+
+    /// Fields already in [`join`]'s form (not empty), as if put one by one.
+    pub(crate) fn joined(&mut self, text: &str) {
+        self.separate();
+        self.0.push_str(text);
+    }
+
+    #[must_use]
+    pub(crate) fn finish(self) -> String {
+        self.0
+    }
+
+    fn separate(&mut self) {
+        if !self.0.is_empty() {
+            self.0.push(SEP);
+        }
+    }
+}
+
+impl FieldSink for LineWriter {
+    fn put(&mut self, name: &'static str, value: impl Display) {
+        self.separate();
+        self.0.push_str(name);
+        self.0.push(SEP);
+        // Writing to a `String` cannot fail.
+        let _ = write!(self.0, "{value}");
+    }
 }
 
 /// Pairs in one string with `sep` between every part: `key sep value sep key sep value ...`;
@@ -86,8 +126,14 @@ pub(super) fn flag(on: bool) -> &'static str {
 
 /// Both sides' numbers, White's first.
 #[must_use]
-pub(super) fn pair<T: std::fmt::Display>(both: &ByColor<T>) -> String {
-    format!("{},{}", both.white(), both.black())
+pub(super) fn pair<T: Display>(both: &ByColor<T>) -> impl Display + '_ {
+    struct Pair<'a, T>(&'a ByColor<T>);
+    impl<T: Display> Display for Pair<'_, T> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{},{}", self.0.white(), self.0.black())
+        }
+    }
+    Pair(both)
 }
 
 /// [`pair`]'s text read back.

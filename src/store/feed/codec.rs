@@ -17,24 +17,34 @@ use crate::game::{
     from_epoch_ms,
 };
 use crate::store::feed::header;
-pub(crate) use crate::store::feed::text::join;
-use crate::store::feed::text::{field, join_joined, number, split};
+#[cfg(test)]
+use crate::store::feed::text::join;
+use crate::store::feed::text::{FieldSink, LineWriter, field, number, split};
 
 /// Headers decoded so far, by game, so the events of one game share one header (and its
 /// start position is parsed once).
 pub(crate) type Headers = HashMap<GameId, Arc<GameHeader>>;
 
 /// The event as fields: what it is, when, its game's id, the game's header (see `header`)
-/// field by field, then what happened. The form SQLite rows keep (joined).
+/// field by field, then what happened: a [`line`]'s fields one by one.
+#[cfg(test)]
 #[must_use]
 pub(crate) fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
-    let mut f = opening(event);
+    let mut f = Vec::new();
+    put_opening(event, &mut f);
     header::fields(&event.game, &mut f);
-    kind_fields(&event.kind, &mut f);
+    put_kind(&event.kind, &mut f);
     f
 }
 
-/// The event as a Redis feed entry holds it: [`fields`] joined (a SQLite row's form, read by
+/// The event as a SQLite feed row's body holds it: what it is, when, its game's id, the
+/// game's header (see `header`) field by field, then what happened, in `text::join`'s form.
+#[must_use]
+pub(crate) fn line(event: &FeedEvent) -> String {
+    line_with_header(event, &header::joined(&event.game))
+}
+
+/// The event as a Redis feed entry holds it: a [`line`] (a SQLite row's form, read by
 /// [`decode_joined`]), written with the game's header already joined ([`header::joined`],
 /// kept by the store for each game it holds), so a move formats only its own fields. One
 /// string, where the entry's own fields were a dozen (the header among them as `h`), each an
@@ -42,47 +52,42 @@ pub(crate) fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
 /// an entry still reads on its own.
 #[must_use]
 pub(crate) fn line_with_header(event: &FeedEvent, joined_header: &str) -> String {
-    let mut what = Vec::new();
-    kind_fields(&event.kind, &mut what);
-    let opening = join(&opening(event));
-    if what.is_empty() {
-        join_joined(&[&opening, joined_header])
-    } else {
-        join_joined(&[&opening, joined_header, &join(&what)])
-    }
+    let mut line = LineWriter::with_capacity(joined_header.len() + 160);
+    put_opening(event, &mut line);
+    line.joined(joined_header);
+    put_kind(&event.kind, &mut line);
+    line.finish()
 }
 
 /// The event as Redis feed entries held it before [`line_with_header`]: its fields, the
 /// header in one, `h`. Entries of this form are still read ([`decode`]); tests write them.
 #[cfg(test)]
 fn fields_with_header(event: &FeedEvent, joined_header: &str) -> Vec<(&'static str, String)> {
-    let mut f = opening(event);
+    let mut f = Vec::new();
+    put_opening(event, &mut f);
     f.push(("h", joined_header.to_owned()));
-    kind_fields(&event.kind, &mut f);
+    put_kind(&event.kind, &mut f);
     f
 }
 
 /// What the event is, when, and its game's id.
-fn opening(event: &FeedEvent) -> Vec<(&'static str, String)> {
-    vec![
-        (
-            "k",
-            match event.kind {
-                FeedKind::Created => "c",
-                FeedKind::Moved { .. } => "m",
-                FeedKind::TakenBack { .. } => "t",
-                FeedKind::Finished { .. } => "f",
-                FeedKind::Entropy(_) => "e",
-            }
-            .to_owned(),
-        ),
-        ("at", epoch_ms(event.at).to_string()),
-        ("g", event.game.id.to_string()),
-    ]
+fn put_opening(event: &FeedEvent, f: &mut impl FieldSink) {
+    f.put(
+        "k",
+        match event.kind {
+            FeedKind::Created => "c",
+            FeedKind::Moved { .. } => "m",
+            FeedKind::TakenBack { .. } => "t",
+            FeedKind::Finished { .. } => "f",
+            FeedKind::Entropy(_) => "e",
+        },
+    );
+    f.put("at", epoch_ms(event.at));
+    f.put("g", event.game.id);
 }
 
 /// What happened, after the header.
-fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
+fn put_kind(kind: &FeedKind, f: &mut impl FieldSink) {
     match kind {
         FeedKind::Created => {}
         FeedKind::Moved {
@@ -91,17 +96,17 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             clocks,
             draw_offer,
         } => {
-            f.push(("uci", played.uci.to_string()));
-            f.push(("san", played.san.to_string()));
-            f.push(("ply", played.ply.to_string()));
-            f.push(("c", side(played.color).to_owned()));
-            f.push(("seq", played.seq.to_string()));
-            f.push(("fen", fen.to_string()));
+            f.put("uci", played.uci);
+            f.put("san", &played.san);
+            f.put("ply", played.ply);
+            f.put("c", side(played.color));
+            f.put("seq", played.seq);
+            f.put("fen", fen);
             if let Some(c) = clocks {
-                f.push(("clk", clock_text(c)));
+                f.put("clk", clock_text(c));
             }
             if let Some(by) = draw_offer {
-                f.push(("do", side(*by).to_owned()));
+                f.put("do", side(*by));
             }
         }
         FeedKind::TakenBack {
@@ -110,31 +115,31 @@ fn kind_fields(kind: &FeedKind, f: &mut Vec<(&'static str, String)>) {
             clocks,
             seq,
         } => {
-            f.push(("ply", ply.to_string()));
-            f.push(("seq", seq.to_string()));
-            f.push(("fen", fen.to_string()));
+            f.put("ply", ply);
+            f.put("seq", seq);
+            f.put("fen", fen);
             if let Some(c) = clocks {
-                f.push(("clk", clock_text(c)));
+                f.put("clk", clock_text(c));
             }
         }
         FeedKind::Finished { outcome, fen, ply } => {
-            f.push(("o", outcome_text(*outcome)));
-            f.push(("fen", fen.to_string()));
-            f.push(("ply", ply.to_string()));
+            f.put("o", outcome_text(*outcome));
+            f.put("fen", fen);
+            f.put("ply", ply);
         }
         FeedKind::Entropy(e) => {
-            f.push(("c", side(e.by).to_owned()));
-            f.push(("rv", u8::from(e.revealed).to_string()));
-            f.push(("seq", e.seq.to_string()));
+            f.put("c", side(e.by));
+            f.put("rv", u8::from(e.revealed));
+            f.put("seq", e.seq);
             if !e.commitment.is_empty() {
-                f.push(("cm", e.commitment.to_string()));
+                f.put("cm", &e.commitment);
             }
             if let Some(secrets) = &e.secrets {
-                f.push(("ws", secrets.white().to_string()));
-                f.push(("bs", secrets.black().to_string()));
+                f.put("ws", secrets.white());
+                f.put("bs", secrets.black());
             }
             if let Some(start) = &e.start {
-                f.push(("fen", start.to_string()));
+                f.put("fen", start);
             }
         }
     }
@@ -399,6 +404,7 @@ mod tests {
             assert_eq!(&decode_joined(&join(&f), &mut headers).unwrap(), event);
             // Redis's form: the same line, the header written joined beforehand.
             assert_eq!(line_with_header(event, &joined_header), join(&f));
+            assert_eq!(line(event), join(&f));
             // Redis's form before: the header in one field, read alone and with the header
             // known.
             let r = fields_with_header(event, &joined_header);

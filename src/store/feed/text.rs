@@ -1,11 +1,12 @@
-//! The text form every feed field shares: the domain codec's [`join`] (fields in one string, a
-//! SQLite row's body or a Redis entry's `h`) and [`split`] back, and the readers of one field
+//! The text form every feed field shares: the domain codec's [`join`] (fields in one string: a
+//! feed event's line, which a SQLite row's body and a Redis entry hold, or a header within one)
+//! and its writer, and [`split`] back, and the readers of one field
 //! ([`field`], [`number`]) with the errors that name it. Apart from `codec` and `header` so
 //! that both use it without using each other.
 
 use std::collections::HashMap;
 
-pub(crate) use crate::game::codec::{join, join_joined, split};
+pub(crate) use crate::game::codec::{FieldSink, LineWriter, join, split};
 
 /// The value of field `name`.
 pub(crate) fn field<'a>(map: &HashMap<&str, &'a str>, name: &str) -> Result<&'a str, String> {

@@ -27,7 +27,7 @@ pub const DB_FILE: &str = "chessd.db";
 /// - 2: their SHA-256 digests instead (`white_digest`, `black_digest`, 32-byte blobs).
 /// - 3: `games.labels` (see `game::Labels::to_stored`), `games.white_player_id` and
 ///   `black_player_id` (an empty digest: a seat without a seat token), the `feed` table (one
-///   row per feed event, `body` as `feed::codec::join` writes it; `meta` keeps its epoch, its
+///   row per feed event, `body` as `feed::codec::line` writes it; `meta` keeps its epoch, its
 ///   last position and the last one deleted) and `player_tokens` (digests only).
 /// - 4: `games.black_initial_ms`, `black_increment_ms` (NULL: as White's), `clock_start`
 ///   (`game::ClockStart`'s text; empty: on creation), `first_move_timeout_ms` (NULL: no

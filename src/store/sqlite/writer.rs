@@ -220,7 +220,7 @@ fn commit(
                 (last + 1 + i as u64) as i64,
                 epoch_ms(event.at) as i64,
                 event.game.id.to_string(),
-                codec::join(&codec::fields(event)),
+                codec::line(event),
             ])?;
         }
         tx.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES ('feed_last', ?1)")?
