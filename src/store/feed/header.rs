@@ -1,6 +1,7 @@
 //! A game's header in a feed event: the domain codec's header fields (`game::codec`'s
-//! `header_fields`), each under the feed's short name ([`SHORT`]), as fields of the event (a
-//! SQLite feed row) or all in one text ([`joined`], the `h` field of a Redis feed entry).
+//! `header_fields`), each under the feed's short name ([`SHORT`]), as fields of the event or
+//! all in one text ([`joined`]: what a feed line holds after the event's opening fields, and
+//! the `h` field of a Redis feed entry written before 2026-12-06).
 //! Every event of a game carries the same header, so a feed reader decodes it once per game
 //! (`codec::Headers`).
 //!

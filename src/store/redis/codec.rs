@@ -147,15 +147,15 @@ pub(super) struct Meta {
     pub seats: Seats,
     /// The `takebacks` field; absent (a game of an earlier layout): off.
     pub takebacks: TakebackPolicy,
-    /// The header as a feed entry's `h` field holds it, written once per game a replica holds
-    /// rather than on every move (see [`Meta::feed_header`]).
+    /// The header as the line of each of the game's feed entries holds it, written once per
+    /// game a replica holds rather than on every move (see [`Meta::feed_header`]).
     pub feed_header: OnceLock<String>,
     /// The names a move's append gives its script, written once (see [`Meta::append_names`]).
     pub append_names: OnceLock<Arc<keys::AppendNames>>,
 }
 
 impl Meta {
-    /// The header in one text, for the `h` field of the game's feed entries.
+    /// The header in one text, for the line of each of the game's feed entries.
     pub(super) fn feed_header(&self) -> &str {
         self.feed_header
             .get_or_init(|| feed_header::joined(&self.header))
