@@ -1,6 +1,7 @@
-//! An event as stored: the one encoder ([`event_fields`], [`write_event`]) and the one
+//! An event as stored: the one encoder (`put_event`, as a line by [`write_event`]) and the one
 //! decoder ([`decode_fields`], [`decode_event`]) of an [`EventRow`], whatever keeps it (a
-//! Redis stream entry holds the fields, a SQLite row the joined line).
+//! SQLite row and a Redis stream entry hold the line; Redis entries written before 2026-12-06
+//! hold the fields one by one).
 //!
 //! The fields: `at` (ms since the epoch), `kind` ([`kind_key`]), the kind's own (`log_clocks`
 //! `w,b` and `stopped` for a move; `log_clocks`, `change` and `running` for a clock change;

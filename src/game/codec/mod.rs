@@ -1,10 +1,11 @@
 //! The one codec of a game's stored header, events and outcomes, owned by the domain and used
-//! by every store: Redis stream entries hold an event's fields, SQLite rows its joined line, the
-//! feed the same outcome text; the Redis game hash, the SQLite `games` row and every feed
+//! by every store: Redis stream entries and SQLite rows hold an event's joined line, the feed
+//! the same outcome text; the Redis game hash, the SQLite `games` row and every feed
 //! event hold the header's fields.
 //!
 //! - `text`: the text every stored record shares ([`join`]/[`split`], sides, flags, pairs;
-//!   [`join_pairs`], [`join`]'s form with another separator, is also `Labels`' stored form).
+//!   [`join_pairs`], [`join`]'s form with another separator, is also `Labels`' stored form),
+//!   and where an encoder writes its fields ([`FieldSink`]: pairs, or a [`LineWriter`]).
 //! - `outcome`: an outcome as `winner:termination-key`; stored indices of old games read
 //!   through the frozen [`LEGACY_ORDER`].
 //! - `event`: an [`EventRow`](crate::game::EventRow) as fields and as one line, and back.
@@ -16,7 +17,7 @@
 //! [`kind_key`]), never by its position, so reordering an enum never changes a stored game.
 //!
 //! To add an event kind: its `LogKind` variant (`log`), then its key and fields in
-//! `event.rs` ([`kind_key`], [`event_fields`], [`decode_fields`]; the compiler points at each
+//! `event.rs` ([`kind_key`], `put_event`, [`decode_fields`]; the compiler points at each
 //! match), and its case in `tests.rs`'s generator (the round trip checks every kind is drawn).
 //! No store changes: each keeps whatever this codec writes.
 //!

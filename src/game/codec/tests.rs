@@ -155,6 +155,7 @@ proptest! {
             let map: HashMap<&str, &str> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
             prop_assert_eq!(&decode_fields(row.seq, &map, &mut by_fields).unwrap(), row);
             let text = write_event(row);
+            prop_assert_eq!(&text, &join(&fields), "the line is the fields joined");
             prop_assert_eq!(&decode_event(row.seq, &text, &mut by_line).unwrap(), row);
         }
         prop_assert_eq!(by_fields.position(), by_line.position());

@@ -1,5 +1,7 @@
-//! The text every stored record shares: fields joined in one string ([`join`], [`split`]; [`join_pairs`] with any separator), a
-//! side as `w`/`b`, a flag as `1`/`0`, a pair of numbers as `white,black`. Every value is
+//! The text every stored record shares: fields joined in one string ([`join`], [`split`];
+//! [`join_pairs`] with any separator; [`LineWriter`] writing it as an encoder puts each field
+//! into its [`FieldSink`]), a side as `w`/`b`, a flag as `1`/`0`, a pair of numbers as
+//! `white,black`. Every value is
 //! plain text without control characters, so an operator can read a stored game with
 //! `redis-cli` or `sqlite3`.
 
@@ -95,7 +97,7 @@ pub(crate) fn join_pairs<'a>(
 pub(crate) fn split(text: &str) -> Result<HashMap<&str, &str>, String> {
     let parts: Vec<&str> = text.split(SEP).collect();
     if !parts.len().is_multiple_of(2) {
-        return Err("feed event: a field without a value".into());
+        return Err("a field without a value".into());
     }
     Ok(parts.chunks_exact(2).map(|kv| (kv[0], kv[1])).collect())
 }

@@ -1,6 +1,7 @@
-//! A feed event as `(field, value)` text pairs: what a SQLite feed row stores (joined, see
-//! [`join`]) and what a Redis stream entry holds (as its fields), so both stores read back
-//! exactly what the memory store keeps.
+//! A feed event as `(field, value)` text pairs, written as one line ([`line()`],
+//! [`line_with_header`]): what a SQLite feed row and a Redis feed entry hold, so both stores
+//! read back exactly what the memory store keeps. Redis entries of builds before 2026-12-06
+//! hold the fields one by one, the header in one of them (`h`), and still read ([`decode`]).
 //!
 //! Every value is plain text without control characters (names, labels and player ids refuse
 //! them; FEN, SAN and numbers have none), so an operator can read an entry with `XRANGE` or
@@ -26,7 +27,7 @@ use crate::store::feed::text::{FieldSink, LineWriter, field, number, split};
 pub(crate) type Headers = HashMap<GameId, Arc<GameHeader>>;
 
 /// The event as fields: what it is, when, its game's id, the game's header (see `header`)
-/// field by field, then what happened: a [`line`]'s fields one by one.
+/// field by field, then what happened: a [`line()`]'s fields one by one.
 #[cfg(test)]
 #[must_use]
 pub(crate) fn fields(event: &FeedEvent) -> Vec<(&'static str, String)> {
@@ -44,7 +45,7 @@ pub(crate) fn line(event: &FeedEvent) -> String {
     line_with_header(event, &header::joined(&event.game))
 }
 
-/// The event as a Redis feed entry holds it: a [`line`] (a SQLite row's form, read by
+/// The event as a Redis feed entry holds it: a [`line()`] (a SQLite row's form, read by
 /// [`decode_joined`]), written with the game's header already joined ([`header::joined`],
 /// kept by the store for each game it holds), so a move formats only its own fields. One
 /// string, where the entry's own fields were a dozen (the header among them as `h`), each an
