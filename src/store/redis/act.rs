@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use crate::error::ServiceError;
+use crate::game::codec::write_event;
 use crate::game::error::PlayError;
 use crate::game::{Acted, Action, FeedEvent, GameId, Holder, LogKind, Now, RequestId};
 use crate::metrics;
@@ -120,12 +121,14 @@ impl Inner {
         }
         args.arg(rows.len());
         for row in &rows {
-            let fields = codec::row_fields(row);
-            args.arg(fields.len()).arg(&fields[..]);
+            let line = write_event(row);
+            let entry = codec::entry(&line);
+            args.arg(entry.len()).arg(&entry[..]);
         }
         args.arg(feed.len());
         for line in &feed {
-            args.arg(2).arg(codec::LINE).arg(line);
+            let entry = codec::entry(line);
+            args.arg(entry.len()).arg(&entry[..]);
         }
         let job = Job {
             names: Arc::clone(names),

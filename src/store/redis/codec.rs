@@ -34,7 +34,7 @@ use crate::game::{
 use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{self, hex, sha256};
 pub(super) use crate::store::redis::stream::{
-    Entry, LINE, decode_rows, entry_is, event_key, event_key_text, row_fields,
+    Entry, decode_rows, entry, entry_fields, entry_is, event_key, event_key_text,
 };
 
 /// What a creation request asks for, hashed: a retry must ask for the same. (The parts a game

@@ -108,13 +108,11 @@ impl Inner {
                     .into_iter()
                     .flat_map(|(k, v)| [k.to_owned(), v])
                     .collect();
-            let entry = [
-                codec::LINE.to_owned(),
-                feed_codec::line_with_header(
-                    &FeedEvent::created(meta.header.clone()),
-                    meta.feed_header(),
-                ),
-            ];
+            let created = feed_codec::line_with_header(
+                &FeedEvent::created(meta.header.clone()),
+                meta.feed_header(),
+            );
+            let entry = codec::entry(&created);
             let label_keys: Vec<String> = new
                 .labels
                 .iter()

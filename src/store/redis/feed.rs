@@ -37,7 +37,7 @@ use ::redis::Value;
 
 use crate::error::ServiceError;
 use crate::game::{FeedEvent, PlayerId};
-use crate::store::feed::codec::{Headers, decode, decode_joined};
+use crate::store::feed::codec::{Headers, decode};
 use crate::store::feed::cursor::{FeedCursor, LanePos};
 use crate::store::feed::subscription::{FeedEntry, FeedSubscription};
 use crate::store::redis::codec;
@@ -55,21 +55,6 @@ pub(super) enum LaneRead {
     Gone,
     /// The position is past anything the lane ever held.
     Ahead,
-}
-
-/// A lane entry's event: its one line, or, in an entry written before the line form, its
-/// fields (the header in one, `h`).
-fn decode_entry(flat: &[String], headers: &mut Headers) -> Result<FeedEvent, String> {
-    match flat {
-        [name, line] if name == codec::LINE => decode_joined(line, headers),
-        _ => {
-            let fields: HashMap<&str, &str> = flat
-                .chunks_exact(2)
-                .map(|kv| (kv[0].as_str(), kv[1].as_str()))
-                .collect();
-            decode(&fields, headers)
-        }
-    }
 }
 
 /// Damaged feed data: logged, INTERNAL for the client.
@@ -133,7 +118,10 @@ impl Inner {
             let pos: LanePos = id
                 .parse()
                 .map_err(|()| damaged_feed(bucket, &format!("entry id {id:?}")))?;
-            let event = decode_entry(flat, headers).map_err(|d| damaged_feed(bucket, &d))?;
+            // A line, or in an entry written before lines the fields with the header in `h`.
+            let event = codec::entry_fields(flat)
+                .and_then(|fields| decode(&fields, headers))
+                .map_err(|d| damaged_feed(bucket, &d))?;
             out.push((pos, event));
         }
         Ok(LaneRead::Entries(out))

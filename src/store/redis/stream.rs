@@ -11,17 +11,19 @@
 
 use std::collections::HashMap;
 
-use crate::game::codec::{decode_fields, kind_key, split, write_event};
+use crate::game::codec::{decode_fields, kind_key, split};
 use crate::game::takeback::Line;
 use crate::game::{EventRow, LogEntry};
 
 /// The one field of an entry in the line form: a game stream's, and a feed lane's (`feed`).
 pub(super) const LINE: &str = "e";
 
-/// An event's stream-entry fields, as `field value`: [`LINE`] and the event's line.
+/// An entry of the line form as a script's arguments carry it (its strings, after their
+/// count): [`LINE`] and the line (an event's, `game::codec::write_event`; a feed event's,
+/// `feed::codec::line_with_header`).
 #[must_use]
-pub(super) fn row_fields(row: &EventRow) -> [String; 2] {
-    [LINE.to_owned(), write_event(row)]
+pub(super) fn entry(line: &str) -> [&str; 2] {
+    [LINE, line]
 }
 
 /// A stream entry as XRANGE returns it: its id and its fields, flattened.
@@ -45,8 +47,8 @@ pub(super) fn event_key_text(key: Option<EventKey>) -> String {
 }
 
 /// An entry's event fields by name: the line's (one field, [`LINE`]) or, in an entry written
-/// before the line form, the entry's own.
-fn entry_fields(flat: &[String]) -> Result<HashMap<&str, &str>, String> {
+/// before the line form, the entry's own. A game stream's entries and a feed lane's alike.
+pub(super) fn entry_fields(flat: &[String]) -> Result<HashMap<&str, &str>, String> {
     match flat {
         [name, line] if name == LINE => split(line),
         _ => Ok(flat
@@ -95,7 +97,7 @@ mod tests {
     };
 
     use super::*;
-    use crate::game::codec::event_fields;
+    use crate::game::codec::{event_fields, write_event};
     use crate::game::{ClockChange, LogKind};
 
     /// Rows survive the trip through stream fields, moves resolved in their position.
@@ -206,7 +208,11 @@ mod tests {
         ];
         let lines: Vec<Entry> = rows
             .iter()
-            .map(|r| (format!("{}-0", r.seq), row_fields(r).to_vec()))
+            .map(|r| {
+                let line = write_event(r);
+                let flat = entry(&line).map(str::to_owned).to_vec();
+                (format!("{}-0", r.seq), flat)
+            })
             .collect();
         // Entries as builds before the line form wrote them: the codec's fields one by one.
         let fields: Vec<Entry> = rows
