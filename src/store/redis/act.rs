@@ -15,7 +15,9 @@ use std::sync::Arc;
 use crate::error::ServiceError;
 use crate::game::codec::write_event;
 use crate::game::error::PlayError;
-use crate::game::{Acted, Action, FeedEvent, GameId, Holder, LogKind, Now, RequestId};
+use crate::game::{
+    Acted, Action, Event, EventKind, FeedEvent, GameId, Holder, LogKind, Now, RequestId,
+};
 use crate::metrics;
 use crate::store::feed::codec as feed_codec;
 use crate::store::game_store::Admit;
@@ -25,7 +27,6 @@ use crate::store::redis::cached::Cached;
 use crate::store::redis::codec;
 use crate::store::redis::failure::unavailable;
 use crate::store::redis::keys;
-use crate::store::redis::scripts;
 use crate::store::redis::state::{Inner, MAX_ATTEMPTS};
 use crate::store::store_error::StoreError;
 
@@ -70,12 +71,16 @@ impl Inner {
         }
     }
 
-    /// Appends what `game` did since `seq_before` if the stream is still at `seq_before`.
+    /// Appends what `game` did since `seq_before` if the stream is still at `seq_before`:
+    /// `events` are the events it made since then, as the record's action gave them (the
+    /// feed's entries are written from them, as the memory store's are; a replay of the
+    /// record gives the same events, written again).
     async fn append(
         &self,
         id: GameId,
         game: &mut Cached,
         seq_before: u64,
+        events: &[Event],
         now: Now,
         request_id: Option<&RequestId>,
     ) -> Result<Appended, ServiceError> {
@@ -83,10 +88,9 @@ impl Inner {
         let header = &game.meta.header;
         let variant = header.variant();
         let ply = game.record.game().ply();
-        let feed: Vec<String> = game
-            .record
-            .replay_after(seq_before)
-            .filter_map(|event| FeedEvent::of_event(header, &event, ply))
+        let feed: Vec<String> = events
+            .iter()
+            .filter_map(|event| FeedEvent::of_event(header, event, ply))
             .map(|event| feed_codec::line_with_header(&event, game.meta.feed_header()))
             .collect();
         let ended_ms = game.record.ended_at_ms();
@@ -95,7 +99,12 @@ impl Inner {
         } else {
             String::new()
         };
-        let state = codec::summary(&game.record).fields();
+        // A move's event holds the position's FEN, written once for the feed and the summary.
+        let fen = match events.last().map(|e| &e.kind) {
+            Some(EventKind::MovePlayed { position, fen, .. }) => Some(fen.of(position)),
+            _ => None,
+        };
+        let summary = codec::summary_with(&game.record, fen);
         let names = game.meta.append_names();
         let mut args = ::redis::Cmd::new();
         args.arg(seq_before)
@@ -115,10 +124,7 @@ impl Inner {
             .arg(codec::event_key_text(
                 game.record.last_event().as_ref().map(codec::event_key),
             ));
-        for ((field, value), named) in state.iter().zip(scripts::APPEND_STATE) {
-            debug_assert_eq!(*field, named, "the script names the summary's fields");
-            args.arg(value);
-        }
+        summary.put_values(&mut args);
         args.arg(rows.len());
         for row in &rows {
             let line = write_event(row);
@@ -196,10 +202,11 @@ impl Inner {
             };
             let now = Now::read();
             let before = game.record.last_seq();
-            if !game.record.expire(now, &mut Vec::new()) {
+            let mut events = Vec::new();
+            if !game.record.expire(now, &mut events) {
                 return Ok((game, now));
             }
-            let appended = match self.append(id, &mut game, before, now, None).await {
+            let appended = match self.append(id, &mut game, before, &events, now, None).await {
                 // The end is on the primary; if a failover loses it, the sweep ends the game
                 // again from what the new primary holds. A plain read needs no confirmation
                 // (a watcher's does: it would be sent the end).
@@ -287,7 +294,10 @@ impl Inner {
                 }
                 return acted;
             }
-            match self.append(id, &mut game, before, now, request_id).await? {
+            match self
+                .append(id, &mut game, before, &events, now, request_id)
+                .await?
+            {
                 Appended::Done => {
                     let acted = result.map_err(ServiceError::from).map(|played| Acted {
                         played,

@@ -33,6 +33,7 @@ use crate::game::{
 };
 use crate::store::feed::header as feed_header;
 use crate::store::redis::keys::{self, hex, sha256};
+use crate::store::redis::scripts::APPEND_STATE;
 pub(super) use crate::store::redis::stream::{
     Entry, decode_rows, entry, entry_fields, entry_is, event_key, event_key_text,
 };
@@ -179,18 +180,28 @@ pub(super) struct Summary {
 }
 
 impl Summary {
+    /// The values of the fields that change as the game goes on, in the order of
+    /// [`APPEND_STATE`], the names the append script writes them under.
+    fn values(&self) -> [String; 4] {
+        [
+            status_key(self.status).to_owned(),
+            self.ply.to_string(),
+            self.fen.clone(),
+            self.outcome.map(outcome_text).unwrap_or_default(),
+        ]
+    }
+
     /// The fields that change as the game goes on, as `(field, value)` pairs.
     #[must_use]
     pub(super) fn fields(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("status", status_key(self.status).to_owned()),
-            ("ply", self.ply.to_string()),
-            ("fen", self.fen.clone()),
-            (
-                "outcome",
-                self.outcome.map(outcome_text).unwrap_or_default(),
-            ),
-        ]
+        APPEND_STATE.into_iter().zip(self.values()).collect()
+    }
+
+    /// The values of [`fields`](Summary::fields), as the append script takes them.
+    pub(super) fn put_values(&self, args: &mut ::redis::Cmd) {
+        for value in self.values() {
+            args.arg(value);
+        }
     }
 }
 
@@ -242,11 +253,16 @@ pub(super) fn deadline_ms(record: &GameRecord, now: Now) -> Option<u64> {
 }
 
 pub(super) fn summary(record: &GameRecord) -> Summary {
+    summary_with(record, None)
+}
+
+/// [`summary`], with the position's FEN when the caller already has it written.
+pub(super) fn summary_with(record: &GameRecord, fen: Option<&str>) -> Summary {
     let game = record.game();
     Summary {
         status: GameStatus::of(game.outcome()),
         ply: game.ply(),
-        fen: game.position().fen(),
+        fen: fen.map_or_else(|| game.position().fen(), str::to_owned),
         outcome: game.outcome(),
     }
 }
