@@ -197,6 +197,24 @@ impl Redis {
         }
     }
 
+    /// Starts a killed Redis again as a replica of the Redis on `primary`. A data node
+    /// without persistence comes back empty; brought back as a primary, it would be one the
+    /// Sentinels may fail over to (a second failover, which a starved machine's slow answers
+    /// can set off), and the set would then copy its emptiness: Redis's hazard of a primary
+    /// without persistence that restarts by itself. Operators bring such a node back as a
+    /// replica.
+    pub fn revive_as_replica_of(&mut self, primary: u16) {
+        if let Some(at) = self.extra.iter().position(|a| a == "--replicaof") {
+            self.extra.drain(at..at + 3);
+        }
+        self.extra.extend([
+            "--replicaof".to_owned(),
+            "127.0.0.1".to_owned(),
+            primary.to_string(),
+        ]);
+        self.revive();
+    }
+
     /// Runs one command (words without spaces) and returns the raw RESP reply.
     pub fn command(&self, words: &[&str]) -> String {
         self.try_command(words)

@@ -44,7 +44,8 @@ async fn two_failovers(ack: Option<ReplicaAck>) -> crate::load::Verdict {
             tokio::task::block_in_place(|| set.wait_for_failover(victim, Duration::from_secs(30)));
         eprintln!("failover {round}: data node {victim} killed, {promoted} promoted");
         a.wait_for(ServingStatus::Serving).await;
-        set.data[victim].revive();
+        let port = set.data[promoted].port;
+        set.data[victim].revive_as_replica_of(port);
         tokio::task::block_in_place(|| set.wait_until_replicated(Duration::from_secs(60)));
         assert!(
             load.progress(100, Duration::from_secs(60)).await,
