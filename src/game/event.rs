@@ -46,9 +46,9 @@ pub enum EventKind {
         played: MoveInfo,
         /// The position after the move.
         position: AnyPosition,
-        /// Its FEN, written once for the feed and every watcher that shows the whole board
-        /// (a hidden board's views are written per viewer), and not at all when nobody reads
-        /// it (a move on Redis, whose events are rebuilt from the stream).
+        /// Its FEN, written once for the feed, every watcher that shows the whole board (a
+        /// hidden board's views are written per viewer) and, on Redis, the game hash's
+        /// summary; not at all when nobody reads it.
         fen: SharedFen,
         /// The clocks right after the move, increment included.
         clocks: Option<ClockReading>,

@@ -27,8 +27,8 @@ use crate::game::view::{GameView, MoveInfo};
 /// With no takeback among the entries to send, the moves they play are the last ones of the
 /// game's move list: their SAN is the game's record of them, and the position after its last
 /// move is the game's current one, so the events of a move just made replay nothing (every
-/// append to Redis and every event a following replica hears is one). With one, they are found by walking the entries back from the end
-/// (`takeback::rewind`), done on the first event, outside the lock.
+/// event a following replica hears is one). With one, they are found by walking the entries
+/// back from the end (`takeback::rewind`), done on the first event, outside the lock.
 pub struct Replay {
     /// Sent first when the watch started from seq 0.
     snapshot: Option<Event>,

@@ -18,6 +18,7 @@
 //! bound players, with the same time for both sides, clocks from its creation and no
 //! first-move timer.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -182,25 +183,29 @@ pub(super) struct Summary {
 impl Summary {
     /// The values of the fields that change as the game goes on, in the order of
     /// [`APPEND_STATE`], the names the append script writes them under.
-    fn values(&self) -> [String; 4] {
+    fn values(&self) -> [Cow<'_, str>; 4] {
         [
-            status_key(self.status).to_owned(),
-            self.ply.to_string(),
-            self.fen.clone(),
-            self.outcome.map(outcome_text).unwrap_or_default(),
+            Cow::Borrowed(status_key(self.status)),
+            Cow::Owned(self.ply.to_string()),
+            Cow::Borrowed(&self.fen),
+            self.outcome
+                .map_or(Cow::Borrowed(""), |o| Cow::Owned(outcome_text(o))),
         ]
     }
 
     /// The fields that change as the game goes on, as `(field, value)` pairs.
     #[must_use]
     pub(super) fn fields(&self) -> Vec<(&'static str, String)> {
-        APPEND_STATE.into_iter().zip(self.values()).collect()
+        APPEND_STATE
+            .into_iter()
+            .zip(self.values().map(Cow::into_owned))
+            .collect()
     }
 
     /// The values of [`fields`](Summary::fields), as the append script takes them.
     pub(super) fn put_values(&self, args: &mut ::redis::Cmd) {
         for value in self.values() {
-            args.arg(value);
+            args.arg(value.as_ref());
         }
     }
 }
@@ -259,6 +264,10 @@ pub(super) fn summary(record: &GameRecord) -> Summary {
 /// [`summary`], with the position's FEN when the caller already has it written.
 pub(super) fn summary_with(record: &GameRecord, fen: Option<&str>) -> Summary {
     let game = record.game();
+    debug_assert!(
+        fen.is_none_or(|f| f == game.position().fen()),
+        "the FEN given is the current position's"
+    );
     Summary {
         status: GameStatus::of(game.outcome()),
         ply: game.ply(),
